@@ -1,0 +1,42 @@
+import Raster
+import TileGeometry
+import TileStore
+
+/// Why a build could not run; each names the file and the problem.
+public enum BuildError: Error, CustomStringConvertible {
+    case noSources
+    case sourceMissing(path: String)
+    case sourceEmpty(path: String)
+    case sourceUnreadable(path: String, PNGError)
+    case georeference(GeoreferenceError)
+    case outsideMercator(path: String, bounds: GeoBounds)
+    case zoomOrder(min: Int, max: Int)
+    case zoomTooHigh(Int)
+    case tooManyTiles(count: Int, maxZoom: Int)
+    case output(path: String, reason: String)
+    case store(TileStoreError)
+    case pixels(path: String, reason: String)
+    case encode(tile: TileID, PNGError)
+    case invalidOption(String)
+
+    public var description: String {
+        switch self {
+        case .noSources: "no source images given (use --source FILE.png, once per source)"
+        case let .sourceMissing(path): "\(path): no such file"
+        case let .sourceEmpty(path): "\(path): the file is empty"
+        case let .sourceUnreadable(path, error): "\(path): \(error)"
+        case let .georeference(error): error.description
+        case let .outsideMercator(path, bounds):
+            "\(path): the source covers \(bounds), which lies outside the Web Mercator range (latitudes ±85.05°, longitudes ±180°)"
+        case let .zoomOrder(min, max): "minzoom \(min) is greater than maxzoom \(max)"
+        case let .zoomTooHigh(z): "zoom \(z) is out of range: zoom levels go from 0 to \(TileID.maxZoom)"
+        case let .tooManyTiles(count, maxZoom):
+            "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower --maxzoom or cut the sources"
+        case let .output(path, reason): "\(path): \(reason)"
+        case let .store(error): error.description
+        case let .pixels(path, reason): "\(path): \(reason)"
+        case let .encode(tile, error): "tile \(tile): PNG encoding failed: \(error)"
+        case let .invalidOption(message): message
+        }
+    }
+}

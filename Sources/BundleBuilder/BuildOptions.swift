@@ -1,0 +1,50 @@
+import Foundation
+import Raster
+import TileGeometry
+
+/// What to build and how.
+public struct BuildOptions: Sendable {
+    /// Source PNG paths, drawn in order (later sources over earlier ones).
+    public var sources: [String]
+    /// The bundle's display name (metadata `name`).
+    public var name: String
+    public var minZoom: Int
+    public var maxZoom: Int
+    /// Destination `.mbtiles` path.
+    public var output: String
+    public var resampling: Resampling = .average
+    /// Worker threads (default: every core).
+    public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Memory the build may use, in bytes.
+    public var memoryLimit: Int = 512 << 20
+    /// CRS of sources georeferenced by a world file.
+    public var worldFileCRS: CRS = .epsg4326
+    public var tileSize: Int = 256
+    public var encoding: PNGEncodingOptions = .default
+    public var description: String = ""
+    public var attribution: String = ""
+    public var version: String = "1.0.0"
+    /// Region id stored as `trailmap:region` (default: derived from the output file name).
+    public var regionID: String?
+    /// Folder for spilled source pixels (default: the output's folder).
+    public var scratchDirectory: String?
+
+    public init(sources: [String], name: String, minZoom: Int, maxZoom: Int, output: String) {
+        self.sources = sources
+        self.name = name
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.output = output
+    }
+
+    /// Checks the options that need no file access.
+    public func validate() throws(BuildError) {
+        guard !sources.isEmpty else { throw .noSources }
+        for z in [minZoom, maxZoom] where !(0...TileID.maxZoom).contains(z) { throw .zoomTooHigh(z) }
+        guard minZoom <= maxZoom else { throw .zoomOrder(min: minZoom, max: maxZoom) }
+        guard threads >= 1 else { throw .invalidOption("--threads must be at least 1") }
+        guard memoryLimit >= 64 << 20 else { throw .invalidOption("--memory-limit must be at least 64MB") }
+        guard [256, 512].contains(tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption("--name must not be empty") }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A snapshot of a running build, passed to the progress callback.
+public struct BuildProgress: Sendable {
+    public enum Phase: String, Sendable {
+        case decoding
+        case rendering
+        case finishing
+    }
+
+    public var phase: Phase
+    /// Tiles looked at so far (stored or skipped as transparent).
+    public var done: Int
+    public var total: Int
+    public var stored: Int
+    public var elapsed: TimeInterval
+
+    /// Tiles per second since rendering started.
+    public var rate: Double { elapsed > 0 ? Double(done) / elapsed : 0 }
+
+    /// Estimated seconds left, or nil before there is a rate.
+    public var eta: TimeInterval? {
+        guard rate > 0, total >= done else { return nil }
+        return Double(total - done) / rate
+    }
+}
+
+/// What a finished build produced.
+public struct BuildReport: Sendable {
+    public var output: String
+    public var tilesConsidered: Int
+    public var tilesStored: Int
+    public var uniqueImages: Int
+    public var bytesStored: Int
+    public var tileBytes: Int
+    public var tilesPerZoom: [Int: Int]
+    public var seconds: TimeInterval
+    /// Whether any source was spilled to a temporary file because it exceeded the memory budget.
+    public var spilledSources: Int
+}

@@ -1,0 +1,84 @@
+/// Separable resampling weights along one axis: for each output pixel, the source pixels it
+/// reads (indices into the level) and their weights. An output pixel with no taps is outside
+/// the source.
+struct ResamplingTaps {
+    var start: [Int32]
+    var count: [Int32]
+    var index: [Int32]
+    var weight: [Float]
+    /// Per output pixel, the weight that full coverage would have (coverage = sum of weights / total).
+    var total: [Float]
+
+    init(capacity: Int) {
+        start = []
+        count = []
+        index = []
+        weight = []
+        total = []
+        start.reserveCapacity(capacity)
+        count.reserveCapacity(capacity)
+        total.reserveCapacity(capacity)
+        index.reserveCapacity(capacity * 3)
+        weight.reserveCapacity(capacity * 3)
+    }
+
+    /// Smallest and largest source index used, or nil when no output pixel touches the source.
+    var span: (Int, Int)? {
+        guard let lo = index.min(), let hi = index.max() else { return nil }
+        return (Int(lo), Int(hi))
+    }
+
+    /// Builds taps from output pixel edges `edges` (n+1 values) and centres `centers` (n values),
+    /// in source pixel units (pixel k spans [k, k+1)), for a source axis of `size` pixels.
+    static func make(edges: [Double], centers: [Double], size: Int, method: Resampling) -> ResamplingTaps {
+        let n = centers.count
+        var taps = ResamplingTaps(capacity: n)
+        for i in 0..<n {
+            taps.start.append(Int32(taps.index.count))
+            let c = centers[i]
+            switch method {
+            case .nearest:
+                if c >= 0, c < Double(size) {
+                    taps.index.append(Int32(Int(c)))
+                    taps.weight.append(1)
+                }
+                taps.total.append(1)
+            case .bilinear:
+                if c >= 0, c < Double(size) {
+                    let u = c - 0.5
+                    let k0 = Int(u.rounded(.down))
+                    let f = Float(u - Double(k0))
+                    let a = min(max(k0, 0), size - 1)
+                    let b = min(max(k0 + 1, 0), size - 1)
+                    if a == b {
+                        taps.index.append(Int32(a))
+                        taps.weight.append(1)
+                    } else {
+                        taps.index.append(Int32(a))
+                        taps.weight.append(1 - f)
+                        taps.index.append(Int32(b))
+                        taps.weight.append(f)
+                    }
+                }
+                taps.total.append(1)
+            case .average:
+                let lo = min(edges[i], edges[i + 1])
+                let hi = max(edges[i], edges[i + 1])
+                let first = max(Int(lo.rounded(.down)), 0)
+                let last = min(Int(hi.rounded(.up)) - 1, size - 1)
+                if first <= last {
+                    for k in first...last {
+                        let w = min(hi, Double(k + 1)) - max(lo, Double(k))
+                        if w > 1e-9 {
+                            taps.index.append(Int32(k))
+                            taps.weight.append(Float(w))
+                        }
+                    }
+                }
+                taps.total.append(Float(max(hi - lo, 1e-12)))
+            }
+            taps.count.append(Int32(taps.index.count) - taps.start[i])
+        }
+        return taps
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import TileGeometry
+
+/// How a bundle stores its tiles.
+public enum BundleLayout: String, Sendable {
+    /// `images` + `map` tables behind a `tiles` view (TrailMap, mbutil's compact mode).
+    case deduplicated
+    /// A plain `tiles` table (GDAL, mbutil's default).
+    case plain
+}
+
+/// Tile counts and sizes of one zoom level.
+public struct ZoomLevelSummary: Sendable, Equatable {
+    public var zoom: Int
+    public var tiles: Int
+    public var bytes: Int
+    public var minX: Int
+    public var maxX: Int
+    /// XYZ rows (counted from the north).
+    public var minY: Int
+    public var maxY: Int
+}
+
+/// Read-only access to an MBTiles file, in either layout.
+public final class BundleReader: Sendable {
+    public let path: String
+    public let layout: BundleLayout
+    private let db: DatabaseQueue
+
+    /// Opens a bundle read-only; it must have `metadata` and `tiles`.
+    public init(path: String) throws(TileStoreError) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
+        self.path = path
+        do {
+            var config = Configuration()
+            config.readonly = true
+            db = try DatabaseQueue(path: path, configuration: config)
+            let names = try db.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+            }
+            let set = Set(names.map { $0.lowercased() })
+            guard set.contains("tiles") else { throw TileStoreError.notMBTiles(path: path, reason: "no tiles table") }
+            guard set.contains("metadata") else { throw TileStoreError.notMBTiles(path: path, reason: "no metadata table") }
+            layout = set.contains("images") && set.contains("map") ? .deduplicated : .plain
+        } catch let error as TileStoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notMBTiles(path: path, reason: "not an SQLite database")
+        } catch {
+            throw .notMBTiles(path: path, reason: "\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(TileStoreError) -> T {
+        do { return try db.read(body) } catch { throw .sqlite(path: path, message: "\(error)") }
+    }
+
+    /// All metadata rows.
+    public func metadataPairs() throws(TileStoreError) -> [String: String] {
+        try read { db in
+            var out = [String: String]()
+            for row in try Row.fetchAll(db, sql: "SELECT name, value FROM metadata") {
+                if let k: String = row["name"] { out[k] = row["value"] ?? "" }
+            }
+            return out
+        }
+    }
+
+    /// Parsed metadata; problems found while parsing are appended to `problems`.
+    public func metadata(problems: inout [String]) throws(TileStoreError) -> BundleMetadata {
+        BundleMetadata(pairs: try metadataPairs(), problems: &problems)
+    }
+
+    /// The encoded tile at an XYZ address, or nil.
+    public func tile(_ t: TileID) throws(TileStoreError) -> Data? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                              arguments: [t.z, t.x, t.tmsY])
+        }
+    }
+
+    /// Per zoom level: tile count, bytes and extent.
+    public func zoomLevels() throws(TileStoreError) -> [ZoomLevelSummary] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT zoom_level AS z, COUNT(*) AS n, SUM(LENGTH(tile_data)) AS b,
+                       MIN(tile_column) AS x0, MAX(tile_column) AS x1, MIN(tile_row) AS r0, MAX(tile_row) AS r1
+                FROM tiles GROUP BY zoom_level ORDER BY zoom_level
+                """).map { row in
+                let z: Int = row["z"]
+                let r0: Int = row["r0"], r1: Int = row["r1"]
+                return ZoomLevelSummary(zoom: z, tiles: row["n"], bytes: row["b"] ?? 0, minX: row["x0"], maxX: row["x1"],
+                                        minY: TileID.xyzRow(fromTMS: r1, zoom: z), maxY: TileID.xyzRow(fromTMS: r0, zoom: z))
+            }
+        }
+    }
+
+    /// Number of distinct stored images and their bytes (equal to the tile figures in the plain layout).
+    public func storedImages() throws(TileStoreError) -> (count: Int, bytes: Int) {
+        try read { db in
+            let table = layout == .deduplicated ? "images" : "tiles"
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, SUM(LENGTH(tile_data)) AS b FROM \(table)")
+            return (row?["n"] ?? 0, row?["b"] ?? 0)
+        }
+    }
+
+    /// Calls `body` with every tile (in zoom, column, row order); rows with impossible
+    /// addresses are passed to `invalid` instead. Stop early by returning false.
+    public func forEachTile(zoom: Int? = nil, range: TileRange? = nil,
+                            invalid: (Int, Int, Int) -> Void = { _, _, _ in },
+                            _ body: (TileID, Data) -> Bool) throws(TileStoreError) {
+        var sql = "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles"
+        var args: StatementArguments = []
+        if let r = range {
+            sql += " WHERE zoom_level = ? AND tile_column BETWEEN ? AND ? AND tile_row BETWEEN ? AND ?"
+            let n = 1 << r.z
+            args = [r.z, r.minX, r.maxX, n - 1 - r.maxY, n - 1 - r.minY]
+        } else if let z = zoom {
+            sql += " WHERE zoom_level = ?"
+            args = [z]
+        }
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: args)
+            while let row = try cursor.next() {
+                let z: Int = row[0], x: Int = row[1], tms: Int = row[2]
+                guard (0...TileID.maxZoom).contains(z), let t = TileID(z: z, x: x, y: TileID.xyzRow(fromTMS: tms, zoom: z)) else {
+                    invalid(z, x, tms)
+                    continue
+                }
+                let data: Data = row[3] ?? Data()
+                if !body(t, data) { break }
+            }
+        }
+    }
+
+    /// `PRAGMA integrity_check` lines other than "ok".
+    public func integrityProblems() throws(TileStoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+        }
+    }
+
+    /// Size of the file in bytes.
+    public var fileSize: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import Synchronization
+import TileGeometry
+
+/// Counts of what a writer stored.
+public struct BundleWriteStats: Sendable, Equatable {
+    /// Tiles addressed (rows of `map`).
+    public var tiles = 0
+    /// Distinct tile images stored (rows of `images`).
+    public var uniqueImages = 0
+    /// Bytes of all tiles as addressed (before deduplication).
+    public var tileBytes = 0
+    /// Bytes actually stored in `images`.
+    public var storedBytes = 0
+    /// Tiles per zoom level.
+    public var tilesPerZoom: [Int: Int] = [:]
+}
+
+/// Writes a new MBTiles bundle crash-safely: everything goes into a hidden temporary file beside
+/// the destination, which is renamed over it only by `finish`, after the data is on disk.
+/// A process killed at any moment leaves at most a `.NAME.PID.building` file, never a bundle.
+public final class BundleWriter: Sendable {
+    /// The bundle's final path.
+    public let path: String
+    /// The temporary file written until `finish`.
+    public let temporaryPath: String
+    private let db: DatabaseQueue
+    private let state = Mutex(BundleWriteStats())
+
+    /// Creates the temporary file and the schema; removes stale temporaries of dead builds.
+    public init(path: String) throws(TileStoreError) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw .cannotCreate(path: path, reason: "folder \(dir) does not exist")
+        }
+        guard access(dir, W_OK) == 0 else {
+            throw .cannotCreate(path: path, reason: "folder \(dir) is not writable")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw .cannotCreate(path: path, reason: "a folder of that name exists")
+        }
+        BundleWriter.removeStaleTemporaries(for: path)
+        self.path = path
+        temporaryPath = BundleWriter.temporaryPath(for: path, pid: getpid())
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+        do {
+            var config = Configuration()
+            config.journalMode = .default
+            db = try DatabaseQueue(path: temporaryPath, configuration: config)
+            try db.writeWithoutTransaction { db in
+                // The temporary file is discarded if anything goes wrong, so no journal is needed.
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;")
+                try db.execute(sql: BundleSchema.create)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw .cannotCreate(path: path, reason: "\(error)")
+        }
+    }
+
+    /// `DIR/.NAME.PID.building` for a destination `DIR/NAME`.
+    static func temporaryPath(for path: String, pid: Int32) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(pid).building").path
+    }
+
+    /// Deletes `.NAME.PID.building` files beside `path` whose process is gone.
+    static func removeStaleTemporaries(for path: String) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".building") {
+            let pidText = name.dropFirst(prefix.count).dropLast(".building".count)
+            guard let pid = Int32(pidText) else { continue }
+            if pid != getpid(), kill(pid, 0) == -1, errno == ESRCH {
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+            }
+        }
+    }
+
+    /// What has been written so far.
+    public var stats: BundleWriteStats { state.withLock { $0 } }
+
+    /// Adds tiles in one transaction; identical images are stored once.
+    public func add(_ batch: [(tile: TileID, data: [UInt8])]) throws(TileStoreError) {
+        guard !batch.isEmpty else { return }
+        do {
+            let delta = try db.write { db -> BundleWriteStats in
+                var d = BundleWriteStats()
+                let image = try db.cachedStatement(sql: "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
+                let map = try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+                for (tile, bytes) in batch {
+                    let id = TileHash.id(bytes)
+                    try image.execute(arguments: [id, Data(bytes)])
+                    if db.changesCount > 0 {
+                        d.uniqueImages += 1
+                        d.storedBytes += bytes.count
+                    }
+                    try map.execute(arguments: [tile.z, tile.x, tile.tmsY, id])
+                    d.tiles += 1
+                    d.tileBytes += bytes.count
+                    d.tilesPerZoom[tile.z, default: 0] += 1
+                }
+                return d
+            }
+            state.withLock { s in
+                s.tiles += delta.tiles
+                s.uniqueImages += delta.uniqueImages
+                s.tileBytes += delta.tileBytes
+                s.storedBytes += delta.storedBytes
+                s.tilesPerZoom.merge(delta.tilesPerZoom, uniquingKeysWith: +)
+            }
+        } catch {
+            throw .sqlite(path: temporaryPath, message: "\(error)")
+        }
+    }
+
+    /// Writes the metadata, makes the file durable and renames it to `path`.
+    public func finish(metadata: BundleMetadata) throws(TileStoreError) -> BundleWriteStats {
+        do {
+            try db.write { db in
+                let stmt = try db.makeStatement(sql: "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)")
+                for (k, v) in metadata.pairs.sorted(by: { $0.key < $1.key }) {
+                    try stmt.execute(arguments: [k, v])
+                }
+            }
+            try db.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            }
+            try db.close()
+        } catch {
+            abandon()
+            throw .sqlite(path: temporaryPath, message: "\(error)")
+        }
+        guard BundleWriter.fsync(path: temporaryPath) else {
+            abandon()
+            throw .cannotCreate(path: path, reason: "cannot flush \(temporaryPath) to disk: \(String(cString: strerror(errno)))")
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            abandon()
+            throw .cannotCreate(path: path, reason: "cannot rename the finished file into place: \(reason)")
+        }
+        _ = BundleWriter.fsync(path: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        return stats
+    }
+
+    /// Gives up: closes and deletes the temporary file.
+    public func abandon() {
+        try? db.close()
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+    }
+
+    private static func fsync(path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return Foundation.fsync(fd) == 0
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Raster
+import TileGeometry
+import TileStore
+
+/// A failure already explained on stderr; exits non-zero.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect", abstract: "Show a bundle's metadata, zoom levels, tile counts, bytes and deduplication.")
+
+    @Argument(help: "The .mbtiles file.") var file: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func run() throws {
+        let reader = try BundleReader(path: file)
+        let pairs = try reader.metadataPairs()
+        let levels = try reader.zoomLevels()
+        let images = try reader.storedImages()
+        let tiles = levels.reduce(0) { $0 + $1.tiles }
+        let bytes = levels.reduce(0) { $0 + $1.bytes }
+        let dedup = images.count > 0 ? Double(tiles) / Double(images.count) : 1
+        if json {
+            let object: [String: Any] = [
+                "file": file, "layout": reader.layout.rawValue, "fileBytes": reader.fileSize,
+                "metadata": pairs, "tiles": tiles, "tileBytes": bytes,
+                "storedImages": images.count, "storedBytes": images.bytes, "dedupRatio": dedup,
+                "zoomLevels": levels.map { ["zoom": $0.zoom, "tiles": $0.tiles, "bytes": $0.bytes,
+                                            "minX": $0.minX, "maxX": $0.maxX, "minY": $0.minY, "maxY": $0.maxY] },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
+        print("metadata:")
+        for (k, v) in pairs.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }
+        print("zoom levels:")
+        print("  zoom       tiles        bytes   columns        rows")
+        for l in levels {
+            print(String(format: "  %4d  %10d  %11@   %@  %@", l.zoom, l.tiles, ByteSize.format(l.bytes),
+                         "\(l.minX)-\(l.maxX)".padding(toLength: 12, withPad: " ", startingAt: 0), "\(l.minY)-\(l.maxY)"))
+        }
+        print(String(format: "total: %d tiles, %@; %d distinct images, %@ stored; dedup ratio %.2fx",
+                     tiles, ByteSize.format(bytes), images.count, ByteSize.format(images.bytes), dedup))
+    }
+}
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check schema, metadata, SQLite integrity and that every tile decodes; exit 1 with a list of problems otherwise.")
+
+    @Argument(help: "The .mbtiles file.") var file: String
+
+    func run() throws {
+        var tiles = 0
+        let problems = BundleVerifier.verify(path: file) { tile, data in
+            tiles += 1
+            do {
+                let image = try PNGDecoder.decode(data)
+                if image.width != image.height || ![256, 512].contains(image.width) {
+                    return "unexpected tile size \(image.width)x\(image.height)"
+                }
+                return nil
+            } catch {
+                return "does not decode as PNG: \(error)"
+            }
+        }
+        if problems.isEmpty {
+            print("\(file): OK (\(tiles) tiles decode, integrity ok, metadata complete)")
+            return
+        }
+        var err = FileHandle.standardError
+        print("\(file): \(problems.count) problem(s):", to: &err)
+        for p in problems { print("  - \(p)", to: &err) }
+        throw ExitCode.failure
+    }
+}
+
+struct ExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract", abstract: "Cut the tiles of a bounding box into a new, smaller bundle.")
+
+    @Argument(help: "The source .mbtiles file.") var file: String
+    @Option(name: .long, help: "west,south,east,north in degrees.") var bbox: String
+    @Option(name: .long, help: "Output .mbtiles path.") var out: String
+    @Option(name: .long, help: "Name of the new bundle (default: the source's).") var name: String?
+
+    func validate() throws {
+        guard let b = GeoBounds(parsing: bbox), b.isValid else {
+            throw ValidationError("--bbox must be west,south,east,north in degrees with west < east and south < north, got \"\(bbox)\"")
+        }
+        if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
+        if URL(fileURLWithPath: out).standardized.path == URL(fileURLWithPath: file).standardized.path {
+            throw ValidationError("--out must differ from the source file")
+        }
+    }
+
+    func run() throws {
+        guard let box = GeoBounds(parsing: bbox) else { throw ValidationError("bad --bbox") }
+        let stats = try BundleExtractor.extract(from: file, bbox: box, to: out, name: name)
+        print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))")
+    }
+}
+
+extension FileHandle: @retroactive TextOutputStream {
+    public func write(_ string: String) { write(Data(string.utf8)) }
+}

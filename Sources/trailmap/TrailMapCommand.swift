@@ -1,0 +1,20 @@
+import ArgumentParser
+
+@main
+struct TrailMapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trailmap",
+        abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
+        version: "0.1.0",
+        subcommands: [BuildCommand.self, BundleCommand.self]
+    )
+}
+
+/// `trailmap bundle ...`: work on existing bundles.
+struct BundleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bundle",
+        abstract: "Inspect, verify and cut region bundles.",
+        subcommands: [InspectCommand.self, VerifyCommand.self, ExtractCommand.self]
+    )
+}
