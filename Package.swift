@@ -51,17 +51,23 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .target(
+            name: "TrailMapTestSupport",
+            dependencies: ["Raster", "TileGeometry"],
+            path: "Tests/TrailMapTestSupport",
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry"], swiftSettings: upcoming),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster"], swiftSettings: upcoming),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BundleBuilderTests",
-            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster"],
+            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "trailmapTests",
-            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster"],
+            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"],
             swiftSettings: upcoming
         ),
     ]
