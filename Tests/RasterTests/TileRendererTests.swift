@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TileGeometry
+@testable import Raster
+import TrailMapTestSupport
+
+@Suite struct TileRendererTests {
+    let dir = TrailMapTestSupport.TemporaryDirectory()
+
+    func source(_ name: String, width: Int, height: Int, bounds: GeoBounds, budget: Int = 1 << 30,
+                color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) throws -> GeoreferencedSource {
+        let png = try TestSources.write(in: dir, name: name, width: width, height: height, bounds: bounds, color: color)
+        let pyramid = try SourcePyramid(reader: try PNGRowReader(path: png), memoryBudget: budget, spillDirectory: dir.path)
+        let g = try GeoreferenceLocator.locate(image: png, width: width, height: height, worldFileCRS: .epsg4326)
+        return GeoreferencedSource(pyramid: pyramid, georeference: g)
+    }
+
+    /// The RGBA of a tile pixel holding (lon, lat).
+    func pixel(_ image: RGBAImage, tile: TileID, lon: Double, lat: Double) -> [UInt8] {
+        let b = tile.mercatorBounds
+        let (x, y) = WebMercator.project(lon: lon, lat: lat)
+        let i = Int((x - b.minX) / (b.maxX - b.minX) * Double(image.width))
+        let j = Int((b.maxY - y) / (b.maxY - b.minY) * Double(image.height))
+        let p = (j * image.width + i) * 4
+        return Array(image.pixels[p..<(p + 4)])
+    }
+
+    @Test func buildsOverviewsByAlphaWeightedAveraging() throws {
+        // Left column red opaque, right column transparent: the overview keeps pure red at half alpha.
+        let s = try source("ov", width: 2, height: 2, bounds: GeoBounds(west: 0, south: 0, east: 2, north: 2)) { c, _ in
+            c == 0 ? (255, 0, 0, 255) : (0, 255, 0, 0)
+        }
+        #expect(s.pyramid.levels.map(\.width) == [2, 1])
+        var buffer = [UInt8]()
+        s.pyramid.readWindow(level: 1, x0: 0, y0: 0, w: 1, h: 1, into: &buffer)
+        #expect(Array(buffer.prefix(4)) == [255, 0, 0, 128])
+    }
+
+    @Test(arguments: Resampling.allCases)
+    func placesQuadrantsWhereTheyBelong(method: Resampling) throws {
+        let bounds = GeoBounds(west: -20, south: -20, east: 20, north: 20)
+        let s = try source("quad", width: 64, height: 64, bounds: bounds) { c, r in
+            (c < 32 ? 200 : 20, r < 32 ? 200 : 20, 50, 255)
+        }
+        let renderer = TileRenderer(resampling: method)
+        var scratch = TileRenderer.Scratch()
+        let tile = TileID(z: 2, x: 1, y: 1)!  // holds 0..90 W, 0..66 N
+        let image = try #require(renderer.render(tile, sources: [s], scratch: &scratch))
+        #expect(pixel(image, tile: tile, lon: -10, lat: 10) == [200, 200, 50, 255])
+        #expect(pixel(image, tile: tile, lon: -30, lat: 10) == [0, 0, 0, 0], "outside the source is transparent")
+        let tile2 = TileID(z: 2, x: 2, y: 2)!  // 0..90 E, 0..66 S
+        let image2 = try #require(renderer.render(tile2, sources: [s], scratch: &scratch))
+        #expect(pixel(image2, tile: tile2, lon: 10, lat: -10) == [20, 20, 50, 255])
+        #expect(renderer.render(TileID(z: 2, x: 0, y: 0)!, sources: [s], scratch: &scratch) == nil)
+    }
+
+    @Test func transparentPixelsNeverCoverOthers() throws {
+        let bounds = GeoBounds(west: 0, south: 0, east: 10, north: 10)
+        let below = try source("below", width: 16, height: 16, bounds: bounds) { _, _ in (10, 100, 200, 255) }
+        let above = try source("above", width: 16, height: 16, bounds: bounds) { c, _ in c < 8 ? (250, 0, 0, 255) : (0, 0, 0, 0) }
+        var scratch = TileRenderer.Scratch()
+        let tile = WebMercator.tile(lon: 5, lat: 5, zoom: 5)
+        let image = try #require(TileRenderer(resampling: .nearest).render(tile, sources: [below, above], scratch: &scratch))
+        #expect(pixel(image, tile: tile, lon: 2, lat: 5) == [250, 0, 0, 255])
+        #expect(pixel(image, tile: tile, lon: 8, lat: 5) == [10, 100, 200, 255])
+    }
+
+    @Test func spilledPixelsRenderLikeInMemoryOnes() throws {
+        let bounds = GeoBounds(west: -5, south: -5, east: 5, north: 5)
+        let memory = try source("m", width: 300, height: 200, bounds: bounds, color: TestSources.terrain)
+        let spilled = try source("s", width: 300, height: 200, bounds: bounds, budget: 0, color: TestSources.terrain)
+        #expect(!memory.pyramid.isFileBacked && spilled.pyramid.isFileBacked)
+        var scratch = TileRenderer.Scratch()
+        for z in [3, 6, 8] {
+            let tile = WebMercator.tile(lon: 1, lat: 1, zoom: z)
+            let a = TileRenderer(resampling: .average).render(tile, sources: [memory], scratch: &scratch)
+            let b = TileRenderer(resampling: .average).render(tile, sources: [spilled], scratch: &scratch)
+            #expect(a != nil && a == b)
+        }
+        #expect(!dir.contents.contains { $0.contains("trailmap-pixels") }, "the spill file is unlinked")
+    }
+
+    @Test func compositesPartialAlpha() {
+        var bottom = RGBAImage(width: 1, height: 1, fill: (0, 0, 255, 255))
+        Compositing.draw(RGBAImage(width: 1, height: 1, fill: (255, 0, 0, 128)), over: &bottom)
+        #expect(bottom.pixels == [128, 0, 127, 255])
+        var clear = RGBAImage(width: 1, height: 1)
+        Compositing.draw(RGBAImage(width: 1, height: 1, fill: (9, 9, 9, 0)), over: &clear)
+        #expect(clear.pixels == [0, 0, 0, 0])
+    }
+}
