@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TileGeometry
+import TileStore
+import TrailMapTestSupport
+
+@Suite(.serialized) struct BuildCommandTests {
+    let dir = TemporaryDirectory()
+    static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
+
+    func source(_ name: String = "terrain", width: Int = 240, height: Int = 160) throws -> String {
+        try TestSources.write(in: dir, name: name, width: width, height: height, bounds: Self.box, color: TestSources.terrain)
+    }
+
+    @Test func buildsInspectsVerifiesAndExtracts() throws {
+        let src = try source()
+        let out = dir.file("co.mbtiles")
+        let build = try CLIRunner.run(["build", "--source", src, "--name", "Colorado", "--minzoom", "3", "--maxzoom", "6",
+                                       "--out", out, "--threads", "2"])
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stdout.contains("tiles stored"))
+        #expect(build.stderr.contains("tiles") || build.stderr.isEmpty == false, "progress goes to stderr")
+
+        let inspect = try CLIRunner.run(["bundle", "inspect", out])
+        #expect(inspect.status == 0)
+        #expect(inspect.stdout.contains("name: Colorado") && inspect.stdout.contains("dedup ratio"))
+        let json = try CLIRunner.run(["bundle", "inspect", "--json", out])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["zoomLevels"] as? [Any])?.count == 4)
+
+        let verify = try CLIRunner.run(["bundle", "verify", out])
+        #expect(verify.status == 0 && verify.stdout.contains("OK"), "\(verify.stderr)")
+
+        let small = dir.file("small.mbtiles")
+        let extract = try CLIRunner.run(["bundle", "extract", out, "--bbox", "-106,39,-105,40", "--out", small])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        let big = try BundleReader(path: out).zoomLevels().reduce(0) { $0 + $1.tiles }
+        let cut = try BundleReader(path: small).zoomLevels().reduce(0) { $0 + $1.tiles }
+        #expect(cut > 0 && cut < big)
+        #expect(try CLIRunner.run(["bundle", "verify", small]).status == 0)
+    }
+
+    @Test func quietBuildPrintsNothing() throws {
+        let r = try CLIRunner.run(["build", "--source", try source(), "--name", "Q", "--minzoom", "2", "--maxzoom", "3",
+                                   "--out", dir.file("q.mbtiles"), "--quiet"])
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty)
+    }
+
+    @Test func badInputExitsNonZeroWithAMessage() throws {
+        let src = try source()
+        let cases: [([String], String)] = [
+            (["--source", dir.file("missing.png"), "--minzoom", "1", "--maxzoom", "2"], "missing.png"),
+            (["--source", src, "--minzoom", "5", "--maxzoom", "2"], "minzoom 5 is greater than maxzoom 2"),
+            (["--source", src, "--minzoom", "1", "--maxzoom", "23"], "0 to 22"),
+            (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--memory-limit", "lots"], "memory-limit"),
+            (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--resampling", "cubic"], "resampling"),
+        ]
+        for (args, message) in cases {
+            let r = try CLIRunner.run(["build", "--name", "X", "--out", dir.file("x.mbtiles")] + args)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+        #expect(!dir.contents.contains { $0.contains("x.mbtiles") })
+    }
+
+    @Test func verifyListsProblemsOfACorruptBundle() throws {
+        let out = dir.file("c.mbtiles")
+        #expect(try CLIRunner.run(["build", "--source", try source(), "--name", "C", "--minzoom", "2", "--maxzoom", "3",
+                                   "--out", out, "--quiet"]).status == 0)
+        // Overwrite one stored tile image with junk.
+        let sqlite = try CLIRunner.run(["-cmd", "UPDATE images SET tile_data = x'89504e470d0a1a0a0000' WHERE rowid = 1", out, ".quit"],
+                                       executable: "/usr/bin/sqlite3")
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let r = try CLIRunner.run(["bundle", "verify", out])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("does not decode as PNG"))
+        let notBundle = dir.file("n.mbtiles")
+        try Data("plain text".utf8).write(to: URL(fileURLWithPath: notBundle))
+        let r2 = try CLIRunner.run(["bundle", "verify", notBundle])
+        #expect(r2.status == 1 && r2.stderr.contains("not an SQLite database"))
+    }
+
+    @Test func aBuildKilledHalfWayLeavesNoBundleAndCanRunAgain() throws {
+        let src = try source("big", width: 900, height: 600)
+        let out = dir.file("k.mbtiles")
+        let args = ["build", "--source", src, "--name", "K", "--minzoom", "4", "--maxzoom", "11", "--out", out, "--threads", "1"]
+        let (p, _, _) = try CLIRunner.start(args)
+        // Wait until the temporary bundle exists, then a little longer, then kill -9.
+        let deadline = Date().addingTimeInterval(60)
+        while !dir.contents.contains(where: { $0.hasSuffix(".building") }) && Date() < deadline && p.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(p.isRunning, "the build should still be running")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: out), "no finished-looking bundle after kill -9")
+        #expect(dir.contents.contains { $0.hasSuffix(".building") })
+        // Running it again (a smaller zoom range, to keep the test short) works and cleans up.
+        var again = args
+        again[again.firstIndex(of: "11")!] = "5"
+        let r = try CLIRunner.run(again)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(dir.contents.filter { $0.hasSuffix(".building") }.isEmpty)
+        #expect(try CLIRunner.run(["bundle", "verify", out]).status == 0)
+    }
+}
