@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages TrailMap needs to build, test and benchmark (idempotent).
+set -euo pipefail
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 gdal-bin)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

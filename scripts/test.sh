@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs the whole test suite (installs what it needs first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+swift build --build-tests
+swift test "$@"
