@@ -1,0 +1,132 @@
+/*
+ * cpng: a small setjmp-guarded shim over libpng 1.6.
+ *
+ * libpng reports errors with longjmp. Every libpng call made by this shim happens inside a C
+ * function that has set its own jump buffer first, so a longjmp never crosses a Swift frame.
+ * Functions return a status (CPNG_OK or one of the CPNG_ERR_* codes) and copy a readable
+ * message (usually libpng's own, e.g. "IDAT: CRC error") into a caller-provided buffer.
+ * There is no global state: distinct readers/encodes may run on distinct threads at once.
+ */
+#ifndef CPNG_H
+#define CPNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+#define CPNG_OK 0
+#define CPNG_ERR_NOT_PNG 1     /* signature mismatch */
+#define CPNG_ERR_EMPTY 2       /* zero bytes */
+#define CPNG_ERR_CORRUPT 3     /* libpng error: truncated data, bad CRC, bad zlib stream, ... */
+#define CPNG_ERR_TOO_LARGE 4   /* dimensions over the caller's limits */
+#define CPNG_ERR_IO 5          /* cannot open or read the file */
+#define CPNG_ERR_ENCODE 6      /* encoder failure */
+#define CPNG_ERR_NOMEM 7       /* allocation failed */
+#define CPNG_ERR_USAGE 8       /* API misuse (bad parameters, read past the last row) */
+
+/* PNG colour types (same values as the PNG specification). */
+#define CPNG_COLOR_GRAY 0
+#define CPNG_COLOR_RGB 2
+#define CPNG_COLOR_PALETTE 3
+#define CPNG_COLOR_GRAY_ALPHA 4
+#define CPNG_COLOR_RGBA 6
+
+/* Filter flags for cpng_encode_params.filters (same values as libpng's PNG_FILTER_*). */
+#define CPNG_FILTER_NONE 0x08
+#define CPNG_FILTER_SUB 0x10
+#define CPNG_FILTER_UP 0x20
+#define CPNG_FILTER_AVG 0x40
+#define CPNG_FILTER_PAETH 0x80
+#define CPNG_ALL_FILTERS 0xF8
+
+/* zlib strategies (same values as zlib's Z_* strategies). */
+#define CPNG_STRATEGY_DEFAULT 0
+#define CPNG_STRATEGY_FILTERED 1
+#define CPNG_STRATEGY_HUFFMAN_ONLY 2
+#define CPNG_STRATEGY_RLE 3
+#define CPNG_STRATEGY_FIXED 4
+
+/* ---------------------------------------------------------------- streaming reader */
+
+/* A reader delivering every row as 8-bit RGBA, whatever the PNG's colour type and depth. */
+typedef struct cpng_reader cpng_reader;
+
+/*
+ * Creates an unopened reader (NULL when out of memory).
+ * max_pixels: width*height above this is CPNG_ERR_TOO_LARGE (checked before any allocation).
+ * max_interlaced_bytes: interlaced images are decoded whole at open; width*height*4 above this
+ * is CPNG_ERR_TOO_LARGE.
+ */
+cpng_reader *cpng_reader_new(uint64_t max_pixels, uint64_t max_interlaced_bytes);
+
+/* Opens a file and reads the header. Call once per reader. */
+int cpng_reader_open_file(cpng_reader *reader, const char *path, char *err, size_t err_len);
+
+/*
+ * Reads from memory (not copied: the bytes must stay valid and unchanged until close).
+ * Reading past the end is a "truncated" error, never an out-of-bounds read.
+ */
+int cpng_reader_open_memory(cpng_reader *reader, const uint8_t *data, size_t length,
+                            char *err, size_t err_len);
+
+/* Image size and interlacing; valid once the header was read (also after a TOO_LARGE error). */
+uint32_t cpng_reader_width(const cpng_reader *reader);
+uint32_t cpng_reader_height(const cpng_reader *reader);
+int cpng_reader_interlaced(const cpng_reader *reader);
+/* Number of rows delivered so far. */
+uint32_t cpng_reader_rows_read(const cpng_reader *reader);
+
+/*
+ * Reads the next `count` rows as RGBA8 into dst, row i at dst + i*stride (stride >= width*4).
+ * After an error the reader is failed: every later call returns the same error.
+ */
+int cpng_reader_read_rows(cpng_reader *reader, uint8_t *dst, uint32_t count, size_t stride,
+                          char *err, size_t err_len);
+
+/*
+ * Verifies the rest of the stream up to IEND (truncation, CRC errors). Rows not read yet are
+ * decoded and discarded first.
+ */
+int cpng_reader_finish(cpng_reader *reader, char *err, size_t err_len);
+
+/* Frees everything, closes the file. Accepts NULL and failed readers. */
+void cpng_reader_close(cpng_reader *reader);
+
+/* ---------------------------------------------------------------- encoder */
+
+typedef struct cpng_encode_params {
+    uint32_t width;
+    uint32_t height;
+    int color_type;            /* CPNG_COLOR_* */
+    int bit_depth;             /* 8; or 1, 2, 4 for palette and gray */
+    const uint8_t *rows;       /* packed rows, stride = ceil(width * channels * bit_depth / 8) */
+    size_t rows_length;        /* bytes available at rows (at least stride * height) */
+    const uint8_t *palette;    /* RGB triplets, palette_count of them (palette type only) */
+    int palette_count;         /* 1...256 */
+    const uint8_t *trns;       /* alpha per palette entry, or NULL */
+    int trns_count;            /* 0...palette_count */
+    int compression_level;     /* 0...9 */
+    int strategy;              /* CPNG_STRATEGY_* */
+    int filters;               /* CPNG_FILTER_* flags */
+    int interlace;             /* nonzero: Adam7 */
+} cpng_encode_params;
+
+/*
+ * Encodes to a malloc'd buffer stored in *out (length *out_length); free it with cpng_free.
+ * On error *out is NULL.
+ */
+int cpng_encode(const cpng_encode_params *params, uint8_t **out, size_t *out_length,
+                char *err, size_t err_len);
+
+/* Frees a buffer returned by cpng_encode. */
+void cpng_free(void *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CPNG_H */

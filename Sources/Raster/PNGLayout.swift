@@ -1,0 +1,127 @@
+import CPNG
+
+/// Packed rows in one PNG colour type and bit depth, ready for the C encoder.
+struct PNGLayout {
+    let width: Int
+    let height: Int
+    let colorType: Int32
+    let bitDepth: Int
+    /// Rows packed with stride `ceil(width * channels * bitDepth / 8)`.
+    let rows: [UInt8]
+    /// PLTE bytes (palette type only).
+    var palette: [UInt8] = []
+    /// tRNS bytes (palette type only).
+    var transparency: [UInt8] = []
+
+    /// The image as RGBA8, unchanged.
+    static func rgba(_ image: RGBAImage) -> PNGLayout {
+        PNGLayout(width: image.width, height: image.height, colorType: CPNG_COLOR_RGBA, bitDepth: 8, rows: image.pixels)
+    }
+
+    /// Which channels an image really needs.
+    static func channelInfo(_ image: RGBAImage) -> (opaque: Bool, gray: Bool) {
+        image.pixels.withUnsafeBytes { raw in
+            var opaque = true
+            var gray = true
+            for i in 0..<(image.width * image.height) {
+                let p = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                if p >> 24 != 255 { opaque = false }
+                let r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
+                if r != g || g != b { gray = false }
+                if !opaque && !gray { break }
+            }
+            return (opaque, gray)
+        }
+    }
+
+    /// Drops the channels an image does not need: RGBA, RGB, gray+alpha or gray, 8-bit.
+    static func truecolor(_ image: RGBAImage, opaque: Bool, gray: Bool) -> PNGLayout {
+        let colorType: Int32
+        let picks: [Int]
+        switch (opaque, gray) {
+        case (false, false): return rgba(image)
+        case (true, false): (colorType, picks) = (CPNG_COLOR_RGB, [0, 1, 2])
+        case (false, true): (colorType, picks) = (CPNG_COLOR_GRAY_ALPHA, [0, 3])
+        case (true, true): (colorType, picks) = (CPNG_COLOR_GRAY, [0])
+        }
+        let pixelCount = image.width * image.height
+        let channels = picks.count
+        let rows = [UInt8](unsafeUninitializedCapacity: pixelCount * channels) { out, initialized in
+            image.pixels.withUnsafeBufferPointer { src in
+                switch channels {
+                case 1:
+                    for i in 0..<pixelCount { out[i] = src[i &* 4] }
+                case 2:
+                    for i in 0..<pixelCount {
+                        out[i &* 2] = src[i &* 4]
+                        out[i &* 2 &+ 1] = src[i &* 4 &+ 3]
+                    }
+                default:
+                    for i in 0..<pixelCount {
+                        out[i &* 3] = src[i &* 4]
+                        out[i &* 3 &+ 1] = src[i &* 4 &+ 1]
+                        out[i &* 3 &+ 2] = src[i &* 4 &+ 2]
+                    }
+                }
+            }
+            initialized = pixelCount * channels
+        }
+        return PNGLayout(width: image.width, height: image.height, colorType: colorType, bitDepth: 8, rows: rows)
+    }
+
+    /// Palette indices packed at the palette's smallest bit depth, most significant bits first.
+    static func palette(_ palette: PNGPalette, width: Int, height: Int) -> PNGLayout {
+        let depth = palette.bitDepth
+        var rows = palette.indices
+        if depth < 8 {
+            let stride = (width * depth + 7) / 8
+            let perByte = 8 / depth
+            rows = [UInt8](unsafeUninitializedCapacity: stride * height) { out, initialized in
+                palette.indices.withUnsafeBufferPointer { src in
+                    for y in 0..<height {
+                        let line = y * width
+                        for byteIndex in 0..<stride {
+                            var byte: UInt8 = 0
+                            let x0 = byteIndex * perByte
+                            for k in 0..<perByte {
+                                let x = x0 + k
+                                let value = x < width ? src[line + x] : 0
+                                byte |= value << UInt8(8 - depth * (k + 1))
+                            }
+                            out[y * stride + byteIndex] = byte
+                        }
+                    }
+                }
+                initialized = stride * height
+            }
+        }
+        return PNGLayout(
+            width: width, height: height, colorType: CPNG_COLOR_PALETTE, bitDepth: depth, rows: rows,
+            palette: palette.rgb, transparency: palette.alpha)
+    }
+
+    /// Encodes with the given zlib level, filter flags and strategy.
+    func encode(level: Int, filters: Int32, strategy: Int32, interlaced: Bool) throws(PNGError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let (status, message) = rows.withUnsafeBufferPointer { rows in
+            palette.withUnsafeBufferPointer { palette in
+                transparency.withUnsafeBufferPointer { transparency in
+                    var params = cpng_encode_params(
+                        width: UInt32(width), height: UInt32(height), color_type: colorType,
+                        bit_depth: Int32(bitDepth), rows: rows.baseAddress, rows_length: rows.count,
+                        palette: palette.baseAddress, palette_count: Int32(palette.count / 3),
+                        trns: transparency.baseAddress, trns_count: Int32(transparency.count),
+                        compression_level: Int32(level), strategy: strategy, filters: filters,
+                        interlace: interlaced ? 1 : 0)
+                    return PNGShim.call { cpng_encode(&params, &output, &length, $0, $1) }
+                }
+            }
+        }
+        defer { cpng_free(output) }
+        guard status == CPNG_OK, let output else {
+            throw .encodeFailed(message.isEmpty ? "unknown error" : message)
+        }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
+}
