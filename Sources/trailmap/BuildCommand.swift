@@ -43,6 +43,12 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Tile size in pixels: 256 or 512.")
     var tileSize: Int = 256
 
+    @Option(name: .long, help: "zlib level for tile PNGs, 0-9 (higher is smaller and slower).")
+    var pngLevel: Int = 6
+
+    @Flag(name: .long, help: "Try two filter/strategy settings per tile and keep the smaller (slower).")
+    var pngBest = false
+
     @Option(name: .long, help: "Bundle description.")
     var description: String = ""
 
@@ -59,6 +65,7 @@ struct BuildCommand: ParsableCommand {
         if CRS(parsing: sourceCrs) == nil { throw ValidationError("--source-crs must be EPSG:4326 or EPSG:3857") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
+        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be 0...9") }
     }
 
     func run() throws {
@@ -69,6 +76,7 @@ struct BuildCommand: ParsableCommand {
         options.memoryLimit = memoryLimit.bytes
         options.worldFileCRS = CRS(parsing: sourceCrs) ?? .epsg4326
         options.tileSize = tileSize
+        options.encoding = PNGEncodingOptions(compressionLevel: pngLevel, effort: pngBest ? .best : .fast)
         options.description = description
         options.attribution = attribution
         options.version = bundleVersion

@@ -116,7 +116,7 @@ import TrailMapTestSupport
             o.sources = [dir.file("text.png")]
             expectInMessage = "text.png"
         case .rotated:
-            try "0.1\n0.01\n0\n-0.1\n-110\n42\n".write(toFile: dir.file("good.pgw"), atomically: true, encoding: .utf8)
+            try "0.1\n0.01\n0\n-0.1\n-110\n42\n".write(toFile: dir.file("good.pgw"), atomically: false, encoding: .utf8)
             expectInMessage = "rotat"
         case .noWorldFile:
             try FileManager.default.removeItem(atPath: dir.file("good.pgw"))

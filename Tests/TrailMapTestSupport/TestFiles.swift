@@ -42,7 +42,7 @@ public enum TestSources {
         try Data(try PNGEncoder.encode(image, options: PNGEncodingOptions(effort: .fast))).write(to: URL(fileURLWithPath: png))
         let g = Georeference(crs: .epsg4326, bounds: (bounds.west, bounds.south, bounds.east, bounds.north),
                              width: width, height: height)
-        try WorldFile.format(g).write(toFile: dir.file(name + ".pgw"), atomically: true, encoding: .utf8)
+        try WorldFile.format(g).write(toFile: dir.file(name + ".pgw"), atomically: false, encoding: .utf8)
         return png
     }
 
