@@ -17,12 +17,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "TileGeometry", swiftSettings: upcoming),
         .target(name: "Raster", dependencies: ["CPNG", "TileGeometry"], swiftSettings: upcoming),
         .target(
@@ -30,6 +37,7 @@ let package = Package(
             dependencies: [
                 "TileGeometry",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcoming
@@ -42,10 +50,26 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .target(
+            name: "TrailMapServer",
+            dependencies: [
+                "TileStore", "TileGeometry", "Raster", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
         .executableTarget(
             name: "trailmap",
             dependencies: [
-                "BundleBuilder", "TileStore", "TileGeometry", "Raster",
+                "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,6 +87,19 @@ let package = Package(
         .testTarget(
             name: "BundleBuilderTests",
             dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "TrailMapServerTests",
+            dependencies: [
+                "TrailMapServer", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(

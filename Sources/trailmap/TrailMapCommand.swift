@@ -1,12 +1,12 @@
 import ArgumentParser
 
 @main
-struct TrailMapCommand: ParsableCommand {
+struct TrailMapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trailmap",
         abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
         version: "0.1.0",
-        subcommands: [BuildCommand.self, BundleCommand.self]
+        subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self]
     )
 }
 
@@ -14,7 +14,7 @@ struct TrailMapCommand: ParsableCommand {
 struct BundleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle",
-        abstract: "Inspect, verify and cut region bundles.",
-        subcommands: [InspectCommand.self, VerifyCommand.self, ExtractCommand.self]
+        abstract: "Inspect, verify, cut and export region bundles.",
+        subcommands: [InspectCommand.self, VerifyCommand.self, ExtractCommand.self, ExportCommand.self]
     )
 }

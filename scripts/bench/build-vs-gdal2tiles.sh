@@ -4,7 +4,7 @@
 # usage: scripts/bench/build-vs-gdal2tiles.sh
 # env:   SOURCE    PNG + world file (.pgw/.pngw/.wld) in EPSG:4326
 #                  (default: a 3933x1733 crop of the US from Tiles/sources/world.png, upsampled)
-#        MINZOOM   (default 3)   MAXZOOM (default 9)
+#        MINZOOM   (default 3)   MAXZOOM (default 8)
 #        TRAILMAP  trailmap binary (default: swift build -c release --scratch-path .build-bench)
 #        WORK      scratch dir (default: mktemp -d, removed at exit)
 #        THREADS   threads/processes for both tools (default 2)
@@ -15,7 +15,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MINZOOM=${MINZOOM:-3}
-MAXZOOM=${MAXZOOM:-9}
+MAXZOOM=${MAXZOOM:-8}
 THREADS=${THREADS:-2}
 die() { echo "error: $*" >&2; exit 1; }
 run() { echo "+ $*" >&2; "$@"; }
@@ -39,7 +39,7 @@ fi
 
 if [[ -z "${TRAILMAP:-}" ]]; then
   (cd "$ROOT" && run swift build -c release --scratch-path .build-bench --product trailmap >&2) \
-    || die "swift build failed"
+    || die "swift build failed (Sources/ mid-edit? TRAILMAP=/path/to/trailmap uses an existing binary)"
   TRAILMAP="$ROOT/.build-bench/release/trailmap"
 fi
 [[ -x "$TRAILMAP" ]] || die "TRAILMAP=$TRAILMAP is not an executable"

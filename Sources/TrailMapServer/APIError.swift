@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// An error answered as `{"error": {"code": ..., "message": ...}}` with its HTTP status.
+public struct APIError: HTTPResponseError, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    /// The JSON body.
+    var body: ByteBuffer {
+        let object = ["error": ["code": code, "message": message]]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return ByteBuffer(bytes: data)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var h = headers
+        h[.contentType] = "application/json; charset=utf-8"
+        h[.accessControlAllowOrigin] = "*"
+        h[.cacheControl] = "no-store"
+        return Response(status: status, headers: h, body: ResponseBody(byteBuffer: body))
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, code: "bad_request", message: message) }
+    static func notFound(_ code: String, _ message: String) -> APIError { APIError(.notFound, code: code, message: message) }
+    static func unavailable(_ message: String) -> APIError {
+        APIError(.serviceUnavailable, code: "tileset_unavailable", message: message)
+    }
+}

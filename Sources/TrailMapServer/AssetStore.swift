@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// The viewer's static files (Leaflet from Debian's libjs-leaflet), read once and kept in memory.
+/// Only a fixed list of names is served, so no request path ever reaches the file system.
+final class AssetStore: Sendable {
+    let leafletDirectory: String
+    private let cache = Mutex<[String: ByteBuffer]>([:])
+
+    static let files: [String: String] = [
+        "leaflet.js": "application/javascript; charset=utf-8",
+        "leaflet.css": "text/css; charset=utf-8",
+        "images/layers.png": "image/png",
+        "images/layers-2x.png": "image/png",
+        "images/marker-icon.png": "image/png",
+        "images/marker-icon-2x.png": "image/png",
+        "images/marker-shadow.png": "image/png",
+    ]
+
+    init(leafletDirectory: String) {
+        self.leafletDirectory = leafletDirectory
+    }
+
+    func response(for name: String) throws -> Response {
+        guard let type = AssetStore.files[name] else { throw APIError.notFound("not_found", "no viewer file \(name.prefix(100))") }
+        if let cached = cache.withLock({ $0[name] }) {
+            return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
+                            body: ResponseBody(byteBuffer: cached))
+        }
+        let path = (leafletDirectory as NSString).appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw APIError(.notFound, code: "viewer_asset_missing",
+                           message: "\(path) is missing: install Debian's libjs-leaflet (apt-get install libjs-leaflet) or pass --leaflet-dir")
+        }
+        let buffer = ByteBuffer(bytes: data)
+        cache.withLock { $0[name] = buffer }
+        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
+                        body: ResponseBody(byteBuffer: buffer))
+    }
+}

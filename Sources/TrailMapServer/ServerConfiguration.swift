@@ -1,0 +1,27 @@
+import Foundation
+
+/// How the tile server runs.
+public struct ServerConfiguration: Sendable {
+    /// What to answer for a tile inside a tileset's range that the bundle lacks.
+    public enum EmptyTiles: String, Sendable, CaseIterable {
+        /// 404 with a JSON error.
+        case notFound = "404"
+        /// A fully transparent PNG of the tileset's tile size.
+        case transparent
+    }
+
+    public var tilesDirectory: String
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var emptyTiles: EmptyTiles = .notFound
+    /// Folder holding Debian's libjs-leaflet (`leaflet.js`, `leaflet.css`, `images/`).
+    public var leafletDirectory: String = "/usr/share/javascript/leaflet"
+    /// How often the tiles folder is rescanned for added, removed and replaced bundles.
+    public var reloadInterval: Duration = .seconds(1)
+    /// `Cache-Control` max-age of tiles, in seconds.
+    public var tileMaxAge: Int = 3600
+
+    public init(tilesDirectory: String) {
+        self.tilesDirectory = tilesDirectory
+    }
+}

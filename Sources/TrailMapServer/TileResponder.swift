@@ -1,0 +1,226 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import TileGeometry
+import TileStore
+
+/// Answers every request of the tile server. Paths are parsed by hand (no router) because the
+/// tile route is the hot path: one split of the path, one SQLite lookup, one buffer copy.
+public struct TileResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
+
+    let registry: TilesetRegistry
+    let config: ServerConfiguration
+    let metrics: ServerMetrics
+    let logger: Logger
+    let assets: AssetStore
+    let emptyTiles: EmptyTileCache
+
+    public init(registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger) {
+        self.registry = registry
+        self.config = config
+        self.metrics = metrics
+        self.logger = logger
+        assets = AssetStore(leafletDirectory: config.leafletDirectory)
+        emptyTiles = EmptyTileCache()
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        var route = Route.other
+        var response: Response
+        do {
+            response = try handle(request, route: &route)
+        } catch let error as APIError {
+            response = try error.response(from: request, context: context)
+        } catch {
+            logger.error("unexpected error on \(request.uri.path): \(error)")
+            response = try APIError(.internalServerError, code: "internal", message: "internal error")
+                .response(from: request, context: context)
+        }
+        let bodyBytes = response.body.contentLength ?? 0
+        if request.method == .head { response = response.createHeadResponse() }
+        let elapsed = ContinuousClock.now - start
+        metrics.record(route: route, status: response.status.code, bodyBytes: request.method == .head ? 0 : bodyBytes,
+                       duration: elapsed)
+        logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(bodyBytes)B \(elapsed)")
+        return response
+    }
+
+    func handle(_ request: Request, route: inout Route) throws -> Response {
+        let path = request.uri.path
+        guard path.utf8.count <= 2048 else { throw APIError.badRequest("the path is too long") }
+        switch request.method {
+        case .get, .head: break
+        case .options: return preflight()
+        default:
+            var e = APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here; use GET or HEAD")
+            e.headers[.allow] = "GET, HEAD, OPTIONS"
+            throw e
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard let first = parts.first else { throw APIError.notFound("not_found", "no such page") }
+        switch (first, parts.count) {
+        case ("tiles", 5):
+            route = .tile
+            return try tile(Array(parts), request: request)
+        case ("tiles", 2) where parts.last?.hasSuffix(".json") == true:
+            route = .tilejson
+            return try tileJSON(String(parts.last!.dropLast(5)), request: request)
+        case ("tiles", 1), ("tiles", 2) where parts.last == "":
+            route = .list
+            let base = origin(request)
+            return json(["tilesets": registry.all.map { TileJSON.summary($0, base: base) }], request: request)
+        case ("", 1), ("index.html", 1):
+            route = .viewer
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+        case ("viewer", _):
+            route = .asset
+            return try assets.response(for: parts.dropFirst().joined(separator: "/"))
+        case ("healthz", 1):
+            route = .health
+            return json(["status": "ok", "tilesets": registry.all.count], request: request)
+        case ("metrics", 1):
+            route = .metrics
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+        default:
+            throw APIError.notFound("not_found", "no such page: \(path.prefix(200))")
+        }
+    }
+
+    /// `GET /tiles/{tileset}/{z}/{x}/{y}.png`
+    func tile(_ parts: [Substring], request: Request) throws -> Response {
+        let id = try tilesetID(parts[1])
+        guard parts[4].hasSuffix(".png") else {
+            throw APIError.notFound("not_found", "tiles are PNG: /tiles/\(id)/{z}/{x}/{y}.png")
+        }
+        guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4].dropLast(4)) else {
+            throw APIError.badRequest("z, x and y must be non-negative integers: /tiles/\(id)/{z}/{x}/{y}.png")
+        }
+        guard let tile = TileID(z: z, x: x, y: y) else {
+            throw APIError.badRequest("tile \(z)/\(x)/\(y) does not exist: z goes from 0 to 22 and x, y from 0 to 2^z - 1")
+        }
+        let tileset = try available(id)
+        let meta = tileset.metadata
+        guard (meta.minZoom...max(meta.minZoom, meta.maxZoom)).contains(z) else {
+            throw APIError(.badRequest, code: "zoom_out_of_range", message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")
+        }
+        guard let pool = tileset.pool else { throw APIError.unavailable("tileset \(id) cannot be read") }
+        let found: (ByteBuffer, String)?
+        do {
+            found = try pool.withTile(tile) { bytes, storedID -> (ByteBuffer, String) in
+                var buffer = ByteBuffer()
+                buffer.reserveCapacity(bytes.count)
+                buffer.writeBytes(bytes)
+                let hash = (tileset.hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
+                return (buffer, "\"\(hash)\"")
+            }
+        } catch {
+            logger.warning("tileset \(id): read failed: \(error)")
+            throw APIError.unavailable("tileset \(id) cannot be read: the bundle is damaged or was changed on disk")
+        }
+        let (body, etag): (ByteBuffer, String)
+        if let found {
+            (body, etag) = found
+        } else if config.emptyTiles == .transparent, let empty = emptyTiles.tile(size: tileset.tileSize) {
+            (body, etag) = empty
+        } else {
+            throw APIError.notFound("tile_not_found", "tileset \(id) has no tile \(z)/\(x)/\(y)")
+        }
+        var headers: HTTPFields = [
+            .eTag: etag,
+            .cacheControl: "public, max-age=\(config.tileMaxAge)",
+            .accessControlAllowOrigin: "*",
+        ]
+        if let inm = request.headers[.ifNoneMatch], Self.matches(inm, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// `GET /tiles/{tileset}.json`
+    func tileJSON(_ raw: String, request: Request) throws -> Response {
+        let id = try tilesetID(Substring(raw))
+        let t = try available(id)
+        return json(TileJSON.document(t, base: origin(request)), request: request)
+    }
+
+    /// The decoded, validated tileset id of a path component.
+    func tilesetID(_ component: Substring) throws -> String {
+        guard let decoded = component.removingPercentEncoding, Tileset.isValidID(decoded) else {
+            throw APIError.badRequest("invalid tileset name: use letters, digits, '-', '_' and '.', not starting with '.'")
+        }
+        return decoded
+    }
+
+    /// A tileset that can be served, or the right error.
+    func available(_ id: String) throws -> Tileset {
+        switch registry.lookup(id) {
+        case .unknown: throw APIError.notFound("unknown_tileset", "no tileset \(id)")
+        case .removed: throw APIError.unavailable("tileset \(id) was removed from the tiles folder")
+        case let .found(t):
+            if let failure = t.failure { throw APIError.unavailable("tileset \(id) cannot be served: \(failure)") }
+            return t
+        }
+    }
+
+    /// Parses a z/x/y path component: ASCII digits only, at most 9 of them.
+    static func coordinate<S: StringProtocol>(_ s: S) -> Int? {
+        guard !s.isEmpty, s.utf8.count <= 9 else { return nil }
+        var v = 0
+        for c in s.utf8 {
+            guard c >= 0x30, c <= 0x39 else { return nil }
+            v = v * 10 + Int(c - 0x30)
+        }
+        return v
+    }
+
+    /// Whether an If-None-Match value matches a strong ETag (weak comparison, as RFC 9110 says for this header).
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { part in
+            var tag = part.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    func preflight() -> Response {
+        Response(status: .noContent, headers: [
+            .accessControlAllowOrigin: "*",
+            .accessControlAllowMethods: "GET, HEAD, OPTIONS",
+            .accessControlAllowHeaders: "*",
+            .accessControlMaxAge: "86400",
+        ])
+    }
+
+    /// `http://host:port` as the client addressed the server (for URLs in TileJSON).
+    func origin(_ request: Request) -> String {
+        if let authority = request.head.authority, !authority.isEmpty, authority.utf8.count < 256,
+           authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\"") }) {
+            return "http://\(authority)"
+        }
+        return "http://\(config.host):\(config.port)"
+    }
+
+    /// A JSON response, gzip-compressed when the client accepts it and it is worth it.
+    func json(_ object: Any, request: Request) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        var headers: HTTPFields = [
+            .contentType: "application/json; charset=utf-8",
+            .accessControlAllowOrigin: "*",
+            .cacheControl: "no-cache",
+            .vary: "Accept-Encoding",
+        ]
+        if data.count >= 256, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress([UInt8](data)) {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gz)))
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

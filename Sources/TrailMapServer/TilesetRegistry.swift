@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The bundles of one folder, kept in step with the folder: `refresh()` opens added bundles,
+/// drops removed ones and swaps replaced ones. A swapped-out tileset stays alive while requests
+/// in flight hold it, so none of them fails.
+public final class TilesetRegistry: Sendable {
+    public let directory: String
+    private let state = Mutex<State>(State())
+    private let logger: Logger
+
+    struct State {
+        var tilesets: [String: Tileset] = [:]
+        /// Ids of bundles removed while being served: they answer 503 until they come back.
+        var removed: Set<String> = []
+    }
+
+    /// What a lookup found.
+    public enum Lookup: Sendable {
+        case found(Tileset)
+        case removed
+        case unknown
+    }
+
+    public init(directory: String, logger: Logger = Logger(label: "trailmap.tilesets")) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// The tileset with that id.
+    public func lookup(_ id: String) -> Lookup {
+        state.withLock { s in
+            if let t = s.tilesets[id] { return .found(t) }
+            return s.removed.contains(id) ? .removed : .unknown
+        }
+    }
+
+    /// All tilesets, sorted by id.
+    public var all: [Tileset] {
+        state.withLock { Array($0.tilesets.values) }.sorted { $0.id < $1.id }
+    }
+
+    /// Rescans the folder. Returns the number of changes (added, removed, replaced).
+    @discardableResult
+    public func refresh() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var found = [String: (String, FileIdentity)]()
+        for name in names where name.hasSuffix(".mbtiles") {
+            let id = String(name.dropLast(".mbtiles".count))
+            guard Tileset.isValidID(id) else { continue }
+            let path = (directory as NSString).appendingPathComponent(name)
+            if let identity = FileIdentity(path: path) { found[id] = (path, identity) }
+        }
+        let current = state.withLock { $0.tilesets.mapValues(\.identity) }
+        // Open new and changed bundles outside the lock.
+        var opened = [String: Tileset]()
+        for (id, (path, identity)) in found where current[id] != identity {
+            let t = Tileset(id: id, path: path, identity: identity)
+            if let failure = t.failure {
+                logger.warning("tileset \(id) cannot be served: \(failure)")
+            } else {
+                logger.info("\(current[id] == nil ? "added" : "reloaded") tileset \(id) from \(path)")
+            }
+            opened[id] = t
+        }
+        let gone = current.keys.filter { found[$0] == nil }
+        for id in gone { logger.info("tileset \(id) was removed") }
+        state.withLock { s in
+            for (id, t) in opened {
+                s.tilesets[id] = t
+                s.removed.remove(id)
+            }
+            for id in gone {
+                s.tilesets[id] = nil
+                s.removed.insert(id)
+            }
+        }
+        return opened.count + gone.count
+    }
+}

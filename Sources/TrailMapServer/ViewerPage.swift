@@ -1,0 +1,52 @@
+/// The map viewer served at `/`: Leaflet (from Debian's libjs-leaflet, served by this server)
+/// showing any tileset, picked from `GET /tiles`; `?tileset=ID` selects one.
+enum ViewerPage {
+    static let html = """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>TrailMap viewer</title>
+    <link rel="stylesheet" href="/viewer/leaflet.css">
+    <style>
+      html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
+      #bar { position: absolute; top: 10px; right: 10px; z-index: 1000; background: #fff; padding: 6px 10px;
+             border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
+      #map { position: absolute; inset: 0; background: #dde; }
+      #status { font-size: 12px; color: #555; }
+    </style>
+    </head>
+    <body>
+    <div id="map"></div>
+    <div id="bar"><label>Tileset <select id="tileset"></select></label><div id="status">loading…</div></div>
+    <script src="/viewer/leaflet.js"></script>
+    <script>
+    const map = L.map('map', { worldCopyJump: true }).setView([20, 0], 2);
+    const select = document.getElementById('tileset');
+    const status = document.getElementById('status');
+    let layer = null;
+    async function show(id) {
+      const tj = await (await fetch('/tiles/' + encodeURIComponent(id) + '.json')).json();
+      if (layer) map.removeLayer(layer);
+      layer = L.tileLayer(tj.tiles[0], { minZoom: 0, maxZoom: 22, minNativeZoom: tj.minzoom,
+        maxNativeZoom: tj.maxzoom, attribution: tj.attribution || '', tileSize: tj.tileSize || 256,
+        zoomOffset: 0 }).addTo(map);
+      const b = tj.bounds;
+      map.fitBounds([[b[1], b[0]], [b[3], b[2]]]);
+      status.textContent = tj.name + ' · zoom ' + tj.minzoom + '–' + tj.maxzoom;
+      history.replaceState(null, '', '?tileset=' + encodeURIComponent(id));
+    }
+    select.onchange = () => show(select.value);
+    fetch('/tiles').then(r => r.json()).then(list => {
+      const ok = list.tilesets.filter(t => t.status === 'ok');
+      for (const t of ok) { const o = document.createElement('option'); o.value = t.id; o.textContent = t.name; select.appendChild(o); }
+      const wanted = new URLSearchParams(location.search).get('tileset');
+      const pick = ok.find(t => t.id === wanted) || ok[0];
+      if (pick) { select.value = pick.id; show(pick.id); } else { status.textContent = 'no tilesets'; }
+    }).catch(e => { status.textContent = 'error: ' + e; });
+    </script>
+    </body>
+    </html>
+    """
+}

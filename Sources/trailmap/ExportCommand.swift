@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import TileStore
+
+/// `trailmap bundle export FILE --dir OUT/`: the tiles as plain files, for static file servers.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.png (XYZ rows) plus OUT/metadata.json.",
+        discussion: """
+            OUT is created if needed. An OUT that exists and is not empty is refused unless --force, \
+            which replaces files of the same names and leaves others alone. Every file is written under \
+            a temporary name and renamed into place, so an interrupted export never leaves a truncated \
+            tile; metadata.json is written last.
+            """)
+
+    @Argument(help: "The .mbtiles file.") var file: String
+    @Option(name: .long, help: "Output folder.") var dir: String
+    @Flag(name: .long, help: "Write into a folder that is not empty.") var force = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let interactive = isatty(STDERR_FILENO) == 1
+        let start = Date()
+        var last = Date.distantPast
+        let stats = try BundleExporter.export(from: file, to: dir, force: force) { p in
+            guard !global.quiet, p.done == p.total || p.done % 256 == 0 else { return }
+            let now = Date()
+            guard p.done == p.total || now.timeIntervalSince(last) >= (interactive ? 0.2 : 5) else { return }
+            last = now
+            let line = String(format: "tiles %d/%d (%.1f%%), %@", p.done, p.total,
+                              p.total > 0 ? Double(p.done) * 100 / Double(p.total) : 100, ByteSize.format(p.bytes))
+            FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + line : line + "\n").utf8))
+            if interactive, p.done == p.total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+        if stats.invalidRows > 0 {
+            var err = FileHandle.standardError
+            print("warning: \(file): skipped \(stats.invalidRows) row(s) with impossible z/x/y", to: &err)
+        }
+        if !global.quiet {
+            let zooms = stats.tilesPerZoom.keys.sorted()
+            let range = zooms.isEmpty ? "no zoom levels" : "zoom \(zooms.first ?? 0)-\(zooms.last ?? 0)"
+            print(String(format: "%@: %d tiles (%@, %@) as {z}/{x}/{y}.%@ and metadata.json, %.1f s",
+                         dir, stats.tiles, ByteSize.format(stats.bytes), range, stats.fileExtension,
+                         Date().timeIntervalSince(start)))
+        }
+    }
+}
