@@ -93,6 +93,7 @@ let package = Package(
             name: "TrailMapServerTests",
             dependencies: [
                 "TrailMapServer", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -217,7 +217,7 @@ public struct TileResponder: HTTPResponder {
             .cacheControl: "no-cache",
             .vary: "Accept-Encoding",
         ]
-        if data.count >= 256, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress([UInt8](data)) {
+        if data.count >= 64, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress([UInt8](data)) {
             headers[.contentEncoding] = "gzip"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gz)))
         }
