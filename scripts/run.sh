@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the embedded sample: builds the sample bundles into Tiles/ and checks them.
+# The main job on the embedded sample: builds the sample bundles into Tiles/, verifies them,
+# then serves Tiles/ and prints the viewer's URL (Ctrl-C stops the server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,4 +13,4 @@ $bin build --source Tiles/sources/utah.png --source Tiles/sources/colorado.png -
   --minzoom 3 --maxzoom 8 --out Tiles/colorado.mbtiles --attribution "NASA Blue Marble (public domain)"
 $bin bundle verify Tiles/world.mbtiles
 $bin bundle verify Tiles/colorado.mbtiles
-$bin bundle inspect Tiles/colorado.mbtiles
+exec $bin serve --tiles Tiles --host 127.0.0.1 --port "${PORT:-8080}" --log-level "${LOG_LEVEL:-notice}"

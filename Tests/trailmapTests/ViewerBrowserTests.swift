@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TileGeometry
+import TrailMapTestSupport
+
+/// The viewer page, loaded in headless Chromium, asks the server for tiles
+/// (CI installs Debian's chromium; the test is required when CI is set).
+@Suite struct ViewerBrowserTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let required = ProcessInfo.processInfo.environment["CI"] != nil
+
+    @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
+    func viewerRequestsTiles() throws {
+        let chromium = try #require(Self.chromium, "CI must install chromium")
+        let dir = TemporaryDirectory()
+        let tiles = dir.file("tiles")
+        try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
+        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
+                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let build = try CLIRunner.run(["build", "--source", src, "--name", "Viewer test", "--minzoom", "2", "--maxzoom", "6",
+                                       "--out", (tiles as NSString).appendingPathComponent("viewer.mbtiles"), "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+
+        // Start the server on a free port; its first stdout line carries the URL.
+        let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info"])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
+
+        let profile = dir.file("profile")
+        let browser = try CLIRunner.run([
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)",
+            "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=viewer",
+        ], executable: chromium)
+        #expect(browser.stdout.contains("leaflet-tile"), "the page made Leaflet tile elements")
+
+        // The server's access log shows the browser fetching tiles.
+        server.terminate()
+        server.waitUntilExit()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let tileHits = log.split(separator: "\n").filter { $0.contains("GET /tiles/viewer/") && $0.contains(" 200 ") }
+        #expect(tileHits.count >= 2, "tile requests in the access log:\n\(log.suffix(2000))")
+        #expect(log.contains("GET /viewer/leaflet.js 200"))
+    }
+}
