@@ -43,6 +43,11 @@ public enum BundleExporter {
         let pairs = try reader.metadataPairs()
         let total = try reader.zoomLevels().reduce(0) { $0 + $1.tiles }
         try prepare(dir: dir, force: force)
+        // metadata.json marks a complete export: an old one goes first.
+        let metadataPath = (dir as NSString).appendingPathComponent("metadata.json")
+        if unlink(metadataPath) != 0, errno != ENOENT {
+            throw .invalidArgument("\(metadataPath): cannot replace: \(String(cString: strerror(errno)))")
+        }
 
         var stats = ExportStats()
         if let format = pairs["format"]?.lowercased(), ["png", "jpg", "jpeg", "webp"].contains(format) {
@@ -79,7 +84,7 @@ public enum BundleExporter {
         } catch {
             throw .invalidArgument("\(source): cannot encode the metadata as JSON: \(error)")
         }
-        try write(json + Data("\n".utf8), to: (dir as NSString).appendingPathComponent("metadata.json"), via: temporary)
+        try write(json + Data("\n".utf8), to: metadataPath, via: temporary)
         return stats
     }
 

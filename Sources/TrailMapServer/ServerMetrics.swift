@@ -4,8 +4,8 @@ import Synchronization
 /// The server's Prometheus metrics: requests by route and status, latency, bytes, tiles.
 public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    private let requests = Mutex<[String: Counter]>([:])
-    private let latency = Mutex<[String: DurationHistogram]>([:])
+    private let requests = Mutex<[RouteStatus: Counter]>([:])
+    private let latency = Mutex<[Route: DurationHistogram]>([:])
     private let bytes: Counter
     private let tiles: Counter
     private let notModified: Counter
@@ -23,7 +23,7 @@ public final class ServerMetrics: Sendable {
 
     /// Records one request.
     func record(route: Route, status: Int, bodyBytes: Int, duration: Duration) {
-        let key = "\(route.rawValue) \(status)"
+        let key = RouteStatus(route: route, status: status)
         let counter = requests.withLock { map in
             if let c = map[key] { return c }
             let c = registry.makeCounter(name: "trailmap_http_requests_total",
@@ -34,11 +34,11 @@ public final class ServerMetrics: Sendable {
         }
         counter.increment()
         let histogram = latency.withLock { map in
-            if let h = map[route.rawValue] { return h }
+            if let h = map[route] { return h }
             let h = registry.makeDurationHistogram(name: "trailmap_http_request_duration_seconds",
                                                    labels: [("route", route.rawValue)], buckets: ServerMetrics.buckets,
                                                    help: "Time to answer a request.")
-            map[route.rawValue] = h
+            map[route] = h
             return h
         }
         histogram.record(duration)
@@ -50,6 +50,12 @@ public final class ServerMetrics: Sendable {
 
     /// The Prometheus text exposition.
     func render() -> [UInt8] { registry.emitToBuffer() }
+}
+
+/// Key of the requests counter.
+struct RouteStatus: Hashable {
+    var route: Route
+    var status: Int
 }
 
 /// Route labels for metrics.

@@ -94,6 +94,21 @@ public struct TileResponder: HTTPResponder {
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.png`
     func tile(_ parts: [Substring], request: Request) throws -> Response {
+        let answer = try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch])
+        guard let body = answer.body else { return Response(status: answer.status, headers: answer.headers) }
+        return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// A tile answer: 200 with the PNG, or 304; every failure is a thrown `APIError`.
+    struct TileAnswer {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var body: ByteBuffer?
+    }
+
+    /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
+    /// `parts` are the path components after the leading slash: tiles, id, z, x, y.png.
+    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?) throws -> TileAnswer {
         let id = try tilesetID(parts[1])
         guard parts[4].hasSuffix(".png") else {
             throw APIError.notFound("not_found", "tiles are PNG: /tiles/\(id)/{z}/{x}/{y}.png")
@@ -113,8 +128,7 @@ public struct TileResponder: HTTPResponder {
         let found: (ByteBuffer, String)?
         do {
             found = try pool.withTile(tile) { bytes, storedID -> (ByteBuffer, String) in
-                var buffer = ByteBuffer()
-                buffer.reserveCapacity(bytes.count)
+                var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
                 buffer.writeBytes(bytes)
                 let hash = (tileset.hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
                 return (buffer, "\"\(hash)\"")
@@ -136,11 +150,12 @@ public struct TileResponder: HTTPResponder {
             .cacheControl: "public, max-age=\(config.tileMaxAge)",
             .accessControlAllowOrigin: "*",
         ]
-        if let inm = request.headers[.ifNoneMatch], Self.matches(inm, etag: etag) {
-            return Response(status: .notModified, headers: headers)
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: etag) {
+            return TileAnswer(status: .notModified, headers: headers, body: nil)
         }
         headers[.contentType] = "image/png"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        headers[.contentLength] = String(body.readableBytes)
+        return TileAnswer(status: .ok, headers: headers, body: body)
     }
 
     /// `GET /tiles/{tileset}.json`
@@ -152,7 +167,9 @@ public struct TileResponder: HTTPResponder {
 
     /// The decoded, validated tileset id of a path component.
     func tilesetID(_ component: Substring) throws -> String {
-        guard let decoded = component.removingPercentEncoding, Tileset.isValidID(decoded) else {
+        // Percent-decoding goes through CFString: skip it for the usual plain names.
+        let decoded = component.contains("%") ? component.removingPercentEncoding : String(component)
+        guard let decoded, Tileset.isValidID(decoded) else {
             throw APIError.badRequest("invalid tileset name: use letters, digits, '-', '_' and '.', not starting with '.'")
         }
         return decoded

@@ -10,12 +10,11 @@ struct FileIdentity: Equatable, Sendable {
     var modified: Int64
 
     init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-        size = Int64(st.st_size)
-        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        device = (a[.systemNumber] as? NSNumber)?.uint64Value ?? 0
+        inode = (a[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        size = (a[.size] as? NSNumber)?.int64Value ?? 0
+        modified = Int64(((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) * 1_000_000_000)
     }
 }
 

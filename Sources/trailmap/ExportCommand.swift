@@ -22,17 +22,19 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let interactive = isatty(STDERR_FILENO) == 1
         let start = Date()
-        var last = Date.distantPast
+        var last = start, live = false
         let stats = try BundleExporter.export(from: file, to: dir, force: force) { p in
-            guard !global.quiet, p.done == p.total || p.done % 256 == 0 else { return }
+            // A live line on a terminal, a line every 5 s otherwise (as `build` does).
+            guard !global.quiet, p.done % 64 == 0 else { return }
             let now = Date()
-            guard p.done == p.total || now.timeIntervalSince(last) >= (interactive ? 0.2 : 5) else { return }
+            guard now.timeIntervalSince(last) >= (interactive ? 0.2 : 5) else { return }
             last = now
             let line = String(format: "tiles %d/%d (%.1f%%), %@", p.done, p.total,
                               p.total > 0 ? Double(p.done) * 100 / Double(p.total) : 100, ByteSize.format(p.bytes))
             FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + line : line + "\n").utf8))
-            if interactive, p.done == p.total { FileHandle.standardError.write(Data("\n".utf8)) }
+            live = interactive
         }
+        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if stats.invalidRows > 0 {
             var err = FileHandle.standardError
             print("warning: \(file): skipped \(stats.invalidRows) row(s) with impossible z/x/y", to: &err)
