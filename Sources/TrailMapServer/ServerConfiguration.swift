@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var leafletDirectory: String = "/usr/share/javascript/leaflet"
     /// How often the tiles folder is rescanned for added, removed and replaced bundles.
     public var reloadInterval: Duration = .seconds(1)
+    /// Listen queue length: bursts of new connections wait here instead of being dropped
+    /// (256, Hummingbird's default, overflowed with 1,000 clients connecting at once).
+    public var backlog: Int = 4096
     /// `Cache-Control` max-age of tiles, in seconds.
     public var tileMaxAge: Int = 3600
 

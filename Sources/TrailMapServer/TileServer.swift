@@ -20,7 +20,7 @@ public enum TileServer {
         return Application(
             responder: responder,
             server: .http1(additionalChannelHandlers: [TileFastPath(responder: responder)]),
-            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "trailmap"),
+            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "trailmap", backlog: config.backlog),
             services: [ReloadService(registry: registry, interval: config.reloadInterval)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? config.port) },
             logger: logger
