@@ -20,7 +20,6 @@ struct GlobalOptions: ParsableArguments {
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 enum LogSetup {
-    private static let once: Void = ()
     nonisolated(unsafe) private static var done = false
 
     static func bootstrap(level: Logger.Level) {
