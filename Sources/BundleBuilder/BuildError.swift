@@ -13,7 +13,6 @@ public enum BuildError: Error, CustomStringConvertible {
     case zoomOrder(min: Int, max: Int)
     case zoomTooHigh(Int)
     case tooManyTiles(count: Int, maxZoom: Int)
-    case output(path: String, reason: String)
     case store(TileStoreError)
     case pixels(path: String, reason: String)
     case encode(tile: TileID, PNGError)
@@ -32,7 +31,6 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .zoomTooHigh(z): "zoom \(z) is out of range: zoom levels go from 0 to \(TileID.maxZoom)"
         case let .tooManyTiles(count, maxZoom):
             "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower --maxzoom or cut the sources"
-        case let .output(path, reason): "\(path): \(reason)"
         case let .store(error): error.description
         case let .pixels(path, reason): "\(path): \(reason)"
         case let .encode(tile, error): "tile \(tile): PNG encoding failed: \(error)"

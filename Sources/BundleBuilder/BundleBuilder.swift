@@ -41,18 +41,7 @@ public struct BundleBuilder: Sendable {
     }
 
     private func checkOutput() throws(BuildError) {
-        let url = URL(fileURLWithPath: options.output)
-        let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw .output(path: options.output, reason: "the output folder \(dir) does not exist")
-        }
-        guard access(dir, W_OK) == 0 else {
-            throw .output(path: options.output, reason: "the output folder \(dir) is not writable")
-        }
-        if FileManager.default.fileExists(atPath: options.output, isDirectory: &isDir), isDir.boolValue {
-            throw .output(path: options.output, reason: "is a folder")
-        }
+        do { try BundleWriter.checkDestination(options.output) } catch { throw .store(error) }
     }
 
     /// Runs the build. `progress` is called from the writer thread about every 100 ms.

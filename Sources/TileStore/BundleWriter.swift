@@ -30,18 +30,7 @@ public final class BundleWriter: Sendable {
 
     /// Creates the temporary file and the schema; removes stale temporaries of dead builds.
     public init(path: String) throws(TileStoreError) {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw .cannotCreate(path: path, reason: "folder \(dir) does not exist")
-        }
-        guard access(dir, W_OK) == 0 else {
-            throw .cannotCreate(path: path, reason: "folder \(dir) is not writable")
-        }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw .cannotCreate(path: path, reason: "a folder of that name exists")
-        }
+        try BundleWriter.checkDestination(path)
         BundleWriter.removeStaleTemporaries(for: path)
         self.path = path
         temporaryPath = BundleWriter.temporaryPath(for: path, pid: getpid())
@@ -58,6 +47,22 @@ public final class BundleWriter: Sendable {
         } catch {
             try? FileManager.default.removeItem(atPath: temporaryPath)
             throw .cannotCreate(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Checks, without writing, that a bundle can be created at `path`: its folder exists and is
+    /// writable, and `path` is not a folder.
+    public static func checkDestination(_ path: String) throws(TileStoreError) {
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw .cannotCreate(path: path, reason: "folder \(dir) does not exist")
+        }
+        guard access(dir, W_OK) == 0 else {
+            throw .cannotCreate(path: path, reason: "folder \(dir) is not writable")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw .cannotCreate(path: path, reason: "a folder of that name exists")
         }
     }
 
