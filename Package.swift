@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .target(
@@ -52,9 +54,39 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .target(
+            name: "TileCache",
+            dependencies: [
+                "TileStore", "TileGeometry",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "TileStore", "TileGeometry",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .target(
+            name: "RegionManager",
+            dependencies: [
+                "TileStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .target(
             name: "TrailMapServer",
             dependencies: [
-                "TileStore", "TileGeometry", "Raster", "CZlib",
+                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -69,6 +101,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
+                "Catalog", "TileCache", "RegionManager",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -103,6 +136,26 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "TileCacheTests",
+            dependencies: ["TileCache", "TileStore", "TileGeometry", "TrailMapTestSupport"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "TileStore", "TrailMapTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "RegionManagerTests",
+            dependencies: ["RegionManager", "TileStore", "TrailMapTestSupport"],
             swiftSettings: upcoming
         ),
         .testTarget(

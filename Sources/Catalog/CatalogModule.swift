@@ -1,0 +1,2 @@
+// The Catalog module; see ../shared/DESIGN.md.
+enum CatalogModule {}

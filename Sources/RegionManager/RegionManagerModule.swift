@@ -1,0 +1,2 @@
+// The RegionManager module; see ../shared/DESIGN.md.
+enum RegionManagerModule {}

@@ -1,0 +1,2 @@
+// The TileCache module; see ../shared/DESIGN.md.
+enum TileCacheModule {}
