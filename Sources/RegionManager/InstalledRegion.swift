@@ -1,0 +1,23 @@
+import Foundation
+
+/// One entry of `registry.json`: a region installed on this device.
+public struct InstalledRegion: Codable, Sendable, Equatable {
+    public var productId: String
+    public var title: String?
+    public var version: Int
+    public var sha256: String
+    public var size: Int64
+    /// Absolute path of the installed bundle.
+    public var file: String
+    public var installedAt: Date
+
+    public init(productId: String, title: String?, version: Int, sha256: String, size: Int64, file: String, installedAt: Date) {
+        self.productId = productId
+        self.title = title
+        self.version = version
+        self.sha256 = sha256
+        self.size = size
+        self.file = file
+        self.installedAt = installedAt
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A catalog product (`ProductSummary` in docs/api.md), with the detail fields when fetched alone.
+public struct Product: Codable, Sendable, Equatable {
+    public var productId: String
+    public var title: String
+    public var category: String
+    public var description: String?
+    public var price: Price
+    public var free: Bool
+    public var version: Int
+    public var size: Int64
+    public var sha256: String
+    public var minzoom: Int?
+    public var maxzoom: Int?
+    /// `[west, south, east, north]` in degrees.
+    public var bounds: [Double]
+    public var tileset: String?
+    public var status: ProductStatus
+    public var installedVersion: Int?
+    public var downloadURL: String?
+    public var previewTileURL: String?
+    public var tileJSONURL: String?
+
+    /// True when `bounds` holds the point (edges included).
+    public func covers(latitude: Double, longitude: Double) -> Bool {
+        guard bounds.count == 4 else { return false }
+        let (west, south, east, north) = (bounds[0], bounds[1], bounds[2], bounds[3])
+        guard latitude >= south, latitude <= north else { return false }
+        // A box crossing the antimeridian has west > east.
+        return west <= east ? (longitude >= west && longitude <= east) : (longitude >= west || longitude <= east)
+    }
+
+    /// File name of the installed bundle: the tileset name, else the product id.
+    public var bundleFileName: String {
+        let base = (tileset?.isEmpty == false ? tileset : nil) ?? productId
+        let safe = base.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }
+        return String(safe) + ".mbtiles"
+    }
+}

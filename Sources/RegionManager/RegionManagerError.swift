@@ -1,0 +1,74 @@
+import Foundation
+
+/// Everything that can go wrong on the device side, with a message the user can act on.
+public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The server could not be reached after every attempt.
+    case serverUnreachable(server: String, attempts: Int, reason: String)
+    /// The server kept answering 5xx.
+    case serverFailure(status: Int, attempts: Int, message: String)
+    /// No token, or the server refused it (401).
+    case notLoggedIn(server: String)
+    /// A 4xx answer not covered by a more specific case.
+    case rejected(status: Int, code: String, message: String)
+    /// The product id is not in the catalog.
+    case unknownProduct(String)
+    /// The account does not own the product.
+    case notEntitled(String)
+    /// The purchase was refunded or revoked.
+    case revoked(String)
+    /// The store does not offer the product right now.
+    case unavailable(String)
+    /// Not enough free disk space for the download.
+    case insufficientDisk(needed: Int64, available: Int64, path: String)
+    /// The download would go over the storage budget.
+    case overBudget(needed: Int64, used: Int64, budget: Int64)
+    /// The downloaded file's SHA-256 is not the catalog's; nothing was installed.
+    case checksumMismatch(productId: String, expected: String, actual: String)
+    /// The server sent something this client does not understand.
+    case invalidResponse(String)
+    /// The state folder could not be read or written.
+    case stateFolder(path: String, reason: String)
+    /// The product is not installed on this device.
+    case notInstalled(String)
+    /// A local file operation failed.
+    case fileSystem(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .serverUnreachable(server, attempts, reason):
+            return "Cannot reach the TrailMap server at \(server) (\(attempts) attempt(s): \(reason)). "
+                + "Check your network and the --server address, then try again."
+        case let .serverFailure(status, attempts, message):
+            return "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
+        case let .notLoggedIn(server):
+            return "You are not logged in to \(server), or your session expired. Run `trailmap account login --server \(server)`."
+        case let .rejected(status, code, message):
+            return "The server refused the request (HTTP \(status) \(code)): \(message)"
+        case let .unknownProduct(id):
+            return "No region \(id) in the catalog. Run `trailmap regions list` to see the product ids."
+        case let .notEntitled(id):
+            return "You do not own \(id). Buy it first with `trailmap regions buy \(id)`."
+        case let .revoked(id):
+            return "Your purchase of \(id) was refunded or revoked, so it can no longer be downloaded."
+        case let .unavailable(id):
+            return "\(id) is not offered by the store right now."
+        case let .insufficientDisk(needed, available, path):
+            return "Not enough disk space in \(path): the download needs \(needed) bytes, \(available) are free. "
+                + "Free some space (e.g. `trailmap regions uninstall ID`) and try again."
+        case let .overBudget(needed, used, budget):
+            return "Installing needs \(needed) bytes but \(used) of the \(budget)-byte storage budget are used. "
+                + "Uninstall a region or raise --storage-budget."
+        case let .checksumMismatch(id, expected, actual):
+            return "The download of \(id) is corrupted (SHA-256 \(actual), expected \(expected)); it was deleted and nothing "
+                + "was installed. Run the install again."
+        case let .invalidResponse(what):
+            return "The server sent an answer this client does not understand: \(what)"
+        case let .stateFolder(path, reason):
+            return "Cannot use the state folder \(path): \(reason). Choose another with --state-dir."
+        case let .notInstalled(id):
+            return "\(id) is not installed on this device. Run `trailmap regions status` to see what is."
+        case let .fileSystem(path, reason):
+            return "File operation failed on \(path): \(reason)"
+        }
+    }
+}

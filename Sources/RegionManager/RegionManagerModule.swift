@@ -1,2 +1,0 @@
-// The RegionManager module; see ../shared/DESIGN.md.
-enum RegionManagerModule {}

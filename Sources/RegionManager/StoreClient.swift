@@ -1,0 +1,166 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The store API of a TrailMap server (docs/api.md): accounts, devices, catalog, purchases, installs.
+public struct StoreClient: Sendable {
+    /// Server root, e.g. `http://127.0.0.1:8080`.
+    public let server: URL
+    /// Bearer token of the logged-in account, if any.
+    public var token: String?
+    public let http: HTTPClient
+
+    public init(server: URL, token: String? = nil, http: HTTPClient = HTTPClient()) {
+        self.server = server
+        self.token = token
+        self.http = http
+    }
+
+    // MARK: accounts and devices
+
+    public func register(email: String, password: String) async throws -> AccountCreated {
+        try await call("POST", "accounts", body: Credentials(email: email, password: password), auth: false, idempotent: false)
+    }
+
+    public func login(email: String, password: String) async throws -> Session {
+        try await call("POST", "sessions", body: Credentials(email: email, password: password), auth: false, idempotent: false)
+    }
+
+    public func logout() async throws {
+        _ = try await raw("DELETE", "sessions", body: nil as Data?, auth: true, idempotent: true)
+    }
+
+    public func registerDevice(name: String) async throws -> DeviceRegistration {
+        try await call("POST", "devices", body: DeviceName(name: name), auth: true, idempotent: false)
+    }
+
+    public func reportInstall(deviceId: String, productId: String, version: Int) async throws {
+        _ = try await raw("PUT", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
+                          body: try JSONEncoder().encode(InstallReport(version: version)), auth: true, idempotent: true,
+                          productId: productId)
+    }
+
+    public func removeInstall(deviceId: String, productId: String) async throws {
+        _ = try await raw("DELETE", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
+                          body: nil as Data?, auth: true, idempotent: true, productId: productId)
+    }
+
+    // MARK: catalog
+
+    /// The catalog; statuses are this device's when logged in with a device id.
+    public func catalog(deviceId: String?) async throws -> CatalogListing {
+        try await call("GET", "catalog" + Self.deviceQuery(deviceId), body: nil as Data?, auth: token != nil, idempotent: true)
+    }
+
+    public func product(_ productId: String, deviceId: String?) async throws -> Product {
+        try await call("GET", "catalog/\(Self.segment(productId))" + Self.deviceQuery(deviceId), body: nil as Data?,
+                       auth: token != nil, idempotent: true, productId: productId)
+    }
+
+    // MARK: purchases
+
+    public func entitlements() async throws -> [Entitlement] {
+        let list: EntitlementList = try await call("GET", "entitlements", body: nil as Data?, auth: true, idempotent: true)
+        return list.entitlements
+    }
+
+    public func purchase(signedTransaction: String) async throws -> PurchaseResult {
+        try await call("POST", "purchases", body: SignedTransaction(signedTransaction: signedTransaction), auth: true,
+                       idempotent: true)
+    }
+
+    /// The sandbox store's signed transaction for a purchase (what StoreKit hands the app).
+    public func sandboxTransaction(productId: String) async throws -> String {
+        let t: SignedTransaction = try await call("POST", "sandbox/transactions", body: SandboxPurchase(productId: productId),
+                                                  auth: true, idempotent: false, productId: productId)
+        return t.signedTransaction
+    }
+
+    /// The sandbox store's signed notification (what Apple would post).
+    public func sandboxNotification(type: String, transactionId: String) async throws -> String {
+        let p: SignedPayload = try await call("POST", "sandbox/notifications",
+                                              body: SandboxNotification(notificationType: type, transactionId: transactionId),
+                                              auth: false, idempotent: false)
+        return p.signedPayload
+    }
+
+    public func postNotification(signedPayload: String) async throws {
+        _ = try await raw("POST", "store/notifications", body: try JSONEncoder().encode(SignedPayload(signedPayload: signedPayload)),
+                          auth: false, idempotent: true)
+    }
+
+    /// Absolute URL of a product's bundle download.
+    public func downloadURL(_ productId: String, advertised: String? = nil) -> URL {
+        if let advertised, let url = URL(string: advertised, relativeTo: server) { return url.absoluteURL }
+        return api("downloads/\(Self.segment(productId))")
+    }
+
+    // MARK: plumbing
+
+    func api(_ path: String) -> URL {
+        let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
+        return URL(string: base + "/api/v1/" + path) ?? server
+    }
+
+    static func segment(_ s: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    }
+
+    static func deviceQuery(_ deviceId: String?) -> String {
+        guard let deviceId, !deviceId.isEmpty else { return "" }
+        return "?device=" + (deviceId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? deviceId)
+    }
+
+    private func call<Body: Encodable, Answer: Decodable>(
+        _ method: String, _ path: String, body: Body?, auth: Bool, idempotent: Bool, productId: String? = nil
+    ) async throws -> Answer {
+        let data: Data? = try body.map { try ($0 as? Data) ?? JSONEncoder().encode($0) }
+        let reply = try await raw(method, path, body: data, auth: auth, idempotent: idempotent, productId: productId)
+        do {
+            return try JSONDecoder().decode(Answer.self, from: reply.body)
+        } catch {
+            throw RegionManagerError.invalidResponse("\(method) /api/v1/\(path): \(error)")
+        }
+    }
+
+    func raw(_ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
+             productId: String? = nil) async throws -> HTTPReply {
+        var request = URLRequest(url: api(path))
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if auth {
+            guard let token else { throw RegionManagerError.notLoggedIn(server: server.absoluteString) }
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+        let reply = try await http.send(request, idempotent: idempotent)
+        guard (200..<300).contains(reply.status) else {
+            throw Self.error(for: reply, server: server.absoluteString, productId: productId)
+        }
+        return reply
+    }
+
+    /// Maps a 4xx answer and its `{"error":{"code","message"}}` body to a typed error.
+    static func error(for reply: HTTPReply, server: String, productId: String?) -> RegionManagerError {
+        let parsed = try? JSONDecoder().decode(APIErrorBody.self, from: reply.body)
+        let code = parsed?.error.code ?? "http_\(reply.status)"
+        let message = parsed?.error.message ?? HTTPClient.errorMessage(reply.body)
+        let id = productId ?? "this region"
+        switch (reply.status, code) {
+        case (401, _): return .notLoggedIn(server: server)
+        case (_, "unknown_product"): return .unknownProduct(id)
+        case (_, "not_entitled"): return .notEntitled(id)
+        case (_, "revoked"): return .revoked(id)
+        case (404, _) where productId != nil: return .unknownProduct(id)
+        default:
+            if reply.status >= 500 { return .serverFailure(status: reply.status, attempts: 1, message: message) }
+            return .rejected(status: reply.status, code: code, message: message)
+        }
+    }
+}
