@@ -15,6 +15,11 @@ public enum FileDigest {
             if chunk.isEmpty { break }
             hasher.update(data: chunk)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hex(hasher.finalize())
     }
+
+    /// Lower-case hex SHA-256 of bytes in memory.
+    public static func sha256(data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    private static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 }

@@ -22,6 +22,28 @@ public struct Product: Codable, Sendable, Equatable {
     public var previewTileURL: String?
     public var tileJSONURL: String?
 
+    public init(productId: String, title: String, category: String, description: String? = nil, price: Price,
+                free: Bool = false, version: Int, size: Int64, sha256: String, minzoom: Int? = nil, maxzoom: Int? = nil,
+                bounds: [Double], tileset: String? = nil, status: ProductStatus, installedVersion: Int? = nil,
+                downloadURL: String? = nil) {
+        self.productId = productId
+        self.title = title
+        self.category = category
+        self.description = description
+        self.price = price
+        self.free = free
+        self.version = version
+        self.size = size
+        self.sha256 = sha256
+        self.minzoom = minzoom
+        self.maxzoom = maxzoom
+        self.bounds = bounds
+        self.tileset = tileset
+        self.status = status
+        self.installedVersion = installedVersion
+        self.downloadURL = downloadURL
+    }
+
     /// True when `bounds` holds the point (edges included).
     public func covers(latitude: Double, longitude: Double) -> Bool {
         guard bounds.count == 4 else { return false }

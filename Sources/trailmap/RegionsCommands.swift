@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import RegionManager
+
+/// `trailmap regions ...`: what the app does with its map store.
+struct RegionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "regions",
+        abstract: "Browse, buy, install, uninstall, restore and update map regions from a TrailMap server.",
+        subcommands: [RegionsListCommand.self, RegionsShowCommand.self, RegionsNearCommand.self, RegionsBuyCommand.self,
+                      RegionsInstallCommand.self, RegionsUninstallCommand.self, RegionsRestoreCommand.self,
+                      RegionsStatusCommand.self, RegionsUpdateCommand.self]
+    )
+}
+
+struct RegionsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The catalog with each region's status.")
+    @Option(name: .long, help: "Only this category and its subcategories, e.g. States or \"National Parks\".") var category: String?
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let products = try await options.manager().list(category: category)
+        if json { try RegionsOutput.json(products) } else { RegionsOutput.products(products) }
+    }
+}
+
+struct RegionsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "One region in detail.")
+    @Argument(help: "Product id.") var id: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let product = try await options.manager().show(id)
+        if json { try RegionsOutput.json(product) } else { RegionsOutput.product(product) }
+    }
+}
+
+struct RegionsNearCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "near", abstract: "Regions whose coverage holds a point.")
+    @Argument(help: "LAT,LON in degrees, e.g. 40.34,-105.68.") var point: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @OptionGroup var options: RegionOptions
+
+    func parsed() throws -> (Double, Double) {
+        let parts = point.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68 (quote it if LAT is negative: -- -33.9,18.4).")
+        }
+        return (lat, lon)
+    }
+
+    func validate() throws { _ = try parsed() }
+
+    func run() async throws {
+        let (lat, lon) = try parsed()
+        let products = try await options.manager().near(latitude: lat, longitude: lon)
+        if json { try RegionsOutput.json(products) } else { RegionsOutput.products(products) }
+    }
+}
+
+struct RegionsBuyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "buy", abstract: "Buy a region through the sandbox store (nothing is bought if you own it).")
+    @Argument(help: "Product id.") var id: String
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        switch try await options.manager().buy(id) {
+        case let .free(p): print("\(p.title) is free: nothing to buy. Install it with `trailmap regions install \(id)`.")
+        case let .alreadyOwned(_, message): print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
+        case let .purchased(p, result):
+            print("Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId ?? "?")). Install it with `trailmap regions install \(id)`.")
+        }
+    }
+}
+
+/// `--quiet` for commands that download.
+struct DownloadOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "No progress bar.") var quiet = false
+    @Option(name: .long, help: ArgumentHelp("Test hook: kill this process with SIGKILL once this many bytes are downloaded.",
+                                            visibility: .hidden))
+    var debugKillAfter: ByteSize?
+
+    var printer: DownloadProgressPrinter { DownloadProgressPrinter(quiet: quiet, killAfter: debugKillAfter.map { Int64($0.bytes) }) }
+}
+
+struct RegionsInstallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install", abstract: "Download (resuming an interrupted download), verify and install a region you own.")
+    @Argument(help: "Product id.") var id: String
+    @OptionGroup var download: DownloadOptions
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let printer = download.printer
+        let id = id
+        RegionsOutput.installed(try await options.manager().install(id) { printer.report(id, $0) })
+    }
+}
+
+struct RegionsUninstallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "uninstall", abstract: "Delete a region's bundle; you keep the purchase.")
+    @Argument(help: "Product id.") var id: String
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let outcome = try await options.manager().uninstall(id)
+        print("Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free.")
+        RegionsOutput.warn(outcome.warning)
+    }
+}
+
+struct RegionsRestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Install every region your account owns (e.g. on a new device).")
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @OptionGroup var download: DownloadOptions
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let printer = download.printer
+        let items = try await options.manager().restore { printer.report($0, $1) }
+        if json { try RegionsOutput.json(items) } else if items.isEmpty {
+            print("Your account owns no regions yet.")
+        } else {
+            RegionsOutput.table(["ID", "RESULT", "NOTE"], items.map { [$0.productId, $0.result.replacingOccurrences(of: "_", with: " "), $0.message ?? ""] })
+        }
+        if items.contains(where: { $0.result == "failed" }) { throw ExitCode.failure }
+    }
+}
+
+struct RegionsStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Installed regions, storage used and updates available.")
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let report = try await options.manager().status()
+        if json { try RegionsOutput.json(report) } else { RegionsOutput.status(report) }
+    }
+}
+
+struct RegionsUpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "update", abstract: "Install newer versions of installed regions.")
+    @Argument(help: "Product id (default: every installed region).") var id: String?
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @OptionGroup var download: DownloadOptions
+    @OptionGroup var options: RegionOptions
+
+    func run() async throws {
+        let printer = download.printer
+        let outcomes = try await options.manager().update(id) { printer.report($0, $1) }
+        if json { try RegionsOutput.json(outcomes); return }
+        if outcomes.isEmpty { print("Everything installed is up to date.") }
+        outcomes.forEach(RegionsOutput.installed)
+    }
+}

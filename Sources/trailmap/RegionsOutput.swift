@@ -1,0 +1,77 @@
+import Foundation
+import RegionManager
+
+/// Tables and JSON for `trailmap regions`.
+enum RegionsOutput {
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Left-aligned columns, two spaces apart.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
+        for row in all {
+            let cells = row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+            print(cells.joined(separator: "  "))
+        }
+    }
+
+    static func products(_ products: [Product]) {
+        guard !products.isEmpty else { print("No regions."); return }
+        table(["ID", "NAME", "CATEGORY", "SIZE", "PRICE", "STATUS"], products.map {
+            [$0.productId, $0.title, $0.category, ByteSize.format(Int($0.size)), $0.free ? "free" : $0.price.display, $0.status.display]
+        })
+    }
+
+    static func product(_ p: Product) {
+        print("\(p.title) (\(p.productId))")
+        print("  category:   \(p.category)")
+        if let d = p.description, !d.isEmpty { print("  about:      \(d)") }
+        print("  price:      \(p.free ? "free" : p.price.display)")
+        print("  status:     \(p.status.display)\(p.installedVersion.map { " (version \($0) installed)" } ?? "")")
+        print("  version:    \(p.version)")
+        print("  size:       \(ByteSize.format(Int(p.size))) (\(p.size) bytes)")
+        print("  zoom:       \(p.minzoom.map(String.init) ?? "?")-\(p.maxzoom.map(String.init) ?? "?")")
+        print("  bounds:     \(p.bounds.map { String(format: "%.4f", $0) }.joined(separator: ", ")) (W, S, E, N)")
+        print("  sha256:     \(p.sha256)")
+    }
+
+    static func status(_ report: StatusReport) {
+        if let reason = report.offlineReason { print("Offline: showing what is installed here (\(reason))\n") }
+        if report.regions.isEmpty {
+            print("No regions installed.")
+        } else {
+            table(["ID", "NAME", "VERSION", "SIZE", "STATUS", "FILE"], report.regions.map { e in
+                var status = e.status.display
+                if e.status == .updateAvailable, let v = e.latestVersion { status += " (v\(v))" }
+                if !e.filePresent { status += ", file missing" }
+                return [e.region.productId, e.region.title ?? "", "\(e.region.version)", ByteSize.format(Int(e.region.size)), status, e.region.file]
+            })
+        }
+        let budget = report.storageBudget.map { " of \(ByteSize.format(Int($0))) budget" } ?? ""
+        print("\nStorage used: \(ByteSize.format(Int(report.usedBytes)))\(budget)")
+        let updates = report.regions.filter { $0.status == .updateAvailable }.count
+        if updates > 0 { print("\(updates) update(s) available: run `trailmap regions update`.") }
+    }
+
+    static func installed(_ o: InstallOutcome) {
+        let name = o.region.title ?? o.region.productId
+        if o.alreadyInstalled {
+            print("\(name) version \(o.region.version) is already installed at \(o.region.file).")
+        } else {
+            let resumed = o.resumedFrom > 0 ? " (resumed from \(ByteSize.format(Int(o.resumedFrom))))" : ""
+            let from = o.previousVersion.map { ", replacing version \($0)" } ?? ""
+            print("Installed \(name) version \(o.region.version)\(from) at \(o.region.file), SHA-256 verified\(resumed).")
+        }
+        warn(o.warning)
+    }
+
+    static func warn(_ message: String?) {
+        guard let message else { return }
+        FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+    }
+}

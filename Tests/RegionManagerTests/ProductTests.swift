@@ -1,0 +1,43 @@
+import Foundation
+import RegionManager
+import Testing
+
+@Suite struct ProductTests {
+    static func product(bounds: [Double], tileset: String? = "colorado") -> Product {
+        Product(productId: "com.trailmap.region.colorado", title: "Colorado", category: "States/Colorado", description: nil,
+                price: Price(amount: "4.99", currency: "USD"), free: false, version: 1, size: 1, sha256: "00",
+                minzoom: 3, maxzoom: 8, bounds: bounds, tileset: tileset, status: .forSale)
+    }
+
+    @Test func coverageHoldsPointsInsideAndOnEdges() {
+        let p = Self.product(bounds: [-109.06, 36.99, -102.04, 41.0])
+        #expect(p.covers(latitude: 39.7, longitude: -105.0))
+        #expect(p.covers(latitude: 41.0, longitude: -102.04))
+        #expect(!p.covers(latitude: 42, longitude: -105))
+        #expect(!p.covers(latitude: 39.7, longitude: -100))
+        let fiji = Self.product(bounds: [177, -20, -178, -15])
+        #expect(fiji.covers(latitude: -17, longitude: 179))
+        #expect(fiji.covers(latitude: -17, longitude: -179))
+        #expect(!fiji.covers(latitude: -17, longitude: 0))
+    }
+
+    @Test func bundleFileNameIsSafe() {
+        #expect(Self.product(bounds: []).bundleFileName == "colorado.mbtiles")
+        #expect(Self.product(bounds: [], tileset: "../evil").bundleFileName == ".._evil.mbtiles")
+        #expect(Self.product(bounds: [], tileset: nil).bundleFileName == "com.trailmap.region.colorado.mbtiles")
+    }
+
+    @Test func decodesTheAPIsProductSummary() throws {
+        let json = #"""
+        {"productId": "com.trailmap.region.colorado", "title": "Colorado", "category": "States/Colorado",
+         "description": "...", "price": {"amount": "4.99", "currency": "USD"}, "free": false,
+         "version": 2, "size": 1234567, "sha256": "ab", "minzoom": 3, "maxzoom": 8,
+         "bounds": [-109.06, 36.99, -102.04, 41.0], "tileset": "colorado",
+         "status": "update_available", "installedVersion": 1}
+        """#
+        let p = try JSONDecoder().decode(Product.self, from: Data(json.utf8))
+        #expect(p.status == .updateAvailable)
+        #expect(p.installedVersion == 1)
+        #expect(p.price.display == "4.99 USD")
+    }
+}
