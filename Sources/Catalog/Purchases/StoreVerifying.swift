@@ -4,9 +4,9 @@ import Foundation
 /// The same implementation serves production and the sandbox store: only the trusted roots differ.
 public protocol StoreVerifying: Sendable {
     /// A verified `JWSTransaction` for a known non-consumable of this app, or a thrown error.
-    func verifyPurchase(_ signedTransaction: String) throws -> StorePurchase
+    func verifyPurchase(_ signedTransaction: String) async throws -> StorePurchase
     /// A verified App Store Server Notification V2 (`signedPayload`), or a thrown error.
-    func verifyEvent(_ signedPayload: String) throws -> StoreEvent
+    func verifyEvent(_ signedPayload: String) async throws -> StoreEvent
 }
 
 /// Signs what the App Store would sign, for development and tests (the sandbox store).

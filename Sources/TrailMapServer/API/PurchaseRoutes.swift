@@ -14,7 +14,7 @@ extension StoreAPI {
         let a = try account(request)
         let b = try await body(PurchaseBody.self, request)
         let verified: StorePurchase
-        do { verified = try settings.verifier.verifyPurchase(b.signedTransaction) } catch let e as CatalogError {
+        do { verified = try await settings.verifier.verifyPurchase(b.signedTransaction) } catch let e as CatalogError {
             throw APIError(e)
         } catch {
             throw APIError(.badRequest, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
@@ -31,7 +31,7 @@ extension StoreAPI {
     func notification(_ request: Request) async throws -> Response {
         let b = try await body(NotificationBody.self, request)
         let event: StoreEvent
-        do { event = try settings.verifier.verifyEvent(b.signedPayload) } catch {
+        do { event = try await settings.verifier.verifyEvent(b.signedPayload) } catch {
             throw APIError(.badRequest, code: "invalid_notification", message: "the signed notification was refused: \(error)")
         }
         let outcome = try catalog.apply(event)
