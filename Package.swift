@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "TrailMapServerTests",
             dependencies: [
-                "TrailMapServer", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "CZlib",
+                "TrailMapServer", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "CZlib", "Catalog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "TileStore", "TrailMapTestSupport",
+                "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

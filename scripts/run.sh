@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# The main job on the embedded sample: builds the sample bundles into Tiles/, verifies them,
-# then serves Tiles/ and prints the viewer's URL (Ctrl-C stops the server).
+# The main job on the embedded sample: builds the sample bundles into Tiles/ (once), verifies
+# them, publishes Catalog/products.json into Catalog/catalog.sqlite, creates a sandbox store in
+# Catalog/sandbox (once), then serves Tiles/ with the store API and prints the URL (Ctrl-C stops).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product trailmap
 bin=.build/release/trailmap
-$bin build --source Tiles/sources/world.png --name "World base map" --minzoom 0 --maxzoom 4 \
-  --out Tiles/world.mbtiles --attribution "Natural Earth (public domain)" \
-  --description "Free low-detail base map"
-$bin build --source Tiles/sources/utah.png --source Tiles/sources/colorado.png --name "Colorado and Utah" \
-  --minzoom 3 --maxzoom 8 --out Tiles/colorado.mbtiles --attribution "NASA Blue Marble (public domain)"
-$bin bundle verify Tiles/world.mbtiles
-$bin bundle verify Tiles/colorado.mbtiles
-exec $bin serve --tiles Tiles --host 127.0.0.1 --port "${PORT:-8080}" --log-level "${LOG_LEVEL:-notice}"
+build() { # OUT NAME MINZOOM MAXZOOM SOURCES...
+  local out=$1 name=$2 lo=$3 hi=$4; shift 4
+  [ -f "$out" ] && return 0
+  local args=(); for s in "$@"; do args+=(--source "$s"); done
+  $bin build "${args[@]}" --name "$name" --minzoom "$lo" --maxzoom "$hi" --out "$out" \
+    --attribution "$( [[ $name == World* ]] && echo 'Natural Earth (public domain)' || echo 'NASA Blue Marble (public domain)')"
+}
+build Tiles/world.mbtiles "World base map" 0 4 Tiles/sources/world.png
+build Tiles/colorado.mbtiles "Colorado" 3 8 Tiles/sources/colorado.png
+build Tiles/utah.mbtiles "Utah" 3 8 Tiles/sources/utah.png
+[ -f Tiles/rocky-mountain.mbtiles ] || $bin bundle extract Tiles/colorado.mbtiles \
+  --bbox -105.95,40.13,-105.49,40.56 --out Tiles/rocky-mountain.mbtiles
+for b in world colorado utah rocky-mountain; do $bin bundle verify "Tiles/$b.mbtiles"; done
+$bin catalog publish --products Catalog/products.json --tiles Tiles --catalog Catalog/catalog.sqlite
+[ -f Catalog/sandbox/store.json ] || $bin store sandbox init Catalog/sandbox --bundle-id com.trailmap.app
+echo "Store page: http://127.0.0.1:${PORT:-8080}/store  ·  API: http://127.0.0.1:${PORT:-8080}/api/v1/openapi.json"
+exec $bin serve --tiles Tiles --host 127.0.0.1 --port "${PORT:-8080}" --log-level "${LOG_LEVEL:-notice}" \
+  --catalog Catalog/catalog.sqlite --store-sandbox Catalog/sandbox

@@ -60,5 +60,5 @@ struct RouteStatus: Hashable {
 
 /// Route labels for metrics.
 enum Route: String, Sendable {
-    case tile, tilejson, list, viewer, asset, metrics, health, other
+    case tile, tilejson, list, viewer, asset, metrics, health, api, download, store, other
 }

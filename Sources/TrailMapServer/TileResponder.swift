@@ -17,14 +17,20 @@ public struct TileResponder: HTTPResponder {
     let logger: Logger
     let assets: AssetStore
     let emptyTiles: EmptyTileCache
+    /// The store API and paid-tile checks, when the server has a catalog.
+    let store: StoreAPI?
+    let access: TileAccess?
 
-    public init(registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger) {
+    public init(registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
+                store: StoreSettings? = nil) {
         self.registry = registry
         self.config = config
         self.metrics = metrics
         self.logger = logger
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
+        self.store = store.map { StoreAPI(settings: $0, logger: logger) }
+        access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens) }
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
@@ -32,7 +38,12 @@ public struct TileResponder: HTTPResponder {
         var route = Route.other
         var response: Response
         do {
-            response = try handle(request, route: &route)
+            if let store, request.uri.path.hasPrefix("/api/v1/"), request.method != .options {
+                let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+                response = try await store.respond(request, parts: Array(parts), context: context, route: &route)
+            } else {
+                response = try handle(request, route: &route)
+            }
         } catch let error as APIError {
             response = try error.response(from: request, context: context)
         } catch {
@@ -77,6 +88,10 @@ public struct TileResponder: HTTPResponder {
             route = .viewer
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+        case ("store", 1) where store != nil:
+            route = .store
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: StorePage.html)))
         case ("viewer", _):
             route = .asset
             return try assets.response(for: parts.dropFirst().joined(separator: "/"))
@@ -94,7 +109,12 @@ public struct TileResponder: HTTPResponder {
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.png`
     func tile(_ parts: [Substring], request: Request) throws -> Response {
-        let answer = try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch])
+        var paid = false
+        if let access, let product = access.paidProduct(tileset: try tilesetID(parts[1])) {
+            try access.authorize(request, productID: product)
+            paid = true
+        }
+        let answer = try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid)
         guard let body = answer.body else { return Response(status: answer.status, headers: answer.headers) }
         return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: body))
     }
@@ -108,8 +128,12 @@ public struct TileResponder: HTTPResponder {
 
     /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
     /// `parts` are the path components after the leading slash: tiles, id, z, x, y.png.
-    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?) throws -> TileAnswer {
+    /// A paid region's tile needs `authorized` (checked by the caller); without it this throws 401.
+    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false) throws -> TileAnswer {
         let id = try tilesetID(parts[1])
+        if !authorized, let access, access.paidProduct(tileset: id) != nil {
+            throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
+        }
         guard parts[4].hasSuffix(".png") else {
             throw APIError.notFound("not_found", "tiles are PNG: /tiles/\(id)/{z}/{x}/{y}.png")
         }
@@ -147,7 +171,7 @@ public struct TileResponder: HTTPResponder {
         }
         var headers: HTTPFields = [
             .eTag: etag,
-            .cacheControl: "public, max-age=\(config.tileMaxAge)",
+            .cacheControl: authorized ? "private, max-age=\(config.tileMaxAge)" : "public, max-age=\(config.tileMaxAge)",
             .accessControlAllowOrigin: "*",
         ]
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: etag) {
@@ -210,8 +234,8 @@ public struct TileResponder: HTTPResponder {
     func preflight() -> Response {
         Response(status: .noContent, headers: [
             .accessControlAllowOrigin: "*",
-            .accessControlAllowMethods: "GET, HEAD, OPTIONS",
-            .accessControlAllowHeaders: "*",
+            .accessControlAllowMethods: store == nil ? "GET, HEAD, OPTIONS" : "GET, HEAD, POST, PUT, DELETE, OPTIONS",
+            .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match, Range, If-Range",
             .accessControlMaxAge: "86400",
         ])
     }
@@ -227,17 +251,6 @@ public struct TileResponder: HTTPResponder {
 
     /// A JSON response, gzip-compressed when the client accepts it and it is worth it.
     func json(_ object: Any, request: Request) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        var headers: HTTPFields = [
-            .contentType: "application/json; charset=utf-8",
-            .accessControlAllowOrigin: "*",
-            .cacheControl: "no-cache",
-            .vary: "Accept-Encoding",
-        ]
-        if data.count >= 64, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress([UInt8](data)) {
-            headers[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gz)))
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        JSONReply.make(object, request: request)
     }
 }

@@ -12,11 +12,12 @@ public enum TileServer {
         config: ServerConfiguration,
         metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "trailmap.serve"),
+        store: StoreSettings? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<TileResponder> {
         let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger)
         registry.refresh()
-        let responder = TileResponder(registry: registry, config: config, metrics: metrics, logger: logger)
+        let responder = TileResponder(registry: registry, config: config, metrics: metrics, logger: logger, store: store)
         return Application(
             responder: responder,
             server: .http1(additionalChannelHandlers: [TileFastPath(responder: responder)]),

@@ -32,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between rescans of the tiles folder.")
     var reloadInterval: Double = 1
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -54,7 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
         config.leafletDirectory = leafletDir
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
         let quiet = global.quiet
-        let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger) { bound in
+        let storeSettings = try store.settings(logger: logger)
+        let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,
+                                             store: storeSettings) { bound in
             guard !quiet else { return }
             let shown = host == "0.0.0.0" ? "127.0.0.1" : host
             FileHandle.standardOutput.write(Data("TrailMap is serving \(tiles) at http://\(shown):\(bound)/ (Ctrl-C to stop)\n".utf8))

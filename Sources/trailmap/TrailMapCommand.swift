@@ -6,7 +6,8 @@ struct TrailMapCommand: AsyncParsableCommand {
         commandName: "trailmap",
         abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
         version: "0.1.0",
-        subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, AccountCommand.self, RegionsCommand.self]
+        subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, CatalogCommand.self, StoreCommand.self,
+                      AccountCommand.self, RegionsCommand.self]
     )
 }
 

@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// Registration, login, token checks, logout and devices.
+extension CatalogDatabase {
+    static let minimumPasswordLength = 10
+
+    /// Creates an account; the password is stored only as a scrypt hash.
+    public func register(email rawEmail: String, password: String) throws(CatalogError) -> Account {
+        let email = rawEmail.trimmingCharacters(in: .whitespaces)
+        guard Self.isEmail(email) else { throw .invalidEmail }
+        guard password.count >= Self.minimumPasswordLength, password.utf8.count <= 1024 else {
+            throw .weakPassword(minimum: Self.minimumPasswordLength)
+        }
+        let stored: String
+        do { stored = try hasher.hash(password) } catch { throw .database("password hashing failed: \(error)") }
+        let account = Account(id: UUID().uuidString.lowercased(), email: email, appAccountToken: UUID().uuidString.lowercased())
+        do {
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO accounts(id, email, password_hash, app_account_token, created_at) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [account.id, email, stored, account.appAccountToken, Date().timeIntervalSince1970])
+            }
+        } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw .emailTaken
+        } catch { throw .database("\(error)") }
+        return account
+    }
+
+    /// Checks the password and returns a new session token; failures are throttled per email.
+    public func login(email rawEmail: String, password: String) throws(CatalogError) -> Session {
+        let email = rawEmail.trimmingCharacters(in: .whitespaces)
+        if let wait = throttle.wait(for: email) { throw .tooManyAttempts(retryAfter: wait) }
+        let row = try read { db in
+            try Row.fetchOne(db, sql: "SELECT id, email, password_hash, app_account_token FROM accounts WHERE email = ?",
+                             arguments: [email])
+        }
+        guard let row, hasher.verify(password, against: row["password_hash"]) else {
+            if row == nil { hasher.burn(password) }
+            throttle.failed(email)
+            throw .invalidCredentials
+        }
+        throttle.succeeded(email)
+        let account = Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
+        let token = Data.catalogRandom(count: 32).catalogBase64URL()
+        let now = Date()
+        let expires = now.addingTimeInterval(sessionLifetime)
+        try write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE account_id = ? AND expires_at < ?",
+                           arguments: [account.id, now.timeIntervalSince1970])
+            try db.execute(sql: "INSERT INTO sessions(token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                           arguments: [Self.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
+        }
+        return Session(token: token, expiresAt: expires, account: account)
+    }
+
+    /// The account of a live bearer token.
+    public func authenticate(token: String) throws(CatalogError) -> Account {
+        guard !token.isEmpty, token.utf8.count <= 256 else { throw .unauthorized }
+        let row = try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT a.id, a.email, a.app_account_token FROM sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_hash = ? AND s.expires_at > ?
+                """, arguments: [Self.tokenHash(token), Date().timeIntervalSince1970])
+        }
+        guard let row else { throw .unauthorized }
+        return Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
+    }
+
+    /// Ends a session: the token stops working.
+    public func logout(token: String) throws(CatalogError) {
+        try write { db in try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Self.tokenHash(token)]) }
+    }
+
+    /// Registers a device on an account.
+    public func addDevice(account: Account, name: String) throws(CatalogError) -> Device {
+        let clean = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
+        let device = Device(id: UUID().uuidString.lowercased(), name: clean.isEmpty ? "device" : clean)
+        try write { db in
+            try db.execute(sql: "INSERT INTO devices(id, account_id, name, created_at) VALUES (?, ?, ?, ?)",
+                           arguments: [device.id, account.id, device.name, Date().timeIntervalSince1970])
+        }
+        return device
+    }
+
+    /// Whether a device belongs to the account.
+    func checkDevice(_ db: Database, id: String, account: Account) throws {
+        let owner = try String.fetchOne(db, sql: "SELECT account_id FROM devices WHERE id = ?", arguments: [id])
+        guard owner == account.id else { throw CatalogError.unknownDevice(id) }
+    }
+
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func isEmail(_ s: String) -> Bool {
+        guard s.utf8.count <= 254, let at = s.firstIndex(of: "@") else { return false }
+        let local = s[..<at], domain = s[s.index(after: at)...]
+        return !local.isEmpty && domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".")
+            && !s.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" }) && !domain.contains("@")
+    }
+}
+
+extension Data {
+    /// Base64url without padding.
+    func catalogBase64URL() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+
+/// Short-lived signed tokens that let map libraries fetch a paid region's tiles by URL
+/// (`?token=`), since they cannot send an Authorization header. HMAC-SHA256 over
+/// `account|product|expiry` with a secret kept in the catalog database.
+public struct TileTokens: Sendable {
+    private let key: SymmetricKey
+    public let lifetime: TimeInterval
+
+    public init(secret: Data, lifetime: TimeInterval = 3600) {
+        key = SymmetricKey(data: secret)
+        self.lifetime = lifetime
+    }
+
+    /// A token for one account and product, and when it expires.
+    public func issue(accountID: String, productID: String, now: Date = Date()) -> (token: String, expiresAt: Date) {
+        let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
+        let body = Data("\(accountID)|\(productID)|\(Int64(expires.timeIntervalSince1970))".utf8)
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: body, using: key))
+        return (body.catalogBase64URL() + "." + mac.catalogBase64URL(), expires)
+    }
+
+    /// The account id of a valid, unexpired token for `productID`, or nil.
+    public func accountID(of token: String, productID: String, now: Date = Date()) -> String? {
+        guard token.utf8.count <= 512 else { return nil }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let body = Data(catalogBase64URL: parts[0]), let mac = Data(catalogBase64URL: parts[1]),
+              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: key),
+              let text = String(data: body, encoding: .utf8)
+        else { return nil }
+        let fields = text.split(separator: "|", omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[1] == productID, let expiry = Int64(fields[2]),
+              Double(expiry) > now.timeIntervalSince1970 else { return nil }
+        return String(fields[0])
+    }
+}
+
+extension Data {
+    /// Decodes base64url with or without padding.
+    init?<S: StringProtocol>(catalogBase64URL text: S) {
+        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while s.count % 4 != 0 { s += "=" }
+        self.init(base64Encoded: s)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What can go wrong in the catalog; each case reads as a message a user can act on.
+public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
+    case database(String)
+    case invalidEmail
+    case weakPassword(minimum: Int)
+    case emailTaken
+    case invalidCredentials
+    case tooManyAttempts(retryAfter: Int)
+    case unauthorized
+    case unknownProduct(String)
+    case unknownDevice(String)
+    case notEntitled(String)
+    case revoked(String)
+    case transactionClaimed
+    case accountTokenMismatch
+    case productFile(path: String, reason: String)
+    case bundle(path: String, reason: String)
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case let .database(m): "catalog database error: \(m)"
+        case .invalidEmail: "that is not an email address"
+        case let .weakPassword(n): "the password is too short: use at least \(n) characters"
+        case .emailTaken: "an account with that email already exists; log in instead"
+        case .invalidCredentials: "wrong email or password"
+        case let .tooManyAttempts(s): "too many failed logins; try again in \(s) seconds"
+        case .unauthorized: "log in first: the token is missing, unknown, expired or logged out"
+        case let .unknownProduct(id): "no product \(id) in the catalog"
+        case let .unknownDevice(id): "no device \(id) on this account; register the device first"
+        case let .notEntitled(id): "this account does not own \(id); buy it first"
+        case let .revoked(id): "the purchase of \(id) was refunded or revoked"
+        case .transactionClaimed: "this store transaction belongs to another account"
+        case .accountTokenMismatch: "this store transaction was made for another account (appAccountToken differs)"
+        case let .productFile(path, reason): "\(path): \(reason)"
+        case let .bundle(path, reason): "bundle \(path): \(reason)"
+        case let .invalidArgument(m): m
+        }
+    }
+
+    /// A stable machine-readable code for API errors.
+    public var code: String {
+        switch self {
+        case .database: "database"
+        case .invalidEmail: "invalid_email"
+        case .weakPassword: "weak_password"
+        case .emailTaken: "email_taken"
+        case .invalidCredentials: "invalid_credentials"
+        case .tooManyAttempts: "too_many_attempts"
+        case .unauthorized: "unauthorized"
+        case .unknownProduct: "unknown_product"
+        case .unknownDevice: "unknown_device"
+        case .notEntitled: "not_entitled"
+        case .revoked: "revoked"
+        case .transactionClaimed: "transaction_claimed"
+        case .accountTokenMismatch: "account_token_mismatch"
+        case .productFile: "invalid_product_file"
+        case .bundle: "invalid_bundle"
+        case .invalidArgument: "bad_request"
+        }
+    }
+}

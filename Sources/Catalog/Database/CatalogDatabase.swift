@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The catalog database: products, categories, accounts, sessions, devices, transactions,
+/// entitlements, installs and the audit log, in one SQLite file (WAL, GRDB pool).
+///
+/// Every operation is a synchronous, short transaction; uniqueness constraints (not
+/// check-then-insert) make concurrent duplicates collapse to one row.
+public final class CatalogDatabase: Sendable {
+    public let path: String
+    let pool: DatabasePool
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    /// How long a login token lives.
+    public let sessionLifetime: TimeInterval
+    let logger: Logger
+
+    /// Opens (creating and migrating as needed) the catalog at `path`.
+    public init(path: String, hasher: PasswordHasher = PasswordHasher(), sessionLifetime: TimeInterval = 30 * 86_400,
+                logger: Logger = Logger(label: "trailmap.catalog")) throws(CatalogError) {
+        self.path = path
+        self.hasher = hasher
+        self.sessionLifetime = sessionLifetime
+        self.logger = logger
+        throttle = LoginThrottle()
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            throw .invalidArgument("cannot create the catalog \(path): folder \(folder) does not exist")
+        }
+        do {
+            var config = Configuration()
+            config.foreignKeysEnabled = true
+            config.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: config)
+            try CatalogSchema.migrator.migrate(pool)
+        } catch {
+            throw .database("cannot open \(path): \(error)")
+        }
+    }
+
+    /// Runs a write transaction, mapping database errors to `CatalogError.database`.
+    func write<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        do { return try pool.write(body) } catch let e as CatalogError { throw e } catch { throw .database("\(error)") }
+    }
+
+    /// Runs a read, mapping database errors to `CatalogError.database`.
+    func read<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        do { return try pool.read(body) } catch let e as CatalogError { throw e } catch { throw .database("\(error)") }
+    }
+
+    /// A random secret kept in the database (created on first use), e.g. for signing tile tokens.
+    public func secret(named name: String) throws(CatalogError) -> Data {
+        try write { db in
+            if let v = try Data.fetchOne(db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [name]) { return v }
+            let v = Data.catalogRandom(count: 32)
+            try db.execute(sql: "INSERT INTO settings(name, value) VALUES (?, ?)", arguments: [name, v])
+            return v
+        }
+    }
+
+    /// Appends a line to the audit log (inside the caller's transaction).
+    static func audit(_ db: Database, account: String?, product: String?, originalTransaction: String?,
+                      action: String, reason: String) throws {
+        try db.execute(sql: """
+            INSERT INTO audit_log(at, account_id, product_id, original_transaction_id, action, reason)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [Date().timeIntervalSince1970, account, product, originalTransaction, action, reason])
+    }
+}
+
+extension Data {
+    /// `count` bytes from the system's secure random generator.
+    static func catalogRandom(count: Int) -> Data {
+        var g = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &g) })
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import TileGeometry
+
+/// A price as the store shows it.
+public struct Price: Sendable, Equatable, Codable {
+    /// A decimal string, e.g. `"4.99"`; `"0"` when free.
+    public var amount: String
+    /// ISO 4217, e.g. `USD`.
+    public var currency: String
+}
+
+/// A published product: a region bundle for sale (or free), at its current version.
+public struct Product: Sendable, Equatable {
+    /// The store's product identifier, e.g. `com.trailmap.region.colorado`.
+    public var id: String
+    public var title: String
+    /// Category path, e.g. `States/Colorado`.
+    public var category: String
+    public var description: String
+    public var price: Price
+    public var free: Bool
+    /// The tileset id (the bundle's file name without `.mbtiles`).
+    public var tileset: String
+    public var bundlePath: String
+    /// Increases each time a different bundle is published for this product.
+    public var version: Int
+    public var size: Int64
+    public var sha256: String
+    public var minZoom: Int
+    public var maxZoom: Int
+    public var bounds: GeoBounds
+    public var publishedAt: Date
+
+    init(row: Row) {
+        id = row["id"]
+        title = row["title"]
+        category = row["category"]
+        description = row["description"]
+        price = Price(amount: row["price_amount"], currency: row["price_currency"])
+        free = row["free"]
+        tileset = row["tileset"]
+        bundlePath = row["bundle_path"]
+        version = row["version"]
+        size = row["size"]
+        sha256 = row["sha256"]
+        minZoom = row["min_zoom"]
+        maxZoom = row["max_zoom"]
+        bounds = GeoBounds(west: row["west"], south: row["south"], east: row["east"], north: row["north"])
+        publishedAt = Date(timeIntervalSince1970: row["published_at"])
+    }
+
+    public init(id: String, title: String, category: String, description: String, price: Price, tileset: String,
+                bundlePath: String, version: Int, size: Int64, sha256: String, minZoom: Int, maxZoom: Int,
+                bounds: GeoBounds, publishedAt: Date = Date()) {
+        self.id = id
+        self.title = title
+        self.category = category
+        self.description = description
+        self.price = price
+        free = Decimal(string: price.amount) == 0
+        self.tileset = tileset
+        self.bundlePath = bundlePath
+        self.version = version
+        self.size = size
+        self.sha256 = sha256
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.bounds = bounds
+        self.publishedAt = publishedAt
+    }
+
+    /// The coverage as a GeoJSON Feature (a bounds polygon).
+    public var coverageGeoJSON: [String: Any] {
+        let b = bounds
+        let ring = [[b.west, b.south], [b.east, b.south], [b.east, b.north], [b.west, b.north], [b.west, b.south]]
+        return ["type": "Feature", "properties": ["productId": id, "title": title],
+                "geometry": ["type": "Polygon", "coordinates": [ring]]]
+    }
+}
+
+/// A node of the category tree.
+public struct CategoryNode: Sendable, Equatable {
+    public var name: String
+    public var path: String
+    public var children: [CategoryNode]
+}

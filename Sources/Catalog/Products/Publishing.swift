@@ -1,0 +1,125 @@
+import Crypto
+import Foundation
+import GRDB
+import TileGeometry
+import TileStore
+
+/// What one publish did to one product.
+public struct PublishResult: Sendable, Equatable {
+    public enum Change: String, Sendable { case added, updated, newVersion = "new version", unchanged }
+    public var productId: String
+    public var version: Int
+    public var change: Change
+    public var size: Int64
+    public var sha256: String
+}
+
+extension CatalogDatabase {
+    /// Adds or updates the products of a product file from the bundles in `tilesDirectory`.
+    /// A bundle whose SHA-256 differs from the published one becomes a new product version.
+    /// Every bundle is checked before anything is written: one bad bundle publishes nothing.
+    public func publish(_ file: ProductFile, tilesDirectory: String) throws(CatalogError) -> [PublishResult] {
+        var prepared = [Product]()
+        for e in file.products {
+            let path = (tilesDirectory as NSString).appendingPathComponent(e.bundle)
+            prepared.append(try Self.describeBundle(entry: e, path: path))
+        }
+        return try write { db in
+            try prepared.map { p in try Self.upsert(db, p) }
+        }
+    }
+
+    /// Reads size, SHA-256, bounds and zoom range from a bundle.
+    static func describeBundle(entry e: ProductFile.Entry, path: String) throws(CatalogError) -> Product {
+        let reader: BundleReader
+        let pairs: [String: String]
+        let levels: [ZoomLevelSummary]
+        do {
+            reader = try BundleReader(path: path)
+            pairs = try reader.metadataPairs()
+            levels = try reader.zoomLevels()
+        } catch { throw .bundle(path: path, reason: "\(error)") }
+        var problems = [String]()
+        let meta = BundleMetadata(pairs: pairs, problems: &problems)
+        guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else {
+            throw .bundle(path: path, reason: "it holds no tiles")
+        }
+        guard pairs["bounds"] != nil, meta.bounds.isValid else { throw .bundle(path: path, reason: "no valid bounds in its metadata") }
+        let (size, sha) = try fileDigest(path)
+        let tileset = String(e.bundle.dropLast(".mbtiles".count))
+        let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
+        return Product(id: e.productId, title: e.title, category: category, description: e.description ?? "",
+                       price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
+                       version: 1, size: size, sha256: sha, minZoom: pairs["minzoom"] == nil ? lo : meta.minZoom,
+                       maxZoom: pairs["maxzoom"] == nil ? hi : meta.maxZoom, bounds: meta.bounds)
+    }
+
+    /// Size and SHA-256 (hex) of a file, read in 1 MiB chunks.
+    public static func fileDigest(_ path: String) throws(CatalogError) -> (Int64, String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .bundle(path: path, reason: "cannot read the file") }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                size += Int64(chunk.count)
+            }
+        } catch { throw .bundle(path: path, reason: "read failed: \(error)") }
+        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    private static func upsert(_ db: Database, _ p: Product) throws -> PublishResult {
+        try ensureCategory(db, path: p.category)
+        let now = Date().timeIntervalSince1970
+        let current = try Row.fetchOne(db, sql: "SELECT version, sha256 FROM products WHERE id = ?", arguments: [p.id])
+        var version = 1
+        var change = PublishResult.Change.added
+        if let current {
+            let oldVersion: Int = current["version"], oldSHA: String = current["sha256"]
+            version = oldSHA == p.sha256 ? oldVersion : oldVersion + 1
+            change = oldSHA == p.sha256 ? .updated : .newVersion
+        }
+        if let other = try String.fetchOne(db, sql: "SELECT id FROM products WHERE tileset = ? AND id != ?", arguments: [p.tileset, p.id]) {
+            throw CatalogError.productFile(path: p.bundlePath, reason: "bundle \(p.tileset) already belongs to product \(other)")
+        }
+        let before = try Row.fetchOne(db, sql: "SELECT * FROM products WHERE id = ?", arguments: [p.id]).map(Product.init(row:))
+        try db.execute(sql: """
+            INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset, bundle_path,
+                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET title = excluded.title, category = excluded.category,
+                description = excluded.description, price_amount = excluded.price_amount,
+                price_currency = excluded.price_currency, free = excluded.free, tileset = excluded.tileset,
+                bundle_path = excluded.bundle_path, version = excluded.version, size = excluded.size,
+                sha256 = excluded.sha256, min_zoom = excluded.min_zoom, max_zoom = excluded.max_zoom,
+                west = excluded.west, south = excluded.south, east = excluded.east, north = excluded.north,
+                published_at = CASE WHEN products.sha256 = excluded.sha256 THEN products.published_at ELSE excluded.published_at END
+            """, arguments: [p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
+                             p.bundlePath, version, p.size, p.sha256, p.minZoom, p.maxZoom,
+                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, now])
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [p.id, version, p.sha256, p.size, now])
+        if change == .updated, var b = before {
+            b.version = version
+            b.publishedAt = p.publishedAt
+            var q = p
+            q.version = version
+            q.publishedAt = b.publishedAt
+            if b == q { change = .unchanged }
+        }
+        return PublishResult(productId: p.id, version: version, change: change, size: p.size, sha256: p.sha256)
+    }
+
+    private static func ensureCategory(_ db: Database, path: String) throws {
+        let parts = path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+        var parent: String?
+        for i in parts.indices {
+            let p = parts[...i].joined(separator: "/")
+            try db.execute(sql: "INSERT OR IGNORE INTO categories(path, name, parent) VALUES (?, ?, ?)",
+                           arguments: [p, parts[i], parent])
+            parent = p
+        }
+    }
+}

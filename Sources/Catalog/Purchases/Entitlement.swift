@@ -1,0 +1,52 @@
+import Foundation
+
+/// The facts of a verified store transaction that the catalog records.
+public struct StorePurchase: Sendable, Equatable {
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var productId: String
+    /// The UUID the app passed to the store, if any: it must be the buyer's account token.
+    public var appAccountToken: String?
+    public var purchaseDate: Date
+    public var environment: String
+
+    public init(transactionId: String, originalTransactionId: String, productId: String, appAccountToken: String?,
+                purchaseDate: Date, environment: String) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.appAccountToken = appAccountToken
+        self.purchaseDate = purchaseDate
+        self.environment = environment
+    }
+}
+
+/// What recording a purchase did.
+public struct PurchaseOutcome: Sendable, Equatable {
+    public var productId: String
+    public var transactionId: String
+    public var originalTransactionId: String
+    /// The account already owned the product: no new entitlement; downloading again is free.
+    public var alreadyOwned: Bool
+}
+
+/// An account's right to a product, held by the store's original transaction.
+public struct Entitlement: Sendable, Equatable {
+    public enum Status: String, Sendable { case active, revoked }
+    public var productId: String
+    public var originalTransactionId: String
+    public var status: Status
+    /// Why it was revoked (refund, revoke), if it was.
+    public var reason: String?
+    public var grantedAt: Date
+}
+
+/// A line of the append-only audit log.
+public struct AuditEntry: Sendable, Equatable {
+    public var at: Date
+    public var accountId: String?
+    public var productId: String?
+    public var originalTransactionId: String?
+    public var action: String
+    public var reason: String
+}

@@ -1,0 +1,53 @@
+import Catalog
+import Foundation
+import Hummingbird
+import Logging
+
+/// `/accounts`, `/sessions`, `/devices` and installs.
+extension StoreAPI {
+    struct Credentials: Decodable { var email: String; var password: String }
+    struct DeviceBody: Decodable { var name: String? }
+    struct InstallBody: Decodable { var version: Int }
+
+    func register(_ request: Request) async throws -> Response {
+        let c = try await body(Credentials.self, request)
+        let a = try catalog.register(email: c.email, password: c.password)
+        logger.info("account registered: \(a.id)")
+        return JSONReply.make(["accountId": a.id, "email": a.email, "appAccountToken": a.appAccountToken], status: .created,
+                              request: request, cacheControl: "no-store")
+    }
+
+    func login(_ request: Request) async throws -> Response {
+        let c = try await body(Credentials.self, request)
+        let s = try catalog.login(email: c.email, password: c.password)
+        return JSONReply.make(["token": s.token, "expiresAt": JSONReply.time(s.expiresAt), "accountId": s.account.id,
+                               "appAccountToken": s.account.appAccountToken], request: request, cacheControl: "no-store")
+    }
+
+    func logout(_ request: Request) throws -> Response {
+        _ = try account(request)
+        if let token = Self.bearer(request) { try catalog.logout(token: token) }
+        return Self.empty()
+    }
+
+    func addDevice(_ request: Request) async throws -> Response {
+        let a = try account(request)
+        let b = try await body(DeviceBody.self, request)
+        let d = try catalog.addDevice(account: a, name: b.name ?? "")
+        return JSONReply.make(["deviceId": d.id, "name": d.name], status: .created, request: request, cacheControl: "no-store")
+    }
+
+    func install(_ request: Request, device: Substring, product: Substring) async throws -> Response {
+        let a = try account(request)
+        let id = try Self.productID(product)
+        let b = try await body(InstallBody.self, request)
+        try catalog.setInstalled(productID: id, version: b.version, deviceID: String(device.prefix(64)), account: a)
+        return JSONReply.make(["productId": id, "version": b.version, "status": "installed"], request: request, cacheControl: "no-store")
+    }
+
+    func uninstall(_ request: Request, device: Substring, product: Substring) throws -> Response {
+        let a = try account(request)
+        try catalog.setUninstalled(productID: try Self.productID(product), deviceID: String(device.prefix(64)), account: a)
+        return Self.empty()
+    }
+}

@@ -1,0 +1,20 @@
+import Catalog
+import HTTPTypes
+
+extension APIError {
+    /// The HTTP answer to a catalog error.
+    init(_ e: CatalogError) {
+        let status: HTTPResponse.Status = switch e {
+        case .invalidEmail, .weakPassword, .invalidArgument, .productFile, .bundle: .badRequest
+        case .emailTaken, .transactionClaimed: .conflict
+        case .invalidCredentials, .unauthorized: .unauthorized
+        case .tooManyAttempts: .tooManyRequests
+        case .unknownProduct, .unknownDevice: .notFound
+        case .notEntitled, .revoked, .accountTokenMismatch: .forbidden
+        case .database: .serviceUnavailable
+        }
+        self.init(status, code: e.code, message: e.description)
+        if case let .tooManyAttempts(s) = e { headers[.retryAfter] = String(s) }
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"trailmap\"" }
+    }
+}

@@ -1,0 +1,72 @@
+import Catalog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// `GET|HEAD /downloads/{productId}`: the bundle file, resumable with `Range` and `If-Range`.
+extension StoreAPI {
+    func download(_ request: Request, product: Substring, context: BasicRequestContext) async throws -> Response {
+        let a = try account(request)
+        let p = try catalog.downloadable(productID: try Self.productID(product), account: a)
+        let size = (try? FileManager.default.attributesOfItem(atPath: p.bundlePath)[.size] as? NSNumber)?.int64Value
+        guard let size, size == p.size else {
+            logger.error("download \(p.id): \(p.bundlePath) is missing or changed since it was published")
+            throw APIError(.serviceUnavailable, code: "bundle_unavailable",
+                           message: "the bundle of \(p.id) is missing or changed on the server since it was published; try again later")
+        }
+        let etag = "\"\(p.sha256)\""
+        var headers: HTTPFields = [
+            .eTag: etag, .acceptRanges: "bytes", .contentType: "application/vnd.sqlite3",
+            .contentDisposition: "attachment; filename=\"\(p.tileset).mbtiles\"", .cacheControl: "private, no-cache",
+            .accessControlAllowOrigin: "*",
+        ]
+        var range: ClosedRange<Int64>? = nil
+        if let header = request.headers[.range] {
+            let ifRange = request.headers[.ifRange]
+            if ifRange == nil || ifRange == etag {
+                switch Self.byteRange(header, size: size) {
+                case let .some(.some(r)): range = r
+                case .some(.none):
+                    headers[.contentRange] = "bytes */\(size)"
+                    var e = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
+                                     message: "the range \(header.prefix(64)) is outside the \(size)-byte file")
+                    e.headers = headers
+                    throw e
+                case .none: break
+                }
+            }
+        }
+        if size == 0 { return Response(status: .ok, headers: headers) }
+        let r = range ?? 0...(size - 1)
+        headers[.contentLength] = String(r.count)
+        let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
+        if range != nil { headers[.contentRange] = "bytes \(r.lowerBound)-\(r.upperBound)/\(size)" }
+        if request.method == .head { return Response(status: status, headers: headers) }
+        let body = try await files.loadFile(path: p.bundlePath, range: Int(r.lowerBound)...Int(r.upperBound), context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Parses a single `bytes=` range: nil (ignore the header: malformed or several ranges),
+    /// `.some(nil)` (unsatisfiable), or the inclusive range.
+    static func byteRange(_ header: String, size: Int64) -> ClosedRange<Int64>?? {
+        let h = header.trimmingCharacters(in: .whitespaces)
+        guard h.lowercased().hasPrefix("bytes="), h.utf8.count < 100 else { return nil }
+        let spec = h.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        if first.isEmpty {
+            guard let n = Int64(last), n >= 0 else { return nil }
+            guard n > 0, size > 0 else { return .some(nil) }
+            return .some(max(0, size - n)...(size - 1))
+        }
+        guard let start = Int64(first), start >= 0 else { return nil }
+        let end: Int64
+        if last.isEmpty { end = size - 1 } else {
+            guard let e = Int64(last), e >= start else { return nil }
+            end = min(e, size - 1)
+        }
+        guard start < size else { return .some(nil) }
+        return .some(start...end)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The OpenAPI 3.1 description of `/api/v1/` (served at `/api/v1/openapi.json`); docs/api.md is its prose.
+enum OpenAPIDocument {
+    /// One operation: method, path, summary, whether it needs a bearer token, request body schema
+    /// name, and its answers (status → description).
+    private struct Op {
+        var method: String, path: String, summary: String, auth: Bool, body: String?, answers: [String: String]
+    }
+
+    private static let errors = ["400": "bad input", "401": "missing or invalid bearer token", "404": "not found"]
+
+    private static let ops: [Op] = [
+        Op(method: "post", path: "/accounts", summary: "Register an account", auth: false, body: "Credentials",
+           answers: ["201": "the account", "409": "email taken"]),
+        Op(method: "post", path: "/sessions", summary: "Log in: a bearer token", auth: false, body: "Credentials",
+           answers: ["200": "the token and its expiry", "429": "too many failed logins (Retry-After)"]),
+        Op(method: "delete", path: "/sessions", summary: "Log out", auth: true, body: nil, answers: ["204": "logged out"]),
+        Op(method: "post", path: "/devices", summary: "Register a device", auth: true, body: "Device", answers: ["201": "the device id"]),
+        Op(method: "put", path: "/devices/{deviceId}/installs/{productId}", summary: "Mark a region installed", auth: true,
+           body: "Install", answers: ["200": "installed", "403": "not entitled"]),
+        Op(method: "delete", path: "/devices/{deviceId}/installs/{productId}", summary: "Mark a region uninstalled (the purchase stays)",
+           auth: true, body: nil, answers: ["204": "uninstalled"]),
+        Op(method: "get", path: "/catalog", summary: "Categories and products with the caller's status (?device=)", auth: false,
+           body: nil, answers: ["200": "the catalog"]),
+        Op(method: "get", path: "/catalog/{productId}", summary: "A product: price, size, zoom range, coverage, preview", auth: false,
+           body: nil, answers: ["200": "the product"]),
+        Op(method: "post", path: "/purchases", summary: "Record a signed App Store transaction", auth: true, body: "Purchase",
+           answers: ["201": "entitlement granted", "200": "already owned: downloading again is free", "403": "appAccountToken of another account",
+                     "409": "transaction bound to another account"]),
+        Op(method: "get", path: "/entitlements", summary: "Everything the account owns (restore)", auth: true, body: nil,
+           answers: ["200": "the entitlements"]),
+        Op(method: "get", path: "/downloads/{productId}", summary: "The bundle file; Range, If-Range, ETag = SHA-256", auth: true,
+           body: nil, answers: ["200": "the whole file", "206": "a range", "403": "not entitled or revoked", "416": "range not satisfiable"]),
+        Op(method: "post", path: "/tile-tokens", summary: "A short-lived token for a paid region's tile URLs", auth: true,
+           body: "TileToken", answers: ["201": "the token and tiles URL template", "403": "not entitled"]),
+        Op(method: "post", path: "/store/notifications", summary: "App Store Server Notifications V2", auth: false,
+           body: "Notification", answers: ["200": "handled (revoked, restored, duplicate or ignored)"]),
+        Op(method: "post", path: "/sandbox/transactions", summary: "Sandbox store: sign a purchase", auth: true,
+           body: "SandboxPurchase", answers: ["201": "the signed transaction"]),
+        Op(method: "post", path: "/sandbox/notifications", summary: "Sandbox store: sign a refund/revoke notification", auth: true,
+           body: "SandboxNotification", answers: ["201": "the signed payload"]),
+    ]
+
+    private static func schema(_ required: [String: String]) -> [String: Any] {
+        ["type": "object", "required": required.keys.sorted(),
+         "properties": required.mapValues { ["type": $0] }]
+    }
+
+    private static var schemas: [String: Any] { [
+        "Credentials": schema(["email": "string", "password": "string"]),
+        "Device": ["type": "object", "properties": ["name": ["type": "string"]]],
+        "Install": schema(["version": "integer"]),
+        "Purchase": schema(["signedTransaction": "string"]),
+        "TileToken": schema(["productId": "string"]),
+        "Notification": schema(["signedPayload": "string"]),
+        "SandboxPurchase": schema(["productId": "string"]),
+        "SandboxNotification": schema(["notificationType": "string", "transactionId": "string"]),
+        "Error": ["type": "object", "required": ["error"], "properties": ["error": schema(["code": "string", "message": "string"])]],
+    ] }
+
+    /// The document as a JSON object.
+    static var object: [String: Any] {
+        var paths = [String: [String: Any]]()
+        for op in ops {
+            var responses = [String: Any]()
+            for (status, text) in errors.merging(op.answers, uniquingKeysWith: { _, b in b }) {
+                let isError = status.hasPrefix("4")
+                responses[status] = isError
+                    ? ["description": text, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                    : ["description": text]
+            }
+            var o: [String: Any] = ["summary": op.summary, "responses": responses,
+                                    "operationId": op.method + op.path.replacingOccurrences(of: "/", with: "_")
+                                        .replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")]
+            let params = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { p in
+                ["name": String(p.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]] as [String: Any]
+            }
+            if !params.isEmpty { o["parameters"] = params }
+            if op.auth { o["security"] = [["bearer": [String]()]] }
+            if let body = op.body {
+                o["requestBody"] = ["required": true,
+                                    "content": ["application/json": ["schema": ["$ref": "#/components/schemas/\(body)"]]]]
+            }
+            paths[op.path, default: [:]][op.method] = o
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": "TrailMap store API", "version": "1.0.0",
+                     "description": "Region bundles sold as non-consumable in-app purchases; see docs/api.md."],
+            "servers": [["url": "/api/v1"]],
+            "paths": paths,
+            "components": ["schemas": schemas,
+                           "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]]],
+        ]
+    }
+}

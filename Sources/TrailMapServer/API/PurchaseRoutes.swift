@@ -1,0 +1,76 @@
+import Catalog
+import Foundation
+import Hummingbird
+import Logging
+
+/// `/purchases`, `/store/notifications` and the sandbox store.
+extension StoreAPI {
+    struct PurchaseBody: Decodable { var signedTransaction: String }
+    struct NotificationBody: Decodable { var signedPayload: String }
+    struct SandboxPurchaseBody: Decodable { var productId: String; var appAccountToken: String? }
+    struct SandboxNotificationBody: Decodable { var notificationType: String; var transactionId: String }
+
+    func purchase(_ request: Request) async throws -> Response {
+        let a = try account(request)
+        let b = try await body(PurchaseBody.self, request)
+        let verified: StorePurchase
+        do { verified = try await settings.verifier.verifyPurchase(b.signedTransaction) } catch let e as CatalogError {
+            throw APIError(e)
+        } catch {
+            throw APIError(.badRequest, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
+        }
+        let outcome = try catalog.recordPurchase(verified, account: a)
+        var j: [String: Any] = ["productId": outcome.productId, "transactionId": outcome.transactionId,
+                                "originalTransactionId": outcome.originalTransactionId, "alreadyOwned": outcome.alreadyOwned,
+                                "downloadURL": "\(Self.origin(request, fallback: ""))/api/v1/downloads/\(outcome.productId)"]
+        if outcome.alreadyOwned { j["message"] = "You already own this region; downloading it again is free." }
+        logger.info("purchase \(outcome.transactionId) of \(outcome.productId) by \(a.id): \(outcome.alreadyOwned ? "already owned" : "granted")")
+        return JSONReply.make(j, status: outcome.alreadyOwned ? .ok : .created, request: request, cacheControl: "no-store")
+    }
+
+    func notification(_ request: Request) async throws -> Response {
+        let b = try await body(NotificationBody.self, request)
+        let event: StoreEvent
+        do { event = try await settings.verifier.verifyEvent(b.signedPayload) } catch {
+            throw APIError(.badRequest, code: "invalid_notification", message: "the signed notification was refused: \(error)")
+        }
+        let outcome = try catalog.apply(event)
+        logger.info("store notification \(event.type) \(event.notificationUUID): \(outcome.rawValue)")
+        return JSONReply.make(["notificationUUID": event.notificationUUID, "result": outcome.rawValue], request: request,
+                              cacheControl: "no-store")
+    }
+
+    func sandboxTransaction(_ request: Request) async throws -> Response {
+        let sandbox = try requireSandbox()
+        let a = try account(request)
+        let b = try await body(SandboxPurchaseBody.self, request)
+        guard ProductFile.isValidProductID(b.productId), let product = try catalog.product(id: b.productId) else {
+            throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128))))
+        }
+        if let t = b.appAccountToken, UUID(uuidString: t) == nil { throw APIError.badRequest("appAccountToken must be a UUID") }
+        let jws = try sandbox.signPurchase(productId: product.id, appAccountToken: b.appAccountToken ?? a.appAccountToken,
+                                           price: product.price)
+        return JSONReply.make(["signedTransaction": jws], status: .created, request: request, cacheControl: "no-store")
+    }
+
+    func sandboxNotification(_ request: Request) async throws -> Response {
+        let sandbox = try requireSandbox()
+        let a = try account(request)
+        let b = try await body(SandboxNotificationBody.self, request)
+        guard ["REFUND", "REVOKE", "REFUND_REVERSED"].contains(b.notificationType) else {
+            throw APIError.badRequest("notificationType must be REFUND, REVOKE or REFUND_REVERSED")
+        }
+        guard let purchase = try catalog.purchase(transactionID: b.transactionId, account: a) else {
+            throw APIError.notFound("unknown_transaction", "this account has no transaction \(b.transactionId.prefix(64))")
+        }
+        let payload = try sandbox.signNotification(type: b.notificationType, purchase: purchase)
+        return JSONReply.make(["signedPayload": payload], status: .created, request: request, cacheControl: "no-store")
+    }
+
+    private func requireSandbox() throws -> any SandboxSigning {
+        guard let s = settings.sandbox else {
+            throw APIError.notFound("no_sandbox", "this server runs no sandbox store (start it with --store-sandbox DIR)")
+        }
+        return s
+    }
+}

@@ -1,0 +1,25 @@
+import Catalog
+import Foundation
+
+/// The store side of the server: the catalog database and how signed store data is verified.
+public struct StoreSettings: Sendable {
+    public var catalog: CatalogDatabase
+    public var verifier: any StoreVerifying
+    /// Present when the server runs a sandbox store (`--store-sandbox DIR`).
+    public var sandbox: (any SandboxSigning)?
+    /// The store's product ids ready for sale; nil: every published product.
+    public var availableProducts: Set<String>?
+    /// Largest accepted request body.
+    public var maxBodyBytes: Int = 64 * 1024
+    /// Signs and checks tile tokens (`?token=`) with a key kept in the catalog.
+    public let tileTokens: TileTokens
+
+    public init(catalog: CatalogDatabase, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
+                availableProducts: Set<String>? = nil) throws(CatalogError) {
+        self.catalog = catalog
+        tileTokens = TileTokens(secret: try catalog.secret(named: "tile-token-key"))
+        self.verifier = verifier
+        self.sandbox = sandbox
+        self.availableProducts = availableProducts
+    }
+}

@@ -1,0 +1,65 @@
+import Catalog
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// Which tilesets are paid, and who may read them: an entitled account's bearer token or a
+/// tile token (`?token=`). The paid set is re-read from the catalog at most once a second, so
+/// products published while the server runs are protected at once.
+final class TileAccess: Sendable {
+    private let catalog: CatalogDatabase
+    private let tokens: TileTokens
+    private let paid = Mutex<(at: ContinuousClock.Instant, map: [String: String])>((.now - .seconds(10), [:]))
+
+    init(catalog: CatalogDatabase, tokens: TileTokens) {
+        self.catalog = catalog
+        self.tokens = tokens
+    }
+
+    /// The product id of a paid tileset, or nil when the tileset is public.
+    func paidProduct(tileset: String) -> String? {
+        let now = ContinuousClock.now
+        if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit[tileset] }
+        let map = (try? catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id })
+        return paid.withLock { state in
+            if let map { state = (now, map) }
+            return state.map[tileset]
+        }
+    }
+
+    /// Throws 401/403 unless the request may read a tile of `productID`.
+    func authorize(_ request: Request, productID: String) throws {
+        var accountID: String?
+        if let token = request.uri.queryParameters["token"].map(String.init) {
+            guard let id = tokens.accountID(of: token, productID: productID) else {
+                throw APIError(.unauthorized, code: "invalid_tile_token", message: "the tile token is invalid, expired or for another region")
+            }
+            accountID = id
+        } else if let bearer = StoreAPI.bearer(request) {
+            accountID = try catalog.authenticate(token: bearer).id
+        }
+        guard let accountID else {
+            throw APIError(.unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
+        }
+        guard try catalog.isEntitled(accountID: accountID, productID: productID) else {
+            throw APIError(CatalogError.notEntitled(productID))
+        }
+    }
+}
+
+extension StoreAPI {
+    struct TileTokenBody: Decodable { var productId: String }
+
+    /// `POST /tile-tokens`: a short-lived token for a paid region's tile URLs.
+    func tileToken(_ request: Request) async throws -> Response {
+        let a = try account(request)
+        let b = try await body(TileTokenBody.self, request)
+        guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
+        let p = try catalog.downloadable(productID: b.productId, account: a)
+        let t = tileTokens.issue(accountID: a.id, productID: p.id)
+        let base = Self.origin(request, fallback: "")
+        return JSONReply.make(["token": t.token, "expiresAt": JSONReply.time(t.expiresAt),
+                               "tilesURL": "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.png?token=\(t.token)"],
+                              status: .created, request: request, cacheControl: "no-store")
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+/// `trailmap catalog ...`: the store catalog database.
+struct CatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Publish region bundles as store products and look at the catalog.",
+        subcommands: [PublishCommand.self, CatalogListCommand.self]
+    )
+
+    static let defaultDatabase = "Catalog/catalog.sqlite"
+}
+
+/// `trailmap catalog publish`: adds or updates products from a product file and the bundles.
+struct PublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Add or update products from a product file; size, SHA-256, bounds and zooms come from the bundles.")
+
+    @Option(name: .long, help: "The product file (see README).") var products: String = "Catalog/products.json"
+    @Option(name: .long, help: "Folder of the bundles the product file names.") var tiles: String = "Tiles"
+    @Option(name: .long, help: "The catalog database (created if missing).") var catalog: String = CatalogCommand.defaultDatabase
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let file = try ProductFile.load(path: products)
+        let db = try CatalogDatabase(path: catalog, logger: global.logger("trailmap.catalog"))
+        let results = try db.publish(file, tilesDirectory: tiles)
+        guard !global.quiet else { return }
+        for r in results {
+            print("\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…")
+        }
+        print("published \(results.count) products to \(catalog)")
+    }
+}
+
+/// `trailmap catalog list`: the published products.
+struct CatalogListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the published products.")
+
+    @Option(name: .long, help: "The catalog database.") var catalog: String = CatalogCommand.defaultDatabase
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: catalog) else {
+            throw ValidationError("no catalog at \(catalog): run `trailmap catalog publish` first")
+        }
+        let products = try CatalogDatabase(path: catalog).products()
+        if json {
+            let rows = products.map { p -> [String: Any] in
+                ["productId": p.id, "title": p.title, "category": p.category, "price": p.price.amount, "currency": p.price.currency,
+                 "version": p.version, "size": p.size, "sha256": p.sha256, "tileset": p.tileset]
+            }
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        for p in products {
+            let price = p.free ? "free" : "\(p.price.amount) \(p.price.currency)"
+            print("\(p.id)  \(p.title)  [\(p.category)]  \(price)  v\(p.version)  \(ByteSize.format(Int(p.size)))")
+        }
+    }
+}

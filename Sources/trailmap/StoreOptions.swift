@@ -1,0 +1,78 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Logging
+import TrailMapServer
+
+extension StoreEnvironment: ExpressibleByArgument {}
+
+/// `trailmap serve`'s store options: the catalog and how signed store data is verified.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: "The catalog database (default Catalog/catalog.sqlite when it exists; without one the store API is off).")
+    var catalog: String?
+
+    @Option(name: .long, help: "A trusted store root certificate, DER or PEM (repeatable; Apple Root CA G3 in production).")
+    var storeRootCert: [String] = []
+
+    @Option(name: .long, help: "The app's bundle id that signed transactions must carry.")
+    var storeBundleId: String?
+
+    @Option(name: .long, help: "The store environment transactions must come from: Production or Sandbox.")
+    var storeEnvironment: StoreEnvironment?
+
+    @Option(name: .long, help: "Run a sandbox store from this folder (made by `trailmap store sandbox init`): its root is trusted and POST /api/v1/sandbox/... signs purchases.")
+    var storeSandbox: String?
+
+    @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).")
+    var availableProducts: String?
+
+    func validate() throws {
+        if let c = catalog, !FileManager.default.fileExists(atPath: c) {
+            throw ValidationError("--catalog \(c) does not exist: run `trailmap catalog publish --catalog \(c)` first")
+        }
+        if !storeRootCert.isEmpty, storeBundleId == nil {
+            throw ValidationError("--store-root-cert needs --store-bundle-id (the app's bundle id)")
+        }
+        if let ids = availableProducts?.split(separator: ","), !ids.allSatisfy({ ProductFile.isValidProductID($0.trimmingCharacters(in: .whitespaces)) }) {
+            throw ValidationError("--available-products must be product ids separated by commas")
+        }
+    }
+
+    /// The store settings, or nil when there is no catalog.
+    func settings(logger: Logger) throws -> StoreSettings? {
+        let path = catalog ?? (FileManager.default.fileExists(atPath: CatalogCommand.defaultDatabase) ? CatalogCommand.defaultDatabase : nil)
+        guard let path else {
+            logger.notice("no catalog database: the store API is off (run `trailmap catalog publish` to make one)")
+            return nil
+        }
+        let db = try CatalogDatabase(path: path, logger: logger)
+        var roots = [Data]()
+        for file in storeRootCert { roots += try StoreCertificates.load(path: file) }
+        var sandbox: SandboxStore?
+        if let dir = storeSandbox {
+            let store = try SandboxStore(directory: dir)
+            roots.append(store.rootCertificateDER)
+            sandbox = store
+        }
+        let bundleId = storeBundleId ?? sandbox?.bundleId ?? "com.trailmap.app"
+        let environment = storeEnvironment ?? sandbox?.environment ?? .production
+        let verifier: any StoreVerifying
+        if roots.isEmpty {
+            logger.warning("no store root certificate (--store-root-cert or --store-sandbox): every purchase will be refused")
+            verifier = NoStoreConfigured()
+        } else {
+            verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: bundleId, environment: environment)
+        }
+        let available = availableProducts.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        return try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available)
+    }
+}
+
+/// Refuses every signed transaction: the server was started without a trusted store root.
+struct NoStoreConfigured: StoreVerifying {
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String { "this server trusts no store root certificate; start it with --store-root-cert or --store-sandbox" }
+    }
+    func verifyPurchase(_ signedTransaction: String) async throws -> StorePurchase { throw Refusal() }
+    func verifyEvent(_ signedPayload: String) async throws -> StoreEvent { throw Refusal() }
+}

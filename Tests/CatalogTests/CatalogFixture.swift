@@ -1,0 +1,68 @@
+import Catalog
+import Foundation
+import TileGeometry
+import TileStore
+import TrailMapTestSupport
+
+/// A tiles folder with small real bundles, a product file and a catalog database.
+struct CatalogFixture {
+    let dir = TemporaryDirectory()
+    let db: CatalogDatabase
+    static let colorado = GeoBounds(west: -109.06, south: 36.99, east: -102.04, north: 41.0)
+
+    init(sessionLifetime: TimeInterval = 3600) throws {
+        db = try CatalogDatabase(path: dir.file("catalog.sqlite"), hasher: PasswordHasher(rounds: 1 << 10),
+                                 sessionLifetime: sessionLifetime)
+    }
+
+    /// Writes `NAME.mbtiles` with a few tiles whose bytes depend on `seed` (so the SHA-256 does too).
+    @discardableResult
+    func bundle(_ name: String, seed: UInt8 = 0, bounds: GeoBounds = CatalogFixture.colorado, zooms: ClosedRange<Int> = 3...5) throws -> String {
+        let path = dir.file("\(name).mbtiles")
+        try? FileManager.default.removeItem(atPath: path)
+        let writer = try BundleWriter(path: path)
+        var batch = [(tile: TileID, data: [UInt8])]()
+        for z in zooms {
+            for t in TileRange(bounds: bounds, zoom: z).prefix(4) { batch.append((t, [seed, UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255)])) }
+        }
+        try writer.add(batch)
+        _ = try writer.finish(metadata: BundleMetadata(name: name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound))
+        return path
+    }
+
+    /// Writes a product file and returns its path.
+    func productFile(_ entries: [[String: Any]], name: String = "products.json") throws -> String {
+        let path = dir.file(name)
+        try JSONSerialization.data(withJSONObject: ["products": entries]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func entry(_ id: String, bundle: String, price: String = "4.99", category: String = "States/Colorado") -> [String: Any] {
+        ["productId": id, "title": id.capitalized, "category": category, "description": "Trails of \(id)",
+         "price": ["amount": price, "currency": "USD"], "bundle": bundle]
+    }
+
+    /// The sample store: a free base map and two paid regions, published.
+    func publishSample() throws {
+        try bundle("world", seed: 1, bounds: .world, zooms: 0...2)
+        try bundle("colorado", seed: 2)
+        try bundle("rocky", seed: 3, bounds: GeoBounds(west: -105.9, south: 40.15, east: -105.45, north: 40.55), zooms: 8...9)
+        let file = try productFile([
+            Self.entry("base", bundle: "world.mbtiles", price: "0", category: "Base maps"),
+            Self.entry("colorado", bundle: "colorado.mbtiles"),
+            Self.entry("rocky", bundle: "rocky.mbtiles", price: "2.99", category: "National Parks/Rocky Mountain"),
+        ])
+        _ = try db.publish(try ProductFile.load(path: file), tilesDirectory: dir.path)
+    }
+
+    /// A registered account.
+    func account(_ email: String = "ann@example.com") throws -> Account {
+        try db.register(email: email, password: "correct horse battery")
+    }
+
+    /// A purchase as the store would describe it.
+    static func purchase(_ product: String, id: String, original: String? = nil, token: String? = nil) -> StorePurchase {
+        StorePurchase(transactionId: id, originalTransactionId: original ?? id, productId: product, appAccountToken: token,
+                      purchaseDate: Date(), environment: "Sandbox")
+    }
+}

@@ -1,0 +1,83 @@
+import Catalog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TileGeometry
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// A server with a published catalog and a sandbox store, plus helpers for the store API.
+struct StoreFixture {
+    let tiles = ServerFixture()
+    let catalog: CatalogDatabase
+    let sandbox: SandboxStore
+    static let bundleId = "com.trailmap.tests"
+
+    init() throws {
+        catalog = try CatalogDatabase(path: tiles.dir.file("catalog.sqlite"), hasher: PasswordHasher(rounds: 1 << 10))
+        sandbox = try SandboxStore.initialize(directory: tiles.dir.file("sandbox"), bundleId: Self.bundleId)
+        try tiles.bundle("world")
+        try tiles.bundle("co", shade: 1)
+        try tiles.bundle("ut", shade: 2)
+        let entries: [[String: Any]] = [
+            ["productId": "base", "title": "Base map", "category": "Base maps", "price": ["amount": "0", "currency": "USD"], "bundle": "world.mbtiles"],
+            ["productId": "colorado", "title": "Colorado", "category": "States/Colorado", "description": "CO",
+             "price": ["amount": "4.99", "currency": "USD"], "bundle": "co.mbtiles"],
+            ["productId": "utah", "title": "Utah", "category": "States/Utah", "price": ["amount": "3.99", "currency": "USD"], "bundle": "ut.mbtiles"],
+        ]
+        let file = tiles.dir.file("products.json")
+        try JSONSerialization.data(withJSONObject: ["products": entries]).write(to: URL(fileURLWithPath: file))
+        _ = try catalog.publish(try ProductFile.load(path: file), tilesDirectory: tiles.dir.path)
+    }
+
+    func app(available: Set<String>? = nil) throws -> Application<TileResponder> {
+        var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
+        config.port = 0
+        config.reloadInterval = .milliseconds(100)
+        let settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
+        return TileServer.makeApplication(config: config, store: settings)
+    }
+
+    static func body(_ object: Any) -> ByteBuffer {
+        ByteBuffer(bytes: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+    }
+
+    static func json(_ r: TestResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(Array(buffer: r.body))) as? [String: Any]) ?? [:]
+    }
+
+    static func errorCode(_ r: TestResponse) -> String? {
+        (json(r)["error"] as? [String: Any])?["code"] as? String
+    }
+}
+
+/// A logged-in account seen through the API.
+struct APIUser {
+    let client: any TestClientProtocol
+    let token: String
+    let appAccountToken: String
+
+    static func register(_ client: any TestClientProtocol, email: String) async throws -> APIUser {
+        let creds = StoreFixture.body(["email": email, "password": "correct horse battery"])
+        let r = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: [.contentType: "application/json"], body: creds)
+        guard r.status == .created else { throw CocoaError(.fileReadUnknown) }
+        let s = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: creds)
+        let j = StoreFixture.json(s)
+        return APIUser(client: client, token: j["token"] as? String ?? "", appAccountToken: j["appAccountToken"] as? String ?? "")
+    }
+
+    func call(_ method: HTTPRequest.Method, _ path: String, _ body: Any? = nil, headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var h: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+        h.append(contentsOf: extra)
+        return try await client.execute(uri: path, method: method, headers: h, body: body.map(StoreFixture.body))
+    }
+
+    /// Buys through the sandbox store; returns the purchase answer.
+    func buy(_ product: String) async throws -> TestResponse {
+        let t = try await call(.post, "/api/v1/sandbox/transactions", ["productId": product])
+        let jws = StoreFixture.json(t)["signedTransaction"] as? String ?? ""
+        return try await call(.post, "/api/v1/purchases", ["signedTransaction": jws])
+    }
+}
