@@ -9,4 +9,9 @@ public struct CatalogListing: Codable, Sendable, Equatable {
 
     public var categories: [Category]
     public var products: [Product]
+
+    public init(categories: [Category], products: [Product]) {
+        self.categories = categories
+        self.products = products
+    }
 }

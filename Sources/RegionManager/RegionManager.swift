@@ -78,6 +78,18 @@ public struct RegionManager: Sendable {
         return .purchased(product, result)
     }
 
+    /// Sandbox only: has the sandbox store sign a `REFUND` (or `REVOKE`, `REFUND_REVERSED`) notification for the
+    /// account's purchase of the product and posts it to `/store/notifications`, as Apple would.
+    /// - Returns: the original transaction id it was about.
+    @discardableResult
+    public func sandboxNotify(_ productId: String, type: String = "REFUND") async throws -> String {
+        let owned = try await client.entitlements().first { $0.productId == productId }
+        guard let transaction = owned?.originalTransactionId else { throw RegionManagerError.notEntitled(productId) }
+        let payload = try await client.sandboxNotification(type: type, transactionId: transaction)
+        try await client.postNotification(signedPayload: payload)
+        return transaction
+    }
+
     // MARK: install
 
     /// Downloads (resuming an interrupted download), verifies and installs a region, then tells the server.

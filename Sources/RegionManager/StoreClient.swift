@@ -77,11 +77,11 @@ public struct StoreClient: Sendable {
         return t.signedTransaction
     }
 
-    /// The sandbox store's signed notification (what Apple would post).
+    /// The sandbox store's signed notification (what Apple would post) for one of the account's transactions.
     public func sandboxNotification(type: String, transactionId: String) async throws -> String {
         let p: SignedPayload = try await call("POST", "sandbox/notifications",
                                               body: SandboxNotification(notificationType: type, transactionId: transactionId),
-                                              auth: false, idempotent: false)
+                                              auth: true, idempotent: false)
         return p.signedPayload
     }
 
@@ -111,7 +111,9 @@ public struct StoreClient: Sendable {
 
     static func deviceQuery(_ deviceId: String?) -> String {
         guard let deviceId, !deviceId.isEmpty else { return "" }
-        return "?device=" + (deviceId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? deviceId)
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#?")
+        return "?device=" + (deviceId.addingPercentEncoding(withAllowedCharacters: allowed) ?? deviceId)
     }
 
     private func call<Body: Encodable, Answer: Decodable>(

@@ -9,7 +9,7 @@ struct RegionsCommand: ParsableCommand {
         abstract: "Browse, buy, install, uninstall, restore and update map regions from a TrailMap server.",
         subcommands: [RegionsListCommand.self, RegionsShowCommand.self, RegionsNearCommand.self, RegionsBuyCommand.self,
                       RegionsInstallCommand.self, RegionsUninstallCommand.self, RegionsRestoreCommand.self,
-                      RegionsStatusCommand.self, RegionsUpdateCommand.self]
+                      RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self]
     )
 }
 
@@ -153,5 +153,23 @@ struct RegionsUpdateCommand: AsyncParsableCommand {
         if json { try RegionsOutput.json(outcomes); return }
         if outcomes.isEmpty { print("Everything installed is up to date.") }
         outcomes.forEach(RegionsOutput.installed)
+    }
+}
+
+struct RegionsSandboxRefundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox-refund",
+        abstract: "Sandbox store only: refund (or revoke, or reverse a refund of) your purchase through a signed store notification.")
+    @Argument(help: "Product id.") var id: String
+    @Option(name: .long, help: "REFUND, REVOKE or REFUND_REVERSED.") var type: String = "REFUND"
+    @OptionGroup var options: RegionOptions
+
+    func validate() throws {
+        guard ["REFUND", "REVOKE", "REFUND_REVERSED"].contains(type) else { throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED") }
+    }
+
+    func run() async throws {
+        let transaction = try await options.manager().sandboxNotify(id, type: type)
+        print("The store sent \(type) for transaction \(transaction) of \(id). See `trailmap regions status`.")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RegionManager
+import Synchronization
 import Testing
 import TrailMapTestSupport
 
