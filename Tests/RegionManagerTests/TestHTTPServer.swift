@@ -57,8 +57,15 @@ final class TestHTTPServer: Sendable {
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 {
-                    if stopped.isSet { return }
-                    if errno == EINTR { continue }
+                    if errno == EINTR, !stopped.isSet { continue }
+                    // The accepting thread closes the listener, so its descriptor number cannot be
+                    // reused by another server while this thread still accepts on it.
+                    close(fd)
+                    return
+                }
+                if stopped.isSet {
+                    close(client)
+                    close(fd)
                     return
                 }
                 Thread.detachNewThread { TestHTTPServer.serve(client, handler: handler) }
@@ -69,9 +76,9 @@ final class TestHTTPServer: Sendable {
     var url: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
     func stop() {
+        guard !stopped.isSet else { return }
         stopped.set()
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { stop() }
