@@ -130,4 +130,20 @@ import TrailMapTestSupport
         let report = try await m.status()
         #expect(report.offlineReason?.contains("Cannot reach") == true)
     }
+
+    @Test func buyChecksOwnershipFirstAndHandlesAlreadyOwned() async throws {
+        let tmp = TemporaryDirectory()
+        let store = StubStore(route: BundleRoute(data: TestData.bytes(1000)))
+        let server = try TestHTTPServer(handler: store.respond)
+        let m = try manager(server, state: tmp.file("state"), tiles: tmp.file("Tiles"))
+        guard case .alreadyOwned = try await m.buy(id) else { Issue.record("bought an owned region"); return }
+        #expect(store.count("POST") == 0)
+        store.status.withLock { $0 = .forSale }
+        guard case .purchased = try await m.buy(id) else { Issue.record("no purchase"); return }
+        // The server knows better than a stale status: a second purchase answers alreadyOwned.
+        guard case .alreadyOwned = try await m.buy(id) else { Issue.record("bought twice"); return }
+        #expect(store.count("POST /api/v1/purchases") == 2)
+        store.status.withLock { $0 = .unavailable }
+        await #expect(throws: RegionManagerError.unavailable(id)) { _ = try await m.buy(id) }
+    }
 }

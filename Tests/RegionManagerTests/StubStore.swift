@@ -9,6 +9,7 @@ final class StubStore: Sendable {
     let status = Mutex(ProductStatus.purchased)
     let version = Mutex(1)
     let log = Mutex<[String]>([])
+    let purchases = Mutex(0)
     static let productId = "com.test.region"
 
     init(route: BundleRoute) { self.route = route }
@@ -35,6 +36,11 @@ final class StubStore: Sendable {
             return .json(200, #"{"productId":"\#(Self.productId)","version":1,"status":"installed"}"#)
         case ("DELETE", "/api/v1/devices/dev-1/installs/\(Self.productId)"):
             return TestHTTPServer.Response(status: 204)
+        case ("POST", "/api/v1/sandbox/transactions"):
+            return .json(201, #"{"signedTransaction":"header.payload.signature"}"#)
+        case ("POST", "/api/v1/purchases"):
+            let owned = purchases.withLock { $0 += 1; return $0 > 1 }
+            return .json(owned ? 200 : 201, #"{"productId":"\#(Self.productId)","transactionId":"t1","originalTransactionId":"t1","alreadyOwned":\#(owned)}"#)
         case ("GET", "/api/v1/entitlements"):
             let s = status.withLock { $0 } == .revoked ? "revoked" : "active"
             return .json(200, #"{"entitlements":[{"productId":"\#(Self.productId)","status":"\#(s)"}]}"#)
