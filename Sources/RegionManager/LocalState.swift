@@ -56,7 +56,11 @@ public struct LocalState: Sendable {
     }
 
     /// Reads, changes and writes the registry.
+    /// Processes take turns (a lock on `registry.lock`), so concurrent installs lose no entry.
     public func updateRegistry(_ change: (inout [String: InstalledRegion]) throws -> Void) throws {
+        let lock = try FileLock(path: (directory as NSString).appendingPathComponent("registry.lock"), wait: true,
+                                busy: .stateFolder(path: directory, reason: "registry locked"))
+        defer { lock.unlock() }
         var registry = try loadRegistry()
         try change(&registry)
         try saveRegistry(registry)

@@ -21,6 +21,13 @@ public struct PartialDownload: Sendable {
 
     public var path: String { (directory as NSString).appendingPathComponent(".\(Self.safe(productId)).download") }
     public var sidecarPath: String { path + ".json" }
+    /// Held (flock) by the process downloading this region, so two never append to one file.
+    public var lockPath: String { path + ".lock" }
+
+    /// Takes the download lock, or throws `downloadInProgress`.
+    func lock() throws -> FileLock {
+        try FileLock(path: lockPath, wait: false, busy: .downloadInProgress(productId))
+    }
 
     /// Bytes in the partial file (0 when absent).
     public var bytesOnDisk: Int64 {
@@ -41,16 +48,18 @@ public struct PartialDownload: Sendable {
 
     /// Starts afresh: an empty partial file and a sidecar for this file.
     func reset(sha256: String, size: Int64, url: String) throws {
-        remove()
+        try? FileManager.default.removeItem(atPath: path)  // not the lock file: the caller may hold it
+        try? FileManager.default.removeItem(atPath: sidecarPath)
         try AtomicFile.write(Data(), to: path, mode: 0o644)
         let sidecar = Sidecar(productId: productId, sha256: sha256, size: size, url: url)
         try AtomicFile.write(try JSONEncoder().encode(sidecar), to: sidecarPath, mode: 0o600)
     }
 
-    /// Deletes the partial file and its sidecar.
+    /// Deletes the partial file, its sidecar and its lock file.
     public func remove() {
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: sidecarPath)
+        try? FileManager.default.removeItem(atPath: lockPath)
     }
 
     static func safe(_ s: String) -> String {

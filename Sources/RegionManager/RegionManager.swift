@@ -113,11 +113,14 @@ public struct RegionManager: Sendable {
         let resumable = partial.resumableBytes(sha256: product.sha256, size: product.size)
         let usedByOthers = registry.values.filter { $0.productId != productId }.reduce(Int64(0)) { $0 + $1.size }
         try installer.checkRoom(size: product.size, alreadyDownloaded: resumable, usedByOthers: usedByOthers)
+        let lock = try partial.lock()
+        defer { lock.unlock() }
         let job = Downloader.Job(url: client.downloadURL(productId, advertised: product.downloadURL), token: token,
                                  productId: productId, sha256: product.sha256, size: product.size, partial: partial)
         try await downloader.download(job, progress: progress)
         let path = try installer.install(partial, productId: productId, sha256: product.sha256, size: product.size,
                                          fileName: product.bundleFileName)
+        partial.remove()  // the lock file; the partial itself was renamed into place
         if let existing, existing.file != path { try? FileManager.default.removeItem(atPath: existing.file) }
         let region = InstalledRegion(productId: productId, title: product.title, version: product.version,
                                      sha256: product.sha256.lowercased(), size: product.size, file: path, installedAt: Date())
@@ -142,8 +145,7 @@ public struct RegionManager: Sendable {
     /// Deletes the bundle (and any partial download); the purchase stays, so reinstalling is free.
     public func uninstall(_ productId: String) async throws -> UninstallOutcome {
         let partial = PartialDownload(productId: productId, directory: installer.tilesDirectory)
-        var registry = try state.loadRegistry()
-        guard let region = registry[productId] else {
+        guard let region = try state.loadRegistry()[productId] else {
             let had = partial.bytesOnDisk
             partial.remove()
             guard had > 0 else { throw RegionManagerError.notInstalled(productId) }
@@ -156,8 +158,7 @@ public struct RegionManager: Sendable {
             }
         }
         partial.remove()
-        registry[productId] = nil
-        try state.saveRegistry(registry)
+        try state.updateRegistry { $0[productId] = nil }
         var warning: String?
         if let deviceId, client.token != nil {
             do { try await client.removeInstall(deviceId: deviceId, productId: productId) } catch {

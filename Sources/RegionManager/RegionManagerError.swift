@@ -30,6 +30,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
     case stateFolder(path: String, reason: String)
     /// The product is not installed on this device.
     case notInstalled(String)
+    /// Another process is downloading the same region into the same folder.
+    case downloadInProgress(String)
     /// A local file operation failed.
     case fileSystem(path: String, reason: String)
 
@@ -67,6 +69,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
             return "Cannot use the state folder \(path): \(reason). Choose another with --state-dir."
         case let .notInstalled(id):
             return "\(id) is not installed on this device. Run `trailmap regions status` to see what is."
+        case let .downloadInProgress(id):
+            return "Another trailmap process is downloading \(id) into this folder. Wait for it, or stop it and run the install again."
         case let .fileSystem(path, reason):
             return "File operation failed on \(path): \(reason)"
         }

@@ -82,7 +82,11 @@ struct DownloadOptions: ParsableArguments {
                                             visibility: .hidden))
     var debugKillAfter: ByteSize?
 
-    var printer: DownloadProgressPrinter { DownloadProgressPrinter(quiet: quiet, killAfter: debugKillAfter.map { Int64($0.bytes) }) }
+    /// The progress printer; also makes Ctrl-C say that the download will resume.
+    var printer: DownloadProgressPrinter {
+        InterruptNotice.install()
+        return DownloadProgressPrinter(quiet: quiet, killAfter: debugKillAfter.map { Int64($0.bytes) })
+    }
 }
 
 struct RegionsInstallCommand: AsyncParsableCommand {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import RegionManager
 import Synchronization
 import Testing
@@ -145,5 +148,25 @@ import TrailMapTestSupport
         #expect(store.count("POST /api/v1/purchases") == 2)
         store.status.withLock { $0 = .unavailable }
         await #expect(throws: RegionManagerError.unavailable(id)) { _ = try await m.buy(id) }
+    }
+
+    @Test func aSecondDownloadOfTheSameRegionIsRefused() async throws {
+        let tmp = TemporaryDirectory()
+        let store = StubStore(route: BundleRoute(data: TestData.bytes(10_000)))
+        let server = try TestHTTPServer(handler: store.respond)
+        let m = try manager(server, state: tmp.file("state"), tiles: tmp.file("Tiles"))
+        try FileManager.default.createDirectory(atPath: tmp.file("Tiles"), withIntermediateDirectories: true)
+        let partial = PartialDownload(productId: id, directory: tmp.file("Tiles"))
+        let fd = open(partial.lockPath, O_RDWR | O_CREAT, 0o600)
+        #expect(flock(fd, LOCK_EX) == 0)
+        await #expect(throws: RegionManagerError.downloadInProgress(id)) { _ = try await m.install(id) }
+        #expect(store.downloads == 0)
+        close(fd)
+        // A download that fails half-way keeps its lock file with the partial, and a second process is still refused.
+        store.route.state.withLock { $0.cutAtOffset = 5000; $0.cutsLeft = 2 }
+        await #expect(throws: RegionManagerError.self) { _ = try await m.install(id) }
+        #expect(FileManager.default.fileExists(atPath: partial.lockPath))
+        _ = try await m.install(id)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.file("Tiles")) == ["test.mbtiles"])
     }
 }
