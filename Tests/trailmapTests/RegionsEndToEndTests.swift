@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TileGeometry
 import TrailMapTestSupport
@@ -76,7 +79,7 @@ import TrailMapTestSupport
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
     }
 
-    @Test func wholeStory() throws {
+    @Test func wholeStory() async throws {
         let server = try StoreServer()
         defer { server.stop() }
         let phone = Device(state: server.dir.file("phone/state"), tiles: server.dir.file("phone/Tiles"), server: server.url)
@@ -165,5 +168,18 @@ import TrailMapTestSupport
         #expect(offline.status == 0 && offline.stdout.contains("Offline") && offline.stdout.contains(id), "\(offline.stdout)")
         let unreachable = try phone.run(["regions", "list"])
         #expect(unreachable.status != 0 && unreachable.stderr.contains("Cannot reach"), "\(unreachable.stderr)")
+
+        // What is installed serves offline, with no store and no registry needed.
+        let (offlineServer, out, _) = try CLIRunner.start(["serve", "--tiles", phone.tiles, "--port", "0", "--log-level", "error"])
+        defer {
+            offlineServer.terminate()
+            offlineServer.waitUntilExit()
+        }
+        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(line)")
+        let tileJSON = try #require(URL(string: base + "tiles/co.json"))
+        let (data, response) = try await URLSession.shared.data(from: tileJSON)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("Test Colorado"))
     }
 }
