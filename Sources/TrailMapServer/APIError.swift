@@ -21,8 +21,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     /// The JSON body.
     var body: ByteBuffer {
         let object = ["error": ["code": code, "message": message]]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return ByteBuffer(bytes: data)
+        return ByteBuffer(bytes: JSONWriter.bytes(object))
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -7,14 +7,14 @@ import NIOCore
 enum JSONReply {
     static func make(_ object: Any, status: HTTPResponse.Status = .ok, request: Request,
                      cacheControl: String = "no-cache") -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = JSONWriter.bytes(object)
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .accessControlAllowOrigin: "*",
             .cacheControl: cacheControl,
             .vary: "Accept-Encoding",
         ]
-        if data.count >= 64, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress([UInt8](data)) {
+        if data.count >= 64, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress(data) {
             headers[.contentEncoding] = "gzip"
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gz)))
         }
