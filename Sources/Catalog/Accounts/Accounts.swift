@@ -59,10 +59,10 @@ extension CatalogDatabase {
     public func authenticate(token: String) throws(CatalogError) -> Account {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw .unauthorized }
         let row = try read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOne(try db.cachedStatement(sql: """
                 SELECT a.id, a.email, a.app_account_token FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_hash = ? AND s.expires_at > ?
-                """, arguments: [Self.tokenHash(token), Date().timeIntervalSince1970])
+                """), arguments: [Self.tokenHash(token), Date().timeIntervalSince1970])
         }
         guard let row else { throw .unauthorized }
         return Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
@@ -86,7 +86,7 @@ extension CatalogDatabase {
 
     /// Whether a device belongs to the account.
     func checkDevice(_ db: Database, id: String, account: Account) throws {
-        let owner = try String.fetchOne(db, sql: "SELECT account_id FROM devices WHERE id = ?", arguments: [id])
+        let owner = try String.fetchOne(try db.cachedStatement(sql: "SELECT account_id FROM devices WHERE id = ?"), arguments: [id])
         guard owner == account.id else { throw CatalogError.unknownDevice(id) }
     }
 

@@ -24,22 +24,22 @@ public struct ListedProduct: Sendable, Equatable {
 extension CatalogDatabase {
     /// Every published product, ordered by category and title.
     public func products() throws(CatalogError) -> [Product] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM products ORDER BY category, title").map(Product.init(row:)) }
+        try read { db in try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM products ORDER BY category, title")).map(Product.init(row:)) }
     }
 
     /// One product, or nil.
     public func product(id: String) throws(CatalogError) -> Product? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM products WHERE id = ?", arguments: [id]).map(Product.init(row:)) }
+        try read { db in try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM products WHERE id = ?"), arguments: [id]).map(Product.init(row:)) }
     }
 
     /// The product a tileset belongs to, or nil.
     public func product(tileset: String) throws(CatalogError) -> Product? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM products WHERE tileset = ?", arguments: [tileset]).map(Product.init(row:)) }
+        try read { db in try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM products WHERE tileset = ?"), arguments: [tileset]).map(Product.init(row:)) }
     }
 
     /// The category tree of the published products.
     public func categoryTree() throws(CatalogError) -> [CategoryNode] {
-        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT path, name, parent FROM categories ORDER BY path") }
+        let rows = try read { db in try Row.fetchAll(try db.cachedStatement(sql: "SELECT path, name, parent FROM categories ORDER BY path")) }
         var children = [String: [(String, String)]]()
         for r in rows {
             let parent: String? = r["parent"]
@@ -57,18 +57,18 @@ extension CatalogDatabase {
     public func listing(account: Account?, deviceID: String?, available: Set<String>?,
                         only productID: String? = nil) throws(CatalogError) -> [ListedProduct] {
         try read { db in
-            var products = try Row.fetchAll(db, sql: "SELECT * FROM products ORDER BY category, title").map(Product.init(row:))
+            var products = try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM products ORDER BY category, title")).map(Product.init(row:))
             if let productID { products = products.filter { $0.id == productID } }
             var owned = [String: String]()
             var installed = [String: (Int, String)]()
             if let account {
-                for r in try Row.fetchAll(db, sql: "SELECT product_id, status FROM entitlements WHERE account_id = ?", arguments: [account.id]) {
+                for r in try Row.fetchAll(try db.cachedStatement(sql: "SELECT product_id, status FROM entitlements WHERE account_id = ?"), arguments: [account.id]) {
                     let id: String = r["product_id"], status: String = r["status"]
                     if owned[id] != "active" { owned[id] = status }
                 }
                 if let deviceID {
                     try checkDevice(db, id: deviceID, account: account)
-                    for r in try Row.fetchAll(db, sql: "SELECT product_id, version, status FROM installs WHERE device_id = ?", arguments: [deviceID]) {
+                    for r in try Row.fetchAll(try db.cachedStatement(sql: "SELECT product_id, version, status FROM installs WHERE device_id = ?"), arguments: [deviceID]) {
                         installed[r["product_id"]] = (r["version"], r["status"])
                     }
                 }

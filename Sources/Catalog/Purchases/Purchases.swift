@@ -11,14 +11,14 @@ extension CatalogDatabase {
             throw .accountTokenMismatch
         }
         return try write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM products WHERE id = ?", arguments: [p.productId]) == true else {
+            guard try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM products WHERE id = ?"), arguments: [p.productId]) == true else {
                 throw CatalogError.unknownProduct(p.productId)
             }
             let outcome = { (owned: Bool) in
                 PurchaseOutcome(productId: p.productId, transactionId: p.transactionId,
                                 originalTransactionId: p.originalTransactionId, alreadyOwned: owned)
             }
-            if let owner = try String.fetchOne(db, sql: "SELECT account_id FROM transactions WHERE transaction_id = ?", arguments: [p.transactionId]) {
+            if let owner = try String.fetchOne(try db.cachedStatement(sql: "SELECT account_id FROM transactions WHERE transaction_id = ?"), arguments: [p.transactionId]) {
                 guard owner == account.id else { throw CatalogError.transactionClaimed }
                 return outcome(true)
             }
@@ -32,9 +32,9 @@ extension CatalogDatabase {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [p.transactionId, p.originalTransactionId, account.id, p.productId,
                                  p.purchaseDate.timeIntervalSince1970, p.environment, now])
-            let active = try String.fetchOne(db, sql: """
+            let active = try String.fetchOne(try db.cachedStatement(sql: """
                 SELECT original_transaction_id FROM entitlements WHERE account_id = ? AND product_id = ? AND status = 'active'
-                """, arguments: [account.id, p.productId])
+                """), arguments: [account.id, p.productId])
             let existing = try Bool.fetchOne(db, sql: "SELECT 1 FROM entitlements WHERE original_transaction_id = ?",
                                              arguments: [p.originalTransactionId]) == true
             if active != nil || existing {
@@ -55,10 +55,10 @@ extension CatalogDatabase {
     /// Every entitlement of an account (active and revoked), newest first.
     public func entitlements(account: Account) throws(CatalogError) -> [Entitlement] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(try db.cachedStatement(sql: """
                 SELECT product_id, original_transaction_id, status, reason, granted_at FROM entitlements
                 WHERE account_id = ? ORDER BY granted_at DESC
-                """, arguments: [account.id]).map { r in
+                """), arguments: [account.id]).map { r in
                 Entitlement(productId: r["product_id"], originalTransactionId: r["original_transaction_id"],
                             status: Entitlement.Status(rawValue: r["status"]) ?? .revoked, reason: r["reason"],
                             grantedAt: Date(timeIntervalSince1970: r["granted_at"]))
@@ -113,7 +113,7 @@ extension CatalogDatabase {
     /// The audit log, oldest first.
     public func auditLog(limit: Int = 1000) throws(CatalogError) -> [AuditEntry] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM audit_log ORDER BY id LIMIT ?", arguments: [limit]).map { r in
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM audit_log ORDER BY id LIMIT ?"), arguments: [limit]).map { r in
                 AuditEntry(at: Date(timeIntervalSince1970: r["at"]), accountId: r["account_id"], productId: r["product_id"],
                            originalTransactionId: r["original_transaction_id"], action: r["action"], reason: r["reason"])
             }
@@ -125,9 +125,9 @@ extension CatalogDatabase {
     /// A recorded transaction of the account, as the store described it (for the sandbox store).
     public func purchase(transactionID: String, account: Account) throws(CatalogError) -> StorePurchase? {
         try read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOne(try db.cachedStatement(sql: """
                 SELECT * FROM transactions WHERE transaction_id = ? AND account_id = ?
-                """, arguments: [transactionID, account.id]).map { r in
+                """), arguments: [transactionID, account.id]).map { r in
                 StorePurchase(transactionId: r["transaction_id"], originalTransactionId: r["original_transaction_id"],
                               productId: r["product_id"], appAccountToken: account.appAccountToken,
                               purchaseDate: Date(timeIntervalSince1970: r["purchase_date"]), environment: r["environment"])
