@@ -6,7 +6,7 @@ struct TrailMapCommand: AsyncParsableCommand {
         commandName: "trailmap",
         abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
         version: "0.1.0",
-        subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self]
+        subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, StoreCommand.self]
     )
 }
 

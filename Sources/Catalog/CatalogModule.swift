@@ -1,2 +1,0 @@
-// The Catalog module; see ../shared/DESIGN.md.
-enum CatalogModule {}
