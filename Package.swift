@@ -110,6 +110,11 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .executableTarget(
+            name: "store-verify-bench",
+            dependencies: ["Catalog"],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "TrailMapTestSupport",
             dependencies: ["Raster", "TileGeometry"],

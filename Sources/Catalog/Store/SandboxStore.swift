@@ -19,7 +19,7 @@ public struct SandboxStore: Sendable {
     /// The chain as DER: leaf, intermediate, root.
     public let chainDER: [Data]
 
-    private let leafKey: P256.Signing.PrivateKey
+    let leafKey: P256.Signing.PrivateKey
     private let encodedHeader: String
 
     static let files = (root: "root.pem", intermediate: "intermediate.pem", leaf: "leaf.pem",
