@@ -55,6 +55,19 @@ import TrailMapTestSupport
         deinit { stop() }
     }
 
+    /// One value from the server's catalog database, read with the sqlite3 command.
+    static func sqlite(_ db: String, _ sql: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = ["-readonly", db, sql]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     struct CommandError: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
 
     /// One device: a state folder and a tiles folder.
@@ -149,6 +162,9 @@ import TrailMapTestSupport
         let restore = try tablet.run(["regions", "restore"])
         #expect(restore.status == 0 && restore.stdout.contains("installed"), "\(restore.stdout)\(restore.stderr)")
         #expect(FileManager.default.contents(atPath: tablet.bundle) == FileManager.default.contents(atPath: server.bundlePath))
+        // Reinstalls, the repeated buy and the restore recorded no new store transaction.
+        #expect(try Self.sqlite(server.dir.file("catalog.sqlite"), "SELECT COUNT(*) FROM transactions") == "1")
+        #expect(try Self.sqlite(server.dir.file("catalog.sqlite"), "SELECT COUNT(*) FROM entitlements") == "1")
 
         // Refund through a signed store notification: the region is revoked everywhere.
         let refund = try phone.run(["regions", "sandbox-refund", id])
