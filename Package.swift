@@ -110,6 +110,13 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Trace benchmark of the cache policies (scripts/bench/cache-traces); small, no products.
+        .executableTarget(
+            name: "cache-traces",
+            dependencies: ["TileCache", "TileGeometry"],
+            path: "Benchmarks/cache-traces",
+            swiftSettings: upcoming
+        ),
         .target(
             name: "TrailMapTestSupport",
             dependencies: ["Raster", "TileGeometry"],
