@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import TileCache
 import TileGeometry
 import TileStore
 
@@ -25,6 +26,7 @@ public struct TileResponder: HTTPResponder {
         self.logger = logger
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
+        metrics.attach(registry.cache)
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
@@ -32,7 +34,7 @@ public struct TileResponder: HTTPResponder {
         var route = Route.other
         var response: Response
         do {
-            response = try handle(request, route: &route)
+            response = request.uri.path.hasPrefix("/admin/") ? try await admin(request, route: &route) : try handle(request, route: &route)
         } catch let error as APIError {
             response = try error.response(from: request, context: context)
         } catch {
@@ -108,7 +110,8 @@ public struct TileResponder: HTTPResponder {
 
     /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
     /// `parts` are the path components after the leading slash: tiles, id, z, x, y.png.
-    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?) throws -> TileAnswer {
+    /// `client` names the client for prefetch (nil: no prediction).
+    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, client: String? = nil) throws -> TileAnswer {
         let id = try tilesetID(parts[1])
         guard parts[4].hasSuffix(".png") else {
             throw APIError.notFound("not_found", "tiles are PNG: /tiles/\(id)/{z}/{x}/{y}.png")
@@ -124,15 +127,10 @@ public struct TileResponder: HTTPResponder {
         guard (meta.minZoom...max(meta.minZoom, meta.maxZoom)).contains(z) else {
             throw APIError(.badRequest, code: "zoom_out_of_range", message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")
         }
-        guard let pool = tileset.pool else { throw APIError.unavailable("tileset \(id) cannot be read") }
+        guard tileset.bundle != nil else { throw APIError.unavailable("tileset \(id) cannot be read") }
         let found: (ByteBuffer, String)?
         do {
-            found = try pool.withTile(tile) { bytes, storedID -> (ByteBuffer, String) in
-                var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
-                buffer.writeBytes(bytes)
-                let hash = (tileset.hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
-                return (buffer, "\"\(hash)\"")
-            }
+            found = try registry.cachedTile(tileset, tile, client: client).map { (ByteBuffer(bytes: $0.bytes), $0.etag) }
         } catch {
             logger.warning("tileset \(id): read failed: \(error)")
             throw APIError.unavailable("tileset \(id) cannot be read: the bundle is damaged or was changed on disk")
