@@ -50,9 +50,12 @@ public final class BundleManager: Sendable {
     }
 
     /// Closes a bundle for good (replaced or removed) and drops its cached tiles.
+    /// Its open pool stays with the handle, outside the budget, for requests that still hold
+    /// the handle (they finish on the file they started on); it goes when the handle goes.
     public func unregister(_ bundle: LazyBundle) {
-        let closed = state.withLock { s in s.open.removeValue(forKey: bundle.id) != nil }
-        if closed { cache?.release(bundleCost) }
+        let pool = state.withLock { s in s.open.removeValue(forKey: bundle.id)?.pool }
+        bundle.retire(pool)
+        if pool != nil { cache?.release(bundleCost) }
         cache?.removeAll(bundle: bundle.id, reason: .idle)
     }
 
@@ -136,6 +139,8 @@ public final class LazyBundle: Sendable {
     public let path: String
     public let layout: BundleLayout
     private let manager: BundleManager
+    /// Set once unregistered: the pool it had open then, if any.
+    private let retired = Mutex<(done: Bool, pool: TileReadPool?)>((false, nil))
 
     init(id: UInt32, path: String, layout: BundleLayout, manager: BundleManager) {
         self.id = id
@@ -146,6 +151,13 @@ public final class LazyBundle: Sendable {
 
     /// Runs `body` with the bundle's read pool, opening it if it is closed.
     public func withPool<R>(_ body: (TileReadPool) throws -> R) throws -> R {
-        try manager.withPool(self, body)
+        let r = retired.withLock { $0 }
+        guard r.done else { return try manager.withPool(self, body) }
+        // Unregistered: read without the manager (a late request on a replaced or removed file).
+        return try body(r.pool ?? TileReadPool(path: path, layout: layout))
+    }
+
+    func retire(_ pool: TileReadPool?) {
+        retired.withLock { $0 = (true, pool) }
     }
 }

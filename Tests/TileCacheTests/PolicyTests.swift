@@ -57,7 +57,10 @@ import TileCache
         p.insert(0, cost: 1, priority: .demand)
         p.recordHit(0)
         #expect(p.evictCold() == nil)
-        p.insert(1, cost: 1, priority: .prefetch)
-        #expect(p.evictCold() == 1 || kind == .sieve)
+        var q = kind.make(capacity: 10, keyType: Int.self)
+        q.insert(1, cost: 1, priority: .prefetch)
+        q.insert(0, cost: 1, priority: .demand)
+        q.recordHit(0)
+        #expect(q.evictCold() == 1)
     }
 }
