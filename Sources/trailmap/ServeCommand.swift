@@ -86,6 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        #if os(Linux)
+        // Tiles are allocated on one thread and freed on another; with glibc's default of 8
+        // arenas per core, freed tile memory piles up in arenas other threads never reuse
+        // (measured: peak RSS 186 MB against a 64 MB budget, 147 MB with 2 arenas).
+        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { _ = glibcMallopt(-8 /* M_ARENA_MAX */, 2) }
+        #endif
         let logger = global.logger("trailmap.serve")
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -115,3 +121,9 @@ struct ServeCommand: AsyncParsableCommand {
         try await app.runService()
     }
 }
+
+#if os(Linux)
+/// glibc's `mallopt` (malloc.h is not part of the Glibc module).
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif

@@ -18,7 +18,7 @@ end
 function request()
   local k = i % (side * side)
   i = i + step
-  return wrk.format("GET", string.format("/tiles/%s/11/%d/%d.png", tileset, k % side, k // side))
+  return wrk.format("GET", string.format("/tiles/%s/11/%d/%d.png", tileset, k % side, math.floor(k / side)))
 end
 
 function done(summary, latency, requests)
