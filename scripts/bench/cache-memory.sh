@@ -2,11 +2,11 @@
 # Memory benchmark of the tile cache: `trailmap serve --cache-budget 64MB` under wrk asking for
 # more than a million distinct tiles (127.0.0.1 only, bounded in time), sampling the server's RSS.
 # Prints peak RSS, the overhead above the budget (target <= budget + 60 MB) and the cache figures.
-# env: TRAILMAP (default: release build), BUDGET (64MB), SIDE (1024: SIDE^2 distinct tiles),
+# env: TRAILMAP (default: release build), SERVE_ARGS (more serve flags), BUDGET (64MB), SIDE (1024: SIDE^2 distinct tiles),
 #      DURATION (100s), CONNS (32), PORT (18493), WORK (scratch folder; default mktemp -d, removed)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUDGET=${BUDGET:-64MB}; SIDE=${SIDE:-1024}; DURATION=${DURATION:-100s}; CONNS=${CONNS:-32}; PORT=${PORT:-18493}
+BUDGET=${BUDGET:-64MB}; SIDE=${SIDE:-1024}; DURATION=${DURATION:-110s}; CONNS=${CONNS:-32}; PORT=${PORT:-18493}
 WORK=${WORK:-$(mktemp -d)}
 SERVER=""; SAMPLER=""
 cleanup() {
@@ -22,7 +22,7 @@ fi
 mkdir -p "$WORK/tiles"
 [[ -f $WORK/tiles/cachebench.mbtiles ]] || python3 "$ROOT/scripts/bench/cache-make-bundle.py" "$WORK/tiles/cachebench.mbtiles" "$SIDE" >&2
 TOKEN=bench-$$
-"$TRAILMAP" serve --tiles "$WORK/tiles" --port "$PORT" --cache-budget "$BUDGET" --admin-token "$TOKEN" --quiet &
+"$TRAILMAP" serve --tiles "$WORK/tiles" --port "$PORT" --cache-budget "$BUDGET" --admin-token "$TOKEN" --quiet ${SERVE_ARGS:-} &
 SERVER=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 base=$(awk '/VmRSS/ {print $2}' /proc/$SERVER/status)
