@@ -86,14 +86,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if os(Linux)
-        // Tiles are allocated on one thread and freed on another; with glibc's default of 8
-        // arenas per core, freed tile memory piles up in arenas other threads do not reuse.
-        // Measured (scripts/bench/cache-memory.sh, 64 MB budget, 1M distinct tiles): peak RSS
-        // 186 MB with the default (debug build), 132 MB with 2 arenas, 115 MB with 1, at the
-        // same request rate. MALLOC_ARENA_MAX in the environment overrides this.
-        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { _ = glibcMallopt(-8 /* M_ARENA_MAX */, 1) }
-        #endif
         let logger = global.logger("trailmap.serve")
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -123,9 +115,3 @@ struct ServeCommand: AsyncParsableCommand {
         try await app.runService()
     }
 }
-
-#if os(Linux)
-/// glibc's `mallopt` (malloc.h is not part of the Glibc module).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif
