@@ -110,9 +110,17 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Benchmark of signed-transaction verification (scripts/bench/store-verify.sh); small, no products.
         .executableTarget(
             name: "store-verify-bench",
             dependencies: ["Catalog"],
+            swiftSettings: upcoming
+        ),
+        // Trace benchmark of the cache policies (scripts/bench/cache-traces); small, no products.
+        .executableTarget(
+            name: "cache-traces",
+            dependencies: ["TileCache", "TileGeometry"],
+            path: "Benchmarks/cache-traces",
             swiftSettings: upcoming
         ),
         .target(
@@ -132,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "TrailMapServerTests",
             dependencies: [
-                "TrailMapServer", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "CZlib", "Catalog",
+                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import TileCache
 
 /// How the tile server runs.
 public struct ServerConfiguration: Sendable {
@@ -23,6 +24,10 @@ public struct ServerConfiguration: Sendable {
     public var backlog: Int = 4096
     /// `Cache-Control` max-age of tiles, in seconds.
     public var tileMaxAge: Int = 3600
+    /// The tile cache: byte budget, policy, bundles, memory pressure, prefetch.
+    public var cache = CacheConfiguration()
+    /// Bearer token of the `/admin/` routes; nil turns them off (404).
+    public var adminToken: String?
 
     public init(tilesDirectory: String) {
         self.tilesDirectory = tilesDirectory

@@ -1,7 +1,9 @@
 import Prometheus
 import Synchronization
+import TileCache
 
-/// The server's Prometheus metrics: requests by route and status, latency, bytes, tiles.
+/// The server's Prometheus metrics: requests by route and status, latency, bytes, tiles, and the
+/// tile cache's figures (read from the cache when `/metrics` is rendered).
 public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let requests = Mutex<[RouteStatus: Counter]>([:])
@@ -9,6 +11,9 @@ public final class ServerMetrics: Sendable {
     private let bytes: Counter
     private let tiles: Counter
     private let notModified: Counter
+    private let cacheSource = Mutex<CacheSystem?>(nil)
+    /// Counter values already published, by series, to turn the cache's totals into increments.
+    private let published = Mutex<[String: Int]>([:])
 
     static let buckets: [Duration] = [.microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
                                       .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -48,8 +53,54 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Publishes this cache's figures with every rendering.
+    func attach(_ cache: CacheSystem) {
+        cacheSource.withLock { $0 = cache }
+    }
+
     /// The Prometheus text exposition.
-    func render() -> [UInt8] { registry.emitToBuffer() }
+    func render() -> [UInt8] {
+        if let cache = cacheSource.withLock({ $0 }) { publish(cache.snapshot) }
+        return registry.emitToBuffer()
+    }
+
+    private func publish(_ c: CacheSnapshot) {
+        let s = c.statistics
+        func gauge(_ name: String, _ value: Int, _ help: String) {
+            registry.makeGauge(name: name, labels: [], help: help).set(Double(value))
+        }
+        gauge("trailmap_cache_bytes", s.bytes, "Bytes held by cached tiles, payload and per-entry overhead.")
+        gauge("trailmap_cache_entries", s.entries, "Tiles held in the cache.")
+        gauge("trailmap_cache_budget_bytes", s.budget, "The cache's byte budget.")
+        gauge("trailmap_cache_capacity_bytes", s.capacity, "Bytes tiles may use now (budget shrunk under pressure, less open bundles).")
+        gauge("trailmap_cache_reserved_bytes", s.reservedBytes, "Bytes of the budget reserved for open bundles.")
+        gauge("trailmap_memory_pressure_level", c.level.value, "Memory pressure in effect: 0 normal, 1 warning, 2 critical.")
+        gauge("trailmap_bundles_open", c.openBundles, "Bundles with open SQLite connections.")
+        var totals: [(String, [(String, String)], Int, String)] = [
+            ("trailmap_cache_hits_total", [], s.hits, "Tile lookups answered from the cache."),
+            ("trailmap_cache_misses_total", [], s.misses, "Tile lookups not in the cache."),
+            ("trailmap_cache_single_flight_joins_total", [], s.joins, "Misses that waited for another request's read of the same tile."),
+            ("trailmap_cache_loads_total", [], s.loads, "Bundle reads made by the cache (misses and prefetches)."),
+            ("trailmap_cache_prefetches_issued_total", [], s.prefetchesIssued, "Predicted tiles loaded."),
+            ("trailmap_cache_prefetches_used_total", [], s.prefetchesUsed, "Prefetched tiles later asked for."),
+            ("trailmap_bundles_opened_total", [], c.bundleOpens, "Bundle opens (lazy, on first read)."),
+        ]
+        for reason in EvictionReason.allCases {
+            totals.append(("trailmap_cache_evictions_total", [("kind", "tile"), ("reason", reason.rawValue)],
+                           s.evictions[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."))
+            totals.append(("trailmap_cache_evictions_total", [("kind", "bundle"), ("reason", reason.rawValue)],
+                           c.bundleCloses[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."))
+        }
+        published.withLock { last in
+            for (name, labels, value, help) in totals {
+                let series = name + labels.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+                let delta = value - (last[series] ?? 0)
+                let counter = registry.makeCounter(name: name, labels: labels, help: help)
+                if delta > 0 { counter.increment(by: Int64(delta)) }
+                last[series] = max(value, last[series] ?? 0)
+            }
+        }
+    }
 }
 
 /// Key of the requests counter.
@@ -60,5 +111,5 @@ struct RouteStatus: Hashable {
 
 /// Route labels for metrics.
 enum Route: String, Sendable {
-    case tile, tilejson, list, viewer, asset, metrics, health, api, download, store, other
+    case tile, tilejson, list, viewer, asset, metrics, health, admin, api, download, store, other
 }

@@ -2,6 +2,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import TileCache
 
 /// Answers successful tile requests (200 and 304) directly on the connection's event loop,
 /// without the hop into Swift concurrency that every Hummingbird request takes; measured, that
@@ -28,7 +29,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case let .head(request):
-            if outstanding == 0, let answer = answer(request) {
+            if outstanding == 0, let answer = answer(request, context: context) {
                 pending = answer
                 return
             }
@@ -54,14 +55,15 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The response for a GET/HEAD of a tile that exists, or nil to let Hummingbird answer.
-    private func answer(_ request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer?)? {
+    private func answer(_ request: HTTPRequest, context: ChannelHandlerContext) -> (head: HTTPResponse, body: ByteBuffer?)? {
         guard request.method == .get || request.method == .head, let fullPath = request.path,
               fullPath.hasPrefix("/tiles/"), fullPath.utf8.count <= 2048 else { return nil }
         if let connection = request.headerFields[.connection], connection.lowercased().contains("close") { return nil }
         let start = ContinuousClock.now
         let path = fullPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let parts = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
-        guard parts.count == 5, let answer = try? responder.tileAnswer(parts, ifNoneMatch: request.headerFields[.ifNoneMatch])
+        guard parts.count == 5,
+              let answer = try? responder.tileAnswer(parts, ifNoneMatch: request.headerFields[.ifNoneMatch], client: client(request, context))
         else { return nil }
         var headers = answer.headers
         headers[.server] = "trailmap"
@@ -72,5 +74,15 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         responder.metrics.record(route: .tile, status: answer.status.code, bodyBytes: bytes, duration: elapsed)
         responder.logger.info("\(request.method) \(fullPath) \(answer.status.code) \(bytes)B \(elapsed)")
         return (head, body)
+    }
+
+    /// Who asks, for prefetch: the configured client header, else the remote address; nil with prefetch off.
+    private func client(_ request: HTTPRequest, _ context: ChannelHandlerContext) -> String? {
+        let cache = responder.config.cache
+        guard cache.prefetch else { return nil }
+        if let name = cache.clientHeader, let field = HTTPField.Name(name), let value = request.headerFields[field] {
+            return String(value.prefix(128))
+        }
+        return context.remoteAddress?.ipAddress
     }
 }

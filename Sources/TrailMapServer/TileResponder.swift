@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import TileCache
 import TileGeometry
 import TileStore
 
@@ -31,6 +32,7 @@ public struct TileResponder: HTTPResponder {
         emptyTiles = EmptyTileCache()
         self.store = store.map { StoreAPI(settings: $0, logger: logger) }
         access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens) }
+        metrics.attach(registry.cache)
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
@@ -38,7 +40,9 @@ public struct TileResponder: HTTPResponder {
         var route = Route.other
         var response: Response
         do {
-            if let store, request.uri.path.hasPrefix("/api/v1/"), request.method != .options {
+            if request.uri.path.hasPrefix("/admin/") {
+                response = try await admin(request, route: &route)
+            } else if let store, request.uri.path.hasPrefix("/api/v1/"), request.method != .options {
                 let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
                 response = try await store.respond(request, parts: Array(parts), context: context, route: &route)
             } else {
@@ -129,7 +133,8 @@ public struct TileResponder: HTTPResponder {
     /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
     /// `parts` are the path components after the leading slash: tiles, id, z, x, y.png.
     /// A paid region's tile needs `authorized` (checked by the caller); without it this throws 401.
-    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false) throws -> TileAnswer {
+    /// `client` names the client for prefetch (nil: no prediction).
+    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil) throws -> TileAnswer {
         let id = try tilesetID(parts[1])
         if !authorized, let access, access.paidProduct(tileset: id) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
@@ -148,15 +153,10 @@ public struct TileResponder: HTTPResponder {
         guard (meta.minZoom...max(meta.minZoom, meta.maxZoom)).contains(z) else {
             throw APIError(.badRequest, code: "zoom_out_of_range", message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")
         }
-        guard let pool = tileset.pool else { throw APIError.unavailable("tileset \(id) cannot be read") }
+        guard tileset.bundle != nil else { throw APIError.unavailable("tileset \(id) cannot be read") }
         let found: (ByteBuffer, String)?
         do {
-            found = try pool.withTile(tile) { bytes, storedID -> (ByteBuffer, String) in
-                var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
-                buffer.writeBytes(bytes)
-                let hash = (tileset.hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
-                return (buffer, "\"\(hash)\"")
-            }
+            found = try registry.cachedTile(tileset, tile, client: client).map { (ByteBuffer(bytes: $0.bytes), $0.etag) }
         } catch {
             logger.warning("tileset \(id): read failed: \(error)")
             throw APIError.unavailable("tileset \(id) cannot be read: the bundle is damaged or was changed on disk")

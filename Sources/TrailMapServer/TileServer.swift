@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import TileCache
 
 /// Builds the tile server application.
 public enum TileServer {
@@ -15,7 +16,7 @@ public enum TileServer {
         store: StoreSettings? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<TileResponder> {
-        let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger)
+        let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger, cache: CacheSystem(config.cache))
         registry.refresh()
         let responder = TileResponder(registry: registry, config: config, metrics: metrics, logger: logger, store: store)
         return Application(

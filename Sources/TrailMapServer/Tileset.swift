@@ -1,4 +1,5 @@
 import Foundation
+import TileCache
 import TileGeometry
 import TileStore
 
@@ -18,7 +19,9 @@ struct FileIdentity: Equatable, Sendable {
     }
 }
 
-/// One served bundle: its metadata and a read pool on the file it was opened from.
+/// One served bundle: its metadata and a lazily opened read pool on the file it was scanned from.
+/// The file stays referenced by a descriptor from the scan on, and the pool opens it through
+/// `/proc/self/fd/N`: a bundle replaced on disk keeps being read from its own file.
 public final class Tileset: Sendable {
     /// The file name without `.mbtiles`.
     public let id: String
@@ -28,21 +31,27 @@ public final class Tileset: Sendable {
     public let failure: String?
     public let metadata: BundleMetadata
     public let metadataPairs: [String: String]
-    let pool: TileReadPool?
+    /// The bundle's connections, opened on first read by the cache's bundle manager.
+    let bundle: LazyBundle?
+    /// Descriptor holding the scanned file (closed with the tileset).
+    private let fd: Int32
     /// Whether the stored tile ids are TrailMap's content hashes (usable as ETags directly).
     let hashedTileIDs: Bool
     /// Tile size in pixels (for transparent empty tiles).
     let tileSize: Int
 
-    init(id: String, path: String, identity: FileIdentity) {
+    init(id: String, path: String, identity: FileIdentity, bundles: BundleManager) {
         self.id = id
         self.path = path
         self.identity = identity
         var pairs = [String: String]()
         var meta = BundleMetadata(name: id, bounds: .world, minZoom: 0, maxZoom: 0)
-        var pool: TileReadPool?
+        var bundle: LazyBundle?
         var failure: String?
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        self.fd = fd
         do {
+            guard fd >= 0 else { throw TileStoreError.sqlite(path: path, message: String(cString: strerror(errno))) }
             let reader = try BundleReader(path: path)
             pairs = try reader.metadataPairs()
             var problems = [String]()
@@ -56,17 +65,35 @@ public final class Tileset: Sendable {
                 }
             }
             if meta.name.isEmpty { meta.name = id }
-            pool = try TileReadPool(path: path, layout: reader.layout)
+            bundle = bundles.register(path: "/proc/self/fd/\(fd)", layout: reader.layout)
         } catch {
             failure = "\(error)"
         }
         self.metadata = meta
         self.metadataPairs = pairs
-        self.pool = pool
+        self.bundle = bundle
         self.failure = failure
         hashedTileIDs = pairs["trailmap:builder"] != nil
         tileSize = pairs["trailmap:tilesize"].flatMap(Int.init).flatMap { [256, 512].contains($0) ? $0 : nil } ?? 256
     }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Reads a tile as the cache keeps it: bytes and strong ETag; nil when the bundle lacks it.
+    func read(_ tile: TileID) throws -> CachedTile? {
+        guard let bundle else { return nil }
+        return try bundle.withPool { pool in
+            try pool.withTile(tile) { bytes, storedID in
+                let hash = (hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
+                return CachedTile(bytes: Array(bytes), etag: "\"\(hash)\"")
+            }
+        }
+    }
+
+    /// Whether a zoom level is inside the tileset's range.
+    func hasZoom(_ z: Int) -> Bool { (metadata.minZoom...max(metadata.minZoom, metadata.maxZoom)).contains(z) }
 
     /// Valid tileset ids: letters, digits, `-`, `_`, `.`, not starting with a dot, at most 128 characters.
     public static func isValidID<S: StringProtocol>(_ id: S) -> Bool {

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Synchronization
+import TileCache
+import TileGeometry
 
 /// The bundles of one folder, kept in step with the folder: `refresh()` opens added bundles,
 /// drops removed ones and swaps replaced ones. A swapped-out tileset stays alive while requests
@@ -9,6 +11,8 @@ public final class TilesetRegistry: Sendable {
     public let directory: String
     private let state = Mutex<State>(State())
     private let logger: Logger
+    /// The tile cache, the bundle manager that opens the tilesets' bundles, pressure and prefetch.
+    public let cache: CacheSystem
 
     struct State {
         var tilesets: [String: Tileset] = [:]
@@ -23,9 +27,10 @@ public final class TilesetRegistry: Sendable {
         case unknown
     }
 
-    public init(directory: String, logger: Logger = Logger(label: "trailmap.tilesets")) {
+    public init(directory: String, logger: Logger = Logger(label: "trailmap.tilesets"), cache: CacheSystem = CacheSystem()) {
         self.directory = directory
         self.logger = logger
+        self.cache = cache
     }
 
     /// The tileset with that id.
@@ -41,7 +46,8 @@ public final class TilesetRegistry: Sendable {
         state.withLock { Array($0.tilesets.values) }.sorted { $0.id < $1.id }
     }
 
-    /// Rescans the folder. Returns the number of changes (added, removed, replaced).
+    /// Rescans the folder and does the cache's upkeep (pressure, idle bundles). Returns the number
+    /// of changes (added, removed, replaced).
     @discardableResult
     public func refresh() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -52,11 +58,12 @@ public final class TilesetRegistry: Sendable {
             let path = (directory as NSString).appendingPathComponent(name)
             if let identity = FileIdentity(path: path) { found[id] = (path, identity) }
         }
+        defer { cache.tick() }
         let current = state.withLock { $0.tilesets.mapValues(\.identity) }
         // Open new and changed bundles outside the lock.
         var opened = [String: Tileset]()
         for (id, (path, identity)) in found where current[id] != identity {
-            let t = Tileset(id: id, path: path, identity: identity)
+            let t = Tileset(id: id, path: path, identity: identity, bundles: cache.bundles)
             if let failure = t.failure {
                 logger.warning("tileset \(id) cannot be served: \(failure)")
             } else {
@@ -66,16 +73,34 @@ public final class TilesetRegistry: Sendable {
         }
         let gone = current.keys.filter { found[$0] == nil }
         for id in gone { logger.info("tileset \(id) was removed") }
-        state.withLock { s in
+        let retired = state.withLock { s -> [Tileset] in
+            var retired = [Tileset]()
             for (id, t) in opened {
-                s.tilesets[id] = t
+                if let old = s.tilesets.updateValue(t, forKey: id) { retired.append(old) }
                 s.removed.remove(id)
             }
             for id in gone {
-                s.tilesets[id] = nil
+                if let old = s.tilesets.removeValue(forKey: id) { retired.append(old) }
                 s.removed.insert(id)
             }
+            return retired
         }
+        // Their connections close (requests in flight keep theirs) and their cached tiles go.
+        for t in retired { if let b = t.bundle { cache.bundles.unregister(b) } }
         return opened.count + gone.count
+    }
+
+    /// A tile of a tileset through the cache (one bundle read for concurrent misses); with a
+    /// client, the tiles predicted to follow are prefetched in the background.
+    func cachedTile(_ tileset: Tileset, _ tile: TileID, client: String?) throws -> CachedTile? {
+        guard let bundle = tileset.bundle else { return nil }
+        let key = TileKey(bundle: bundle.id, tile: tile)
+        let found = try cache.cache.tile(key) { try tileset.read(tile) }
+        if found != nil, let client, let prefetcher = cache.prefetcher {
+            prefetcher.observe(client: client, key: key) { k in
+                tileset.hasZoom(k.tile.z) ? try tileset.read(k.tile) : nil
+            }
+        }
+        return found
     }
 }

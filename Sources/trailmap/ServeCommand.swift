@@ -3,9 +3,11 @@ import Foundation
 import Hummingbird
 import Metrics
 import Prometheus
+import TileCache
 import TrailMapServer
 
 extension ServerConfiguration.EmptyTiles: ExpressibleByArgument {}
+extension PolicyKind: ExpressibleByArgument {}
 
 /// `trailmap serve`: tiles, TileJSON, the viewer and metrics over HTTP.
 struct ServeCommand: AsyncParsableCommand {
@@ -32,6 +34,39 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between rescans of the tiles folder.")
     var reloadInterval: Double = 1
 
+    @Option(name: .long, help: "Memory for cached tiles and open bundles, e.g. 256MB or 1G; never exceeded.")
+    var cacheBudget: ByteSize = ByteSize(bytes: 256 << 20)
+
+    @Option(name: .long, help: "Cache eviction policy: s3fifo (measured best, docs/cache.md), sieve or lru.")
+    var cachePolicy: PolicyKind = .s3fifo
+
+    @Option(name: .long, help: "Most bundles with open connections at once (least recently used closes first).")
+    var maxOpenBundles: Int = 64
+
+    @Option(name: .long, help: "Seconds after which an unused bundle's connections close.")
+    var bundleIdleTimeout: Double = 300
+
+    @Flag(inversion: .prefixedNo, help: "Predict and preload the tiles clients will ask for next.")
+    var prefetch = true
+
+    @Option(name: .long, help: "Request header naming the client for prefetch (default: the remote address).")
+    var prefetchClientHeader: String?
+
+    @Option(name: .long, help: "Bearer token of the /admin routes (or env TRAILMAP_ADMIN_TOKEN); without one they are off.")
+    var adminToken: String?
+
+    @Option(name: .long, help: "Share of the memory limit at which pressure is 'warning'.")
+    var pressureWarning: Double = 0.8
+
+    @Option(name: .long, help: "Share of the memory limit at which pressure is 'critical'.")
+    var pressureCritical: Double = 0.9
+
+    @Option(name: .long, help: "Share of the budget the cache shrinks to under pressure.")
+    var pressureShrink: Double = 0.5
+
+    @Option(name: .long, help: "cgroup v2 folder to read memory from (default: this process's own cgroup).")
+    var cgroup: String?
+
     @OptionGroup(title: "Store") var store: StoreOptions
 
     @OptionGroup var global: GlobalOptions
@@ -43,6 +78,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
+        guard cacheBudget.bytes >= 4 << 20 else { throw ValidationError("--cache-budget must be at least 4MB") }
+        guard maxOpenBundles >= 1 else { throw ValidationError("--max-open-bundles must be at least 1") }
+        guard bundleIdleTimeout > 0 else { throw ValidationError("--bundle-idle-timeout must be positive") }
+        guard 0 < pressureWarning, pressureWarning <= pressureCritical, pressureCritical <= 1 else {
+            throw ValidationError("pressure thresholds must satisfy 0 < --pressure-warning <= --pressure-critical <= 1")
+        }
+        guard (0...1).contains(pressureShrink) else { throw ValidationError("--pressure-shrink must be between 0 and 1") }
     }
 
     func run() async throws {
@@ -55,6 +97,17 @@ struct ServeCommand: AsyncParsableCommand {
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
+        config.cache.budget = cacheBudget.bytes
+        config.cache.policy = cachePolicy
+        config.cache.maxOpenBundles = maxOpenBundles
+        config.cache.bundleIdleTimeout = .milliseconds(Int(bundleIdleTimeout * 1000))
+        config.cache.prefetch = prefetch
+        config.cache.clientHeader = prefetchClientHeader
+        config.cache.pressure = PressureSettings(cgroupDirectory: cgroup ?? MemoryReading.ownCgroup())
+        config.cache.pressure.warningUsage = pressureWarning
+        config.cache.pressure.criticalUsage = pressureCritical
+        config.cache.pressure.warningFraction = pressureShrink
+        config.adminToken = adminToken ?? ProcessInfo.processInfo.environment["TRAILMAP_ADMIN_TOKEN"]
         let quiet = global.quiet
         let storeSettings = try store.settings(logger: logger)
         let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TileCache
 import TileGeometry
 import TileStore
 @testable import TrailMapServer
@@ -56,14 +57,14 @@ import TrailMapTestSupport
         registry.refresh()
         guard case let .found(old) = registry.lookup("c") else { Issue.record("not found"); return }
         let t = TileID(z: 3, x: 1, y: 3)!
-        let oldBytes = try old.pool?.withTile(t) { bytes, _ in Array(bytes) }
+        let oldBytes = try old.read(t)?.bytes
         try fixture.bundle("c", shade: 42)
         #expect(registry.refresh() == 1)
         guard case let .found(new) = registry.lookup("c") else { Issue.record("not found"); return }
         #expect(new !== old)
         // The old tileset (held by a request in flight) still reads the file it was opened on.
-        #expect(try old.pool?.withTile(t) { bytes, _ in Array(bytes) } == oldBytes)
-        #expect(try new.pool?.withTile(t) { bytes, _ in Array(bytes) } != oldBytes)
+        #expect(try old.read(t)?.bytes == oldBytes)
+        #expect(try new.read(t)?.bytes != oldBytes)
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }

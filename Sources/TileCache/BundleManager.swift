@@ -1,0 +1,163 @@
+import Synchronization
+import TileStore
+
+/// Opens bundles' SQLite connections lazily and keeps the number of open bundles bounded: a
+/// bundle opens on its first read, the least recently used idle one closes when too many are
+/// open, and bundles idle for `idleTimeout` close on `closeIdle()`. Each open bundle reserves
+/// `bundleCost` bytes of the cache's budget, so its memory counts against it.
+public final class BundleManager: Sendable {
+    /// How many bundles may be open at once (after fitting their reservations into the budget).
+    public let maxOpen: Int
+    public let idleTimeout: Duration
+    /// Bytes reserved in the cache per open bundle (connections, page caches, statements).
+    public let bundleCost: Int
+    private let cache: TileCache?
+    private let state = Mutex<State>(State())
+
+    struct Open {
+        var pool: TileReadPool
+        var lastUse: ContinuousClock.Instant
+        var users: Int
+    }
+
+    struct State {
+        var open: [UInt32: Open] = [:]
+        var nextID: UInt32 = 1
+        var opens = 0
+        var closes: [EvictionReason: Int] = [:]
+    }
+
+    /// - Parameters:
+    ///   - maxOpen: the most bundles open at once; lowered so their reservations take at most
+    ///     half of the cache's budget.
+    ///   - cache: the cache whose budget open bundles count against, if any.
+    public init(maxOpen: Int = 64, idleTimeout: Duration = .seconds(300), bundleCost: Int = 2 << 20, cache: TileCache? = nil) {
+        self.idleTimeout = idleTimeout
+        self.bundleCost = max(0, bundleCost)
+        self.cache = cache
+        var limit = max(1, maxOpen)
+        if let cache, bundleCost > 0 { limit = max(1, min(limit, cache.budget / 2 / bundleCost)) }
+        self.maxOpen = limit
+    }
+
+    /// A handle on a bundle file, not opened yet. Each handle has its own generation id.
+    public func register(path: String, layout: BundleLayout) -> LazyBundle {
+        let id = state.withLock { s in
+            defer { s.nextID &+= 1 }
+            return s.nextID
+        }
+        return LazyBundle(id: id, path: path, layout: layout, manager: self)
+    }
+
+    /// Closes a bundle for good (replaced or removed) and drops its cached tiles.
+    /// Its open pool stays with the handle, outside the budget, for requests that still hold
+    /// the handle (they finish on the file they started on); it goes when the handle goes.
+    public func unregister(_ bundle: LazyBundle) {
+        let pool = state.withLock { s in s.open.removeValue(forKey: bundle.id)?.pool }
+        bundle.retire(pool)
+        if pool != nil { cache?.release(bundleCost) }
+        cache?.removeAll(bundle: bundle.id, reason: .idle)
+    }
+
+    /// Runs `body` with the bundle's pool, opening it first if needed.
+    func withPool<R>(_ bundle: LazyBundle, _ body: (TileReadPool) throws -> R) throws -> R {
+        let now = ContinuousClock.now
+        var pool = state.withLock { s -> TileReadPool? in
+            guard var o = s.open[bundle.id] else { return nil }
+            o.users += 1
+            o.lastUse = now
+            s.open[bundle.id] = o
+            return o.pool
+        }
+        if pool == nil { pool = try open(bundle) }
+        defer {
+            state.withLock { s in
+                s.open[bundle.id]?.users -= 1
+                s.open[bundle.id]?.lastUse = .now
+            }
+        }
+        guard let pool else { throw TileCacheError.budgetTooSmall(budget: cache?.budget ?? 0, bundleCost: bundleCost) }
+        return try body(pool)
+    }
+
+    /// Opens outside the lock (it is file I/O); a racing opener's pool wins, ours is dropped.
+    private func open(_ bundle: LazyBundle) throws -> TileReadPool {
+        let fresh = try TileReadPool(path: bundle.path, layout: bundle.layout)
+        if let cache, bundleCost > 0, !cache.reserve(bundleCost) {
+            throw TileCacheError.budgetTooSmall(budget: cache.budget, bundleCost: bundleCost)
+        }
+        var released = 0
+        let pool = state.withLock { s -> TileReadPool in
+            if var o = s.open[bundle.id] {
+                released += 1
+                o.users += 1
+                s.open[bundle.id] = o
+                return o.pool
+            }
+            s.open[bundle.id] = Open(pool: fresh, lastUse: .now, users: 1)
+            s.opens += 1
+            while s.open.count > maxOpen {
+                let idle = s.open.filter { $0.value.users == 0 }
+                guard let lru = idle.min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
+                s.open[lru.key] = nil
+                s.closes[.capacity, default: 0] += 1
+                released += 1
+            }
+            return fresh
+        }
+        if released > 0 { cache?.release(released * bundleCost) }
+        return pool
+    }
+
+    /// Closes bundles unused for `idleTimeout` (or every unused one with `all`); returns how many.
+    @discardableResult
+    public func closeIdle(all: Bool = false, reason: EvictionReason = .idle, now: ContinuousClock.Instant = .now) -> Int {
+        let closed = state.withLock { s -> Int in
+            let victims = s.open.filter { $0.value.users == 0 && (all || now - $0.value.lastUse >= idleTimeout) }.map(\.key)
+            for id in victims { s.open[id] = nil }
+            s.closes[reason, default: 0] += victims.count
+            return victims.count
+        }
+        if closed > 0 { cache?.release(closed * bundleCost) }
+        return closed
+    }
+
+    /// Bundles open now.
+    public var openCount: Int { state.withLock { $0.open.count } }
+
+    /// Whether a bundle is open now.
+    public func isOpen(_ bundle: LazyBundle) -> Bool { state.withLock { $0.open[bundle.id] != nil } }
+
+    /// Opens so far, and closes by reason.
+    public var counts: (opens: Int, closes: [EvictionReason: Int]) { state.withLock { ($0.opens, $0.closes) } }
+}
+
+/// A bundle file whose connections open on first use (see `BundleManager`).
+public final class LazyBundle: Sendable {
+    /// Generation id, also the `bundle` of its tiles' `TileKey`s.
+    public let id: UInt32
+    public let path: String
+    public let layout: BundleLayout
+    private let manager: BundleManager
+    /// Set once unregistered: the pool it had open then, if any.
+    private let retired = Mutex<(done: Bool, pool: TileReadPool?)>((false, nil))
+
+    init(id: UInt32, path: String, layout: BundleLayout, manager: BundleManager) {
+        self.id = id
+        self.path = path
+        self.layout = layout
+        self.manager = manager
+    }
+
+    /// Runs `body` with the bundle's read pool, opening it if it is closed.
+    public func withPool<R>(_ body: (TileReadPool) throws -> R) throws -> R {
+        let r = retired.withLock { $0 }
+        guard r.done else { return try manager.withPool(self, body) }
+        // Unregistered: read without the manager (a late request on a replaced or removed file).
+        return try body(r.pool ?? TileReadPool(path: path, layout: layout))
+    }
+
+    func retire(_ pool: TileReadPool?) {
+        retired.withLock { $0 = (true, pool) }
+    }
+}

@@ -1,0 +1,209 @@
+import Synchronization
+
+/// A cache of encoded tiles with a fixed byte budget. Entries and their overhead
+/// (`CachedTile.cost`) plus reservations of open bundles never exceed the budget: every change
+/// happens under one lock, which also makes the hit path synchronous and cheap (no actor hop).
+/// Concurrent misses of one tile share one read (single flight); the eviction policy is
+/// pluggable (`PolicyKind`).
+public final class TileCache: Sendable {
+    /// The byte budget.
+    public let budget: Int
+    private let state: Mutex<State>
+
+    struct Entry {
+        var tile: CachedTile
+        var cost: Int
+        var prefetched: Bool
+    }
+
+    struct State {
+        var entries: [TileKey: Entry] = [:]
+        var policy: any EvictionPolicy<TileKey>
+        var bytes = 0
+        var reserved = 0
+        var fraction = 1.0
+        var flights: [TileKey: Flight] = [:]
+        var stats = CacheStatistics()
+
+        func capacity(budget: Int) -> Int { max(0, Int(Double(budget) * fraction) - reserved) }
+    }
+
+    public init(budget: Int, policy: PolicyKind = .s3fifo) {
+        self.budget = max(0, budget)
+        var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self))
+        s.stats.policy = policy.rawValue
+        s.stats.budget = max(0, budget)
+        state = Mutex(s)
+    }
+
+    /// The tile if held (a hit), without loading; nil otherwise (not counted as a miss).
+    public func cached(_ key: TileKey) -> CachedTile? {
+        state.withLock { s in Self.hit(key, &s) }
+    }
+
+    /// The tile, from memory or from `load` (called on this thread; concurrent callers for the
+    /// same key wait for the first one's read). nil when the bundle has no such tile.
+    public func tile(_ key: TileKey, load: () throws -> CachedTile?) throws -> CachedTile? {
+        enum Step { case hit(CachedTile), join(Flight), lead(Flight) }
+        let step: Step = state.withLock { s in
+            if let t = Self.hit(key, &s) { return .hit(t) }
+            s.stats.misses += 1
+            if let f = s.flights[key] {
+                s.stats.joins += 1
+                return .join(f)
+            }
+            let f = Flight()
+            s.flights[key] = f
+            s.stats.loads += 1
+            return .lead(f)
+        }
+        switch step {
+        case let .hit(t): return t
+        case let .join(f): return try f.wait()
+        case let .lead(f): return try lead(key, flight: f, priority: .demand, load: load)
+        }
+    }
+
+    /// Loads a predicted tile at low priority unless held or loading: admitted only into room
+    /// that cold entries make. Returns whether a load happened.
+    @discardableResult
+    public func prefetch(_ key: TileKey, load: () throws -> CachedTile?) -> Bool {
+        let flight: Flight? = state.withLock { s in
+            guard s.entries[key] == nil, s.flights[key] == nil else { return nil }
+            let f = Flight()
+            s.flights[key] = f
+            s.stats.loads += 1
+            s.stats.prefetchesIssued += 1
+            return f
+        }
+        guard let flight else { return false }
+        _ = try? lead(key, flight: flight, priority: .prefetch, load: load)
+        return true
+    }
+
+    private func lead(_ key: TileKey, flight: Flight, priority: AdmissionPriority,
+                      load: () throws -> CachedTile?) throws -> CachedTile? {
+        let result = Result { try load() }
+        state.withLock { s in
+            s.flights[key] = nil
+            if case let .success(tile?) = result { Self.admit(key, tile, priority, &s, budget: budget) }
+        }
+        flight.finish(result)
+        return try result.get()
+    }
+
+    /// Whether a key is held (no hit counted).
+    public func contains(_ key: TileKey) -> Bool { state.withLock { $0.entries[key] != nil } }
+
+    /// Current figures.
+    public var statistics: CacheStatistics {
+        state.withLock { s in
+            var st = s.stats
+            st.bytes = s.bytes
+            st.reservedBytes = s.reserved
+            st.entries = s.entries.count
+            st.capacity = s.capacity(budget: budget)
+            return st
+        }
+    }
+
+    /// Bytes tiles may use now.
+    public var capacity: Int { state.withLock { $0.capacity(budget: budget) } }
+
+    /// Limits tiles to `fraction` of the budget (under memory pressure; 1 restores), evicting
+    /// down to it now.
+    public func setFraction(_ fraction: Double) {
+        state.withLock { s in
+            s.fraction = min(1, max(0, fraction))
+            Self.fit(&s, budget: budget, reason: .pressure)
+        }
+    }
+
+    /// Drops every entry (critical memory pressure). Loads in flight still answer their callers.
+    public func removeAll(reason: EvictionReason = .pressure) {
+        state.withLock { s in
+            for key in s.entries.keys { s.policy.remove(key) }
+            s.stats.evictions[reason, default: 0] += s.entries.count
+            s.entries.removeAll()
+            s.bytes = 0
+        }
+    }
+
+    /// Drops the entries of one bundle (closed, replaced or removed).
+    public func removeAll(bundle: UInt32, reason: EvictionReason = .idle) {
+        state.withLock { s in
+            let keys = s.entries.keys.filter { $0.bundle == bundle }
+            for key in keys { Self.drop(key, &s, reason: reason) }
+        }
+    }
+
+    /// Sets aside bytes for something else held in memory (an open bundle), evicting tiles to
+    /// make room. Fails, reserving nothing, when the budget cannot hold it even empty.
+    public func reserve(_ bytes: Int) -> Bool {
+        state.withLock { s in
+            guard s.reserved + bytes <= budget else { return false }
+            s.reserved += bytes
+            Self.fit(&s, budget: budget, reason: .capacity)
+            return true
+        }
+    }
+
+    /// Gives back a reservation.
+    public func release(_ bytes: Int) {
+        state.withLock { s in s.reserved = max(0, s.reserved - bytes) }
+    }
+
+    // MARK: - Under the lock
+
+    private static func hit(_ key: TileKey, _ s: inout State) -> CachedTile? {
+        guard let e = s.entries[key] else { return nil }
+        s.stats.hits += 1
+        s.policy.recordHit(key)
+        if e.prefetched {
+            s.stats.prefetchesUsed += 1
+            s.entries[key]?.prefetched = false
+        }
+        return e.tile
+    }
+
+    private static func admit(_ key: TileKey, _ tile: CachedTile, _ priority: AdmissionPriority, _ s: inout State, budget: Int) {
+        let cost = tile.cost
+        let capacity = s.capacity(budget: budget)
+        if s.entries[key] != nil { drop(key, &s, reason: .capacity, counted: false) }
+        guard cost <= capacity else {
+            if priority == .prefetch { s.stats.prefetchesRejected += 1 }
+            return
+        }
+        s.policy.setCapacity(capacity)
+        while s.bytes + cost > capacity {
+            let victim = priority == .demand ? s.policy.evict() : s.policy.evictCold()
+            guard let victim, let e = s.entries.removeValue(forKey: victim) else {
+                if priority == .prefetch { s.stats.prefetchesRejected += 1 }
+                return
+            }
+            s.bytes -= e.cost
+            s.stats.evictions[.capacity, default: 0] += 1
+        }
+        s.entries[key] = Entry(tile: tile, cost: cost, prefetched: priority == .prefetch)
+        s.bytes += cost
+        s.policy.insert(key, cost: cost, priority: priority)
+    }
+
+    /// Evicts until the entries fit the current capacity.
+    private static func fit(_ s: inout State, budget: Int, reason: EvictionReason) {
+        let capacity = s.capacity(budget: budget)
+        s.policy.setCapacity(capacity)
+        while s.bytes > capacity {
+            guard let victim = s.policy.evict(), let e = s.entries.removeValue(forKey: victim) else { break }
+            s.bytes -= e.cost
+            s.stats.evictions[reason, default: 0] += 1
+        }
+    }
+
+    private static func drop(_ key: TileKey, _ s: inout State, reason: EvictionReason, counted: Bool = true) {
+        guard let e = s.entries.removeValue(forKey: key) else { return }
+        s.policy.remove(key)
+        s.bytes -= e.cost
+        if counted { s.stats.evictions[reason, default: 0] += 1 }
+    }
+}

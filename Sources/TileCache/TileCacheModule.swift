@@ -1,2 +1,0 @@
-// The TileCache module; see ../shared/DESIGN.md.
-enum TileCacheModule {}

@@ -1,0 +1,38 @@
+import Foundation
+import TileCache
+import TileGeometry
+import TileStore
+import TrailMapTestSupport
+
+/// A tile of `size` bytes for key-only tests.
+func sampleTile(_ size: Int, tag: String = "t") -> CachedTile {
+    CachedTile(bytes: [UInt8](repeating: 7, count: size), etag: "\"\(tag)\"")
+}
+
+func key(_ x: Int, bundle: UInt32 = 1, z: Int = 10) -> TileKey {
+    TileKey(bundle: bundle, tile: TileID(z: z, x: x, y: 0)!)
+}
+
+/// Writes a small bundle (zoom 3, 8 tiles of arbitrary bytes) and returns its path.
+func writeBundle(in dir: TemporaryDirectory, name: String) throws -> String {
+    let path = dir.file("\(name).mbtiles")
+    let writer = try BundleWriter(path: path)
+    try writer.add((0..<8).map { x in (TileID(z: 3, x: x, y: 1)!, [UInt8](repeating: UInt8(x), count: 100 + x)) })
+    _ = try writer.finish(metadata: BundleMetadata(name: name, bounds: .world, minZoom: 3, maxZoom: 3))
+    return path
+}
+
+/// Runs `body` on `count` threads at once (not the cooperative pool: the cache blocks threads
+/// on purpose) and waits for all of them.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for i in 0..<count {
+        group.enter()
+        let t = Thread {
+            body(i)
+            group.leave()
+        }
+        t.start()
+    }
+    group.wait()
+}

@@ -1,0 +1,66 @@
+import Testing
+import TileCache
+
+@Suite struct PolicyTests {
+    @Test func lruEvictsTheLeastRecentlyUsed() {
+        var p = LRUPolicy<Int>()
+        for k in 0..<3 { p.insert(k, cost: 1, priority: .demand) }
+        p.recordHit(0)
+        #expect(p.evict() == 1)
+        #expect(p.evict() == 2)
+        #expect(p.evict() == 0)
+        #expect(p.evict() == nil)
+    }
+
+    @Test func sieveKeepsVisitedKeys() {
+        var p = SIEVEPolicy<Int>()
+        for k in 0..<4 { p.insert(k, cost: 1, priority: .demand) }
+        p.recordHit(0)
+        p.recordHit(2)
+        #expect(p.evict() == 1)
+        #expect(p.evict() == 3)
+        #expect(p.evict() == 0, "visited bits were cleared by the first pass")
+    }
+
+    @Test func s3fifoDropsOneHitKeysBeforeReusedOnes() {
+        var p = S3FIFOPolicy<Int>(capacity: 10)
+        for k in 0..<5 { p.insert(k, cost: 1, priority: .demand) }
+        p.recordHit(0)
+        p.recordHit(1)
+        var evicted = [Int]()
+        for _ in 0..<3 { if let k = p.evict() { evicted.append(k) } }
+        #expect(evicted == [2, 3, 4])
+    }
+
+    @Test func s3fifoReadmitsGhostsIntoMain() {
+        var p = S3FIFOPolicy<Int>(capacity: 10)
+        p.insert(1, cost: 1, priority: .demand)
+        #expect(p.evict() == 1)
+        p.insert(1, cost: 1, priority: .demand)  // remembered: goes to main
+        p.insert(2, cost: 1, priority: .demand)
+        #expect(p.evict() == 2, "the small queue is emptied first")
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func removeForgetsAKey(kind: PolicyKind) {
+        var p = kind.make(capacity: 10, keyType: Int.self)
+        for k in 0..<3 { p.insert(k, cost: 1, priority: .demand) }
+        p.remove(1)
+        var left = Set<Int>()
+        while let k = p.evict() { left.insert(k) }
+        #expect(left == [0, 2])
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func evictColdOnlyTakesUnreadKeys(kind: PolicyKind) {
+        var p = kind.make(capacity: 10, keyType: Int.self)
+        p.insert(0, cost: 1, priority: .demand)
+        p.recordHit(0)
+        #expect(p.evictCold() == nil)
+        var q = kind.make(capacity: 10, keyType: Int.self)
+        q.insert(1, cost: 1, priority: .prefetch)
+        q.insert(0, cost: 1, priority: .demand)
+        q.recordHit(0)
+        #expect(q.evictCold() == 1)
+    }
+}
