@@ -88,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        OneMallocArena.reexecIfNeeded()
         let logger = global.logger("trailmap.serve")
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
