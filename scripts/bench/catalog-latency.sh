@@ -62,8 +62,8 @@ measure() { # LABEL URL [wrk args]
 import re, sys
 text = open(sys.argv[1]).read()
 def ms(v):
-    n, u = float(re.match(r"([\d.]+)", v).group(1)), re.sub(r"[\d.]", "", v)
-    return n * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[u]
+    m = re.match(r"([\d.]+)(us|ms|s|m)$", v)
+    return float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[m.group(2)] if m else float("nan")
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
 p50 = ms(re.search(r"50%\s+(\S+)", text).group(1)); p99 = ms(re.search(r"99%\s+(\S+)", text).group(1))
 errs = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
