@@ -20,8 +20,12 @@ public struct BuildOptions: Sendable {
     /// CRS of sources georeferenced by a world file.
     public var worldFileCRS: CRS = .epsg4326
     public var tileSize: Int = 256
-    /// Tile PNG settings: zlib 6, one filter pass. Measured on the benchmark: level 9 is 8% smaller and 4.8x slower.
-    public var encoding = PNGEncodingOptions(compressionLevel: 6, effort: .fast)
+    /// Tile PNG settings: libdeflate level `BuildOptions.defaultPNGLevel` after a per-tile search over
+    /// filters and palette versus truecolour (see README, Benchmarks).
+    public var encoding = PNGEncodingOptions(
+        deflater: .libdeflate, compressionLevel: BuildOptions.defaultPNGLevel, effort: .best)
+    /// The libdeflate level `trailmap build` uses unless told otherwise.
+    public static let defaultPNGLevel = 8
     public var description: String = ""
     public var attribution: String = ""
     public var version: String = "1.0.0"
