@@ -78,9 +78,14 @@ struct PNGCodecTests {
             let v: UInt8 = i % 3 == 0 ? 0 : (i % 3 == 1 ? 128 : 255)
             image.pixels.replaceSubrange(i * 4..<i * 4 + 4, with: [v, v, v, 255])
         }
-        let png = try roundTrip(image)
-        #expect(PNGBytes.colorType(png) == 3)
-        #expect(PNGBytes.bitDepth(png) == 2)
+        // One setting per tile: the palette comes first.
+        let fast = try roundTrip(image, PNGEncodingOptions(effort: .fast))
+        #expect(PNGBytes.colorType(fast) == 3)
+        #expect(PNGBytes.bitDepth(fast) == 2)
+        // The search may prefer 8-bit gray with filters; never a larger file.
+        let best = try roundTrip(image)
+        #expect([0, 3].contains(PNGBytes.colorType(best)))
+        #expect(best.count <= fast.count)
     }
 
     @Test(arguments: [(1, 1), (3, 1), (13, 7), (17, 33), (255, 3), (1, 300)])
