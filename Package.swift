@@ -30,7 +30,7 @@ let package = Package(
     targets: [
         .target(
             name: "CPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "TileGeometry", swiftSettings: upcoming),

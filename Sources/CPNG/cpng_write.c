@@ -13,7 +13,12 @@ typedef struct enc_state {
     size_t length;
     size_t capacity;
     png_bytep *rows;
+    uint8_t *idat;      /* libdeflate path: the finished zlib stream */
+    size_t idat_length;
 } enc_state;
+
+/* Largest IDAT chunk written; longer streams are split over several IDAT chunks. */
+#define IDAT_CHUNK_MAX ((size_t)1 << 30)
 
 static void write_fn(png_structp png, png_bytep data, size_t length) {
     enc_state *s = (enc_state *)png_get_io_ptr(png);
@@ -60,6 +65,19 @@ static int encode_guarded(png_structp png, png_infop info, const cpng_encode_par
             png_set_tRNS(png, info, (png_const_bytep)p->trns, p->trns_count, NULL);
         }
     }
+    if (s->idat != NULL) {
+        /* libpng writes signature, IHDR, PLTE and tRNS; the rows were filtered and compressed
+         * already, so IDAT and IEND go out as raw chunks (libpng adds lengths and CRCs). */
+        png_write_info(png, info);
+        static const png_byte idat[5] = {'I', 'D', 'A', 'T', '\0'};
+        static const png_byte iend[5] = {'I', 'E', 'N', 'D', '\0'};
+        for (size_t at = 0; at < s->idat_length; at += IDAT_CHUNK_MAX) {
+            size_t left = s->idat_length - at;
+            png_write_chunk(png, idat, s->idat + at, left < IDAT_CHUNK_MAX ? left : IDAT_CHUNK_MAX);
+        }
+        png_write_chunk(png, iend, NULL, 0);
+        return CPNG_OK;
+    }
     png_set_compression_level(png, p->compression_level);
     png_set_compression_mem_level(png, 9);
     png_set_compression_strategy(png, p->strategy);
@@ -85,7 +103,7 @@ static int channels_of(int color_type) {
     }
 }
 
-static const char *validate(const cpng_encode_params *p, size_t *stride_out) {
+const char *cpng_validate_encode(const cpng_encode_params *p, size_t *stride_out) {
     if (p->width == 0 || p->height == 0 || p->width > 0x7fffffff || p->height > 0x7fffffff) {
         return "invalid image size";
     }
@@ -110,7 +128,22 @@ static const char *validate(const cpng_encode_params *p, size_t *stride_out) {
             return "invalid tRNS";
         }
     }
-    if (p->compression_level < 0 || p->compression_level > 9) {
+    if (p->deflater == CPNG_DEFLATER_LIBDEFLATE) {
+        if (p->interlace) {
+            return "interlaced output needs the zlib deflater";
+        }
+        if (p->compression_level < 0 || p->compression_level > 12) {
+            return "libdeflate compression level must be 0...12";
+        }
+        if (p->filter_choice < CPNG_CHOICE_SEARCH || p->filter_choice > CPNG_CHOICE_ENTROPY) {
+            return "invalid filter choice";
+        }
+        if (p->filter_choice == CPNG_CHOICE_SEARCH && (p->search_level < 1 || p->search_level > 12)) {
+            return "libdeflate search level must be 1...12";
+        }
+    } else if (p->deflater != CPNG_DEFLATER_ZLIB) {
+        return "invalid deflater";
+    } else if (p->compression_level < 0 || p->compression_level > 9) {
         return "compression level must be 0...9";
     }
     if (p->strategy < 0 || p->strategy > 4) {
@@ -135,7 +168,7 @@ int cpng_encode(const cpng_encode_params *p, uint8_t **out, size_t *out_length, 
         return cpng_usage(err, err_len, "invalid arguments");
     }
     size_t stride = 0;
-    const char *invalid = validate(p, &stride);
+    const char *invalid = cpng_validate_encode(p, &stride);
     if (invalid != NULL) {
         return cpng_usage(err, err_len, invalid);
     }
@@ -154,6 +187,16 @@ int cpng_encode(const cpng_encode_params *p, uint8_t **out, size_t *out_length, 
         info = png_create_info_struct(png);
     }
     int status;
+    if (info != NULL && p->deflater == CPNG_DEFLATER_LIBDEFLATE) {
+        status = cpng_deflate_idat(p, stride, &s->idat, &s->idat_length, s->ctx.msg, sizeof s->ctx.msg);
+        if (status != CPNG_OK) {
+            png_destroy_write_struct(&png, &info);
+            cpng_copy_msg(err, err_len, s->ctx.msg);
+            free(s->rows);
+            free(s);
+            return status;
+        }
+    }
     if (info == NULL) {
         status = CPNG_ERR_NOMEM;
         snprintf(s->ctx.msg, sizeof s->ctx.msg, "out of memory");
@@ -173,6 +216,7 @@ int cpng_encode(const cpng_encode_params *p, uint8_t **out, size_t *out_length, 
         cpng_copy_msg(err, err_len, s->ctx.msg[0] != '\0' ? s->ctx.msg : "PNG encoding failed");
         free(s->data);
     }
+    free(s->idat);
     free(s->rows);
     free(s);
     return status;

@@ -12,15 +12,21 @@ public enum PNGEncoder: Sendable {
         guard image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
             throw .encodeFailed("image too large for PNG (\(image.width)×\(image.height))")
         }
-        guard (0...9).contains(options.compressionLevel) else {
-            throw .encodeFailed("compression level must be 0...9, not \(options.compressionLevel)")
+        let deflater = options.deflater
+        guard (0...deflater.maxLevel).contains(options.compressionLevel) else {
+            throw .encodeFailed(
+                "\(deflater) compression level must be 0...\(deflater.maxLevel), not \(options.compressionLevel)")
         }
-        let (layout, attempts) = plan(image, options: options)
+        let layouts = candidates(image, options: options)
+        if deflater == .libdeflate && !options.interlaced {
+            return try encodeWithLibdeflate(layouts, options: options)
+        }
+        let layout = layouts[0]
         var best: [UInt8]?
-        for attempt in attempts {
-            let output = try layout.encode(
-                level: options.compressionLevel, filters: attempt.filters, strategy: attempt.strategy,
-                interlaced: options.interlaced)
+        for attempt in zlibAttempts(layout, effort: options.effort) {
+            let output = try layout.encode(.zlib(
+                level: min(options.compressionLevel, 9), filters: attempt.filters, strategy: attempt.strategy,
+                interlaced: options.interlaced))
             if output.count < best?.count ?? Int.max {
                 best = output
             }
@@ -29,32 +35,72 @@ public enum PNGEncoder: Sendable {
         return best
     }
 
-    /// The chosen layout and the filter/strategy settings to try on it.
-    static func plan(
-        _ image: RGBAImage, options: PNGEncodingOptions
-    ) -> (PNGLayout, [(filters: Int32, strategy: Int32)]) {
-        let fast = options.effort == .fast
-        let adaptive = (filters: CPNG_ALL_FILTERS, strategy: CPNG_STRATEGY_FILTERED)
-        let adaptiveDefault = (filters: CPNG_ALL_FILTERS, strategy: CPNG_STRATEGY_DEFAULT)
-        let unfiltered = (filters: CPNG_FILTER_NONE, strategy: CPNG_STRATEGY_DEFAULT)
-
+    /// The lossless layouts worth trying, preferred first: a palette when it has at most 256
+    /// colours (unless 8-bit gray holds the same data), then the reduced truecolour layout
+    /// (only with `.best` libdeflate effort when a palette came first).
+    static func candidates(_ image: RGBAImage, options: PNGEncodingOptions) -> [PNGLayout] {
         var (opaque, gray) = (false, false)
         if options.reduceChannels {
             (opaque, gray) = PNGLayout.channelInfo(image)
         }
+        var layouts: [PNGLayout] = []
         if options.allowPalette, let palette = PNGPalette.analyze(image) {
             // 8-bit gray beats an 8-bit palette: same data, no PLTE, meaningful filters.
             if !(opaque && gray && palette.bitDepth == 8) {
-                let layout = PNGLayout.palette(palette, width: image.width, height: image.height)
-                return (layout, fast ? [unfiltered] : [unfiltered, adaptiveDefault])
+                layouts.append(PNGLayout.palette(palette, width: image.width, height: image.height))
             }
         }
-        let layout = options.reduceChannels
-            ? PNGLayout.truecolor(image, opaque: opaque, gray: gray)
-            : PNGLayout.rgba(image)
-        if fast {
-            return (layout, [adaptive])
+        let searchesLayouts = options.effort == .best && options.deflater == .libdeflate && !options.interlaced
+        if layouts.isEmpty || searchesLayouts {
+            layouts.append(options.reduceChannels
+                ? PNGLayout.truecolor(image, opaque: opaque, gray: gray)
+                : PNGLayout.rgba(image))
         }
-        return (layout, layout.colorType == CPNG_COLOR_GRAY ? [adaptive, unfiltered] : [adaptive, adaptiveDefault])
+        return layouts
+    }
+
+    /// libdeflate: with `.fast`, one filter setting on the preferred layout; with `.best`, the
+    /// layout and filter choice whose sample compresses smallest.
+    static func encodeWithLibdeflate(_ layouts: [PNGLayout], options: PNGEncodingOptions) throws(PNGError) -> [UInt8] {
+        let level = options.compressionLevel
+        guard options.effort == .best else {
+            let layout = layouts[0]
+            let choice = layout.colorType == CPNG_COLOR_PALETTE ? CPNG_CHOICE_NONE : CPNG_CHOICE_MINSUM
+            return try layout.encode(.libdeflate(level: level, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
+        }
+        var best: (layout: PNGLayout, choice: Int32, score: Int)?
+        for layout in layouts {
+            let ranked = try layout.rankFilters(filters: CPNG_ALL_FILTERS, searchLevel: options.searchLevel)
+            guard layouts.count > 1 else {
+                best = (layout, ranked.choice, 0)
+                break
+            }
+            // Layouts compete on their winners' samples at the final level (the fast search level
+            // mispredicts between colour types); PLTE and tRNS are part of a palette's cost.
+            let sample = try layout.rankFilters(
+                filters: CPNG_ALL_FILTERS, choice: ranked.choice, searchLevel: max(level, 1))
+            let score = sample.score + layout.palette.count + layout.transparency.count
+            if score < best?.score ?? Int.max {
+                best = (layout, ranked.choice, score)
+            }
+        }
+        guard let best else { throw .encodeFailed("no encoding attempted") }
+        return try best.layout.encode(.libdeflate(
+            level: level, filters: CPNG_ALL_FILTERS, choice: best.choice, searchLevel: 0))
+    }
+
+    /// zlib: the filter/strategy settings to try on a layout.
+    static func zlibAttempts(_ layout: PNGLayout, effort: PNGEncodingOptions.Effort) -> [(filters: Int32, strategy: Int32)] {
+        let adaptive = (filters: CPNG_ALL_FILTERS, strategy: CPNG_STRATEGY_FILTERED)
+        let adaptiveDefault = (filters: CPNG_ALL_FILTERS, strategy: CPNG_STRATEGY_DEFAULT)
+        let unfiltered = (filters: CPNG_FILTER_NONE, strategy: CPNG_STRATEGY_DEFAULT)
+        let fast = effort == .fast
+        if layout.colorType == CPNG_COLOR_PALETTE {
+            return fast ? [unfiltered] : [unfiltered, adaptiveDefault]
+        }
+        if fast {
+            return [adaptive]
+        }
+        return layout.colorType == CPNG_COLOR_GRAY ? [adaptive, unfiltered] : [adaptive, adaptiveDefault]
     }
 }

@@ -1,15 +1,33 @@
 /// How `PNGEncoder` trades speed for size. Every reduction is lossless: decoding the output
 /// gives back exactly the same RGBA bytes.
 public struct PNGEncodingOptions: Sendable {
+    /// Which deflate implementation compresses the image data.
+    public enum Deflater: Sendable, CustomStringConvertible {
+        /// libpng's own zlib path, levels 0...9.
+        case zlib
+        /// Rows filtered by TrailMap, IDAT compressed with libdeflate, levels 0...12
+        /// (10...12 are near-optimal and much slower).
+        case libdeflate
+
+        /// The highest compression level.
+        public var maxLevel: Int { self == .zlib ? 9 : 12 }
+
+        public var description: String { self == .zlib ? "zlib" : "libdeflate" }
+    }
+
     /// How hard the encoder searches for a smaller output.
     public enum Effort: Sendable {
-        /// One filter/strategy setting.
+        /// One filter setting (libdeflate: per-row minimum sum; none for palettes).
         case fast
-        /// Two filter/strategy combinations; the smallest output is kept.
+        /// zlib: two filter/strategy combinations, the smaller kept. libdeflate: every filter and
+        /// two per-row heuristics ranked on a sample of rows, and palette versus truecolour
+        /// where both are lossless; the winner is compressed once at `compressionLevel`.
         case best
     }
 
-    /// zlib compression level, 0...9 (default 9).
+    /// Which deflate implementation to use (default libdeflate).
+    public var deflater: Deflater
+    /// Compression level: zlib 0...9, libdeflate 0...12 (default 9).
     public var compressionLevel: Int
     /// Write a palette PNG (bit depth 1, 2, 4 or 8) when the image has at most 256 distinct
     /// RGBA colours (default true).
@@ -18,21 +36,25 @@ public struct PNGEncodingOptions: Sendable {
     public var reduceChannels: Bool
     /// Speed versus size (default `.best`).
     public var effort: Effort
-    /// Write an Adam7-interlaced PNG (internal: tests need interlaced input).
+    /// libdeflate level of the `.best` filter search (1...12).
+    var searchLevel = 1
+    /// Write an Adam7-interlaced PNG (internal: tests need interlaced input). Interlaced output
+    /// always goes through zlib, at `min(compressionLevel, 9)`.
     var interlaced = false
 
-    /// Options; the defaults give the smallest lossless output.
+    /// Options; the defaults give small lossless output.
     public init(
-        compressionLevel: Int = 9, allowPalette: Bool = true, reduceChannels: Bool = true,
-        effort: Effort = .best
+        deflater: Deflater = .libdeflate, compressionLevel: Int = 9, allowPalette: Bool = true,
+        reduceChannels: Bool = true, effort: Effort = .best
     ) {
+        self.deflater = deflater
         self.compressionLevel = compressionLevel
         self.allowPalette = allowPalette
         self.reduceChannels = reduceChannels
         self.effort = effort
     }
 
-    /// Level 9, palette and channel reduction allowed, `.best` effort.
+    /// libdeflate level 9, palette and channel reduction allowed, `.best` effort.
     public static let `default` = PNGEncodingOptions()
 
     /// Plain RGBA8 output with no colour reduction.

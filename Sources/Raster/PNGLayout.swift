@@ -99,29 +99,4 @@ struct PNGLayout {
             width: width, height: height, colorType: CPNG_COLOR_PALETTE, bitDepth: depth, rows: rows,
             palette: palette.rgb, transparency: palette.alpha)
     }
-
-    /// Encodes with the given zlib level, filter flags and strategy.
-    func encode(level: Int, filters: Int32, strategy: Int32, interlaced: Bool) throws(PNGError) -> [UInt8] {
-        var output: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let (status, message) = rows.withUnsafeBufferPointer { rows in
-            palette.withUnsafeBufferPointer { palette in
-                transparency.withUnsafeBufferPointer { transparency in
-                    var params = cpng_encode_params(
-                        width: UInt32(width), height: UInt32(height), color_type: colorType,
-                        bit_depth: Int32(bitDepth), rows: rows.baseAddress, rows_length: rows.count,
-                        palette: palette.baseAddress, palette_count: Int32(palette.count / 3),
-                        trns: transparency.baseAddress, trns_count: Int32(transparency.count),
-                        compression_level: Int32(level), strategy: strategy, filters: filters,
-                        interlace: interlaced ? 1 : 0)
-                    return PNGShim.call { cpng_encode(&params, &output, &length, $0, $1) }
-                }
-            }
-        }
-        defer { cpng_free(output) }
-        guard status == CPNG_OK, let output else {
-            throw .encodeFailed(message.isEmpty ? "unknown error" : message)
-        }
-        return Array(UnsafeBufferPointer(start: output, count: length))
-    }
 }

@@ -6,6 +6,13 @@ import TileGeometry
 
 extension Resampling: ExpressibleByArgument {}
 
+/// `--png-deflater`.
+enum PNGDeflaterArgument: String, ExpressibleByArgument, CaseIterable {
+    case libdeflate, zlib
+
+    var deflater: PNGEncodingOptions.Deflater { self == .zlib ? .zlib : .libdeflate }
+}
+
 /// `trailmap build`: sources → bundle.
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,11 +50,16 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Tile size in pixels: 256 or 512.")
     var tileSize: Int = 256
 
-    @Option(name: .long, help: "zlib level for tile PNGs, 0-9 (higher is smaller and slower).")
-    var pngLevel: Int = 6
+    @Option(name: .long, help: ArgumentHelp(
+        "Compression level for tile PNGs: libdeflate 0-12 (default \(BuildOptions.defaultPNGLevel); 10-12 are near-optimal, much slower), zlib 0-9 (default 6).",
+        valueName: "level"))
+    var pngLevel: Int?
 
-    @Flag(name: .long, help: "Try two filter/strategy settings per tile and keep the smaller (slower).")
-    var pngBest = false
+    @Option(name: .long, help: "Deflate implementation for tile PNGs: libdeflate or zlib (the encoder before libdeflate).")
+    var pngDeflater: PNGDeflaterArgument = .libdeflate
+
+    @Flag(name: .long, help: "Per tile, rank every PNG filter on a sample and compare palette with truecolour (slower; not smaller at level 8 on the benchmark).")
+    var pngSearch = false
 
     @Option(name: .long, help: "Bundle description.")
     var description: String = ""
@@ -65,7 +77,10 @@ struct BuildCommand: ParsableCommand {
         if CRS(parsing: sourceCrs) == nil { throw ValidationError("--source-crs must be EPSG:4326 or EPSG:3857") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
-        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be 0...9") }
+        let maxLevel = pngDeflater.deflater.maxLevel
+        if let pngLevel, !(0...maxLevel).contains(pngLevel) {
+            throw ValidationError("--png-level must be 0...\(maxLevel) with --png-deflater \(pngDeflater.rawValue)")
+        }
     }
 
     func run() throws {
@@ -76,7 +91,11 @@ struct BuildCommand: ParsableCommand {
         options.memoryLimit = memoryLimit.bytes
         options.worldFileCRS = CRS(parsing: sourceCrs) ?? .epsg4326
         options.tileSize = tileSize
-        options.encoding = PNGEncodingOptions(compressionLevel: pngLevel, effort: pngBest ? .best : .fast)
+        let deflater = pngDeflater.deflater
+        options.encoding = PNGEncodingOptions(
+            deflater: deflater,
+            compressionLevel: pngLevel ?? (deflater == .zlib ? 6 : BuildOptions.defaultPNGLevel),
+            effort: pngSearch ? .best : .fast)
         options.description = description
         options.attribution = attribution
         options.version = bundleVersion

@@ -78,9 +78,14 @@ struct PNGCodecTests {
             let v: UInt8 = i % 3 == 0 ? 0 : (i % 3 == 1 ? 128 : 255)
             image.pixels.replaceSubrange(i * 4..<i * 4 + 4, with: [v, v, v, 255])
         }
-        let png = try roundTrip(image)
-        #expect(PNGBytes.colorType(png) == 3)
-        #expect(PNGBytes.bitDepth(png) == 2)
+        // One setting per tile: the palette comes first.
+        let fast = try roundTrip(image, PNGEncodingOptions(effort: .fast))
+        #expect(PNGBytes.colorType(fast) == 3)
+        #expect(PNGBytes.bitDepth(fast) == 2)
+        // The search may prefer 8-bit gray with filters; never a larger file.
+        let best = try roundTrip(image)
+        #expect([0, 3].contains(PNGBytes.colorType(best)))
+        #expect(best.count <= fast.count)
     }
 
     @Test(arguments: [(1, 1), (3, 1), (13, 7), (17, 33), (255, 3), (1, 300)])
@@ -119,10 +124,10 @@ struct PNGCodecTests {
     @Test func invalidEncodingInputsThrow() {
         #expect(throws: PNGError.self) { try PNGEncoder.encode(RGBAImage(width: 0, height: 5)) }
         let error = #expect(throws: PNGError.self) {
-            try PNGEncoder.encode(PNGFixtures.uniform(4), options: PNGEncodingOptions(compressionLevel: 10))
+            try PNGEncoder.encode(PNGFixtures.uniform(4), options: PNGEncodingOptions(compressionLevel: 13))
         }
         if case .encodeFailed(let message)? = error {
-            #expect(message.contains("0...9"))
+            #expect(message.contains("0...12"))
         } else {
             Issue.record("expected .encodeFailed, got \(String(describing: error))")
         }

@@ -43,6 +43,20 @@ extern "C" {
 #define CPNG_FILTER_PAETH 0x80
 #define CPNG_ALL_FILTERS 0xF8
 
+/* Deflate engines for cpng_encode_params.deflater. */
+#define CPNG_DEFLATER_ZLIB 0       /* libpng's own zlib path (the only one for interlaced output) */
+#define CPNG_DEFLATER_LIBDEFLATE 1 /* filter rows here, compress the IDAT stream with libdeflate */
+
+/* Filter choices for cpng_encode_params.filter_choice (libdeflate only). */
+#define CPNG_CHOICE_SEARCH (-1) /* rank the candidates at search_level (see below) */
+#define CPNG_CHOICE_NONE 0      /* 0...4: that PNG filter type on every row */
+#define CPNG_CHOICE_SUB 1
+#define CPNG_CHOICE_UP 2
+#define CPNG_CHOICE_AVG 3
+#define CPNG_CHOICE_PAETH 4
+#define CPNG_CHOICE_MINSUM 5    /* per row, the allowed filter with the least sum of |signed byte| */
+#define CPNG_CHOICE_ENTROPY 6   /* per row, the allowed filter with the least Shannon entropy */
+
 /* zlib strategies (same values as zlib's Z_* strategies). */
 #define CPNG_STRATEGY_DEFAULT 0
 #define CPNG_STRATEGY_FILTERED 1
@@ -109,10 +123,19 @@ typedef struct cpng_encode_params {
     int palette_count;         /* 1...256 */
     const uint8_t *trns;       /* alpha per palette entry, or NULL */
     int trns_count;            /* 0...palette_count */
-    int compression_level;     /* 0...9 */
-    int strategy;              /* CPNG_STRATEGY_* */
-    int filters;               /* CPNG_FILTER_* flags */
-    int interlace;             /* nonzero: Adam7 */
+    int compression_level;     /* zlib: 0...9; libdeflate: 0...12 */
+    int strategy;              /* CPNG_STRATEGY_* (zlib only) */
+    int filters;               /* CPNG_FILTER_* flags: the filters allowed */
+    int interlace;             /* nonzero: Adam7 (zlib only) */
+    int deflater;              /* CPNG_DEFLATER_*; libdeflate needs interlace == 0 */
+    int filter_choice;         /* libdeflate only: CPNG_CHOICE_* */
+    /*
+     * libdeflate with CPNG_CHOICE_SEARCH only, 1...12: every allowed fixed filter and both per-row
+     * heuristics filter a sample of the rows (8-row bands, one in four), which is compressed at
+     * this level; the candidate with the smallest sample wins and is compressed whole at
+     * compression_level. With a single allowed filter there is nothing to search.
+     */
+    int search_level;
 } cpng_encode_params;
 
 /*
@@ -121,6 +144,15 @@ typedef struct cpng_encode_params {
  */
 int cpng_encode(const cpng_encode_params *params, uint8_t **out, size_t *out_length,
                 char *err, size_t err_len);
+
+/*
+ * libdeflate only: runs the filter search at search_level without encoding. *choice gets the
+ * winning CPNG_CHOICE_* and *score its sample's compressed size, comparable between layouts
+ * (colour types, bit depths) of the same image; callers encode the winner with filter_choice set.
+ * With a fixed filter_choice (not CPNG_CHOICE_SEARCH) only that choice's sample is compressed.
+ */
+int cpng_rank_filters(const cpng_encode_params *params, int *choice, size_t *score, char *err,
+                      size_t err_len);
 
 /* Frees a buffer returned by cpng_encode. */
 void cpng_free(void *buffer);

@@ -1,0 +1,121 @@
+/* cpng: PNG row filters and per-image filter heuristics (no libpng calls here). */
+#include "cpng_private.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+    int p = (int)a + (int)b - (int)c;
+    int pa = abs(p - (int)a), pb = abs(p - (int)b), pc = abs(p - (int)c);
+    if (pa <= pb && pa <= pc) {
+        return a;
+    }
+    return pb <= pc ? b : c;
+}
+
+void cpng_filter_row(int type, const uint8_t *row, const uint8_t *prev, size_t len, size_t bpp,
+                     uint8_t *out) {
+    size_t i;
+    switch (type) {
+    case 1: /* Sub */
+        for (i = 0; i < bpp && i < len; i++) out[i] = row[i];
+        for (; i < len; i++) out[i] = (uint8_t)(row[i] - row[i - bpp]);
+        break;
+    case 2: /* Up */
+        if (prev == NULL) {
+            memcpy(out, row, len);
+        } else {
+            for (i = 0; i < len; i++) out[i] = (uint8_t)(row[i] - prev[i]);
+        }
+        break;
+    case 3: /* Average */
+        if (prev == NULL) {
+            for (i = 0; i < bpp && i < len; i++) out[i] = row[i];
+            for (; i < len; i++) out[i] = (uint8_t)(row[i] - (row[i - bpp] >> 1));
+        } else {
+            for (i = 0; i < bpp && i < len; i++) out[i] = (uint8_t)(row[i] - (prev[i] >> 1));
+            for (; i < len; i++) out[i] = (uint8_t)(row[i] - (((unsigned)row[i - bpp] + prev[i]) >> 1));
+        }
+        break;
+    case 4: /* Paeth: with no previous row it is Sub */
+        if (prev == NULL) {
+            cpng_filter_row(1, row, NULL, len, bpp, out);
+        } else {
+            for (i = 0; i < bpp && i < len; i++) out[i] = (uint8_t)(row[i] - prev[i]);
+            for (; i < len; i++) out[i] = (uint8_t)(row[i] - paeth(row[i - bpp], prev[i], prev[i - bpp]));
+        }
+        break;
+    default: /* None */
+        memcpy(out, row, len);
+        break;
+    }
+}
+
+/* Sum of the filtered bytes read as signed values, libpng's classic heuristic. */
+static uint64_t minsum_cost(const uint8_t *f, size_t len) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < len; i++) {
+        sum += f[i] < 128 ? f[i] : 256u - f[i];
+    }
+    return sum;
+}
+
+/* c * log2(c) for small counts, filled once. */
+#define XLOG_TABLE 4096
+static float xlog_table[XLOG_TABLE];
+static pthread_once_t xlog_once = PTHREAD_ONCE_INIT;
+static void xlog_init(void) {
+    for (int c = 1; c < XLOG_TABLE; c++) xlog_table[c] = (float)(c * log2((double)c));
+}
+static inline double xlog(uint32_t c) { return c < XLOG_TABLE ? xlog_table[c] : c * log2((double)c); }
+
+/* Shannon entropy of the filtered bytes in bits, as oxipng's Entropy heuristic:
+ * n log n - sum(c log c). */
+static uint64_t entropy_cost(const uint8_t *f, size_t len) {
+    uint32_t hist[256] = {0};
+    for (size_t i = 0; i < len; i++) hist[f[i]]++;
+    double bits = xlog((uint32_t)len);
+    for (int v = 0; v < 256; v++) {
+        bits -= xlog(hist[v]);
+    }
+    return (uint64_t)(bits * 16.0);
+}
+
+void cpng_filter_image(const uint8_t *rows, size_t stride, uint32_t height, size_t bpp, int choice,
+                       int allowed, uint8_t *out, uint8_t *scratch) {
+    cpng_filter_rows(rows, stride, 0, height, bpp, choice, allowed, out, scratch);
+}
+
+void cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count, size_t bpp,
+                      int choice, int allowed, uint8_t *out, uint8_t *scratch) {
+    static const int flag_of[5] = {CPNG_FILTER_NONE, CPNG_FILTER_SUB, CPNG_FILTER_UP, CPNG_FILTER_AVG,
+                                   CPNG_FILTER_PAETH};
+    for (uint32_t y = first; y < first + count; y++) {
+        const uint8_t *row = rows + (size_t)y * stride;
+        const uint8_t *prev = y > 0 ? row - stride : NULL;
+        uint8_t *dst = out + (size_t)(y - first) * (stride + 1);
+        if (choice <= CPNG_CHOICE_PAETH) {
+            dst[0] = (uint8_t)choice;
+            cpng_filter_row(choice, row, prev, stride, bpp, dst + 1);
+            continue;
+        }
+        if (choice == CPNG_CHOICE_ENTROPY) (void)pthread_once(&xlog_once, xlog_init);
+        uint64_t best_cost = UINT64_MAX;
+        int best = 0;
+        for (int t = 0; t < 5; t++) {
+            if ((allowed & flag_of[t]) == 0) continue;
+            cpng_filter_row(t, row, prev, stride, bpp, scratch);
+            uint64_t cost = choice == CPNG_CHOICE_MINSUM ? minsum_cost(scratch, stride)
+                                                         : entropy_cost(scratch, stride);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best = t;
+            }
+        }
+        dst[0] = (uint8_t)best;
+        cpng_filter_row(best, row, prev, stride, bpp, dst + 1);
+    }
+}
