@@ -53,7 +53,7 @@ import TrailMapTestSupport
         let path = dir.file("c.mbtiles")
         // A pid far above pid_max belongs to no process.
         let stale = BundleWriter.temporaryPath(for: path, pid: 99_999_999)
-        FileManager.default.createFile(atPath: stale, contents: Data("half a build".utf8))
+        #expect(FileManager.default.createFile(atPath: stale, contents: Data("half a build".utf8)))
         let writer = try BundleWriter(path: path)
         #expect(!FileManager.default.fileExists(atPath: stale))
         _ = try writer.finish(metadata: metadata())
@@ -74,7 +74,7 @@ import TrailMapTestSupport
 
     @Test func refusesFoldersThatDoNotExist() {
         #expect(throws: TileStoreError.self) { try BundleWriter(path: dir.file("missing/x.mbtiles")) }
-        FileManager.default.createFile(atPath: dir.file("plainfile"), contents: Data())
+        #expect(FileManager.default.createFile(atPath: dir.file("plainfile"), contents: Data()))
         #expect(throws: TileStoreError.self) { try BundleWriter(path: dir.file("plainfile/x.mbtiles")) }
     }
 }
