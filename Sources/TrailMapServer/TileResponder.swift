@@ -87,7 +87,14 @@ public struct TileResponder: HTTPResponder {
         case ("tiles", 1), ("tiles", 2) where parts.last == "":
             route = .list
             let base = origin(request)
-            return json(["tilesets": registry.all.map { TileJSON.summary($0, base: base) }], request: request)
+            return json(["tilesets": registry.all.map { t in
+                var entry = TileJSON.summary(t, base: base)
+                if let product = access?.paidProduct(tileset: t.id) {
+                    entry["paid"] = true
+                    entry["productId"] = product
+                }
+                return entry
+            }], request: request)
         case ("", 1), ("index.html", 1):
             route = .viewer
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],

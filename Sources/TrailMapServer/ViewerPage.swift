@@ -26,6 +26,7 @@ enum ViewerPage {
     const select = document.getElementById('tileset');
     const status = document.getElementById('status');
     let layer = null;
+    const paid = new Set();
     async function show(id) {
       const tj = await (await fetch('/tiles/' + encodeURIComponent(id) + '.json')).json();
       if (layer) map.removeLayer(layer);
@@ -34,15 +35,19 @@ enum ViewerPage {
         zoomOffset: 0 }).addTo(map);
       const b = tj.bounds;
       map.fitBounds([[b[1], b[0]], [b[3], b[2]]]);
-      status.textContent = tj.name + ' · zoom ' + tj.minzoom + '–' + tj.maxzoom;
+      status.textContent = tj.name + ' · zoom ' + tj.minzoom + '–' + tj.maxzoom +
+        (paid.has(id) ? ' · paid region: tiles need a purchase (see /store)' : '');
       history.replaceState(null, '', '?tileset=' + encodeURIComponent(id));
     }
     select.onchange = () => show(select.value);
     fetch('/tiles').then(r => r.json()).then(list => {
       const ok = list.tilesets.filter(t => t.status === 'ok');
-      for (const t of ok) { const o = document.createElement('option'); o.value = t.id; o.textContent = t.name; select.appendChild(o); }
+      for (const t of ok) {
+        if (t.paid) paid.add(t.id);
+        const o = document.createElement('option'); o.value = t.id; o.textContent = t.name + (t.paid ? ' (paid)' : ''); select.appendChild(o);
+      }
       const wanted = new URLSearchParams(location.search).get('tileset');
-      const pick = ok.find(t => t.id === wanted) || ok[0];
+      const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid) || ok[0];
       if (pick) { select.value = pick.id; show(pick.id); } else { status.textContent = 'no tilesets'; }
     }).catch(e => { status.textContent = 'error: ' + e; });
     </script>

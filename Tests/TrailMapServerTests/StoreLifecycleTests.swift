@@ -109,6 +109,9 @@ import TrailMapTestSupport
             #expect(doc["openapi"] as? String == "3.1.0")
             let paths = (doc["paths"] as? [String: Any]).map { Set($0.keys) } ?? []
             #expect(paths.isSuperset(of: ["/catalog", "/purchases", "/downloads/{productId}", "/store/notifications"]))
+            let tilesets = StoreFixture.json(try await client.execute(uri: "/tiles", method: .get))["tilesets"] as? [[String: Any]] ?? []
+            let paid = Dictionary(tilesets.map { ($0["id"] as? String ?? "", $0["paid"] as? Bool ?? false) }, uniquingKeysWith: { a, _ in a })
+            #expect(paid == ["world": false, "co": true, "ut": true])
             let page = try await client.execute(uri: "/store", method: .get)
             #expect(page.status == .ok && String(buffer: page.body).contains("TrailMap store") && String(buffer: page.body).contains("/viewer/leaflet.js"))
         }
