@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import TileStore
 
@@ -81,32 +82,63 @@ public final class BundleManager: Sendable {
     }
 
     /// Opens outside the lock (it is file I/O); a racing opener's pool wins, ours is dropped.
+    /// Idle bundles over `maxOpen` close before the reservation is taken, so switching between
+    /// bundles does not briefly reserve two bundles' memory (which evicted every cached tile of
+    /// a small budget). When the budget holds no more reservations because the open bundles are
+    /// all busy, it waits for one to finish (reads take milliseconds) for up to `openWait`
+    /// instead of failing the request.
     private func open(_ bundle: LazyBundle) throws -> TileReadPool {
         let fresh = try TileReadPool(path: bundle.path, layout: bundle.layout)
-        if let cache, bundleCost > 0, !cache.reserve(bundleCost) {
-            throw TileCacheError.budgetTooSmall(budget: cache.budget, bundleCost: bundleCost)
-        }
-        var released = 0
-        let pool = state.withLock { s -> TileReadPool in
-            if var o = s.open[bundle.id] {
-                released += 1
-                o.users += 1
-                s.open[bundle.id] = o
-                return o.pool
+        let deadline = ContinuousClock.now + Self.openWait
+        while true {
+            var released = 0
+            let existing = state.withLock { s -> TileReadPool? in
+                if var o = s.open[bundle.id] {
+                    o.users += 1
+                    s.open[bundle.id] = o
+                    return o.pool
+                }
+                released = Self.closeIdleOverLimit(&s, limit: maxOpen - 1)
+                return nil
             }
-            s.open[bundle.id] = Open(pool: fresh, lastUse: .now, users: 1)
-            s.opens += 1
-            while s.open.count > maxOpen {
-                let idle = s.open.filter { $0.value.users == 0 }
-                guard let lru = idle.min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
-                s.open[lru.key] = nil
-                s.closes[.capacity, default: 0] += 1
-                released += 1
+            if released > 0 { cache?.release(released * bundleCost) }
+            if let existing { return existing }
+            let reserved = cache == nil || bundleCost == 0 || cache?.reserve(bundleCost) == true
+            if reserved {
+                let raced = state.withLock { s -> TileReadPool? in
+                    if var o = s.open[bundle.id] {
+                        o.users += 1
+                        s.open[bundle.id] = o
+                        return o.pool
+                    }
+                    s.open[bundle.id] = Open(pool: fresh, lastUse: .now, users: 1)
+                    s.opens += 1
+                    return nil
+                }
+                guard let raced else { return fresh }
+                if cache != nil, bundleCost > 0 { cache?.release(bundleCost) }
+                return raced
             }
-            return fresh
+            guard ContinuousClock.now < deadline else {
+                throw TileCacheError.budgetTooSmall(budget: cache?.budget ?? 0, bundleCost: bundleCost)
+            }
+            Thread.sleep(forTimeInterval: 0.002)
         }
-        if released > 0 { cache?.release(released * bundleCost) }
-        return pool
+    }
+
+    /// How long an open waits for a busy bundle to become idle when the budget is full.
+    static let openWait: Duration = .seconds(2)
+
+    /// Closes the least recently used idle bundles until at most `limit` are open; returns how many closed.
+    private static func closeIdleOverLimit(_ s: inout State, limit: Int) -> Int {
+        var closed = 0
+        while s.open.count > max(0, limit) {
+            guard let lru = s.open.filter({ $0.value.users == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
+            s.open[lru.key] = nil
+            s.closes[.capacity, default: 0] += 1
+            closed += 1
+        }
+        return closed
     }
 
     /// Closes bundles unused for `idleTimeout` (or every unused one with `all`); returns how many.

@@ -164,6 +164,11 @@ public struct TileResponder: HTTPResponder {
         let found: (ByteBuffer, String)?
         do {
             found = try registry.cachedTile(tileset, tile, client: client).map { (ByteBuffer(bytes: $0.bytes), $0.etag) }
+        } catch let error as TileCacheError {
+            logger.warning("tileset \(id): \(error)")
+            var e = APIError.unavailable("tileset \(id) is busy: \(error)")
+            e.headers[.retryAfter] = "1"
+            throw e
         } catch {
             logger.warning("tileset \(id): read failed: \(error)")
             throw APIError.unavailable("tileset \(id) cannot be read: the bundle is damaged or was changed on disk")

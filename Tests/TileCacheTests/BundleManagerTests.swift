@@ -81,4 +81,29 @@ import TrailMapTestSupport
         #expect(throws: TileStoreError.self) { try bundle.withPool { _ in 0 } }
         #expect(manager.openCount == 0)
     }
+
+    @Test func switchingBundlesUnderATightBudgetWaitsInsteadOfFailing() async throws {
+        // Room for two bundles' reservations; one bundle may be open (half the budget).
+        let cache = TileCache(budget: 2000)
+        let manager = BundleManager(maxOpen: 8, bundleCost: 1000, cache: cache)
+        #expect(manager.maxOpen == 1)
+        let bundles = try (0..<4).map { manager.register(path: try writeBundle(in: dir, name: "t\($0)"), layout: .deduplicated) }
+        // One bundle stays busy for a while; the others are read meanwhile, from several threads.
+        let busy = bundles[0]
+        async let held: Void = Task.detached {
+            _ = try busy.withPool { _ in Thread.sleep(forTimeInterval: 0.2) }
+        }.value
+        try await Task.sleep(for: .milliseconds(20))
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for i in 0..<24 {
+                let b = bundles[1 + i % 3]
+                group.addTask { (try? self.tile(b, x: i % 8)) == nil ? 1 : 0 }
+            }
+            return await group.reduce(0, +)
+        }
+        try await held
+        #expect(failures == 0, "reads wait for a busy bundle instead of failing")
+        #expect(cache.statistics.reservedBytes <= 2000)
+        #expect(manager.openCount <= 2)
+    }
 }
