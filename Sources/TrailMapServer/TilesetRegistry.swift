@@ -97,8 +97,11 @@ public final class TilesetRegistry: Sendable {
         let key = TileKey(bundle: bundle.id, tile: tile)
         let found = try cache.cache.tile(key) { try tileset.read(tile) }
         if found != nil, let client, let prefetcher = cache.prefetcher {
+            // A prediction never reopens a bundle closed meanwhile: under a tight budget that
+            // churned bundles (and their reservations) for tiles nobody had asked for yet.
+            let bundles = cache.bundles
             prefetcher.observe(client: client, key: key) { k in
-                tileset.hasZoom(k.tile.z) ? try tileset.read(k.tile) : nil
+                tileset.hasZoom(k.tile.z) && bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil
             }
         }
         return found
