@@ -45,4 +45,45 @@ import TrailMapTestSupport
         #expect(tileHits.count >= 2, "tile requests in the access log:\n\(log.suffix(2000))")
         #expect(log.contains("GET /viewer/leaflet.js 200"))
     }
+
+    /// The store page, in headless Chromium, lists the published products with their status and
+    /// fetches them from the store API.
+    @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
+    func storePageListsProducts() throws {
+        let chromium = try #require(Self.chromium, "CI must install chromium")
+        let dir = TemporaryDirectory()
+        let tiles = dir.file("tiles")
+        try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
+        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
+                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        for name in ["base", "park"] {
+            let build = try CLIRunner.run(["build", "--source", src, "--name", name, "--minzoom", "2", "--maxzoom", "4",
+                                           "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"])
+            #expect(build.status == 0, "\(build.stderr)")
+        }
+        let products = #"{"products": [{"productId": "test.base", "title": "Free base", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "base.mbtiles"}, {"productId": "test.park", "title": "Alpine Park", "category": "National Parks/Alpine", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
+        try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
+        let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
+                                         "--catalog", dir.file("catalog.sqlite")])
+        #expect(publish.status == 0, "\(publish.stderr)")
+        let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info",
+                                                      "--catalog", dir.file("catalog.sqlite")])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
+        let browser = try CLIRunner.run([
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
+            "--virtual-time-budget=8000", "--dump-dom", url + "store",
+        ], executable: chromium)
+        #expect(browser.stdout.contains("data-id=\"test.park\"") && browser.stdout.contains("Alpine Park"), "\(browser.stdout.suffix(2000))")
+        #expect(browser.stdout.contains("class=\"status for_sale\"") && browser.stdout.contains("class=\"status free\""))
+        #expect(browser.stdout.contains("National Parks"), "the category tree")
+        server.terminate()
+        server.waitUntilExit()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("GET /api/v1/catalog 200"), "\(log.suffix(2000))")
+    }
 }
