@@ -62,9 +62,23 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let start = ContinuousClock.now
         let path = fullPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let parts = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
-        guard parts.count == 5,
-              let answer = try? responder.tileAnswer(parts, ifNoneMatch: request.headerFields[.ifNoneMatch], client: client(request, context))
-        else { return nil }
+        guard parts.count == 5 else { return nil }
+        let answer: TileResponder.TileAnswer
+        do {
+            answer = try responder.tileAnswer(parts, ifNoneMatch: request.headerFields[.ifNoneMatch], client: client(request, context))
+        } catch let error as APIError where error.code == "tile_not_found" {
+            // A tile the bundle lacks (empty sea skipped at build): common on maps, answered here
+            // too, so the bundle is not read a second time by the Hummingbird path.
+            var headers = error.headers
+            headers[.contentType] = "application/json; charset=utf-8"
+            headers[.accessControlAllowOrigin] = "*"
+            headers[.cacheControl] = "no-store"
+            let body = error.body
+            headers[.contentLength] = String(body.readableBytes)
+            answer = TileResponder.TileAnswer(status: error.status, headers: headers, body: body)
+        } catch {
+            return nil
+        }
         var headers = answer.headers
         headers[.server] = "trailmap"
         let head = HTTPResponse(status: answer.status, headerFields: headers)

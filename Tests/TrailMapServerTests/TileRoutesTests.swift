@@ -131,6 +131,17 @@ import TrailMapTestSupport
             }
             let options = try await client.execute(uri: "/tiles/co/3/1/1.png", method: .options)
             #expect(options.headers[.accessControlAllowMethods]?.contains("GET") == true)
+
+            // A tile the bundle lacks is looked up once per request (not again by a second path).
+            func misses() async throws -> Double? {
+                let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                return text.split(separator: "\n").first { $0.hasPrefix("trailmap_cache_misses_total ") }
+                    .flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            let before = try #require(try await misses())
+            let r = try await client.execute(uri: "/tiles/co/3/\(missing.x)/\(missing.y).png", method: .get)
+            #expect(r.status == .notFound && Self.json(r.body).map { ($0["error"] as? [String: Any])?["code"] as? String } == "tile_not_found")
+            #expect(try await misses() == before + 1)
         }
     }
 
