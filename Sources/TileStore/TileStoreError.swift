@@ -5,6 +5,7 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
     case cannotCreate(path: String, reason: String)
     case sqlite(path: String, message: String)
     case invalidArgument(String)
+    case unreadable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -13,6 +14,7 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
         case let .cannotCreate(path, reason): "\(path): cannot create the bundle: \(reason)"
         case let .sqlite(path, message): "\(path): database error: \(message)"
         case let .invalidArgument(message): message
+        case let .unreadable(path, reason): "\(path): cannot read the file: \(reason)"
         }
     }
 }

@@ -254,11 +254,7 @@ public struct TileResponder: HTTPResponder {
 
     /// `http://host:port` as the client addressed the server (for URLs in TileJSON).
     func origin(_ request: Request) -> String {
-        if let authority = request.head.authority, !authority.isEmpty, authority.utf8.count < 256,
-           authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\"") }) {
-            return "http://\(authority)"
-        }
-        return "http://\(config.host):\(config.port)"
+        StoreAPI.origin(request, fallback: "http://\(config.host):\(config.port)")
     }
 
     /// A JSON response, gzip-compressed when the client accepts it and it is worth it.

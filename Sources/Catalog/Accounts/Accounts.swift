@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import TileStore
 
 /// Registration, login, token checks, logout and devices.
 extension CatalogDatabase {
@@ -91,7 +92,7 @@ extension CatalogDatabase {
     }
 
     static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        FileSHA256.hex(SHA256.hash(data: Data(token.utf8)))
     }
 
     static func isEmail(_ s: String) -> Bool {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import TileGeometry
@@ -56,17 +55,7 @@ extension CatalogDatabase {
 
     /// Size and SHA-256 (hex) of a file, read in 1 MiB chunks.
     public static func fileDigest(_ path: String) throws(CatalogError) -> (Int64, String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .bundle(path: path, reason: "cannot read the file") }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        var size: Int64 = 0
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
-                size += Int64(chunk.count)
-            }
-        } catch { throw .bundle(path: path, reason: "read failed: \(error)") }
-        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        do { return try FileSHA256.digest(path: path) } catch { throw .bundle(path: path, reason: error.description) }
     }
 
     private static func upsert(_ db: Database, _ p: Product) throws -> PublishResult {

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import TrailMapTestSupport
+
+/// Bad store options and catalog files stop the command with a clear message and a non-zero exit.
+@Suite struct StoreCommandErrorTests {
+    @Test func badStoreOptionsAreRefused() throws {
+        let dir = TemporaryDirectory()
+        let cases: [([String], String)] = [
+            (["serve", "--tiles", dir.path, "--catalog", dir.file("none.sqlite")], "does not exist"),
+            (["serve", "--tiles", dir.path, "--store-root-cert", dir.file("root.pem")], "--store-bundle-id"),
+            (["serve", "--tiles", dir.path, "--available-products", "a,b c"], "product ids"),
+            (["catalog", "publish", "--products", dir.file("missing.json"), "--tiles", dir.path,
+              "--catalog", dir.file("c.sqlite")], "missing.json"),
+            (["catalog", "list", "--catalog", dir.file("none.sqlite")], "catalog publish"),
+        ]
+        for (args, message) in cases {
+            let r = try CLIRunner.run(args)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("c.sqlite")), "a failed publish creates no catalog")
+    }
+}
