@@ -1,21 +1,34 @@
+import NIOCore
+
 /// An encoded tile ready to send: its bytes and its strong ETag (quotes included).
+/// The bytes are a `ByteBuffer` so that every response sends the cached storage itself, uncopied.
 public struct CachedTile: Sendable, Equatable {
-    public let bytes: [UInt8]
+    public let buffer: ByteBuffer
     public let etag: String
 
-    public init(bytes: [UInt8], etag: String) {
-        self.bytes = bytes
+    public init(buffer: ByteBuffer, etag: String) {
+        self.buffer = buffer
         self.etag = etag
     }
 
+    /// Copies `bytes` into a buffer of exactly their size.
+    public init<Bytes: Collection<UInt8>>(bytes: Bytes, etag: String) {
+        var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        self.init(buffer: buffer, etag: etag)
+    }
+
+    /// The tile's bytes (a copy).
+    public var bytes: [UInt8] { Array(buffer.readableBytesView) }
+
     /// Bytes an entry costs beside its payload, estimated from the layout of what the cache keeps:
     /// the entry in the cache's table (key, value, flags, at 3/4 load: ~110 B), the policy's node
-    /// and table slot (~130 B), the array's heap header and malloc rounding (~48 B) and the ETag's
-    /// heap storage header (~32 B). The memory benchmark (`scripts/bench/cache-memory`) checks the
-    /// whole against the process's RSS.
-    public static let entryOverhead = 320
+    /// and table slot (~130 B), the buffer's storage object and malloc rounding (~80 B) and the
+    /// ETag's heap storage header (~32 B). The memory benchmark (`scripts/bench/cache-memory.sh`)
+    /// checks the whole against the process's RSS.
+    public static let entryOverhead = 352
 
     /// What this tile counts against the budget: payload (rounded up to malloc's 16-byte
     /// granules), ETag and `entryOverhead`.
-    public var cost: Int { (bytes.count + 15) & ~15 + etag.utf8.count + Self.entryOverhead }
+    public var cost: Int { (buffer.readableBytes + 15) & ~15 + etag.utf8.count + Self.entryOverhead }
 }

@@ -10,6 +10,9 @@ public final class Prefetcher: Sendable {
     public let maxPending: Int
     private let queue = DispatchQueue(label: "trailmap.prefetch", qos: .utility)
     private let pending = Mutex(0)
+    /// Predicted tiles that turned out absent from their bundle (empty sea, beyond the edge),
+    /// so they are not looked up again on every request near them.
+    private let absent = Mutex(RecentKeys(capacity: 4096))
 
     public init(cache: TileCache, predictor: PrefetchPredictor = PrefetchPredictor(), maxPending: Int = 256) {
         self.cache = cache
@@ -18,9 +21,13 @@ public final class Prefetcher: Sendable {
     }
 
     /// Records a client's request and schedules loads of the tiles predicted to follow.
+    /// `within` tells cheaply whether a predicted tile can exist (its zoom level is in the bundle);
     /// `load` reads one tile (nil if the bundle lacks it); it runs on the prefetch queue.
-    public func observe(client: String, key: TileKey, load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
-        let keys = predictor.observe(client: client, key: key).filter { !cache.contains($0) }
+    public func observe(client: String, key: TileKey, within: (TileKey) -> Bool = { _ in true },
+                        load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
+        let predicted = predictor.observe(client: client, key: key).filter { within($0) && !cache.contains($0) }
+        guard !predicted.isEmpty else { return }
+        let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
         guard !keys.isEmpty else { return }
         let admitted = pending.withLock { p -> Bool in
             guard p < maxPending else { return false }
@@ -29,7 +36,15 @@ public final class Prefetcher: Sendable {
         }
         guard admitted else { return }
         queue.async { [self] in
-            for k in keys { cache.prefetch(k) { try load(k) } }
+            for k in keys {
+                var missing = false
+                cache.prefetch(k) {
+                    let tile = try load(k)
+                    missing = tile == nil
+                    return tile
+                }
+                if missing { absent.withLock { $0.insert(k) } }
+            }
             pending.withLock { $0 -= 1 }
         }
     }
@@ -37,5 +52,29 @@ public final class Prefetcher: Sendable {
     /// Waits until scheduled loads are done (for tests and benchmarks).
     public func drain() {
         queue.sync {}
+    }
+}
+
+/// A bounded set of keys that forgets the oldest first.
+struct RecentKeys {
+    private var keys: Set<TileKey> = []
+    private var order: [TileKey] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func contains(_ key: TileKey) -> Bool { keys.contains(key) }
+
+    mutating func insert(_ key: TileKey) {
+        guard !keys.contains(key) else { return }
+        if order.count < capacity {
+            order.append(key)
+        } else {
+            keys.remove(order[next])
+            order[next] = key
+            next = (next + 1) % capacity
+        }
+        keys.insert(key)
     }
 }

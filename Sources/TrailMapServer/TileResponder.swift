@@ -21,6 +21,9 @@ public struct TileResponder: HTTPResponder {
     /// The store API and paid-tile checks, when the server has a catalog.
     let store: StoreAPI?
     let access: TileAccess?
+    /// `Cache-Control` of free and of paid tiles, made once.
+    let publicTileCaching: String
+    let privateTileCaching: String
 
     public init(registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
                 store: StoreSettings? = nil) {
@@ -32,6 +35,8 @@ public struct TileResponder: HTTPResponder {
         emptyTiles = EmptyTileCache()
         self.store = store.map { StoreAPI(settings: $0, logger: logger) }
         access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens) }
+        publicTileCaching = "public, max-age=\(config.tileMaxAge)"
+        privateTileCaching = "private, max-age=\(config.tileMaxAge)"
         metrics.attach(registry.cache)
     }
 
@@ -126,15 +131,29 @@ public struct TileResponder: HTTPResponder {
             paid = true
         }
         let answer = try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid)
-        guard let body = answer.body else { return Response(status: answer.status, headers: answer.headers) }
-        return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: body))
+        if answer.notModified { return Response(status: answer.status, headers: answer.headers) }
+        return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: answer.body))
     }
 
-    /// A tile answer: 200 with the PNG, or 304; every failure is a thrown `APIError`.
+    /// A tile answer: 200 with the PNG, or 304 (`notModified`); every failure is a thrown `APIError`.
     struct TileAnswer {
-        var status: HTTPResponse.Status
-        var headers: HTTPFields
-        var body: ByteBuffer?
+        var notModified: Bool
+        var etag: String
+        var cacheControl: String
+        /// The PNG (the cache's own storage, not a copy); not sent with a 304.
+        var body: ByteBuffer
+
+        var status: HTTPResponse.Status { notModified ? .notModified : .ok }
+
+        /// The header fields of the response (Hummingbird's path; `TileFastPath` writes the same ones).
+        var headers: HTTPFields {
+            var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .accessControlAllowOrigin: "*"]
+            if !notModified {
+                headers[.contentType] = "image/png"
+                headers[.contentLength] = String(body.readableBytes)
+            }
+            return headers
+        }
     }
 
     /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
@@ -146,7 +165,7 @@ public struct TileResponder: HTTPResponder {
         if !authorized, let access, access.paidProduct(tileset: id) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
-        guard parts[4].hasSuffix(".png") else {
+        guard parts[4].utf8.count >= 4, parts[4].utf8.suffix(4).elementsEqual(".png".utf8) else {
             throw APIError.notFound("not_found", "tiles are PNG: /tiles/\(id)/{z}/{x}/{y}.png")
         }
         guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4].dropLast(4)) else {
@@ -163,7 +182,7 @@ public struct TileResponder: HTTPResponder {
         guard tileset.bundle != nil else { throw APIError.unavailable("tileset \(id) cannot be read") }
         let found: (ByteBuffer, String)?
         do {
-            found = try registry.cachedTile(tileset, tile, client: client).map { (ByteBuffer(bytes: $0.bytes), $0.etag) }
+            found = try registry.cachedTile(tileset, tile, client: client).map { ($0.buffer, $0.etag) }
         } catch let error as TileCacheError {
             logger.warning("tileset \(id): \(error)")
             var e = APIError.unavailable("tileset \(id) is busy: \(error)")
@@ -181,17 +200,9 @@ public struct TileResponder: HTTPResponder {
         } else {
             throw APIError.notFound("tile_not_found", "tileset \(id) has no tile \(z)/\(x)/\(y)")
         }
-        var headers: HTTPFields = [
-            .eTag: etag,
-            .cacheControl: authorized ? "private, max-age=\(config.tileMaxAge)" : "public, max-age=\(config.tileMaxAge)",
-            .accessControlAllowOrigin: "*",
-        ]
-        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: etag) {
-            return TileAnswer(status: .notModified, headers: headers, body: nil)
-        }
-        headers[.contentType] = "image/png"
-        headers[.contentLength] = String(body.readableBytes)
-        return TileAnswer(status: .ok, headers: headers, body: body)
+        let notModified = ifNoneMatch.map { Self.matches($0, etag: etag) } ?? false
+        return TileAnswer(notModified: notModified, etag: etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
+                          body: body)
     }
 
     /// `GET /tiles/{tileset}.json`
@@ -204,7 +215,7 @@ public struct TileResponder: HTTPResponder {
     /// The decoded, validated tileset id of a path component.
     func tilesetID(_ component: Substring) throws -> String {
         // Percent-decoding goes through CFString: skip it for the usual plain names.
-        let decoded = component.contains("%") ? component.removingPercentEncoding : String(component)
+        let decoded = component.utf8.contains(UInt8(ascii: "%")) ? component.removingPercentEncoding : String(component)
         guard let decoded, Tileset.isValidID(decoded) else {
             throw APIError.badRequest("invalid tileset name: use letters, digits, '-', '_' and '.', not starting with '.'")
         }

@@ -21,7 +21,7 @@ public enum TileServer {
         let responder = TileResponder(registry: registry, config: config, metrics: metrics, logger: logger, store: store)
         return Application(
             responder: responder,
-            server: .http1(additionalChannelHandlers: [TileFastPath(responder: responder)]),
+            server: .tiles(responder),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "trailmap", backlog: config.backlog),
             services: [ReloadService(registry: registry, interval: config.reloadInterval)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? config.port) },

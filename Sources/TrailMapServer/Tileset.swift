@@ -87,7 +87,7 @@ public final class Tileset: Sendable {
         return try bundle.withPool { pool in
             try pool.withTile(tile) { bytes, storedID in
                 let hash = (hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
-                return CachedTile(bytes: Array(bytes), etag: "\"\(hash)\"")
+                return CachedTile(bytes: bytes, etag: "\"\(hash)\"")
             }
         }
     }
@@ -97,7 +97,7 @@ public final class Tileset: Sendable {
 
     /// Valid tileset ids: letters, digits, `-`, `_`, `.`, not starting with a dot, at most 128 characters.
     public static func isValidID<S: StringProtocol>(_ id: S) -> Bool {
-        guard !id.isEmpty, id.count <= 128, id.first != "." else { return false }
+        guard !id.isEmpty, id.utf8.count <= 128, id.utf8.first != UInt8(ascii: ".") else { return false }
         return id.utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
         }

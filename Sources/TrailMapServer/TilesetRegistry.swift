@@ -100,8 +100,8 @@ public final class TilesetRegistry: Sendable {
             // A prediction never reopens a bundle closed meanwhile: under a tight budget that
             // churned bundles (and their reservations) for tiles nobody had asked for yet.
             let bundles = cache.bundles
-            prefetcher.observe(client: client, key: key) { k in
-                tileset.hasZoom(k.tile.z) && bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil
+            prefetcher.observe(client: client, key: key, within: { tileset.hasZoom($0.tile.z) }) { k in
+                bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil
             }
         }
         return found

@@ -1,6 +1,7 @@
 import Testing
 import TileCache
 import TileGeometry
+import Synchronization
 
 @Suite struct PrefetchPredictorTests {
     func k(_ z: Int, _ x: Int, _ y: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: z, x: x, y: y)!) }
@@ -39,4 +40,42 @@ import TileGeometry
         #expect(cache.contains(k(10, 103, 100)))
         #expect(cache.statistics.prefetchesIssued >= 1)
     }
+}
+
+@Suite struct PrefetcherFilteringTests {
+    func k(_ z: Int, _ x: Int, _ y: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: z, x: x, y: y)!) }
+
+    /// Zooms in from 10/100/100 to 11/200/200 (predicts the four children at zoom 12) and, from the
+    /// second time on, back out first (predicts the parent 9/50/50), `times` times.
+    func zoomIn(_ prefetcher: Prefetcher, times: Int, within: @escaping (TileKey) -> Bool, loads: Counter) {
+        for _ in 0..<times {
+            for key in [k(10, 100, 100), k(11, 200, 200)] {
+                prefetcher.observe(client: "a", key: key, within: within) { _ in
+                    loads.add()
+                    return nil  // the bundle lacks them (empty sea)
+                }
+            }
+            prefetcher.drain()
+        }
+    }
+
+    @Test func tilesFoundAbsentAreNotLookedUpAgain() {
+        let prefetcher = Prefetcher(cache: TileCache(budget: 1 << 20))
+        let loads = Counter()
+        zoomIn(prefetcher, times: 5, within: { _ in true }, loads: loads)
+        #expect(loads.value == 5, "the four absent children and the parent read once each, not once per request")
+    }
+
+    @Test func tilesOutsideTheBundlesZoomsAreNeverLoaded() {
+        let prefetcher = Prefetcher(cache: TileCache(budget: 1 << 20))
+        let loads = Counter()
+        zoomIn(prefetcher, times: 3, within: { (10...11).contains($0.tile.z) }, loads: loads)
+        #expect(loads.value == 0)
+    }
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -1,0 +1,184 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOPosix
+import Testing
+import TileGeometry
+import TileStore
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// The event-loop tile path (`TileFastPath`) over a raw socket: byte-exact responses, pipelined
+/// requests mixed with Hummingbird's, HTTP/1.0 and `Connection: close`.
+@Suite struct FastPathTests {
+    let fixture = ServerFixture()
+
+    func app() -> Application<TileResponder> {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        return TileServer.makeApplication(config: config)
+    }
+
+    func uri(_ t: TileID) -> String { "/tiles/co/\(t.z)/\(t.x)/\(t.y).png" }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        let a = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        let b = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        let missing = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
+        try fixture.bundle("co", missing: missing)
+        let (pngA, pngB) = (try ServerFixture.png(a), try ServerFixture.png(b))
+        let etagA = "\"\(TileHash.id(pngA))\""
+        try await app().test(.live) { client in
+            let port = try #require(client.port)
+            let requests = [
+                "GET \(uri(a)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",                       // Hummingbird's
+                "GET \(uri(b)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET \(uri(missing)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "HEAD \(uri(a)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET \(uri(a))?v=2 HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etagA)\r\n\r\n",
+                "GET /tiles/co/9/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n",            // Hummingbird's 400
+                "GET \(uri(b)) HTTP/1.1\r\nHost: x\r\n\r\n",
+            ]
+            let heads = [false, false, false, false, true, false, false, false]
+            let responses = try RawHTTP.exchange(port: port, requests.joined(), heads: heads)
+            #expect(responses.map(\.status) == [200, 200, 200, 404, 200, 304, 400, 200])
+            #expect(responses[0].body == pngA && responses[2].body == pngB && responses[7].body == pngB)
+            #expect(String(decoding: responses[1].body, as: UTF8.self).contains("\"status\":\"ok\""))
+            #expect(String(decoding: responses[3].body, as: UTF8.self).contains("tile_not_found"))
+            #expect(String(decoding: responses[6].body, as: UTF8.self).contains("zoom_out_of_range"))
+            #expect(responses[4].body.isEmpty && responses[4].headers["content-length"] == String(pngA.count))
+            #expect(responses[5].body.isEmpty && responses[5].headers["etag"] == etagA)
+            for r in responses {
+                #expect(r.headers["server"] == "trailmap")
+                let date = try #require(r.headers["date"], "every response has a Date")
+                #expect(date.hasSuffix(" GMT") && date.count == 29, "IMF-fixdate: \(date)")
+            }
+            #expect(responses[0].headers["etag"] == etagA && responses[0].headers["content-type"] == "image/png")
+            #expect(responses[0].headers["cache-control"] == "public, max-age=3600")
+            #expect(responses[0].headers["access-control-allow-origin"] == "*")
+        }
+    }
+
+    @Test func http10AndConnectionCloseGetTheirAnswerThenTheConnectionCloses() async throws {
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        try fixture.bundle("co")
+        let png = try ServerFixture.png(t)
+        try await app().test(.live) { client in
+            let port = try #require(client.port)
+            for request in ["GET \(uri(t)) HTTP/1.0\r\n\r\n", "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"] {
+                // A second request after the close is never answered.
+                let responses = try RawHTTP.exchange(port: port, request + "GET \(uri(t)) HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
+                #expect(responses.map(\.status) == [200] && responses.first?.body == png, "\(request)")
+                #expect(responses.first?.headers["connection"] == "close")
+            }
+            // HTTP/1.0 asking to keep the connection gets two answers on it.
+            let kept = "GET \(uri(t)) HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+            let responses = try RawHTTP.exchange(port: port, kept + kept, heads: [false, false])
+            #expect(responses.map(\.status) == [200, 200] && responses.last?.body == png)
+            #expect(responses.first?.headers["connection"] == "keep-alive")
+        }
+    }
+
+    @Test func theListenerAcceptsManyConnectionsPerWakeUp() async throws {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let servers = try await [0, 1].asyncMap { _ in
+            try await ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).get()
+        }
+        let tuning = ListenerTuning()
+        tuning.tune(servers[0])
+        tuning.tune(servers[1])
+        // setOption runs on the channel's loop: read it back after it has.
+        #expect(try await servers[0].getOption(ChannelOptions.maxMessagesPerRead).get() == ListenerTuning.acceptsPerWakeUp)
+        #expect(try await servers[1].getOption(ChannelOptions.maxMessagesPerRead).get() != ListenerTuning.acceptsPerWakeUp,
+                "tuned once, by the first connection")
+        for s in servers { try await s.close() }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ f: (Element) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for e in self { out.append(try await f(e)) }
+        return out
+    }
+}
+
+/// A minimal HTTP/1.1 client on a blocking socket, for byte-level checks.
+enum RawHTTP {
+    struct Response {
+        var status: Int
+        var headers: [String: String]  // lower-cased names
+        var body: [UInt8]
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Sends `requests` in one write and reads one response per entry of `heads` (true: the
+    /// request was HEAD, so no body). With `expectClose`, also checks that the server closes.
+    static func exchange(port: Int, _ requests: String, heads: [Bool], expectClose: Bool = false) throws -> [Response] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
+        let bytes = Array(requests.utf8)
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            throw Failure(description: "short send")
+        }
+        var input: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var closed = false
+        var responses: [Response] = []
+        func fill() throws {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n >= 0 else {
+                throw Failure(description: "recv: errno \(errno) (timeout?) after \(responses.map(\.status)), then \(input.count) bytes: \(String(decoding: input.prefix(300), as: UTF8.self))")
+            }
+            if n == 0 { closed = true }
+            input += chunk[..<n]
+        }
+        for head in heads {
+            var end: Int?
+            while true {
+                end = input.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound
+                if end != nil || closed { break }
+                try fill()
+            }
+            guard let end else { throw Failure(description: "connection closed after \(responses.count) responses") }
+            let lines = String(decoding: input[..<(end - 4)], as: UTF8.self).components(separatedBy: "\r\n")
+            let statusWords = lines[0].split(separator: " ")
+            guard statusWords.count >= 2, statusWords[0] == "HTTP/1.1", let status = Int(statusWords[1]) else {
+                throw Failure(description: "bad status line: \(lines[0])")
+            }
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header: \(line)") }
+                let name = line[..<colon].lowercased()
+                guard headers[name] == nil else { throw Failure(description: "duplicate header \(name)") }
+                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let length = head || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+            while input.count < end + length, !closed { try fill() }
+            guard input.count >= end + length else { throw Failure(description: "body cut short") }
+            responses.append(Response(status: status, headers: headers, body: Array(input[end..<(end + length)])))
+            input.removeFirst(end + length)
+        }
+        if expectClose {
+            while !closed { try fill() }
+            guard input.isEmpty else { throw Failure(description: "\(input.count) unexpected bytes before close") }
+        }
+        return responses
+    }
+}
