@@ -156,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TileCacheTests",
-            dependencies: ["TileCache", "TileStore", "TileGeometry", "TrailMapTestSupport"],
+            dependencies: ["TileCache", "TileStore", "TileGeometry", "TrailMapTestSupport", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -1,10 +1,19 @@
 import Foundation
+import NIOCore
 import Synchronization
 import Testing
 import TileCache
 import TileGeometry
 
 @Suite struct TileCacheTests {
+    @Test func aCachedTileKeepsExactlyItsBytes() {
+        // NIO's own buffers round up to a power of two: 20,000 bytes would hold 32,768.
+        let tile = sampleTile(20_000)
+        #expect(tile.buffer.capacity == 20_000 && tile.buffer.readableBytes == 20_000)
+        #expect(tile.bytes == [UInt8](repeating: 7, count: 20_000))
+        #expect(CachedTile(bytes: [UInt8](), etag: "\"e\"").buffer.readableBytes == 0)
+    }
+
     @Test func hitsAfterAMissAndCountsCostHonestly() throws {
         let cache = TileCache(budget: 1 << 20)
         let t = sampleTile(1000)
