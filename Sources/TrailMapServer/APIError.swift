@@ -24,12 +24,17 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         return ByteBuffer(bytes: JSONWriter.bytes(object))
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    /// `headers` plus the JSON body's type, CORS and no caching.
+    var responseHeaders: HTTPFields {
         var h = headers
         h[.contentType] = "application/json; charset=utf-8"
         h[.accessControlAllowOrigin] = "*"
         h[.cacheControl] = "no-store"
-        return Response(status: status, headers: h, body: ResponseBody(byteBuffer: body))
+        return h
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: responseHeaders, body: ResponseBody(byteBuffer: body))
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, code: "bad_request", message: message) }

@@ -109,10 +109,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         } catch let error as APIError where error.code == "tile_not_found" {
             // A tile the bundle lacks (empty sea skipped at build): common on maps, answered here
             // too, so the bundle is not read a second time by the Hummingbird path.
-            var headers = error.headers
-            headers[.contentType] = "application/json; charset=utf-8"
-            headers[.accessControlAllowOrigin] = "*"
-            headers[.cacheControl] = "no-store"
+            var headers = error.responseHeaders
             let json = error.body
             headers[.contentLength] = String(json.readableBytes)
             status = error.status
