@@ -73,13 +73,22 @@ static void xlog_init(void) {
 static inline double xlog(uint32_t c) { return c < XLOG_TABLE ? xlog_table[c] : c * log2((double)c); }
 
 /* Shannon entropy of the filtered bytes in bits, as oxipng's Entropy heuristic:
- * n log n - sum(c log c). */
+ * n log n - sum(c log c). Four interleaved histograms keep runs of one value (the common case
+ * on smooth images) from serialising on a single counter. */
 static uint64_t entropy_cost(const uint8_t *f, size_t len) {
-    uint32_t hist[256] = {0};
-    for (size_t i = 0; i < len; i++) hist[f[i]]++;
+    uint32_t hist[4][256];
+    memset(hist, 0, sizeof hist);
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        hist[0][f[i]]++;
+        hist[1][f[i + 1]]++;
+        hist[2][f[i + 2]]++;
+        hist[3][f[i + 3]]++;
+    }
+    for (; i < len; i++) hist[0][f[i]]++;
     double bits = xlog((uint32_t)len);
     for (int v = 0; v < 256; v++) {
-        bits -= xlog(hist[v]);
+        bits -= xlog(hist[0][v] + hist[1][v] + hist[2][v] + hist[3][v]);
     }
     return (uint64_t)(bits * 16.0);
 }
@@ -104,18 +113,25 @@ void cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32
         }
         if (choice == CPNG_CHOICE_ENTROPY) (void)pthread_once(&xlog_once, xlog_init);
         uint64_t best_cost = UINT64_MAX;
-        int best = 0;
+        int best = -1;
         for (int t = 0; t < 5; t++) {
             if ((allowed & flag_of[t]) == 0) continue;
-            cpng_filter_row(t, row, prev, stride, bpp, scratch);
-            uint64_t cost = choice == CPNG_CHOICE_MINSUM ? minsum_cost(scratch, stride)
-                                                         : entropy_cost(scratch, stride);
+            /* The first candidate goes straight into place; later ones into scratch, copied over
+             * when they win (a copy is cheaper than filtering the winner again). */
+            uint8_t *into = best < 0 ? dst + 1 : scratch;
+            cpng_filter_row(t, row, prev, stride, bpp, into);
+            uint64_t cost = choice == CPNG_CHOICE_MINSUM ? minsum_cost(into, stride)
+                                                         : entropy_cost(into, stride);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = t;
+                if (into != dst + 1) memcpy(dst + 1, into, stride);
             }
         }
+        if (best < 0) { /* no filter allowed: None */
+            best = 0;
+            cpng_filter_row(0, row, prev, stride, bpp, dst + 1);
+        }
         dst[0] = (uint8_t)best;
-        cpng_filter_row(best, row, prev, stride, bpp, dst + 1);
     }
 }

@@ -17,7 +17,7 @@ public struct PNGEncodingOptions: Sendable {
 
     /// How hard the encoder searches for a smaller output.
     public enum Effort: Sendable {
-        /// One filter setting (libdeflate: per-row minimum sum; none for palettes).
+        /// One filter setting (libdeflate: per-row least entropy; none for palettes).
         case fast
         /// zlib: two filter/strategy combinations, the smaller kept. libdeflate: every filter and
         /// two per-row heuristics ranked on a sample of rows, and palette versus truecolour

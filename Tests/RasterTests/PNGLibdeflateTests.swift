@@ -136,4 +136,43 @@ struct PNGLibdeflateTests {
         }
         #expect(newTotal < oldTotal)
     }
+    /// 256×256 tiles bilinearly upsampled 8x from the bundled Natural Earth source: smooth ramps,
+    /// like the benchmark's source and the middle zooms of a build.
+    static func smoothTiles() throws -> [RGBAImage] {
+        let world = try realTiles()[1]
+        return [(0, 0), (96, 40), (40, 100), (150, 60)].map { (x0, y0) in
+            var pixels = [UInt8](repeating: 0, count: 256 * 256 * 4)
+            for y in 0..<256 {
+                let fy = Double(y0) + Double(y) / 8, iy = min(Int(fy), 254), ty = fy - Double(iy)
+                for x in 0..<256 {
+                    let fx = Double(x0) + Double(x) / 8, ix = min(Int(fx), 254), tx = fx - Double(ix)
+                    for c in 0..<3 {
+                        func at(_ x: Int, _ y: Int) -> Double { Double(world.pixels[(y * 256 + x) * 4 + c]) }
+                        let top = at(ix, iy) * (1 - tx) + at(ix + 1, iy) * tx
+                        let bottom = at(ix, iy + 1) * (1 - tx) + at(ix + 1, iy + 1) * tx
+                        pixels[(y * 256 + x) * 4 + c] = UInt8((top * (1 - ty) + bottom * ty).rounded())
+                    }
+                    pixels[(y * 256 + x) * 4 + 3] = 255
+                }
+            }
+            return RGBAImage(width: 256, height: 256, pixels: pixels)
+        }
+    }
+
+    /// The default (`.fast`) truecolour encoding picks each row's filter by least entropy, which
+    /// compresses smooth tiles smaller than libpng's least-sum heuristic at the same level.
+    @Test func perRowEntropyBeatsLeastSumOnSmoothTiles() throws {
+        let options = PNGEncodingOptions(compressionLevel: 8, effort: .fast)
+        var (leastSum, entropy) = (0, 0)
+        for tile in try Self.smoothTiles() {
+            let layouts = PNGEncoder.candidates(tile, options: options)
+            try #require(layouts.count == 1 && layouts[0].colorType == CPNG_COLOR_RGB)
+            let png = try PNGEncoder.encode(tile, options: options)
+            #expect(try PNGDecoder.decode(png) == tile)
+            entropy += png.count
+            leastSum += try layouts[0].encode(.libdeflate(
+                level: 8, filters: CPNG_ALL_FILTERS, choice: CPNG_CHOICE_MINSUM, searchLevel: 0)).count
+        }
+        #expect(entropy < leastSum, "entropy \(entropy) B vs least sum \(leastSum) B")
+    }
 }
