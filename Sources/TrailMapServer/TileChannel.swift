@@ -8,6 +8,13 @@ import Synchronization
 
 /// Hummingbird's HTTP/1 child channel with `TileFastPath` inserted between NIO's HTTP/1 parser and
 /// the conversion to Swift HTTP types, where tile requests are cheapest to answer.
+///
+/// NIO's server pipeline wires its request decoder to its response encoder: the decoder queues
+/// every request's method and the encoder pops one per response head it writes (to send no body
+/// for HEAD). Fast-path answers never pass the encoder, so that queue grew by one entry per tile
+/// request for the life of a connection, and after a tile HEAD the next Hummingbird response
+/// lost its body. The decoder is therefore replaced by an unwired one with the same limits, and
+/// `TileFastPath` drops the body of Hummingbird's responses to HEAD itself.
 struct TileChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -19,11 +26,24 @@ struct TileChannel: ServerChildChannel {
         if let server = channel.parent { listener.tune(server) }
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
+            let wired = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)
+            try pipeline.addHandler(ByteToMessageHandler(decoder), position: .after(wired.handler))
+            pipeline.removeHandler(context: wired, promise: nil)
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             let encoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
             try pipeline.addHandler(TileFastPath(responder: responder, socket: encoder), position: .before(codec))
             return value
         }
+    }
+
+    /// The parsing limits Hummingbird gives its own decoder.
+    var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = http1.configuration.httpDecoder.maxHeaderFieldSize
+        limits.maxHeaderListSize = http1.configuration.httpDecoder.maxHeaderListSize
+        limits.maxHeaderFieldCount = http1.configuration.httpDecoder.maxHeaderFieldCount
+        return limits
     }
 
     func handle(value: Value, logger: Logger) async {

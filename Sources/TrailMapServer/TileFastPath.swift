@@ -24,8 +24,11 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The context of the handler that turns responses into bytes: writes made from it go to the
     /// socket as they are. Released when this handler leaves the pipeline.
     private var socket: ChannelHandlerContext?
-    /// Requests handed to Hummingbird whose response has not ended yet.
-    private var outstanding = 0
+    /// Requests handed to Hummingbird whose response has not ended yet, oldest first: true for
+    /// HEAD (the pipeline's encoder is not told of request methods, see `TileChannel`).
+    private var forwarded = CircularBuffer<Bool>(initialCapacity: 4)
+    /// The response being written answers a HEAD: its body parts are dropped, its head kept.
+    private var droppingBody = false
     /// The answer to the request being read (sent at its end), if this handler took it.
     private var pending: Answer?
     /// The client asked to close after an answer of this handler: later input is ignored.
@@ -55,11 +58,11 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if closing { return }
         switch unwrapInboundIn(data) {
         case let .head(request):
-            if outstanding == 0, let answer = answer(request, context: context) {
+            if forwarded.isEmpty, let answer = answer(request, context: context) {
                 pending = answer
                 return
             }
-            outstanding += 1
+            forwarded.append(request.method == .HEAD)
             context.fireChannelRead(data)
         case .body:
             if pending == nil { context.fireChannelRead(data) }
@@ -85,7 +88,20 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { outstanding = max(0, outstanding - 1) }
+        switch unwrapOutboundIn(data) {
+        case let .head(response):
+            // A 1xx other than 101 is followed by the final head, which is the one that answers.
+            let code = response.status.code
+            if code >= 200 || code < 100 || code == 101 { droppingBody = forwarded.first ?? false }
+        case .body where droppingBody:
+            promise?.succeed(())
+            return
+        case .body:
+            break
+        case .end:
+            if !forwarded.isEmpty { forwarded.removeFirst() }
+            droppingBody = false
+        }
         context.write(data, promise: promise)
     }
 

@@ -42,7 +42,7 @@ import TrailMapTestSupport
                 "GET \(uri(b)) HTTP/1.1\r\nHost: x\r\n\r\n",
             ]
             let heads = [false, false, false, false, true, false, false, false]
-            let responses = try RawHTTP.exchange(port: port, requests.joined(), heads: heads)
+            let responses = try await RawHTTP.exchange(port: port, requests.joined(), heads: heads)
             #expect(responses.map(\.status) == [200, 200, 200, 404, 200, 304, 400, 200])
             #expect(responses[0].body == pngA && responses[2].body == pngB && responses[7].body == pngB)
             #expect(String(decoding: responses[1].body, as: UTF8.self).contains("\"status\":\"ok\""))
@@ -69,15 +69,45 @@ import TrailMapTestSupport
             let port = try #require(client.port)
             for request in ["GET \(uri(t)) HTTP/1.0\r\n\r\n", "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"] {
                 // A second request after the close is never answered.
-                let responses = try RawHTTP.exchange(port: port, request + "GET \(uri(t)) HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
+                let responses = try await RawHTTP.exchange(port: port, request + "GET \(uri(t)) HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
                 #expect(responses.map(\.status) == [200] && responses.first?.body == png, "\(request)")
                 #expect(responses.first?.headers["connection"] == "close")
             }
             // HTTP/1.0 asking to keep the connection gets two answers on it.
             let kept = "GET \(uri(t)) HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
-            let responses = try RawHTTP.exchange(port: port, kept + kept, heads: [false, false])
+            let responses = try await RawHTTP.exchange(port: port, kept + kept, heads: [false, false])
             #expect(responses.map(\.status) == [200, 200] && responses.last?.body == png)
             #expect(responses.first?.headers["connection"] == "keep-alive")
+        }
+    }
+
+    /// NIO's response encoder pairs each response head it writes with the oldest request method
+    /// its decoder told it of, and sends no body for HEAD. Fast-path answers never pass the
+    /// encoder, so their methods stayed queued: every tile request grew a per-connection queue,
+    /// and after a tile HEAD the next Hummingbird response lost its body. Hummingbird's own HEAD
+    /// answers (routed and errors) still carry no body.
+    @Test func fastPathAnswersLeaveNothingQueuedInTheEncoder() async throws {
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        try fixture.bundle("co")
+        let png = try ServerFixture.png(t)
+        try await app().test(.live) { client in
+            let port = try #require(client.port)
+            let requests = [
+                "HEAD \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "HEAD \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",                  // Hummingbird's
+                "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                "HEAD /no/such/route HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
+            ]
+            let heads = [true, true, false, true, true, false, false]
+            let responses = try await RawHTTP.exchange(port: port, requests.joined(), heads: heads)
+            #expect(responses.map(\.status) == [200, 200, 200, 200, 404, 200, 200])
+            for i in [2, 5] {
+                #expect(String(decoding: responses[i].body, as: UTF8.self).contains("\"status\":\"ok\""))
+            }
+            #expect(responses[6].body == png)
         }
     }
 
@@ -117,9 +147,19 @@ enum RawHTTP {
         let description: String
     }
 
+    /// `exchange` on a thread of its own: its socket calls block, and on Swift's cooperative
+    /// pool (two threads on two cores) they can starve the server's request tasks under test.
+    static func exchange(port: Int, _ requests: String, heads: [Bool], expectClose: Bool = false) async throws -> [Response] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try blockingExchange(port: port, requests, heads: heads, expectClose: expectClose) })
+            }
+        }
+    }
+
     /// Sends `requests` in one write and reads one response per entry of `heads` (true: the
     /// request was HEAD, so no body). With `expectClose`, also checks that the server closes.
-    static func exchange(port: Int, _ requests: String, heads: [Bool], expectClose: Bool = false) throws -> [Response] {
+    static func blockingExchange(port: Int, _ requests: String, heads: [Bool], expectClose: Bool = false) throws -> [Response] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         defer { close(fd) }
