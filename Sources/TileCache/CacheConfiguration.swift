@@ -7,7 +7,8 @@ public struct CacheConfiguration: Sendable, Equatable {
     public var maxOpenBundles = 64
     /// Open bundles unused this long close.
     public var bundleIdleTimeout: Duration = .seconds(300)
-    /// Bytes each open bundle counts against the budget.
+    /// Bytes each open bundle counts against the budget: its read connections, each with a
+    /// `TileReadPool.pageCacheKiB` page cache.
     public var bundleCost = 2 << 20
     public var pressure = PressureSettings()
     public var prefetch = true
