@@ -1,0 +1,25 @@
+import HTTPTypes
+import NIOCore
+import Testing
+@testable import TrailMapServer
+
+/// `ResponseHead.writeTile` (the fast path's bytes) and `TileAnswer.headers` (Hummingbird's
+/// fields) spell the tile header list twice: they must stay the same list.
+@Suite struct ResponseHeadTests {
+    @Test(arguments: [false, true])
+    func tileHeadIsTheGenericHeadOfTheAnswersFields(notModified: Bool) {
+        var body = ByteBuffer()
+        body.writeBytes([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+        let answer = TileResponder.TileAnswer(
+            notModified: notModified, etag: "\"abc123\"", cacheControl: "public, max-age=3600", body: body)
+        var tile = ByteBuffer(), generic = ByteBuffer()
+        let date = "Sun, 22 Nov 2026 19:00:00 GMT"
+        ResponseHead.writeTile(answer, date: date, connection: "keep-alive", into: &tile)
+        ResponseHead.write(status: answer.status, headers: answer.headers, date: date, connection: "keep-alive", into: &generic)
+        #expect(String(buffer: tile) == String(buffer: generic))
+        let text = String(buffer: tile)
+        #expect(text.hasPrefix(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n"))
+        #expect(text.contains("Content-Length: 7\r\n") == !notModified)
+        #expect(text.hasSuffix("Date: \(date)\r\nServer: trailmap\r\n\r\n"))
+    }
+}
