@@ -11,7 +11,8 @@ import TileCache
 /// hop into Swift concurrency, converting the request and the response between NIO's and Swift's
 /// HTTP types, and the encoder. This handler sits before that conversion (see `TileChannel`),
 /// serializes the response head itself (`ResponseHead`) and sends the cached tile's own buffer.
-/// HTTP/1.0 and `Connection: close` are honoured (the connection closes after the answer).
+/// HTTP/1.0 and `Connection: close` are honoured (the connection closes after the answer), for
+/// Hummingbird's answers to HTTP/1.0 too.
 /// Everything else (other routes, errors, a request arriving while an earlier one is still with
 /// Hummingbird) goes on to Hummingbird unchanged, so responses stay in request order.
 final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
@@ -24,9 +25,8 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The context of the handler that turns responses into bytes: writes made from it go to the
     /// socket as they are. Released when this handler leaves the pipeline.
     private var socket: ChannelHandlerContext?
-    /// Requests handed to Hummingbird whose response has not ended yet, oldest first: true for
-    /// HEAD (the pipeline's encoder is not told of request methods, see `TileChannel`).
-    private var forwarded = CircularBuffer<Bool>(initialCapacity: 4)
+    /// Requests handed to Hummingbird whose response has not ended yet, oldest first.
+    private var forwarded = CircularBuffer<Forwarded>(initialCapacity: 4)
     /// The response being written answers a HEAD: its body parts are dropped, its head kept.
     private var droppingBody = false
     /// The answer to the request being read (sent at its end), if this handler took it.
@@ -48,6 +48,16 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         socket = nil
     }
 
+    /// A request handed to Hummingbird, kept until its response ends.
+    struct Forwarded {
+        /// A HEAD: the response's body is dropped (the pipeline's encoder is not told of request
+        /// methods, see `TileChannel`).
+        var head: Bool
+        /// HTTP/1.0 only (Hummingbird answers it as HTTP/1.1 and keeps the connection open): the
+        /// `Connection` header to send, `close` also closing the connection after the response.
+        var connection: String?
+    }
+
     struct Answer {
         var head: ByteBuffer
         var body: ByteBuffer?
@@ -62,7 +72,8 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 pending = answer
                 return
             }
-            forwarded.append(request.method == .HEAD)
+            let connection = request.version.minor == 0 ? (request.isKeepAlive ? "keep-alive" : "close") : nil
+            forwarded.append(Forwarded(head: request.method == .HEAD, connection: connection))
             context.fireChannelRead(data)
         case .body:
             if pending == nil { context.fireChannelRead(data) }
@@ -89,18 +100,30 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case let .head(response):
+        case var .head(response):
             // A 1xx other than 101 is followed by the final head, which is the one that answers.
             let code = response.status.code
-            if code >= 200 || code < 100 || code == 101 { droppingBody = forwarded.first ?? false }
+            guard code >= 200 || code < 100 || code == 101, let request = forwarded.first else { break }
+            droppingBody = request.head
+            if let connection = request.connection {
+                response.headers.replaceOrAdd(name: "Connection", value: connection)
+                context.write(wrapOutboundOut(.head(response)), promise: promise)
+                return
+            }
         case .body where droppingBody:
             promise?.succeed(())
             return
         case .body:
             break
         case .end:
-            if !forwarded.isEmpty { forwarded.removeFirst() }
             droppingBody = false
+            guard !forwarded.isEmpty, forwarded.removeFirst().connection == "close" else { break }
+            let written = context.eventLoop.makePromise(of: Void.self)
+            if let promise { written.futureResult.cascade(to: promise) }
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            context.write(data, promise: written)
+            return
         }
         context.write(data, promise: promise)
     }

@@ -78,6 +78,15 @@ import TrailMapTestSupport
             let responses = try await RawHTTP.exchange(port: port, kept + kept, heads: [false, false])
             #expect(responses.map(\.status) == [200, 200] && responses.last?.body == png)
             #expect(responses.first?.headers["connection"] == "keep-alive")
+            // The same for Hummingbird's routes.
+            let health = try await RawHTTP.exchange(
+                port: port, "GET /healthz HTTP/1.0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
+            #expect(health.map(\.status) == [200] && health.first?.headers["connection"] == "close")
+            let keptHealth = "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+            let both = try await RawHTTP.exchange(port: port, keptHealth + "HEAD /healthz HTTP/1.0\r\n\r\n", heads: [false, true], expectClose: true)
+            #expect(both.map(\.status) == [200, 200])
+            #expect(both.map { $0.headers["connection"] } == ["keep-alive", "close"])
+            #expect(String(decoding: both[0].body, as: UTF8.self).contains("\"status\":\"ok\""))
         }
     }
 
