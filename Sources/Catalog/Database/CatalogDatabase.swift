@@ -10,6 +10,8 @@ import Logging
 public final class CatalogDatabase: Sendable {
     public let path: String
     let pool: DatabasePool
+    /// One connection of its own for `changeStamp()` (SQLite's data version is per connection).
+    private let watcher: DatabaseQueue
     let hasher: PasswordHasher
     let throttle: LoginThrottle
     /// How long a login token lives.
@@ -34,8 +36,22 @@ public final class CatalogDatabase: Sendable {
             config.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: config)
             try CatalogSchema.migrator.migrate(pool)
+            var watching = Configuration()
+            watching.readonly = true
+            watching.busyMode = .timeout(10)
+            watcher = try DatabaseQueue(path: path, configuration: watching)
         } catch {
             throw .database("cannot open \(path): \(error)")
+        }
+    }
+
+    /// A number that differs from the previous call's whenever anything was committed to the
+    /// catalog in between, by this process or another (`trailmap catalog publish` while the
+    /// server runs): for caches of what the catalog holds. SQLite's `PRAGMA data_version` on a
+    /// connection kept for it.
+    public func changeStamp() throws(CatalogError) -> Int {
+        do { return try watcher.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) ?? 0 } } catch {
+            throw .database("\(error)")
         }
     }
 

@@ -7,9 +7,15 @@ import TileGeometry
 extension StoreAPI {
     func catalogList(_ request: Request) throws -> Response {
         let account = try optionalAccount(request)
-        let listed = try catalog.listing(account: account, deviceID: deviceParameter(request), available: settings.availableProducts)
-        let tree = try catalog.categoryTree().map(Self.categoryJSON)
-        return JSONReply.make(["categories": tree, "products": listed.map(Self.summaryJSON)], request: request)
+        let device = try deviceParameter(request)
+        func build() throws -> [String: Any] {
+            let listed = try catalog.listing(account: account, deviceID: device, available: settings.availableProducts)
+            return ["categories": try catalog.categoryTree().map(Self.categoryJSON), "products": listed.map(Self.summaryJSON)]
+        }
+        guard account == nil else { return JSONReply.make(try build(), request: request) }
+        // Anonymous listings are the same for everyone until the catalog changes.
+        let body = try anonymousCatalog.body(stamp: catalog.changeStamp()) { JSONWriter.bytes(try build()) }
+        return JSONReply.make(json: body.json, gzip: body.gzip, request: request)
     }
 
     func catalogDetail(_ request: Request, product: Substring) throws -> Response {

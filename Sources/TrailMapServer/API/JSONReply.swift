@@ -8,17 +8,25 @@ enum JSONReply {
     static func make(_ object: Any, status: HTTPResponse.Status = .ok, request: Request,
                      cacheControl: String = "no-cache") -> Response {
         let data = JSONWriter.bytes(object)
+        let gzip = data.count >= 64 && Gzip.accepted(request.headers[.acceptEncoding]) ? Gzip.compress(data) : nil
+        return make(json: data, gzip: gzip, status: status, request: request, cacheControl: cacheControl)
+    }
+
+    /// A response of JSON already written (`gzip`: the same bytes compressed, sent when the client
+    /// accepts gzip).
+    static func make(json: [UInt8], gzip: [UInt8]?, status: HTTPResponse.Status = .ok, request: Request,
+                     cacheControl: String = "no-cache") -> Response {
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .accessControlAllowOrigin: "*",
             .cacheControl: cacheControl,
             .vary: "Accept-Encoding",
         ]
-        if data.count >= 64, Gzip.accepted(request.headers[.acceptEncoding]), let gz = Gzip.compress(data) {
+        if let gzip, Gzip.accepted(request.headers[.acceptEncoding]) {
             headers[.contentEncoding] = "gzip"
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gz)))
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzip)))
         }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
 
     /// ISO 8601 in UTC, whole seconds.

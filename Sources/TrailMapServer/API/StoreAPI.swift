@@ -11,6 +11,7 @@ import NIOCore
 struct StoreAPI: Sendable {
     let settings: StoreSettings
     let files = FileIO()
+    let anonymousCatalog = CatalogResponseCache()
     let logger: Logger
 
     var catalog: CatalogDatabase { settings.catalog }
