@@ -58,7 +58,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Deflate implementation for tile PNGs: libdeflate or zlib (the encoder before libdeflate).")
     var pngDeflater: PNGDeflaterArgument = .libdeflate
 
-    @Flag(name: .long, help: "Per tile, rank every PNG filter on a sample and compare palette with truecolour (slower; not smaller at level 8 on the benchmark).")
+    @Flag(name: .long, help: "Per tile, rank every PNG filter on a sample and compare palette with truecolour (slower; larger than the default on the benchmark).")
     var pngSearch = false
 
     @Option(name: .long, help: "Bundle description.")
