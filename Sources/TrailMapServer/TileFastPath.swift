@@ -53,8 +53,8 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         /// A HEAD: the response's body is dropped (the pipeline's encoder is not told of request
         /// methods, see `TileChannel`).
         var head: Bool
-        /// HTTP/1.0 only (Hummingbird answers it as HTTP/1.1 and keeps the connection open): the
-        /// `Connection` header to send, `close` also closing the connection after the response.
+        /// The `Connection` header to send (`connectionHeader`; Hummingbird keeps HTTP/1.0
+        /// connections open and answers without it), `close` also closing after the response.
         var connection: String?
     }
 
@@ -72,8 +72,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 pending = answer
                 return
             }
-            let connection = request.version.minor == 0 ? (request.isKeepAlive ? "keep-alive" : "close") : nil
-            forwarded.append(Forwarded(head: request.method == .HEAD, connection: connection))
+            forwarded.append(Forwarded(head: request.method == .HEAD, connection: Self.connectionHeader(request)))
             context.fireChannelRead(data)
         case .body:
             if pending == nil { context.fireChannelRead(data) }
@@ -84,18 +83,32 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             }
             pending = nil
             guard let socket else { return }
-            let written = answer.close ? context.eventLoop.makePromise(of: Void.self) : nil
+            let written = answer.close ? closeAfter(context) : nil
             if let body = answer.body {
                 socket.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
                 socket.writeAndFlush(NIOAny(IOData.byteBuffer(body)), promise: written)
             } else {
                 socket.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: written)
             }
-            if let written {
-                closing = true
-                written.futureResult.whenComplete { _ in context.close(promise: nil) }
-            }
         }
+    }
+
+    /// The promise for an answer's last write, after which the connection closes (`promise`, the
+    /// writer's own, completes with it); input from now on is ignored.
+    private func closeAfter(_ context: ChannelHandlerContext, cascadingTo promise: EventLoopPromise<Void>? = nil) -> EventLoopPromise<Void> {
+        closing = true
+        let written = context.eventLoop.makePromise(of: Void.self)
+        if let promise { written.futureResult.cascade(to: promise) }
+        let channel = context.channel
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        return written
+    }
+
+    /// The `Connection` header of an answer to `request`: `close` when the client does not keep the
+    /// connection (HTTP/1.0 unless told, or `Connection: close`), `keep-alive` for an HTTP/1.0
+    /// client that asked for it, none otherwise (HTTP/1.1 keeps it unless told).
+    static func connectionHeader(_ request: HTTPRequestHead) -> String? {
+        request.isKeepAlive ? (request.version.minor == 0 ? "keep-alive" : nil) : "close"
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -118,11 +131,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             droppingBody = false
             guard !forwarded.isEmpty, forwarded.removeFirst().connection == "close" else { break }
-            let written = context.eventLoop.makePromise(of: Void.self)
-            if let promise { written.futureResult.cascade(to: promise) }
-            let channel = context.channel
-            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
-            context.write(data, promise: written)
+            context.write(data, promise: closeAfter(context, cascadingTo: promise))
             return
         }
         context.write(data, promise: promise)
@@ -132,9 +141,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> Answer? {
         guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil,
               let parts = Self.tilePath(request.uri) else { return nil }
-        let keepAlive = request.isKeepAlive
-        // HTTP/1.1 keeps the connection open unless told; HTTP/1.0 closes unless told.
-        let connection: String? = keepAlive ? (request.version.minor == 0 ? "keep-alive" : nil) : "close"
+        let connection = Self.connectionHeader(request)
         let start = ContinuousClock.now
         let ifNoneMatch = request.headers.first(name: "if-none-match")
         var head = context.channel.allocator.buffer(capacity: 320)
@@ -162,7 +169,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let elapsed = ContinuousClock.now - start
         responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
         responder.logger.info("\(request.method) \(request.uri) \(status.code) \(bytes)B \(elapsed)")
-        return Answer(head: head, body: body, close: !keepAlive)
+        return Answer(head: head, body: body, close: connection == "close")
     }
 
     /// The five components of `/tiles/{tileset}/{z}/{x}/{y}.png` (query dropped), or nil for any
