@@ -29,8 +29,15 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "CLibdeflate",
+            exclude: ["VENDORED.md", "COPYING"],
+            // Optimised in debug builds too: tests build bundles, and -O0 compression is ~4x slower.
+            cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+        ),
+        .target(
             name: "CPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
+            dependencies: ["CLibdeflate"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "TileGeometry", swiftSettings: upcoming),

@@ -20,13 +20,21 @@ public struct BuildOptions: Sendable {
     /// CRS of sources georeferenced by a world file.
     public var worldFileCRS: CRS = .epsg4326
     public var tileSize: Int = 256
-    /// Tile PNG settings: libdeflate level `BuildOptions.defaultPNGLevel`, one filter setting per tile.
-    /// Measured on the benchmark (README, Benchmarks): 0.84x gdal2tiles' bytes (zlib 6: 0.89x); the
-    /// per-tile search (`.best`) gave no smaller output at level 8 and took 1.9x as long.
-    public var encoding = PNGEncodingOptions(
-        deflater: .libdeflate, compressionLevel: BuildOptions.defaultPNGLevel, effort: .fast)
-    /// The libdeflate level `trailmap build` uses unless told otherwise.
+    /// Tile PNG settings: one filter setting per tile, libdeflate levels per tile
+    /// (`defaultAdaptiveLevels`: palettes 7, truecolour 8, dense truecolour 10). docs/png-compression.md
+    /// has the measurements behind each choice.
+    public var encoding = BuildOptions.defaultEncoding
+    /// The libdeflate level `trailmap build` uses for truecolour tiles unless told otherwise.
     public static let defaultPNGLevel = 8
+    /// Per-tile levels of the default encoding.
+    public static let defaultAdaptiveLevels = PNGEncodingOptions.AdaptiveLevels(
+        palette: 7, dense: 10, denseBitsPerPixel: 1.2)
+    /// The default tile encoding.
+    public static var defaultEncoding: PNGEncodingOptions {
+        var encoding = PNGEncodingOptions(deflater: .libdeflate, compressionLevel: defaultPNGLevel, effort: .fast)
+        encoding.adaptiveLevels = defaultAdaptiveLevels
+        return encoding
+    }
     public var description: String = ""
     public var attribution: String = ""
     public var version: String = "1.0.0"

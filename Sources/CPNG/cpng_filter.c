@@ -93,13 +93,14 @@ static uint64_t entropy_cost(const uint8_t *f, size_t len) {
     return (uint64_t)(bits * 16.0);
 }
 
-void cpng_filter_image(const uint8_t *rows, size_t stride, uint32_t height, size_t bpp, int choice,
-                       int allowed, uint8_t *out, uint8_t *scratch) {
-    cpng_filter_rows(rows, stride, 0, height, bpp, choice, allowed, out, scratch);
+uint64_t cpng_filter_image(const uint8_t *rows, size_t stride, uint32_t height, size_t bpp, int choice,
+                           int allowed, uint8_t *out, uint8_t *scratch) {
+    return cpng_filter_rows(rows, stride, 0, height, bpp, choice, allowed, out, scratch);
 }
 
-void cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count, size_t bpp,
-                      int choice, int allowed, uint8_t *out, uint8_t *scratch) {
+uint64_t cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count, size_t bpp,
+                          int choice, int allowed, uint8_t *out, uint8_t *scratch) {
+    uint64_t entropy = 0;
     static const int flag_of[5] = {CPNG_FILTER_NONE, CPNG_FILTER_SUB, CPNG_FILTER_UP, CPNG_FILTER_AVG,
                                    CPNG_FILTER_PAETH};
     for (uint32_t y = first; y < first + count; y++) {
@@ -131,7 +132,10 @@ void cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32
         if (best < 0) { /* no filter allowed: None */
             best = 0;
             cpng_filter_row(0, row, prev, stride, bpp, dst + 1);
+        } else if (choice == CPNG_CHOICE_ENTROPY) {
+            entropy += best_cost;
         }
         dst[0] = (uint8_t)best;
     }
+    return entropy;
 }

@@ -35,12 +35,14 @@ CPNG_HIDDEN void cpng_warning_fn(png_structp png, png_const_charp msg);
 CPNG_HIDDEN void cpng_filter_row(int type, const uint8_t *row, const uint8_t *prev, size_t len,
                                  size_t bpp, uint8_t *out);
 /* Writes height * (1 + stride) bytes of filtered scanlines (filter byte + filtered row) to out.
- * allowed: CPNG_FILTER_* flags the heuristics may pick from; scratch holds stride bytes. */
-CPNG_HIDDEN void cpng_filter_image(const uint8_t *rows, size_t stride, uint32_t height, size_t bpp,
+ * allowed: CPNG_FILTER_* flags the heuristics may pick from; scratch holds stride bytes.
+ * Returns, for CPNG_CHOICE_ENTROPY, the Shannon entropy of the rows written in 1/16 bits
+ * (the sum of each row's own entropy; 0 for the other choices). */
+CPNG_HIDDEN uint64_t cpng_filter_image(const uint8_t *rows, size_t stride, uint32_t height, size_t bpp,
                                    int choice, int allowed, uint8_t *out, uint8_t *scratch);
 
 /* The same for rows first ... first + count - 1 only (out gets count * (1 + stride) bytes). */
-CPNG_HIDDEN void cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count,
+CPNG_HIDDEN uint64_t cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count,
                                   size_t bpp, int choice, int allowed, uint8_t *out, uint8_t *scratch);
 
 /* Checks encoder parameters; returns a message, or NULL and the row stride. */

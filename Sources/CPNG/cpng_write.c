@@ -138,6 +138,9 @@ const char *cpng_validate_encode(const cpng_encode_params *p, size_t *stride_out
         if (p->filter_choice < CPNG_CHOICE_SEARCH || p->filter_choice > CPNG_CHOICE_ENTROPY) {
             return "invalid filter choice";
         }
+        if (p->dense_level < 0 || p->dense_level > 12) {
+            return "libdeflate dense level must be 0...12";
+        }
         if (p->filter_choice == CPNG_CHOICE_SEARCH && (p->search_level < 1 || p->search_level > 12)) {
             return "libdeflate search level must be 1...12";
         }

@@ -67,8 +67,17 @@ public enum PNGEncoder: Sendable {
             let layout = layouts[0]
             // Per row, the filter whose output has the least Shannon entropy: 2-3% smaller than the
             // least-sum heuristic on the benchmark's truecolour tiles at the same level, same time.
-            let choice = layout.colorType == CPNG_COLOR_PALETTE ? CPNG_CHOICE_NONE : CPNG_CHOICE_ENTROPY
-            return try layout.encode(.libdeflate(level: level, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
+            let isPalette = layout.colorType == CPNG_COLOR_PALETTE
+            let choice = isPalette ? CPNG_CHOICE_NONE : CPNG_CHOICE_ENTROPY
+            guard let adaptive = options.adaptiveLevels else {
+                return try layout.encode(.libdeflate(level: level, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
+            }
+            let pixels = Double(layout.width * layout.height)
+            let dense = PNGCompression.Dense(
+                level: adaptive.dense, bits: UInt64(max(0, adaptive.denseBitsPerPixel * pixels)))
+            return try layout.encode(.libdeflate(
+                level: isPalette ? adaptive.palette : level, filters: CPNG_ALL_FILTERS, choice: choice,
+                searchLevel: 0, dense: isPalette ? nil : dense))
         }
         var best: (layout: PNGLayout, choice: Int32, score: Int)?
         for layout in layouts {

@@ -6,7 +6,14 @@ enum PNGCompression {
     case zlib(level: Int, filters: Int32, strategy: Int32, interlaced: Bool)
     /// Rows filtered by the shim and compressed with libdeflate: `choice` is a `CPNG_CHOICE_*`
     /// (a fixed filter, a per-row heuristic over `filters`, or `CPNG_CHOICE_SEARCH`).
-    case libdeflate(level: Int, filters: Int32, choice: Int32, searchLevel: Int)
+    case libdeflate(level: Int, filters: Int32, choice: Int32, searchLevel: Int, dense: Dense? = nil)
+
+    /// With the per-row entropy choice: rows with more than `bits` bits of entropy in all are
+    /// compressed at `level` instead.
+    struct Dense {
+        var level: Int
+        var bits: UInt64
+    }
 }
 
 extension PNGLayout {
@@ -45,13 +52,15 @@ extension PNGLayout {
 
     private func withParams<R>(_ compression: PNGCompression, _ body: (inout cpng_encode_params) -> R) -> R {
         let (deflater, level, strategy, filters, interlaced, choice, searchLevel): (Int32, Int, Int32, Int32, Bool, Int32, Int)
+        var dense: PNGCompression.Dense?
         switch compression {
         case let .zlib(zlibLevel, zlibFilters, zlibStrategy, zlibInterlaced):
             (deflater, level, strategy, filters, interlaced, choice, searchLevel) =
                 (CPNG_DEFLATER_ZLIB, zlibLevel, zlibStrategy, zlibFilters, zlibInterlaced, 0, 0)
-        case let .libdeflate(deflateLevel, deflateFilters, deflateChoice, deflateSearch):
+        case let .libdeflate(deflateLevel, deflateFilters, deflateChoice, deflateSearch, deflateDense):
             (deflater, level, strategy, filters, interlaced, choice, searchLevel) =
                 (CPNG_DEFLATER_LIBDEFLATE, deflateLevel, 0, deflateFilters, false, deflateChoice, deflateSearch)
+            dense = deflateDense
         }
         return rows.withUnsafeBufferPointer { rows in
             palette.withUnsafeBufferPointer { palette in
@@ -63,7 +72,8 @@ extension PNGLayout {
                         trns: transparency.baseAddress, trns_count: Int32(transparency.count),
                         compression_level: Int32(level), strategy: strategy, filters: filters,
                         interlace: interlaced ? 1 : 0, deflater: deflater, filter_choice: choice,
-                        search_level: Int32(searchLevel))
+                        search_level: Int32(searchLevel), dense_level: Int32(dense?.level ?? 0),
+                        dense_bits: dense?.bits ?? 0)
                     return body(&params)
                 }
             }

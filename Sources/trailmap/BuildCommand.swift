@@ -51,7 +51,7 @@ struct BuildCommand: ParsableCommand {
     var tileSize: Int = 256
 
     @Option(name: .long, help: ArgumentHelp(
-        "Compression level for tile PNGs: libdeflate 0-12 (default \(BuildOptions.defaultPNGLevel); 10-12 are near-optimal, much slower), zlib 0-9 (default 6).",
+        "Compression level for every tile PNG: libdeflate 0-12 (10-12 are near-optimal, much slower), zlib 0-9 (default 6). Default with libdeflate: per tile, 7 for palettes, 8 for truecolour, 10 for dense truecolour.",
         valueName: "level"))
     var pngLevel: Int?
 
@@ -96,6 +96,9 @@ struct BuildCommand: ParsableCommand {
             deflater: deflater,
             compressionLevel: pngLevel ?? (deflater == .zlib ? 6 : BuildOptions.defaultPNGLevel),
             effort: pngSearch ? .best : .fast)
+        if pngLevel == nil && deflater == .libdeflate && !pngSearch {
+            options.encoding.adaptiveLevels = BuildOptions.defaultAdaptiveLevels
+        }
         options.description = description
         options.attribution = attribution
         options.version = bundleVersion

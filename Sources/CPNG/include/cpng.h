@@ -136,6 +136,13 @@ typedef struct cpng_encode_params {
      * compression_level. With a single allowed filter there is nothing to search.
      */
     int search_level;
+    /*
+     * libdeflate with CPNG_CHOICE_ENTROPY only: when dense_level is 1...12 and the filtered rows'
+     * Shannon entropy exceeds dense_bits bits, the image is compressed at dense_level instead of
+     * compression_level. 0 turns it off.
+     */
+    int dense_level;
+    uint64_t dense_bits;
 } cpng_encode_params;
 
 /*
