@@ -30,9 +30,17 @@ public struct BuildOptions: Sendable {
     public static let defaultAdaptiveLevels = PNGEncodingOptions.AdaptiveLevels(
         palette: 7, dense: 10, denseBitsPerPixel: 1.2)
     /// The default tile encoding.
-    public static var defaultEncoding: PNGEncodingOptions {
-        var encoding = PNGEncodingOptions(deflater: .libdeflate, compressionLevel: defaultPNGLevel, effort: .fast)
-        encoding.adaptiveLevels = defaultAdaptiveLevels
+    public static var defaultEncoding: PNGEncodingOptions { encoding(level: nil, deflater: .libdeflate, search: false) }
+
+    /// The tile encoding for `trailmap build`'s PNG flags: the default per-tile levels unless a
+    /// level, zlib or the per-tile search is asked for (then that one setting for every tile).
+    public static func encoding(level: Int?, deflater: PNGEncodingOptions.Deflater, search: Bool) -> PNGEncodingOptions {
+        var encoding = PNGEncodingOptions(
+            deflater: deflater, compressionLevel: level ?? (deflater == .zlib ? 6 : defaultPNGLevel),
+            effort: search ? .best : .fast)
+        if level == nil && deflater == .libdeflate && !search {
+            encoding.adaptiveLevels = defaultAdaptiveLevels
+        }
         return encoding
     }
     public var description: String = ""

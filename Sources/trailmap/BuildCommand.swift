@@ -91,14 +91,7 @@ struct BuildCommand: ParsableCommand {
         options.memoryLimit = memoryLimit.bytes
         options.worldFileCRS = CRS(parsing: sourceCrs) ?? .epsg4326
         options.tileSize = tileSize
-        let deflater = pngDeflater.deflater
-        options.encoding = PNGEncodingOptions(
-            deflater: deflater,
-            compressionLevel: pngLevel ?? (deflater == .zlib ? 6 : BuildOptions.defaultPNGLevel),
-            effort: pngSearch ? .best : .fast)
-        if pngLevel == nil && deflater == .libdeflate && !pngSearch {
-            options.encoding.adaptiveLevels = BuildOptions.defaultAdaptiveLevels
-        }
+        options.encoding = BuildOptions.encoding(level: pngLevel, deflater: pngDeflater.deflater, search: pngSearch)
         options.description = description
         options.attribution = attribution
         options.version = bundleVersion

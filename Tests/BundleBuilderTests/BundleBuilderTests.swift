@@ -42,6 +42,21 @@ import TrailMapTestSupport
         #expect(try reader.zoomLevels().map(\.zoom) == [3, 4, 5, 6])
     }
 
+    @Test func pngFlagsChooseTheTileEncoding() {
+        let byDefault = BuildOptions.encoding(level: nil, deflater: .libdeflate, search: false)
+        #expect(byDefault.adaptiveLevels == BuildOptions.defaultAdaptiveLevels)
+        #expect(byDefault.compressionLevel == BuildOptions.defaultPNGLevel && byDefault.effort == .fast)
+        #expect(BuildOptions(sources: ["a.png"], name: "A", minZoom: 0, maxZoom: 1, output: "a.mbtiles")
+            .encoding.adaptiveLevels == BuildOptions.defaultAdaptiveLevels)
+        // An explicit level, zlib or the search: one setting for every tile.
+        let level = BuildOptions.encoding(level: 8, deflater: .libdeflate, search: false)
+        #expect(level.adaptiveLevels == nil && level.compressionLevel == 8)
+        let zlib = BuildOptions.encoding(level: nil, deflater: .zlib, search: false)
+        #expect(zlib.adaptiveLevels == nil && zlib.compressionLevel == 6 && zlib.deflater == .zlib)
+        let search = BuildOptions.encoding(level: nil, deflater: .libdeflate, search: true)
+        #expect(search.adaptiveLevels == nil && search.effort == .best)
+    }
+
     @Test func lowerZoomLevelsAgreeWithHigherOnes() throws {
         let src = try TestSources.write(in: dir, name: "terrain", width: 600, height: 400, bounds: Self.colorado,
                                         color: TestSources.terrain)
