@@ -14,6 +14,8 @@ public struct TileRenderer: Sendable {
     /// Reusable buffers of one rendering thread.
     public struct Scratch {
         var window: [UInt8] = []
+        /// Per window row and output column: the horizontal pass's alpha-weighted sums.
+        var rows: [SIMD4<Float>] = []
         public init() {}
     }
 
@@ -68,47 +70,61 @@ public struct TileRenderer: Sendable {
         let yt = ResamplingTaps.make(edges: yEdges, centers: yCenters, size: lv.height, method: resampling)
         guard let (x0, x1) = xt.span, let (y0, y1) = yt.span else { return nil }
         let ww = x1 - x0 + 1
-        source.pyramid.readWindow(level: level, x0: x0, y0: y0, w: ww, h: y1 - y0 + 1, into: &scratch.window)
-        return resample(window: scratch.window, windowWidth: ww, x0: x0, y0: y0, xt: xt, yt: yt)
+        let wh = y1 - y0 + 1
+        source.pyramid.readWindow(level: level, x0: x0, y0: y0, w: ww, h: wh, into: &scratch.window)
+        return resample(window: scratch.window, size: (ww, wh), origin: (x0, y0), xt: xt, yt: yt, rows: &scratch.rows)
     }
 
-    private func resample(window: [UInt8], windowWidth ww: Int, x0: Int, y0: Int,
-                          xt: ResamplingTaps, yt: ResamplingTaps) -> RGBAImage {
+    /// Separable: a horizontal pass sums each window row's taps per output column (colours
+    /// weighted by alpha, and the alpha weight), then a vertical pass sums those rows per output
+    /// pixel. Overzoomed tiles read each window row for several output rows, so it is done once.
+    private func resample(window: [UInt8], size: (width: Int, height: Int), origin: (x: Int, y: Int),
+                          xt: ResamplingTaps, yt: ResamplingTaps, rows: inout [SIMD4<Float>]) -> RGBAImage {
         let n = tileSize
-        var out = [UInt8](repeating: 0, count: n * n * 4)
-        window.withUnsafeBufferPointer { win in
-            out.withUnsafeMutableBufferPointer { o in
-                for j in 0..<n {
-                    let ys = Int(yt.start[j]), yc = Int(yt.count[j])
-                    if yc == 0 { continue }
-                    for i in 0..<n {
-                        let xs = Int(xt.start[i]), xc = Int(xt.count[i])
-                        if xc == 0 { continue }
-                        var sa: Float = 0, sr: Float = 0, sg: Float = 0, sb: Float = 0
-                        for b in ys..<(ys + yc) {
-                            let wy = yt.weight[b]
-                            let rowBase = (Int(yt.index[b]) - y0) * ww
-                            for a in xs..<(xs + xc) {
-                                let w = wy * xt.weight[a]
-                                let p = (rowBase + Int(xt.index[a]) - x0) * 4
-                                let al = w * Float(win[p + 3])
-                                sa += al
-                                sr += al * Float(win[p])
-                                sg += al * Float(win[p + 1])
-                                sb += al * Float(win[p + 2])
-                            }
-                        }
-                        guard sa > 0 else { continue }
-                        let q = (j * n + i) * 4
-                        let alpha = sa / (xt.total[i] * yt.total[j])
-                        o[q] = UInt8(min(sr / sa + 0.5, 255))
-                        o[q + 1] = UInt8(min(sg / sa + 0.5, 255))
-                        o[q + 2] = UInt8(min(sb / sa + 0.5, 255))
-                        o[q + 3] = UInt8(min(alpha + 0.5, 255))
+        let (ww, wh) = size
+        if rows.count < wh * n { rows = [SIMD4<Float>](repeating: .zero, count: wh * n) }
+        let xOffsets = xt.index.map { (Int($0) - origin.x) * 4 }
+        window.withUnsafeBytes { win in
+        xOffsets.withUnsafeBufferPointer { xo in
+        xt.weight.withUnsafeBufferPointer { xw in
+        rows.withUnsafeMutableBufferPointer { h in
+            for r in 0..<wh {
+                let rowBase = r * ww * 4
+                for i in 0..<n {
+                    let xs = Int(xt.start[i]), xe = xs + Int(xt.count[i])
+                    var sum = SIMD4<Float>.zero
+                    for a in xs..<xe {
+                        let p = rowBase + xo[a]
+                        let al = xw[a] * Float(win[p + 3])
+                        sum += SIMD4<Float>(Float(win[p]), Float(win[p + 1]), Float(win[p + 2]), 1) * al
                     }
+                    h[r * n + i] = sum
                 }
             }
-        }
+        }}}}
+        var out = [UInt8](repeating: 0, count: n * n * 4)
+        rows.withUnsafeBufferPointer { h in
+        out.withUnsafeMutableBufferPointer { o in
+            for j in 0..<n {
+                let ys = Int(yt.start[j]), ye = ys + Int(yt.count[j])
+                if ys == ye { continue }
+                let yTotal = yt.total[j]
+                for i in 0..<n where xt.count[i] > 0 {
+                    var sum = SIMD4<Float>.zero
+                    for b in ys..<ye {
+                        sum += h[(Int(yt.index[b]) - origin.y) * n + i] * yt.weight[b]
+                    }
+                    let sa = sum[3]
+                    guard sa > 0 else { continue }
+                    let q = (j * n + i) * 4
+                    let alpha = sa / (xt.total[i] * yTotal)
+                    o[q] = UInt8(min(sum[0] / sa + 0.5, 255))
+                    o[q + 1] = UInt8(min(sum[1] / sa + 0.5, 255))
+                    o[q + 2] = UInt8(min(sum[2] / sa + 0.5, 255))
+                    o[q + 3] = UInt8(min(alpha + 0.5, 255))
+                }
+            }
+        }}
         return RGBAImage(width: n, height: n, pixels: out)
     }
 
