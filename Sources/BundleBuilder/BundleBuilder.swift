@@ -63,6 +63,9 @@ public struct BundleBuilder: Sendable {
             sources.append(source)
         }
 
+        if options.renderThreads < options.threads {
+            logger.notice("\(options.renderThreads) rendering threads instead of \(options.threads): that is what --memory-limit leaves room for")
+        }
         let writer: BundleWriter
         do { writer = try BundleWriter(path: options.output) } catch { throw .store(error) }
         let renderStart = Date()

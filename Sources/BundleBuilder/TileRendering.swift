@@ -17,8 +17,9 @@ struct TileRendering: Sendable {
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let failure = Mutex<BuildError?>(nil)
-        let threads = options.threads
-        let queue = TileQueue(capacity: 64 * threads, producers: threads)
+        let threads = options.renderThreads
+        // A few chunks per thread: enough to keep the writer busy, little memory (bytesPerThread).
+        let queue = TileQueue(capacity: 16 * threads, producers: threads)
         let chunk = 8
         let renderer = TileRenderer(tileSize: options.tileSize, resampling: options.resampling)
         let encoding = options.encoding

@@ -57,6 +57,21 @@ import TrailMapTestSupport
         #expect(search.adaptiveLevels == nil && search.effort == .best)
     }
 
+    @Test func threadsFitInTheMemoryLimit() {
+        var o = BuildOptions(sources: ["a.png"], name: "A", minZoom: 0, maxZoom: 1, output: "a.mbtiles")
+        o.threads = 64
+        o.memoryLimit = 512 << 20
+        #expect(o.renderThreads == (256 << 20) / o.bytesPerThread && o.renderThreads < 64)
+        #expect(o.renderThreads * o.bytesPerThread <= o.memoryLimit / 2)
+        o.memoryLimit = 64 << 20
+        #expect(o.renderThreads == 2)
+        o.tileSize = 512
+        #expect(o.renderThreads == 1, "never fewer than one")
+        o.memoryLimit = 8 << 30
+        o.threads = 3
+        #expect(o.renderThreads == 3, "the asked-for count when memory allows")
+    }
+
     @Test func lowerZoomLevelsAgreeWithHigherOnes() throws {
         let src = try TestSources.write(in: dir, name: "terrain", width: 600, height: 400, bounds: Self.colorado,
                                         color: TestSources.terrain)
