@@ -72,9 +72,11 @@ public enum PNGEncoder: Sendable {
             guard let adaptive = options.adaptiveLevels else {
                 return try layout.encode(.libdeflate(level: level, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
             }
-            let pixels = Double(layout.width * layout.height)
-            let dense = PNGCompression.Dense(
-                level: adaptive.dense, bits: UInt64(max(0, adaptive.denseBitsPerPixel * pixels)))
+            guard adaptive.denseBitsPerPixel.isFinite, adaptive.denseBitsPerPixel >= 0 else {
+                throw .encodeFailed("the dense threshold must be a finite number of bits per pixel, 0 or more (got \(adaptive.denseBitsPerPixel))")
+            }
+            let bits = adaptive.denseBitsPerPixel * Double(layout.width * layout.height)
+            let dense = PNGCompression.Dense(level: adaptive.dense, bits: UInt64(min(bits, 0x1p63)))
             return try layout.encode(.libdeflate(
                 level: isPalette ? adaptive.palette : level, filters: CPNG_ALL_FILTERS, choice: choice,
                 searchLevel: 0, dense: isPalette ? nil : dense))

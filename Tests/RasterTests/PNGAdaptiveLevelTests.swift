@@ -89,6 +89,24 @@ struct PNGAdaptiveLevelTests {
         }
     }
 
+    @Test func denseThresholdMustBeANonNegativeNumber() throws {
+        let tile = PNGFixtures.photo(width: 32, height: 32)
+        for threshold in [-1, .nan, .infinity, -.infinity] as [Double] {
+            var adaptive = Self.adaptive
+            adaptive.denseBitsPerPixel = threshold
+            let error = #expect(throws: PNGError.self) { try PNGEncoder.encode(tile, options: Self.options(adaptive)) }
+            if case .encodeFailed(let message)? = error {
+                #expect(message.contains("dense threshold"), "\(message)")
+            } else {
+                Issue.record("expected .encodeFailed for \(threshold), got \(String(describing: error))")
+            }
+        }
+        // A huge finite threshold is "never dense", not an overflow.
+        var never = Self.adaptive
+        never.denseBitsPerPixel = 1e300
+        #expect(try PNGEncoder.encode(tile, options: Self.options(never)) == (try Self.fixed(tile, level: 8)))
+    }
+
     @Test func levelsOutOfRangeAreErrors() {
         for (palette, dense, text) in [(13, 10, "0...12"), (7, 13, "dense level must be 0...12"), (7, -1, "dense level")] {
             let options = Self.options(.init(palette: palette, dense: dense, denseBitsPerPixel: 0))
