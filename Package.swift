@@ -40,6 +40,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
+        .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
         .target(name: "Raster", dependencies: ["CPNG", "TileGeometry"], swiftSettings: upcoming),
         .target(
@@ -55,7 +57,7 @@ let package = Package(
         .target(
             name: "BundleBuilder",
             dependencies: [
-                "Raster", "TileStore", "TileGeometry",
+                "Raster", "TileStore", "TileGeometry", "SourceReaders",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -111,7 +113,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import Raster
+import SourceReaders
 import TileGeometry
 import TileStore
 
@@ -17,10 +18,14 @@ public enum BuildError: Error, CustomStringConvertible {
     case pixels(path: String, reason: String)
     case encode(tile: TileID, PNGError)
     case invalidOption(String)
+    case source(SourceReaderError)
+    /// Another thread failed first; its error is the one reported.
+    case cancelled
+    case sourceList(path: String, reason: String)
 
     public var description: String {
         switch self {
-        case .noSources: "no source images given (use --source FILE.png, once per source)"
+        case .noSources: "no source images given (use --source FILE, once per source, or --source FOLDER)"
         case let .sourceMissing(path): "\(path): no such file"
         case let .sourceEmpty(path): "\(path): the file is empty"
         case let .sourceUnreadable(path, error): "\(path): \(error)"
@@ -35,6 +40,9 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .pixels(path, reason): "\(path): \(reason)"
         case let .encode(tile, error): "tile \(tile): PNG encoding failed: \(error)"
         case let .invalidOption(message): message
+        case let .source(error): error.description
+        case .cancelled: "the build was cancelled"
+        case let .sourceList(path, reason): "\(path): \(reason)"
         }
     }
 }

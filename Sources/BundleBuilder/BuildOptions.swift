@@ -1,10 +1,12 @@
 import Foundation
 import Raster
+import SourceReaders
 import TileGeometry
 
 /// What to build and how.
 public struct BuildOptions: Sendable {
-    /// Source PNG paths, drawn in order (later sources over earlier ones).
+    /// Source files (any raster GDAL reads; PNGs with world files are decoded by TrailMap),
+    /// drawn in order (later sources over earlier ones). Folders are expanded by `SourceList`.
     public var sources: [String]
     /// The bundle's display name (metadata `name`).
     public var name: String
@@ -20,12 +22,17 @@ public struct BuildOptions: Sendable {
     /// What one rendering thread holds at most: its source window and row sums, its libdeflate
     /// compressors and the encoded tiles it may have queued. Measured at 256 px: ~9.5 MB a thread
     /// (peak RSS 88 / 98 / 118 / 155 MB with 1 / 2 / 4 / 8 threads on the benchmark).
-    public var bytesPerThread: Int { (8 << 20) + 64 * tileSize * tileSize }
+    public var bytesPerThread: Int { (8 << 20) + 128 * tileSize * tileSize }
     /// The threads the build runs: `threads`, fewer when half the memory limit (the other half
     /// holds source pixels) cannot hold that many.
     public var renderThreads: Int { max(1, min(threads, (memoryLimit / 2) / bytesPerThread)) }
-    /// CRS of sources georeferenced by a world file.
-    public var worldFileCRS: CRS = .epsg4326
+    /// What overrides the sources' own declarations: `--source-crs` (default: what each source
+    /// declares; EPSG:4326 for world files), `--src-nodata`, `--scale`.
+    public var read = ReadOptions()
+    /// Sources one rendering thread keeps open at most (GDAL datasets; the least recently used close).
+    public var maxOpenSourcesPerThread = 16
+    /// GDAL's block cache: an eighth of the memory limit, 16 MB to 256 MB.
+    public var gdalCacheBytes: Int { min(256 << 20, max(16 << 20, memoryLimit / 8)) }
     public var tileSize: Int = 256
     /// Tile PNG settings: one filter setting per tile, libdeflate levels per tile
     /// (`defaultAdaptiveLevels`: palettes 7, truecolour 8, dense truecolour 10). docs/png-compression.md
@@ -75,5 +82,8 @@ public struct BuildOptions: Sendable {
         guard memoryLimit >= 64 << 20 else { throw .invalidOption("--memory-limit must be at least 64MB") }
         guard [256, 512].contains(tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption("--name must not be empty") }
+        if let scale = read.scale, !(scale.min < scale.max) || !scale.min.isFinite || !scale.max.isFinite {
+            throw .invalidOption("--scale \(scale.min),\(scale.max): MIN must be less than MAX")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Raster
+import SourceReaders
 import Synchronization
 import TileGeometry
 import TileStore
@@ -25,13 +26,18 @@ public struct BundleBuilder: Sendable {
     /// georeference, the zoom range, the output folder. Returns the sources and the tile ranges.
     public func plan() throws(BuildError) -> (sources: [SourceInfo], ranges: [TileRange], bounds: GeoBounds) {
         try options.validate()
-        let infos = try options.sources.map { (path) throws(BuildError) -> SourceInfo in
-            try SourceLoader.inspect(path, worldFileCRS: options.worldFileCRS)
+        let paths = try SourceList.expand(options.sources)
+        GDALEnvironment.setCacheBytes(options.gdalCacheBytes)
+        var infos = [SourceInfo]()
+        for (i, path) in paths.enumerated() {
+            let info = try SourceLoader.inspect(path, options: options.read)
+            logger.debug("source \(i + 1)/\(paths.count) \(path): \(info.summary)")
+            infos.append(info)
         }
         var union = infos[0].bounds
         for info in infos.dropFirst() { union = union.union(info.bounds) }
         guard let bounds = union.clippedToMercator else {
-            throw .outsideMercator(path: options.sources[0], bounds: union)
+            throw .outsideMercator(path: paths[0], bounds: union)
         }
         let ranges = (options.minZoom...options.maxZoom).map { TileRange(bounds: bounds, zoom: $0) }
         let total = ranges.reduce(0) { $0 + $1.count }
@@ -51,15 +57,20 @@ public struct BundleBuilder: Sendable {
         let total = ranges.reduce(0) { $0 + $1.count }
         logger.info("building \(options.output): \(infos.count) source(s), zoom \(options.minZoom)-\(options.maxZoom), \(total) tiles to consider")
 
-        // Decode sources: half the memory limit may hold pixels, the rest is for rendering threads.
+        // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
+        // for rendering threads. GDAL sources are read window by window while rendering.
         var budget = options.memoryLimit / 2
-        var sources = [GeoreferencedSource]()
+        var sources = [PreparedSource]()
+        var pyramids = [SourcePyramid]()
         let scratch = options.scratchDirectory ?? URL(fileURLWithPath: options.output).deletingLastPathComponent().path
         for (i, info) in infos.enumerated() {
             progress(BuildProgress(phase: .decoding, done: i, total: infos.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
-            let source = try SourceLoader.load(info, memoryBudget: budget, scratch: scratch)
-            if !source.pyramid.isFileBacked { budget -= source.pyramid.byteCount }
-            logger.debug("decoded \(info.path) \(info.width)x\(info.height) \(source.pyramid.isFileBacked ? "spilled to disk" : "in memory")")
+            let (source, pyramid) = try SourceLoader.prepare(info, memoryBudget: budget, scratch: scratch)
+            if let pyramid {
+                if !pyramid.isFileBacked { budget -= pyramid.byteCount }
+                logger.debug("decoded \(info.path) \(info.width)x\(info.height) \(pyramid.isFileBacked ? "spilled to disk" : "in memory")")
+                pyramids.append(pyramid)
+            }
             sources.append(source)
         }
 
@@ -85,7 +96,7 @@ public struct BundleBuilder: Sendable {
         return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                            uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
                            tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                           spilledSources: sources.filter(\.pyramid.isFileBacked).count)
+                           spilledSources: pyramids.filter(\.isFileBacked).count)
     }
 
     private func metadata(bounds: GeoBounds, infos: [SourceInfo]) -> BundleMetadata {

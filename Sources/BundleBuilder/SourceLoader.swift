@@ -1,50 +1,140 @@
 import Foundation
 import Raster
+import SourceReaders
 import TileGeometry
 
 /// A source whose header and georeference were read, not yet decoded.
 public struct SourceInfo: Sendable {
+    /// How the pixels are read.
+    public enum Kind: Sendable {
+        /// TrailMap's own streaming PNG decoder (PNG + world file or JSON sidecar).
+        case png
+        /// GDAL, window by window.
+        case raster(RasterDescription)
+    }
+
     public let path: String
+    public let kind: Kind
     public let width: Int
     public let height: Int
-    public let georeference: Georeference
+    public let crs: SpatialReference
+    public let geoTransform: GeoTransform
     /// Extent in degrees (unclipped).
     public let bounds: GeoBounds
+    /// Extent in Web Mercator metres, clipped to the Mercator square.
+    public let mercatorBounds: MercatorBounds
+
+    /// A line for logs: size, format, CRS.
+    var summary: String {
+        switch kind {
+        case .png: "\(width)x\(height) PNG, \(crs.name)"
+        case let .raster(d):
+            "\(width)x\(height) \(d.driver) \(d.layout.rawValue) \(d.dataType), \(crs.name), \(d.overviews.count) overview(s)"
+        }
+    }
 }
 
-/// Checks sources before anything is written, then decodes them.
+/// Checks sources before anything is written, then opens or decodes them.
 enum SourceLoader {
-    /// Reads each source's PNG header and georeference; any problem is an error naming the file.
-    static func inspect(_ path: String, worldFileCRS: CRS) throws(BuildError) -> SourceInfo {
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Reads a source's header and georeference; any problem is an error naming the file.
+    static func inspect(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
             throw .sourceMissing(path: path)
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
         guard size > 0 else { throw .sourceEmpty(path: path) }
+        if isPNG(path), let info = try inspectPNG(path, options: options) { return info }
+        return try inspectRaster(path, options: options)
+    }
+
+    private static func isPNG(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 8)).map { [UInt8]($0) } == pngSignature
+    }
+
+    /// A PNG with a world file or JSON sidecar, read by TrailMap's own decoder; nil when the world
+    /// file has rotation terms (GDAL reads those).
+    private static func inspectPNG(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo? {
         let reader: PNGRowReader
         do { reader = try PNGRowReader(path: path) } catch { throw .sourceUnreadable(path: path, error) }
+        let worldFileCRS: CRS = options.crs?.kind == .webMercator ? .epsg3857 : .epsg4326
         let g: Georeference
         do {
             g = try GeoreferenceLocator.locate(image: path, width: reader.width, height: reader.height, worldFileCRS: worldFileCRS)
-        } catch { throw .georeference(error) }
-        let bounds = g.geoBounds(width: reader.width, height: reader.height)
-        guard bounds.clippedToMercator != nil,
-              g.crs == .epsg3857 || (bounds.west >= -180.5 && bounds.east <= 180.5 && bounds.south >= -90.5 && bounds.north <= 90.5)
-        else { throw .outsideMercator(path: path, bounds: bounds) }
-        return SourceInfo(path: path, width: reader.width, height: reader.height, georeference: g, bounds: bounds)
+        } catch {
+            if case .rotated = error { return nil }
+            throw .georeference(error)
+        }
+        let crs = options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84)
+        let gt = GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
+        let (bounds, mercator) = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, geoTransform: gt)
+        return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, geoTransform: gt,
+                          bounds: bounds, mercatorBounds: mercator)
     }
 
-    /// Decodes a source into a pyramid, in memory when it fits `memoryBudget`, else spilled to `scratch`.
-    static func load(_ info: SourceInfo, memoryBudget: Int, scratch: String) throws(BuildError) -> GeoreferencedSource {
-        do {
-            let reader = try PNGRowReader(path: info.path)
-            let pyramid = try SourcePyramid(reader: reader, memoryBudget: memoryBudget, spillDirectory: scratch)
-            return GeoreferencedSource(pyramid: pyramid, georeference: info.georeference)
-        } catch let error as PNGError {
-            throw .sourceUnreadable(path: info.path, error)
-        } catch {
-            throw .pixels(path: info.path, reason: "\(error)")
+    private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
+        let description: RasterDescription
+        do { description = try RasterDataset(path: path).describe(options: options) } catch { throw .source(error) }
+        let (bounds, mercator) = try footprint(path: path, width: description.width, height: description.height,
+                                               crs: description.crs, geoTransform: description.geoTransform)
+        return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
+                          crs: description.crs, geoTransform: description.geoTransform, bounds: bounds, mercatorBounds: mercator)
+    }
+
+    /// The source's extent in degrees (its outline, 33 points an edge, transformed to WGS 84) and
+    /// in Web Mercator metres (latitudes clipped to the Mercator range).
+    static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
+                          geoTransform gt: GeoTransform) throws(BuildError) -> (GeoBounds, MercatorBounds) {
+        let steps = 32
+        var xs = [Double](), ys = [Double]()
+        for k in 0...steps {
+            let f = Double(k) / Double(steps)
+            for (c, r) in [(f, 0.0), (f, 1.0), (0.0, f), (1.0, f)] {
+                let p = gt.apply(col: c * Double(width), row: r * Double(height))
+                xs.append(p.x)
+                ys.append(p.y)
+            }
+        }
+        switch crs.kind {
+        case .wgs84Degrees:
+            break
+        case .webMercator:
+            for i in xs.indices { (xs[i], ys[i]) = WebMercator.unproject(x: xs[i], y: ys[i]) }
+        case .other:
+            do { try CoordinateTransformer(from: crs, to: .wgs84).transform(xs: &xs, ys: &ys) } catch { throw .source(error) }
+        }
+        let valid = xs.indices.filter { xs[$0].isFinite && ys[$0].isFinite }
+        guard !valid.isEmpty else {
+            throw .source(.transformFailed(path: path, reason: "no corner or edge of the raster maps to longitude/latitude"))
+        }
+        let bounds = GeoBounds(west: valid.map { xs[$0] }.min()!, south: valid.map { ys[$0] }.min()!,
+                               east: valid.map { xs[$0] }.max()!, north: valid.map { ys[$0] }.max()!)
+        guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
+              let clipped = bounds.clippedToMercator
+        else { throw .outsideMercator(path: path, bounds: bounds) }
+        return (bounds, clipped.mercator)
+    }
+
+    /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits
+    /// `memoryBudget`, else spilled to `scratch`); a GDAL raster is opened per thread later.
+    static func prepare(_ info: SourceInfo, memoryBudget: Int, scratch: String) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
+        switch info.kind {
+        case let .raster(description):
+            return (PreparedSource.raster(description, info: info), nil)
+        case .png:
+            do {
+                let reader = try PNGRowReader(path: info.path)
+                let pyramid = try SourcePyramid(reader: reader, memoryBudget: memoryBudget, spillDirectory: scratch)
+                return (PreparedSource.pyramid(pyramid, info: info), pyramid)
+            } catch let error as PNGError {
+                throw .sourceUnreadable(path: info.path, error)
+            } catch {
+                throw .pixels(path: info.path, reason: "\(error)")
+            }
         }
     }
 }

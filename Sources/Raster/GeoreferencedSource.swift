@@ -15,4 +15,9 @@ public struct GeoreferencedSource: Sendable {
         bounds = georeference.geoBounds(width: pyramid.width, height: pyramid.height)
         mercatorBounds = (bounds.clippedToMercator ?? bounds).mercator
     }
+
+    /// The source as a rendering layer (the pyramid is safe to share between threads).
+    public var layer: SourceLayer {
+        SourceLayer(reader: pyramid, mapping: .separable(georeference), mercatorBounds: mercatorBounds)
+    }
 }

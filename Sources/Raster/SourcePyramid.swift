@@ -13,7 +13,7 @@ public final class SourcePyramid: Sendable {
 
     public let width: Int
     public let height: Int
-    public let levels: [Level]
+    public let levelInfo: [Level]
     private let storage: PixelStorage
 
     /// Whether the pixels were spilled to a temporary file.
@@ -50,7 +50,7 @@ public final class SourcePyramid: Sendable {
             levels.append(Level(width: w, height: h, offset: offset))
             offset += w * h * 4
         }
-        self.levels = levels
+        self.levelInfo = levels
         storage = offset <= memoryBudget
             ? PixelStorage(memorySize: offset)
             : try PixelStorage(fileSize: offset, directory: spillDirectory)
@@ -67,14 +67,17 @@ public final class SourcePyramid: Sendable {
     /// Copies a window of a level (clipped by the caller to the level's extent) into `buffer`,
     /// `w * 4` bytes per row.
     public func readWindow(level: Int, x0: Int, y0: Int, w: Int, h: Int, into buffer: inout [UInt8]) {
-        let lv = levels[level]
-        precondition(x0 >= 0 && y0 >= 0 && x0 + w <= lv.width && y0 + h <= lv.height)
         if buffer.count < w * h * 4 { buffer = [UInt8](repeating: 0, count: w * h * 4) }
-        buffer.withUnsafeMutableBytes { out in
-            for r in 0..<h {
-                storage.read(into: out.baseAddress! + r * w * 4, count: w * 4,
-                             at: lv.offset + ((y0 + r) * lv.width + x0) * 4)
-            }
+        buffer.withUnsafeMutableBufferPointer { copyWindow(level: level, x0: x0, y0: y0, w: w, h: h, into: $0.baseAddress!) }
+    }
+
+    /// Copies a window of a level (inside its extent) to `out`, `w * 4` bytes per row.
+    func copyWindow(level: Int, x0: Int, y0: Int, w: Int, h: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let lv = levelInfo[level]
+        precondition(x0 >= 0 && y0 >= 0 && x0 + w <= lv.width && y0 + h <= lv.height)
+        for r in 0..<h {
+            storage.read(into: UnsafeMutableRawPointer(out + r * w * 4), count: w * 4,
+                         at: lv.offset + ((y0 + r) * lv.width + x0) * 4)
         }
     }
 }

@@ -22,22 +22,40 @@ public struct TileRenderer: Sendable {
     /// Renders `sources` into one tile, later sources drawn over earlier ones (transparent pixels
     /// never cover anything). Returns nil when the tile is fully transparent.
     public func render(_ tile: TileID, sources: [GeoreferencedSource], scratch: inout Scratch) -> RGBAImage? {
+        // A pyramid's reads cannot fail.
+        try! render(tile, layers: sources.map(\.layer), scratch: &scratch)
+    }
+
+    /// Renders `layers` into one tile, later layers drawn over earlier ones (transparent pixels
+    /// never cover anything). Returns nil when the tile is fully transparent.
+    public func render(_ tile: TileID, layers: [SourceLayer], scratch: inout Scratch) throws -> RGBAImage? {
         var result: RGBAImage?
         let tb = tile.mercatorBounds
-        for source in sources where source.mercatorBounds.intersects(tb) {
-            guard let layer = render(tile, source: source, scratch: &scratch) else { continue }
-            if result == nil { result = layer } else { Compositing.draw(layer, over: &result!) }
+        for layer in layers where layer.mercatorBounds.intersects(tb) {
+            guard let image = try render(tile, layer: layer, scratch: &scratch) else { continue }
+            if result == nil { result = image } else { Compositing.draw(image, over: &result!) }
         }
         guard let result, !result.isFullyTransparent else { return nil }
         return result
     }
 
-    /// Renders one source into a tile; nil when the source does not reach into the tile.
-    public func render(_ tile: TileID, source: GeoreferencedSource, scratch: inout Scratch) -> RGBAImage? {
+    /// Renders one layer into a tile; nil when the layer does not reach into the tile.
+    public func render(_ tile: TileID, layer: SourceLayer, scratch: inout Scratch) throws -> RGBAImage? {
+        switch layer.mapping {
+        case let .separable(g):
+            return try renderSeparable(tile, reader: layer.reader, georeference: g, scratch: &scratch)
+        case let .general(mapping):
+            return try Warper(tileSize: tileSize, resampling: resampling)
+                .render(tile, reader: layer.reader, mapping: mapping, scratch: &scratch)
+        }
+    }
+
+    /// Renders one source whose columns depend on x only and rows on y only (closed form).
+    func renderSeparable(_ tile: TileID, reader: any SourceWindowReader, georeference g: Georeference,
+                         scratch: inout Scratch) throws -> RGBAImage? {
         let n = tileSize
         let tb = tile.mercatorBounds
         let res = (tb.maxX - tb.minX) / Double(n)
-        let g = source.georeference
         // Source pixel coordinates (level 0) of tile pixel edges and centres, per axis.
         var xEdges = [Double](repeating: 0, count: n + 1), yEdges = xEdges
         var xCenters = [Double](repeating: 0, count: n), yCenters = xCenters
@@ -49,29 +67,27 @@ public struct TileRenderer: Sendable {
                 yCenters[i] = g.row(y: sourceY(tb.maxY - (Double(i) + 0.5) * res, g.crs))
             }
         }
-        // Pick the overview where one tile pixel covers between one and two source pixels.
+        // Sample where one tile pixel covers between one and two source pixels.
         let rx = abs(xEdges[n] - xEdges[0]) / Double(n)
         let ry = abs(yEdges[n] - yEdges[0]) / Double(n)
         let ratio = min(rx, ry)
-        let level = ratio >= 2 ? min(Int(log2(ratio).rounded(.down)), source.pyramid.levels.count - 1) : 0
-        let scale = Double(1 << level)
-        let lv = source.pyramid.levels[level]
-        if level > 0 {
+        let plan = WindowPlan(levels: reader.levels, factor: ratio >= 2 ? exp2(log2(ratio).rounded(.down)) : 1)
+        if plan.scaleX != 1 || plan.scaleY != 1 {
             for i in 0...n {
-                xEdges[i] /= scale
-                yEdges[i] /= scale
+                xEdges[i] /= plan.scaleX
+                yEdges[i] /= plan.scaleY
                 if i < n {
-                    xCenters[i] /= scale
-                    yCenters[i] /= scale
+                    xCenters[i] /= plan.scaleX
+                    yCenters[i] /= plan.scaleY
                 }
             }
         }
-        let xt = ResamplingTaps.make(edges: xEdges, centers: xCenters, size: lv.width, method: resampling)
-        let yt = ResamplingTaps.make(edges: yEdges, centers: yCenters, size: lv.height, method: resampling)
+        let xt = ResamplingTaps.make(edges: xEdges, centers: xCenters, size: plan.width, method: resampling)
+        let yt = ResamplingTaps.make(edges: yEdges, centers: yCenters, size: plan.height, method: resampling)
         guard let (x0, x1) = xt.span, let (y0, y1) = yt.span else { return nil }
         let ww = x1 - x0 + 1
         let wh = y1 - y0 + 1
-        source.pyramid.readWindow(level: level, x0: x0, y0: y0, w: ww, h: wh, into: &scratch.window)
+        try plan.read(from: reader, x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1, into: &scratch.window)
         return resample(window: scratch.window, size: (ww, wh), origin: (x0, y0), xt: xt, yt: yt, rows: &scratch.rows)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import BundleBuilder
 import Foundation
 import Raster
+import SourceReaders
 import TileGeometry
 
 extension Resampling: ExpressibleByArgument {}
@@ -17,11 +18,14 @@ enum PNGDeflaterArgument: String, ExpressibleByArgument, CaseIterable {
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Cut georeferenced PNG sources into a Web Mercator tile pyramid in an MBTiles bundle."
+        abstract: "Cut georeferenced rasters (GeoTIFF, COG, VRT, JPEG 2000, PNG + world file, anything GDAL reads, in any CRS) into a Web Mercator tile pyramid in an MBTiles bundle."
     )
 
-    @Option(name: .long, help: "A source PNG with a world file (.pgw/.wld) or JSON sidecar beside it; repeat for a mosaic.")
+    @Option(name: .long, help: "A source raster (GeoTIFF, COG, VRT, JPEG 2000, PNG/JPEG + world file, ...) or a folder of them; repeat for a mosaic (later sources over earlier ones).")
     var source: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A text file of source paths, one a line (# comments; relative to the file's folder), added after the --source ones.", valueName: "file"))
+    var sourceList: String?
 
     @Option(name: .long, help: "Display name of the region.")
     var name: String
@@ -44,8 +48,14 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Memory the build may use, e.g. 512MB.")
     var memoryLimit: ByteSize = ByteSize(bytes: 512 << 20)
 
-    @Option(name: .long, help: "CRS of world-file sources: EPSG:4326 or EPSG:3857.")
-    var sourceCrs: String = "EPSG:4326"
+    @Option(name: .long, help: ArgumentHelp("The sources' CRS, overriding what they declare: an EPSG code (EPSG:32613), WKT or a PROJ string. Default: what each source declares; EPSG:4326 for world files.", valueName: "crs"))
+    var sourceCrs: String?
+
+    @Option(name: .long, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"))
+    var srcNodata: String?
+
+    @Option(name: .long, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: each source's band minimum and maximum).", valueName: "min,max"))
+    var scale: String?
 
     @Option(name: .long, help: "Tile size in pixels: 256 or 512.")
     var tileSize: Int = 256
@@ -73,8 +83,17 @@ struct BuildCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if source.isEmpty { throw ValidationError("give at least one --source FILE.png") }
-        if CRS(parsing: sourceCrs) == nil { throw ValidationError("--source-crs must be EPSG:4326 or EPSG:3857") }
+        if source.isEmpty && sourceList == nil { throw ValidationError("give at least one --source FILE (or FOLDER), or --source-list FILE") }
+        if let sourceCrs {
+            do { _ = try SpatialReference(userInput: sourceCrs) } catch { throw ValidationError("--source-crs: \(error)") }
+        }
+        if let srcNodata, Self.numbers(srcNodata) == nil {
+            throw ValidationError("--src-nodata must be a number or comma-separated numbers, e.g. 0 or 255,255,255")
+        }
+        if let scale {
+            guard let v = Self.numbers(scale), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
+            if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
+        }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
         let maxLevel = pngDeflater.deflater.maxLevel
@@ -85,11 +104,15 @@ struct BuildCommand: ParsableCommand {
 
     func run() throws {
         let logger = global.logger("trailmap.build")
-        var options = BuildOptions(sources: source, name: name, minZoom: minzoom, maxZoom: maxzoom, output: out)
+        var sources = source
+        if let sourceList { sources += try SourceList.read(listFile: sourceList) }
+        var options = BuildOptions(sources: sources, name: name, minZoom: minzoom, maxZoom: maxzoom, output: out)
         options.resampling = resampling
         if let threads { options.threads = threads }
         options.memoryLimit = memoryLimit.bytes
-        options.worldFileCRS = CRS(parsing: sourceCrs) ?? .epsg4326
+        options.read.crs = try sourceCrs.map { try SpatialReference(userInput: $0) }
+        options.read.nodata = srcNodata.flatMap(Self.numbers)
+        if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         options.tileSize = tileSize
         options.encoding = BuildOptions.encoding(level: pngLevel, deflater: pngDeflater.deflater, search: pngSearch)
         options.description = description
@@ -104,5 +127,12 @@ struct BuildCommand: ParsableCommand {
                          ByteSize.format(report.bytesStored), report.seconds,
                          Double(report.tilesConsidered) / max(report.seconds, 0.001)))
         }
+    }
+
+    /// Comma- or space-separated numbers, or nil when any is not one.
+    static func numbers(_ text: String) -> [Double]? {
+        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " })
+        let values = parts.compactMap { Double($0) }
+        return !parts.isEmpty && values.count == parts.count && values.allSatisfy(\.isFinite) ? values : nil
     }
 }

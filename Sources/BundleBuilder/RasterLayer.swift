@@ -1,0 +1,97 @@
+import Raster
+import SourceReaders
+import TileGeometry
+
+/// A GDAL raster as a rendering thread reads it: full resolution, then the file's overviews.
+final class GDALWindowReader: SourceWindowReader {
+    private let dataset: RasterDataset
+    private let description: RasterDescription
+    let levels: [SourceLevel]
+
+    init(_ description: RasterDescription) throws(SourceReaderError) {
+        dataset = try RasterDataset(path: description.path)
+        self.description = description
+        let w = Double(description.width), h = Double(description.height)
+        levels = [SourceLevel(width: description.width, height: description.height, scaleX: 1, scaleY: 1)]
+            + description.overviews.map {
+                SourceLevel(width: $0.width, height: $0.height, scaleX: w / Double($0.width), scaleY: h / Double($0.height))
+            }
+    }
+
+    func readWindow(level: Int, x0: Int, y0: Int, width: Int, height: Int, into buffer: UnsafeMutablePointer<UInt8>) throws {
+        try dataset.readRGBA(description, level: level, x0: x0, y0: y0, width: width, height: height, into: buffer)
+    }
+}
+
+/// Web Mercator → a source's pixels through PROJ (EPSG:3857 → the source's CRS), then the
+/// inverse of its geotransform (rotation and shear included).
+final class ProjectedMapping: MercatorToPixel {
+    private let transformer: CoordinateTransformer
+    private let inverse: GeoTransform
+
+    init(crs: SpatialReference, geoTransform: GeoTransform) throws(SourceReaderError) {
+        transformer = try CoordinateTransformer(from: .webMercator, to: crs)
+        guard let inverse = geoTransform.inverse else { throw .degenerateGeoTransform(path: crs.name) }
+        self.inverse = inverse
+    }
+
+    func pixels(xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, count: Int) {
+        transformer.transform(xs: xs, ys: ys, count: count)
+        for i in 0..<count {
+            let (c, r) = inverse.apply(col: xs[i], row: ys[i])
+            xs[i] = c
+            ys[i] = r
+        }
+    }
+}
+
+/// How tiles map onto a source: closed form for north-up EPSG:4326/3857, PROJ otherwise.
+enum MappingChoice {
+    static func separable(crs: SpatialReference, geoTransform gt: GeoTransform) -> Georeference? {
+        guard gt.isNorthUp else { return nil }
+        let kind: CRS
+        switch crs.kind {
+        case .wgs84Degrees: kind = .epsg4326
+        case .webMercator: kind = .epsg3857
+        case .other: return nil
+        }
+        return Georeference(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
+    }
+
+    static func mapping(crs: SpatialReference, geoTransform gt: GeoTransform) throws(SourceReaderError) -> PixelMapping {
+        if let g = separable(crs: crs, geoTransform: gt) { return .separable(g) }
+        return .general(try ProjectedMapping(crs: crs, geoTransform: gt))
+    }
+}
+
+/// One rendering thread's open sources: at most `capacity` at once, the least recently used
+/// closed first, so a build over hundreds of files keeps a bounded number of them open.
+final class LayerCache {
+    private let sources: [PreparedSource]
+    private let capacity: Int
+    private var open: [Int: SourceLayer] = [:]
+    private var order: [Int] = []
+
+    init(sources: [PreparedSource], capacity: Int) {
+        self.sources = sources
+        self.capacity = max(1, capacity)
+    }
+
+    func layer(_ index: Int) throws(BuildError) -> SourceLayer {
+        if let layer = open[index] {
+            if order.last != index, let k = order.firstIndex(of: index) {
+                order.remove(at: k)
+                order.append(index)
+            }
+            return layer
+        }
+        if open.count >= capacity, let oldest = order.first {
+            order.removeFirst()
+            open[oldest] = nil
+        }
+        let layer = try sources[index].open()
+        open[index] = layer
+        order.append(index)
+        return layer
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import TileGeometry
+
+/// Reprojects a source in any CRS into a tile. The Mercator → source-pixel transform is exact on a
+/// grid of points over the tile and bilinear between them; the grid is refined until the
+/// interpolation error, checked at every cell's centre, is below 0.125 source pixels (gdalwarp's
+/// default error threshold). Each tile pixel then samples the source level where it spans one to
+/// two pixels: the area-weighted mean of the pixels under its footprint (an axis-aligned box
+/// from the local Jacobian), bilinear interpolation, or the nearest pixel.
+struct Warper {
+    let tileSize: Int
+    let resampling: Resampling
+    /// Interpolation error allowed, in sampled pixels.
+    static let maxError = 0.125
+
+    /// Grid of exact transforms: `m × m` points at tile-pixel positions `(a·step, b·step)`.
+    struct Grid {
+        var step: Int
+        var m: Int
+        var xs: [Double]
+        var ys: [Double]
+    }
+
+    func render(_ tile: TileID, reader: any SourceWindowReader, mapping: any MercatorToPixel,
+                scratch: inout TileRenderer.Scratch) throws -> RGBAImage? {
+        let n = tileSize
+        let tb = tile.mercatorBounds
+        let res = (tb.maxX - tb.minX) / Double(n)
+        var grid = makeGrid(step: min(64, n), tile: tb, res: res, mapping: mapping)
+        guard let ratio = footprintRatio(grid) else { return nil }
+        let plan = WindowPlan(levels: reader.levels, factor: ratio >= 2 ? exp2(log2(ratio).rounded(.down)) : 1)
+        // Refine until bilinear interpolation is within the threshold everywhere.
+        while grid.step > 1 {
+            let error = interpolationError(grid, tile: tb, res: res, mapping: mapping, plan: plan)
+            if error <= Warper.maxError { break }
+            grid = makeGrid(step: grid.step / 2, tile: tb, res: res, mapping: mapping)
+        }
+        // To effective pixels of the plan.
+        for k in 0..<grid.xs.count {
+            grid.xs[k] /= plan.scaleX
+            grid.ys[k] /= plan.scaleY
+        }
+        // Footprint half-sizes per cell, and the window every sample lies in.
+        let cells = grid.m - 1
+        var halfX = [Double](repeating: .nan, count: cells * cells), halfY = halfX
+        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        var maxHalf = 0.0
+        let s = Double(grid.step)
+        for b in 0..<cells {
+            for a in 0..<cells {
+                let p = b * grid.m + a
+                let cx = [grid.xs[p], grid.xs[p + 1], grid.xs[p + grid.m], grid.xs[p + grid.m + 1]]
+                let cy = [grid.ys[p], grid.ys[p + 1], grid.ys[p + grid.m], grid.ys[p + grid.m + 1]]
+                guard cx.allSatisfy(\.isFinite), cy.allSatisfy(\.isFinite) else { continue }
+                let dxi = (cx[1] - cx[0] + cx[3] - cx[2]) / (2 * s), dxj = (cx[2] - cx[0] + cx[3] - cx[1]) / (2 * s)
+                let dyi = (cy[1] - cy[0] + cy[3] - cy[2]) / (2 * s), dyj = (cy[2] - cy[0] + cy[3] - cy[1]) / (2 * s)
+                let hx = (abs(dxi) + abs(dxj)) / 2, hy = (abs(dyi) + abs(dyj)) / 2
+                halfX[b * cells + a] = hx
+                halfY[b * cells + a] = hy
+                maxHalf = max(maxHalf, hx, hy)
+                lo = (min(lo.x, cx.min()!), min(lo.y, cy.min()!))
+                hi = (max(hi.x, cx.max()!), max(hi.y, cy.max()!))
+            }
+        }
+        guard lo.x.isFinite else { return nil }
+        let margin = maxHalf + 2
+        let x0 = max(0, Int((lo.x - margin).rounded(.down))), y0 = max(0, Int((lo.y - margin).rounded(.down)))
+        let x1 = min(plan.width, Int((hi.x + margin).rounded(.up))), y1 = min(plan.height, Int((hi.y + margin).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return nil }
+        try plan.read(from: reader, x0: x0, y0: y0, x1: x1, y1: y1, into: &scratch.window)
+        return sample(grid: grid, halfX: halfX, halfY: halfY, window: scratch.window,
+                      origin: (x0, y0), size: (x1 - x0, y1 - y0), level: (plan.width, plan.height))
+    }
+
+    private func makeGrid(step: Int, tile tb: MercatorBounds, res: Double, mapping: any MercatorToPixel) -> Grid {
+        let m = tileSize / step + 1
+        var xs = [Double](repeating: 0, count: m * m), ys = xs
+        for b in 0..<m {
+            for a in 0..<m {
+                xs[b * m + a] = tb.minX + Double(a * step) * res
+                ys[b * m + a] = tb.maxY - Double(b * step) * res
+            }
+        }
+        xs.withUnsafeMutableBufferPointer { x in
+            ys.withUnsafeMutableBufferPointer { y in mapping.pixels(xs: x.baseAddress!, ys: y.baseAddress!, count: m * m) }
+        }
+        return Grid(step: step, m: m, xs: xs, ys: ys)
+    }
+
+    /// Full-resolution source pixels per tile pixel along the finer axis (the smallest over the
+    /// grid's cells), or nil when no cell maps into the source's CRS.
+    private func footprintRatio(_ g: Grid) -> Double? {
+        var ratio = Double.infinity
+        let s = Double(g.step)
+        for b in 0..<(g.m - 1) {
+            for a in 0..<(g.m - 1) {
+                let p = b * g.m + a
+                let di = hypot(g.xs[p + 1] - g.xs[p], g.ys[p + 1] - g.ys[p]) / s
+                let dj = hypot(g.xs[p + g.m] - g.xs[p], g.ys[p + g.m] - g.ys[p]) / s
+                if di.isFinite, dj.isFinite, di > 0, dj > 0 { ratio = min(ratio, di, dj) }
+            }
+        }
+        return ratio.isFinite ? ratio : nil
+    }
+
+    /// The largest difference, in the plan's pixels, between the exact transform of each cell's
+    /// centre and the bilinear interpolation of its corners; infinite when a cell is partly valid.
+    private func interpolationError(_ g: Grid, tile tb: MercatorBounds, res: Double, mapping: any MercatorToPixel,
+                                    plan: WindowPlan) -> Double {
+        let cells = g.m - 1
+        var xs = [Double](repeating: 0, count: cells * cells), ys = xs
+        for b in 0..<cells {
+            for a in 0..<cells {
+                xs[b * cells + a] = tb.minX + (Double(a) + 0.5) * Double(g.step) * res
+                ys[b * cells + a] = tb.maxY - (Double(b) + 0.5) * Double(g.step) * res
+            }
+        }
+        xs.withUnsafeMutableBufferPointer { x in
+            ys.withUnsafeMutableBufferPointer { y in mapping.pixels(xs: x.baseAddress!, ys: y.baseAddress!, count: cells * cells) }
+        }
+        var worst = 0.0
+        for b in 0..<cells {
+            for a in 0..<cells {
+                let p = b * g.m + a
+                let ix = (g.xs[p] + g.xs[p + 1] + g.xs[p + g.m] + g.xs[p + g.m + 1]) / 4
+                let iy = (g.ys[p] + g.ys[p + 1] + g.ys[p + g.m] + g.ys[p + g.m + 1]) / 4
+                let ex = xs[b * cells + a], ey = ys[b * cells + a]
+                let cornersValid = ix.isFinite && iy.isFinite
+                if cornersValid != (ex.isFinite && ey.isFinite) { return .infinity }
+                guard cornersValid else { continue }
+                worst = max(worst, hypot((ix - ex) / plan.scaleX, (iy - ey) / plan.scaleY))
+            }
+        }
+        return worst
+    }
+
+    /// Samples every tile pixel from the window (effective pixels; `origin` is the window's
+    /// top-left in the level, `level` the level's size).
+    private func sample(grid g: Grid, halfX: [Double], halfY: [Double], window: [UInt8], origin: (x: Int, y: Int),
+                        size: (w: Int, h: Int), level: (w: Int, h: Int)) -> RGBAImage {
+        let n = tileSize
+        let cells = g.m - 1
+        let s = Double(g.step)
+        var out = [UInt8](repeating: 0, count: n * n * 4)
+        var rowX = [Double](repeating: 0, count: g.m), rowY = rowX
+        let ox = Double(origin.x), oy = Double(origin.y)
+        let lw = Double(level.w), lh = Double(level.h)
+        let method = resampling
+        window.withUnsafeBufferPointer { win in
+        out.withUnsafeMutableBufferPointer { o in
+            for j in 0..<n {
+                let v = (Double(j) + 0.5) / s
+                let b = min(Int(v), cells - 1)
+                let fv = v - Double(b)
+                for a in 0..<g.m {
+                    let top = b * g.m + a, bottom = top + g.m
+                    rowX[a] = g.xs[top] + (g.xs[bottom] - g.xs[top]) * fv
+                    rowY[a] = g.ys[top] + (g.ys[bottom] - g.ys[top]) * fv
+                }
+                for i in 0..<n {
+                    let u = (Double(i) + 0.5) / s
+                    let a = min(Int(u), cells - 1)
+                    let fu = u - Double(a)
+                    let sx = rowX[a] + (rowX[a + 1] - rowX[a]) * fu
+                    let sy = rowY[a] + (rowY[a + 1] - rowY[a]) * fu
+                    guard sx.isFinite, sy.isFinite else { continue }
+                    let q = (j * n + i) * 4
+                    switch method {
+                    case .nearest:
+                        guard sx >= 0, sy >= 0, sx < lw, sy < lh else { continue }
+                        let p = ((Int(sy) - origin.y) * size.w + Int(sx) - origin.x) * 4
+                        for c in 0..<4 { o[q + c] = win[p + c] }
+                    case .bilinear:
+                        guard sx >= 0, sy >= 0, sx < lw, sy < lh else { continue }
+                        let ux = sx - 0.5, uy = sy - 0.5
+                        let kx = Int(ux.rounded(.down)), ky = Int(uy.rounded(.down))
+                        let fx = Float(ux - Double(kx)), fy = Float(uy - Double(ky))
+                        let xa = min(max(kx, 0), level.w - 1) - origin.x, xb = min(max(kx + 1, 0), level.w - 1) - origin.x
+                        let ya = min(max(ky, 0), level.h - 1) - origin.y, yb = min(max(ky + 1, 0), level.h - 1) - origin.y
+                        var sum = SIMD4<Float>.zero
+                        @inline(__always) func tap(_ x: Int, _ y: Int, _ w: Float) {
+                            let p = (y * size.w + x) * 4
+                            let al = w * Float(win[p + 3])
+                            sum += SIMD4<Float>(Float(win[p]), Float(win[p + 1]), Float(win[p + 2]), 1) * al
+                        }
+                        tap(xa, ya, (1 - fx) * (1 - fy))
+                        tap(xb, ya, fx * (1 - fy))
+                        tap(xa, yb, (1 - fx) * fy)
+                        tap(xb, yb, fx * fy)
+                        write(sum, total: 1, to: o.baseAddress! + q)
+                    case .average:
+                        let cell = b * cells + a
+                        let hx = halfX[cell], hy = halfY[cell]
+                        guard hx.isFinite else { continue }
+                        let xlo = sx - hx - ox, xhi = sx + hx - ox, ylo = sy - hy - oy, yhi = sy + hy - oy
+                        let kx0 = max(Int(xlo.rounded(.down)), 0), kx1 = min(Int(xhi.rounded(.up)) - 1, size.w - 1)
+                        let ky0 = max(Int(ylo.rounded(.down)), 0), ky1 = min(Int(yhi.rounded(.up)) - 1, size.h - 1)
+                        guard kx0 <= kx1, ky0 <= ky1 else { continue }
+                        var sum = SIMD4<Float>.zero
+                        for ky in ky0...ky1 {
+                            let wy = Float(min(yhi, Double(ky + 1)) - max(ylo, Double(ky)))
+                            let rowBase = ky * size.w
+                            for kx in kx0...kx1 {
+                                let wx = Float(min(xhi, Double(kx + 1)) - max(xlo, Double(kx)))
+                                let p = (rowBase + kx) * 4
+                                let al = wx * wy * Float(win[p + 3])
+                                sum += SIMD4<Float>(Float(win[p]), Float(win[p + 1]), Float(win[p + 2]), 1) * al
+                            }
+                        }
+                        write(sum, total: Float(max((xhi - xlo) * (yhi - ylo), 1e-12)), to: o.baseAddress! + q)
+                    }
+                }
+            }
+        }}
+        _ = halfY
+        return RGBAImage(width: n, height: n, pixels: out)
+    }
+
+    /// Writes an alpha-weighted sum (colours × alpha, alpha in the last lane) as straight RGBA.
+    @inline(__always) private func write(_ sum: SIMD4<Float>, total: Float, to o: UnsafeMutablePointer<UInt8>) {
+        let sa = sum[3]
+        guard sa > 0 else { return }
+        o[0] = UInt8(min(sum[0] / sa + 0.5, 255))
+        o[1] = UInt8(min(sum[1] / sa + 0.5, 255))
+        o[2] = UInt8(min(sum[2] / sa + 0.5, 255))
+        o[3] = UInt8(min(sa / total + 0.5, 255))
+    }
+}

@@ -1,0 +1,297 @@
+import CGDAL
+import Foundation
+
+/// One open GDAL raster. Not thread-safe (GDAL datasets are not): each rendering thread opens its
+/// own, and the builder bounds how many are open at once.
+public final class RasterDataset {
+    public let path: String
+    private let handle: GDALDatasetH
+    private var floats: [Float] = []
+    private var bytes: [UInt8] = []
+
+    /// Opens `path` read-only as a raster.
+    public init(path: String) throws(SourceReaderError) {
+        GDALEnvironment.prepare()
+        GDALEnvironment.resetError()
+        guard let h = GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+            throw .cannotOpen(path: path, reason: GDALEnvironment.lastError(or: "not a raster format GDAL reads"))
+        }
+        self.path = path
+        handle = h
+    }
+
+    deinit { GDALClose(handle) }
+
+    public var width: Int { Int(GDALGetRasterXSize(handle)) }
+    public var height: Int { Int(GDALGetRasterYSize(handle)) }
+
+    /// Reads the header: size, georeference, CRS, band layout, transparency, overviews, and for
+    /// non-8-bit bands the range to scale (`options.scale`, else the bands' minimum and maximum).
+    public func describe(options: ReadOptions) throws(SourceReaderError) -> RasterDescription {
+        guard width > 0, height > 0 else { throw .cannotOpen(path: path, reason: "the raster has no pixels") }
+        let bandCount = Int(GDALGetRasterCount(handle))
+        guard bandCount > 0 else { throw .unsupportedBands(path: path, detail: "no bands") }
+        let bands = (1...bandCount).map { GDALGetRasterBand(handle, Int32($0)) }
+        guard bands.allSatisfy({ $0 != nil }) else { throw .cannotOpen(path: path, reason: "a band cannot be read") }
+        let layout = try Self.layout(path: path, bands: bands.map { $0! })
+        let type = GDALGetRasterDataType(bands[0])
+        let typeName = String(cString: GDALGetDataTypeName(type))
+        guard GDALDataTypeIsComplex(type) == 0, type != GDT_Unknown else {
+            throw .unsupportedDataType(path: path, type: typeName)
+        }
+        for band in bands where GDALGetRasterDataType(band) != type {
+            throw .unsupportedDataType(path: path, type: "bands of different types")
+        }
+        if layout == .palette && type != GDT_Byte {
+            throw .unsupportedDataType(path: path, type: "\(typeName) palette indices (8-bit only)")
+        }
+
+        var gt = [Double](repeating: 0, count: 6)
+        guard GDALGetGeoTransform(handle, &gt) == CE_None else {
+            let gcps = Int(GDALGetGCPCount(handle))
+            if gcps > 0 { throw .onlyGroundControlPoints(path: path, count: gcps) }
+            throw .noGeoreference(path: path)
+        }
+        let geoTransform = GeoTransform(gt)
+        guard geoTransform.inverse != nil else { throw .degenerateGeoTransform(path: path) }
+
+        let crs: SpatialReference
+        var assumed = false
+        if let given = options.crs {
+            crs = given
+            assumed = true
+        } else if let wkt = GDALGetProjectionRef(handle).map({ String(cString: $0) }), !wkt.isEmpty {
+            crs = try SpatialReference(wkt: wkt)
+        } else if hasWorldFile {
+            crs = .wgs84   // world files say nothing of the CRS; TrailMap's default for them
+            assumed = true
+        } else {
+            throw .noCRS(path: path)
+        }
+
+        let colourBands = layout.hasAlpha ? bandCount - 1 : bandCount
+        let transparency = try transparency(layout: layout, bands: bands.map { $0! }, colourBands: colourBands,
+                                            options: options)
+        var palette = [UInt8]()
+        if layout == .palette, let table = GDALGetRasterColorTable(bands[0]) {
+            palette = [UInt8](repeating: 0, count: 256 * 4)
+            for i in 0..<min(256, Int(GDALGetColorEntryCount(table))) {
+                guard let e = GDALGetColorEntry(table, Int32(i))?.pointee else { continue }
+                let c = [e.c1, e.c2, e.c3, e.c4].map { UInt8(clamping: $0) }
+                palette.replaceSubrange(i * 4..<(i * 4 + 4), with: c)
+            }
+        }
+        var scale: (min: Double, max: Double)?
+        if type != GDT_Byte {
+            if let given = options.scale {
+                scale = given
+            } else {
+                var lo = Double.infinity, hi = -Double.infinity
+                for band in bands.prefix(colourBands) {
+                    var minmax = [0.0, 0.0]
+                    GDALEnvironment.resetError()
+                    guard GDALComputeRasterMinMax(band, 1, &minmax) == CE_None else {
+                        throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "cannot compute the band's statistics (give --scale MIN,MAX)"))
+                    }
+                    lo = min(lo, minmax[0])
+                    hi = max(hi, minmax[1])
+                }
+                guard lo.isFinite, hi.isFinite else { throw .readFailed(path: path, reason: "the bands hold no valid values") }
+                scale = (lo, hi > lo ? hi : lo + 1)
+            }
+        }
+        let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
+        return RasterDescription(path: path, driver: driver, width: width, height: height, layout: layout,
+                                 dataType: typeName, geoTransform: geoTransform, crs: crs, crsAssumed: assumed,
+                                 transparency: transparency, palette: palette, scale: scale,
+                                 overviews: overviews(bands: bands.map { $0! }))
+    }
+
+    private static func layout(path: String, bands: [GDALRasterBandH]) throws(SourceReaderError) -> BandLayout {
+        let interp = bands.map { GDALGetRasterColorInterpretation($0) }
+        let names = interp.map { String(cString: GDALGetColorInterpretationName($0)) }.joined(separator: ", ")
+        switch bands.count {
+        case 1:
+            return interp[0] == GCI_PaletteIndex && GDALGetRasterColorTable(bands[0]) != nil ? .palette : .gray
+        case 2:
+            return .grayAlpha
+        case 3:
+            return .rgb
+        case 4:
+            guard interp[3] == GCI_AlphaBand || interp[3] == GCI_Undefined else {
+                throw .unsupportedBands(path: path, detail: "4 bands: \(names)")
+            }
+            return .rgba
+        default:
+            throw .unsupportedBands(path: path, detail: "\(bands.count) bands: \(names)")
+        }
+    }
+
+    private func transparency(layout: BandLayout, bands: [GDALRasterBandH], colourBands: Int,
+                              options: ReadOptions) throws(SourceReaderError) -> Transparency {
+        if layout.hasAlpha { return .alphaBand }
+        if let given = options.nodata {
+            guard given.count == 1 || given.count == colourBands else {
+                throw .badNodata(path: path, detail: "--src-nodata has \(given.count) values; the raster has \(colourBands) colour band(s): give 1 or \(colourBands)")
+            }
+            return .nodata(given.count == 1 ? Array(repeating: given[0], count: colourBands) : given)
+        }
+        var values = [Double]()
+        var any = false
+        for band in bands.prefix(colourBands) {
+            var has: Int32 = 0
+            let v = GDALGetRasterNoDataValue(band, &has)
+            values.append(has != 0 ? v : .nan)
+            any = any || has != 0
+        }
+        if any { return .nodata(values) }
+        let flags = GDALGetMaskFlags(bands[0])
+        if flags & GMF_ALL_VALID == 0, flags & GMF_PER_DATASET != 0, flags & (GMF_ALPHA | GMF_NODATA) == 0 {
+            return .mask
+        }
+        return .none
+    }
+
+    private func overviews(bands: [GDALRasterBandH]) -> [OverviewLevel] {
+        let count = Int(bands.map { GDALGetOverviewCount($0) }.min() ?? 0)
+        var levels = [OverviewLevel]()
+        for i in 0..<count {
+            guard let o = GDALGetOverview(bands[0], Int32(i)) else { continue }
+            let w = Int(GDALGetRasterBandXSize(o)), h = Int(GDALGetRasterBandYSize(o))
+            if w > 0, h > 0, w < width || h < height { levels.append(OverviewLevel(width: w, height: h, index: i)) }
+        }
+        return levels.sorted { $0.width > $1.width }
+    }
+
+    /// Whether GDAL found a world file beside the raster.
+    private var hasWorldFile: Bool {
+        guard let list = GDALGetFileList(handle) else { return false }
+        defer { CSLDestroy(list) }
+        var i = 0
+        while let p = list[i] {
+            let ext = URL(fileURLWithPath: String(cString: p)).pathExtension.lowercased()
+            if ext == "wld" || (ext.count >= 3 && ext.count <= 4 && ext.hasSuffix("w") && ext != "raw") { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Reads a window of full resolution (`level` 0) or of overview `level - 1` of
+    /// `description.overviews` as straight-alpha RGBA into `out` (`width * height * 4` bytes).
+    public func readRGBA(_ d: RasterDescription, level: Int, x0: Int, y0: Int, width w: Int, height h: Int,
+                         into out: UnsafeMutablePointer<UInt8>) throws(SourceReaderError) {
+        let n = w * h
+        guard n > 0 else { return }
+        let bandCount = Int(GDALGetRasterCount(handle))
+        var bands = [GDALRasterBandH]()
+        for i in 1...bandCount {
+            guard var band = GDALGetRasterBand(handle, Int32(i)) else { throw .readFailed(path: path, reason: "band \(i) is missing") }
+            if level > 0 {
+                guard let o = GDALGetOverview(band, Int32(d.overviews[level - 1].index)) else {
+                    throw .readFailed(path: path, reason: "overview \(level) of band \(i) is missing")
+                }
+                band = o
+            }
+            bands.append(band)
+        }
+        let colourBands = d.layout.hasAlpha ? bandCount - 1 : bandCount
+        let eightBit = d.scale == nil
+        var isNodata = [Bool]()
+        if case .nodata = d.transparency { isNodata = [Bool](repeating: true, count: n) }
+
+        // Colour bands.
+        let channels: [Int] = d.layout == .gray || d.layout == .grayAlpha || d.layout == .palette ? [0] : [0, 1, 2]
+        for (b, channel) in channels.enumerated() {
+            if eightBit {
+                try read(bands[b], x0, y0, w, h, into: out + channel, type: GDT_Byte, pixelSpace: 4)
+                if case let .nodata(values) = d.transparency, values[b].isFinite {
+                    let v = values[b]
+                    for i in 0..<n where isNodata[i] && Double(out[i * 4 + channel]) != v { isNodata[i] = false }
+                } else if !isNodata.isEmpty {
+                    for i in 0..<n { isNodata[i] = false }
+                }
+            } else {
+                if floats.count < n { floats = [Float](repeating: 0, count: n) }
+                try floats.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
+                    try read(bands[b], x0, y0, w, h, into: f.baseAddress!, type: GDT_Float32, pixelSpace: 4)
+                }
+                let (lo, hi) = d.scale!
+                let k = 255 / (hi - lo)
+                var nodataValue = Double.nan
+                if case let .nodata(values) = d.transparency { nodataValue = values[b] }
+                for i in 0..<n {
+                    let v = Double(floats[i])
+                    if !isNodata.isEmpty && (!nodataValue.isFinite || Float(nodataValue) != floats[i]) && !v.isNaN {
+                        isNodata[i] = false
+                    }
+                    out[i * 4 + channel] = v.isNaN ? 0 : UInt8(max(0, min(255, ((v - lo) * k).rounded())))
+                    if v.isNaN { out[i * 4 + 3] = 0 } else if b == 0 { out[i * 4 + 3] = 255 }
+                }
+            }
+        }
+        if eightBit { for i in 0..<n { out[i * 4 + 3] = 255 } }
+        // Gray and palette fan out to RGB.
+        switch d.layout {
+        case .gray, .grayAlpha:
+            for i in 0..<n {
+                let g = out[i * 4]
+                out[i * 4 + 1] = g
+                out[i * 4 + 2] = g
+            }
+        case .palette:
+            d.palette.withUnsafeBufferPointer { pal in
+                for i in 0..<n {
+                    let p = Int(out[i * 4]) * 4
+                    if pal.isEmpty { continue }
+                    out[i * 4] = pal[p]
+                    out[i * 4 + 1] = pal[p + 1]
+                    out[i * 4 + 2] = pal[p + 2]
+                    out[i * 4 + 3] = pal[p + 3]
+                }
+            }
+        case .rgb, .rgba:
+            break
+        }
+        // Transparency.
+        switch d.transparency {
+        case .none:
+            break
+        case .alphaBand:
+            let alpha = bands[colourBands]
+            if eightBit {
+                try read(alpha, x0, y0, w, h, into: out + 3, type: GDT_Byte, pixelSpace: 4)
+            } else {
+                if floats.count < n { floats = [Float](repeating: 0, count: n) }
+                try floats.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
+                    try read(alpha, x0, y0, w, h, into: f.baseAddress!, type: GDT_Float32, pixelSpace: 4)
+                }
+                // 16-bit alpha (0...65535) or 8-bit values stored wider.
+                let divisor: Float = d.dataType.contains("16") || d.dataType.contains("32") && !d.dataType.contains("Float") ? 257 : 1
+                for i in 0..<n where out[i * 4 + 3] != 0 {
+                    out[i * 4 + 3] = UInt8(max(0, min(255, (floats[i] / divisor).rounded())))
+                }
+            }
+        case .nodata:
+            for i in 0..<n where isNodata[i] { out[i * 4 + 3] = 0 }
+        case .mask:
+            guard let mask = GDALGetMaskBand(bands[0]) else { break }
+            if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
+            try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
+                try read(mask, x0, y0, w, h, into: m.baseAddress!, type: GDT_Byte, pixelSpace: 1)
+            }
+            for i in 0..<n where bytes[i] != 255 {
+                out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255)
+            }
+        }
+    }
+
+    private func read<T>(_ band: GDALRasterBandH, _ x0: Int, _ y0: Int, _ w: Int, _ h: Int,
+                         into buffer: UnsafeMutablePointer<T>, type: GDALDataType, pixelSpace: Int) throws(SourceReaderError) {
+        GDALEnvironment.resetError()
+        let err = GDALRasterIO(band, GF_Read, Int32(x0), Int32(y0), Int32(w), Int32(h), buffer, Int32(w), Int32(h),
+                               type, Int32(pixelSpace), Int32(pixelSpace * w))
+        guard err == CE_None else {
+            throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read a block (truncated or corrupt file?)"))
+        }
+    }
+}

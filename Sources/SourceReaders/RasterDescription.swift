@@ -1,0 +1,71 @@
+/// How a raster's bands become RGBA.
+public enum BandLayout: String, Sendable, Hashable {
+    case gray
+    case grayAlpha = "gray+alpha"
+    case palette
+    case rgb = "RGB"
+    case rgba = "RGBA"
+
+    /// Whether one of the bands is alpha.
+    public var hasAlpha: Bool { self == .grayAlpha || self == .rgba }
+}
+
+/// Where a source's transparency comes from (in this order of precedence).
+public enum Transparency: Sendable, Hashable {
+    /// Every pixel is opaque.
+    case none
+    /// An alpha band.
+    case alphaBand
+    /// Pixels whose every colour band equals its value here are transparent (NaN: the band has
+    /// none, so no pixel is); NaN pixels of floating-point bands are always transparent.
+    case nodata([Double])
+    /// GDAL's mask band (an internal or `.msk` mask): 0 is transparent.
+    case mask
+}
+
+/// What the user says about sources, overriding what the files declare.
+public struct ReadOptions: Sendable {
+    /// `--source-crs`: the CRS of every source, whatever it declares.
+    public var crs: SpatialReference?
+    /// `--src-nodata`: one value for every band, or one per colour band.
+    public var nodata: [Double]?
+    /// `--scale MIN,MAX`: the range of non-8-bit bands that maps to 0...255.
+    public var scale: (min: Double, max: Double)?
+
+    public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil) {
+        self.crs = crs
+        self.nodata = nodata
+        self.scale = scale
+    }
+}
+
+/// An overview's size and how many full-resolution pixels one of its pixels spans per axis.
+public struct OverviewLevel: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+    /// GDAL's overview index.
+    let index: Int
+}
+
+/// Everything the builder needs to know about a source before reading pixels.
+public struct RasterDescription: Sendable {
+    public let path: String
+    /// GDAL's driver, e.g. `GTiff`, `VRT`, `JP2OpenJPEG`.
+    public let driver: String
+    public let width: Int
+    public let height: Int
+    public let layout: BandLayout
+    /// GDAL's name of the pixel type, e.g. `Byte`, `UInt16`.
+    public let dataType: String
+    public let geoTransform: GeoTransform
+    public let crs: SpatialReference
+    /// Whether the CRS came from `--source-crs` or the EPSG:4326 default of world files, not the file.
+    public let crsAssumed: Bool
+    public let transparency: Transparency
+    /// RGBA of each palette index (palette layout only).
+    public let palette: [UInt8]
+    /// The range mapped to 0...255 for non-8-bit bands (nil for 8-bit).
+    public let scale: (min: Double, max: Double)?
+    /// The file's overviews, largest first (none for most non-tiled formats).
+    public let overviews: [OverviewLevel]
+}
