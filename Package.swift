@@ -142,11 +142,12 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
+        .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BundleBuilderTests",
-            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"],
+            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport"],
             swiftSettings: upcoming
         ),
         .testTarget(

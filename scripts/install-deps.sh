@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages TrailMap needs to build, test and benchmark (idempotent).
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 gdal-bin libjs-leaflet chromium)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev gdal-bin libjs-leaflet chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

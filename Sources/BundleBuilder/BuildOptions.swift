@@ -34,25 +34,27 @@ public struct BuildOptions: Sendable {
     /// GDAL's block cache: an eighth of the memory limit, 16 MB to 256 MB.
     public var gdalCacheBytes: Int { min(256 << 20, max(16 << 20, memoryLimit / 8)) }
     public var tileSize: Int = 256
-    /// Tile PNG settings: one filter setting per tile, libdeflate levels per tile
-    /// (`defaultAdaptiveLevels`: palettes 7, truecolour 8, dense truecolour 10). docs/png-compression.md
-    /// has the measurements behind each choice.
+    /// Tile PNG settings: one filter setting per tile, the libdeflate level of `BuildEffort.balanced`
+    /// (docs/png-compression.md has the measurements behind each choice).
     public var encoding = BuildOptions.defaultEncoding
-    /// The libdeflate level `trailmap build` uses for truecolour tiles unless told otherwise.
-    public static let defaultPNGLevel = 8
-    /// Per-tile levels of the default encoding.
+    /// The effort `trailmap build` uses unless told otherwise.
+    public static let defaultEffort = BuildEffort.balanced
+    /// Per-tile levels of `BuildEffort.small`.
     public static let defaultAdaptiveLevels = PNGEncodingOptions.AdaptiveLevels(
         palette: 7, dense: 10, denseBitsPerPixel: 1.2)
     /// The default tile encoding.
-    public static var defaultEncoding: PNGEncodingOptions { encoding(level: nil, deflater: .libdeflate, search: false) }
+    public static var defaultEncoding: PNGEncodingOptions {
+        encoding(effort: defaultEffort, level: nil, deflater: .libdeflate, search: false)
+    }
 
-    /// The tile encoding for `trailmap build`'s PNG flags: the default per-tile levels unless a
-    /// level, zlib or the per-tile search is asked for (then that one setting for every tile).
-    public static func encoding(level: Int?, deflater: PNGEncodingOptions.Deflater, search: Bool) -> PNGEncodingOptions {
+    /// The tile encoding for `trailmap build`'s flags: the effort's levels unless a level, zlib or
+    /// the per-tile search is asked for (then that one setting for every tile).
+    public static func encoding(effort: BuildEffort = defaultEffort, level: Int?, deflater: PNGEncodingOptions.Deflater,
+                                search: Bool) -> PNGEncodingOptions {
         var encoding = PNGEncodingOptions(
-            deflater: deflater, compressionLevel: level ?? (deflater == .zlib ? 6 : defaultPNGLevel),
+            deflater: deflater, compressionLevel: level ?? (deflater == .zlib ? 6 : effort.level),
             effort: search ? .best : .fast)
-        if level == nil && deflater == .libdeflate && !search {
+        if effort == .small && level == nil && deflater == .libdeflate && !search {
             encoding.adaptiveLevels = defaultAdaptiveLevels
         }
         return encoding

@@ -44,10 +44,15 @@ import TrailMapTestSupport
 
     @Test func pngFlagsChooseTheTileEncoding() {
         let byDefault = BuildOptions.encoding(level: nil, deflater: .libdeflate, search: false)
-        #expect(byDefault.adaptiveLevels == BuildOptions.defaultAdaptiveLevels)
-        #expect(byDefault.compressionLevel == BuildOptions.defaultPNGLevel && byDefault.effort == .fast)
+        #expect(byDefault.adaptiveLevels == nil && byDefault.compressionLevel == 7 && byDefault.effort == .fast)
         #expect(BuildOptions(sources: ["a.png"], name: "A", minZoom: 0, maxZoom: 1, output: "a.mbtiles")
-            .encoding.adaptiveLevels == BuildOptions.defaultAdaptiveLevels)
+            .encoding.compressionLevel == BuildEffort.balanced.level)
+        // Efforts: one level each, `small` the per-tile levels.
+        #expect(BuildEffort.allCases.map { BuildOptions.encoding(effort: $0, level: nil, deflater: .libdeflate, search: false).compressionLevel }
+            == [6, 7, 8, 12])
+        let small = BuildOptions.encoding(effort: .small, level: nil, deflater: .libdeflate, search: false)
+        #expect(small.adaptiveLevels == BuildOptions.defaultAdaptiveLevels)
+        #expect(BuildOptions.encoding(effort: .small, level: 9, deflater: .libdeflate, search: false).adaptiveLevels == nil)
         // An explicit level, zlib or the search: one setting for every tile.
         let level = BuildOptions.encoding(level: 8, deflater: .libdeflate, search: false)
         #expect(level.adaptiveLevels == nil && level.compressionLevel == 8)
@@ -126,7 +131,7 @@ import TrailMapTestSupport
         #expect(!dir.contents.contains { $0.hasSuffix(".mbtiles") || $0.hasSuffix(".building") })
     }
 
-    enum Bad: String, CaseIterable { case missing, empty, notPNG, rotated, noWorldFile, polar, zoomOrder, zoom23, noFolder }
+    enum Bad: String, CaseIterable { case missing, empty, notPNG, noWorldFile, polar, zoomOrder, zoom23, noFolder }
 
     @Test(arguments: Bad.allCases)
     func rejectsBadInput(_ bad: Bad) throws {
@@ -145,9 +150,6 @@ import TrailMapTestSupport
             _ = FileManager.default.createFile(atPath: dir.file("text.png"), contents: Data("hello, I am text".utf8))
             o.sources = [dir.file("text.png")]
             expectInMessage = "text.png"
-        case .rotated:
-            try "0.1\n0.01\n0\n-0.1\n-110\n42\n".write(toFile: dir.file("good.pgw"), atomically: false, encoding: .utf8)
-            expectInMessage = "rotat"
         case .noWorldFile:
             try FileManager.default.removeItem(atPath: dir.file("good.pgw"))
             expectInMessage = "world file"
@@ -170,5 +172,19 @@ import TrailMapTestSupport
             "\(error)".contains(expectInMessage)
         }
         #expect(!dir.contents.contains { $0.hasSuffix(".mbtiles") || $0.hasSuffix(".building") })
+    }
+
+    /// A world file with rotation terms is no longer refused: GDAL reads it and the warper follows
+    /// the rotation (the rotated source's corner lands where the world file puts it).
+    @Test func rotatedWorldFilesBuild() throws {
+        let src = try TestSources.write(in: dir, name: "rot", width: 64, height: 64, bounds: Self.colorado) { _, _ in (200, 80, 40, 255) }
+        try "0.1\n0.01\n0\n-0.1\n-110\n42\n".write(toFile: dir.file("rot.pgw"), atomically: false, encoding: .utf8)
+        let report = try BundleBuilder(options: options([src], min: 3, max: 6)).build()
+        #expect(report.tilesStored > 0)
+        let reader = try BundleReader(path: dir.file("out.mbtiles"))
+        var problems = [String]()
+        let meta = try reader.metadata(problems: &problems)
+        // 64 rows of 0.01 degree of rotation push the east edge 0.64 degree north: north = 42.05 + 0.64.
+        #expect(abs(meta.bounds.north - 42.69) < 0.02 && abs(meta.bounds.west - -110.05) < 0.02, "\(meta.bounds)")
     }
 }

@@ -1,0 +1,130 @@
+import Foundation
+import Raster
+import SourceReaders
+import Testing
+import TileGeometry
+import TileStore
+@testable import BundleBuilder
+import TrailMapTestSupport
+
+/// Band layouts, overviews, VRTs, rotated geotransforms and many files.
+@Suite struct RealSourceFormatTests {
+    let fx = RealSourceFixture()
+    static let box = RealSourceTests.box
+
+    func tiles(_ reader: BundleReader, zooms: ClosedRange<Int>) throws -> [TileID: RGBAImage] {
+        Dictionary(uniqueKeysWithValues: try fx.allTiles(reader, zooms: zooms, bounds: Self.box).map { ($0.0, $0.1) })
+    }
+
+    /// A UInt16 copy of a sheet (values × 257) builds like the 8-bit sheet, with the band's own
+    /// range and with --scale.
+    @Test func sixteenBitBandsAreScaled() throws {
+        let src = try fx.geographic("terrain", box: Self.box, size: 256, color: TestSources.terrain)
+        let utm = try fx.projected(src, name: "utm8", crs: "EPSG:32613", pixel: 400)
+        let wide = fx.dir.file("utm16.tif")
+        try GDALTools.translate(utm, wide, ["-ot", "UInt16", "-scale", "0", "255", "0", "65535"])
+        let eight = try tiles(try fx.build(fx.options([utm], min: 7, max: 9, out: "8.mbtiles")), zooms: 7...9)
+        var scaled = fx.options([wide], min: 7, max: 9, out: "16.mbtiles")
+        scaled.read.scale = (0, 65535)
+        let sixteen = try tiles(try fx.build(scaled), zooms: 7...9)
+        #expect(Set(eight.keys) == Set(sixteen.keys) && !eight.isEmpty)
+        for (t, image) in eight { #expect(psnr(image, sixteen[t]!) > 45, "tile \(t)") }
+        // Without --scale: the bands' min/max stretch, so colours differ but every tile is there.
+        let stretched = try tiles(try fx.build(fx.options([wide], min: 7, max: 9, out: "16s.mbtiles")), zooms: 7...9)
+        #expect(Set(stretched.keys) == Set(eight.keys))
+    }
+
+    /// A rotated geotransform (a VRT rotating an EPSG:4326 raster by 10°) renders as gdalwarp does.
+    @Test func rotatedGeotransformsWork() throws {
+        let src = try fx.geographic("plain", box: Self.box, size: 256, color: TestSources.terrain)
+        let vrt = fx.dir.file("rotated.vrt")
+        try GDALTools.translate(src, vrt, ["-of", "VRT"])
+        let a = 1.0 / 256, theta = 10.0 * .pi / 180
+        let gt = "-106, \(a * cos(theta)), \(a * sin(theta)), 40, \(a * sin(theta)), \(-a * cos(theta))"
+        var text = try String(contentsOfFile: vrt, encoding: .utf8)
+        let range = try #require(text.range(of: "<GeoTransform>[^<]*</GeoTransform>", options: .regularExpression))
+        text.replaceSubrange(range, with: "<GeoTransform>\(gt)</GeoTransform>")
+        try text.write(toFile: vrt, atomically: true, encoding: .utf8)
+        let reader = try fx.build(fx.options([vrt], min: 8, max: 8, out: "rot.mbtiles", resampling: .bilinear))
+        let t = WebMercator.tile(lon: -105.5, lat: 39.5, zoom: 8)
+        let ours = try #require(try fx.tile(reader, t))
+        let theirs = try fx.reference(t, vrt, resampling: "bilinear")
+        #expect(RealSourceFixture.opaquePSNR(ours, theirs) >= 35)
+        #expect(RealSourceFixture.mismatch(ours, theirs).compared > 10_000)
+    }
+
+    /// The top zoom reads the file's overviews where it is coarser than the source: an overview
+    /// file of another colour shows at coarse zooms, full resolution at the native one.
+    @Test func coarseZoomsReadTheSourcesOverviews() throws {
+        let red = try fx.geographic("red", box: Self.box, size: 1024) { _, _ in (220, 40, 40, 255) }
+        let blue = try fx.geographic("blue", box: Self.box, size: 1024) { _, _ in (40, 40, 220, 255) }
+        try GDALTools.run("gdaladdo", ["-q", "-ro", "-r", "average", blue, "2", "4", "8", "16"])
+        try FileManager.default.copyItem(atPath: blue + ".ovr", toPath: red + ".ovr")
+        // 1024 px over 1° ~ zoom 10 at this latitude; zoom 7 tiles span ~8 source pixels a pixel.
+        let coarse = try fx.build(fx.options([red], min: 7, max: 7, out: "coarse.mbtiles"))
+        let t7 = WebMercator.tile(lon: -105.5, lat: 39.5, zoom: 7)
+        let image = try #require(try fx.tile(coarse, t7))
+        let centre = (128 * 256 + 128) * 4
+        let opaque = stride(from: 0, to: image.pixels.count, by: 4).first { image.pixels[$0 + 3] == 255 } ?? centre
+        #expect(Array(image.pixels[opaque..<(opaque + 3)]) == [40, 40, 220], "zoom 7 comes from the overview")
+        let native = try fx.build(fx.options([red], min: 10, max: 10, out: "native.mbtiles"))
+        let t10 = WebMercator.tile(lon: -105.5, lat: 39.5, zoom: 10)
+        let full = try #require(try fx.tile(native, t10))
+        #expect(Array(full.pixels[centre..<(centre + 3)]) == [220, 40, 40], "zoom 10 reads full resolution")
+    }
+
+    /// A COG (internal overviews) and a VRT of sheets give the tiles their plain sources give.
+    @Test func cogAndVRTMatchTheirSources() throws {
+        let src = try fx.geographic("terrain", box: Self.box, size: 512, color: TestSources.terrain)
+        let utm = try fx.projected(src, name: "utm", crs: "EPSG:32613", pixel: 200)
+        let cog = fx.dir.file("utm-cog.tif")
+        try GDALTools.translate(utm, cog, ["-of", "COG", "-co", "COMPRESS=DEFLATE"])
+        #expect(try GDALTools.run("gdalinfo", [cog]).contains("Overviews"))
+        let plain = try tiles(try fx.build(fx.options([utm], min: 6, max: 9, out: "plain.mbtiles")), zooms: 6...9)
+        let fromCOG = try tiles(try fx.build(fx.options([cog], min: 6, max: 9, out: "cog.mbtiles")), zooms: 6...9)
+        #expect(Set(plain.keys) == Set(fromCOG.keys) && plain.count > 5)
+        for (t, image) in plain { #expect(psnr(image, fromCOG[t]!) > 40, "COG tile \(t)") }
+
+        let west = try fx.projected(try fx.geographic("w", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200,
+                                                      color: TestSources.terrain), name: "w-utm", crs: "EPSG:32613", pixel: 250)
+        let east = try fx.projected(try fx.geographic("e", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200,
+                                                      color: TestSources.terrain), name: "e-utm", crs: "EPSG:32613", pixel: 250)
+        let vrt = fx.dir.file("sheets.vrt")
+        try GDALTools.run("gdalbuildvrt", ["-q", "-srcnodata", "0", "-vrtnodata", "0", vrt, west, east])
+        let mosaic = try tiles(try fx.build(fx.options([west, east], min: 7, max: 9, out: "m.mbtiles")), zooms: 7...9)
+        let viaVRT = try tiles(try fx.build(fx.options([vrt], min: 7, max: 9, out: "v.mbtiles")), zooms: 7...9)
+        #expect(Set(mosaic.keys) == Set(viaVRT.keys))
+        for (t, image) in mosaic { #expect(RealSourceFixture.opaquePSNR(image, viaVRT[t]!) > 35, "VRT tile \(t)") }
+    }
+
+    /// Six sheets given as a folder, built with two open files a thread at most and with the
+    /// default: the same tiles (sources opened again after being closed read the same pixels).
+    @Test func manySheetsFromAFolderWithFewFilesOpen() throws {
+        let sheets = fx.dir.file("sheets")
+        try FileManager.default.createDirectory(atPath: sheets, withIntermediateDirectories: true)
+        for k in 0..<6 {
+            let w = -106 + Double(k % 3) / 3, s = 39 + Double(k / 3) / 2
+            let src = try fx.geographic("s\(k)", box: GeoBounds(west: w, south: s, east: w + 1.0 / 3, north: s + 0.5), size: 96,
+                                        color: TestSources.terrain)
+            _ = try fx.projected(src, name: "sheets/sheet\(k)", crs: "EPSG:32613", pixel: 300,
+                                 creation: ["-co", "TILED=YES", "-co", "BLOCKXSIZE=64", "-co", "BLOCKYSIZE=64"])
+        }
+        #expect(try SourceList.expand([sheets]).count == 6)
+        var few = fx.options([sheets], min: 6, max: 10, out: "few.mbtiles")
+        few.maxOpenSourcesPerThread = 2
+        let a = try tiles(try fx.build(few), zooms: 6...10)
+        let b = try tiles(try fx.build(fx.options([sheets], min: 6, max: 10, out: "all.mbtiles")), zooms: 6...10)
+        #expect(a.count > 20 && a == b)
+    }
+
+    /// Sources partly beyond the Mercator latitudes are clipped, not refused.
+    @Test func sourcesPartlyOutsideMercatorAreClipped() throws {
+        let src = try fx.geographic("arctic", box: GeoBounds(west: 10, south: 80, east: 20, north: 88), size: 64,
+                                    color: TestSources.terrain)
+        let report = try BundleBuilder(options: fx.options([src], min: 2, max: 4, out: "arctic.mbtiles")).build()
+        #expect(report.tilesStored > 0)
+        var problems = [String]()
+        let meta = try BundleReader(path: fx.dir.file("arctic.mbtiles")).metadata(problems: &problems)
+        #expect(meta.bounds.north <= 85.06 && meta.bounds.south == 80)
+    }
+}

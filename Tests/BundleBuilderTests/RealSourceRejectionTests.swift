@@ -1,0 +1,89 @@
+import Foundation
+import Raster
+import SourceReaders
+import Testing
+import TileGeometry
+@testable import BundleBuilder
+import TrailMapTestSupport
+
+/// Bad real sources: a clear error naming the file, nothing written.
+@Suite struct RealSourceRejectionTests {
+    let fx = RealSourceFixture()
+
+    enum Bad: String, CaseIterable {
+        case noGeoreference, noCRS, unknownCRS, notARaster, truncated, fiveBands, outsideMercator, scaleOrder, nodataCount
+    }
+
+    @Test(arguments: Bad.allCases)
+    func rejects(_ bad: Bad) throws {
+        let good = try fx.geographic("good", box: RealSourceTests.box, size: 64, color: TestSources.terrain)
+        var o = fx.options([good], min: 5, max: 8)
+        var expected = [String]()
+        switch bad {
+        case .noGeoreference:
+            let png = try TestSources.write(in: fx.dir, name: "plain", width: 32, height: 32, bounds: RealSourceTests.box,
+                                            color: TestSources.terrain)
+            try FileManager.default.removeItem(atPath: fx.dir.file("plain.pgw"))
+            let tif = fx.dir.file("plain.tif")
+            try GDALTools.translate(png, tif)
+            o.sources = [tif]
+            expected = [tif, "no georeference"]
+        case .noCRS:
+            let png = try TestSources.write(in: fx.dir, name: "bare", width: 32, height: 32, bounds: RealSourceTests.box,
+                                            color: TestSources.terrain)
+            try FileManager.default.removeItem(atPath: fx.dir.file("bare.pgw"))
+            let tif = fx.dir.file("nocrs.tif")
+            try GDALTools.translate(png, tif, ["-a_ullr", "500000", "4400000", "600000", "4300000"])
+            o.sources = [tif]
+            expected = [tif, "--source-crs"]
+        case .unknownCRS:
+            for input in ["EPSG:999999", "+proj=nonsense", "not a crs"] {
+                do {
+                    _ = try SpatialReference(userInput: input)
+                    Issue.record("\(input) accepted")
+                } catch {
+                    #expect("\(error)".contains(input))
+                }
+            }
+            return
+        case .notARaster:
+            let text = fx.dir.file("notes.tif")
+            try "just some text, no TIFF".write(toFile: text, atomically: true, encoding: .utf8)
+            o.sources = [good, text]
+            expected = [text, "GDAL cannot open"]
+        case .truncated:
+            let big = try fx.geographic("big", box: RealSourceTests.box, size: 600, color: TestSources.terrain)
+            let tiled = fx.dir.file("tiled.tif")
+            try GDALTools.translate(big, tiled, ["-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"])
+            let data = try Data(contentsOf: URL(fileURLWithPath: tiled))
+            try data.prefix(data.count * 6 / 10).write(to: URL(fileURLWithPath: tiled))
+            o.sources = [tiled]
+            o.minZoom = 9
+            o.maxZoom = 9
+            expected = [tiled]
+        case .fiveBands:
+            let five = fx.dir.file("five.tif")
+            try GDALTools.translate(good, five, ["-b", "1", "-b", "2", "-b", "3", "-b", "1", "-b", "2"])
+            o.sources = [five]
+            expected = [five, "band layout"]
+        case .outsideMercator:
+            let polar = try fx.geographic("polar", box: GeoBounds(west: 0, south: 86, east: 10, north: 89), size: 32,
+                                          color: TestSources.terrain)
+            o.sources = [polar]
+            expected = [polar, "Mercator"]
+        case .scaleOrder:
+            o.read.scale = (100, 100)
+            expected = ["--scale", "MIN must be less than MAX"]
+        case .nodataCount:
+            o.read.nodata = [0, 0]
+            expected = [good, "--src-nodata"]
+        }
+        var message = ""
+        #expect { try BundleBuilder(options: o).build() } throws: { error in
+            message = "\(error)"
+            return true
+        }
+        for part in expected { #expect(message.contains(part), "\(bad): \(message)") }
+        #expect(!fx.dir.contents.contains { $0.hasSuffix(".mbtiles") || $0.hasSuffix(".building") }, "nothing written")
+    }
+}

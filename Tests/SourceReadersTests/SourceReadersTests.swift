@@ -1,0 +1,116 @@
+import Foundation
+import SourceReaders
+import Testing
+import TileGeometry
+import TrailMapTestSupport
+
+@Suite struct SpatialReferenceTests {
+    @Test func parsesEPSGCodesWKTAndPROJStrings() throws {
+        #expect(try SpatialReference(userInput: "EPSG:4326").kind == .wgs84Degrees)
+        #expect(try SpatialReference(userInput: "4326").kind == .wgs84Degrees)
+        #expect(try SpatialReference(userInput: "EPSG:3857").kind == .webMercator)
+        #expect(try SpatialReference(userInput: "+proj=merc +a=6378137 +b=6378137 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +no_defs").kind == .webMercator)
+        let utm = try SpatialReference(userInput: "EPSG:32613")
+        #expect(utm.kind == .other && utm.name.contains("UTM zone 13N"))
+        let again = try SpatialReference(wkt: utm.wkt)
+        #expect(again == utm)
+        #expect(try SpatialReference(userInput: "+proj=utm +zone=13 +datum=WGS84").kind == .other)
+    }
+
+    @Test func refusesFilesURLsAndNonsense() {
+        for input in ["", "/etc/passwd", "http://example.invalid/crs", "EPSG:0", "+proj=nothing"] {
+            #expect(throws: SourceReaderError.self, "\(input)") { try SpatialReference(userInput: input) }
+        }
+    }
+
+    @Test func transformsThroughPROJ() throws {
+        let t = try CoordinateTransformer(from: .wgs84, to: try SpatialReference(userInput: "EPSG:32613"))
+        var xs = [-105.0, 200.0], ys = [0.0, 100.0]
+        t.transform(xs: &xs, ys: &ys)
+        #expect(abs(xs[0] - 500_000) < 1e-3 && abs(ys[0]) < 1e-3, "the central meridian of zone 13 is easting 500 km")
+        #expect(xs[1].isNaN && ys[1].isNaN, "an impossible point becomes NaN")
+    }
+}
+
+@Suite struct GeoTransformTests {
+    @Test func inverseUndoesRotationAndShear() throws {
+        let gt = GeoTransform([500_000, 29.5, 3.1, 4_400_000, 2.2, -30.4])
+        let inv = try #require(gt.inverse)
+        for (c, r) in [(0.0, 0.0), (123.5, 77.25), (1000, 2000)] {
+            let p = gt.apply(col: c, row: r)
+            let back = inv.apply(col: p.x, row: p.y)
+            #expect(abs(back.x - c) < 1e-6 && abs(back.y - r) < 1e-6)
+        }
+        #expect(GeoTransform([0, 0, 0, 0, 0, 0]).inverse == nil)
+        #expect(!gt.isNorthUp && GeoTransform([0, 1, 0, 0, 0, -1]).isNorthUp)
+    }
+}
+
+@Suite struct RasterDatasetTests {
+    let dir = TemporaryDirectory()
+    static let box = GeoBounds(west: -106, south: 39, east: -105, north: 40)
+
+    func make(_ name: String, _ args: [String], fromPNG: Bool = false, color: @escaping (Int, Int) -> (UInt8, UInt8, UInt8, UInt8) = TestSources.terrain) throws -> String {
+        let png = try TestSources.write(in: dir, name: name + "-src", width: 16, height: 8, bounds: Self.box, color: color)
+        // An RGB GeoTIFF first (palette PNGs expanded), then the variant asked for.
+        let rgb = dir.file(name + "-rgb.tif")
+        do { try GDALTools.translate(png, rgb, ["-expand", "rgb", "-a_srs", "EPSG:4326"]) } catch {
+            try GDALTools.translate(png, rgb, ["-a_srs", "EPSG:4326"])
+        }
+        let out = dir.file(name + ".tif")
+        try GDALTools.translate(fromPNG || args.contains("-expand") ? png : rgb, out, ["-a_srs", "EPSG:4326"] + args)
+        return out
+    }
+
+    func read(_ path: String, options: ReadOptions = ReadOptions()) throws -> (RasterDescription, [UInt8]) {
+        let ds = try RasterDataset(path: path)
+        let d = try ds.describe(options: options)
+        var px = [UInt8](repeating: 7, count: d.width * d.height * 4)
+        try px.withUnsafeMutableBufferPointer { try ds.readRGBA(d, level: 0, x0: 0, y0: 0, width: d.width, height: d.height, into: $0.baseAddress!) }
+        return (d, px)
+    }
+
+    @Test func grayFansOutAndNodataIsTransparent() throws {
+        let gray = try make("gray", ["-b", "1", "-a_nodata", "120"]) { c, _ in (c < 8 ? 120 : 200, 0, 0, 255) }
+        let (d, px) = try read(gray)
+        #expect(d.layout == .gray && d.transparency == .nodata([120]) && d.crs.kind == .wgs84Degrees)
+        #expect(Array(px[0..<4]) == [120, 120, 120, 0], "nodata pixel")
+        #expect(Array(px[(12 * 4)..<(12 * 4 + 4)]) == [200, 200, 200, 255])
+        // --src-nodata overrides the file's value.
+        let (d2, px2) = try read(gray, options: ReadOptions(nodata: [200]))
+        #expect(d2.transparency == .nodata([200]) && px2[3] == 255 && px2[12 * 4 + 3] == 0)
+    }
+
+    @Test func paletteAndAlphaBands() throws {
+        let palette = try make("pal", [], fromPNG: true) { c, _ in c < 8 ? (10, 20, 30, 255) : (200, 100, 50, 255) }
+        let (d, px) = try read(palette)
+        #expect(d.layout == .palette)
+        #expect(Array(px[0..<4]) == [10, 20, 30, 255] && Array(px[(12 * 4)..<(12 * 4 + 4)]) == [200, 100, 50, 255])
+        let rgba = try make("rgba", ["-expand", "rgba"]) { c, _ in c < 8 ? (10, 20, 30, 255) : (200, 100, 50, 0) }
+        let (d2, px2) = try read(rgba)
+        #expect(d2.layout == .rgba && d2.transparency == .alphaBand && px2[3] == 255 && px2[12 * 4 + 3] == 0)
+    }
+
+    @Test func sixteenBitIsScaled() throws {
+        let wide = try make("wide", ["-b", "1", "-ot", "UInt16", "-scale", "0", "255", "1000", "3000"]) { c, _ in (UInt8(c * 16), 0, 0, 255) }
+        let (d, px) = try read(wide, options: ReadOptions(scale: (1000, 3000)))
+        #expect(d.dataType == "UInt16" && d.scale?.min == 1000)
+        #expect(px[0] == 0 && abs(Int(px[15 * 4]) - 240) <= 1)
+        let (auto, _) = try read(wide)
+        #expect(auto.scale.map { $0.min >= 1000 && $0.max <= 3000 } == true, "statistics of the band")
+    }
+
+    @Test func missingGeoreferenceAndCRSAreErrors() throws {
+        let png = try TestSources.write(in: dir, name: "bare", width: 8, height: 8, bounds: Self.box, color: TestSources.terrain)
+        try FileManager.default.removeItem(atPath: dir.file("bare.pgw"))
+        let tif = dir.file("bare.tif")
+        try GDALTools.translate(png, tif)
+        #expect(throws: SourceReaderError.noGeoreference(path: tif)) { try RasterDataset(path: tif).describe(options: ReadOptions()) }
+        let noCRS = dir.file("nocrs.tif")
+        try GDALTools.translate(png, noCRS, ["-a_ullr", "0", "10", "10", "0"])
+        #expect(throws: SourceReaderError.noCRS(path: noCRS)) { try RasterDataset(path: noCRS).describe(options: ReadOptions()) }
+        let given = try RasterDataset(path: noCRS).describe(options: ReadOptions(crs: try SpatialReference(userInput: "EPSG:32613")))
+        #expect(given.crsAssumed && given.crs.name.contains("UTM"))
+        #expect(throws: SourceReaderError.self) { try RasterDataset(path: dir.file("absent.tif")) }
+    }
+}
