@@ -127,4 +127,25 @@ import TrailMapTestSupport
         let meta = try BundleReader(path: fx.dir.file("arctic.mbtiles")).metadata(problems: &problems)
         #expect(meta.bounds.north <= 85.06 && meta.bounds.south == 80)
     }
+
+    /// JPEG 2000, GeoPDF and JPEG + world file sources, made by GDAL from one GeoTIFF, give its tiles.
+    @Test func jpeg2000GeoPDFAndJPEGWithWorldFile() throws {
+        let src = try fx.geographic("terrain", box: Self.box, size: 256, color: TestSources.terrain)
+        let utm = try fx.projected(src, name: "utm", crs: "EPSG:32613", pixel: 400, collar: .alpha)
+        let reference = try tiles(try fx.build(fx.options([utm], min: 6, max: 8, out: "tif.mbtiles")), zooms: 6...8)
+        let jp2 = fx.dir.file("utm.jp2"), pdf = fx.dir.file("utm.pdf"), jpg = fx.dir.file("geo.jpg")
+        try GDALTools.translate(utm, jp2, ["-of", "JP2OpenJPEG", "-co", "QUALITY=100", "-co", "REVERSIBLE=YES"])
+        try GDALTools.translate(utm, pdf, ["-of", "PDF"])
+        try GDALTools.translate(src, jpg, ["-of", "JPEG", "-co", "WORLDFILE=YES", "-co", "QUALITY=95"])
+        let geoReference = try tiles(try fx.build(fx.options([src], min: 6, max: 8, out: "geo.mbtiles")), zooms: 6...8)
+        for (path, expected, minimum) in [(jp2, reference, 40.0), (pdf, reference, 25), (jpg, geoReference, 30)] {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let built = try tiles(try fx.build(fx.options([path], min: 6, max: 8, out: name + ".mbtiles")), zooms: 6...8)
+            #expect(Set(built.keys) == Set(expected.keys), "\(name)")
+            for (t, image) in expected {
+                guard let other = built[t] else { continue }
+                #expect(RealSourceFixture.opaquePSNR(image, other) > minimum, "\(name) tile \(t)")
+            }
+        }
+    }
 }

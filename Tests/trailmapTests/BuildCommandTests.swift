@@ -104,4 +104,34 @@ import TrailMapTestSupport
         #expect(dir.contents.filter { $0.hasSuffix(".building") }.isEmpty)
         #expect(try CLIRunner.run(["bundle", "verify", out]).status == 0)
     }
+
+    /// A UTM GeoTIFF made by GDAL builds from the command line, listed in a --source-list file;
+    /// the new flags' bad values exit non-zero with a message and write nothing.
+    @Test func realSourcesAndTheirFlags() throws {
+        let png = try source("relief", width: 120, height: 80)
+        let tif = dir.file("relief-utm.tif")
+        try GDALTools.warp(png, tif, ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:32613", "-tr", "5000", "5000", "-dstnodata", "0",
+                                      "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"])
+        try "# sheets\nrelief-utm.tif\n\n".write(toFile: dir.file("sheets.txt"), atomically: true, encoding: .utf8)
+        let out = dir.file("utm.mbtiles")
+        let r = try CLIRunner.run(["build", "--source-list", dir.file("sheets.txt"), "--name", "UTM", "--minzoom", "3",
+                                   "--maxzoom", "6", "--out", out, "--effort", "fast", "--src-nodata", "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try CLIRunner.run(["bundle", "verify", out]).status == 0)
+        let cases: [([String], String)] = [
+            (["--source", tif, "--source-crs", "EPSG:999999"], "EPSG:999999"),
+            (["--source", tif, "--scale", "5,5"], "MIN must be less than MAX"),
+            (["--source", tif, "--scale", "5"], "--scale must be MIN,MAX"),
+            (["--source", tif, "--src-nodata", "none"], "--src-nodata"),
+            (["--source", tif, "--effort", "huge"], "effort"),
+            (["--source-list", dir.file("absent.txt")], "absent.txt"),
+            (["--source", dir.file("relief.pgw")], "relief.pgw"),
+        ]
+        for (args, message) in cases {
+            let bad = try CLIRunner.run(["build", "--name", "X", "--minzoom", "1", "--maxzoom", "2", "--out", dir.file("x.mbtiles")] + args)
+            #expect(bad.status != 0, "\(args)")
+            #expect(bad.stderr.contains(message), "\(args): \(bad.stderr)")
+        }
+        #expect(!dir.contents.contains { $0.contains("x.mbtiles") })
+    }
 }
