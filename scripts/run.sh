@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the embedded sample: builds the sample bundles into Tiles/ (once), verifies
+# The main job on the embedded sample: builds the sample bundles into Tiles/ (once; PNG + world
+# file sources and a UTM GeoTIFF), verifies
 # them, publishes Catalog/products.json into Catalog/catalog.sqlite, creates a sandbox store in
 # Catalog/sandbox (once), then serves Tiles/ with the store API and prints the URL (Ctrl-C stops).
 set -euo pipefail
@@ -17,9 +18,11 @@ build() { # OUT NAME MINZOOM MAXZOOM SOURCES...
 build Tiles/world.mbtiles "World base map" 0 4 Tiles/sources/world.png
 build Tiles/colorado.mbtiles "Colorado" 3 8 Tiles/sources/colorado.png
 build Tiles/utah.mbtiles "Utah" 3 8 Tiles/sources/utah.png
+# A map sheet in UTM zone 13N with a nodata collar (scripts/make-sample-geotiff.sh), read through GDAL.
+build Tiles/front-range.mbtiles "Front Range map sheet" 5 10 Tiles/sources/rocky-utm.tif
 [ -f Tiles/rocky-mountain.mbtiles ] || $bin bundle extract Tiles/colorado.mbtiles \
   --bbox -105.95,40.13,-105.49,40.56 --out Tiles/rocky-mountain.mbtiles
-for b in world colorado utah rocky-mountain; do $bin bundle verify "Tiles/$b.mbtiles"; done
+for b in world colorado utah rocky-mountain front-range; do $bin bundle verify "Tiles/$b.mbtiles"; done
 $bin catalog publish --products Catalog/products.json --tiles Tiles --catalog Catalog/catalog.sqlite
 [ -f Catalog/sandbox/store.json ] || $bin store sandbox init Catalog/sandbox --bundle-id com.trailmap.app
 echo "Store page: http://127.0.0.1:${PORT:-8080}/store  ·  API: http://127.0.0.1:${PORT:-8080}/api/v1/openapi.json"
