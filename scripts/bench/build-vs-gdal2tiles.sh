@@ -1,103 +1,250 @@
 #!/usr/bin/env bash
-# Benchmark `trailmap build` against `gdal2tiles.py` on the same source and zoom range.
+# Benchmark `trailmap build` against `gdal2tiles.py`, each on its natural input, same zoom range,
+# same number of threads/processes, same resampling (average), in the same run.
 #
 # usage: scripts/bench/build-vs-gdal2tiles.sh
-# env:   SOURCE    PNG + world file (.pgw/.pngw/.wld) in EPSG:4326
-#                  (default: a 3933x1733 crop of the US from Tiles/sources/world.png, upsampled)
-#        MINZOOM   (default 3)   MAXZOOM (default 8)
-#        TRAILMAP  trailmap binary (default: swift build -c release --scratch-path .build-bench)
+# env:   CASES     comma-separated, of: single, mosaic (default: single,mosaic)
+#        RUNS      timed runs per tool and case, interleaved gdal2tiles/trailmap (default 1)
+#        THREADS   threads (trailmap --threads) = processes (gdal2tiles --processes) (default 2)
+#        SINGLE_ZOOM  zoom range of the single case (default 0-7)
+#        MOSAIC_ZOOM  zoom range of the mosaic case (default 6-11)
+#        TRAILMAP  trailmap binary; `skip` runs the gdal2tiles half only; unset: built with
+#                  swift build -c release --scratch-path .build-bench (never .build/)
+#        DATA      folder of inputs made by scripts/bench/make-utm-mosaic.sh (made there if
+#                  missing, ~30 s; default $WORK/data). Reuse one across runs: DATA=/tmp/tm-bench
 #        WORK      scratch dir (default: mktemp -d, removed at exit)
-#        THREADS   threads/processes for both tools (default 2)
 #
-# Prints time ratio, bytes ratio, peak RSS and PSNR with targets and PASS/FAIL. Exits non-zero only
-# when something fails to run: benchmarks inform, they don't gate.
+# Cases (inputs: see the header of make-utm-mosaic.sh):
+#   single  one tiled DEFLATE GeoTIFF with overviews, the conterminous US in EPSG:5070 Albers at
+#           1000 m (4700x3000 px). Both tools read the .tif. gdal2tiles wraps it in its own warped
+#           VRT to EPSG:3857 (nearest-neighbour, then -r average over 4x-oversized reads).
+#   mosaic  8 UTM map sheets (1x1 degree quads, 4 in zone 12N, 4 in zone 13N, 50 m px, nodata /
+#           alpha / mask collars, DEFLATE/LZW/JPEG). trailmap gets the sheets
+#           (--source each, in name order; `--source DIR` is equivalent); gdal2tiles gets
+#           mosaic.vrt: gdalbuildvrt over one lazy warped VRT per sheet in EPSG:3857 (bilinear,
+#           dstalpha), because gdalbuildvrt refuses sources in two CRSs. Same sheet order, later
+#           sheets over earlier ones where their ~1.5 px overlaps meet.
+#   gdal2tiles: gdal2tiles.py --xyz --processes=THREADS -r average -z MIN-MAX -x -w none -n -q IN OUT
+#     (-x: no fully transparent tiles, as trailmap; -w none -n: no viewer, no KML).
+#   trailmap:   trailmap build --source ... --minzoom --maxzoom --resampling average
+#     --threads THREADS --quiet --out OUT.mbtiles
+#
+# What differs in the work done, so read the figures with it in mind: gdal2tiles writes one PNG
+# file per tile into a Z/X/Y folder tree (no MBTiles, no SQLite, no transaction, no rename),
+# always RGBA PNGs from GDAL's PNG driver (zlib level 6), every tile even when identical to
+# another; it renders the base zoom from the source and each lower zoom by decoding and
+# averaging the 4 child PNG tiles it wrote back from disk. trailmap writes one MBTiles (SQLite)
+# with identical tiles stored once, chooses the PNG colour type per tile, renders the top zoom
+# from the sources (using their overviews) and each lower zoom as the 2x2 alpha-weighted mean of
+# the zoom below, in memory. Inputs are read once before the timed runs (warm page cache for
+# both). gdal2tiles' memory figures include GDAL's block cache, by default 5% of RAM per process.
+#
+# Prints per case: each run's times and peak memory, the time ratio (best-of-RUNS of each tool;
+# also the min..max of the per-run ratios), bytes ratio (all tile PNGs, duplicates counted each
+# time; trailmap's deduplicated bytes and bundle size shown too), PSNR of trailmap against
+# gdal2tiles over the tiles both made (compare_tiles.py; also over the pixels opaque in both,
+# as gdal2tiles darkens partly transparent edge pixels by averaging in transparent black),
+# peak RSS of trailmap (/usr/bin/time %M) and of gdal2tiles (%M: its largest single process;
+# and the sampled peak of the summed PSS of its whole process tree, main process + workers),
+# tile counts; targets with PASS/FAIL:
+# time ratio gdal2tiles/trailmap >= 2x, bytes trailmap/gdal2tiles <= 0.8x, PSNR >= 35 dB,
+# trailmap peak RSS <= 256 MB. Exits non-zero only when something fails to run: benchmarks
+# inform, they don't gate.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-MINZOOM=${MINZOOM:-3}
-MAXZOOM=${MAXZOOM:-8}
+CASES=${CASES:-single,mosaic}
+RUNS=${RUNS:-1}
 THREADS=${THREADS:-2}
+SINGLE_ZOOM=${SINGLE_ZOOM:-0-7}
+MOSAIC_ZOOM=${MOSAIC_ZOOM:-6-11}
 die() { echo "error: $*" >&2; exit 1; }
 run() { echo "+ $*" >&2; "$@"; }
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS is not a positive integer"
+for c in ${CASES//,/ }; do [[ $c == single || $c == mosaic ]] || die "unknown case '$c' (CASES=single,mosaic)"; done
 
-if [[ -n "${WORK:-}" ]]; then mkdir -p "$WORK"; else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
+if [[ -n "${WORK:-}" ]]; then mkdir -p "$WORK"; WORK=$(cd "$WORK" && pwd)
+else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
+DATA=${DATA:-$WORK/data}
 
 # --- tools ----------------------------------------------------------------------------------
-command -v gdal2tiles.py >/dev/null || die "gdal2tiles.py not found (apt-get install gdal-bin python3-gdal)"
-command -v gdal_translate >/dev/null || die "gdal_translate not found (apt-get install gdal-bin)"
-[[ -x /usr/bin/time ]] || run apt-get install -y -qq time >/dev/null || die "/usr/bin/time missing"
-PY=""
-for p in python3 /usr/bin/python3; do
-  if "$p" -c 'import numpy, PIL' 2>/dev/null; then PY=$p; break; fi
+need=()
+for p in gdal-bin python3-gdal python3-numpy python3-pil time; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
-if [[ -z "$PY" ]]; then
-  for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import numpy' 2>/dev/null && "$p" -m pip install -q pillow >&2; then PY=$p; break; fi
-  done
+if ((${#need[@]})); then
+  echo "installing: ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null \
+    || die "apt-get install ${need[*]} failed"
 fi
-[[ -n "$PY" ]] || die "no python3 with numpy + Pillow (pip install numpy pillow)"
+PY=/usr/bin/python3   # Debian's python3, where python3-gdal/-numpy/-pil live
+command -v gdal2tiles.py >/dev/null || die "gdal2tiles.py not found (apt-get install gdal-bin python3-gdal)"
+"$PY" -c 'import numpy, PIL' 2>/dev/null || die "$PY lacks numpy or Pillow (apt-get install python3-numpy python3-pil)"
+[[ -x /usr/bin/time ]] || die "/usr/bin/time missing (apt-get install time)"
 
 if [[ -z "${TRAILMAP:-}" ]]; then
   (cd "$ROOT" && run swift build -c release --scratch-path .build-bench --product trailmap >&2) \
     || die "swift build failed (Sources/ mid-edit? TRAILMAP=/path/to/trailmap uses an existing binary)"
   TRAILMAP="$ROOT/.build-bench/release/trailmap"
 fi
-[[ -x "$TRAILMAP" ]] || die "TRAILMAP=$TRAILMAP is not an executable"
+[[ $TRAILMAP == skip || -x $TRAILMAP ]] || die "TRAILMAP=$TRAILMAP is not an executable (or 'skip')"
 
-# --- source ---------------------------------------------------------------------------------
-if [[ -z "${SOURCE:-}" ]]; then
-  SOURCE="$WORK/us.png"   # gdal_translate writes us.wld beside it; square 0.015 deg pixels
-  run gdal_translate -q -of PNG -a_srs EPSG:4326 -projwin -125 50 -66 24 -tr 0.015 0.015 \
-    -r bilinear -co WORLDFILE=YES "$ROOT/Tiles/sources/world.png" "$SOURCE" || die "gdal_translate failed"
+# --- inputs ---------------------------------------------------------------------------------
+missing_cases=()
+[[ ,$CASES, == *,single,* && ! -f $DATA/single/us-albers.tif ]] && missing_cases+=(single)
+[[ ,$CASES, == *,mosaic,* && ! -f $DATA/mosaic/mosaic.vrt ]] && missing_cases+=(mosaic)
+if ((${#missing_cases[@]})); then
+  cs=$(IFS=,; echo "${missing_cases[*]}")
+  echo "== making inputs ($cs) in $DATA" >&2
+  CASES=$cs run "$ROOT/scripts/bench/make-utm-mosaic.sh" "$DATA" >&2 || die "make-utm-mosaic.sh failed"
 fi
-[[ -f "$SOURCE" ]] || die "SOURCE=$SOURCE not found"
-base=${SOURCE%.*}
-[[ -f $base.pgw || -f $base.pngw || -f $base.wld ]] || die "no world file ($base.pgw/.pngw/.wld) beside $SOURCE"
 
-# --- runs -----------------------------------------------------------------------------------
-# timed CMD...: runs CMD under /usr/bin/time; sets SECS and RSS_KB. %M is the child's ru_maxrss,
-# which for a process that forks workers is the max over it and its waited-for descendants
-# (not a sum over concurrent processes).
+# --- measuring ------------------------------------------------------------------------------
+# Peak of the summed PSS (proportional set size: shared pages split between sharers) of all
+# descendants of a pid, sampled every 0.1 s; prints kB.
+cat >"$WORK/pss.py" <<'EOF'
+import os, sys, time
+root = int(sys.argv[1])
+def children(pid):
+    out = []
+    try:
+        for t in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{t}/children") as f:
+                out += map(int, f.read().split())
+    except OSError:
+        pass
+    return out
+def pss(pid):
+    for path, key in ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:")):
+        try:
+            with open(path) as f:
+                for line in f:
+                    if line.startswith(key):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+    return 0
+peak = 0
+while os.path.exists(f"/proc/{root}"):
+    todo, total = children(root), 0
+    while todo:
+        p = todo.pop(); total += pss(p); todo += children(p)
+    peak = max(peak, total)
+    time.sleep(0.1)
+print(peak)
+EOF
+
+# timed CMD...: runs CMD under /usr/bin/time; sets SECS, RSS_KB (%M: the child's ru_maxrss, for a
+# process that forks workers the max over it and its waited-for descendants, not a sum) and
+# PSS_KB (sampled peak of the summed PSS of the whole process tree).
 timed() {
   echo "+ $*" >&2
-  /usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >"$WORK/out.log" 2>&1 \
-    || { cat "$WORK/out.log" >&2; die "command failed: $1"; }
+  /usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >"$WORK/out.log" 2>&1 &
+  local pid=$! status=0
+  "$PY" "$WORK/pss.py" "$pid" >"$WORK/pss.txt" &
+  local sampler=$!
+  wait "$pid" || status=$?
+  wait "$sampler" || true
+  ((status == 0)) || { cat "$WORK/out.log" >&2; die "command failed (exit $status): $1"; }
+  [[ -s $WORK/out.log ]] && sed 's/^/    | /' "$WORK/out.log" >&2   # warnings, if any
   read -r SECS RSS_KB <"$WORK/time.txt"
+  PSS_KB=$(cat "$WORK/pss.txt")
 }
 
-rm -rf "$WORK/gdal" "$WORK/trailmap.mbtiles"
-echo "== gdal2tiles, z$MINZOOM-$MAXZOOM" >&2
-timed gdal2tiles.py --xyz --processes="$THREADS" -r average -s EPSG:4326 -z "$MINZOOM-$MAXZOOM" \
-  -x -w none -n -q "$SOURCE" "$WORK/gdal"
-G_SECS=$SECS G_RSS=$RSS_KB
-echo "== trailmap, z$MINZOOM-$MAXZOOM" >&2
-timed "$TRAILMAP" build --source "$SOURCE" --name bench --minzoom "$MINZOOM" --maxzoom "$MAXZOOM" \
-  --out "$WORK/trailmap.mbtiles" --resampling average --threads "$THREADS" --quiet
-T_SECS=$SECS T_RSS=$RSS_KB
+py() { "$PY" -c "$1"; }
+verdict() { py "print('PASS' if $1 else 'FAIL')"; }
+mb() { echo $(($1 / 1024)); }
 
-echo "== comparing tiles" >&2
-run "$PY" "$ROOT/scripts/bench/compare_tiles.py" "$WORK/trailmap.mbtiles" "$WORK/gdal" >"$WORK/cmp.txt" \
-  || die "compare_tiles.py failed"
-declare -A C
-while IFS='=' read -r k v; do [[ -n $k && $k != *" "* ]] && C[$k]=$v; done < <(grep '^[a-z_]*=' "$WORK/cmp.txt")
+SUMMARY=()
+# bench_case NAME ZOOM GDAL_INPUT TRAILMAP_SOURCE...
+bench_case() {
+  local name=$1 zoom=$2 gin=$3; shift 3
+  local sources=("$@") minz=${zoom%-*} maxz=${zoom#*-}
+  local gout="$WORK/gdal-$name" tout="$WORK/trailmap-$name.mbtiles"
+  local srcargs=() s
+  for s in "${sources[@]}"; do srcargs+=(--source "$s"); done
+  cat "${sources[@]}" "$gin" >/dev/null   # warm the page cache for both tools
 
-# --- report ---------------------------------------------------------------------------------
-verdict() { "$PY" -c "import sys; print('PASS' if $1 else 'FAIL')"; }
-fmt() { "$PY" -c "print(f'{$1:.2f}')"; }
-time_ratio=$(fmt "$G_SECS / max($T_SECS, 0.01)")
-bytes_ratio=$(fmt "${C[trailmap_bytes]} / max(${C[gdal_bytes]}, 1)")
-psnr=${C[psnr]}
+  local g_secs=() t_secs=() g_rss=0 g_pss=0 t_rss=0 ratios=() i
+  for ((i = 1; i <= RUNS; i++)); do
+    rm -rf "$gout"
+    echo "== $name run $i/$RUNS: gdal2tiles, z$zoom" >&2
+    timed gdal2tiles.py --xyz --processes="$THREADS" -r average -z "$zoom" -x -w none -n -q "$gin" "$gout"
+    g_secs+=("$SECS"); g_rss=$((RSS_KB > g_rss ? RSS_KB : g_rss)); g_pss=$((PSS_KB > g_pss ? PSS_KB : g_pss))
+    local line
+    line="run $i: gdal2tiles ${SECS}s (peak RSS $(mb "$RSS_KB") MB, tree PSS $(mb "$PSS_KB") MB)"
+    if [[ $TRAILMAP != skip ]]; then
+      rm -f "$tout"
+      echo "== $name run $i/$RUNS: trailmap, z$zoom" >&2
+      timed "$TRAILMAP" build "${srcargs[@]}" --name "bench $name" --minzoom "$minz" --maxzoom "$maxz" \
+        --out "$tout" --resampling average --threads "$THREADS" --quiet
+      t_secs+=("$SECS"); t_rss=$((RSS_KB > t_rss ? RSS_KB : t_rss))
+      ratios+=("$(py "print(f'{${g_secs[-1]} / max($SECS, 0.01):.2f}')")")
+      line+="; trailmap ${SECS}s (peak RSS $(mb "$RSS_KB") MB); ratio ${ratios[-1]}x"
+    fi
+    RUNLINES+=("  $line")
+  done
+
+  echo "== $name: comparing tiles" >&2
+  local a=$tout; [[ $TRAILMAP == skip ]] && a=$gout   # gdal2tiles alone: count its own tiles
+  "$PY" "$ROOT/scripts/bench/compare_tiles.py" "$a" "$gout" >"$WORK/cmp-$name.txt" || die "compare_tiles.py failed"
+  declare -A C=()
+  local k v
+  while IFS='=' read -r k v; do [[ -n $k && $k != *" "* ]] && C[$k]=$v; done < <(grep '^[a-z_]*=' "$WORK/cmp-$name.txt")
+
+  local gmin gmax
+  gmin=$(py "print(min([${g_secs[*]/%/,}]))"); gmax=$(py "print(max([${g_secs[*]/%/,}]))")
+  echo
+  echo "### case $name: $CASE_DESC, zoom $zoom, $THREADS threads, $RUNS run(s)"
+  printf '%s\n' "${RUNLINES[@]}"
+  printf '%-36s %-34s %-10s %s\n' figure value target result
+  if [[ $TRAILMAP == skip ]]; then
+    printf '%-36s %s\n' "gdal2tiles time (min / max)" "${gmin}s / ${gmax}s"
+    printf '%-36s %s\n' "peak RSS gdal2tiles" "$(mb "$g_rss") MB largest process, $(mb "$g_pss") MB tree PSS"
+    printf '%-36s %s\n' "gdal2tiles tiles / bytes" "${C[gdal_tiles]} / ${C[gdal_bytes]} B (${C[gdal_unique_tiles]} distinct)"
+    grep -v '^[a-z_]*=' "$WORK/cmp-$name.txt" | grep -v '^  A colour types'
+    SUMMARY+=("$name: gdal2tiles ${gmin}..${gmax}s, ${C[gdal_tiles]} tiles, ${C[gdal_bytes]} B (trailmap skipped)")
+    return
+  fi
+  local tmin tmax time_ratio rmin rmax bytes_ratio psnr v1 v2 v3 v4
+  tmin=$(py "print(min([${t_secs[*]/%/,}]))"); tmax=$(py "print(max([${t_secs[*]/%/,}]))")
+  time_ratio=$(py "print(f'{$gmin / max($tmin, 0.01):.2f}')")
+  rmin=$(py "print(min([${ratios[*]/%/,}]))"); rmax=$(py "print(max([${ratios[*]/%/,}]))")
+  bytes_ratio=$(py "print(f'{${C[trailmap_bytes]} / max(${C[gdal_bytes]}, 1):.3f}')")
+  psnr=${C[psnr]}
+  v1=$(verdict "$time_ratio >= 2"); v2=$(verdict "$bytes_ratio <= 0.8")
+  v3=$(verdict "float('$psnr') >= 35"); v4=$(verdict "$t_rss <= 256 * 1024")
+  printf '%-36s %-34s %-10s %s\n' "time ratio (gdal2tiles/trailmap)" \
+    "${time_ratio}x (${gmin}s / ${tmin}s)" ">= 2x" "$v1"
+  printf '%-36s %s\n' "  per-run ratios min..max" "${rmin}x..${rmax}x (gdal2tiles ${gmin}..${gmax}s, trailmap ${tmin}..${tmax}s)"
+  printf '%-36s %-34s %-10s %s\n' "bytes ratio (trailmap/gdal2tiles)" "${bytes_ratio}x" "<= 0.8x" "$v2"
+  printf '%-36s %-34s %-10s %s\n' "PSNR trailmap vs gdal2tiles" "$psnr dB" ">= 35 dB" "$v3"
+  printf '%-36s %s\n' "  PSNR where both opaque" "${C[psnr_opaque]} dB (edge pixels, partly transparent in either: ${C[edge_pixels]})"
+  printf '%-36s %-34s %-10s %s\n' "peak RSS trailmap" "$(mb "$t_rss") MB" "<= 256 MB" "$v4"
+  printf '%-36s %s\n' "peak RSS gdal2tiles" "$(mb "$g_rss") MB largest process, $(mb "$g_pss") MB tree PSS"
+  printf '%-36s %s\n' "tiles trailmap / gdal2tiles / both" \
+    "${C[trailmap_tiles]} / ${C[gdal_tiles]} / ${C[common_tiles]} (only trailmap ${C[only_trailmap]}, only gdal2tiles ${C[only_gdal]})"
+  printf '%-36s %s\n' "bytes trailmap / gdal2tiles" \
+    "${C[trailmap_bytes]} / ${C[gdal_bytes]} (trailmap stored ${C[trailmap_unique_tiles]} distinct tiles, ${C[trailmap_unique_bytes]} B; bundle file $(stat -c %s "$tout") B)"
+  grep -v '^[a-z_]*=' "$WORK/cmp-$name.txt"
+  SUMMARY+=("$name: time ${time_ratio}x $v1, bytes ${bytes_ratio}x $v2, PSNR $psnr dB $v3, trailmap RSS $(mb "$t_rss") MB $v4")
+}
+
+for c in ${CASES//,/ }; do
+  RUNLINES=()
+  case $c in
+    single)
+      CASE_DESC="single GeoTIFF $(basename "$DATA/single/us-albers.tif") ($(gdalinfo "$DATA/single/us-albers.tif" | sed -n 's/^Size is \([0-9]*\), \([0-9]*\)/\1x\2/p') px, EPSG:5070)"
+      bench_case single "$SINGLE_ZOOM" "$DATA/single/us-albers.tif" "$DATA/single/us-albers.tif" ;;
+    mosaic)
+      sheets=("$DATA"/mosaic/sheets/*.tif)
+      CASE_DESC="mosaic of ${#sheets[@]} UTM sheets (EPSG:32612/32613) vs mosaic.vrt"
+      bench_case mosaic "$MOSAIC_ZOOM" "$DATA/mosaic/mosaic.vrt" "${sheets[@]}" ;;
+  esac
+done
+
 echo
-echo "source: $SOURCE ($(gdalinfo "$SOURCE" | sed -n 's/^Size is //p') px), zoom $MINZOOM-$MAXZOOM, $THREADS threads"
-printf '%-34s %-24s %-12s %s\n' figure value target result
-printf '%-34s %-24s %-12s %s\n' "time ratio (gdal2tiles/trailmap)" "${time_ratio}x (${G_SECS}s / ${T_SECS}s)" ">= 2x" \
-  "$(verdict "$time_ratio >= 2")"
-printf '%-34s %-24s %-12s %s\n' "bytes ratio (trailmap/gdal2tiles)" "${bytes_ratio}x" "<= 0.8x" \
-  "$(verdict "$bytes_ratio <= 0.8")"
-printf '%-34s %-24s %-12s %s\n' "PSNR trailmap vs gdal2tiles" "$psnr dB" ">= 30 dB" "$(verdict "float('$psnr') >= 30")"
-printf '%-34s %s\n' "peak RSS trailmap" "$((T_RSS / 1024)) MB"
-printf '%-34s %s\n' "peak RSS gdal2tiles" "$((G_RSS / 1024)) MB (max over waited-for process tree)"
-printf '%-34s %s\n' "tiles trailmap / gdal2tiles / both" "${C[trailmap_tiles]} / ${C[gdal_tiles]} / ${C[common_tiles]}"
-printf '%-34s %s\n' "bytes trailmap / gdal2tiles" \
-  "${C[trailmap_bytes]} / ${C[gdal_bytes]} (trailmap deduplicated: ${C[trailmap_unique_tiles]} tiles, ${C[trailmap_unique_bytes]} B; bundle file $(stat -c %s "$WORK/trailmap.mbtiles") B)"
-grep -v '^[a-z_]*=' "$WORK/cmp.txt"
+echo "### summary"
+printf '  %s\n' "${SUMMARY[@]}"
