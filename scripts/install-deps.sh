@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages TrailMap needs to build, test and benchmark (idempotent).
+# Installs the Debian packages TrailMap needs to build and test (idempotent), or with arguments
+# just those packages (scripts that need more, e.g. benchmarks, call it with their own list).
 set -euo pipefail
 packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev gdal-bin libjs-leaflet chromium)
+(($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

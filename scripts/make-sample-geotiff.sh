@@ -27,16 +27,7 @@ PY=/usr/bin/python3   # Debian's python3: the one python3-gdal installs into
 die() { echo "error: $*" >&2; exit 1; }
 
 # --- dependencies (idempotent) --------------------------------------------------------------
-missing=()
-for p in gdal-bin python3-gdal python3-numpy; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$ROOT/scripts/install-deps.sh" gdal-bin python3-gdal python3-numpy
 [[ -f $SRC && -f ${SRC%.png}.pgw ]] || die "$SRC or its .pgw missing (scripts/make-sample-sources.py makes them)"
 
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT

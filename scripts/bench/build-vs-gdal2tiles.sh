@@ -68,17 +68,8 @@ else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
 DATA=${DATA:-$WORK/data}
 
 # --- tools ----------------------------------------------------------------------------------
-need=()
-for p in gdal-bin python3-gdal python3-numpy python3-pil time; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-done
-if ((${#need[@]})); then
-  echo "installing: ${need[*]}" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null \
-    || die "apt-get install ${need[*]} failed"
-fi
+"$ROOT/scripts/install-deps.sh" gdal-bin python3-gdal python3-numpy python3-pil time \
+  || die "installing gdal-bin python3-gdal python3-numpy python3-pil time failed"
 PY=/usr/bin/python3   # Debian's python3, where python3-gdal/-numpy/-pil live
 command -v gdal2tiles.py >/dev/null || die "gdal2tiles.py not found (apt-get install gdal-bin python3-gdal)"
 "$PY" -c 'import numpy, PIL' 2>/dev/null || die "$PY lacks numpy or Pillow (apt-get install python3-numpy python3-pil)"

@@ -77,16 +77,7 @@ die() { echo "error: $*" >&2; exit 1; }
 mkdir -p "$1"; OUTDIR=$(cd "$1" && pwd)
 
 # --- dependencies (idempotent) --------------------------------------------------------------
-missing=()
-for p in gdal-bin python3-gdal python3-numpy; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$ROOT/scripts/install-deps.sh" gdal-bin python3-gdal python3-numpy
 for f in colorado world; do [[ -f $SRC/$f.png && -f $SRC/$f.pgw ]] || die "$SRC/$f.png/.pgw missing"; done
 
 TMP=$(mktemp -d "$OUTDIR/.tmp.XXXXXX"); trap 'rm -rf "$TMP"' EXIT
