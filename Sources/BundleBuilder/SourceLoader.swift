@@ -85,16 +85,17 @@ enum SourceLoader {
                           crs: description.crs, geoTransform: description.geoTransform, bounds: bounds, mercatorBounds: mercator)
     }
 
-    /// The source's extent in degrees (its outline, 33 points an edge, transformed to WGS 84) and
-    /// in Web Mercator metres (latitudes clipped to the Mercator range).
+    /// The source's extent in degrees (a 33 × 33 grid of points over the raster, edges included,
+    /// transformed to WGS 84: interior points catch extremes the outline misses, such as a pole
+    /// inside a polar stereographic raster) and in Web Mercator metres (latitudes clipped to the
+    /// Mercator range).
     static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
                           geoTransform gt: GeoTransform) throws(BuildError) -> (GeoBounds, MercatorBounds) {
         let steps = 32
         var xs = [Double](), ys = [Double]()
-        for k in 0...steps {
-            let f = Double(k) / Double(steps)
-            for (c, r) in [(f, 0.0), (f, 1.0), (0.0, f), (1.0, f)] {
-                let p = gt.apply(col: c * Double(width), row: r * Double(height))
+        for j in 0...steps {
+            for i in 0...steps {
+                let p = gt.apply(col: Double(i) / Double(steps) * Double(width), row: Double(j) / Double(steps) * Double(height))
                 xs.append(p.x)
                 ys.append(p.y)
             }
@@ -109,7 +110,7 @@ enum SourceLoader {
         }
         let valid = xs.indices.filter { xs[$0].isFinite && ys[$0].isFinite }
         guard !valid.isEmpty else {
-            throw .source(.transformFailed(path: path, reason: "no corner or edge of the raster maps to longitude/latitude"))
+            throw .source(.transformFailed(path: path, reason: "no point of the raster maps to longitude/latitude"))
         }
         let bounds = GeoBounds(west: valid.map { xs[$0] }.min()!, south: valid.map { ys[$0] }.min()!,
                                east: valid.map { xs[$0] }.max()!, north: valid.map { ys[$0] }.max()!)

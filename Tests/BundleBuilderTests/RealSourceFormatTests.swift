@@ -128,6 +128,21 @@ import TrailMapTestSupport
         #expect(meta.bounds.north <= 85.06 && meta.bounds.south == 80)
     }
 
+    /// A polar stereographic raster around the South Pole: its footprint reaches the pole from
+    /// the inside (the outline alone stops near 60° S), so it is clipped at the Mercator limit.
+    @Test func polarStereographicReachesTheMercatorLimit() throws {
+        let src = try fx.geographic("antarctic", box: GeoBounds(west: -180, south: -90, east: 180, north: -60), size: 128,
+                                    color: TestSources.terrain)
+        let polar = try fx.projected(src, name: "polar", crs: "EPSG:3031", pixel: 50_000)
+        let report = try BundleBuilder(options: fx.options([polar], min: 1, max: 3, out: "polar.mbtiles")).build()
+        #expect(report.tilesStored > 0)
+        let reader = try BundleReader(path: fx.dir.file("polar.mbtiles"))
+        var problems = [String]()
+        let meta = try reader.metadata(problems: &problems)
+        #expect(meta.bounds.south < -85, "\(meta.bounds)")
+        #expect(try fx.tile(reader, TileID(z: 3, x: 4, y: 7)!) != nil, "the southernmost row of tiles holds data")
+    }
+
     /// JPEG 2000, GeoPDF and JPEG + world file sources, made by GDAL from one GeoTIFF, give its tiles.
     @Test func jpeg2000GeoPDFAndJPEGWithWorldFile() throws {
         let src = try fx.geographic("terrain", box: Self.box, size: 256, color: TestSources.terrain)
