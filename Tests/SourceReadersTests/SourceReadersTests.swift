@@ -100,6 +100,34 @@ import TrailMapTestSupport
         #expect(auto.scale.map { $0.min >= 1000 && $0.max <= 3000 } == true, "statistics of the band")
     }
 
+    /// A Float32 raster (ENVI, written here byte by byte) with NaN holes: NaN is transparent and
+    /// the band's own range (NaN ignored) maps to 0...255.
+    @Test func floatBandsWithNaNHoles() throws {
+        let values: [Float] = [10, 20, .nan, 30, 40, 50, .nan, 110]
+        var data = Data()
+        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        let raw = dir.file("dem.dat")
+        try data.write(to: URL(fileURLWithPath: raw))
+        try """
+        ENVI
+        samples = 4
+        lines = 2
+        bands = 1
+        header offset = 0
+        file type = ENVI Standard
+        data type = 4
+        interleave = bsq
+        byte order = 0
+        map info = {Geographic Lat/Lon, 1, 1, -106, 40, 0.25, 0.5, WGS-84}
+        """.write(toFile: dir.file("dem.hdr"), atomically: true, encoding: .utf8)
+        let (d, px) = try read(raw)
+        #expect(d.layout == .gray && d.dataType == "Float32")
+        #expect(d.scale?.min == 10 && d.scale?.max == 110)
+        #expect(px[2 * 4 + 3] == 0 && px[6 * 4 + 3] == 0, "NaN is transparent")
+        #expect(Array(px[0..<4]) == [0, 0, 0, 255] && Array(px[(7 * 4)..<(7 * 4 + 4)]) == [255, 255, 255, 255])
+        #expect(abs(Int(px[4 * 4]) - 77) <= 1, "40 of 10...110 is 30% of 255")
+    }
+
     @Test func missingGeoreferenceAndCRSAreErrors() throws {
         let png = try TestSources.write(in: dir, name: "bare", width: 8, height: 8, bounds: Self.box, color: TestSources.terrain)
         try FileManager.default.removeItem(atPath: dir.file("bare.pgw"))
