@@ -27,7 +27,6 @@ public struct BundleBuilder: Sendable {
     public func plan() throws(BuildError) -> (sources: [SourceInfo], ranges: [TileRange], bounds: GeoBounds) {
         try options.validate()
         let paths = try SourceList.expand(options.sources)
-        GDALEnvironment.setCacheBytes(options.gdalCacheBytes)
         var infos = [SourceInfo]()
         for (i, path) in paths.enumerated() {
             let info = try SourceLoader.inspect(path, options: options.read)
@@ -60,6 +59,7 @@ public struct BundleBuilder: Sendable {
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
         var budget = options.memoryLimit / 2
+        GDALEnvironment.setCacheBytes(options.gdalCacheBytes)
         var sources = [PreparedSource]()
         var pyramids = [SourcePyramid]()
         let scratch = options.scratchDirectory ?? URL(fileURLWithPath: options.output).deletingLastPathComponent().path

@@ -8,26 +8,15 @@ struct PreparedSource: Sendable {
     let mercatorBounds: MercatorBounds
     /// Opens the source for the calling thread (GDAL handles and PROJ transforms are per thread).
     let open: @Sendable () throws(BuildError) -> SourceLayer
+}
 
-    /// A decoded PNG pyramid (shared by every thread).
-    static func pyramid(_ pyramid: SourcePyramid, info: SourceInfo) -> PreparedSource {
-        let bounds = info.mercatorBounds
-        let crs = info.crs, gt = info.geoTransform, path = info.path
-        return PreparedSource(path: path, mercatorBounds: bounds) { () throws(BuildError) -> SourceLayer in
+extension PreparedSource {
+    /// A source whose thread-local reader `makeReader` makes, mapped by its CRS and geotransform.
+    init(_ info: SourceInfo, makeReader: @escaping @Sendable () throws(SourceReaderError) -> any SourceWindowReader) {
+        let bounds = info.mercatorBounds, crs = info.crs, gt = info.geoTransform
+        self.init(path: info.path, mercatorBounds: bounds) { () throws(BuildError) -> SourceLayer in
             do throws(SourceReaderError) {
-                return SourceLayer(reader: pyramid, mapping: try MappingChoice.mapping(crs: crs, geoTransform: gt),
-                                   mercatorBounds: bounds)
-            } catch { throw .source(error) }
-        }
-    }
-
-    /// A raster read through GDAL window by window.
-    static func raster(_ description: RasterDescription, info: SourceInfo) -> PreparedSource {
-        let bounds = info.mercatorBounds
-        return PreparedSource(path: info.path, mercatorBounds: bounds) { () throws(BuildError) -> SourceLayer in
-            do throws(SourceReaderError) {
-                return SourceLayer(reader: try GDALWindowReader(description),
-                                   mapping: try MappingChoice.mapping(crs: description.crs, geoTransform: description.geoTransform),
+                return SourceLayer(reader: try makeReader(), mapping: try MappingChoice.mapping(crs: crs, geoTransform: gt),
                                    mercatorBounds: bounds)
             } catch { throw .source(error) }
         }

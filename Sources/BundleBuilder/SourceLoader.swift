@@ -125,12 +125,12 @@ enum SourceLoader {
     static func prepare(_ info: SourceInfo, memoryBudget: Int, scratch: String) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
         switch info.kind {
         case let .raster(description):
-            return (PreparedSource.raster(description, info: info), nil)
+            return (PreparedSource(info) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)
         case .png:
             do {
                 let reader = try PNGRowReader(path: info.path)
                 let pyramid = try SourcePyramid(reader: reader, memoryBudget: memoryBudget, spillDirectory: scratch)
-                return (PreparedSource.pyramid(pyramid, info: info), pyramid)
+                return (PreparedSource(info) { pyramid }, pyramid)
             } catch let error as PNGError {
                 throw .sourceUnreadable(path: info.path, error)
             } catch {

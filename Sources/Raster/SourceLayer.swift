@@ -55,12 +55,6 @@ public struct SourceLayer {
 }
 
 extension SourcePyramid: SourceWindowReader {
-    public var levels: [SourceLevel] {
-        levelInfo.enumerated().map { i, lv in
-            SourceLevel(width: lv.width, height: lv.height, scaleX: Double(1 << i), scaleY: Double(1 << i))
-        }
-    }
-
     public func readWindow(level: Int, x0: Int, y0: Int, width: Int, height: Int, into buffer: UnsafeMutablePointer<UInt8>) throws {
         copyWindow(level: level, x0: x0, y0: y0, w: width, h: height, into: buffer)
     }

@@ -13,7 +13,9 @@ public final class SourcePyramid: Sendable {
 
     public let width: Int
     public let height: Int
-    public let levelInfo: [Level]
+    let levelInfo: [Level]
+    /// The levels as a `SourceWindowReader` describes them (scale 2^i).
+    public let levels: [SourceLevel]
     private let storage: PixelStorage
 
     /// Whether the pixels were spilled to a temporary file.
@@ -51,6 +53,9 @@ public final class SourcePyramid: Sendable {
             offset += w * h * 4
         }
         self.levelInfo = levels
+        self.levels = levels.enumerated().map { i, lv in
+            SourceLevel(width: lv.width, height: lv.height, scaleX: Double(1 << i), scaleY: Double(1 << i))
+        }
         storage = offset <= memoryBudget
             ? PixelStorage(memorySize: offset)
             : try PixelStorage(fileSize: offset, directory: spillDirectory)

@@ -71,7 +71,7 @@ public struct TileRenderer: Sendable {
         let rx = abs(xEdges[n] - xEdges[0]) / Double(n)
         let ry = abs(yEdges[n] - yEdges[0]) / Double(n)
         let ratio = min(rx, ry)
-        let plan = WindowPlan(levels: reader.levels, factor: ratio >= 2 ? exp2(log2(ratio).rounded(.down)) : 1)
+        let plan = WindowPlan(levels: reader.levels, ratio: ratio)
         if plan.scaleX != 1 || plan.scaleY != 1 {
             for i in 0...n {
                 xEdges[i] /= plan.scaleX

@@ -28,7 +28,7 @@ struct Warper {
         let res = (tb.maxX - tb.minX) / Double(n)
         var grid = makeGrid(step: min(64, n), tile: tb, res: res, mapping: mapping)
         guard let ratio = footprintRatio(grid) else { return nil }
-        let plan = WindowPlan(levels: reader.levels, factor: ratio >= 2 ? exp2(log2(ratio).rounded(.down)) : 1)
+        let plan = WindowPlan(levels: reader.levels, ratio: ratio)
         // Refine until bilinear interpolation is within the threshold everywhere.
         while grid.step > 1 {
             let error = interpolationError(grid, tile: tb, res: res, mapping: mapping, plan: plan)

@@ -13,6 +13,12 @@ struct WindowPlan {
     let width: Int
     let height: Int
 
+    /// The plan for tile pixels spanning `ratio` full-resolution source pixels: sample where one
+    /// tile pixel covers one to two pixels (a factor of 2^⌊log2 ratio⌋, 1 when overzoomed).
+    init(levels: [SourceLevel], ratio: Double) {
+        self.init(levels: levels, factor: ratio >= 2 ? exp2(log2(ratio).rounded(.down)) : 1)
+    }
+
     /// The coarsest plan whose pixels are at most `factor` full-resolution pixels wide: the
     /// coarsest level within it, then halvings up to it.
     init(levels: [SourceLevel], factor: Double) {

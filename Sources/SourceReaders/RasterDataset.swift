@@ -265,8 +265,8 @@ public final class RasterDataset {
                 try floats.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
                     try read(alpha, x0, y0, w, h, into: f.baseAddress!, type: GDT_Float32, pixelSpace: 4)
                 }
-                // 16-bit alpha (0...65535) or 8-bit values stored wider.
-                let divisor: Float = d.dataType.contains("16") || d.dataType.contains("32") && !d.dataType.contains("Float") ? 257 : 1
+                // 16-bit alpha runs 0...65535; wider or floating-point alpha is taken as 0...255.
+                let divisor: Float = d.dataType == "UInt16" || d.dataType == "Int16" ? 257 : 1
                 for i in 0..<n where out[i * 4 + 3] != 0 {
                     out[i * 4 + 3] = UInt8(max(0, min(255, (floats[i] / divisor).rounded())))
                 }
