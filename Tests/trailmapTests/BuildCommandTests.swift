@@ -113,6 +113,8 @@ import TrailMapTestSupport
         try GDALTools.warp(png, tif, ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:32613", "-tr", "5000", "5000", "-dstnodata", "0",
                                       "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"])
         try "# sheets\nrelief-utm.tif\n\n".write(toFile: dir.file("sheets.txt"), atomically: true, encoding: .utf8)
+        try "# nothing here\n".write(toFile: dir.file("none.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir.file("empty-folder"), withIntermediateDirectories: true)
         let out = dir.file("utm.mbtiles")
         let r = try CLIRunner.run(["build", "--source-list", dir.file("sheets.txt"), "--name", "UTM", "--minzoom", "3",
                                    "--maxzoom", "6", "--out", out, "--effort", "fast", "--src-nodata", "0"])
@@ -125,6 +127,8 @@ import TrailMapTestSupport
             (["--source", tif, "--src-nodata", "none"], "--src-nodata"),
             (["--source", tif, "--effort", "huge"], "effort"),
             (["--source-list", dir.file("absent.txt")], "absent.txt"),
+            (["--source-list", dir.file("none.txt")], "names no files"),
+            (["--source", dir.file("empty-folder")], "holds no raster files"),
             (["--source", dir.file("relief.pgw")], "relief.pgw"),
         ]
         for (args, message) in cases {
