@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the embedded sample: builds the sample bundles into Tiles/ (once; PNG + world
-# file sources and a UTM GeoTIFF), verifies
+# file sources, a UTM GeoTIFF, and Colorado from a manifest with levels of detail), verifies
 # them, publishes Catalog/products.json into Catalog/catalog.sqlite, creates a sandbox store in
 # Catalog/sandbox (once), then serves Tiles/ with the store API and prints the URL (Ctrl-C stops).
 set -euo pipefail
@@ -16,7 +16,8 @@ build() { # OUT NAME MINZOOM MAXZOOM SOURCES...
     --attribution "$( [[ $name == World* ]] && echo 'Natural Earth (public domain)' || echo 'NASA Blue Marble (public domain)')"
 }
 build Tiles/world.mbtiles "World base map" 0 4 Tiles/sources/world.png
-build Tiles/colorado.mbtiles "Colorado" 3 8 Tiles/sources/colorado.png
+# Two map series and an overlay from a build manifest: relief at zooms 3-5, imagery at 6-8, trails over both.
+[ -f Tiles/colorado.mbtiles ] || $bin build --manifest Tiles/colorado.json --out Tiles/colorado.mbtiles
 build Tiles/utah.mbtiles "Utah" 3 8 Tiles/sources/utah.png
 # A map sheet in UTM zone 13N with a nodata collar (scripts/make-sample-geotiff.sh), read through GDAL.
 build Tiles/front-range.mbtiles "Front Range map sheet" 5 10 Tiles/sources/rocky-utm.tif

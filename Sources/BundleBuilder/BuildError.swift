@@ -22,6 +22,12 @@ public enum BuildError: Error, CustomStringConvertible {
     /// Another thread failed first; its error is the one reported.
     case cancelled
     case sourceList(path: String, reason: String)
+    /// A build manifest is not valid: the file, the field (nil: the whole file) and the problem.
+    case manifest(path: String, field: String?, String)
+    /// A layer is not valid (named in the message).
+    case layer(String)
+    /// A source lies outside the region's bounds: it would draw no tile.
+    case sourceOutsideRegion(path: String, layer: String, bounds: GeoBounds)
 
     public var description: String {
         switch self {
@@ -43,6 +49,10 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .source(error): error.description
         case .cancelled: "the build was cancelled"
         case let .sourceList(path, reason): "\(path): \(reason)"
+        case let .manifest(path, field, message): field.map { "\(path): \($0): \(message)" } ?? "\(path): \(message)"
+        case let .layer(message): message
+        case let .sourceOutsideRegion(path, layer, bounds):
+            "\(path) (layer \(layer)): the source does not cover any tile of its zooms: it lies outside the region's bounds \(bounds)"
         }
     }
 }

@@ -5,9 +5,26 @@ import TileGeometry
 
 /// What to build and how.
 public struct BuildOptions: Sendable {
+    /// The layers, lower first, each with its sources and the zooms it serves (docs in
+    /// `BuildLayer`). A plain build has one layer serving every zoom.
+    public var layers: [BuildLayer]
     /// Source files (any raster GDAL reads; PNGs with world files are decoded by TrailMap),
-    /// drawn in order (later sources over earlier ones). Folders are expanded by `SourceList`.
-    public var sources: [String]
+    /// drawn in order (later sources over earlier ones); folders and globs are expanded by
+    /// `SourceList`. Setting it makes the build one layer serving every zoom.
+    public var sources: [String] {
+        get { layers.flatMap(\.sources) }
+        set { layers = [BuildLayer(name: "sources", sources: newValue)] }
+    }
+    /// Zooms of the build that no layer serves are allowed (they hold no tiles).
+    public var allowGaps = false
+    /// Series may serve the same zooms (the later drawn over the earlier inside its footprint).
+    public var allowOverlap = false
+    /// Records the layers in the bundle's metadata (`trailmap:layers`): set for builds with
+    /// levels of detail (a manifest, or sources with zoom ranges).
+    public var recordsLayers = false
+    /// The region's extent: tiles outside are not made, and a source outside it is an error.
+    /// Default: the union of the sources.
+    public var clipBounds: GeoBounds?
     /// The bundle's display name (metadata `name`).
     public var name: String
     public var minZoom: Int
@@ -68,7 +85,7 @@ public struct BuildOptions: Sendable {
     public var scratchDirectory: String?
 
     public init(sources: [String], name: String, minZoom: Int, maxZoom: Int, output: String) {
-        self.sources = sources
+        self.layers = [BuildLayer(name: "sources", sources: sources)]
         self.name = name
         self.minZoom = minZoom
         self.maxZoom = maxZoom
@@ -77,9 +94,12 @@ public struct BuildOptions: Sendable {
 
     /// Checks the options that need no file access.
     public func validate() throws(BuildError) {
-        guard !sources.isEmpty else { throw .noSources }
         for z in [minZoom, maxZoom] where !(0...TileID.maxZoom).contains(z) { throw .zoomTooHigh(z) }
         guard minZoom <= maxZoom else { throw .zoomOrder(min: minZoom, max: maxZoom) }
+        try validateLayers()
+        if let b = clipBounds, !(b.isValid && b.west < b.east && b.south < b.north) {
+            throw .invalidOption("bounds \(b) must be west,south,east,north with west < east and south < north")
+        }
         guard threads >= 1 else { throw .invalidOption("--threads must be at least 1") }
         guard memoryLimit >= 64 << 20 else { throw .invalidOption("--memory-limit must be at least 64MB") }
         guard [256, 512].contains(tileSize) else { throw .invalidOption("tile size must be 256 or 512") }

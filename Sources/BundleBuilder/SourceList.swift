@@ -1,4 +1,8 @@
 import Foundation
+import TileGeometry
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns `--source` arguments and `--source-list` files into the ordered list of source files.
 public enum SourceList {
@@ -8,10 +12,17 @@ public enum SourceList {
     ]
 
     /// Expands each path: a folder becomes its raster files (by extension, sorted by name, not
-    /// recursive); a file stays as it is (missing files are reported later, by the loader).
+    /// recursive); a glob (`*`, `?`, `[...]`, when no file has that very name) the files it
+    /// matches, sorted; a file stays as it is (missing files are reported later, by the loader).
     public static func expand(_ paths: [String]) throws(BuildError) -> [String] {
         var out = [String]()
         for path in paths {
+            if isGlob(path) && !FileManager.default.fileExists(atPath: path) {
+                let matches = glob(path)
+                guard !matches.isEmpty else { throw .sourceList(path: path, reason: "the pattern matches no files") }
+                out += try expand(matches)
+                continue
+            }
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
                 let names: [String]
@@ -31,6 +42,17 @@ public enum SourceList {
         return out
     }
 
+    /// True when `path` holds glob characters.
+    static func isGlob(_ path: String) -> Bool { path.contains { "*?[".contains($0) } }
+
+    /// The files `pattern` matches, sorted (glob(3); folders matched are kept, expanded later).
+    static func glob(_ pattern: String) -> [String] {
+        var g = glob_t()
+        defer { globfree(&g) }
+        guard Glibc.glob(pattern, 0, nil, &g) == 0 else { return [] }
+        return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }.sorted()
+    }
+
     /// Reads a list file: one path a line; blank lines and lines starting with `#` are skipped;
     /// relative paths are relative to the list file's folder.
     public static func read(listFile path: String) throws(BuildError) -> [String] {
@@ -43,5 +65,44 @@ public enum SourceList {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         guard !lines.isEmpty else { throw .sourceList(path: path, reason: "the list names no files") }
         return lines.map { $0.hasPrefix("/") ? $0 : (base as NSString).appendingPathComponent($0) }
+    }
+}
+
+extension SourceList {
+    /// Splits `PATH@Z0-Z1` (or `PATH@Z`) into the path and the zooms it serves; a path that
+    /// exists as written, or has no such suffix, serves every zoom (nil).
+    public static func zoomSuffix(_ argument: String) throws(BuildError) -> (path: String, zooms: ClosedRange<Int>?) {
+        guard let at = argument.lastIndex(of: "@"), !FileManager.default.fileExists(atPath: argument) else {
+            return (argument, nil)
+        }
+        let path = String(argument[..<at]), spec = argument[argument.index(after: at)...]
+        let parts = spec.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard !path.isEmpty, (1...2).contains(parts.count), let lo = parts.first!, let hi = parts.last! else {
+            throw .layer("\(argument): the zoom range after @ must be Z0-Z1 (e.g. \(path.isEmpty ? "sheets" : path)@8-11) or one zoom")
+        }
+        guard (0...TileID.maxZoom).contains(lo), (0...TileID.maxZoom).contains(hi) else { throw .zoomTooHigh(max(lo, hi)) }
+        guard lo <= hi else { throw .layer("\(argument): zoom range \(lo)-\(hi) is inverted") }
+        return (path, lo...hi)
+    }
+
+    /// The layers of `--source` arguments: consecutive sources with the same zoom range form one
+    /// layer, named after its first file. Returns whether any argument gave a zoom range.
+    public static func layers(fromArguments arguments: [String]) throws(BuildError) -> (layers: [BuildLayer], ranged: Bool) {
+        var layers = [BuildLayer](), ranged = false
+        for argument in arguments {
+            let (path, zooms) = try zoomSuffix(argument)
+            ranged = ranged || zooms != nil
+            if let last = layers.last, last.zooms == zooms {
+                layers[layers.count - 1].sources.append(path)
+                continue
+            }
+            var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            if name.isEmpty || SourceList.isGlob(name) { name = "layer" }
+            let base = name
+            var n = 2
+            while layers.contains(where: { $0.name == name }) { name = "\(base)-\(n)"; n += 1 }
+            layers.append(BuildLayer(name: name, sources: [path], zooms: zooms))
+        }
+        return (layers, ranged)
     }
 }

@@ -122,15 +122,16 @@ enum SourceLoader {
 
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits
     /// `memoryBudget`, else spilled to `scratch`); a GDAL raster is opened per thread later.
-    static func prepare(_ info: SourceInfo, memoryBudget: Int, scratch: String) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
+    static func prepare(_ info: SourceInfo, style: LayerStyle, memoryBudget: Int,
+                        scratch: String) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
         switch info.kind {
         case let .raster(description):
-            return (PreparedSource(info) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)
+            return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)
         case .png:
             do {
                 let reader = try PNGRowReader(path: info.path)
                 let pyramid = try SourcePyramid(reader: reader, memoryBudget: memoryBudget, spillDirectory: scratch)
-                return (PreparedSource(info) { pyramid }, pyramid)
+                return (PreparedSource(info, style: style) { pyramid }, pyramid)
             } catch let error as PNGError {
                 throw .sourceUnreadable(path: info.path, error)
             } catch {

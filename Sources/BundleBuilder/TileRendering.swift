@@ -12,7 +12,10 @@ import TileStore
 /// are assembled by `UpperLevels` as their children arrive. Worker threads render and encode;
 /// the calling thread writes.
 struct TileRendering: Sendable {
+    /// Tile ranges of `zooms`, lowest first.
     let ranges: [TileRange]
+    /// The zooms rendered: the top one from the sources, the others from the zoom below.
+    let zooms: ClosedRange<Int>
     let sources: [PreparedSource]
     let options: BuildOptions
 
@@ -26,7 +29,7 @@ struct TileRendering: Sendable {
 
     /// Renders every tile of `ranges`; returns the first error, or nil when all went well.
     func run(writer: BundleWriter, progress: (Int, Int) -> Void) -> BuildError? {
-        let minZ = options.minZoom, maxZ = options.maxZoom
+        let minZ = zooms.lowerBound, maxZ = zooms.upperBound
         let threads = options.renderThreads
         let unitZ = Self.unitZoom(ranges: ranges, minZoom: minZ, maxZoom: maxZ, threads: threads)
         let units = ranges[unitZ - minZ].sorted { Self.morton($0) < Self.morton($1) }
@@ -35,7 +38,9 @@ struct TileRendering: Sendable {
         let failure = Mutex<BuildError?>(nil)
         // A few chunks per thread: enough to keep the writer busy, little memory (bytesPerThread).
         let queue = TileQueue(capacity: 16 * threads, producers: threads)
-        let renderer = TileRenderer(tileSize: options.tileSize, resampling: options.resampling)
+        let renderers = Dictionary(uniqueKeysWithValues: Resampling.allCases.map {
+            ($0, TileRenderer(tileSize: options.tileSize, resampling: $0))
+        })
         let encoding = options.encoding
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
@@ -75,13 +80,22 @@ struct TileRendering: Sendable {
                     var image: RGBAImage?
                     if t.z == maxZ {
                         let tb = t.mercatorBounds
-                        var here = [SourceLayer]()
-                        for i in candidates where sources[i].mercatorBounds.intersects(tb) { here.append(try layers.layer(i)) }
-                        do { image = try renderer.render(t, layers: here, scratch: &scratch) } catch let error as BuildError {
-                            throw error
-                        } catch {
-                            throw .pixels(path: candidates.map { sources[$0].path }.joined(separator: ", "), reason: "\(error)")
+                        for i in candidates where sources[i].mercatorBounds.intersects(tb) {
+                            let layer = try layers.layer(i)
+                            let style = sources[i].style
+                            let drawn: RGBAImage?
+                            do { drawn = try renderers[style.resampling]!.render(t, layer: layer, scratch: &scratch) } catch {
+                                throw .pixels(path: sources[i].path, reason: "\(error)")
+                            }
+                            guard let drawn else { continue }
+                            if image == nil {
+                                image = drawn
+                                if style.opacity < 1 { Compositing.fade(&image!, opacity: style.opacity) }
+                            } else {
+                                Compositing.draw(drawn, over: &image!, opacity: style.opacity)
+                            }
                         }
+                        if image?.isFullyTransparent == true { image = nil }
                     } else {
                         var children: [RGBAImage?] = [nil, nil, nil, nil]
                         for (k, c) in t.children.enumerated() where ranges[c.z - minZ].contains(c) {

@@ -1,13 +1,15 @@
 /// Alpha compositing of straight-alpha RGBA images.
 public enum Compositing {
-    /// Draws `top` over `bottom` ("source over"); both must have the same size.
-    public static func draw(_ top: RGBAImage, over bottom: inout RGBAImage) {
+    /// Draws `top` over `bottom` ("source over"), `top`'s alpha multiplied by `opacity` (0...1);
+    /// both must have the same size.
+    public static func draw(_ top: RGBAImage, over bottom: inout RGBAImage, opacity: Double = 1) {
         precondition(top.width == bottom.width && top.height == bottom.height)
+        let factor = Int((min(max(opacity, 0), 1) * 256).rounded())
         top.pixels.withUnsafeBufferPointer { t in
             bottom.pixels.withUnsafeMutableBufferPointer { b in
                 var p = 0
                 while p < t.count {
-                    let ta = Int(t[p + 3])
+                    let ta = factor >= 256 ? Int(t[p + 3]) : (Int(t[p + 3]) * factor + 128) >> 8
                     if ta == 255 {
                         b[p] = t[p]; b[p + 1] = t[p + 1]; b[p + 2] = t[p + 2]; b[p + 3] = 255
                     } else if ta > 0 {
@@ -20,6 +22,19 @@ public enum Compositing {
                     }
                     p += 4
                 }
+            }
+        }
+    }
+
+    /// Multiplies every pixel's alpha by `opacity` (0...1).
+    public static func fade(_ image: inout RGBAImage, opacity: Double) {
+        let factor = Int((min(max(opacity, 0), 1) * 256).rounded())
+        guard factor < 256 else { return }
+        image.pixels.withUnsafeMutableBufferPointer { b in
+            var p = 3
+            while p < b.count {
+                b[p] = UInt8((Int(b[p]) * factor + 128) >> 8)
+                p += 4
             }
         }
     }

@@ -22,26 +22,32 @@ struct BuildCommand: ParsableCommand {
         abstract: "Cut georeferenced rasters (GeoTIFF, COG, VRT, JPEG 2000, PNG + world file, anything GDAL reads, in any CRS) into a Web Mercator tile pyramid in an MBTiles bundle."
     )
 
-    @Option(name: .long, help: "A source raster (GeoTIFF, COG, VRT, JPEG 2000, PNG/JPEG + world file, ...) or a folder of them; repeat for a mosaic (later sources over earlier ones).")
+    @Option(name: .long, help: ArgumentHelp("A source raster (GeoTIFF, COG, VRT, JPEG 2000, PNG/JPEG + world file, ...), a folder or a glob of them; repeat for a mosaic (later sources over earlier ones). PATH@Z0-Z1: the source serves only zooms Z0 to Z1 (a level of detail).", valueName: "path[@z0-z1]"))
     var source: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see the README). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
+    var manifest: String?
+
+    @Flag(name: .long, help: "Allow zooms of the build that no --source@Z0-Z1 serves (they hold no tiles).")
+    var allowGaps = false
 
     @Option(name: .long, help: ArgumentHelp("A text file of source paths, one a line (# comments; relative to the file's folder), added after the --source ones.", valueName: "file"))
     var sourceList: String?
 
-    @Option(name: .long, help: "Display name of the region.")
-    var name: String
+    @Option(name: .long, help: "Display name of the region (required unless the manifest names it).")
+    var name: String?
 
-    @Option(name: .long, help: "Lowest zoom level (0-22).")
-    var minzoom: Int
+    @Option(name: .long, help: "Lowest zoom level (0-22); default: the lowest of the --source@Z0-Z1 ranges.")
+    var minzoom: Int?
 
-    @Option(name: .long, help: "Highest zoom level (0-22).")
-    var maxzoom: Int
+    @Option(name: .long, help: "Highest zoom level (0-22); default: the highest of the --source@Z0-Z1 ranges.")
+    var maxzoom: Int?
 
     @Option(name: .long, help: "Output .mbtiles path.")
     var out: String
 
-    @Option(name: .long, help: "nearest, bilinear or average.")
-    var resampling: Resampling = .average
+    @Option(name: .long, help: "nearest, bilinear or average (default: average, or the manifest's).")
+    var resampling: Resampling?
 
     @Option(name: .long, help: "Worker threads (default: every core).")
     var threads: Int?
@@ -58,13 +64,13 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: each source's band minimum and maximum).", valueName: "min,max"))
     var scale: String?
 
-    @Option(name: .long, help: "Tile size in pixels: 256 or 512.")
-    var tileSize: Int = 256
+    @Option(name: .long, help: "Tile size in pixels: 256 or 512 (default: 256, or the manifest's).")
+    var tileSize: Int?
 
     @Option(name: .long, help: ArgumentHelp(
         "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default), small (per tile 7/8/10, ~4x the time for ~9% fewer bytes), smallest (12). On a US relief GeoTIFF z0-7 against gdal2tiles: 0.21x/0.90x, 0.29x/0.87x, 1.2x/0.79x of its time/bytes.",
         valueName: "effort"))
-    var effort: BuildEffort = BuildOptions.defaultEffort
+    var effort: BuildEffort?
 
     @Option(name: .long, help: ArgumentHelp(
         "Compression level for every tile PNG: libdeflate 0-12 (10-12 are near-optimal, much slower), zlib 0-9 (default 6). Overrides --effort.",
@@ -77,19 +83,26 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .long, help: "Per tile, rank every PNG filter on a sample and compare palette with truecolour (slower; larger than the default on the benchmark).")
     var pngSearch = false
 
-    @Option(name: .long, help: "Bundle description.")
-    var description: String = ""
+    @Option(name: .long, help: "Bundle description (default: the manifest's).")
+    var description: String?
 
-    @Option(name: .long, help: "Attribution text shown by map viewers.")
-    var attribution: String = ""
+    @Option(name: .long, help: "Attribution text shown by map viewers (default: the manifest's).")
+    var attribution: String?
 
-    @Option(name: .long, help: "Bundle version.")
-    var bundleVersion: String = "1.0.0"
+    @Option(name: .long, help: "Bundle version (default: 1.0.0, or the manifest's).")
+    var bundleVersion: String?
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if source.isEmpty && sourceList == nil { throw ValidationError("give at least one --source FILE (or FOLDER), or --source-list FILE") }
+        if manifest != nil {
+            if !source.isEmpty || sourceList != nil || minzoom != nil || maxzoom != nil {
+                throw ValidationError("--manifest gives the sources and zooms: drop --source, --source-list, --minzoom and --maxzoom")
+            }
+        } else {
+            if source.isEmpty && sourceList == nil { throw ValidationError("give at least one --source FILE (or FOLDER), or --source-list FILE, or a --manifest") }
+            if name == nil { throw ValidationError("give the region's --name (or a --manifest that names it)") }
+        }
         if let sourceCrs {
             do { _ = try SpatialReference(userInput: sourceCrs) } catch { throw ValidationError("--source-crs: \(error)") }
         }
@@ -101,6 +114,7 @@ struct BuildCommand: ParsableCommand {
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let tileSize, tileSize != 256 && tileSize != 512 { throw ValidationError("--tile-size must be 256 or 512") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
         let maxLevel = pngDeflater.deflater.maxLevel
         if let pngLevel, !(0...maxLevel).contains(pngLevel) {
@@ -110,20 +124,22 @@ struct BuildCommand: ParsableCommand {
 
     func run() throws {
         let logger = global.logger("trailmap.build")
-        var sources = source
-        if let sourceList { sources += try SourceList.read(listFile: sourceList) }
-        var options = BuildOptions(sources: sources, name: name, minZoom: minzoom, maxZoom: maxzoom, output: out)
-        options.resampling = resampling
+        var options = try manifest.map { try BuildManifest.load(path: $0).options(output: out) } ?? commandLineOptions()
+        if let name { options.name = name }
+        if let resampling { options.resampling = resampling }
         if let threads { options.threads = threads }
         options.memoryLimit = memoryLimit.bytes
         options.read.crs = try sourceCrs.map { try SpatialReference(userInput: $0) }
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
-        options.tileSize = tileSize
-        options.encoding = BuildOptions.encoding(effort: effort, level: pngLevel, deflater: pngDeflater.deflater, search: pngSearch)
-        options.description = description
-        options.attribution = attribution
-        options.version = bundleVersion
+        if let tileSize { options.tileSize = tileSize }
+        if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
+            options.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
+                                                     deflater: pngDeflater.deflater, search: pngSearch)
+        }
+        if let description { options.description = description }
+        if let attribution { options.attribution = attribution }
+        if let bundleVersion { options.version = bundleVersion }
         let printer = ProgressPrinter(quiet: global.quiet)
         let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
         if !global.quiet {
@@ -133,6 +149,29 @@ struct BuildCommand: ParsableCommand {
                          ByteSize.format(report.bytesStored), report.seconds,
                          Double(report.tilesConsidered) / max(report.seconds, 0.001)))
         }
+    }
+
+    /// The build the command line describes: `--source` arguments as layers (`PATH@Z0-Z1`), the
+    /// zoom range given or spanned by the layers.
+    private func commandLineOptions() throws -> BuildOptions {
+        var (layers, ranged) = try SourceList.layers(fromArguments: source)
+        if let sourceList {
+            let listed = try SourceList.read(listFile: sourceList)
+            if let last = layers.last, last.zooms == nil { layers[layers.count - 1].sources += listed }
+            else { layers.append(BuildLayer(name: URL(fileURLWithPath: sourceList).deletingPathExtension().lastPathComponent, sources: listed)) }
+        }
+        let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
+        let unranged = layers.contains { $0.zooms == nil }
+        guard let lo = minzoom ?? (unranged ? nil : lows.min()), let hi = maxzoom ?? (unranged ? nil : highs.max()) else {
+            throw ValidationError("give --minzoom and --maxzoom (or a zoom range with every source: --source PATH@Z0-Z1)")
+        }
+        var options = BuildOptions(sources: [], name: name ?? "", minZoom: lo, maxZoom: hi, output: out)
+        options.layers = layers
+        options.recordsLayers = ranged
+        options.allowGaps = allowGaps
+        // Sources drawn later cover earlier ones where they have pixels, at every zoom both serve.
+        options.allowOverlap = true
+        return options
     }
 
     /// Comma- or space-separated numbers, or nil when any is not one.

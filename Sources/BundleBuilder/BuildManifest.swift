@@ -1,0 +1,239 @@
+import Foundation
+import Raster
+import SourceReaders
+import TileGeometry
+import TileStore
+
+/// A region's build described in a JSON file (`trailmap build --manifest REGION.json`): its
+/// name and texts, its extent, output settings and its layers, lower first. The schema is in the
+/// README ("Build manifests"); every field is checked and an error names the field.
+public struct BuildManifest: Sendable {
+    public var name: String
+    public var description: String?
+    public var attribution: String?
+    public var version: String?
+    /// The build's zooms; default: from the lowest to the highest zoom of the layers.
+    public var minZoom: Int
+    public var maxZoom: Int
+    public var bounds: GeoBounds?
+    public var allowGaps = false
+    public var allowOverlap = false
+    public var tileSize: Int?
+    public var effort: BuildEffort?
+    public var pngLevel: Int?
+    public var resampling: Resampling?
+    public var layers: [BuildLayer]
+
+    static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
+                                         "allowGaps", "allowOverlap", "output", "layers"]
+    static let outputFields: Set<String> = ["format", "tileSize", "effort", "pngLevel", "resampling"]
+    static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
+                                           "nodata", "scale", "resampling", "opacity"]
+
+    /// Reads and checks a manifest; relative source paths are relative to its folder.
+    public static func load(path: String) throws(BuildError) -> BuildManifest {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .manifest(path: path, field: nil, "cannot read the file: \(error.localizedDescription)")
+        }
+        let json: JSONValue
+        do { json = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
+            throw .manifest(path: path, field: nil, "not valid JSON (\(Self.jsonProblem(error)))")
+        }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var reader = FieldReader(path: path)
+        return try reader.manifest(json, base: base)
+    }
+
+    /// The options of a build writing `output`.
+    public func options(output: String) -> BuildOptions {
+        var o = BuildOptions(sources: [], name: name, minZoom: minZoom, maxZoom: maxZoom, output: output)
+        o.layers = layers
+        o.allowGaps = allowGaps
+        o.allowOverlap = allowOverlap
+        o.recordsLayers = true
+        o.clipBounds = bounds
+        if let description { o.description = description }
+        if let attribution { o.attribution = attribution }
+        if let version { o.version = version }
+        if let tileSize { o.tileSize = tileSize }
+        if let resampling { o.resampling = resampling }
+        o.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
+                                           deflater: .libdeflate, search: false)
+        return o
+    }
+
+    private static func jsonProblem(_ error: any Error) -> String {
+        if case let DecodingError.dataCorrupted(context) = error {
+            return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+/// Reads a manifest's JSON value by value, naming the field in every error.
+private struct FieldReader {
+    let path: String
+
+    func fail(_ field: String?, _ message: String) -> BuildError { .manifest(path: path, field: field, message) }
+
+    func object(_ value: JSONValue?, _ field: String?, allowed: Set<String>) throws(BuildError) -> [String: JSONValue] {
+        guard case let .object(dict)? = value else { throw fail(field, "must be a JSON object") }
+        let prefix = field.map { "\($0)." } ?? ""
+        if let unknown = dict.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw fail("\(prefix)\(unknown)", "unknown field (known: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        return dict
+    }
+
+    func string(_ value: JSONValue?, _ field: String, nonEmpty: Bool = true) throws(BuildError) -> String? {
+        guard let value, value != .null else { return nil }
+        guard case let .string(s) = value else { throw fail(field, "must be a string") }
+        if nonEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty { throw fail(field, "must not be empty") }
+        return s
+    }
+
+    func number(_ value: JSONValue?, _ field: String) throws(BuildError) -> Double? {
+        guard let value, value != .null else { return nil }
+        guard case let .number(n) = value, n.isFinite else { throw fail(field, "must be a number") }
+        return n
+    }
+
+    func integer(_ value: JSONValue?, _ field: String, in range: ClosedRange<Int>) throws(BuildError) -> Int? {
+        guard let d = try number(value, field) else { return nil }
+        guard d == d.rounded(), range.contains(Int(d)) else {
+            throw fail(field, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(d)
+    }
+
+    func bool(_ value: JSONValue?, _ field: String) throws(BuildError) -> Bool? {
+        guard let value, value != .null else { return nil }
+        guard case let .bool(b) = value else { throw fail(field, "must be true or false") }
+        return b
+    }
+
+    func numbers(_ value: JSONValue?, _ field: String, count: ClosedRange<Int>) throws(BuildError) -> [Double]? {
+        guard let value, value != .null else { return nil }
+        guard case let .array(list) = value, count.contains(list.count) else {
+            throw fail(field, count.lowerBound == count.upperBound ? "must be an array of \(count.lowerBound) numbers"
+                : "must be an array of \(count.lowerBound) to \(count.upperBound) numbers")
+        }
+        var out = [Double]()
+        for (i, v) in list.enumerated() { out.append(try number(v, "\(field)[\(i)]")!) }
+        return out
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ value: JSONValue?, _ field: String, _: T.Type) throws(BuildError) -> T?
+    where T.RawValue == String {
+        guard let s = try string(value, field) else { return nil }
+        guard let v = T(rawValue: s) else {
+            throw fail(field, "\"\(s)\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return v
+    }
+
+    mutating func manifest(_ json: JSONValue, base: String) throws(BuildError) -> BuildManifest {
+        let top = try object(json, nil, allowed: BuildManifest.topFields)
+        guard let name = try string(top["name"], "name") else { throw fail("name", "is required") }
+        guard case let .array(layerValues)? = top["layers"] else {
+            throw fail("layers", top["layers"] == nil ? "is required: an array of layers, lower first" : "must be an array of layers")
+        }
+        guard !layerValues.isEmpty else { throw fail("layers", "must hold at least one layer") }
+        var layers = [BuildLayer]()
+        for (i, value) in layerValues.enumerated() { layers.append(try layer(value, "layers[\(i)]", base: base)) }
+
+        let zoomRange = 0...TileID.maxZoom
+        let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
+        guard let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? lows.min() else {
+            throw fail("minzoom", "is required when no layer gives its zooms")
+        }
+        guard let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? highs.max() else {
+            throw fail("maxzoom", "is required when no layer gives its zooms")
+        }
+        guard minZoom <= maxZoom else { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
+
+        var m = BuildManifest(name: name, minZoom: minZoom, maxZoom: maxZoom, layers: layers)
+        m.description = try string(top["description"], "description", nonEmpty: false)
+        m.attribution = try string(top["attribution"], "attribution", nonEmpty: false)
+        m.version = try string(top["version"], "version")
+        if let b = try numbers(top["bounds"], "bounds", count: 4...4) {
+            let bounds = GeoBounds(west: b[0], south: b[1], east: b[2], north: b[3])
+            guard bounds.isValid, bounds.west < bounds.east, bounds.south < bounds.north else {
+                throw fail("bounds", "must be [west, south, east, north] in degrees, west < east, south < north")
+            }
+            m.bounds = bounds
+        }
+        m.allowGaps = try bool(top["allowGaps"], "allowGaps") ?? false
+        m.allowOverlap = try bool(top["allowOverlap"], "allowOverlap") ?? false
+        if let out = top["output"] {
+            let o = try object(out, "output", allowed: BuildManifest.outputFields)
+            if let format = try string(o["format"], "output.format"), format != "png" {
+                throw fail("output.format", "\"\(format)\" is not a tile format this builder writes (png)")
+            }
+            m.tileSize = try integer(o["tileSize"], "output.tileSize", in: 256...512)
+            if let t = m.tileSize, t != 256 && t != 512 { throw fail("output.tileSize", "must be 256 or 512") }
+            m.effort = try choice(o["effort"], "output.effort", BuildEffort.self)
+            m.pngLevel = try integer(o["pngLevel"], "output.pngLevel", in: 0...12)
+            m.resampling = try choice(o["resampling"], "output.resampling", Resampling.self)
+        }
+        return m
+    }
+
+    mutating func layer(_ value: JSONValue, _ field: String, base: String) throws(BuildError) -> BuildLayer {
+        let l = try object(value, field, allowed: BuildManifest.layerFields)
+        guard let name = try string(l["name"], "\(field).name") else { throw fail("\(field).name", "is required") }
+        let resolve = { (p: String) in p.hasPrefix("/") ? p : (base as NSString).appendingPathComponent(p) }
+        var sources = [String]()
+        if let list = l["sources"] {
+            guard case let .array(paths) = list else { throw fail("\(field).sources", "must be an array of paths, folders or globs") }
+            for (i, p) in paths.enumerated() { sources.append(resolve(try string(p, "\(field).sources[\(i)]")!)) }
+        }
+        if let listFile = try string(l["sourceList"], "\(field).sourceList") {
+            sources += try SourceList.read(listFile: resolve(listFile))
+        }
+        guard !sources.isEmpty else { throw fail("\(field).sources", "the layer has no sources (give sources or sourceList)") }
+        let zoomRange = 0...TileID.maxZoom
+        let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange)
+        let hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
+        var layer = BuildLayer(name: name, title: try string(l["title"], "\(field).title"),
+                               kind: try choice(l["kind"], "\(field).kind", BundleLayer.Kind.self) ?? .series,
+                               sources: sources)
+        switch (lo, hi) {
+        case let (lo?, hi?):
+            guard lo <= hi else { throw fail("\(field).minzoom", "\(lo) is greater than maxzoom \(hi): the range is inverted") }
+            layer.zooms = lo...hi
+        case (nil, nil): break
+        default: throw fail("\(field).\(lo == nil ? "minzoom" : "maxzoom")", "give both minzoom and maxzoom, or neither (every zoom)")
+        }
+        if let crs = try string(l["crs"], "\(field).crs") {
+            do { layer.crs = try SpatialReference(userInput: crs) } catch { throw fail("\(field).crs", "\(error)") }
+        }
+        layer.nodata = try numbers(l["nodata"], "\(field).nodata", count: 1...4)
+        if let s = try numbers(l["scale"], "\(field).scale", count: 2...2) {
+            guard s[0] < s[1] else { throw fail("\(field).scale", "[\(s[0]), \(s[1])]: MIN must be less than MAX") }
+            layer.scale = (s[0], s[1])
+        }
+        layer.resampling = try choice(l["resampling"], "\(field).resampling", Resampling.self)
+        if let opacity = try number(l["opacity"], "\(field).opacity") {
+            guard opacity > 0, opacity <= 1 else { throw fail("\(field).opacity", "must be more than 0 and at most 1") }
+            layer.opacity = opacity
+        }
+        return layer
+    }
+}
+
+/// A JSON value as the manifest holds it (booleans and numbers kept apart).
+enum JSONValue: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+}
