@@ -1,7 +1,8 @@
 import Foundation
 import TileGeometry
 
-/// Checks a bundle: schema, metadata, SQLite integrity, tile addresses, and every tile's content.
+/// Checks a bundle: schema, metadata (its levels of detail among it), SQLite integrity, tile
+/// addresses, and every tile's content.
 public enum BundleVerifier {
     /// Returns the problems found (empty when the bundle is sound). `checkTile` inspects one tile's
     /// bytes and returns a problem or nil (the CLI decodes the PNG there).
@@ -21,6 +22,11 @@ public enum BundleVerifier {
             if meta.minZoom > meta.maxZoom { problems.append("metadata minzoom \(meta.minZoom) > maxzoom \(meta.maxZoom)") }
             if !(0...TileID.maxZoom).contains(meta.maxZoom) { problems.append("metadata maxzoom \(meta.maxZoom) is outside 0...22") }
             if pairs["bounds"] != nil, !meta.bounds.isValid { problems.append("metadata bounds \(meta.bounds) are not a valid box") }
+            if let problem = BundleLayer.problem(metadata: pairs) {
+                problems.append(problem)
+            } else if let layers = BundleLayer.decode(metadata: pairs) {
+                problems += BundleLayer.zoomProblems(layers, minZoom: meta.minZoom, maxZoom: meta.maxZoom)
+            }
             var bad = 0
             var count = 0
             try reader.forEachTile(invalid: { z, x, row in

@@ -11,7 +11,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "inspect", abstract: "Show a bundle's metadata, zoom levels, tile counts, bytes and deduplication.")
+        commandName: "inspect", abstract: "Show a bundle's metadata, levels of detail, zoom levels, tile counts, bytes and deduplication.")
 
     @Argument(help: "The .mbtiles file.") var file: String
     @Flag(name: .long, help: "Print JSON.") var json = false
@@ -25,20 +25,24 @@ struct InspectCommand: ParsableCommand {
         let bytes = levels.reduce(0) { $0 + $1.bytes }
         let dedup = images.count > 0 ? Double(tiles) / Double(images.count) : 1
         if json {
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "file": file, "layout": reader.layout.rawValue, "fileBytes": reader.fileSize,
                 "metadata": pairs, "tiles": tiles, "tileBytes": bytes,
                 "storedImages": images.count, "storedBytes": images.bytes, "dedupRatio": dedup,
                 "zoomLevels": levels.map { ["zoom": $0.zoom, "tiles": $0.tiles, "bytes": $0.bytes,
                                             "minX": $0.minX, "maxX": $0.maxX, "minY": $0.minY, "maxY": $0.maxY] },
             ]
+            object.merge(BundleLayersOutput.json(metadata: pairs)) { a, _ in a }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
         print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
         print("metadata:")
-        for (k, v) in pairs.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }
+        // A valid layer list reads better as the section below; an invalid one is shown as it is.
+        let hidden = BundleLayer.problem(metadata: pairs) == nil ? BundleLayer.metadataKey : nil
+        for (k, v) in pairs.sorted(by: { $0.key < $1.key }) where k != hidden { print("  \(k): \(v)") }
+        BundleLayersOutput.lines(metadata: pairs).forEach { print($0) }
         print("zoom levels:")
         print("  zoom       tiles        bytes   columns        rows")
         for l in levels {
