@@ -17,7 +17,8 @@ struct CatalogFixture {
 
     /// Writes `NAME.mbtiles` with a few tiles whose bytes depend on `seed` (so the SHA-256 does too).
     @discardableResult
-    func bundle(_ name: String, seed: UInt8 = 0, bounds: GeoBounds = CatalogFixture.colorado, zooms: ClosedRange<Int> = 3...5) throws -> String {
+    func bundle(_ name: String, seed: UInt8 = 0, bounds: GeoBounds = CatalogFixture.colorado, zooms: ClosedRange<Int> = 3...5,
+                extra: [String: String] = [:]) throws -> String {
         let path = dir.file("\(name).mbtiles")
         try? FileManager.default.removeItem(atPath: path)
         let writer = try BundleWriter(path: path)
@@ -26,8 +27,24 @@ struct CatalogFixture {
             for t in TileRange(bounds: bounds, zoom: z).prefix(4) { batch.append((t, [seed, UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255)])) }
         }
         try writer.add(batch)
-        _ = try writer.finish(metadata: BundleMetadata(name: name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound))
+        var meta = BundleMetadata(name: name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
+        meta.extra = extra
+        _ = try writer.finish(metadata: meta)
         return path
+    }
+
+    /// The three levels of detail of a quad-map bundle, lower first.
+    static let quadLayers = [
+        BundleLayer(name: "quads-30", title: "30-minute maps", kind: .series, minzoom: 8, maxzoom: 11, sources: ["q30-a.tif", "q30-b.tif"]),
+        BundleLayer(name: "quads-7.5", title: "7.5-minute maps", kind: .series, minzoom: 12, maxzoom: 15, sources: ["q75-1.tif"]),
+        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 8, maxzoom: 15, sources: ["trails.tif"]),
+    ]
+    static let quadSummary = "30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15; Trails overlay, zooms 8–15"
+
+    /// Writes `NAME.mbtiles` at zooms 8...15 recording `layers` as its levels of detail.
+    @discardableResult
+    func layeredBundle(_ name: String, seed: UInt8 = 0, layers: [BundleLayer] = CatalogFixture.quadLayers) throws -> String {
+        try bundle(name, seed: seed, zooms: 8...15, extra: [BundleLayer.metadataKey: BundleLayer.encode(layers)])
     }
 
     /// Writes a product file and returns its path.

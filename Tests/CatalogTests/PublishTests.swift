@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TrailMapTestSupport
 import TileGeometry
+import TileStore
 
 @Suite struct PublishTests {
     @Test func sizeHashBoundsAndZoomsComeFromTheBundle() throws {
@@ -46,6 +47,49 @@ import TileGeometry
         #expect(try f.db.product(id: "colorado")?.version == 2)
         let item = try #require(try f.db.listing(account: a, deviceID: device.id, available: nil, only: "colorado").first)
         #expect(item.status == .updateAvailable && item.installedVersion == 1)
+    }
+
+    @Test func levelsOfDetailComeFromTheBundleAndANewVersionUpdatesThem() throws {
+        let f = try CatalogFixture()
+        try f.layeredBundle("quads")
+        let path = try f.productFile([CatalogFixture.entry("quads", bundle: "quads.mbtiles")])
+        _ = try f.db.publish(try ProductFile.load(path: path), tilesDirectory: f.dir.path)
+        let p = try #require(try f.db.product(id: "quads"))
+        #expect(p.layers == CatalogFixture.quadLayers)
+        #expect(BundleLayer.summary(p.layers) == CatalogFixture.quadSummary)
+        #expect(p.minZoom == 8 && p.maxZoom == 15)
+        // Stored with the product: a second connection to the file reads them back.
+        let reopened = try CatalogDatabase(path: f.dir.file("catalog.sqlite"))
+        #expect(try reopened.product(id: "quads")?.layers == CatalogFixture.quadLayers)
+
+        // A new bundle with other levels is a new version with the new levels.
+        let fewer = Array(CatalogFixture.quadLayers.prefix(2))
+        try f.layeredBundle("quads", seed: 7, layers: fewer)
+        let results = try f.db.publish(try ProductFile.load(path: path), tilesDirectory: f.dir.path)
+        #expect(results.map(\.change) == [.newVersion])
+        let updated = try #require(try f.db.product(id: "quads"))
+        #expect(updated.version == 2 && updated.layers == fewer)
+        #expect(BundleLayer.summary(updated.layers) == "30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15")
+
+        // A bundle that records no levels (built before them) publishes with none.
+        try f.bundle("quads", seed: 8, zooms: 8...15)
+        _ = try f.db.publish(try ProductFile.load(path: path), tilesDirectory: f.dir.path)
+        #expect(try f.db.product(id: "quads")?.layers == [])
+    }
+
+    @Test func invalidLevelsOfDetailAreAPublishErrorNamingTheBundle() throws {
+        let f = try CatalogFixture()
+        try f.bundle("colorado")
+        try f.bundle("quads", zooms: 8...15, extra: [BundleLayer.metadataKey: #"[{"name": "quads-30"}]"#])
+        let path = try f.productFile([CatalogFixture.entry("colorado", bundle: "colorado.mbtiles"),
+                                      CatalogFixture.entry("quads", bundle: "quads.mbtiles")])
+        #expect {
+            try f.db.publish(try ProductFile.load(path: path), tilesDirectory: f.dir.path)
+        } throws: { error in
+            guard case let CatalogError.bundle(bundle, reason)? = error as? CatalogError else { return false }
+            return bundle.hasSuffix("/quads.mbtiles") && reason == #"metadata "trailmap:layers" is not a valid layer list: "title" is missing at layer 1"#
+        }
+        #expect(try f.db.products().isEmpty, "one bad bundle publishes nothing")
     }
 
     static func badEntries(_ name: String) -> [[String: Any]] {

@@ -1,6 +1,7 @@
 import GRDB
 
-/// The catalog's tables, created and upgraded by GRDB migrations.
+/// The catalog's tables, created and upgraded by GRDB migrations: a new migration is appended
+/// (never an old one edited), so an existing catalog database upgrades when it is next opened.
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -56,6 +57,11 @@ enum CatalogSchema {
             CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
                 BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
             """)
+        }
+        // Levels of detail: each product keeps its bundle's `trailmap:layers` (JSON, lower first);
+        // products published before this have none until they are published again.
+        m.registerMigration("v2-product-layers") { db in
+            try db.execute(sql: "ALTER TABLE products ADD COLUMN layers_json TEXT NOT NULL DEFAULT '[]'")
         }
         return m
     }

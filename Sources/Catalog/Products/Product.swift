@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TileGeometry
+import TileStore
 
 /// A price as the store shows it.
 public struct Price: Sendable, Equatable, Codable {
@@ -31,6 +32,9 @@ public struct Product: Sendable, Equatable {
     public var maxZoom: Int
     public var bounds: GeoBounds
     public var publishedAt: Date
+    /// The bundle's levels of detail (its `trailmap:layers`), lower first; empty for bundles
+    /// built before levels of detail were recorded.
+    public var layers: [BundleLayer]
 
     init(row: Row) {
         id = row["id"]
@@ -48,11 +52,13 @@ public struct Product: Sendable, Equatable {
         maxZoom = row["max_zoom"]
         bounds = GeoBounds(west: row["west"], south: row["south"], east: row["east"], north: row["north"])
         publishedAt = Date(timeIntervalSince1970: row["published_at"])
+        // Checked when published; a value that no longer decodes shows as no levels.
+        layers = BundleLayer.decode(metadata: [BundleLayer.metadataKey: row["layers_json"]]) ?? []
     }
 
     public init(id: String, title: String, category: String, description: String, price: Price, tileset: String,
                 bundlePath: String, version: Int, size: Int64, sha256: String, minZoom: Int, maxZoom: Int,
-                bounds: GeoBounds, publishedAt: Date = Date()) {
+                bounds: GeoBounds, publishedAt: Date = Date(), layers: [BundleLayer] = []) {
         self.id = id
         self.title = title
         self.category = category
@@ -68,6 +74,7 @@ public struct Product: Sendable, Equatable {
         self.maxZoom = maxZoom
         self.bounds = bounds
         self.publishedAt = publishedAt
+        self.layers = layers
     }
 
     /// The coverage as a GeoJSON Feature (a bounds polygon).

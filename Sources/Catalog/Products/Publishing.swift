@@ -28,7 +28,7 @@ extension CatalogDatabase {
         }
     }
 
-    /// Reads size, SHA-256, bounds and zoom range from a bundle.
+    /// Reads size, SHA-256, bounds, zoom range and levels of detail from a bundle.
     static func describeBundle(entry e: ProductFile.Entry, path: String) throws(CatalogError) -> Product {
         let reader: BundleReader
         let pairs: [String: String]
@@ -44,13 +44,16 @@ extension CatalogDatabase {
             throw .bundle(path: path, reason: "it holds no tiles")
         }
         guard pairs["bounds"] != nil, meta.bounds.isValid else { throw .bundle(path: path, reason: "no valid bounds in its metadata") }
+        guard let layers = BundleLayer.decode(metadata: pairs) else {
+            throw .bundle(path: path, reason: BundleLayer.problem(metadata: pairs) ?? "invalid \(BundleLayer.metadataKey)")
+        }
         let (size, sha) = try fileDigest(path)
         let tileset = String(e.bundle.dropLast(".mbtiles".count))
         let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
         return Product(id: e.productId, title: e.title, category: category, description: e.description ?? "",
                        price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
                        version: 1, size: size, sha256: sha, minZoom: pairs["minzoom"] == nil ? lo : meta.minZoom,
-                       maxZoom: pairs["maxzoom"] == nil ? hi : meta.maxZoom, bounds: meta.bounds)
+                       maxZoom: pairs["maxzoom"] == nil ? hi : meta.maxZoom, bounds: meta.bounds, layers: layers)
     }
 
     /// Size and SHA-256 (hex) of a file, read in 1 MiB chunks.
@@ -75,18 +78,19 @@ extension CatalogDatabase {
         let before = try Row.fetchOne(db, sql: "SELECT * FROM products WHERE id = ?", arguments: [p.id]).map(Product.init(row:))
         try db.execute(sql: """
             INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset, bundle_path,
-                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET title = excluded.title, category = excluded.category,
                 description = excluded.description, price_amount = excluded.price_amount,
                 price_currency = excluded.price_currency, free = excluded.free, tileset = excluded.tileset,
                 bundle_path = excluded.bundle_path, version = excluded.version, size = excluded.size,
                 sha256 = excluded.sha256, min_zoom = excluded.min_zoom, max_zoom = excluded.max_zoom,
                 west = excluded.west, south = excluded.south, east = excluded.east, north = excluded.north,
+                layers_json = excluded.layers_json,
                 published_at = CASE WHEN products.sha256 = excluded.sha256 THEN products.published_at ELSE excluded.published_at END
             """, arguments: [p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
                              p.bundlePath, version, p.size, p.sha256, p.minZoom, p.maxZoom,
-                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, now])
+                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, now, BundleLayer.encode(p.layers)])
         try db.execute(sql: """
             INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
             """, arguments: [p.id, version, p.sha256, p.size, now])
