@@ -1,5 +1,6 @@
 /// The store page at `/store`: categories, a product list and a product page with its coverage
-/// on a map, price, size and the caller's status; log in, buy (sandbox store) and see entitlements.
+/// on a map, price, size, levels of detail and the caller's status; log in, buy (sandbox store)
+/// and see entitlements. `/store#PRODUCT_ID` opens a product's page.
 /// Everything comes from `/api/v1/`; Leaflet is served by this server.
 enum StorePage {
     static let html = """
@@ -62,13 +63,15 @@ enum StorePage {
         || '<p>No regions here.</p>';
       document.querySelectorAll('.card').forEach(c => c.onclick = () => show(c.dataset.id));
     }
+    // The levels of detail in a buyer's words (text from the bundle: escaped).
+    const levels = p => p.levelsSummary ? '<p class="levels"><b>Levels of detail:</b> ' + esc(p.levelsSummary) + '</p>' : '';
     async function show(id) {
       say('');
       const p = await call('GET', '/catalog/' + encodeURIComponent(id));
       const canBuy = p.status === 'for_sale' && token;
       document.getElementById('detail').innerHTML = '<h1>' + esc(p.title) + '</h1><p>' + esc(p.description) + '</p><p>' +
         price(p.price) + ' · ' + size(p.size) + ' · zoom ' + p.minzoom + '–' + p.maxzoom + ' · version ' + p.version +
-        '</p><p>Status: <span class="status ' + p.status + '">' + p.status.replace('_', ' ') + '</span></p>' +
+        '</p>' + levels(p) + '<p>Status: <span class="status ' + p.status + '">' + p.status.replace('_', ' ') + '</span></p>' +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
         '<p><img src="' + esc(p.previewTileURL) + '" alt="" width="128" onerror="this.remove()"></p>';
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
@@ -83,7 +86,10 @@ enum StorePage {
         await load(); show(id); } catch (e) { say(e.message); }
     }
     async function load() { try { catalog = await call('GET', '/catalog'); render(); } catch (e) { say(e.message); } }
-    accountBox(); load();
+    // /store#PRODUCT_ID opens that product.
+    function fromHash() { if (location.hash.length > 1) show(decodeURIComponent(location.hash.slice(1))).catch(e => say(e.message)); }
+    window.addEventListener('hashchange', fromHash);
+    accountBox(); load(); fromHash();
     </script></body></html>
     """
 }

@@ -18,9 +18,11 @@ struct ServerFixture {
         return try PNGEncoder.encode(image)
     }
 
-    /// Writes `NAME.mbtiles` (TrailMap layout) with every tile of the box at zooms 2...4 except `missing`.
+    /// Writes `NAME.mbtiles` (TrailMap layout) with every tile of the box at zooms 2...4 except `missing`,
+    /// recording `layers` as its levels of detail.
     @discardableResult
-    func bundle(_ name: String, shade: UInt8 = 0, missing: TileID? = nil, into folder: String? = nil) throws -> String {
+    func bundle(_ name: String, shade: UInt8 = 0, missing: TileID? = nil, into folder: String? = nil,
+                layers: [BundleLayer] = []) throws -> String {
         let path = ((folder ?? dir.path) as NSString).appendingPathComponent("\(name).mbtiles")
         let staging = dir.file(".staging-\(UUID().uuidString).mbtiles")
         let writer = try BundleWriter(path: staging)
@@ -34,6 +36,7 @@ struct ServerFixture {
         var meta = BundleMetadata(name: "Bundle \(name)", bounds: Self.box, minZoom: 2, maxZoom: 4)
         meta.attribution = "test data"
         meta.extra["trailmap:builder"] = "test"
+        if !layers.isEmpty { meta.extra[BundleLayer.metadataKey] = BundleLayer.encode(layers) }
         _ = try writer.finish(metadata: meta)
         // Rename into place, as a real publish would.
         guard rename(staging, path) == 0 else { throw CocoaError(.fileWriteUnknown) }

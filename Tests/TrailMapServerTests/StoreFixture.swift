@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import TileGeometry
+import TileStore
 @testable import TrailMapServer
 import TrailMapTestSupport
 
@@ -15,11 +16,12 @@ struct StoreFixture {
     let sandbox: SandboxStore
     static let bundleId = "com.trailmap.tests"
 
-    init() throws {
+    /// `coloradoLayers`: the levels of detail the Colorado bundle records.
+    init(coloradoLayers: [BundleLayer] = []) throws {
         catalog = try CatalogDatabase(path: tiles.dir.file("catalog.sqlite"), hasher: PasswordHasher(rounds: 1 << 10))
         sandbox = try SandboxStore.initialize(directory: tiles.dir.file("sandbox"), bundleId: Self.bundleId)
         try tiles.bundle("world")
-        try tiles.bundle("co", shade: 1)
+        try tiles.bundle("co", shade: 1, layers: coloradoLayers)
         try tiles.bundle("ut", shade: 2)
         let entries: [[String: Any]] = [
             ["productId": "base", "title": "Base map", "category": "Base maps", "price": ["amount": "0", "currency": "USD"], "bundle": "world.mbtiles"],

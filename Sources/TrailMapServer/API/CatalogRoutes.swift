@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Hummingbird
 import TileGeometry
+import TileStore
 
 /// `/catalog`, `/catalog/{productId}` and `/entitlements`.
 extension StoreAPI {
@@ -72,9 +73,15 @@ extension StoreAPI {
             "price": ["amount": p.price.amount, "currency": p.price.currency], "free": p.free, "version": p.version,
             "size": p.size, "sha256": p.sha256, "minzoom": p.minZoom, "maxzoom": p.maxZoom, "tileset": p.tileset,
             "bounds": [p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north], "status": item.status.rawValue,
+            "levels": p.layers.map(levelJSON), "levelsSummary": BundleLayer.summary(p.layers),
         ]
         if let v = item.installedVersion { j["installedVersion"] = v }
         return j
+    }
+
+    /// One level of detail as the store shows it (its source files stay private to the bundle).
+    static func levelJSON(_ l: BundleLayer) -> [String: Any] {
+        ["name": l.name, "title": l.title, "kind": l.kind.rawValue, "minzoom": l.minzoom, "maxzoom": l.maxzoom, "summary": l.summary]
     }
 
     static func categoryJSON(_ n: CategoryNode) -> [String: Any] {

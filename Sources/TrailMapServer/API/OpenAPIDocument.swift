@@ -3,9 +3,10 @@ import Foundation
 /// The OpenAPI 3.1 description of `/api/v1/` (served at `/api/v1/openapi.json`); docs/api.md is its prose.
 enum OpenAPIDocument {
     /// One operation: method, path, summary, whether it needs a bearer token, request body schema
-    /// name, and its answers (status → description).
+    /// name, its answers (status → description) and the schema name of its `200` body, if described.
     private struct Op {
         var method: String, path: String, summary: String, auth: Bool, body: String?, answers: [String: String]
+        var reply: String? = nil
     }
 
     private static let errors = ["400": "bad input", "401": "missing or invalid bearer token", "404": "not found"]
@@ -22,9 +23,9 @@ enum OpenAPIDocument {
         Op(method: "delete", path: "/devices/{deviceId}/installs/{productId}", summary: "Mark a region uninstalled (the purchase stays)",
            auth: true, body: nil, answers: ["204": "uninstalled"]),
         Op(method: "get", path: "/catalog", summary: "Categories and products with the caller's status (?device=)", auth: false,
-           body: nil, answers: ["200": "the catalog"]),
-        Op(method: "get", path: "/catalog/{productId}", summary: "A product: price, size, zoom range, coverage, preview", auth: false,
-           body: nil, answers: ["200": "the product"]),
+           body: nil, answers: ["200": "the catalog"], reply: "Catalog"),
+        Op(method: "get", path: "/catalog/{productId}", summary: "A product: price, size, zoom range, levels of detail, coverage, preview",
+           auth: false, body: nil, answers: ["200": "the product"], reply: "ProductDetail"),
         Op(method: "post", path: "/purchases", summary: "Record a signed App Store transaction", auth: true, body: "Purchase",
            answers: ["201": "entitlement granted", "200": "already owned: downloading again is free", "403": "appAccountToken of another account",
                      "409": "transaction bound to another account"]),
@@ -57,7 +58,7 @@ enum OpenAPIDocument {
         "SandboxPurchase": schema(["productId": "string"]),
         "SandboxNotification": schema(["notificationType": "string", "transactionId": "string"]),
         "Error": ["type": "object", "required": ["error"], "properties": ["error": schema(["code": "string", "message": "string"])]],
-    ] }
+    ].merging(CatalogSchemas.all) { a, _ in a } }
 
     /// The document as a JSON object.
     static var object: [String: Any] {
@@ -66,9 +67,9 @@ enum OpenAPIDocument {
             var responses = [String: Any]()
             for (status, text) in errors.merging(op.answers, uniquingKeysWith: { _, b in b }) {
                 let isError = status.hasPrefix("4")
-                responses[status] = isError
-                    ? ["description": text, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
-                    : ["description": text]
+                let reply = isError ? "Error" : status == "200" ? op.reply : nil
+                responses[status] = reply.map { ["description": text, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/\($0)"]]]] }
+                    ?? ["description": text]
             }
             var o: [String: Any] = ["summary": op.summary, "responses": responses,
                                     "operationId": op.method + op.path.replacingOccurrences(of: "/", with: "_")
