@@ -21,11 +21,15 @@ public struct Product: Codable, Sendable, Equatable {
     public var downloadURL: String?
     public var previewTileURL: String?
     public var tileJSONURL: String?
+    /// The bundle's levels of detail, lower first; nil from servers older than levels of detail.
+    public var levels: [ProductLevel]?
+    /// The levels in a buyer's words, `; `-separated (empty when the bundle records none).
+    public var levelsSummary: String?
 
     public init(productId: String, title: String, category: String, description: String? = nil, price: Price,
                 free: Bool = false, version: Int, size: Int64, sha256: String, minzoom: Int? = nil, maxzoom: Int? = nil,
                 bounds: [Double], tileset: String? = nil, status: ProductStatus, installedVersion: Int? = nil,
-                downloadURL: String? = nil) {
+                downloadURL: String? = nil, levels: [ProductLevel]? = nil, levelsSummary: String? = nil) {
         self.productId = productId
         self.title = title
         self.category = category
@@ -42,6 +46,8 @@ public struct Product: Codable, Sendable, Equatable {
         self.status = status
         self.installedVersion = installedVersion
         self.downloadURL = downloadURL
+        self.levels = levels
+        self.levelsSummary = levelsSummary
     }
 
     /// True when `bounds` holds the point (edges included).

@@ -38,6 +38,10 @@ enum RegionsOutput {
         print("  zoom:       \(p.minzoom.map(String.init) ?? "?")-\(p.maxzoom.map(String.init) ?? "?")")
         print("  bounds:     \(p.bounds.map { String(format: "%.4f", $0) }.joined(separator: ", ")) (W, S, E, N)")
         print("  sha256:     \(p.sha256)")
+        if let levels = p.levels, !levels.isEmpty {
+            print("Levels of detail:")
+            for l in levels { print("  \(l.summary)") }
+        }
     }
 
     static func status(_ report: StatusReport) {

@@ -39,5 +39,27 @@ import Testing
         #expect(p.status == .updateAvailable)
         #expect(p.installedVersion == 1)
         #expect(p.price.display == "4.99 USD")
+        #expect(p.levels == nil && p.levelsSummary == nil, "servers before levels of detail omit them")
+    }
+
+    @Test func decodesLevelsOfDetail() throws {
+        let json = #"""
+        {"productId": "quads", "title": "Quads", "category": "States", "price": {"amount": "0", "currency": "USD"},
+         "free": true, "version": 1, "size": 1, "sha256": "ab", "bounds": [0, 0, 1, 1], "status": "free",
+         "levels": [{"name": "quads-30", "title": "30-minute maps", "kind": "series", "minzoom": 8, "maxzoom": 11,
+                     "summary": "30-minute maps, zooms 8–11"},
+                    {"name": "trails", "title": "Trails", "kind": "overlay", "minzoom": 8, "maxzoom": 15,
+                     "summary": "Trails overlay, zooms 8–15"}],
+         "levelsSummary": "30-minute maps, zooms 8–11; Trails overlay, zooms 8–15"}
+        """#
+        let p = try JSONDecoder().decode(Product.self, from: Data(json.utf8))
+        #expect(p.levels == [
+            ProductLevel(name: "quads-30", title: "30-minute maps", kind: "series", minzoom: 8, maxzoom: 11, summary: "30-minute maps, zooms 8–11"),
+            ProductLevel(name: "trails", title: "Trails", kind: "overlay", minzoom: 8, maxzoom: 15, summary: "Trails overlay, zooms 8–15"),
+        ])
+        #expect(p.levelsSummary == "30-minute maps, zooms 8–11; Trails overlay, zooms 8–15")
+        // Re-encoded (the `--json` output) they stay.
+        let again = try JSONDecoder().decode(Product.self, from: try JSONEncoder().encode(p))
+        #expect(again.levels == p.levels && again.levelsSummary == p.levelsSummary)
     }
 }

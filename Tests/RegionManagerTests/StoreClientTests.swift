@@ -82,6 +82,22 @@ import Testing
         }
     }
 
+    @Test func productDetailCarriesTheLevelsOfDetail() async throws {
+        let server = try TestHTTPServer { _ in
+            .json(200, #"""
+            {"productId": "quads", "title": "Quads", "category": "States", "price": {"amount": "4.99", "currency": "USD"},
+             "free": false, "version": 1, "size": 1, "sha256": "ab", "bounds": [0, 0, 1, 1], "status": "for_sale",
+             "levels": [{"name": "quads-7.5", "title": "7.5-minute maps", "kind": "series", "minzoom": 12, "maxzoom": 15,
+                         "summary": "7.5-minute maps, zooms 12–15"}],
+             "levelsSummary": "7.5-minute maps, zooms 12–15"}
+            """#)
+        }
+        let p = try await StoreClient(server: server.url, http: TestData.http()).product("quads", deviceId: nil)
+        #expect(p.levels?.map(\.summary) == ["7.5-minute maps, zooms 12–15"])
+        #expect(p.levels?.first?.kind == "series" && p.levels?.first?.minzoom == 12)
+        #expect(p.levelsSummary == "7.5-minute maps, zooms 12–15")
+    }
+
     @Test func sendsBearerTokenAndDeviceQuery() async throws {
         let seen = Mutex<[String]>([])
         let server = try TestHTTPServer { request in
