@@ -5,12 +5,19 @@
 
 Seeded, standard library only: the same bytes on every run. Each trail is a smoothed random walk
 from a trailhead (a dark dot), drawn as a 3-px brown line.
+
+usage: make-sample-trails.py [W,S,E,N PIXEL_DEGREES OUT_DIR [TRAILS]]   (benchmarks make bigger ones)
 """
-import math, os, random, struct, zlib
+import math, os, random, struct, sys, zlib
 
 W, S, E, N, PX = -110.0, 36.0, -101.0, 42.0, 0.005
-width, height = round((E - W) / PX), round((N - S) / PX)
 out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tiles", "sources")
+count = 40
+if len(sys.argv) >= 4:
+    W, S, E, N = (float(v) for v in sys.argv[1].split(","))
+    PX, out = float(sys.argv[2]), sys.argv[3]
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else count
+width, height = round((E - W) / PX), round((N - S) / PX)
 rgba = bytearray(width * height * 4)
 
 
@@ -22,7 +29,7 @@ def stamp(cx, cy, radius, colour):
 
 
 rng = random.Random(20261123)
-for _ in range(40):
+for _ in range(count):
     x, y = rng.uniform(50, width - 50), rng.uniform(50, height - 50)
     heading, turn = rng.uniform(0, 2 * math.pi), 0.0
     stamp(x, y, 5, (40, 30, 20, 255))

@@ -28,6 +28,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see the README). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
     var manifest: String?
 
+    @Option(name: .long, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"))
+    var bounds: String?
+
     @Flag(name: .long, help: "Allow zooms of the build that no --source@Z0-Z1 serves (they hold no tiles).")
     var allowGaps = false
 
@@ -114,6 +117,11 @@ struct BuildCommand: ParsableCommand {
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let bounds {
+            guard let v = Self.numbers(bounds), v.count == 4, GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3]).isValid,
+                  v[0] < v[2], v[1] < v[3]
+            else { throw ValidationError("--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40") }
+        }
         if let tileSize, tileSize != 256 && tileSize != 512 { throw ValidationError("--tile-size must be 256 or 512") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
         let maxLevel = pngDeflater.deflater.maxLevel
@@ -133,6 +141,9 @@ struct BuildCommand: ParsableCommand {
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         if let tileSize { options.tileSize = tileSize }
+        if let v = bounds.flatMap(Self.numbers), v.count == 4 {
+            options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
+        }
         if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
             options.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
                                                      deflater: pngDeflater.deflater, search: pngSearch)
