@@ -46,7 +46,8 @@ enum SourceLoader {
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
         guard size > 0 else { throw .sourceEmpty(path: path) }
-        if isPNG(path), let info = try inspectPNG(path, options: options) { return info }
+        // TrailMap's own PNG decoder knows no nodata value: with one given, GDAL reads the PNG.
+        if options.nodata == nil, isPNG(path), let info = try inspectPNG(path, options: options) { return info }
         return try inspectRaster(path, options: options)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Raster
+import SourceReaders
 import Testing
 import TileGeometry
 import TileStore
@@ -208,5 +209,41 @@ import TrailMapTestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.file("gap.mbtiles")))
         let allowed = try build(layers, min: 3, max: 5, out: "allowed.mbtiles") { $0.allowGaps = true }
         #expect(try allowed.zoomLevels().map(\.zoom) == [3, 5])
+    }
+
+    @Test func aLayersOverridesApplyToItsSourcesOnly() throws {
+        // A sheet with a black collar (nodata 0) and the coarse series under it.
+        let (coarse, _) = try series()
+        let sheet = try TestSources.write(in: dir, name: "sheet", width: 360, height: 240, bounds: Self.inner) { c, r in
+            c < 40 || r < 30 ? (0, 0, 0, 255) : (UInt8(60 + c % 100), 120, UInt8(200 - r % 90), 255)
+        }
+        var top = BuildLayer(name: "sheet", sources: [sheet], zooms: 5...6)
+        top.nodata = [0]
+        top.resampling = .nearest
+        let base = BuildLayer(name: "coarse", sources: [coarse], zooms: 5...6)
+        let layered = try build([base, top], min: 5, max: 6, out: "layered.mbtiles") { $0.allowOverlap = true }
+        // The same as a build whose every source has those settings, but for the base, which
+        // keeps the build's own (average, no nodata): so compare the sheet's tiles built alone.
+        let alone = try build([BuildLayer(name: "sheet", sources: [sheet])], min: 5, max: 6, out: "alone.mbtiles") {
+            $0.read.nodata = [0]
+            $0.resampling = .nearest
+        }
+        let plain = try build([BuildLayer(name: "sheet", sources: [sheet])], min: 6, max: 6, out: "plain.mbtiles")
+        let mine = try tiles(layered, zoom: 6), sheetOnly = try tiles(alone, zoom: 6), noOverride = try tiles(plain, zoom: 6)
+        let under = try tiles(build([BuildLayer(name: "coarse", sources: [coarse])], min: 6, max: 6, out: "under.mbtiles"), zoom: 6)
+        var collarPixels = 0
+        for (t, image) in mine {
+            var expected = under[t]!
+            if let s = sheetOnly[t] { Compositing.draw(s, over: &expected) }
+            let same = image == expected
+            #expect(same, "\(t): the sheet drawn with its own nodata and resampling over the base")
+            // Without the override the collar is opaque black.
+            if let n = noOverride[t] {
+                collarPixels += stride(from: 0, to: n.pixels.count, by: 4).filter {
+                    n.pixels[$0..<$0 + 4] == [0, 0, 0, 255] && image.pixels[$0..<$0 + 3] != [0, 0, 0]
+                }.count
+            }
+        }
+        #expect(collarPixels > 100, "the nodata override made the collar transparent (\(collarPixels) px)")
     }
 }
