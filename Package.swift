@@ -43,7 +43,9 @@ let package = Package(
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
         .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
-        .target(name: "Raster", dependencies: ["CPNG", "TileGeometry"], swiftSettings: upcoming),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        .target(name: "Raster", dependencies: ["CPNG", "CWebP", "CTurboJPEG", "TileGeometry"], swiftSettings: upcoming),
         .target(
             name: "TileStore",
             dependencies: [

@@ -2,7 +2,7 @@
 # Installs the Debian packages TrailMap needs to build and test (idempotent), or with arguments
 # just those packages (scripts that need more, e.g. benchmarks, call it with their own list).
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev gdal-bin libjs-leaflet chromium)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev gdal-bin libjs-leaflet chromium)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,3 @@
+/* libwebp (Debian libwebp-dev): tile encoding and decoding. */
+#include <webp/encode.h>
+#include <webp/decode.h>
