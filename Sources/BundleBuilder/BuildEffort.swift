@@ -23,4 +23,24 @@ public enum BuildEffort: String, CaseIterable, Sendable, CustomStringConvertible
         case .smallest: 12
         }
     }
+
+    /// libwebp's lossless preset (0 fastest – 9 smallest) for this effort.
+    var webpLosslessPreset: Int {
+        switch self {
+        case .fast: 1
+        case .balanced: 4
+        case .small: 5
+        case .smallest: 9
+        }
+    }
+
+    /// libwebp's lossy method (0 fastest – 6 smallest) for this effort.
+    var webpMethod: Int {
+        switch self {
+        case .fast: 2
+        case .balanced: 4
+        case .small: 5
+        case .smallest: 6
+        }
+    }
 }

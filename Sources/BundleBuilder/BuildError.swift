@@ -16,7 +16,7 @@ public enum BuildError: Error, CustomStringConvertible {
     case tooManyTiles(count: Int, maxZoom: Int)
     case store(TileStoreError)
     case pixels(path: String, reason: String)
-    case encode(tile: TileID, PNGError)
+    case encode(tile: TileID, TileCodecError)
     case invalidOption(String)
     case source(SourceReaderError)
     /// Another thread failed first; its error is the one reported.
@@ -44,7 +44,7 @@ public enum BuildError: Error, CustomStringConvertible {
             "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower --maxzoom or cut the sources"
         case let .store(error): error.description
         case let .pixels(path, reason): "\(path): \(reason)"
-        case let .encode(tile, error): "tile \(tile): PNG encoding failed: \(error)"
+        case let .encode(tile, error): "tile \(tile): \(error)"
         case let .invalidOption(message): message
         case let .source(error): error.description
         case .cancelled: "the build was cancelled"

@@ -22,11 +22,14 @@ public struct BuildManifest: Sendable {
     public var effort: BuildEffort?
     public var pngLevel: Int?
     public var resampling: Resampling?
+    public var format: TileFormat?
+    public var quality: Int?
+    public var lossless: Bool?
     public var layers: [BuildLayer]
 
     static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
                                          "allowGaps", "allowOverlap", "output", "layers"]
-    static let outputFields: Set<String> = ["format", "tileSize", "effort", "pngLevel", "resampling"]
+    static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling"]
     static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
                                            "nodata", "scale", "resampling", "opacity"]
 
@@ -60,6 +63,10 @@ public struct BuildManifest: Sendable {
         if let resampling { o.resampling = resampling }
         o.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
                                            deflater: .libdeflate, search: false)
+        if let effort { o.effort = effort }
+        if let format { o.format = format }
+        o.quality = quality
+        o.lossless = lossless ?? false
         return o
     }
 
@@ -168,9 +175,17 @@ private struct FieldReader {
         m.allowOverlap = try bool(top["allowOverlap"], "allowOverlap") ?? false
         if let out = top["output"] {
             let o = try object(out, "output", allowed: BuildManifest.outputFields)
-            if let format = try string(o["format"], "output.format"), format != "png" {
-                throw fail("output.format", "\"\(format)\" is not a tile format this builder writes (png)")
+            if let format = try string(o["format"], "output.format") {
+                guard let f = TileFormat(metadata: format) else {
+                    throw fail("output.format", "\"\(format)\" is not a tile format this builder writes (png, webp, jpeg)")
+                }
+                m.format = f
             }
+            m.quality = try integer(o["quality"], "output.quality", in: 1...100)
+            m.lossless = try bool(o["lossless"], "output.lossless")
+            if m.quality != nil && (m.format ?? .png) == .png { throw fail("output.quality", "applies to webp and jpeg tiles; png is lossless") }
+            if m.lossless == true && m.format != .webp { throw fail("output.lossless", "applies to webp tiles only") }
+            if m.lossless == true && m.quality != nil { throw fail("output.quality", "excludes lossless: true") }
             m.tileSize = try integer(o["tileSize"], "output.tileSize", in: 256...512)
             if let t = m.tileSize, t != 256 && t != 512 { throw fail("output.tileSize", "must be 256 or 512") }
             m.effort = try choice(o["effort"], "output.effort", BuildEffort.self)

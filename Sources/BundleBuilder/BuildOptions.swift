@@ -54,6 +54,23 @@ public struct BuildOptions: Sendable {
     /// Tile PNG settings: one filter setting per tile, the libdeflate level of `BuildEffort.balanced`
     /// (docs/png-compression.md has the measurements behind each choice).
     public var encoding = BuildOptions.defaultEncoding
+    /// The tiles' format: PNG (lossless, the default), WebP or JPEG (opaque tiles; PNG where transparent).
+    public var format: TileFormat = .png
+    /// WebP: lossless (the pixels exactly) rather than lossy.
+    public var lossless = false
+    /// Lossy WebP and JPEG quality 1–100 (default 90 for WebP, 85 for JPEG).
+    public var quality: Int?
+    /// How hard the encoder works (`--effort`); PNG's levels are in `encoding`.
+    public var effort = BuildOptions.defaultEffort
+    /// Everything the tile encoder needs.
+    public var tileEncoding: TileEncoding {
+        var e = TileEncoding(png: encoding)
+        e.format = format
+        e.lossless = lossless
+        e.quality = quality ?? (format == .jpg ? 85 : 90)
+        e.webpEffort = lossless ? effort.webpLosslessPreset : effort.webpMethod
+        return e
+    }
     /// The effort `trailmap build` uses unless told otherwise.
     public static let defaultEffort = BuildEffort.balanced
     /// Per-tile levels of `BuildEffort.small`.
@@ -104,6 +121,14 @@ public struct BuildOptions: Sendable {
         guard memoryLimit >= 64 << 20 else { throw .invalidOption("--memory-limit must be at least 64MB") }
         guard [256, 512].contains(tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption("--name must not be empty") }
+        if let q = quality {
+            guard format != .png else { throw .invalidOption("--quality applies to webp and jpeg tiles, not png (lossless)") }
+            guard (1...100).contains(q) else { throw .invalidOption("--quality must be 1-100, not \(q)") }
+            guard !lossless else { throw .invalidOption("--quality and --lossless exclude each other: lossless WebP keeps every pixel") }
+        }
+        if lossless && format != .webp {
+            throw .invalidOption("--lossless applies to webp tiles only (png is always lossless, jpeg never)")
+        }
         if let scale = read.scale, !(scale.min < scale.max) || !scale.min.isFinite || !scale.max.isFinite {
             throw .invalidOption("--scale \(scale.min),\(scale.max): MIN must be less than MAX")
         }

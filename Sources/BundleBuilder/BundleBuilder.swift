@@ -168,6 +168,7 @@ public struct BundleBuilder: Sendable {
         meta.extra["trailmap:sources"] = infos.map { URL(fileURLWithPath: $0.path).lastPathComponent }.joined(separator: ",")
         meta.extra["trailmap:resampling"] = options.resampling.rawValue
         meta.extra["trailmap:tilesize"] = String(options.tileSize)
+        meta.format = options.format.rawValue
         if options.recordsLayers { meta.extra[BundleLayer.metadataKey] = BundleLayer.encode(recordedLayers(plan)) }
         return meta
     }

@@ -41,7 +41,7 @@ struct TileRendering: Sendable {
         let renderers = Dictionary(uniqueKeysWithValues: Resampling.allCases.map {
             ($0, TileRenderer(tileSize: options.tileSize, resampling: $0))
         })
-        let encoding = options.encoding
+        let encoding = options.tileEncoding
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
         let upper = UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: unitZ, tileSize: n)
@@ -54,7 +54,7 @@ struct TileRendering: Sendable {
         /// Encodes and queues a tile; false once the build is cancelled.
         @Sendable func emit(_ tile: TileID, _ image: RGBAImage) throws(BuildError) {
             let png: [UInt8]
-            do { png = try PNGEncoder.encode(image, options: encoding) } catch { throw .encode(tile: tile, error) }
+            do { png = try encoding.encode(image) } catch { throw .encode(tile: tile, error) }
             guard queue.push((tile, png)) else { throw .cancelled }
         }
         /// Tiles of `ranges` inside the subtree of `t` (for progress when a subtree is skipped).
@@ -157,7 +157,7 @@ struct TileRendering: Sendable {
         var leftovers = [(tile: TileID, data: [UInt8])]()
         do {
             try upper.flush { tile, image throws(BuildError) in
-                do throws(PNGError) { leftovers.append((tile, try PNGEncoder.encode(image, options: encoding))) } catch {
+                do throws(TileCodecError) { leftovers.append((tile, try encoding.encode(image))) } catch {
                     throw .encode(tile: tile, error)
                 }
             }

@@ -104,7 +104,7 @@ import TrailMapTestSupport
             (#"{"name": "X", "layers": [{"name": "a", "sources": ["sheets/*.tif"], "minzoom": 3, "maxzoom": 4}]}"#, "sheets/*.tif: the pattern matches no files"),
             (#"{"name": "X", "bounds": [10, 10, 12, 12], "layers": [\#(layer)]}"#, "coarse.png (layer coarse): the source does not cover any tile of its zooms"),
             (#"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "opacity": 0}], "minzoom": 3, "maxzoom": 4}"#, "layers[0].opacity: must be more than 0"),
-            (#"{"name": "X", "output": {"format": "webp"}, "layers": [\#(layer)]}"#, "output.format: \"webp\" is not a tile format"),
+            (#"{"name": "X", "output": {"format": "gif"}, "layers": [\#(layer)]}"#, "output.format: \"gif\" is not a tile format"),
             (#"{"name": "X", "layers": [{"name": "a", "kind": "underlay", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}]}"#, "layers[0].kind: \"underlay\" is not one of series, overlay"),
         ]
         for (i, (json, message)) in cases.enumerated() {

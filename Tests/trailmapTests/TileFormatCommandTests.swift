@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TileGeometry
+import TileStore
+import TrailMapTestSupport
+
+/// `trailmap build --format/--quality/--lossless` and the manifest's `output.format`.
+@Suite(.serialized) struct TileFormatCommandTests {
+    let dir = TemporaryDirectory()
+    static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
+
+    @Test func formatFlagsBuildAndBadCombinationsAreRefused() throws {
+        let src = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
+        let base = ["build", "--source", src, "--name", "F", "--minzoom", "3", "--maxzoom", "5", "--quiet"]
+        for (flags, format) in [(["--format", "webp", "--lossless"], "webp"), (["--format", "webp", "--quality", "75"], "webp"),
+                                (["--format", "jpeg", "--quality", "80"], "jpg"), (["--format", "jpg"], "jpg")] {
+            let out = dir.file("\(flags.joined()).mbtiles")
+            let r = try CLIRunner.run(base + flags + ["--out", out])
+            #expect(r.status == 0, "\(flags): \(r.stderr)")
+            #expect(try BundleReader(path: out).metadataPairs()["format"] == format, "\(flags)")
+        }
+        let bad: [([String], String)] = [
+            (["--format", "gif"], "--format must be png, webp or jpeg"),
+            (["--format", "webp", "--quality", "0"], "--quality must be 1-100"),
+            (["--format", "jpeg", "--quality", "101"], "--quality must be 1-100"),
+            (["--quality", "80"], "--quality applies to --format webp or jpeg"),
+            (["--format", "png", "--quality", "80"], "--quality applies to --format webp or jpeg"),
+            (["--format", "jpeg", "--lossless"], "--lossless applies to --format webp only"),
+            (["--format", "png", "--lossless"], "--lossless applies to --format webp only"),
+            (["--format", "webp", "--lossless", "--quality", "90"], "exclude each other"),
+            (["--tile-size", "300"], "--tile-size must be 256 or 512"),
+        ]
+        for (i, (flags, message)) in bad.enumerated() {
+            let out = dir.file("bad\(i).mbtiles")
+            let r = try CLIRunner.run(base + flags + ["--out", out])
+            #expect(r.status != 0 && r.stderr.contains(message), "\(flags): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
+    @Test func theManifestChoosesTheFormat() throws {
+        _ = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
+        let json = #"{"name": "M", "output": {"format": "webp", "lossless": true, "tileSize": 512}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
+        try json.write(toFile: dir.file("m.json"), atomically: false, encoding: .utf8)
+        let out = dir.file("m.mbtiles")
+        let r = try CLIRunner.run(["build", "--manifest", dir.file("m.json"), "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let meta = try BundleReader(path: out).metadataPairs()
+        #expect(meta["format"] == "webp" && meta["trailmap:tilesize"] == "512")
+        let bad = #"{"name": "M", "output": {"format": "png", "quality": 80}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
+        try bad.write(toFile: dir.file("bad.json"), atomically: false, encoding: .utf8)
+        let refused = try CLIRunner.run(["build", "--manifest", dir.file("bad.json"), "--out", dir.file("bad.mbtiles")])
+        #expect(refused.status != 0 && refused.stderr.contains("output.quality: applies to webp and jpeg tiles"), "\(refused.stderr)")
+    }
+}
