@@ -4,7 +4,7 @@
 usage: compare_tiles.py A B
        A, B: each an MBTiles file (rows in TMS order, `tiles` table or view; TrailMap's
              deduplicated `images` + `map` schema is recognised) or an XYZ folder Z/X/Y.png
-             (gdal2tiles --xyz). build-vs-gdal2tiles.sh passes the trailmap bundle as A and
+             (or .webp, .jpg: gdal2tiles --xyz --tiledriver). Tiles may be PNG, WebP or JPEG. build-vs-gdal2tiles.sh passes the trailmap bundle as A and
              the gdal2tiles folder as B; the keys say "trailmap" for A and "gdal" for B.
 
 Prints `key=value` lines (read by build-vs-gdal2tiles.sh) followed by a short
@@ -47,9 +47,10 @@ def load(path):
             for x in filter(str.isdigit, os.listdir(os.path.join(path, z))):
                 d = os.path.join(path, z, x)
                 for f in os.listdir(d):
-                    if f.endswith(".png") and f[:-4].isdigit():
+                    stem, ext = os.path.splitext(f)
+                    if ext in (".png", ".webp", ".jpg", ".jpeg") and stem.isdigit():
                         with open(os.path.join(d, f), "rb") as fh:
-                            tiles[(int(z), int(x), int(f[:-4]))] = fh.read()
+                            tiles[(int(z), int(x), int(stem))] = fh.read()
         return tiles, unique(tiles)
     if not os.path.isfile(path):
         sys.exit(f"{path}: neither an MBTiles file nor a folder")
