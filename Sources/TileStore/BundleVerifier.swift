@@ -5,7 +5,7 @@ import TileGeometry
 /// addresses, and every tile's content.
 public enum BundleVerifier {
     /// Returns the problems found (empty when the bundle is sound). `checkTile` inspects one tile's
-    /// bytes and returns a problem or nil (the CLI decodes the PNG there).
+    /// bytes and returns a problem or nil (the CLI decodes the tile there, in the bundle's format).
     public static func verify(path: String, maxReported: Int = 50,
                               checkTile: (TileID, Data) -> String?) -> [String] {
         let reader: BundleReader
@@ -18,7 +18,9 @@ public enum BundleVerifier {
                 problems.append("metadata key \"\(key)\" is missing")
             }
             let meta = BundleMetadata(pairs: pairs, problems: &problems)
-            if let f = pairs["format"], f != "png" { problems.append("metadata format is \"\(f)\", expected \"png\"") }
+            if let f = pairs["format"], !["png", "webp", "jpg", "jpeg"].contains(f.lowercased()) {
+                problems.append("metadata format is \"\(f)\", expected png, webp or jpg")
+            }
             if meta.minZoom > meta.maxZoom { problems.append("metadata minzoom \(meta.minZoom) > maxzoom \(meta.maxZoom)") }
             if !(0...TileID.maxZoom).contains(meta.maxZoom) { problems.append("metadata maxzoom \(meta.maxZoom) is outside 0...22") }
             if pairs["bounds"] != nil, !meta.bounds.isValid { problems.append("metadata bounds \(meta.bounds) are not a valid box") }

@@ -15,7 +15,9 @@ enum ResponseHead {
         buffer.writeString(answer.cacheControl)
         buffer.writeStaticString("\r\nAccess-Control-Allow-Origin: *\r\n")
         if !answer.notModified {
-            buffer.writeStaticString("Content-Type: image/png\r\nContent-Length: ")
+            buffer.writeStaticString("Content-Type: ")
+            buffer.writeString(answer.contentType)
+            buffer.writeStaticString("\r\nContent-Length: ")
             writeDecimal(answer.body.readableBytes, into: &buffer)
             buffer.writeStaticString("\r\n")
         }

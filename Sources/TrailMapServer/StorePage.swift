@@ -75,7 +75,12 @@ enum StorePage {
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
         '<p><img src="' + esc(p.previewTileURL) + '" alt="" width="128" onerror="this.remove()"></p>';
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
-      if (!map) { map = L.map('map'); L.tileLayer('/tiles/world/{z}/{x}/{y}.png', {maxZoom: 8}).addTo(map); }
+      if (!map) {
+        map = L.map('map');
+        fetch('/tiles/world.json').then(r => r.ok ? r.json() : null).then(tj => {
+          if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 8, maxNativeZoom: tj.maxzoom}).addTo(map);
+        }).catch(() => {});
+      }
       layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage).addTo(map)];
       map.fitBounds(layers[0].getBounds(), {padding: [20, 20]});
     }

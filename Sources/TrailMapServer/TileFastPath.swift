@@ -172,7 +172,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         return Answer(head: head, body: body, close: connection == "close")
     }
 
-    /// The five components of `/tiles/{tileset}/{z}/{x}/{y}.png` (query dropped), or nil for any
+    /// The five components of `/tiles/{tileset}/{z}/{x}/{y}.EXT` (query dropped), or nil for any
     /// other path. (A scan of the bytes: `split` was a tenth of a request's time.)
     static func tilePath(_ uri: String) -> [Substring]? {
         let bytes = uri.utf8

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import TileGeometry
 import TileStore
 
@@ -10,18 +11,18 @@ enum TileJSON {
         var doc: [String: Any] = [
             "tilejson": "3.0.0",
             "name": m.name,
-            "tiles": ["\(base)/tiles/\(t.id)/{z}/{x}/{y}.png"],
+            "tiles": ["\(base)/tiles/\(t.id)/{z}/{x}/{y}.\(t.format.fileExtension)"],
             "minzoom": m.minZoom,
             "maxzoom": m.maxZoom,
             "bounds": [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north],
             "center": [m.center.lon, m.center.lat, Double(m.center.zoom)],
             "scheme": "xyz",
             "version": m.version.isEmpty ? "1.0.0" : m.version,
-            "format": m.format,
+            "format": t.format.rawValue,
         ]
         if !m.attribution.isEmpty { doc["attribution"] = m.attribution }
         if !m.description.isEmpty { doc["description"] = m.description }
-        if t.tileSize != 256 { doc["tileSize"] = t.tileSize }
+        doc["tileSize"] = t.tileSize
         return doc
     }
 

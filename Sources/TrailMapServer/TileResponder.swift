@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -33,7 +34,12 @@ public struct TileResponder: HTTPResponder {
         self.logger = logger
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
-        self.store = store.map { StoreAPI(settings: $0, logger: logger) }
+        self.store = store.map {
+            StoreAPI(settings: $0, logger: logger) { id in
+                if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
+                return "png"
+            }
+        }
         access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens) }
         publicTileCaching = "public, max-age=\(config.tileMaxAge)"
         privateTileCaching = "private, max-age=\(config.tileMaxAge)"
@@ -123,7 +129,7 @@ public struct TileResponder: HTTPResponder {
         }
     }
 
-    /// `GET /tiles/{tileset}/{z}/{x}/{y}.png`
+    /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
     func tile(_ parts: [Substring], request: Request) throws -> Response {
         var paid = false
         if let access, let product = access.paidProduct(tileset: try tilesetID(parts[1])) {
@@ -135,13 +141,18 @@ public struct TileResponder: HTTPResponder {
         return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: answer.body))
     }
 
-    /// A tile answer: 200 with the PNG, or 304 (`notModified`); every failure is a thrown `APIError`.
+    /// A tile answer: 200 with the tile, or 304 (`notModified`); every failure is a thrown `APIError`.
     struct TileAnswer {
         var notModified: Bool
         var etag: String
         var cacheControl: String
-        /// The PNG (the cache's own storage, not a copy); not sent with a 304.
+        /// The encoded tile (the cache's own storage, not a copy); not sent with a 304.
         var body: ByteBuffer
+
+        /// The tile's MIME type from its own magic numbers (a jpg bundle's transparent tiles are PNG).
+        var contentType: String {
+            body.withUnsafeReadableBytes { TileFormat.contentType(of: $0.prefix(12)) }
+        }
 
         var status: HTTPResponse.Status { notModified ? .notModified : .ok }
 
@@ -149,7 +160,7 @@ public struct TileResponder: HTTPResponder {
         var headers: HTTPFields {
             var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .accessControlAllowOrigin: "*"]
             if !notModified {
-                headers[.contentType] = "image/png"
+                headers[.contentType] = contentType
                 headers[.contentLength] = String(body.readableBytes)
             }
             return headers
@@ -157,7 +168,7 @@ public struct TileResponder: HTTPResponder {
     }
 
     /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
-    /// `parts` are the path components after the leading slash: tiles, id, z, x, y.png.
+    /// `parts` are the path components after the leading slash: tiles, id, z, x, y.EXT.
     /// A paid region's tile needs `authorized` (checked by the caller); without it this throws 401.
     /// `client` names the client for prefetch (nil: no prediction).
     func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil) throws -> TileAnswer {
@@ -165,16 +176,21 @@ public struct TileResponder: HTTPResponder {
         if !authorized, let access, access.paidProduct(tileset: id) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
-        guard parts[4].utf8.count >= 4, parts[4].utf8.suffix(4).elementsEqual(".png".utf8) else {
-            throw APIError.notFound("not_found", "tiles are PNG: /tiles/\(id)/{z}/{x}/{y}.png")
+        guard let dot = parts[4].lastIndex(of: ".") else {
+            throw APIError.notFound("not_found", "a tile URL ends in an extension: /tiles/\(id)/{z}/{x}/{y}.png (or .webp, .jpg: see /tiles/\(id).json)")
         }
-        guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4].dropLast(4)) else {
-            throw APIError.badRequest("z, x and y must be non-negative integers: /tiles/\(id)/{z}/{x}/{y}.png")
+        let ext = parts[4][parts[4].index(after: dot)...]
+        guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4][..<dot]) else {
+            throw APIError.badRequest("z, x and y must be non-negative integers: /tiles/\(id)/{z}/{x}/{y}.\(ext.prefix(8))")
         }
         guard let tile = TileID(z: z, x: x, y: y) else {
             throw APIError.badRequest("tile \(z)/\(x)/\(y) does not exist: z goes from 0 to 22 and x, y from 0 to 2^z - 1")
         }
         let tileset = try available(id)
+        let format = tileset.format
+        guard ext == format.fileExtension || (format == .jpg && ext == "jpeg") else {
+            throw APIError.notFound("wrong_extension", "tileset \(id) holds \(format) tiles: /tiles/\(id)/{z}/{x}/{y}.\(format.fileExtension)")
+        }
         let meta = tileset.metadata
         guard (meta.minZoom...max(meta.minZoom, meta.maxZoom)).contains(z) else {
             throw APIError(.badRequest, code: "zoom_out_of_range", message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import TileCache
 import TileGeometry
 import TileStore
@@ -39,6 +40,8 @@ public final class Tileset: Sendable {
     let hashedTileIDs: Bool
     /// Tile size in pixels (for transparent empty tiles).
     let tileSize: Int
+    /// The tiles' format (metadata `format`; PNG when absent or unknown): the URL's extension.
+    let format: TileFormat
 
     init(id: String, path: String, identity: FileIdentity, bundles: BundleManager) {
         self.id = id
@@ -75,6 +78,7 @@ public final class Tileset: Sendable {
         self.failure = failure
         hashedTileIDs = pairs["trailmap:builder"] != nil
         tileSize = pairs["trailmap:tilesize"].flatMap(Int.init).flatMap { [256, 512].contains($0) ? $0 : nil } ?? 256
+        format = pairs["format"].flatMap(TileFormat.init(metadata:)) ?? .png
     }
 
     deinit {

@@ -30,9 +30,11 @@ enum ViewerPage {
     async function show(id) {
       const tj = await (await fetch('/tiles/' + encodeURIComponent(id) + '.json')).json();
       if (layer) map.removeLayer(layer);
-      layer = L.tileLayer(tj.tiles[0], { minZoom: 0, maxZoom: 22, minNativeZoom: tj.minzoom,
-        maxNativeZoom: tj.maxzoom, attribution: tj.attribution || '', tileSize: tj.tileSize || 256,
-        zoomOffset: 0 }).addTo(map);
+      // A 512-px tile covers the z/x/y extent of a 256-px one: Leaflet shows it one zoom up.
+      const big = (tj.tileSize || 256) === 512 ? 1 : 0;
+      layer = L.tileLayer(tj.tiles[0], { minZoom: 0, maxZoom: 22, minNativeZoom: tj.minzoom + big,
+        maxNativeZoom: tj.maxzoom + big, attribution: tj.attribution || '', tileSize: big ? 512 : 256,
+        zoomOffset: -big }).addTo(map);
       const b = tj.bounds;
       map.fitBounds([[b[1], b[0]], [b[3], b[2]]]);
       status.textContent = tj.name + ' · zoom ' + tj.minzoom + '–' + tj.maxzoom +

@@ -24,9 +24,12 @@ struct InspectCommand: ParsableCommand {
         let tiles = levels.reduce(0) { $0 + $1.tiles }
         let bytes = levels.reduce(0) { $0 + $1.bytes }
         let dedup = images.count > 0 ? Double(tiles) / Double(images.count) : 1
+        let format = pairs["format"].flatMap(TileFormat.init(metadata:))?.rawValue ?? "unknown (\(pairs["format"] ?? "none"))"
+        let tileSize = Int(pairs["trailmap:tilesize"] ?? "") ?? 256
         if json {
             var object: [String: Any] = [
                 "file": file, "layout": reader.layout.rawValue, "fileBytes": reader.fileSize,
+                "format": format, "tileSize": tileSize,
                 "metadata": pairs, "tiles": tiles, "tileBytes": bytes,
                 "storedImages": images.count, "storedBytes": images.bytes, "dedupRatio": dedup,
                 "zoomLevels": levels.map { ["zoom": $0.zoom, "tiles": $0.tiles, "bytes": $0.bytes,
@@ -38,6 +41,7 @@ struct InspectCommand: ParsableCommand {
             return
         }
         print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
+        print("tiles: \(format), \(tileSize) px")
         print("metadata:")
         // A valid layer list reads better as the section below; an invalid one is shown as it is.
         let hidden = BundleLayer.problem(metadata: pairs) == nil ? BundleLayer.metadataKey : nil
@@ -63,16 +67,19 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         var tiles = 0
+        // Tiles decode in the bundle's declared format (a jpg bundle's transparent tiles as PNG);
+        // an unknown format is reported by the verifier and the tiles are then checked as any format.
+        let declared = (try? BundleReader(path: file).metadataPairs()["format"]).flatMap { $0.flatMap(TileFormat.init(metadata:)) }
         let problems = BundleVerifier.verify(path: file) { tile, data in
             tiles += 1
             do {
-                let image = try PNGDecoder.decode(data)
+                let image = try TileDecoder.decode([UInt8](data), declared: declared)
                 if image.width != image.height || ![256, 512].contains(image.width) {
                     return "unexpected tile size \(image.width)x\(image.height)"
                 }
                 return nil
             } catch {
-                return "does not decode as PNG: \(error)"
+                return "does not decode: \(error)"
             }
         }
         if problems.isEmpty {

@@ -6,7 +6,7 @@ import TileStore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.png (XYZ rows) plus OUT/metadata.json.",
+        abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json.",
         discussion: """
             OUT is created if needed. An OUT that exists and is not empty is refused unless --force, \
             which replaces files of the same names and leaves others alone. Every file is written under \

@@ -52,4 +52,34 @@ import TrailMapTestSupport
         let refused = try CLIRunner.run(["build", "--manifest", dir.file("bad.json"), "--out", dir.file("bad.mbtiles")])
         #expect(refused.status != 0 && refused.stderr.contains("output.quality: applies to webp and jpeg tiles"), "\(refused.stderr)")
     }
+
+    @Test func gdalReadsEachFormatAndVerifyAndExportKnowThem() throws {
+        let src = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
+        for (flags, ext) in [([String](), "png"), (["--format", "webp", "--lossless"], "webp"), (["--format", "jpeg"], "jpg")] {
+            let out = dir.file("g\(ext).mbtiles")
+            let r = try CLIRunner.run(["build", "--source", src, "--name", "G", "--minzoom", "3", "--maxzoom", "5", "--quiet", "--out", out] + flags)
+            #expect(r.status == 0, "\(r.stderr)")
+            let info = try GDALTools.run("gdalinfo", [out])
+            #expect(info.contains("Driver: MBTiles") && info.contains("Band 4"), "GDAL opens the \(ext) bundle: \(info.prefix(400))")
+            let verify = try CLIRunner.run(["bundle", "verify", out])
+            #expect(verify.status == 0, "\(verify.stderr)")
+            let inspect = try CLIRunner.run(["bundle", "inspect", out])
+            #expect(inspect.stdout.contains("tiles: \(ext), 256 px"), "\(inspect.stdout.prefix(300))")
+            let folder = dir.file("x\(ext)")
+            let export = try CLIRunner.run(["bundle", "export", out, "--dir", folder])
+            #expect(export.status == 0, "\(export.stderr)")
+            let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
+            #expect(files.contains { $0.hasSuffix(".\(ext)") } && !files.contains { $0.hasPrefix("5/") && $0.split(separator: "/").count == 3 && !$0.hasSuffix(".\(ext)") })
+        }
+        // A PNG tile slipped into the WebP bundle: verify names it.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        let png = try Data(contentsOf: URL(fileURLWithPath: src)).map { String(format: "%02x", $0) }.joined()
+        sqlite.arguments = [dir.file("gwebp.mbtiles"), "UPDATE images SET tile_data = x'\(png)' WHERE rowid = (SELECT min(rowid) FROM images)"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        let verify = try CLIRunner.run(["bundle", "verify", dir.file("gwebp.mbtiles")])
+        #expect(verify.status != 0 && verify.stderr.contains("a PNG tile in a bundle whose format is webp"), "\(verify.stderr)")
+    }
 }

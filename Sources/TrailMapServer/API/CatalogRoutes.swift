@@ -31,7 +31,7 @@ extension StoreAPI {
         let z = min(max(p.minZoom, 0), 22)
         let center = WebMercator.tile(lon: (p.bounds.west + p.bounds.east) / 2, lat: (p.bounds.south + p.bounds.north) / 2, zoom: z)
         json["coverage"] = p.coverageGeoJSON
-        json["previewTileURL"] = "\(base)/tiles/\(p.tileset)/\(z)/\(center.x)/\(center.y).png"
+        json["previewTileURL"] = "\(base)/tiles/\(p.tileset)/\(z)/\(center.x)/\(center.y).\(tileExtension(p.tileset))"
         json["downloadURL"] = "\(base)/api/v1/downloads/\(p.id)"
         json["tileJSONURL"] = "\(base)/tiles/\(p.tileset).json"
         json["publishedAt"] = JSONReply.time(p.publishedAt)

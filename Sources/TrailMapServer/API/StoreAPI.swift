@@ -17,9 +17,13 @@ struct StoreAPI: Sendable {
     var catalog: CatalogDatabase { settings.catalog }
     var tileTokens: TileTokens { settings.tileTokens }
 
-    init(settings: StoreSettings, logger: Logger) {
+    /// The tile URL extension of a tileset (its format's; `png` for a tileset not being served).
+    let tileExtension: @Sendable (String) -> String
+
+    init(settings: StoreSettings, logger: Logger, tileExtension: @escaping @Sendable (String) -> String = { _ in "png" }) {
         self.settings = settings
         self.logger = logger
+        self.tileExtension = tileExtension
     }
 
     /// Answers a request whose path starts with `/api/v1/`; `parts` are the components after it.

@@ -59,7 +59,7 @@ extension StoreAPI {
         let t = tileTokens.issue(accountID: a.id, productID: p.id)
         let base = Self.origin(request, fallback: "")
         return JSONReply.make(["token": t.token, "expiresAt": JSONReply.time(t.expiresAt),
-                               "tilesURL": "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.png?token=\(t.token)"],
+                               "tilesURL": "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"],
                               status: .created, request: request, cacheControl: "no-store")
     }
 }
