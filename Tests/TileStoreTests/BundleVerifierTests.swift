@@ -66,12 +66,12 @@ import TrailMapTestSupport
         let db = try DatabaseQueue(path: path)
         try db.write { db in
             try db.execute(sql: "DELETE FROM metadata WHERE name = 'attribution'")
-            try db.execute(sql: "UPDATE metadata SET value = 'jpg' WHERE name = 'format'")
+            try db.execute(sql: "UPDATE metadata SET value = 'gif' WHERE name = 'format'")
             try db.execute(sql: "INSERT INTO map VALUES (1, 5, 0, (SELECT tile_id FROM images LIMIT 1))")
         }
         let problems = BundleVerifier.verify(path: path) { _, data in data == Data([8]) ? "bad pixels" : nil }
         #expect(problems.contains { $0.contains("attribution") })
-        #expect(problems.contains { $0.contains("\"jpg\"") })
+        #expect(problems.contains { $0.contains("\"gif\"") })
         #expect(problems.contains { $0.contains("2/1/1") && $0.contains("zoom range") })
         #expect(problems.contains { $0.contains("2/1/1: bad pixels") })
         #expect(problems.contains { $0.contains("impossible address") && $0.contains("column=5") })

@@ -73,7 +73,7 @@ import TrailMapTestSupport
         #expect(sqlite.status == 0, "\(sqlite.stderr)")
         let r = try CLIRunner.run(["bundle", "verify", out])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("does not decode as PNG"))
+        #expect(r.stderr.contains("does not decode: corrupt PNG"), "\(r.stderr)")
         let notBundle = dir.file("n.mbtiles")
         try Data("plain text".utf8).write(to: URL(fileURLWithPath: notBundle))
         let r2 = try CLIRunner.run(["bundle", "verify", notBundle])
