@@ -46,6 +46,46 @@ import TrailMapTestSupport
         #expect(log.contains("GET /viewer/leaflet.js 200"))
     }
 
+    /// A WebP bundle and a 512-px one: the viewer asks for `.webp` tiles, and for the 512-px
+    /// bundle only zooms it has (it shows them one zoom up).
+    @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
+    func viewerLoadsWebPAnd512PixelBundles() throws {
+        let chromium = try #require(Self.chromium, "CI must install chromium")
+        let dir = TemporaryDirectory()
+        let tiles = dir.file("tiles")
+        try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
+        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
+                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        for (name, size) in [("wp", "256"), ("big", "512")] {
+            let build = try CLIRunner.run(["build", "--source", src, "--name", name, "--minzoom", "2", "--maxzoom", "5", "--format", "webp",
+                                           "--tile-size", size, "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"])
+            #expect(build.status == 0, "\(build.stderr)")
+        }
+        let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info"])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
+        for name in ["wp", "big"] {
+            let browser = try CLIRunner.run([
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile-\(name)"))",
+                "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=\(name)",
+            ], executable: chromium)
+            #expect(browser.stdout.contains("leaflet-tile"), "\(name): the page made Leaflet tile elements")
+        }
+        server.terminate()
+        server.waitUntilExit()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        for name in ["wp", "big"] {
+            let hits = log.filter { $0.contains("GET /tiles/\(name)/") }
+            #expect(hits.filter { $0.contains(".webp ") && $0.contains(" 200 ") }.count >= 2, "\(name): \(hits.prefix(10))")
+            // Tiles beyond the data are 404 (no tile there); a zoom the bundle lacks would be 400.
+            #expect(!hits.contains { $0.contains(" 400 ") }, "\(name): a zoom outside the bundle was asked: \(hits.filter { $0.contains(" 400 ") }.prefix(5))")
+        }
+    }
+
     /// The store page, in headless Chromium, lists the published products with their status and
     /// fetches them from the store API.
     @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
