@@ -99,6 +99,7 @@ let package = Package(
             name: "TrailMapServer",
             dependencies: [
                 "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

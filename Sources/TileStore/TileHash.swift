@@ -13,6 +13,12 @@ public enum TileHash {
         }
         return out
     }
+
+    /// True when `id` has the shape `id(_:)` gives (32 lowercase hex digits): safe to put in a
+    /// header as it is. A bundle's stored `tile_id` is only trusted as an ETag when it is.
+    public static func isWellFormed(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 }
 
 private extension String {

@@ -73,7 +73,9 @@ enum StorePage {
         price(p.price) + ' · ' + size(p.size) + ' · zoom ' + p.minzoom + '–' + p.maxzoom + ' · version ' + p.version +
         '</p>' + levels(p) + '<p>Status: <span class="status ' + p.status + '">' + p.status.replace('_', ' ') + '</span></p>' +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
-        '<p><img src="' + esc(p.previewTileURL) + '" alt="" width="128" onerror="this.remove()"></p>';
+        '<p><img src="' + esc(p.previewTileURL) + '" alt="" width="128"></p>';
+      const preview = document.querySelector('#detail img');
+      if (preview) preview.onerror = () => preview.remove();
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
       if (!map) {
         map = L.map('map');

@@ -108,11 +108,13 @@ public struct TileResponder: HTTPResponder {
             }], request: request)
         case ("", 1), ("index.html", 1):
             route = .viewer
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                                                   .contentSecurityPolicy: PageSecurity.viewer],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
         case ("store", 1) where store != nil:
             route = .store
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                                                   .contentSecurityPolicy: PageSecurity.store],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: StorePage.html)))
         case ("viewer", _):
             route = .asset

@@ -90,7 +90,10 @@ public final class Tileset: Sendable {
         guard let bundle else { return nil }
         return try bundle.withPool { pool in
             try pool.withTile(tile) { bytes, storedID in
-                let hash = (hashedTileIDs ? storedID : nil) ?? TileHash.id(bytes)
+                // A stored id becomes the ETag header as it is: only when it is a well-formed hash
+                // (a crafted bundle could hold CR/LF there: header injection), else the content's hash.
+                let stored = hashedTileIDs ? storedID.flatMap { TileHash.isWellFormed($0) ? $0 : nil } : nil
+                let hash = stored ?? TileHash.id(bytes)
                 return CachedTile(bytes: bytes, etag: "\"\(hash)\"")
             }
         }

@@ -27,13 +27,15 @@ enum ViewerPage {
     const status = document.getElementById('status');
     let layer = null;
     const paid = new Set();
+    // Bundle metadata is text, never markup (Leaflet renders attributions as HTML).
+    const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]);
     async function show(id) {
       const tj = await (await fetch('/tiles/' + encodeURIComponent(id) + '.json')).json();
       if (layer) map.removeLayer(layer);
       // A 512-px tile covers the z/x/y extent of a 256-px one: Leaflet shows it one zoom up.
       const big = (tj.tileSize || 256) === 512 ? 1 : 0;
       layer = L.tileLayer(tj.tiles[0], { minZoom: 0, maxZoom: 22, minNativeZoom: tj.minzoom + big,
-        maxNativeZoom: tj.maxzoom + big, attribution: tj.attribution || '', tileSize: big ? 512 : 256,
+        maxNativeZoom: tj.maxzoom + big, attribution: esc(tj.attribution || ''), tileSize: big ? 512 : 256,
         zoomOffset: -big }).addTo(map);
       const b = tj.bounds;
       map.fitBounds([[b[1], b[0]], [b[3], b[2]]]);

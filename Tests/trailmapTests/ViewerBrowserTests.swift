@@ -46,6 +46,36 @@ import TrailMapTestSupport
         #expect(log.contains("GET /viewer/leaflet.js 200"))
     }
 
+    /// Hardening finding 9: a bundle's attribution is shown as text, not run as markup, and the
+    /// page still works under its Content-Security-Policy.
+    @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
+    func finding9_attributionIsTextInTheViewer() throws {
+        let chromium = try #require(Self.chromium, "CI must install chromium")
+        let dir = TemporaryDirectory()
+        let tiles = dir.file("tiles")
+        try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
+        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
+                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let payload = #"<img id="evil" src="x" onerror="document.body.dataset.pwned=1">Evil maps"#
+        let build = try CLIRunner.run(["build", "--source", src, "--name", "x", "--minzoom", "2", "--maxzoom", "4", "--attribution", payload,
+                                       "--out", (tiles as NSString).appendingPathComponent("x.mbtiles"), "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let (server, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0"])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
+        let browser = try CLIRunner.run([
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
+            "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=x",
+        ], executable: chromium)
+        #expect(browser.stdout.contains("leaflet-tile"), "Leaflet runs under the page's CSP")
+        #expect(browser.stdout.contains(#"&lt;img id="evil""#) && !browser.stdout.contains(#"<img id="evil""#), "the attribution is text")
+        #expect(!browser.stdout.contains("data-pwned"))
+    }
+
     /// A WebP bundle and a 512-px one: the viewer asks for `.webp` tiles, and for the 512-px
     /// bundle only zooms it has (it shows them one zoom up).
     @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))

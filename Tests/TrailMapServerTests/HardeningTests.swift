@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Raster
+import Testing
+import TileGeometry
+import TileStore
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// Findings of the 2026-11-23 review (issue "Hardening"), each named by its number.
+@Suite struct HardeningTests {
+    let fixture = ServerFixture()
+
+    func app() -> Application<TileResponder> {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        return TileServer.makeApplication(config: config)
+    }
+
+    /// Finding 4: a bundle's stored tile_id with CR/LF never reaches the response head.
+    @Test func finding4_aCraftedTileIDIsNotWrittenAsTheETag() async throws {
+        let path = try fixture.bundle("evil")
+        let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        let expected = try ServerFixture.png(tile)
+        let db = try DatabaseQueue(path: path)
+        try await db.write { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            let id = "abc\r\nX-Injected: yes"
+            let old = try String.fetchOne(db, sql: "SELECT tile_id FROM map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                                          arguments: [tile.z, tile.x, (1 << tile.z) - 1 - tile.y])!
+            try db.execute(sql: "UPDATE images SET tile_id = ? WHERE tile_id = ?", arguments: [id, old])
+            try db.execute(sql: "UPDATE map SET tile_id = ? WHERE tile_id = ?", arguments: [id, old])
+        }
+        try await app().test(.live) { client in
+            let r = try await client.execute(uri: "/tiles/evil/\(tile.z)/\(tile.x)/\(tile.y).png", method: .get)
+            #expect(r.status == .ok && Array(buffer: r.body) == expected)
+            #expect(r.headers[.eTag] == "\"\(TileHash.id(expected))\"", "the ETag is the content's hash")
+            #expect(r.headers[HTTPField.Name("X-Injected")!] == nil)
+        }
+    }
+
+    /// Finding 9: the pages carry a Content-Security-Policy that allows their own inline script
+    /// (by hash) and nothing inline besides.
+    @Test func finding9_pagesSendAContentSecurityPolicy() async throws {
+        try fixture.bundle("co")
+        try await app().test(.live) { client in
+            let r = try await client.execute(uri: "/", method: .get)
+            let csp = try #require(r.headers[.contentSecurityPolicy])
+            #expect(csp.contains("script-src 'self' 'sha256-"))
+            #expect(!csp.split(separator: ";").first { $0.contains("script-src") }!.contains("unsafe-inline"), "no inline script but the page's own")
+            #expect(csp.contains("object-src 'none'") && csp.contains("frame-ancestors 'none'"))
+            #expect(csp == PageSecurity.policy(for: String(buffer: r.body)), "the hash matches the page served")
+        }
+    }
+}
