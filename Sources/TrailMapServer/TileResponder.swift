@@ -100,7 +100,7 @@ public struct TileResponder: HTTPResponder {
             let base = origin(request)
             return json(["tilesets": registry.all.map { t in
                 var entry = TileJSON.summary(t, base: base)
-                if let product = access?.paidProduct(tileset: t.id) {
+                if let product = try? access?.paidProduct(tileset: t.id) {
                     entry["paid"] = true
                     entry["productId"] = product
                 }
@@ -134,7 +134,7 @@ public struct TileResponder: HTTPResponder {
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
     func tile(_ parts: [Substring], request: Request) throws -> Response {
         var paid = false
-        if let access, let product = access.paidProduct(tileset: try tilesetID(parts[1])) {
+        if let access, let product = try access.paidProduct(tileset: try tilesetID(parts[1])) {
             try access.authorize(request, productID: product)
             paid = true
         }
@@ -175,7 +175,7 @@ public struct TileResponder: HTTPResponder {
     /// `client` names the client for prefetch (nil: no prediction).
     func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil) throws -> TileAnswer {
         let id = try tilesetID(parts[1])
-        if !authorized, let access, access.paidProduct(tileset: id) != nil {
+        if !authorized, let access, try access.paidProduct(tileset: id) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
         guard let dot = parts[4].lastIndex(of: ".") else {

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import GRDB
 import HTTPTypes
@@ -54,6 +55,28 @@ import TrailMapTestSupport
             #expect(!csp.split(separator: ";").first { $0.contains("script-src") }!.contains("unsafe-inline"), "no inline script but the page's own")
             #expect(csp.contains("object-src 'none'") && csp.contains("frame-ancestors 'none'"))
             #expect(csp == PageSecurity.policy(for: String(buffer: r.body)), "the hash matches the page served")
+        }
+    }
+
+    /// Finding 2: while the catalog cannot be read, a paid region's tiles are not served as
+    /// public (503 + Retry-After, never `public` caching); once it can, they need credentials.
+    @Test func finding2_paidTilesFailClosedWhileTheCatalogCannotBeRead() async throws {
+        let store = try StoreFixture()
+        let db = try DatabaseQueue(path: store.catalog.path)
+        try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
+        let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        let uri = "/tiles/co/\(tile.z)/\(tile.x)/\(tile.y).png"
+        try await store.app().test(.live) { client in
+            let r = try await client.execute(uri: uri, method: .get)
+            #expect(r.status == .serviceUnavailable, "a paid tile while the catalog is unreadable: \(r.status)")
+            #expect(r.headers[.retryAfter] == "1")
+            #expect(r.headers[.cacheControl]?.contains("public") != true)
+            try await db.write { try $0.execute(sql: "ALTER TABLE products_away RENAME TO products") }
+            try await Task.sleep(for: .milliseconds(1100))
+            let again = try await client.execute(uri: uri, method: .get)
+            #expect(again.status == .unauthorized, "readable again: the paid region needs credentials (\(again.status))")
+            let free = try await client.execute(uri: "/tiles/world/\(tile.z)/\(tile.x)/\(tile.y).png", method: .get)
+            #expect(free.status == .ok && free.headers[.cacheControl]?.hasPrefix("public") == true)
         }
     }
 }

@@ -9,22 +9,31 @@ import Synchronization
 final class TileAccess: Sendable {
     private let catalog: CatalogDatabase
     private let tokens: TileTokens
-    private let paid = Mutex<(at: ContinuousClock.Instant, map: [String: String])>((.now - .seconds(10), [:]))
+    /// The paid map and when it was read; nil until a read succeeds.
+    private let paid = Mutex<(at: ContinuousClock.Instant, map: [String: String]?)>((.now - .seconds(10), nil))
 
     init(catalog: CatalogDatabase, tokens: TileTokens) {
         self.catalog = catalog
         self.tokens = tokens
     }
 
-    /// The product id of a paid tileset, or nil when the tileset is public.
-    func paidProduct(tileset: String) -> String? {
+    /// The product id of a paid tileset, or nil when the tileset is public. Fails closed: while
+    /// the catalog has never been read, no tileset counts as public (503); after a failed re-read
+    /// the last map read stays in force.
+    func paidProduct(tileset: String) throws -> String? {
         let now = ContinuousClock.now
         if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit[tileset] }
-        let map = (try? catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id })
-        return paid.withLock { state in
-            if let map { state = (now, map) }
-            return state.map[tileset]
+        let fresh = try? catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id }
+        let map = paid.withLock { state -> [String: String]? in
+            if let fresh { state = (now, fresh) }
+            return state.map
         }
+        guard let map else {
+            var e = APIError.unavailable("the catalog cannot be read, so which regions are paid is unknown: no tile is served until it can")
+            e.headers[.retryAfter] = "1"
+            throw e
+        }
+        return map[tileset]
     }
 
     /// Throws 401/403 unless the request may read a tile of `productID`.
