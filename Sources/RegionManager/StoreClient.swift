@@ -90,10 +90,24 @@ public struct StoreClient: Sendable {
                           auth: false, idempotent: true)
     }
 
-    /// Absolute URL of a product's bundle download.
+    /// Absolute URL of a product's bundle download: the server's advertised URL (relative, or
+    /// absolute on the server's own origin), else the API's own path. The account's token goes
+    /// with every chunk, so an advertised URL on any other origin (scheme, host, port) is ignored.
     public func downloadURL(_ productId: String, advertised: String? = nil) -> URL {
-        if let advertised, let url = URL(string: advertised, relativeTo: server) { return url.absoluteURL }
+        if let advertised, let url = URL(string: advertised, relativeTo: server)?.absoluteURL, Self.sameOrigin(url, server) {
+            return url
+        }
         return api("downloads/\(Self.segment(productId))")
+    }
+
+    /// Same scheme, host and port (default ports filled in).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ u: URL) -> (String, String, Int)? {
+            guard let scheme = u.scheme?.lowercased(), let host = u.host?.lowercased() else { return nil }
+            return (scheme, host, u.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1))
+        }
+        guard let x = origin(a), let y = origin(b) else { return false }
+        return x == y
     }
 
     // MARK: plumbing

@@ -79,4 +79,14 @@ import TrailMapTestSupport
             #expect(free.status == .ok && free.headers[.cacheControl]?.hasPrefix("public") == true)
         }
     }
+
+    /// Finding 1 (server side): download URLs are relative, never built from the client's Host.
+    @Test func finding1_downloadURLsAreRelative() async throws {
+        let store = try StoreFixture()
+        try await store.app().test(.live) { client in
+            let r = try await client.execute(uri: "/api/v1/catalog/colorado", method: .get)
+            #expect(r.status == .ok)
+            #expect(StoreFixture.json(r)["downloadURL"] as? String == "/api/v1/downloads/colorado")
+        }
+    }
 }

@@ -32,7 +32,7 @@ extension StoreAPI {
         let center = WebMercator.tile(lon: (p.bounds.west + p.bounds.east) / 2, lat: (p.bounds.south + p.bounds.north) / 2, zoom: z)
         json["coverage"] = p.coverageGeoJSON
         json["previewTileURL"] = "\(base)/tiles/\(p.tileset)/\(z)/\(center.x)/\(center.y).\(tileExtension(p.tileset))"
-        json["downloadURL"] = "\(base)/api/v1/downloads/\(p.id)"
+        json["downloadURL"] = "/api/v1/downloads/\(p.id)"
         json["tileJSONURL"] = "\(base)/tiles/\(p.tileset).json"
         json["publishedAt"] = JSONReply.time(p.publishedAt)
         return JSONReply.make(json, request: request)
@@ -45,7 +45,7 @@ extension StoreAPI {
         let list: [[String: Any]] = try catalog.entitlements(account: a).map { e in
             var j: [String: Any] = ["productId": e.productId, "originalTransactionId": e.originalTransactionId,
                                     "purchasedAt": JSONReply.time(e.grantedAt), "status": e.status.rawValue,
-                                    "downloadURL": "\(base)/api/v1/downloads/\(e.productId)"]
+                                    "downloadURL": "/api/v1/downloads/\(e.productId)"]
             if let r = e.reason { j["revokedReason"] = r }
             if let p = products[e.productId] {
                 j["version"] = p.version

@@ -22,7 +22,7 @@ extension StoreAPI {
         let outcome = try catalog.recordPurchase(verified, account: a)
         var j: [String: Any] = ["productId": outcome.productId, "transactionId": outcome.transactionId,
                                 "originalTransactionId": outcome.originalTransactionId, "alreadyOwned": outcome.alreadyOwned,
-                                "downloadURL": "\(Self.origin(request, fallback: ""))/api/v1/downloads/\(outcome.productId)"]
+                                "downloadURL": "/api/v1/downloads/\(outcome.productId)"]
         if outcome.alreadyOwned { j["message"] = "You already own this region; downloading it again is free." }
         logger.info("purchase \(outcome.transactionId) of \(outcome.productId) by \(a.id): \(outcome.alreadyOwned ? "already owned" : "granted")")
         return JSONReply.make(j, status: outcome.alreadyOwned ? .ok : .created, request: request, cacheControl: "no-store")
