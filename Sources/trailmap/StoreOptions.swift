@@ -30,6 +30,9 @@ struct StoreOptions: ParsableArguments {
         if let c = catalog, !FileManager.default.fileExists(atPath: c) {
             throw ValidationError("--catalog \(c) does not exist: run `trailmap catalog publish --catalog \(c)` first")
         }
+        if storeSandbox != nil, !storeRootCert.isEmpty {
+            throw ValidationError("--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server")
+        }
         if !storeRootCert.isEmpty, storeBundleId == nil {
             throw ValidationError("--store-root-cert needs --store-bundle-id (the app's bundle id)")
         }
@@ -53,6 +56,7 @@ struct StoreOptions: ParsableArguments {
             let store = try SandboxStore(directory: dir)
             roots.append(store.rootCertificateDER)
             sandbox = store
+            logger.warning("SANDBOX STORE ON (\(dir)): purchases are signed by a local test key and POST /api/v1/sandbox/... makes them; never run this in production")
         }
         let bundleId = storeBundleId ?? sandbox?.bundleId ?? "com.trailmap.app"
         let environment = storeEnvironment ?? sandbox?.environment ?? .production

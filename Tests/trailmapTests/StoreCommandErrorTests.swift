@@ -21,4 +21,12 @@ import TrailMapTestSupport
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("c.sqlite")), "a failed publish creates no catalog")
     }
+
+    /// Hardening finding 6: a sandbox store never runs beside a real store's root certificate.
+    @Test func finding6_sandboxAndRealRootAreRefusedTogether() throws {
+        let dir = TemporaryDirectory()
+        let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--store-sandbox", dir.file("sandbox"),
+                                   "--store-root-cert", dir.file("root.pem"), "--store-bundle-id", "com.example.app"])
+        #expect(r.status != 0 && r.stderr.contains("--store-sandbox and --store-root-cert exclude each other"), "\(r.stderr)")
+    }
 }
