@@ -63,6 +63,16 @@ enum CatalogSchema {
         m.registerMigration("v2-product-layers") { db in
             try db.execute(sql: "ALTER TABLE products ADD COLUMN layers_json TEXT NOT NULL DEFAULT '[]'")
         }
+        // Refund ordering: notifications keep the store's signedDate (REFUND and REFUND_REVERSED
+        // apply in that order, not arrival order) and the transaction's revocationDate; rows from
+        // before this migration order as signed at 0, by arrival.
+        m.registerMigration("v3-notification-order") { db in
+            try db.execute(sql: """
+                ALTER TABLE notifications ADD COLUMN signed_at REAL NOT NULL DEFAULT 0;
+                ALTER TABLE notifications ADD COLUMN revocation_at REAL;
+                CREATE INDEX notifications_transaction ON notifications(original_transaction_id, signed_at);
+                """)
+        }
         return m
     }
 }

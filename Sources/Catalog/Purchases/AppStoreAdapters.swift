@@ -6,14 +6,17 @@ extension SignedDataVerifier: StoreVerifying {
         let t = try await verifyTransaction(signedTransaction)
         return StorePurchase(transactionId: t.transactionId, originalTransactionId: t.originalTransactionId,
                              productId: t.productId, appAccountToken: t.appAccountToken,
-                             purchaseDate: Date(timeIntervalSince1970: Double(t.purchaseDate) / 1000), environment: t.environment)
+                             purchaseDate: Date(timeIntervalSince1970: Double(t.purchaseDate) / 1000), environment: t.environment,
+                             revocationDate: t.revocationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) })
     }
 
     public func verifyEvent(_ signedPayload: String) async throws -> StoreEvent {
         let v = try await verifyNotification(signedPayload)
         return StoreEvent(notificationUUID: v.notification.notificationUUID, type: v.notification.notificationType,
                           subtype: v.notification.subtype, originalTransactionId: v.transaction?.originalTransactionId,
-                          transactionId: v.transaction?.transactionId)
+                          transactionId: v.transaction?.transactionId,
+                          signedDate: Date(timeIntervalSince1970: Double(v.notification.signedDate) / 1000),
+                          revocationDate: v.transaction?.revocationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) })
     }
 }
 

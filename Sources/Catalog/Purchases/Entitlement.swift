@@ -9,9 +9,12 @@ public struct StorePurchase: Sendable, Equatable {
     public var appAccountToken: String?
     public var purchaseDate: Date
     public var environment: String
+    /// When the store refunded or revoked this transaction, if it did: such a transaction grants nothing.
+    public var revocationDate: Date?
 
     public init(transactionId: String, originalTransactionId: String, productId: String, appAccountToken: String?,
-                purchaseDate: Date, environment: String) {
+                purchaseDate: Date, environment: String, revocationDate: Date? = nil) {
+        self.revocationDate = revocationDate
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.productId = productId

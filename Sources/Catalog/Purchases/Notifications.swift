@@ -9,13 +9,21 @@ public struct StoreEvent: Sendable, Equatable {
     /// From the notification's signed transaction, when it has one.
     public var originalTransactionId: String?
     public var transactionId: String?
+    /// When the store signed the notification: REFUND, REVOKE and REFUND_REVERSED of one
+    /// transaction take effect in this order, whatever order they arrive in (nil: the epoch).
+    public var signedDate: Date?
+    /// The transaction's `revocationDate` (REFUND, REVOKE), recorded in the entitlement's reason.
+    public var revocationDate: Date?
 
-    public init(notificationUUID: String, type: String, subtype: String?, originalTransactionId: String?, transactionId: String?) {
+    public init(notificationUUID: String, type: String, subtype: String?, originalTransactionId: String?, transactionId: String?,
+                signedDate: Date? = nil, revocationDate: Date? = nil) {
         self.notificationUUID = notificationUUID
         self.type = type
         self.subtype = subtype
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
+        self.signedDate = signedDate
+        self.revocationDate = revocationDate
     }
 }
 
@@ -24,54 +32,90 @@ public enum StoreEventOutcome: String, Sendable {
     case revoked, restored
     /// The same notificationUUID was handled before: nothing changed.
     case duplicate
-    /// Not a type the catalog acts on, or no entitlement matches.
+    /// A REFUND, REVOKE or REFUND_REVERSED for a transaction not recorded yet: kept, and applied
+    /// when the purchase is recorded.
+    case pending
+    /// Older (by `signedDate`) than a REFUND, REVOKE or REFUND_REVERSED already applied to the
+    /// same transaction: recorded, no effect.
+    case superseded
+    /// Not a type the catalog acts on, or the entitlement is already in the state it asks for.
     case ignored
 }
 
 extension CatalogDatabase {
+    /// The notification types that change an entitlement.
+    static let revocationTypes = ["REFUND", "REVOKE", "REFUND_REVERSED"]
+
     /// Applies a verified notification: REFUND and REVOKE revoke the entitlement of its original
     /// transaction (installs are marked revoked), REFUND_REVERSED restores it. Each
-    /// notificationUUID is handled once.
+    /// notificationUUID is handled once; of one transaction's notifications the newest by
+    /// `signedDate` decides; one for a transaction not yet recorded waits for its purchase.
     public func apply(_ e: StoreEvent) throws(CatalogError) -> StoreEventOutcome {
         try write { db in
             try db.execute(sql: """
-                INSERT OR IGNORE INTO notifications(notification_uuid, type, subtype, original_transaction_id, received_at)
-                VALUES (?, ?, ?, ?, ?)
-                """, arguments: [e.notificationUUID, e.type, e.subtype, e.originalTransactionId, Date().timeIntervalSince1970])
+                INSERT OR IGNORE INTO notifications(notification_uuid, type, subtype, original_transaction_id, received_at,
+                                                    signed_at, revocation_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [e.notificationUUID, e.type, e.subtype, e.originalTransactionId, Date().timeIntervalSince1970,
+                                 e.signedDate?.timeIntervalSince1970 ?? 0, e.revocationDate?.timeIntervalSince1970])
             guard db.changesCount == 1 else { return .duplicate }
-            guard let original = e.originalTransactionId,
-                  let row = try Row.fetchOne(db, sql: "SELECT account_id, product_id, status FROM entitlements WHERE original_transaction_id = ?",
+            guard Self.revocationTypes.contains(e.type), let original = e.originalTransactionId else { return .ignored }
+            guard let row = try Row.fetchOne(db, sql: "SELECT account_id, product_id, status FROM entitlements WHERE original_transaction_id = ?",
                                              arguments: [original])
-            else { return .ignored }
-            let account: String = row["account_id"], product: String = row["product_id"], status: String = row["status"]
-            let why = [e.type, e.subtype].compactMap { $0 }.joined(separator: "/")
-            let now = Date().timeIntervalSince1970
-            switch e.type {
-            case "REFUND", "REVOKE":
-                guard status == "active" else { return .ignored }
-                try db.execute(sql: "UPDATE entitlements SET status = 'revoked', reason = ?, updated_at = ? WHERE original_transaction_id = ?",
-                               arguments: [why, now, original])
-                try db.execute(sql: """
-                    UPDATE installs SET status = 'revoked', updated_at = ?
-                    WHERE product_id = ? AND device_id IN (SELECT id FROM devices WHERE account_id = ?)
-                    """, arguments: [now, product, account])
-                try Self.audit(db, account: account, product: product, originalTransaction: original, action: "revoke",
-                               reason: "\(why) notification \(e.notificationUUID)")
-                return .revoked
-            case "REFUND_REVERSED":
-                guard status == "revoked" else { return .ignored }
-                try db.execute(sql: "UPDATE entitlements SET status = 'active', reason = NULL, updated_at = ? WHERE original_transaction_id = ?",
-                               arguments: [now, original])
-                try db.execute(sql: """
-                    UPDATE installs SET status = 'installed', updated_at = ?
-                    WHERE product_id = ? AND status = 'revoked' AND device_id IN (SELECT id FROM devices WHERE account_id = ?)
-                    """, arguments: [now, product, account])
-                try Self.audit(db, account: account, product: product, originalTransaction: original, action: "restore",
-                               reason: "\(why) notification \(e.notificationUUID)")
-                return .restored
-            default:
-                return .ignored
-            }
+            else { return .pending }
+            guard let latest = try Self.latestRevocationEvent(db, originalTransaction: original),
+                  latest.notificationUUID == e.notificationUUID else { return .superseded }
+            let status: String = row["status"]
+            let revoke = e.type != "REFUND_REVERSED"
+            guard status == (revoke ? "active" : "revoked") else { return .ignored }
+            try Self.setRevoked(db, revoke, account: row["account_id"], product: row["product_id"], originalTransaction: original,
+                                reason: Self.reason(type: e.type, subtype: e.subtype, uuid: e.notificationUUID, revokedAt: e.revocationDate))
+            return revoke ? .revoked : .restored
         }
+    }
+
+    /// The newest (by signed date, then arrival) REFUND, REVOKE or REFUND_REVERSED recorded for a transaction.
+    static func latestRevocationEvent(_ db: Database, originalTransaction: String) throws -> StoreEvent? {
+        try Row.fetchOne(db, sql: """
+            SELECT notification_uuid, type, subtype, signed_at, revocation_at FROM notifications
+            WHERE original_transaction_id = ? AND type IN ('REFUND', 'REVOKE', 'REFUND_REVERSED')
+            ORDER BY signed_at DESC, rowid DESC LIMIT 1
+            """, arguments: [originalTransaction]).map { r in
+            let revokedAt: Double? = r["revocation_at"]
+            return StoreEvent(notificationUUID: r["notification_uuid"], type: r["type"], subtype: r["subtype"],
+                              originalTransactionId: originalTransaction, transactionId: nil,
+                              signedDate: Date(timeIntervalSince1970: r["signed_at"]),
+                              revocationDate: revokedAt.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// The entitlement's reason and the audit line for a notification.
+    static func reason(type: String, subtype: String?, uuid: String, revokedAt: Date?) -> String {
+        let why = [type, subtype].compactMap { $0 }.joined(separator: "/")
+        let when = revokedAt.map { ", revoked by the store at \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+        return "\(why) notification \(uuid)\(when)"
+    }
+
+    /// Revokes (or restores) an entitlement and the account's installs of its product, with an audit line.
+    static func setRevoked(_ db: Database, _ revoke: Bool, account: String, product: String, originalTransaction: String,
+                           reason: String) throws {
+        let now = Date().timeIntervalSince1970
+        if revoke {
+            try db.execute(sql: "UPDATE entitlements SET status = 'revoked', reason = ?, updated_at = ? WHERE original_transaction_id = ?",
+                           arguments: [reason, now, originalTransaction])
+            try db.execute(sql: """
+                UPDATE installs SET status = 'revoked', updated_at = ?
+                WHERE product_id = ? AND device_id IN (SELECT id FROM devices WHERE account_id = ?)
+                """, arguments: [now, product, account])
+        } else {
+            try db.execute(sql: "UPDATE entitlements SET status = 'active', reason = NULL, updated_at = ? WHERE original_transaction_id = ?",
+                           arguments: [now, originalTransaction])
+            try db.execute(sql: """
+                UPDATE installs SET status = 'installed', updated_at = ?
+                WHERE product_id = ? AND status = 'revoked' AND device_id IN (SELECT id FROM devices WHERE account_id = ?)
+                """, arguments: [now, product, account])
+        }
+        try audit(db, account: account, product: product, originalTransaction: originalTransaction,
+                  action: revoke ? "revoke" : "restore", reason: reason)
     }
 }

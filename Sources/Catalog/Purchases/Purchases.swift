@@ -10,6 +10,8 @@ extension CatalogDatabase {
         if let token = p.appAccountToken, token.lowercased() != account.appAccountToken.lowercased() {
             throw .accountTokenMismatch
         }
+        // The store says this transaction was refunded or revoked: it grants nothing.
+        if p.revocationDate != nil { throw .revoked(p.productId) }
         return try write { db in
             guard try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM products WHERE id = ?"), arguments: [p.productId]) == true else {
                 throw CatalogError.unknownProduct(p.productId)
@@ -48,6 +50,12 @@ extension CatalogDatabase {
                 """, arguments: [p.originalTransactionId, account.id, p.productId, now, now])
             try Self.audit(db, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
                            action: "grant", reason: "purchase, transaction \(p.transactionId) (\(p.environment))")
+            // A REFUND or REVOKE that arrived before the purchase takes effect now.
+            if let pending = try Self.latestRevocationEvent(db, originalTransaction: p.originalTransactionId), pending.type != "REFUND_REVERSED" {
+                try Self.setRevoked(db, true, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
+                                    reason: Self.reason(type: pending.type, subtype: pending.subtype, uuid: pending.notificationUUID,
+                                                        revokedAt: pending.revocationDate) + " (received before the purchase)")
+            }
             return outcome(false)
         }
     }

@@ -36,7 +36,7 @@ enum OpenAPIDocument {
         Op(method: "post", path: "/tile-tokens", summary: "A short-lived token for a paid region's tile URLs", auth: true,
            body: "TileToken", answers: ["201": "the token and tiles URL template", "403": "not entitled"]),
         Op(method: "post", path: "/store/notifications", summary: "App Store Server Notifications V2", auth: false,
-           body: "Notification", answers: ["200": "handled (revoked, restored, duplicate or ignored)"]),
+           body: "Notification", answers: ["200": "handled (revoked, restored, duplicate, pending, superseded or ignored)"]),
         Op(method: "post", path: "/sandbox/transactions", summary: "Sandbox store: sign a purchase", auth: true,
            body: "SandboxPurchase", answers: ["201": "the signed transaction"]),
         Op(method: "post", path: "/sandbox/notifications", summary: "Sandbox store: sign a refund/revoke notification", auth: true,
