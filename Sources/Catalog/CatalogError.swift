@@ -8,6 +8,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
     case emailTaken
     case invalidCredentials
     case tooManyAttempts(retryAfter: Int)
+    /// Too many password hashes are running or waiting: try again shortly.
+    case busy(retryAfter: Int)
     case unauthorized
     case unknownProduct(String)
     case unknownDevice(String)
@@ -26,7 +28,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .weakPassword(n): "the password is too short: use at least \(n) characters"
         case .emailTaken: "an account with that email already exists; log in instead"
         case .invalidCredentials: "wrong email or password"
-        case let .tooManyAttempts(s): "too many failed logins; try again in \(s) seconds"
+        case let .tooManyAttempts(s): "too many attempts (failed logins for this account or from this address, or registrations from this address); try again in \(s) seconds"
+        case let .busy(s): "the server is busy checking other passwords; try again in \(s) seconds"
         case .unauthorized: "log in first: the token is missing, unknown, expired or logged out"
         case let .unknownProduct(id): "no product \(id) in the catalog"
         case let .unknownDevice(id): "no device \(id) on this account; register the device first"
@@ -49,6 +52,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case .emailTaken: "email_taken"
         case .invalidCredentials: "invalid_credentials"
         case .tooManyAttempts: "too_many_attempts"
+        case .busy: "busy"
         case .unauthorized: "unauthorized"
         case .unknownProduct: "unknown_product"
         case .unknownDevice: "unknown_device"

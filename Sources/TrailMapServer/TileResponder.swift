@@ -11,7 +11,7 @@ import TileStore
 /// Answers every request of the tile server. Paths are parsed by hand (no router) because the
 /// tile route is the hot path: one split of the path, one SQLite lookup, one buffer copy.
 public struct TileResponder: HTTPResponder {
-    public typealias Context = BasicRequestContext
+    public typealias Context = TrailMapRequestContext
 
     let registry: TilesetRegistry
     let config: ServerConfiguration

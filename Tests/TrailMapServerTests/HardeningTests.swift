@@ -90,3 +90,27 @@ import TrailMapTestSupport
         }
     }
 }
+
+/// Finding 5 through HTTP: logins are throttled per client address and answered 429 with
+/// Retry-After before any password hashing.
+@Suite struct LoginFloodTests {
+    @Test func finding5_wrongLoginsFromOneAddressAreAnswered429() async throws {
+        let store = try StoreFixture()
+        try await store.app().test(.live) { client in
+            _ = try await APIUser.register(client, email: "ann@example.com")
+            var statuses: [Int] = []
+            for i in 0..<21 {
+                let body = StoreFixture.body(["email": "nobody\(i)@example.com", "password": "wrong password"])
+                let r = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: body)
+                statuses.append(r.status.code)
+            }
+            #expect(statuses.prefix(20).allSatisfy { $0 == 401 }, "\(statuses)")
+            #expect(statuses.last == 429, "\(statuses)")
+            // Every email from this address now waits, the right password included.
+            let right = StoreFixture.body(["email": "ann@example.com", "password": "correct horse battery"])
+            let r = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: right)
+            #expect(r.status == .tooManyRequests && r.headers[.retryAfter].flatMap { Int($0) }.map { $0 >= 1 } == true)
+            #expect(StoreFixture.errorCode(r) == "too_many_attempts")
+        }
+    }
+}

@@ -7,13 +7,15 @@ import TileStore
 extension CatalogDatabase {
     static let minimumPasswordLength = 10
 
-    /// Creates an account; the password is stored only as a scrypt hash.
-    public func register(email rawEmail: String, password: String) throws(CatalogError) -> Account {
+    /// Creates an account; the password is stored only as a scrypt hash. Registrations from one
+    /// client `address` are throttled (`LoginThrottle`); nil (a local caller) is not.
+    public func register(email rawEmail: String, password: String, address: String? = nil) throws(CatalogError) -> Account {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
         guard Self.isEmail(email) else { throw .invalidEmail }
         guard password.count >= Self.minimumPasswordLength, password.utf8.count <= 1024 else {
             throw .weakPassword(minimum: Self.minimumPasswordLength)
         }
+        if let wait = throttle.admitRegistration(address: address) { throw .tooManyAttempts(retryAfter: wait) }
         let stored: String
         do { stored = try hasher.hash(password) } catch { throw .database("password hashing failed: \(error)") }
         let account = Account(id: UUID().uuidString.lowercased(), email: email, appAccountToken: UUID().uuidString.lowercased())
@@ -29,20 +31,21 @@ extension CatalogDatabase {
         return account
     }
 
-    /// Checks the password and returns a new session token; failures are throttled per email.
-    public func login(email rawEmail: String, password: String) throws(CatalogError) -> Session {
+    /// Checks the password and returns a new session token. Attempts are throttled per email and
+    /// per client `address` (`LoginThrottle`: counted when admitted, so parallel guesses cannot
+    /// slip past the count).
+    public func login(email rawEmail: String, password: String, address: String? = nil) throws(CatalogError) -> Session {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
-        if let wait = throttle.wait(for: email) { throw .tooManyAttempts(retryAfter: wait) }
+        if let wait = throttle.admitLogin(email: email, address: address) { throw .tooManyAttempts(retryAfter: wait) }
         let row = try read { db in
             try Row.fetchOne(db, sql: "SELECT id, email, password_hash, app_account_token FROM accounts WHERE email = ?",
                              arguments: [email])
         }
         guard let row, hasher.verify(password, against: row["password_hash"]) else {
             if row == nil { hasher.burn(password) }
-            throttle.failed(email)
             throw .invalidCredentials
         }
-        throttle.succeeded(email)
+        throttle.succeeded(email: email, address: address)
         let account = Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
         let token = Data.catalogRandom(count: 32).catalogBase64URL()
         let now = Date()
@@ -54,6 +57,12 @@ extension CatalogDatabase {
                            arguments: [Self.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
         }
         return Session(token: token, expiresAt: expires, account: account)
+    }
+
+    /// Seconds the caller must wait before trying to log in as `email` from `address`, or nil:
+    /// a look that counts nothing, for answering 429 before queueing a password hash.
+    public func loginWait(email: String, address: String?) -> Int? {
+        throttle.wait(for: email.trimmingCharacters(in: .whitespaces), address: address)
     }
 
     /// The account of a live bearer token.

@@ -9,17 +9,28 @@ extension StoreAPI {
     struct DeviceBody: Decodable { var name: String? }
     struct InstallBody: Decodable { var version: Int }
 
-    func register(_ request: Request) async throws -> Response {
+    /// Registers an account; the password is hashed on the password-hashing pool, off the
+    /// shared concurrency threads, throttled per client address.
+    func register(_ request: Request, from address: String?) async throws -> Response {
         let c = try await body(Credentials.self, request)
-        let a = try catalog.register(email: c.email, password: c.password)
+        let catalog = catalog
+        let a = try await settings.passwordHashing.run { () throws(CatalogError) in
+            try catalog.register(email: c.email, password: c.password, address: address)
+        }
         logger.info("account registered: \(a.id)")
         return JSONReply.make(["accountId": a.id, "email": a.email, "appAccountToken": a.appAccountToken], status: .created,
                               request: request, cacheControl: "no-store")
     }
 
-    func login(_ request: Request) async throws -> Response {
+    /// Logs in: a throttled email or address is answered 429 at once, before any hashing; the
+    /// password check runs on the password-hashing pool (503 + Retry-After when it is full).
+    func login(_ request: Request, from address: String?) async throws -> Response {
         let c = try await body(Credentials.self, request)
-        let s = try catalog.login(email: c.email, password: c.password)
+        if let wait = catalog.loginWait(email: c.email, address: address) { throw CatalogError.tooManyAttempts(retryAfter: wait) }
+        let catalog = catalog
+        let s = try await settings.passwordHashing.run { () throws(CatalogError) in
+            try catalog.login(email: c.email, password: c.password, address: address)
+        }
         return JSONReply.make(["token": s.token, "expiresAt": JSONReply.time(s.expiresAt), "accountId": s.account.id,
                                "appAccountToken": s.account.appAccountToken], request: request, cacheControl: "no-store")
     }

@@ -11,10 +11,11 @@ extension APIError {
         case .tooManyAttempts: .tooManyRequests
         case .unknownProduct, .unknownDevice: .notFound
         case .notEntitled, .revoked, .accountTokenMismatch: .forbidden
-        case .database: .serviceUnavailable
+        case .database, .busy: .serviceUnavailable
         }
         self.init(status, code: e.code, message: e.description)
         if case let .tooManyAttempts(s) = e { headers[.retryAfter] = String(s) }
+        if case let .busy(s) = e { headers[.retryAfter] = String(s) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"trailmap\"" }
     }
 }

@@ -6,7 +6,7 @@ import Logging
 
 /// `GET|HEAD /downloads/{productId}`: the bundle file, resumable with `Range` and `If-Range`.
 extension StoreAPI {
-    func download(_ request: Request, product: Substring, context: BasicRequestContext) async throws -> Response {
+    func download(_ request: Request, product: Substring, context: TrailMapRequestContext) async throws -> Response {
         let a = try account(request)
         let p = try catalog.downloadable(productID: try Self.productID(product), account: a)
         let size = (try? FileManager.default.attributesOfItem(atPath: p.bundlePath)[.size] as? NSNumber)?.int64Value

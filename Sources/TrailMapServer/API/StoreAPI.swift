@@ -27,7 +27,7 @@ struct StoreAPI: Sendable {
     }
 
     /// Answers a request whose path starts with `/api/v1/`; `parts` are the components after it.
-    func respond(_ request: Request, parts: [Substring], context: BasicRequestContext, route: inout Route) async throws -> Response {
+    func respond(_ request: Request, parts: [Substring], context: TrailMapRequestContext, route: inout Route) async throws -> Response {
         do {
             return try await dispatch(request, parts: parts, context: context, route: &route)
         } catch let e as CatalogError {
@@ -35,13 +35,13 @@ struct StoreAPI: Sendable {
         }
     }
 
-    private func dispatch(_ request: Request, parts: [Substring], context: BasicRequestContext, route: inout Route) async throws -> Response {
+    private func dispatch(_ request: Request, parts: [Substring], context: TrailMapRequestContext, route: inout Route) async throws -> Response {
         let m = request.method
         route = .api
         switch (m, parts.count, parts.first ?? "") {
         case (.get, 1, "openapi.json"): return JSONReply.make(OpenAPIDocument.object, request: request)
-        case (.post, 1, "accounts"): return try await register(request)
-        case (.post, 1, "sessions"): return try await login(request)
+        case (.post, 1, "accounts"): return try await register(request, from: context.clientAddress)
+        case (.post, 1, "sessions"): return try await login(request, from: context.clientAddress)
         case (.delete, 1, "sessions"): return try logout(request)
         case (.post, 1, "devices"): return try await addDevice(request)
         case (.put, 4, "devices") where parts[2] == "installs": return try await install(request, device: parts[1], product: parts[3])

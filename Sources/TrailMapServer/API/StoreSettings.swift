@@ -11,6 +11,8 @@ public struct StoreSettings: Sendable {
     public var availableProducts: Set<String>?
     /// Largest accepted request body.
     public var maxBodyBytes: Int = 64 * 1024
+    /// Where logins and registrations hash passwords: threads of its own, a bounded queue.
+    public var passwordHashing: KeyDerivationPool = .shared
     /// Signs and checks tile tokens (`?token=`) with a key kept in the catalog.
     public let tileTokens: TileTokens
 
