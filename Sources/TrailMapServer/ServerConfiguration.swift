@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var tileMaxAge: Int = 3600
     /// The tile cache: byte budget, policy, bundles, memory pressure, prefetch.
     public var cache = CacheConfiguration()
+    /// Time from a request's first byte to its last; a slower request's connection is closed.
+    public var requestTimeout: Duration = .seconds(30)
+    /// A connection with nothing read or written for this long is closed.
+    public var idleTimeout: Duration = .seconds(60)
     /// Bearer token of the `/admin/` routes; nil turns them off (404).
     public var adminToken: String?
 

@@ -11,6 +11,7 @@ public final class ServerMetrics: Sendable {
     private let bytes: Counter
     private let tiles: Counter
     private let notModified: Counter
+    private let timedOut: Counter
     private let cacheSource = Mutex<CacheSystem?>(nil)
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
@@ -24,9 +25,14 @@ public final class ServerMetrics: Sendable {
         bytes = registry.makeCounter(name: "trailmap_http_response_bytes_total", help: "Bytes of response bodies sent.")
         tiles = registry.makeCounter(name: "trailmap_tiles_served_total", help: "Tiles answered with 200.")
         notModified = registry.makeCounter(name: "trailmap_tiles_not_modified_total", help: "Tile requests answered 304.")
+        timedOut = registry.makeCounter(name: "trailmap_connections_timed_out_total",
+                                        help: "Connections closed for a request not complete in time or for being idle.")
     }
 
     /// Records one request.
+    /// A connection closed by `ConnectionDeadlines`.
+    func recordTimeout() { timedOut.increment() }
+
     func record(route: Route, status: Int, bodyBytes: Int, duration: Duration) {
         let key = RouteStatus(route: route, status: status)
         let counter = requests.withLock { map in

@@ -28,13 +28,28 @@ struct TileChannel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let wired = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
             let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)
-            try pipeline.addHandler(ByteToMessageHandler(decoder), position: .after(wired.handler))
+            let unwired = ByteToMessageHandler(decoder)
+            try pipeline.addHandler(unwired, position: .after(wired.handler))
             pipeline.removeHandler(context: wired, promise: nil)
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             let encoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
             try pipeline.addHandler(TileFastPath(responder: responder, socket: encoder), position: .before(codec))
+            let (metrics, logger) = (responder.metrics, responder.logger)
+            let peer = channel.remoteAddress?.description ?? "?"
+            try ConnectionDeadlines.install(on: pipeline, after: unwired, limits: deadlineLimits) { why in
+                metrics.recordTimeout()
+                logger.info("closed connection from \(peer): \(why)")
+            }
             return value
         }
+    }
+
+    /// The request and idle deadlines of the configuration.
+    var deadlineLimits: ConnectionDeadlines.Limits {
+        func amount(_ d: Duration) -> TimeAmount {
+            .nanoseconds(d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000)
+        }
+        return ConnectionDeadlines.Limits(request: amount(responder.config.requestTimeout), idle: amount(responder.config.idleTimeout))
     }
 
     /// The parsing limits Hummingbird gives its own decoder.

@@ -34,6 +34,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between rescans of the tiles folder.")
     var reloadInterval: Double = 1
 
+    @Option(name: .long, help: "Seconds a request may take from its first byte to its last; slower connections are closed.")
+    var requestTimeout: Double = 30
+
+    @Option(name: .long, help: "Seconds a connection may sit with nothing read or written (keep-alive included) before it is closed.")
+    var idleTimeout: Double = 60
+
     @Option(name: .long, help: "Memory for cached tiles and open bundles, e.g. 256MB or 1G; never exceeded.")
     var cacheBudget: ByteSize = ByteSize(bytes: 256 << 20)
 
@@ -78,6 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
+        guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be in (0, 3600] seconds") }
+        guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be in (0, 86400] seconds") }
         guard cacheBudget.bytes >= 4 << 20 else { throw ValidationError("--cache-budget must be at least 4MB") }
         guard maxOpenBundles >= 1 else { throw ValidationError("--max-open-bundles must be at least 1") }
         guard bundleIdleTimeout > 0 else { throw ValidationError("--bundle-idle-timeout must be positive") }
@@ -98,6 +106,8 @@ struct ServeCommand: AsyncParsableCommand {
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
+        config.requestTimeout = .milliseconds(Int(requestTimeout * 1000))
+        config.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
         config.cache.budget = cacheBudget.bytes
         config.cache.policy = cachePolicy
         config.cache.maxOpenBundles = maxOpenBundles

@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileGeometry
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// Hardening, finding 7: a half-sent or trickled request, and an idle keep-alive connection, are
+/// closed after their configured time instead of holding the connection forever.
+@Suite struct ConnectionDeadlineTests {
+    let fixture = ServerFixture()
+
+    func app(request: Duration, idle: Duration) -> Application<TileResponder> {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.requestTimeout = request
+        config.idleTimeout = idle
+        return TileServer.makeApplication(config: config)
+    }
+
+    /// A blocking client socket on 127.0.0.1 that reads with an 8 s timeout.
+    final class Client {
+        let fd: Int32
+
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var timeout = timeval(tv_sec: 8, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+        }
+
+        deinit { close(fd) }
+
+        /// False when the server has closed the connection.
+        @discardableResult func send(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        }
+
+        /// Reads until `marker` is in the input (returns the input) or the server closes (nil),
+        /// or the 8 s timeout passes (throws).
+        func read(until marker: String? = nil) throws -> String? {
+            var input: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                if let marker, String(decoding: input, as: UTF8.self).contains(marker) { return String(decoding: input, as: UTF8.self) }
+                let n = recv(fd, &chunk, chunk.count, 0)
+                if n == 0 || (n < 0 && errno == ECONNRESET) { return marker == nil ? String(decoding: input, as: UTF8.self) : nil }
+                guard n > 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["reason": "no close within 8 s (errno \(errno))"]) }
+                input += chunk[..<n]
+            }
+        }
+    }
+
+    /// Seconds `body` takes.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = Date()
+        try body()
+        return Date().timeIntervalSince(start)
+    }
+
+    @Test func finding7_aHalfSentRequestIsClosedAfterTheRequestTimeout() async throws {
+        try fixture.bundle("co")
+        try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
+            let c = try Client(port: try #require(client.port))
+            c.send("GET /tiles/co/4/3/6.png HTTP/1.1\r\nHo")
+            let waited = try Self.seconds { _ = try c.read() }
+            #expect(waited >= 0.8 && waited < 4, "closed after \(waited) s")
+        }
+    }
+
+    @Test func finding7_aTrickledRequestIsClosedEvenWhileBytesKeepComing() async throws {
+        try fixture.bundle("co")
+        try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
+            let c = try Client(port: try #require(client.port))
+            let start = Date()
+            var open = true
+            // One byte every 100 ms: never idle, never done.
+            for byte in "GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+                try await Task.sleep(for: .milliseconds(100))
+                open = c.send(String(byte))
+                if !open || Date().timeIntervalSince(start) > 6 { break }
+            }
+            if open { _ = try c.read() }
+            let waited = Date().timeIntervalSince(start)
+            #expect(waited >= 0.8 && waited < 4, "closed after \(waited) s")
+        }
+    }
+
+    /// A connection that sits idle first and then trickles: the request deadline starts with the
+    /// first byte, not when the idle clock would next be looked at.
+    @Test func finding7_aTrickleAfterAQuietStartIsClosedOnTime() async throws {
+        try fixture.bundle("co")
+        try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
+            let c = try Client(port: try #require(client.port))
+            try await Task.sleep(for: .milliseconds(1500))
+            let start = Date()
+            var open = true
+            for byte in "GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+                open = c.send(String(byte))
+                if !open || Date().timeIntervalSince(start) > 6 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            if open { _ = try c.read() }
+            let waited = Date().timeIntervalSince(start)
+            #expect(waited >= 0.8 && waited < 4, "closed \(waited) s after the first byte")
+        }
+    }
+
+    @Test func finding7_anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+        try fixture.bundle("co")
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        try await app(request: .seconds(30), idle: .seconds(1)).test(.live) { client in
+            let c = try Client(port: try #require(client.port))
+            c.send("GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try c.read(until: "\r\n\r\n")?.hasPrefix("HTTP/1.1 200") == true)
+            let waited = try Self.seconds { _ = try c.read() }
+            #expect(waited >= 0.5 && waited < 4, "closed after \(waited) s idle")
+        }
+    }
+
+    @Test func finding7_aSlowButTimelyRequestIsAnswered() async throws {
+        try fixture.bundle("co")
+        try await app(request: .seconds(2), idle: .seconds(2)).test(.live) { client in
+            let c = try Client(port: try #require(client.port))
+            // Three requests on one connection, each sent in two parts 500 ms apart (an API route too).
+            for path in ["/healthz", "/tiles/co.json", "/api/v1/openapi.json"] {
+                c.send("GET \(path) HTTP/1.1\r\nHo")
+                try await Task.sleep(for: .milliseconds(500))
+                c.send("st: x\r\n\r\n")
+                let head = try #require(try c.read(until: "\r\n\r\n"), "\(path) answered")
+                #expect(head.hasPrefix("HTTP/1.1 200") || head.hasPrefix("HTTP/1.1 404"), "\(path): \(head.prefix(40))")
+                try await Task.sleep(for: .milliseconds(700))
+            }
+        }
+    }
+}
