@@ -56,3 +56,39 @@ import TrailMapTestSupport
         #expect(StoreAPI.byteRange("bytes=99999999999999999999-", size: 10) == nil)
     }
 }
+
+/// Hardening, finding 8: a bundle changed in place after publishing (same size) is never sent
+/// under the published SHA-256; an untouched copy (new mtime, same bytes) still is.
+@Suite struct DownloadIntegrityTests {
+    @Test func finding8_aBundleChangedInPlaceWithTheSameSizeAnswers503() async throws {
+        let f = try StoreFixture()
+        let path = f.tiles.dir.file("co.mbtiles")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try await f.app().test(.live) { client in
+            let ann = try await APIUser.register(client, email: "ann@example.com")
+            _ = try await ann.buy("colorado")
+            let first = try await ann.call(.get, "/api/v1/downloads/colorado")
+            #expect(first.status == .ok && Data(Array(buffer: first.body)) == original)
+
+            // Same bytes, new modification time (a copy, a touch): still served.
+            try original.write(to: URL(fileURLWithPath: path))
+            let touched = try await ann.call(.get, "/api/v1/downloads/colorado")
+            #expect(touched.status == .ok && Data(Array(buffer: touched.body)) == original)
+
+            // Ten bytes in the middle rewritten, same size: 503 until published again.
+            var changed = original
+            for i in 0..<10 { changed[original.count / 2 + i] ^= 0x5A }
+            try changed.write(to: URL(fileURLWithPath: path))
+            for method in [HTTPRequest.Method.get, .head] {
+                let r = try await ann.call(method, "/api/v1/downloads/colorado", headers: [.range: "bytes=0-99"])
+                #expect(r.status == .serviceUnavailable, "\(method)")
+                #expect(r.headers[.eTag] == nil, "no ETag for content that is not the published one")
+                if method == .get { #expect(StoreFixture.errorCode(r) == "bundle_unavailable") }
+            }
+            // Put back: served again.
+            try original.write(to: URL(fileURLWithPath: path))
+            let back = try await ann.call(.get, "/api/v1/downloads/colorado")
+            #expect(back.status == .ok && back.headers[.eTag] == "\"\(DownloadResumeTests.hex(original))\"")
+        }
+    }
+}

@@ -9,11 +9,11 @@ extension StoreAPI {
     func download(_ request: Request, product: Substring, context: TrailMapRequestContext) async throws -> Response {
         let a = try account(request)
         let p = try catalog.downloadable(productID: try Self.productID(product), account: a)
-        let size = (try? FileManager.default.attributesOfItem(atPath: p.bundlePath)[.size] as? NSNumber)?.int64Value
-        guard let size, size == p.size else {
-            logger.error("download \(p.id): \(p.bundlePath) is missing or changed since it was published")
+        let size = p.size
+        guard await bundleIntegrity.holdsPublished(path: p.bundlePath, size: size, sha256: p.sha256) else {
+            logger.error("download \(p.id): \(p.bundlePath) is missing or its bytes changed since it was published (SHA-256 differs)")
             throw APIError(.serviceUnavailable, code: "bundle_unavailable",
-                           message: "the bundle of \(p.id) is missing or changed on the server since it was published; try again later")
+                           message: "the bundle of \(p.id) is missing or changed on the server since it was published (publish it again); try again later")
         }
         let etag = "\"\(p.sha256)\""
         var headers: HTTPFields = [

@@ -12,6 +12,8 @@ struct StoreAPI: Sendable {
     let settings: StoreSettings
     let files = FileIO()
     let anonymousCatalog = CatalogResponseCache()
+    /// Checks that a bundle still holds its published bytes before it is downloaded.
+    let bundleIntegrity = BundleIntegrity()
     let logger: Logger
 
     var catalog: CatalogDatabase { settings.catalog }
