@@ -59,6 +59,15 @@ public struct Downloader: Sendable {
             progress(DownloadProgress(received: offset, total: job.size, resumedFrom: resumedFrom, bytesPerSecond: rate))
         }
         report()
+        // What one ranged request did, filled in by the stream's handlers (on the transport's queue).
+        final class Exchange: @unchecked Sendable {
+            var status = 0
+            var headers: [String: String] = [:]
+            var written: Int64 = 0
+            var expected: Int64 = 0
+            var errorBody = Data()
+        }
+        var failures = 0
         while offset < job.size {
             try Task.checkCancellation()
             let end = min(offset + Int64(chunkSize), job.size) - 1
@@ -67,41 +76,83 @@ public struct Downloader: Sendable {
             request.setValue("bytes=\(offset)-\(end)", forHTTPHeaderField: "Range")
             request.setValue("\"\(job.sha256)\"", forHTTPHeaderField: "If-Range")
             if let token = job.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            let reply = try await http.send(request, idempotent: true)
-            switch reply.status {
-            case 206:
-                guard let range = Self.contentRange(reply.header("content-range")), range.start == offset,
-                      !reply.body.isEmpty, Int64(reply.body.count) == range.end - range.start + 1,
-                      offset + Int64(reply.body.count) <= job.size
-                else {
-                    throw RegionManagerError.invalidResponse("bad partial answer (Content-Range \(reply.header("content-range") ?? "none"))")
+            let x = Exchange()
+            let (from, size, path) = (offset, job.size, job.partial.path)
+            do {
+                // Bytes go straight to the partial file as they arrive; at most what was asked for is read.
+                try await http.stream(request, head: { status, headers in
+                    x.status = status
+                    x.headers = headers
+                    switch status {
+                    case 206:
+                        guard let range = Self.contentRange(headers["content-range"]), range.start == from, range.end <= end else {
+                            throw RegionManagerError.invalidResponse("bad partial answer (Content-Range \(headers["content-range"] ?? "none"))")
+                        }
+                        x.expected = range.end - range.start + 1
+                    case 200:
+                        // The whole entity: a different version (If-Range failed) or no range support.
+                        if let length = headers["content-length"].flatMap(Int64.init), length != size {
+                            throw RegionManagerError.invalidResponse(
+                                "the server's file has \(length) bytes, the catalog says \(size); run `trailmap regions install` again")
+                        }
+                        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw AtomicFile.failure(path) }
+                        x.expected = size
+                    default:
+                        return 64 << 10  // an error message
+                    }
+                    return x.expected
+                }, body: { data in
+                    guard x.status == 200 || x.status == 206 else { return x.errorBody.append(data) }
+                    try AtomicFile.writeAll(fd: fd, data: data, path: path)
+                    x.written += Int64(data.count)
+                })
+            } catch let error as RegionManagerError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // The connection failed mid-way: keep what arrived (in order), retry from there.
+                offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: path)
+                failures += 1
+                guard HTTPClient.isTransient(error), failures < http.retry.attempts else {
+                    throw RegionManagerError.serverUnreachable(server: Self.origin(job.url), attempts: failures, reason: HTTPClient.describe(error))
                 }
-                try append(reply.body, fd: fd, path: job.partial.path)
-                offset += Int64(reply.body.count)
-            case 200:
-                // The server sent the whole entity: a different version (If-Range failed) or no range support.
-                guard Int64(reply.body.count) == job.size else {
-                    throw RegionManagerError.invalidResponse(
-                        "the server's file has \(reply.body.count) bytes, the catalog says \(job.size); run `trailmap regions install` again")
+                report()
+                try await Task.sleep(for: http.retry.delay(after: failures))
+                continue
+            }
+            switch x.status {
+            case 200, 206:
+                guard x.written == x.expected else {
+                    throw RegionManagerError.invalidResponse("the server sent \(x.written) of \(x.expected) bytes")
                 }
-                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw AtomicFile.failure(job.partial.path) }
-                try append(reply.body, fd: fd, path: job.partial.path)
-                offset = job.size
+                offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: path)
+                failures = 0
             case 416:
                 guard restarts == 0 else { throw RegionManagerError.invalidResponse("the server refused every byte range (416)") }
                 restarts += 1
                 guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw AtomicFile.failure(job.partial.path) }
                 offset = 0
+            case 500...:
+                failures += 1
+                guard failures < http.retry.attempts else {
+                    throw RegionManagerError.serverFailure(status: x.status, attempts: failures, message: HTTPClient.errorMessage(x.errorBody))
+                }
+                let after = x.headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int($0 * 1000)) }
+                try await Task.sleep(for: http.retry.delay(after: failures, retryAfter: after))
             default:
-                throw StoreClient.error(for: reply, server: Self.origin(job.url), productId: job.productId)
+                throw StoreClient.error(for: HTTPReply(status: x.status, headers: x.headers, body: x.errorBody),
+                                        server: Self.origin(job.url), productId: job.productId)
             }
             report()
         }
     }
 
-    private func append(_ data: Data, fd: Int32, path: String) throws {
-        try AtomicFile.writeAll(fd: fd, data: data, path: path)
+    /// Makes what one exchange wrote durable and returns the new offset (a whole-file answer
+    /// restarted the file at 0).
+    private func keep(_ written: Int64, restarted: Bool, from: Int64, fd: Int32, path: String) throws -> Int64 {
         guard fsync(fd) == 0 else { throw AtomicFile.failure(path) }
+        return (restarted ? 0 : from) + written
     }
 
     static func origin(_ url: URL) -> String {

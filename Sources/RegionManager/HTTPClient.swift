@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,19 +13,43 @@ public struct HTTPReply: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// A thin URLSession wrapper that retries network failures and 5xx answers with exponential backoff.
+/// A URLSession wrapper that retries network failures and 5xx answers with exponential backoff,
+/// and never holds more of an answer in memory than was asked for: API answers are capped at
+/// `maxBodyBytes`, bundle bytes stream to disk (`stream`).
 public struct HTTPClient: Sendable {
     public let retry: RetryPolicy
-    private let session: URLSession
+    /// Largest answer `send` keeps in memory; a larger one is refused (`invalidResponse`).
+    public let maxBodyBytes: Int
+    private let transport: StreamingTransport
 
-    public init(retry: RetryPolicy = .standard, timeout: TimeInterval = 30) {
+    public init(retry: RetryPolicy = .standard, timeout: TimeInterval = 30, maxBodyBytes: Int = 16 << 20) {
         self.retry = retry
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.urlCache = nil
-        config.httpCookieStorage = nil
-        session = URLSession(configuration: config)
+        self.maxBodyBytes = maxBodyBytes
+        transport = StreamingTransport(timeout: timeout)
+    }
+
+    /// Sends `request` once (no retries) and streams its body to `body` as it arrives, after
+    /// `head` has seen the status and headers and returned how many body bytes it accepts (it may
+    /// throw to refuse the answer before any body is read). A longer body, by its Content-Length
+    /// or as it arrives, is cut off with `invalidResponse`.
+    public func stream(_ request: URLRequest, head: @escaping (Int, [String: String]) throws -> Int64,
+                       body: @escaping (Data) throws -> Void) async throws {
+        try await transport.run(request, .init(head: head, body: body))
+    }
+
+    /// One attempt, its body collected in memory up to `maxBodyBytes`.
+    private func once(_ request: URLRequest) async throws -> HTTPReply {
+        final class Collected {
+            var reply = HTTPReply(status: 0, headers: [:], body: Data())
+        }
+        let collected = Collected()
+        let limit = Int64(maxBodyBytes)
+        try await stream(request, head: { status, headers in
+            collected.reply.status = status
+            collected.reply.headers = headers
+            return limit
+        }, body: { collected.reply.body.append($0) })
+        return collected.reply
     }
 
     /// Sends the request; retries connection failures always, 5xx answers when `idempotent`
@@ -36,15 +61,7 @@ public struct HTTPClient: Sendable {
             attempt += 1
             try Task.checkCancellation()
             do {
-                let (data, response) = try await session.data(for: request)
-                guard let http = response as? HTTPURLResponse else {
-                    throw RegionManagerError.invalidResponse("not an HTTP response")
-                }
-                var headers: [String: String] = [:]
-                for (k, v) in http.allHeaderFields {
-                    if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
-                }
-                let reply = HTTPReply(status: http.statusCode, headers: headers, body: data)
+                let reply = try await once(request)
                 let retryable = reply.status >= 500 && (idempotent || [502, 503, 504].contains(reply.status))
                 guard retryable else { return reply }
                 guard attempt < retry.attempts else {
@@ -68,6 +85,9 @@ public struct HTTPClient: Sendable {
     }
 
     static func isTransient(_ error: any Error) -> Bool {
+        if let e = error as? AsyncHTTPClient.HTTPClientError, [.cancelled, .invalidURL, .emptyHost, .emptyScheme].contains(e) {
+            return false
+        }
         if let url = error as? URLError {
             switch url.code {
             case .cancelled, .badURL, .unsupportedURL: return false
@@ -78,6 +98,18 @@ public struct HTTPClient: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
+        if let e = error as? AsyncHTTPClient.HTTPClientError {
+            switch e {
+            case .connectTimeout: return "timed out connecting"
+            case .readTimeout, .deadlineExceeded: return "timed out"
+            case .remoteConnectionClosed: return "connection lost"
+            default: return String(describing: e)
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("connection refused") || text.contains("ECONNREFUSED") || text.contains("errno: 111") {
+            return "connection refused"
+        }
         if let url = error as? URLError {
             switch url.code {
             case .cannotConnectToHost: return "connection refused"

@@ -34,8 +34,9 @@ import TrailMapTestSupport
         let job = TestData.job(server, route, dir: dir.path)
         let downloader = Downloader(http: TestData.http(attempts: 1), chunkSize: chunk)
         await #expect(throws: RegionManagerError.self) { try await downloader.download(job) }
-        let kept = Int64(offset / chunk * chunk)
-        #expect(job.partial.bytesOnDisk == kept)
+        // Whole chunks are kept, and of the cut one what arrived before the cut (streamed to disk).
+        let kept = job.partial.bytesOnDisk
+        #expect(kept >= Int64(offset / chunk * chunk) && kept <= Int64(offset), "kept \(kept) of a cut at \(offset)")
         #expect(job.partial.resumableBytes(sha256: route.sha256, size: route.size) == kept)
 
         let before = route.rangeStarts.count
@@ -57,7 +58,8 @@ import TrailMapTestSupport
         let job = TestData.job(server, route, dir: dir.path)
         try await Downloader(http: TestData.http(attempts: 4), chunkSize: chunk).download(job)
         #expect(try FileDigest.sha256(path: job.partial.path) == route.sha256)
-        #expect(route.rangeStarts.filter { $0 == 131_072 }.count == 3)
+        // The cut chunk was asked for three times (from where each attempt stopped).
+        #expect(route.rangeStarts.filter { (131_072..<196_608).contains($0) }.count == 3)
     }
 
     @Test func partialOfAnotherVersionStartsAfresh() async throws {

@@ -23,10 +23,20 @@ final class TestHTTPServer: Sendable {
         var body = Data()
         /// Send only this many body bytes (after a full Content-Length), then drop the connection.
         var cutAfter: Int?
+        /// Instead of `body`: a long body sent 64 KiB at a time until the client stops reading.
+        var flood: Flood?
 
         static func json(_ status: Int, _ text: String) -> Response {
             Response(status: status, headers: [("Content-Type", "application/json")], body: Data(text.utf8))
         }
+    }
+
+    /// A body of `count` bytes, close-delimited unless `declaredLength` gives a Content-Length;
+    /// `sent` counts what the client's socket accepted.
+    struct Flood: Sendable {
+        var count: Int
+        var declaredLength: Int?
+        var sent: ByteCounter
     }
 
     let port: Int
@@ -116,6 +126,17 @@ final class TestHTTPServer: Sendable {
         let response = handler(request)
         var text = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
         for (k, v) in response.headers { text += "\(k): \(v)\r\n" }
+        if let flood = response.flood {
+            text += (flood.declaredLength.map { "Content-Length: \($0)\r\n" } ?? "") + "Connection: close\r\n\r\n"
+            guard sendAll(fd, Data(text.utf8)) else { return }
+            let piece = Data(repeating: 0x78, count: 65536)
+            var left = flood.count
+            while left > 0, sendAll(fd, piece.prefix(left)) {
+                flood.sent.add(min(left, piece.count))
+                left -= piece.count
+            }
+            return
+        }
         text += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         var out = Data(text.utf8)
         if request.method != "HEAD" { out.append(response.body.prefix(response.cutAfter ?? response.body.count)) }
@@ -135,6 +156,20 @@ final class TestHTTPServer: Sendable {
         }
     }
 
+    /// Sends all of `data`; false when the peer is gone.
+    private static func sendAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { buf in
+            guard let base = buf.baseAddress else { return true }
+            var sent = 0
+            while sent < buf.count {
+                let n = send(fd, base + sent, buf.count - sent, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                sent += n
+            }
+            return true
+        }
+    }
+
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
@@ -149,6 +184,13 @@ final class TestHTTPServer: Sendable {
         default: "Status"
         }
     }
+}
+
+/// Bytes a test server sent.
+final class ByteCounter: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func add(_ n: Int) { value.withLock { $0 += n } }
 }
 
 /// Set once when the server stops.
