@@ -23,9 +23,11 @@ public struct LocalState: Sendable {
             } catch {
                 throw RegionManagerError.stateFolder(path: directory, reason: "cannot create it (\(error.localizedDescription))")
             }
-        }
-        guard chmod(directory, 0o700) == 0 else {
-            throw RegionManagerError.stateFolder(path: directory, reason: String(cString: strerror(errno)))
+            // Only a folder made here is narrowed to its owner (the umask may have widened it);
+            // an existing one (say `--state-dir ~`) keeps its mode: the files in it are 0600.
+            guard chmod(directory, 0o700) == 0 else {
+                throw RegionManagerError.stateFolder(path: directory, reason: String(cString: strerror(errno)))
+            }
         }
     }
 

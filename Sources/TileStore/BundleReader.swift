@@ -28,6 +28,11 @@ public final class BundleReader: Sendable {
     public let layout: BundleLayout
     private let db: DatabaseQueue
 
+    /// `PRAGMA trusted_schema` of the reader's connection (0: off).
+    func trustedSchema() throws -> Int {
+        try db.read { try Int.fetchOne($0, sql: "PRAGMA trusted_schema") ?? -1 }
+    }
+
     /// Opens a bundle read-only; it must have `metadata` and `tiles`.
     public init(path: String) throws(TileStoreError) {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
@@ -35,6 +40,8 @@ public final class BundleReader: Sendable {
         do {
             var config = Configuration()
             config.readonly = true
+            // A bundle is untrusted input: its schema (views, triggers) may not call functions with side effects.
+            config.prepareDatabase { try $0.execute(sql: "PRAGMA trusted_schema = OFF") }
             db = try DatabaseQueue(path: path, configuration: config)
             let names = try db.read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")

@@ -53,12 +53,12 @@ public final class TileReadPool: Sendable {
         return try connection.withTile(tile, body)
     }
 
-    private func checkout() throws(TileStoreError) -> TileConnection {
+    func checkout() throws(TileStoreError) -> TileConnection {
         if let c = idle.withLock({ $0.popLast() }) { return c }
         return try TileConnection(uri: "file:/proc/self/fd/\(fd)?immutable=1", layout: layout, path: path)
     }
 
-    private func checkin(_ c: TileConnection) {
+    func checkin(_ c: TileConnection) {
         idle.withLock { if $0.count < maxIdle { $0.append(c) } }
     }
 }
@@ -78,6 +78,8 @@ final class TileConnection: @unchecked Sendable {
             throw .sqlite(path: path, message: message)
         }
         sqlite3_exec(db, "PRAGMA cache_size = -\(TileReadPool.pageCacheKiB)", nil, nil, nil)
+        // A bundle is untrusted input: its schema (views, triggers) may not call functions with side effects.
+        sqlite3_exec(db, "PRAGMA trusted_schema = OFF", nil, nil, nil)
         let sql = layout == .deduplicated
             ? "SELECT map.tile_id, images.tile_data FROM map JOIN images ON images.tile_id = map.tile_id WHERE map.zoom_level = ?1 AND map.tile_column = ?2 AND map.tile_row = ?3"
             : "SELECT NULL, tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3"
@@ -86,6 +88,14 @@ final class TileConnection: @unchecked Sendable {
             sqlite3_close(db)
             throw .notMBTiles(path: path, reason: message)
         }
+    }
+
+    /// `PRAGMA trusted_schema` of this connection (0: off).
+    func trustedSchema() -> Int32 {
+        var st: OpaquePointer?
+        defer { sqlite3_finalize(st) }
+        guard sqlite3_prepare_v2(db, "PRAGMA trusted_schema", -1, &st, nil) == SQLITE_OK, sqlite3_step(st) == SQLITE_ROW else { return -1 }
+        return sqlite3_column_int(st, 0)
     }
 
     deinit {

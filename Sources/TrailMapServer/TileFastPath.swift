@@ -168,7 +168,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let bytes = body?.readableBytes ?? 0
         let elapsed = ContinuousClock.now - start
         responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
-        responder.logger.info("\(request.method) \(request.uri) \(status.code) \(bytes)B \(elapsed)")
+        responder.logger.info("\(request.method) \(LogRedaction.uri(request.uri)) \(status.code) \(bytes)B \(elapsed)")
         return Answer(head: head, body: body, close: connection == "close")
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Hummingbird
 import Metrics
 import Prometheus
@@ -58,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Request header naming the client for prefetch (default: the remote address).")
     var prefetchClientHeader: String?
 
-    @Option(name: .long, help: "Bearer token of the /admin routes (or env TRAILMAP_ADMIN_TOKEN); without one they are off.")
+    @Option(name: .long, help: "Bearer token of the /admin routes, at least 24 characters; prefer env TRAILMAP_ADMIN_TOKEN (a command line is visible to other local users). Without one the routes are off.")
     var adminToken: String?
 
     @Option(name: .long, help: "Share of the memory limit at which pressure is 'warning'.")
@@ -86,6 +87,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
         guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be in (0, 3600] seconds") }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be in (0, 86400] seconds") }
+        if let token = adminToken ?? ProcessInfo.processInfo.environment["TRAILMAP_ADMIN_TOKEN"], token.count < 24 {
+            throw ValidationError("the admin token must have at least 24 characters (it is the only thing guarding /admin)")
+        }
         guard cacheBudget.bytes >= 4 << 20 else { throw ValidationError("--cache-budget must be at least 4MB") }
         guard maxOpenBundles >= 1 else { throw ValidationError("--max-open-bundles must be at least 1") }
         guard bundleIdleTimeout > 0 else { throw ValidationError("--bundle-idle-timeout must be positive") }
@@ -119,6 +123,9 @@ struct ServeCommand: AsyncParsableCommand {
         config.cache.pressure.criticalUsage = pressureCritical
         config.cache.pressure.warningFraction = pressureShrink
         config.adminToken = adminToken ?? ProcessInfo.processInfo.environment["TRAILMAP_ADMIN_TOKEN"]
+        if adminToken != nil {
+            logger.warning("--admin-token is visible to every local user in the process list; pass it as TRAILMAP_ADMIN_TOKEN instead")
+        }
         let quiet = global.quiet
         let storeSettings = try store.settings(logger: logger)
         let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,

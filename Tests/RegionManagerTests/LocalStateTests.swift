@@ -22,11 +22,15 @@ import TrailMapTestSupport
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["account.json", "registry.json"])
     }
 
-    @Test func tightensAnExistingLooseFolder() throws {
+    /// Hardening, finding 11: an existing folder (say `--state-dir ~`) is not chmodded; what
+    /// TrailMap writes into it is 0600 all the same.
+    @Test func finding11_anExistingFolderKeepsItsMode() throws {
         let tmp = TemporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tmp.path)
-        _ = try LocalState(directory: tmp.path)
-        #expect(try mode(tmp.path) == 0o700)
+        let state = try LocalState(directory: tmp.path)
+        try state.saveAccount(AccountState(server: "http://127.0.0.1:8080"))
+        #expect(try mode(tmp.path) == 0o755)
+        #expect(try mode(state.accountPath) == 0o600)
     }
 
     @Test func registrySurvivesANewInstance() throws {

@@ -114,3 +114,14 @@ import TrailMapTestSupport
         }
     }
 }
+
+/// Finding 11 (lows): access logs never show a tile token.
+@Suite struct LogRedactionTests {
+    @Test func finding11_tileTokensAreRedactedFromLoggedURIs() {
+        #expect(LogRedaction.uri("/tiles/co/4/3/6.png?token=abc.def&v=2") == "/tiles/co/4/3/6.png?token=REDACTED&v=2")
+        #expect(LogRedaction.uri("/tiles/co/4/3/6.png?v=2&TOKEN=x") == "/tiles/co/4/3/6.png?v=2&token=REDACTED")
+        #expect(LogRedaction.uri("/tiles/co/4/3/6.png?v=2") == "/tiles/co/4/3/6.png?v=2")
+        #expect(LogRedaction.uri("/tiles/co/4/3/6.png") == "/tiles/co/4/3/6.png")
+        #expect(!LogRedaction.uri("/x?a=1&token=secret&token=again").contains("secret"))
+    }
+}

@@ -29,4 +29,13 @@ import TrailMapTestSupport
                                    "--store-root-cert", dir.file("root.pem"), "--store-bundle-id", "com.example.app"])
         #expect(r.status != 0 && r.stderr.contains("--store-sandbox and --store-root-cert exclude each other"), "\(r.stderr)")
     }
+
+    /// Hardening finding 11: a short admin token is refused, on the command line or in the environment.
+    @Test func finding11_aShortAdminTokenIsRefused() throws {
+        let dir = TemporaryDirectory()
+        let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--admin-token", "hunter2"])
+        #expect(r.status != 0 && r.stderr.contains("at least 24 characters"), "\(r.stderr)")
+        let e = try CLIRunner.run(["TRAILMAP_ADMIN_TOKEN=short", CLIRunner.binary, "serve", "--tiles", dir.path], executable: "/usr/bin/env")
+        #expect(e.status != 0 && e.stderr.contains("at least 24 characters"), "\(e.stderr)")
+    }
 }

@@ -21,12 +21,12 @@ if [[ -z ${TRAILMAP:-} ]]; then
 fi
 mkdir -p "$WORK/tiles"
 [[ -f $WORK/tiles/cachebench.mbtiles ]] || python3 "$ROOT/scripts/bench/cache-make-bundle.py" "$WORK/tiles/cachebench.mbtiles" "$SIDE" >&2
-TOKEN=bench-$$
+TOKEN=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d " \n")  # the server wants 24+ characters
 # One malloc arena: tiles are allocated on one thread and freed on another, and with glibc's
 # default (8 arenas per core) freed tile memory piles up in arenas other threads do not reuse
 # (measured: peak 132-150 MB with the default or 2 arenas, 115 MB with 1, same request rate).
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-1}
-"$TRAILMAP" serve --tiles "$WORK/tiles" --port "$PORT" --cache-budget "$BUDGET" --admin-token "$TOKEN" --quiet ${SERVE_ARGS:-} &
+TRAILMAP_ADMIN_TOKEN="$TOKEN" "$TRAILMAP" serve --tiles "$WORK/tiles" --port "$PORT" --cache-budget "$BUDGET" --quiet ${SERVE_ARGS:-} &
 SERVER=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 base=$(awk '/VmRSS/ {print $2}' /proc/$SERVER/status)

@@ -51,8 +51,8 @@ extension CatalogDatabase {
         let now = Date()
         let expires = now.addingTimeInterval(sessionLifetime)
         try write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE account_id = ? AND expires_at < ?",
-                           arguments: [account.id, now.timeIntervalSince1970])
+            // Expired sessions of every account go (not only this one's), so none lingers.
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now.timeIntervalSince1970])
             try db.execute(sql: "INSERT INTO sessions(token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                            arguments: [Self.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
         }

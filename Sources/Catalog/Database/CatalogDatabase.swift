@@ -30,6 +30,12 @@ public final class CatalogDatabase: Sendable {
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             throw .invalidArgument("cannot create the catalog \(path): folder \(folder) does not exist")
         }
+        // The catalog holds password hashes, sessions and the tile-token key: only its owner may
+        // read it (SQLite gives the -wal and -shm files the database's mode).
+        if !FileManager.default.fileExists(atPath: path) {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         do {
             var config = Configuration()
             config.foreignKeysEnabled = true

@@ -137,13 +137,19 @@ public struct SandboxStore: Sendable {
     private static func write(_ text: String, to url: URL, mode: Int? = nil) throws(SandboxStoreError) {
         do {
             if let mode {
-                // Create the file with its final mode so the key is never readable by others.
+                // Created with its final mode (O_EXCL, never a moment readable by others), then filled.
                 try? FileManager.default.removeItem(at: url)
-                guard FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8),
-                                                     attributes: [.posixPermissions: mode]) else {
-                    throw CocoaError(.fileWriteUnknown)
+                let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+                guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+                defer { close(fd) }
+                guard fchmod(fd, mode_t(mode)) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                let bytes = Array(text.utf8)
+                var written = 0
+                while written < bytes.count {
+                    let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                    guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
+                    written += n
                 }
-                try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
             } else {
                 try Data(text.utf8).write(to: url, options: .atomic)
             }
