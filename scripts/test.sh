@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build "$@"
+# The API contract, by schemathesis against a running server (whole runs only, not filtered ones).
+(($#)) || scripts/contract-test.sh

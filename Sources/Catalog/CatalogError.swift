@@ -13,6 +13,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
     case unauthorized
     case unknownProduct(String)
     case unknownDevice(String)
+    /// A product version that was never published.
+    case unknownVersion(productID: String, published: Int)
     case notEntitled(String)
     case revoked(String)
     case transactionClaimed
@@ -25,7 +27,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case let .database(m): "catalog database error: \(m)"
         case .invalidEmail: "that is not an email address"
-        case let .weakPassword(n): "the password is too short: use at least \(n) characters"
+        case let .weakPassword(n): "the password must have \(n) to \(CatalogDatabase.maximumPasswordLength) characters"
         case .emailTaken: "an account with that email already exists; log in instead"
         case .invalidCredentials: "wrong email or password"
         case let .tooManyAttempts(s): "too many attempts (failed logins for this account or from this address, or registrations from this address); try again in \(s) seconds"
@@ -33,6 +35,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case .unauthorized: "log in first: the token is missing, unknown, expired or logged out"
         case let .unknownProduct(id): "no product \(id) in the catalog"
         case let .unknownDevice(id): "no device \(id) on this account; register the device first"
+        case let .unknownVersion(id, published): "\(id) has versions 1 to \(published) (the published one)"
         case let .notEntitled(id): "this account does not own \(id); buy it first"
         case let .revoked(id): "the purchase of \(id) was refunded or revoked"
         case .transactionClaimed: "this store transaction belongs to another account"
@@ -56,6 +59,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case .unauthorized: "unauthorized"
         case .unknownProduct: "unknown_product"
         case .unknownDevice: "unknown_device"
+        case .unknownVersion: "unknown_version"
         case .notEntitled: "not_entitled"
         case .revoked: "revoked"
         case .transactionClaimed: "transaction_claimed"

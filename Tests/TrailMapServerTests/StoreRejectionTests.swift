@@ -34,18 +34,20 @@ import FoundationNetworking
             return try SandboxStore.initialize(directory: other + name, bundleId: bundle, options: o)
         }
         let good = try f.sandbox.signTransaction(productId: "colorado", appAccountToken: nil).jws
+        // Not shaped like a JWS: 400 (the OpenAPI document's pattern); well formed but not the
+        // store's (signature, chain, claims): 403.
         let cases: [(String, String, HTTPResponse.Status)] = [
-            ("tampered payload", Self.tampered(good), .badRequest),
-            ("tampered signature", String(good.dropLast(4)) + (good.hasSuffix("AAAA") ? "BBBB" : "AAAA"), .badRequest),
+            ("tampered payload", Self.tampered(good), .forbidden),
+            ("tampered signature", String(good.dropLast(4)) + (good.hasSuffix("AAAA") ? "BBBB" : "AAAA"), .forbidden),
             ("garbage", "not a jws", .badRequest),
             ("two parts", "abc.def", .badRequest),
             ("bad base64", "@@@.###.$$$", .badRequest),
-            ("another root", try store("root").signTransaction(productId: "colorado", appAccountToken: nil).jws, .badRequest),
-            ("no intermediate OID", try store("int") { $0.intermediateAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .badRequest),
-            ("no leaf OID", try store("leaf") { $0.leafAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .badRequest),
-            ("wrong bundle id", try store("bundle", bundle: "com.evil.app").signTransaction(productId: "colorado", appAccountToken: nil).jws, .badRequest),
-            ("wrong environment", try store("env") { $0.environment = .production }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .badRequest),
-            ("consumable", try f.sandbox.signTransaction(productId: "colorado", appAccountToken: nil, type: "Consumable").jws, .badRequest),
+            ("another root", try store("root").signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
+            ("no intermediate OID", try store("int") { $0.intermediateAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
+            ("no leaf OID", try store("leaf") { $0.leafAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
+            ("wrong bundle id", try store("bundle", bundle: "com.evil.app").signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
+            ("wrong environment", try store("env") { $0.environment = .production }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
+            ("consumable", try f.sandbox.signTransaction(productId: "colorado", appAccountToken: nil, type: "Consumable").jws, .forbidden),
             ("unknown product", try f.sandbox.signTransaction(productId: "nope", appAccountToken: nil).jws, .notFound),
             ("someone else's appAccountToken", try f.sandbox.signTransaction(productId: "colorado", appAccountToken: token).jws, .forbidden),
         ]

@@ -5,14 +5,17 @@ import TileStore
 
 /// Registration, login, token checks, logout and devices.
 extension CatalogDatabase {
-    static let minimumPasswordLength = 10
+    public static let minimumPasswordLength = 10
+    /// Longest password, in Unicode scalars (at most 1 KiB of UTF-8).
+    public static let maximumPasswordLength = 256
 
     /// Creates an account; the password is stored only as a scrypt hash. Registrations from one
     /// client `address` are throttled (`LoginThrottle`); nil (a local caller) is not.
     public func register(email rawEmail: String, password: String, address: String? = nil) throws(CatalogError) -> Account {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
         guard Self.isEmail(email) else { throw .invalidEmail }
-        guard password.count >= Self.minimumPasswordLength, password.utf8.count <= 1024 else {
+        // Counted in Unicode scalars, as JSON Schema's minLength counts (the OpenAPI document).
+        guard password.unicodeScalars.count >= Self.minimumPasswordLength, password.unicodeScalars.count <= Self.maximumPasswordLength else {
             throw .weakPassword(minimum: Self.minimumPasswordLength)
         }
         if let wait = throttle.admitRegistration(address: address) { throw .tooManyAttempts(retryAfter: wait) }
@@ -104,12 +107,23 @@ extension CatalogDatabase {
         FileSHA256.hex(SHA256.hash(data: Data(token.utf8)))
     }
 
+    /// An address of the form `LOCAL@DOMAIN`: LOCAL of ASCII letters, digits and `._%+'-`; DOMAIN
+    /// two or more dot-separated labels of letters, digits and `-`; at most 254 bytes. The OpenAPI
+    /// document declares the same rule as a pattern (`emailPattern`).
     static func isEmail(_ s: String) -> Bool {
-        guard s.utf8.count <= 254, let at = s.firstIndex(of: "@") else { return false }
-        let local = s[..<at], domain = s[s.index(after: at)...]
-        return !local.isEmpty && domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".")
-            && !s.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" }) && !domain.contains("@")
+        guard s.utf8.count <= 254, let at = s.utf8.firstIndex(of: UInt8(ascii: "@")) else { return false }
+        func alnum(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
+        let local = s.utf8[..<at], domain = s.utf8[s.utf8.index(after: at)...]
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return !local.isEmpty && local.allSatisfy { alnum($0) || "._%+'-".utf8.contains($0) }
+            && labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { alnum($0) || $0 == UInt8(ascii: "-") } }
     }
+
+    /// `isEmail`, for tests that hold it against `emailPattern`.
+    public static func isEmailForTesting(_ s: String) -> Bool { isEmail(s) }
+
+    /// `isEmail` as a regular expression, for the OpenAPI document.
+    public static let emailPattern = "^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"
 }
 
 extension Data {

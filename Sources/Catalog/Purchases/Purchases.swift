@@ -98,7 +98,7 @@ extension CatalogDatabase {
     public func setInstalled(productID: String, version: Int, deviceID: String, account: Account) throws(CatalogError) {
         let product = try downloadable(productID: productID, account: account)
         guard version >= 1, version <= product.version else {
-            throw .invalidArgument("version must be between 1 and \(product.version) (the published version)")
+            throw .unknownVersion(productID: productID, published: product.version)
         }
         try write { db in
             try checkDevice(db, id: deviceID, account: account)

@@ -6,7 +6,15 @@ import Logging
 /// `/accounts`, `/sessions`, `/devices` and installs.
 extension StoreAPI {
     struct Credentials: Decodable { var email: String; var password: String }
-    struct DeviceBody: Decodable { var name: String? }
+    /// `{"name"}`: the name may be left out, but when present it is a string (not null).
+    struct DeviceBody: Decodable {
+        var name: String?
+        enum CodingKeys: String, CodingKey { case name }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = c.contains(.name) ? try c.decode(String.self, forKey: .name) : nil
+        }
+    }
     struct InstallBody: Decodable { var version: Int }
 
     /// Registers an account; the password is hashed on the password-hashing pool, off the

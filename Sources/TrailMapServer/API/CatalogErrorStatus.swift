@@ -9,7 +9,7 @@ extension APIError {
         case .emailTaken, .transactionClaimed: .conflict
         case .invalidCredentials, .unauthorized: .unauthorized
         case .tooManyAttempts: .tooManyRequests
-        case .unknownProduct, .unknownDevice: .notFound
+        case .unknownProduct, .unknownDevice, .unknownVersion: .notFound
         case .notEntitled, .revoked, .accountTokenMismatch: .forbidden
         case .database, .busy: .serviceUnavailable
         }

@@ -13,11 +13,15 @@ extension StoreAPI {
     func purchase(_ request: Request) async throws -> Response {
         let a = try account(request)
         let b = try await body(PurchaseBody.self, request)
+        guard Self.isCompactJWS(b.signedTransaction) else {
+            throw APIError(.badRequest, code: "invalid_transaction", message: Self.notJWS("signedTransaction"))
+        }
         let verified: StorePurchase
         do { verified = try await settings.verifier.verifyPurchase(b.signedTransaction) } catch let e as CatalogError {
             throw APIError(e)
         } catch {
-            throw APIError(.badRequest, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
+            // Well formed, but not the store's: an untrusted signature, chain or claim.
+            throw APIError(.forbidden, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
         }
         let outcome = try catalog.recordPurchase(verified, account: a)
         var j: [String: Any] = ["productId": outcome.productId, "transactionId": outcome.transactionId,
@@ -30,9 +34,12 @@ extension StoreAPI {
 
     func notification(_ request: Request) async throws -> Response {
         let b = try await body(NotificationBody.self, request)
+        guard Self.isCompactJWS(b.signedPayload) else {
+            throw APIError(.badRequest, code: "invalid_notification", message: Self.notJWS("signedPayload"))
+        }
         let event: StoreEvent
         do { event = try await settings.verifier.verifyEvent(b.signedPayload) } catch {
-            throw APIError(.badRequest, code: "invalid_notification", message: "the signed notification was refused: \(error)")
+            throw APIError(.forbidden, code: "invalid_notification", message: "the signed notification was refused: \(error)")
         }
         let outcome = try catalog.apply(event)
         logger.info("store notification \(event.type) \(event.notificationUUID): \(outcome.rawValue)")
@@ -65,6 +72,21 @@ extension StoreAPI {
         }
         let payload = try sandbox.signNotification(type: b.notificationType, purchase: purchase)
         return JSONReply.make(["signedPayload": payload], status: .created, request: request, cacheControl: "no-store")
+    }
+
+    /// The shape of a compact JWS, as the OpenAPI document declares it (`jwsPattern`): three
+    /// non-empty base64url parts, at most 60,000 bytes.
+    static func isCompactJWS(_ s: String) -> Bool {
+        let parts = s.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return s.utf8.count <= 60_000 && parts.count == 3 && parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+            }
+        }
+    }
+
+    static func notJWS(_ field: String) -> String {
+        "\(field) is not a JWS (three base64url parts joined by dots); send the string exactly as StoreKit returned it"
     }
 
     private func requireSandbox() throws -> any SandboxSigning {
