@@ -148,7 +148,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let status: HTTPResponse.Status
         var body: ByteBuffer?
         do {
-            let answer = try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client(request, context))
+            let answer = try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client(request, context), onEventLoop: true)
             status = answer.status
             ResponseHead.writeTile(answer, date: date.now(), connection: connection, into: &head)
             if !answer.notModified { body = answer.body }

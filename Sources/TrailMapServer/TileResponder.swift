@@ -173,9 +173,12 @@ public struct TileResponder: HTTPResponder {
     /// `parts` are the path components after the leading slash: tiles, id, z, x, y.EXT.
     /// A paid region's tile needs `authorized` (checked by the caller); without it this throws 401.
     /// `client` names the client for prefetch (nil: no prediction).
-    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil) throws -> TileAnswer {
+    /// `onEventLoop`: called by the fast path, which must not read the catalog (a stale paid map
+    /// throws, and the request goes to the Hummingbird path).
+    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
+                    onEventLoop: Bool = false) throws -> TileAnswer {
         let id = try tilesetID(parts[1])
-        if !authorized, let access, try access.paidProduct(tileset: id) != nil {
+        if !authorized, let access, try access.paidProduct(tileset: id, mayRead: !onEventLoop) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
         guard let dot = parts[4].lastIndex(of: ".") else {

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Raster
+import Synchronization
 import Testing
 import TileGeometry
 import TileStore
@@ -123,5 +124,29 @@ import TrailMapTestSupport
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png?v=2") == "/tiles/co/4/3/6.png?v=2")
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png") == "/tiles/co/4/3/6.png")
         #expect(!LogRedaction.uri("/x?a=1&token=secret&token=again").contains("secret"))
+    }
+}
+
+/// Architecture: nothing blocks an event loop. The fast path never reads the catalog (a
+/// synchronous SQLite read with a 10 s busy timeout would stall every connection of its loop):
+/// when the paid map is stale, the request goes to the Hummingbird path, which reads it.
+@Suite struct EventLoopCatalogReadTests {
+    @Test func theFastPathNeverReadsTheCatalog() async throws {
+        let f = try StoreFixture()
+        let app = try f.app()
+        let access = try #require(app.responder.access)
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
+        try await app.test(.live) { client in
+            for _ in 0..<3 {
+                // Let the paid map go stale, then ask for free and paid tiles.
+                try await Task.sleep(for: .milliseconds(1100))
+                for id in ["world", "co", "world"] {
+                    let r = try await client.execute(uri: "/tiles/\(id)/\(t.z)/\(t.x)/\(t.y).png", method: .get)
+                    #expect(r.status == (id == "co" ? .unauthorized : .ok), "\(id)")
+                }
+            }
+        }
+        #expect(access.reads.load(ordering: .relaxed) >= 3, "the map was re-read")
+        #expect(access.readsOnEventLoop.load(ordering: .relaxed) == 0, "never on an event loop")
     }
 }

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Hummingbird
+import NIOPosix
 import Synchronization
 
 /// Which tilesets are paid, and who may read them: an entitled account's bearer token or a
@@ -12,6 +13,11 @@ final class TileAccess: Sendable {
     /// The paid map and when it was read; nil until a read succeeds.
     private let paid = Mutex<(at: ContinuousClock.Instant, map: [String: String]?)>((.now - .seconds(10), nil))
 
+    /// Catalog reads made for the paid map, and how many of them ran on an event loop (tests:
+    /// there must be none; a read there would stall every connection of that loop).
+    let reads = Atomic<Int>(0)
+    let readsOnEventLoop = Atomic<Int>(0)
+
     init(catalog: CatalogDatabase, tokens: TileTokens) {
         self.catalog = catalog
         self.tokens = tokens
@@ -19,10 +25,15 @@ final class TileAccess: Sendable {
 
     /// The product id of a paid tileset, or nil when the tileset is public. Fails closed: while
     /// the catalog has never been read, no tileset counts as public (503); after a failed re-read
-    /// the last map read stays in force.
-    func paidProduct(tileset: String) throws -> String? {
+    /// the last map read stays in force. With `mayRead` false (the event loop's fast path) a map
+    /// older than a second is not re-read here: `StaleAccessMap` is thrown, and the request goes
+    /// to the Hummingbird path, which reads the catalog off the event loop.
+    func paidProduct(tileset: String, mayRead: Bool = true) throws -> String? {
         let now = ContinuousClock.now
         if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit[tileset] }
+        guard mayRead else { throw StaleAccessMap() }
+        reads.add(1, ordering: .relaxed)
+        if MultiThreadedEventLoopGroup.currentEventLoop != nil { readsOnEventLoop.add(1, ordering: .relaxed) }
         let fresh = try? catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id }
         let map = paid.withLock { state -> [String: String]? in
             if let fresh { state = (now, fresh) }
@@ -55,6 +66,9 @@ final class TileAccess: Sendable {
         }
     }
 }
+
+/// The paid map needs a catalog read, which the event loop does not do.
+struct StaleAccessMap: Error {}
 
 extension StoreAPI {
     struct TileTokenBody: Decodable { var productId: String }
