@@ -31,15 +31,17 @@ public struct TileEncoding: Sendable {
 /// Decodes tiles of any format TrailMap writes.
 public enum TileDecoder {
     /// Decodes `data` by its magic numbers; with `declared`, a tile in a format its bundle may not
-    /// hold (e.g. a PNG in a WebP bundle) is an error.
-    public static func decode(_ data: [UInt8], declared: TileFormat? = nil) throws(TileCodecError) -> RGBAImage {
+    /// hold (e.g. a PNG in a WebP bundle) is an error. An image of more than `maxPixels` pixels is
+    /// refused from its header, before anything is allocated (a few hundred bytes of PNG can
+    /// claim 16384 x 16384 pixels: a decompression bomb).
+    public static func decode(_ data: [UInt8], declared: TileFormat? = nil, maxPixels: Int = 1 << 22) throws(TileCodecError) -> RGBAImage {
         guard let found = TileFormat.sniff(data) else { throw .unknownFormat }
         if let declared, !declared.tileFormats.contains(found) { throw .wrongFormat(declared: declared, found: found) }
         switch found {
         case .png:
-            do { return try PNGDecoder.decode(data) } catch { throw .png(error) }
-        case .webp: return try WebPCodec.decode(data)
-        case .jpg: return try JPEGCodec.decode(data)
+            do { return try PNGDecoder.decode(data, maxPixels: maxPixels) } catch { throw .png(error) }
+        case .webp: return try WebPCodec.decode(data, maxPixels: maxPixels)
+        case .jpg: return try JPEGCodec.decode(data, maxPixels: maxPixels)
         }
     }
 }

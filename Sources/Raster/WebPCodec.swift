@@ -42,9 +42,15 @@ public enum WebPCodec {
         return Array(UnsafeBufferPointer(start: mem, count: writer.size))
     }
 
-    /// Decodes a WebP tile to straight-alpha RGBA.
-    public static func decode(_ data: [UInt8]) throws(TileCodecError) -> RGBAImage {
+    /// Decodes a WebP tile to straight-alpha RGBA; more than `maxPixels` pixels is refused from the header.
+    public static func decode(_ data: [UInt8], maxPixels: Int = 1 << 26) throws(TileCodecError) -> RGBAImage {
         var width: Int32 = 0, height: Int32 = 0
+        guard data.withUnsafeBufferPointer({ WebPGetInfo($0.baseAddress, $0.count, &width, &height) }) != 0 else {
+            throw .decodeFailed(format: .webp, "libwebp cannot read the header of these \(data.count) bytes")
+        }
+        guard Int(width) * Int(height) <= maxPixels else {
+            throw .decodeFailed(format: .webp, "\(width)x\(height) pixels, more than a tile may have (\(maxPixels))")
+        }
         guard let out = data.withUnsafeBufferPointer({ WebPDecodeRGBA($0.baseAddress, $0.count, &width, &height) }) else {
             throw .decodeFailed(format: .webp, "libwebp cannot decode these \(data.count) bytes")
         }

@@ -73,7 +73,8 @@ struct VerifyCommand: ParsableCommand {
         let problems = BundleVerifier.verify(path: file) { tile, data in
             tiles += 1
             do {
-                let image = try TileDecoder.decode([UInt8](data), declared: declared)
+                // No tile is larger than 512 x 512: a bigger header is refused before decoding.
+                let image = try TileDecoder.decode([UInt8](data), declared: declared, maxPixels: 512 * 512)
                 if image.width != image.height || ![256, 512].contains(image.width) {
                     return "unexpected tile size \(image.width)x\(image.height)"
                 }
