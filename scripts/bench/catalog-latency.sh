@@ -26,7 +26,8 @@ if [[ -z ${TRAILMAP:-} ]]; then
   TRAILMAP=$ROOT/.build-bench/release/trailmap
 fi
 mkdir -p "$WORK/tiles" "$WORK/static/api/v1"
-for b in world colorado utah rocky-mountain; do
+bundles=$(python3 -c 'import json, sys; print(" ".join(p["bundle"][:-8] for p in json.load(open(sys.argv[1]))["products"]))' "$ROOT/Catalog/products.json")
+for b in $bundles; do
   [[ -f $ROOT/Tiles/$b.mbtiles ]] || die "Tiles/$b.mbtiles missing: run scripts/run.sh once"
   ln -s "$ROOT/Tiles/$b.mbtiles" "$WORK/tiles/$b.mbtiles"
 done
