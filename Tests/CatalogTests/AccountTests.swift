@@ -79,14 +79,15 @@ import TrailMapTestSupport
     @Test func tileTokensAreBoundToAccountProductAndTime() {
         let tokens = TileTokens(secret: Data(repeating: 7, count: 32), lifetime: 60)
         let now = Date()
-        let t = tokens.issue(accountID: "a1", productID: "colorado", now: now)
-        #expect(tokens.accountID(of: t.token, productID: "colorado", now: now) == "a1")
-        #expect(tokens.accountID(of: t.token, productID: "utah", now: now) == nil)
-        #expect(tokens.accountID(of: t.token, productID: "colorado", now: now.addingTimeInterval(61)) == nil)
+        let t = tokens.issue(accountID: "a1", productID: "colorado", session: "0123456789abcdef", now: now)
+        #expect(tokens.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
+        #expect(tokens.holder(of: t.token, productID: "colorado", now: now)?.session == "0123456789abcdef")
+        #expect(tokens.holder(of: t.token, productID: "utah", now: now) == nil)
+        #expect(tokens.holder(of: t.token, productID: "colorado", now: now.addingTimeInterval(61)) == nil)
         let other = TileTokens(secret: Data(repeating: 8, count: 32))
-        #expect(other.accountID(of: t.token, productID: "colorado", now: now) == nil)
+        #expect(other.holder(of: t.token, productID: "colorado", now: now) == nil)
         var forged = Array(t.token)
         forged[2] = forged[2] == "A" ? "B" : "A"
-        #expect(tokens.accountID(of: String(forged), productID: "colorado", now: now) == nil)
+        #expect(tokens.holder(of: String(forged), productID: "colorado", now: now) == nil)
     }
 }

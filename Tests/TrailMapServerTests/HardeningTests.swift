@@ -150,3 +150,21 @@ import TrailMapTestSupport
         #expect(access.readsOnEventLoop.load(ordering: .relaxed) == 0, "never on an event loop")
     }
 }
+
+/// Finding 11 (lows): a tile token ends with the login session that asked for it.
+@Suite struct TileTokenSessionTests {
+    @Test func finding11_tileTokensStopWorkingAtLogout() async throws {
+        let f = try StoreFixture()
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        try await f.app().test(.live) { client in
+            let ann = try await APIUser.register(client, email: "ann@example.com")
+            _ = try await ann.buy("colorado")
+            let uri = "/tiles/co/\(t.z)/\(t.x)/\(t.y).png"
+            let token = try #require(StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
+            #expect(try await client.execute(uri: uri + "?token=\(token)", method: .get).status == .ok)
+            #expect(try await ann.call(.delete, "/api/v1/sessions").status == .noContent)
+            let after = try await client.execute(uri: uri + "?token=\(token)", method: .get)
+            #expect(after.status == .unauthorized && StoreFixture.errorCode(after) == "invalid_tile_token")
+        }
+    }
+}

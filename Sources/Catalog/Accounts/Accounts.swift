@@ -81,7 +81,21 @@ extension CatalogDatabase {
         return Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
     }
 
-    /// Ends a session: the token stops working.
+    /// A short tag of a login session (the start of its token's hash), carried in the tile tokens
+    /// it asks for.
+    public static func sessionTag(token: String) -> String { String(tokenHash(token).prefix(16)) }
+
+    /// Whether a session with this tag is live for the account (tile tokens end with their session).
+    public func sessionIsLive(tag: String, accountID: String) throws(CatalogError) -> Bool {
+        guard tag.utf8.count == 16 else { return false }
+        return try read { db in
+            try Bool.fetchOne(try db.cachedStatement(sql: """
+                SELECT 1 FROM sessions WHERE account_id = ? AND substr(token_hash, 1, 16) = ? AND expires_at > ?
+                """), arguments: [accountID, tag, Date().timeIntervalSince1970]) == true
+        }
+    }
+
+    /// Ends a session: the token, and the tile tokens it asked for, stop working.
     public func logout(token: String) throws(CatalogError) {
         try write { db in try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Self.tokenHash(token)]) }
     }
