@@ -78,14 +78,21 @@ struct RegionsBuyCommand: AsyncParsableCommand {
 /// `--quiet` for commands that download.
 struct DownloadOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress bar.") var quiet = false
-    @Option(name: .long, help: ArgumentHelp("Test hook: kill this process with SIGKILL once this many bytes are downloaded.",
-                                            visibility: .hidden))
-    var debugKillAfter: ByteSize?
 
     /// The progress printer; also makes Ctrl-C say that the download will resume.
     var printer: DownloadProgressPrinter {
         InterruptNotice.install()
-        return DownloadProgressPrinter(quiet: quiet, killAfter: debugKillAfter.map { Int64($0.bytes) })
+        return DownloadProgressPrinter(quiet: quiet, killAfter: Self.testKillAfter)
+    }
+
+    /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_KILL_AFTER_BYTES=N`
+    /// makes the process SIGKILL itself once N bytes are downloaded, for the kill -9 resume tests.
+    static var testKillAfter: Int64? {
+        #if DEBUG
+        ProcessInfo.processInfo.environment["TRAILMAP_TEST_KILL_AFTER_BYTES"].flatMap(Int64.init)
+        #else
+        nil
+        #endif
     }
 }
 

@@ -80,6 +80,12 @@ import TrailMapTestSupport
             try CLIRunner.run(args + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"] + extra)
         }
 
+        /// Runs with the debug binary's kill hook: SIGKILL once `bytes` are downloaded.
+        func run(_ args: [String], killAfter bytes: Int) throws -> CLIRunner.Result {
+            try CLIRunner.run(["TRAILMAP_TEST_KILL_AFTER_BYTES=\(bytes)", CLIRunner.binary] + args
+                              + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"], executable: "/usr/bin/env")
+        }
+
         var bundle: String { (tiles as NSString).appendingPathComponent("co.mbtiles") }
         var partial: String { (tiles as NSString).appendingPathComponent(".\(RegionsEndToEndTests.id).download") }
     }
@@ -126,7 +132,7 @@ import TrailMapTestSupport
 
         // kill -9 half-way, then resume.
         let total = Self.size(server.bundlePath)
-        let killed = try phone.run(["regions", "install", id, "--chunk-size", "4KB", "--debug-kill-after", "\(total / 2)"])
+        let killed = try phone.run(["regions", "install", id, "--chunk-size", "4KB"], killAfter: total / 2)
         #expect(killed.status == 9, "killed by SIGKILL: \(killed.status) \(killed.stderr)")
         let kept = Self.size(phone.partial)
         #expect(kept >= total / 2 && kept < total, "partial \(kept) of \(total)")
@@ -143,7 +149,7 @@ import TrailMapTestSupport
         #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: phone.bundle), "\(uninstall.stderr)")
         #expect(try phone.run(["regions", "show", id]).stdout.contains("purchased"))
         // A corrupted partial (a flipped byte) is refused and removed; nothing is installed.
-        _ = try phone.run(["regions", "install", id, "--chunk-size", "4KB", "--debug-kill-after", "\(total / 2)"])
+        _ = try phone.run(["regions", "install", id, "--chunk-size", "4KB"], killAfter: total / 2)
         let handle = try #require(FileHandle(forUpdatingAtPath: phone.partial))
         try handle.seek(toOffset: 100)
         let byte = try handle.read(upToCount: 1) ?? Data([0])
