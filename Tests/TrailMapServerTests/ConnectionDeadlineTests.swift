@@ -19,13 +19,13 @@ import TrailMapTestSupport
         return TileServer.makeApplication(config: config)
     }
 
-    /// A blocking client socket on 127.0.0.1 that reads with an 8 s timeout.
+    /// A blocking client socket on 127.0.0.1 that reads with a 20 s timeout.
     final class Client {
         let fd: Int32
 
         init(port: Int) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var timeout = timeval(tv_sec: 8, tv_usec: 0)
+            var timeout = timeval(tv_sec: 20, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -46,7 +46,7 @@ import TrailMapTestSupport
         }
 
         /// Reads until `marker` is in the input (returns the input) or the server closes (nil),
-        /// or the 8 s timeout passes (throws).
+        /// or the 20 s timeout passes (throws).
         func read(until marker: String? = nil) throws -> String? {
             var input: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -54,7 +54,7 @@ import TrailMapTestSupport
                 if let marker, String(decoding: input, as: UTF8.self).contains(marker) { return String(decoding: input, as: UTF8.self) }
                 let n = recv(fd, &chunk, chunk.count, 0)
                 if n == 0 || (n < 0 && errno == ECONNRESET) { return marker == nil ? String(decoding: input, as: UTF8.self) : nil }
-                guard n > 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["reason": "no close within 8 s (errno \(errno))"]) }
+                guard n > 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["reason": "no close within 20 s (errno \(errno))"]) }
                 input += chunk[..<n]
             }
         }
@@ -73,7 +73,7 @@ import TrailMapTestSupport
             let c = try Client(port: try #require(client.port))
             c.send("GET /tiles/co/4/3/6.png HTTP/1.1\r\nHo")
             let waited = try Self.seconds { _ = try c.read() }
-            #expect(waited >= 0.8 && waited < 4, "closed after \(waited) s")
+            #expect(waited >= 0.8 && waited < 10, "closed after \(waited) s")
         }
     }
 
@@ -81,17 +81,19 @@ import TrailMapTestSupport
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
-            let start = Date()
-            var open = true
-            // One byte every 100 ms: never idle, never done.
-            for byte in "GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            let request = Array("GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 150))
+            var sent = 0
+            // One byte every 100 ms (15 s in all): never idle, never done. The server must close
+            // the connection about a second in, long before the request could be complete; the
+            // count of bytes it took says so whatever the machine's load does to the timing.
+            for byte in request {
                 try await Task.sleep(for: .milliseconds(100))
-                open = c.send(String(byte))
-                if !open || Date().timeIntervalSince(start) > 6 { break }
+                guard c.send(String(byte)) else { break }
+                sent += 1
             }
-            if open { _ = try c.read() }
-            let waited = Date().timeIntervalSince(start)
-            #expect(waited >= 0.8 && waited < 4, "closed after \(waited) s")
+            if sent == request.count { _ = try c.read() }
+            #expect(sent < request.count / 2, "the server took \(sent) of \(request.count) trickled bytes before closing")
+            #expect(sent >= 5, "the server kept the connection for the first bytes (\(sent))")
         }
     }
 
@@ -102,16 +104,15 @@ import TrailMapTestSupport
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
             try await Task.sleep(for: .milliseconds(1500))
-            let start = Date()
-            var open = true
-            for byte in "GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
-                open = c.send(String(byte))
-                if !open || Date().timeIntervalSince(start) > 6 { break }
+            let request = Array("GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 150))
+            var sent = 0
+            for byte in request {
+                guard c.send(String(byte)) else { break }
+                sent += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
-            if open { _ = try c.read() }
-            let waited = Date().timeIntervalSince(start)
-            #expect(waited >= 0.8 && waited < 4, "closed \(waited) s after the first byte")
+            if sent == request.count { _ = try c.read() }
+            #expect(sent < request.count / 2, "closed after \(sent) of \(request.count) bytes, counted from the first")
         }
     }
 
@@ -123,7 +124,7 @@ import TrailMapTestSupport
             c.send("GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try c.read(until: "\r\n\r\n")?.hasPrefix("HTTP/1.1 200") == true)
             let waited = try Self.seconds { _ = try c.read() }
-            #expect(waited >= 0.5 && waited < 4, "closed after \(waited) s idle")
+            #expect(waited >= 0.5 && waited < 10, "closed after \(waited) s idle")
         }
     }
 
