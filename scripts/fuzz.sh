@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes TrailMap's parsers with libFuzzer for a bounded time (not part of CI's test run):
-#   png   the PNG decoder (Sources/CPNG) under ASan + UBSan
+#   png        the PNG decoder (Sources/CPNG) under ASan + UBSan
+#   fast-path  the tile request parsing of the event-loop fast path (TileRequestParsing.swift)
+#              under ASan, its results checked against reference implementations
 # usage: scripts/fuzz.sh [SECONDS per harness, default 60]
 # Seeds: PNGs of every colour type, depth and interlacing made by Pillow. Prints executions and
 # coverage; exits non-zero on a finding, leaving the crashing input in $OUT (default: a temp dir).
@@ -41,5 +43,19 @@ set +e
   -artifact_prefix="$OUT/png-" -print_final_stats=1 2>&1 | grep -E "^#|stat::|ERROR|SUMMARY|Done" | tail -12
 status=${PIPESTATUS[0]}
 set -e
-ls "$OUT"/png-crash-* "$OUT"/png-leak-* "$OUT"/png-oom-* "$OUT"/png-timeout-* 2>/dev/null && exit 1
+[ "$status" -eq 0 ] || exit "$status"
+
+swiftc -O -sanitize=fuzzer,address -parse-as-library scripts/fuzz/fast_path_fuzz.swift \
+  Sources/TrailMapServer/TileRequestParsing.swift -o "$OUT/fast_path_fuzz"
+mkdir -p "$OUT/path-corpus" "$OUT/path-seeds"
+printf '/tiles/world/3/2/1.png' > "$OUT/path-seeds/a"
+printf '/tiles/co%%2Dx/10/512/300.webp?token=abc' > "$OUT/path-seeds/b"
+printf 'W/"0123456789abcdef0123456789abcdef", *' > "$OUT/path-seeds/c"
+echo "fuzzing the fast path's request parsing for ${SECONDS_PER}s" >&2
+set +e
+SWIFT_BACKTRACE=enable=no "$OUT/fast_path_fuzz" "$OUT/path-corpus" "$OUT/path-seeds" -max_total_time="$SECONDS_PER" -rss_limit_mb=2048 \
+  -artifact_prefix="$OUT/path-" -print_final_stats=1 2>&1 | grep -E "^#|stat::|ERROR|SUMMARY|Fatal|Done" | tail -12
+status=${PIPESTATUS[0]}
+set -e
+ls "$OUT"/png-crash-* "$OUT"/path-crash-* "$OUT"/*-leak-* "$OUT"/*-oom-* "$OUT"/*-timeout-* 2>/dev/null && exit 1
 exit "$status"

@@ -235,12 +235,10 @@ public struct TileResponder: HTTPResponder {
 
     /// The decoded, validated tileset id of a path component.
     func tilesetID(_ component: Substring) throws -> String {
-        // Percent-decoding goes through CFString: skip it for the usual plain names.
-        let decoded = component.utf8.contains(UInt8(ascii: "%")) ? component.removingPercentEncoding : String(component)
-        guard let decoded, Tileset.isValidID(decoded) else {
+        guard let id = TileRequestParsing.tilesetID(component) else {
             throw APIError.badRequest("invalid tileset name: use letters, digits, '-', '_' and '.', not starting with '.'")
         }
-        return decoded
+        return id
     }
 
     /// A tileset that can be served, or the right error.
@@ -255,25 +253,10 @@ public struct TileResponder: HTTPResponder {
     }
 
     /// Parses a z/x/y path component: ASCII digits only, at most 9 of them.
-    static func coordinate<S: StringProtocol>(_ s: S) -> Int? {
-        guard !s.isEmpty, s.utf8.count <= 9 else { return nil }
-        var v = 0
-        for c in s.utf8 {
-            guard c >= 0x30, c <= 0x39 else { return nil }
-            v = v * 10 + Int(c - 0x30)
-        }
-        return v
-    }
+    static func coordinate<S: StringProtocol>(_ s: S) -> Int? { TileRequestParsing.coordinate(s) }
 
     /// Whether an If-None-Match value matches a strong ETag (weak comparison, as RFC 9110 says for this header).
-    static func matches(_ header: String, etag: String) -> Bool {
-        header.split(separator: ",").contains { part in
-            var tag = part.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
-        }
-    }
+    static func matches(_ header: String, etag: String) -> Bool { TileRequestParsing.etagMatches(header, etag: etag) }
 
     func preflight() -> Response {
         Response(status: .noContent, headers: [

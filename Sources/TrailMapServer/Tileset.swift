@@ -103,10 +103,5 @@ public final class Tileset: Sendable {
     func hasZoom(_ z: Int) -> Bool { (metadata.minZoom...max(metadata.minZoom, metadata.maxZoom)).contains(z) }
 
     /// Valid tileset ids: letters, digits, `-`, `_`, `.`, not starting with a dot, at most 128 characters.
-    public static func isValidID<S: StringProtocol>(_ id: S) -> Bool {
-        guard !id.isEmpty, id.utf8.count <= 128, id.utf8.first != UInt8(ascii: ".") else { return false }
-        return id.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
-        }
-    }
+    public static func isValidID<S: StringProtocol>(_ id: S) -> Bool { TileRequestParsing.isValidTilesetID(id) }
 }
