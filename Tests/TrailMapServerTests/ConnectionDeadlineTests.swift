@@ -93,7 +93,6 @@ import TrailMapTestSupport
             }
             if sent == request.count { _ = try c.read() }
             #expect(sent < request.count / 2, "the server took \(sent) of \(request.count) trickled bytes before closing")
-            #expect(sent >= 5, "the server kept the connection for the first bytes (\(sent))")
         }
     }
 
@@ -130,7 +129,7 @@ import TrailMapTestSupport
 
     @Test func finding7_aSlowButTimelyRequestIsAnswered() async throws {
         try fixture.bundle("co")
-        try await app(request: .seconds(2), idle: .seconds(2)).test(.live) { client in
+        try await app(request: .seconds(6), idle: .seconds(6)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
             // Three requests on one connection, each sent in two parts 500 ms apart (an API route too).
             for path in ["/healthz", "/tiles/co.json", "/api/v1/openapi.json"] {
