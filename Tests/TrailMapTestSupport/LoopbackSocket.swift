@@ -1,0 +1,30 @@
+import Foundation
+
+/// A blocking TCP client socket to 127.0.0.1, for tests that speak raw HTTP to a server.
+public enum LoopbackSocket {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A connected socket to 127.0.0.1:`port` whose reads time out after `readTimeout` seconds;
+    /// the caller closes it.
+    public static func connect(port: Int, readTimeout: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let e = errno
+            close(fd)
+            throw Failure(description: "connect to 127.0.0.1:\(port): errno \(e)")
+        }
+        return fd
+    }
+}
