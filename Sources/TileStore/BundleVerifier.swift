@@ -21,6 +21,9 @@ public enum BundleVerifier {
             if let f = pairs["format"], !["png", "webp", "jpg", "jpeg"].contains(f.lowercased()) {
                 problems.append("metadata format is \"\(f)\", expected png, webp or jpg")
             }
+            if let size = pairs[BundleMetadata.tileSizeKey], BundleMetadata.tileSize(pairs) == nil {
+                problems.append("metadata \"\(BundleMetadata.tileSizeKey)\" is \"\(size)\", expected 256 or 512")
+            }
             if meta.minZoom > meta.maxZoom { problems.append("metadata minzoom \(meta.minZoom) > maxzoom \(meta.maxZoom)") }
             if !(0...TileID.maxZoom).contains(meta.maxZoom) { problems.append("metadata maxzoom \(meta.maxZoom) is outside 0...22") }
             if pairs["bounds"] != nil, !meta.bounds.isValid { problems.append("metadata bounds \(meta.bounds) are not a valid box") }

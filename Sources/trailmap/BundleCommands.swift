@@ -25,11 +25,12 @@ struct InspectCommand: ParsableCommand {
         let bytes = levels.reduce(0) { $0 + $1.bytes }
         let dedup = images.count > 0 ? Double(tiles) / Double(images.count) : 1
         let format = pairs["format"].flatMap(TileFormat.init(metadata:))?.rawValue ?? "unknown (\(pairs["format"] ?? "none"))"
-        let tileSize = Int(pairs["trailmap:tilesize"] ?? "") ?? 256
+        // Without the key (bundles of other tools), 256 px, as the server assumes; nil for a bad value.
+        let tileSize = pairs[BundleMetadata.tileSizeKey] == nil ? 256 : BundleMetadata.tileSize(pairs)
         if json {
             var object: [String: Any] = [
                 "file": file, "layout": reader.layout.rawValue, "fileBytes": reader.fileSize,
-                "format": format, "tileSize": tileSize,
+                "format": format, "tileSize": tileSize ?? NSNull(),
                 "metadata": pairs, "tiles": tiles, "tileBytes": bytes,
                 "storedImages": images.count, "storedBytes": images.bytes, "dedupRatio": dedup,
                 "zoomLevels": levels.map { ["zoom": $0.zoom, "tiles": $0.tiles, "bytes": $0.bytes,
@@ -41,7 +42,9 @@ struct InspectCommand: ParsableCommand {
             return
         }
         print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
-        print("tiles: \(format), \(tileSize) px")
+        let size = tileSize.map { "\($0) px" } ?? "size unknown (\(BundleMetadata.tileSizeKey) \"\(pairs[BundleMetadata.tileSizeKey] ?? "")\")"
+        let note = format == TileFormat.jpg.rawValue ? " (JPEG; PNG where a tile has transparency)" : ""
+        print("tiles: \(format), \(size)\(note)")
         print("metadata:")
         // A valid layer list reads better as the section below; an invalid one is shown as it is.
         let hidden = BundleLayer.problem(metadata: pairs) == nil ? BundleLayer.metadataKey : nil
@@ -61,27 +64,17 @@ struct InspectCommand: ParsableCommand {
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check schema, metadata, SQLite integrity and that every tile decodes; exit 1 with a list of problems otherwise.")
+        abstract: "Check schema, metadata, SQLite integrity and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise.")
 
     @Argument(help: "The .mbtiles file.") var file: String
 
     func run() throws {
         var tiles = 0
-        // Tiles decode in the bundle's declared format (a jpg bundle's transparent tiles as PNG);
-        // an unknown format is reported by the verifier and the tiles are then checked as any format.
-        let declared = (try? BundleReader(path: file).metadataPairs()["format"]).flatMap { $0.flatMap(TileFormat.init(metadata:)) }
-        let problems = BundleVerifier.verify(path: file) { tile, data in
+        // An unreadable bundle is reported by the verifier; its tiles are then never reached.
+        let check = TileContentCheck(metadata: (try? BundleReader(path: file).metadataPairs()) ?? [:])
+        let problems = BundleVerifier.verify(path: file) { _, data in
             tiles += 1
-            do {
-                // No tile is larger than 512 x 512: a bigger header is refused before decoding.
-                let image = try TileDecoder.decode([UInt8](data), declared: declared, maxPixels: 512 * 512)
-                if image.width != image.height || ![256, 512].contains(image.width) {
-                    return "unexpected tile size \(image.width)x\(image.height)"
-                }
-                return nil
-            } catch {
-                return "does not decode: \(error)"
-            }
+            return check.problem(data)
         }
         if problems.isEmpty {
             print("\(file): OK (\(tiles) tiles decode, integrity ok, metadata complete)")
