@@ -11,7 +11,7 @@ public struct ExportStats: Sendable, Equatable {
     public var tilesPerZoom: [Int: Int] = [:]
     /// Rows of the bundle with impossible addresses (skipped, not written).
     public var invalidRows = 0
-    /// The extension of the tile files (`png` unless the bundle's `format` says otherwise).
+    /// The extension of the tile files (see `BundleExporter.fileExtension(format:)`).
     public var fileExtension = "png"
 }
 
@@ -22,8 +22,9 @@ public struct ExportProgress: Sendable, Equatable {
     public var bytes: Int
 }
 
-/// Writes a bundle's tiles as plain files, `DIR/{z}/{x}/{y}.png` (XYZ rows, y from the north),
-/// plus `DIR/metadata.json` with the bundle's metadata rows, for static file servers.
+/// Writes a bundle's tiles as plain files, `DIR/{z}/{x}/{y}.EXT` (XYZ rows, y from the north; EXT
+/// from the bundle's format: `png`, `webp` or `jpg`), plus `DIR/metadata.json` with the bundle's
+/// metadata rows, for static file servers. The folder mirrors the server's `/tiles/{tileset}/`.
 ///
 /// Every file is written under a temporary name in `DIR` and renamed into place, so a process
 /// killed at any moment never leaves a truncated tile; `metadata.json` is written last and marks
@@ -50,9 +51,7 @@ public enum BundleExporter {
         }
 
         var stats = ExportStats()
-        if let format = pairs["format"]?.lowercased(), ["png", "jpg", "jpeg", "webp"].contains(format) {
-            stats.fileExtension = format == "jpeg" ? "jpg" : format
-        }
+        stats.fileExtension = fileExtension(format: pairs["format"])
         let temporary = (dir as NSString).appendingPathComponent(temporaryName(pid: getpid()))
         defer { unlink(temporary) }
         var madeFolders = Set<String>()
@@ -86,6 +85,22 @@ public enum BundleExporter {
         }
         try write(json + Data("\n".utf8), to: metadataPath, via: temporary)
         return stats
+    }
+
+    /// The extension of every tile file of a bundle whose metadata `format` is `format`: `png`,
+    /// `webp`, `jpg` (for `jpg` and `jpeg`, any case); another plain word of at most 16 lower-case
+    /// letters and digits as it is (`pbf`); `png` when there is none (MBTiles' default) or it is
+    /// not such a word (never a path: `../x` or `image/png` give `png`).
+    ///
+    /// A jpg bundle's PNG tiles (those with transparency, at the data's edges) are written as
+    /// `.jpg` files too, PNG bytes inside, exactly as the server answers them at `.jpg` URLs: one
+    /// URL template, `{z}/{x}/{y}.jpg`, reaches every tile, which a `.png` per edge tile would
+    /// break (map clients ask for one extension). Browsers and Leaflet decode a tile by its bytes,
+    /// not by its name or `Content-Type`. (mbutil's export also gives all tiles one extension.)
+    public static func fileExtension(format: String?) -> String {
+        guard let format = format?.lowercased(), !format.isEmpty, format.utf8.count <= 16,
+              format.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else { return "png" }
+        return format == "jpeg" ? "jpg" : format
     }
 
     /// Creates `dir` if needed; refuses a file, or a non-empty folder unless `force`.

@@ -12,6 +12,10 @@ struct ExportCommand: ParsableCommand {
             which replaces files of the same names and leaves others alone. Every file is written under \
             a temporary name and renamed into place, so an interrupted export never leaves a truncated \
             tile; metadata.json is written last.
+
+            EXT is the bundle's format, for every tile: a jpg bundle's tiles with transparency are \
+            PNG bytes in .jpg files, as the server answers them at .jpg URLs, so that one URL \
+            template ({z}/{x}/{y}.jpg) reaches every tile; browsers decode tiles by their bytes.
             """)
 
     @Argument(help: "The .mbtiles file.") var file: String
