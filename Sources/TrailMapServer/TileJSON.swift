@@ -39,6 +39,8 @@ enum TileJSON {
             entry["minzoom"] = m.minZoom
             entry["maxzoom"] = m.maxZoom
             entry["bounds"] = [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north]
+            entry["format"] = t.format.rawValue
+            entry["tileSize"] = t.tileSize
         }
         return entry
     }

@@ -151,9 +151,11 @@ public struct TileResponder: HTTPResponder {
         /// The encoded tile (the cache's own storage, not a copy); not sent with a 304.
         var body: ByteBuffer
 
-        /// The tile's MIME type from its own magic numbers (a jpg bundle's transparent tiles are PNG).
+        /// The tile's MIME type from its own magic numbers (a jpg bundle's transparent tiles are
+        /// PNG, and so is `--empty-tiles transparent`'s tile in any bundle). A look at the first
+        /// bytes of the cached buffer, in place: no copy, no allocation.
         var contentType: String {
-            body.withUnsafeReadableBytes { TileFormat.contentType(of: $0.prefix(12)) }
+            body.withUnsafeReadableBytes { TileFormat.sniff(head: $0) }?.contentType ?? "application/octet-stream"
         }
 
         var status: HTTPResponse.Status { notModified ? .notModified : .ok }
@@ -182,7 +184,8 @@ public struct TileResponder: HTTPResponder {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
         guard let dot = parts[4].lastIndex(of: ".") else {
-            throw APIError.notFound("not_found", "a tile URL ends in an extension: /tiles/\(id)/{z}/{x}/{y}.png (or .webp, .jpg: see /tiles/\(id).json)")
+            let ext = (try? available(id))?.format.fileExtension ?? "png"
+            throw APIError.notFound("not_found", "a tile URL ends in the extension of its tileset's format: /tiles/\(id)/{z}/{x}/{y}.\(ext) (see /tiles/\(id).json)")
         }
         let ext = parts[4][parts[4].index(after: dot)...]
         guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4][..<dot]) else {
@@ -194,7 +197,8 @@ public struct TileResponder: HTTPResponder {
         let tileset = try available(id)
         let format = tileset.format
         guard ext == format.fileExtension || (format == .jpg && ext == "jpeg") else {
-            throw APIError.notFound("wrong_extension", "tileset \(id) holds \(format) tiles: /tiles/\(id)/{z}/{x}/{y}.\(format.fileExtension)")
+            throw APIError.notFound("wrong_extension", "tileset \(id) holds \(format) tiles, not .\(ext.prefix(8)): "
+                                    + "/tiles/\(id)/\(z)/\(x)/\(y).\(format.fileExtension) (every tile: /tiles/\(id)/{z}/{x}/{y}.\(format.fileExtension))")
         }
         let meta = tileset.metadata
         guard (meta.minZoom...max(meta.minZoom, meta.maxZoom)).contains(z) else {
