@@ -80,7 +80,10 @@ enum StorePage {
       if (!map) {
         map = L.map('map');
         fetch('/tiles/world.json').then(r => r.ok ? r.json() : null).then(tj => {
-          if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 8, maxNativeZoom: tj.maxzoom}).addTo(map);
+          // A 512-px tileset is shown one zoom up, as in the viewer.
+          const big = tj && tj.tileSize === 512 ? 1 : 0;
+          if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 8, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
+                                            tileSize: big ? 512 : 256, zoomOffset: -big}).addTo(map);
         }).catch(() => {});
       }
       layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage).addTo(map)];

@@ -98,12 +98,16 @@ import TrailMapTestSupport
         }
         let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
-        for name in ["wp", "big"] {
+        for (name, size) in [("wp", 256), ("big", 512)] {
             let browser = try CLIRunner.run([
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile-\(name)"))",
                 "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=\(name)",
             ], executable: chromium)
             #expect(browser.stdout.contains("leaflet-tile"), "\(name): the page made Leaflet tile elements")
+            // Leaflet sizes each tile element to the layer's tileSize: 512-px tiles are shown at 512 px.
+            #expect(browser.stdout.contains("width: \(size)px; height: \(size)px"), "\(name): tiles at \(size) px")
+            let other = size == 256 ? 512 : 256
+            #expect(!browser.stdout.contains("width: \(other)px; height: \(other)px"), "\(name): no tile at \(other) px")
         }
         server.terminate()
         server.waitUntilExit()
