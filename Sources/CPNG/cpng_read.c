@@ -98,6 +98,14 @@ static int reader_start(cpng_reader *r) {
     }
     /* Size limits are ours (max_pixels), applied below with a clearer error. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    /* Only IHDR, PLTE, tRNS, IDAT and IEND make the RGBA rows delivered here (no gamma, background
+     * or shift transforms are set), so every other chunk is skipped unread: its data goes through
+     * libpng's small skip buffer, CRC checked. Handled, a text, pCAL, sCAL, sPLT or eXIf chunk's
+     * declared length is allocated and zeroed before its data is read (up to 2 GiB: libpng's
+     * "chunk data is too large" is only a warning when reading), so a 70-byte tile claiming a
+     * 2 GiB tEXt made 2 GiB resident for 1.5 s of CPU (found by scripts/fuzz.sh; see
+     * Tests/RasterTests/PNGFuzzRegressionTests.swift). */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
     png_set_sig_bytes(png, 8);
     png_read_info(png, info);
 
