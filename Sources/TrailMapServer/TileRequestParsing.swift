@@ -36,13 +36,17 @@ enum TileRequestParsing {
         return v
     }
 
-    /// Whether an `If-None-Match` header names `etag` (weak or strong) or is `*`.
+    /// Whether an `If-None-Match` header names `etag` (weak or strong) or is `*`. Split and
+    /// trimmed as bytes, as HTTP defines the field: a comma followed by a combining mark is
+    /// still a separator (found by scripts/fuzz.sh).
     static func etagMatches(_ header: String, etag: String) -> Bool {
-        header.split(separator: ",").contains { part in
-            var tag = part.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
+        let tag = Array(etag.utf8)
+        return header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { part in
+            var member = part.drop { $0 == 0x20 || $0 == 0x09 }
+            while let last = member.last, last == 0x20 || last == 0x09 { member = member.dropLast() }
+            if member.elementsEqual("*".utf8) { return true }
+            if member.starts(with: "W/".utf8) { member = member.dropFirst(2) }
+            return member.elementsEqual(tag)
         }
     }
 
