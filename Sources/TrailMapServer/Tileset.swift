@@ -77,7 +77,7 @@ public final class Tileset: Sendable {
         self.bundle = bundle
         self.failure = failure
         hashedTileIDs = pairs["trailmap:builder"] != nil
-        tileSize = pairs["trailmap:tilesize"].flatMap(Int.init).flatMap { [256, 512].contains($0) ? $0 : nil } ?? 256
+        tileSize = BundleMetadata.tileSize(pairs) ?? 256
         format = pairs["format"].flatMap(TileFormat.init(metadata:)) ?? .png
     }
 

@@ -16,7 +16,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
     let pathBytes = Array(target.utf8.prefix { $0 != question })
     let referenceParts = pathBytes.dropFirst().split(separator: slash, omittingEmptySubsequences: false).map(Array.init)
-    let reference: [[UInt8]]? = target.utf8.count <= 2048 && target.hasPrefix("/tiles/") && referenceParts.count == 5
+    let reference: [[UInt8]]? = target.utf8.count <= 2048 && target.utf8.starts(with: "/tiles/".utf8) && referenceParts.count == 5
         ? referenceParts : nil
     let parts = TileRequestParsing.tilePath(target)
     if let parts {
