@@ -148,20 +148,21 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let status: HTTPResponse.Status
         var body: ByteBuffer?
         do {
-            let answer = try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client(request, context), onEventLoop: true)
-            status = answer.status
-            ResponseHead.writeTile(answer, date: date.now(), connection: connection, into: &head)
-            if !answer.notModified { body = answer.body }
-        } catch let error as APIError where error.code == "tile_not_found" {
-            // A tile the bundle lacks (empty sea skipped at build): common on maps, answered here
-            // too, so the bundle is not read a second time by the Hummingbird path.
-            var headers = error.responseHeaders
-            let json = error.body
-            headers[.contentLength] = String(json.readableBytes)
-            status = error.status
-            ResponseHead.write(status: status, headers: headers, date: date.now(), connection: connection, into: &head)
-            body = json
+            switch try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client(request, context), onEventLoop: true) {
+            case let .tile(answer):
+                status = answer.status
+                ResponseHead.writeTile(answer, date: date.now(), connection: connection, into: &head)
+                if !answer.notModified { body = answer.body }
+            case let .absent(error):
+                var headers = error.responseHeaders
+                let json = error.body
+                headers[.contentLength] = String(json.readableBytes)
+                status = error.status
+                ResponseHead.write(status: status, headers: headers, date: date.now(), connection: connection, into: &head)
+                body = json
+            }
         } catch {
+            // Paid tiles, bad paths, unavailable tilesets: Hummingbird's path answers them.
             return nil
         }
         if request.method == .HEAD { body = nil }

@@ -8,8 +8,8 @@ import TileCache
 import TileGeometry
 import TileStore
 
-/// Answers every request of the tile server. Paths are parsed by hand (no router) because the
-/// tile route is the hot path: one split of the path, one SQLite lookup, one buffer copy.
+/// Answers every request of the tile server that `TileFastPath` does not: through Hummingbird's
+/// router (`ServerRoutes`), whose handlers are this type's methods and `StoreAPI`'s.
 public struct TileResponder: HTTPResponder {
     public typealias Context = TrailMapRequestContext
 
@@ -25,6 +25,8 @@ public struct TileResponder: HTTPResponder {
     /// `Cache-Control` of free and of paid tiles, made once.
     let publicTileCaching: String
     let privateTileCaching: String
+    /// Every request `TileFastPath` leaves goes through it (`ServerRoutes`); set once, by `init`.
+    private(set) var router: RouterResponder<Context>?
 
     public init(registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
                 store: StoreSettings? = nil) {
@@ -44,91 +46,45 @@ public struct TileResponder: HTTPResponder {
         publicTileCaching = "public, max-age=\(config.tileMaxAge)"
         privateTileCaching = "private, max-age=\(config.tileMaxAge)"
         metrics.attach(registry.cache)
+        router = nil
+        router = ServerRoutes.router(for: self)
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        let start = ContinuousClock.now
-        var route = Route.other
-        var response: Response
-        do {
-            if request.uri.path.hasPrefix("/admin/") {
-                response = try await admin(request, route: &route)
-            } else if let store, request.uri.path.hasPrefix("/api/v1/"), request.method != .options {
-                let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
-                response = try await store.respond(request, parts: Array(parts), context: context, route: &route)
-            } else {
-                response = try handle(request, route: &route)
-            }
-        } catch let error as APIError {
-            response = try error.response(from: request, context: context)
-        } catch {
-            logger.error("unexpected error on \(request.uri.path): \(error)")
-            response = try APIError(.internalServerError, code: "internal", message: "internal error")
-                .response(from: request, context: context)
-        }
-        let bodyBytes = response.body.contentLength ?? 0
-        if request.method == .head { response = response.createHeadResponse() }
-        let elapsed = ContinuousClock.now - start
-        metrics.record(route: route, status: response.status.code, bodyBytes: request.method == .head ? 0 : bodyBytes,
-                       duration: elapsed)
-        logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(bodyBytes)B \(elapsed)")
-        return response
+        try await router!.respond(to: request, context: context)
     }
 
-    func handle(_ request: Request, route: inout Route) throws -> Response {
-        let path = request.uri.path
-        guard path.utf8.count <= 2048 else { throw APIError.badRequest("the path is too long") }
-        switch request.method {
-        case .get, .head: break
-        case .options: return preflight()
-        default:
-            var e = APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not allowed here; use GET or HEAD")
-            e.headers[.allow] = "GET, HEAD, OPTIONS"
-            throw e
-        }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard let first = parts.first else { throw APIError.notFound("not_found", "no such page") }
-        switch (first, parts.count) {
-        case ("tiles", 5):
-            route = .tile
-            return try tile(Array(parts), request: request)
-        case ("tiles", 2) where parts.last?.hasSuffix(".json") == true:
-            route = .tilejson
-            return try tileJSON(String(parts.last!.dropLast(5)), request: request)
-        case ("tiles", 1), ("tiles", 2) where parts.last == "":
-            route = .list
-            let base = origin(request)
-            return json(["tilesets": registry.all.map { t in
-                var entry = TileJSON.summary(t, base: base)
-                if let product = try? access?.paidProduct(tileset: t.id) {
-                    entry["paid"] = true
-                    entry["productId"] = product
-                }
-                return entry
-            }], request: request)
-        case ("", 1), ("index.html", 1):
-            route = .viewer
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-                                                   .contentSecurityPolicy: PageSecurity.viewer],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
-        case ("store", 1) where store != nil:
-            route = .store
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-                                                   .contentSecurityPolicy: PageSecurity.store],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: StorePage.html)))
-        case ("viewer", _):
-            route = .asset
-            return try assets.response(for: parts.dropFirst().joined(separator: "/"))
-        case ("healthz", 1):
-            route = .health
-            return json(["status": "ok", "tilesets": registry.all.count], request: request)
-        case ("metrics", 1):
-            route = .metrics
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
-        default:
-            throw APIError.notFound("not_found", "no such page: \(path.prefix(200))")
-        }
+    /// `GET /` and `/index.html`: the map viewer.
+    func viewerPage() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                                        .contentSecurityPolicy: PageSecurity.viewer],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+    }
+
+    /// `GET /store`: the store page (servers with a catalog).
+    func storePage() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                                        .contentSecurityPolicy: PageSecurity.store],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: StorePage.html)))
+    }
+
+    /// `GET /metrics`: Prometheus text.
+    func metricsPage() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+    }
+
+    /// `GET /tiles`: every tileset's summary, paid ones marked with their product.
+    func tilesetList(_ request: Request) -> Response {
+        let base = origin(request)
+        return json(["tilesets": registry.all.map { t in
+            var entry = TileJSON.summary(t, base: base)
+            if let product = try? access?.paidProduct(tileset: t.id) {
+                entry["paid"] = true
+                entry["productId"] = product
+            }
+            return entry
+        }], request: request)
     }
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
@@ -138,12 +94,25 @@ public struct TileResponder: HTTPResponder {
             try access.authorize(request, productID: product)
             paid = true
         }
-        let answer = try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid)
+        let answer: TileAnswer
+        switch try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid) {
+        case let .tile(found): answer = found
+        case let .absent(error): throw error
+        }
         if answer.notModified { return Response(status: answer.status, headers: answer.headers) }
         return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: answer.body))
     }
 
-    /// A tile answer: 200 with the tile, or 304 (`notModified`); every failure is a thrown `APIError`.
+    /// What the tile route found at an address. Every failure is a thrown `APIError`.
+    enum TileOutcome {
+        /// 200 with the tile, or 304.
+        case tile(TileAnswer)
+        /// The bundle has no tile there (empty sea skipped at build, common on maps): a 404 that
+        /// the fast path answers itself, so the bundle is not read again by the Hummingbird path.
+        case absent(APIError)
+    }
+
+    /// A tile answer: 200 with the tile, or 304 (`notModified`).
     struct TileAnswer {
         var notModified: Bool
         var etag: String
@@ -178,7 +147,7 @@ public struct TileResponder: HTTPResponder {
     /// `onEventLoop`: called by the fast path, which must not read the catalog (a stale paid map
     /// throws, and the request goes to the Hummingbird path).
     func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
-                    onEventLoop: Bool = false) throws -> TileAnswer {
+                    onEventLoop: Bool = false) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
         if !authorized, let access, try access.paidProduct(tileset: id, mayRead: !onEventLoop) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
@@ -223,11 +192,11 @@ public struct TileResponder: HTTPResponder {
         } else if config.emptyTiles == .transparent, let empty = emptyTiles.tile(size: tileset.tileSize) {
             (body, etag) = empty
         } else {
-            throw APIError.notFound("tile_not_found", "tileset \(id) has no tile \(z)/\(x)/\(y)")
+            return .absent(APIError.notFound("tile_not_found", "tileset \(id) has no tile \(z)/\(x)/\(y)"))
         }
         let notModified = ifNoneMatch.map { Self.matches($0, etag: etag) } ?? false
-        return TileAnswer(notModified: notModified, etag: etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
-                          body: body)
+        return .tile(TileAnswer(notModified: notModified, etag: etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
+                                body: body))
     }
 
     /// `GET /tiles/{tileset}.json`
@@ -261,15 +230,6 @@ public struct TileResponder: HTTPResponder {
 
     /// Whether an If-None-Match value matches a strong ETag (weak comparison, as RFC 9110 says for this header).
     static func matches(_ header: String, etag: String) -> Bool { TileRequestParsing.etagMatches(header, etag: etag) }
-
-    func preflight() -> Response {
-        Response(status: .noContent, headers: [
-            .accessControlAllowOrigin: "*",
-            .accessControlAllowMethods: store == nil ? "GET, HEAD, OPTIONS" : "GET, HEAD, POST, PUT, DELETE, OPTIONS",
-            .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match, Range, If-Range",
-            .accessControlMaxAge: "86400",
-        ])
-    }
 
     /// `http://host:port` as the client addressed the server (for URLs in TileJSON).
     func origin(_ request: Request) -> String {

@@ -28,49 +28,41 @@ struct StoreAPI: Sendable {
         self.tileExtension = tileExtension
     }
 
-    /// Answers a request whose path starts with `/api/v1/`; `parts` are the components after it.
-    func respond(_ request: Request, parts: [Substring], context: TrailMapRequestContext, route: inout Route) async throws -> Response {
-        do {
-            return try await dispatch(request, parts: parts, context: context, route: &route)
-        } catch let e as CatalogError {
-            throw APIError(e)
+    /// Registers every `/api/v1/` route on `router` (`ServerRoutes`); a registered path answers
+    /// its other methods with 405. Catalog errors become JSON answers in `APIErrorMiddleware`.
+    func addRoutes(to router: Router<TrailMapRequestContext>, labels: RouteLabels) {
+        var r = RouteTable(router: router.group("/api/v1"), labels: labels, prefix: "/api/v1")
+        r.get("/openapi.json", .api) { request, _ in JSONReply.make(OpenAPIDocument.object, request: request) }
+        r.on("/accounts", .post, .api) { request, context in try await register(request, from: context.clientAddress) }
+        r.on("/sessions", .post, .api) { request, context in try await login(request, from: context.clientAddress) }
+        r.on("/sessions", .delete, .api) { request, _ in try logout(request) }
+        r.on("/devices", .post, .api) { request, _ in try await addDevice(request) }
+        r.on("/devices/:device/installs/:product", .put, .api) { request, context in
+            try await install(request, device: try Self.parameter("device", context), product: try Self.parameter("product", context))
         }
+        r.on("/devices/:device/installs/:product", .delete, .api) { request, context in
+            try uninstall(request, device: try Self.parameter("device", context), product: try Self.parameter("product", context))
+        }
+        r.get("/catalog", .api) { request, _ in try catalogList(request) }
+        r.get("/catalog/:product", .api) { request, context in try catalogDetail(request, product: try Self.parameter("product", context)) }
+        r.on("/purchases", .post, .api) { request, _ in try await purchase(request) }
+        r.get("/entitlements", .api) { request, _ in try entitlements(request) }
+        r.get("/downloads/:product", .download) { request, context in
+            try await download(request, product: try Self.parameter("product", context), context: context)
+        }
+        r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
+        r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
+        r.on("/sandbox/transactions", .post, .api) { request, _ in try await sandboxTransaction(request) }
+        r.on("/sandbox/notifications", .post, .api) { request, _ in try await sandboxNotification(request) }
+        r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
+                  "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/tile-tokens",
+                  "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
     }
 
-    private func dispatch(_ request: Request, parts: [Substring], context: TrailMapRequestContext, route: inout Route) async throws -> Response {
-        let m = request.method
-        route = .api
-        switch (m, parts.count, parts.first ?? "") {
-        case (.get, 1, "openapi.json"): return JSONReply.make(OpenAPIDocument.object, request: request)
-        case (.post, 1, "accounts"): return try await register(request, from: context.clientAddress)
-        case (.post, 1, "sessions"): return try await login(request, from: context.clientAddress)
-        case (.delete, 1, "sessions"): return try logout(request)
-        case (.post, 1, "devices"): return try await addDevice(request)
-        case (.put, 4, "devices") where parts[2] == "installs": return try await install(request, device: parts[1], product: parts[3])
-        case (.delete, 4, "devices") where parts[2] == "installs": return try uninstall(request, device: parts[1], product: parts[3])
-        case (.get, 1, "catalog"), (.head, 1, "catalog"): return try catalogList(request)
-        case (.get, 2, "catalog"), (.head, 2, "catalog"): return try catalogDetail(request, product: parts[1])
-        case (.post, 1, "purchases"): return try await purchase(request)
-        case (.get, 1, "entitlements"): return try entitlements(request)
-        case (.get, 2, "downloads"), (.head, 2, "downloads"):
-            route = .download
-            return try await download(request, product: parts[1], context: context)
-        case (.post, 1, "tile-tokens"): return try await tileToken(request)
-        case (.post, 2, "store") where parts[1] == "notifications": return try await notification(request)
-        case (.post, 2, "sandbox") where parts[1] == "transactions": return try await sandboxTransaction(request)
-        case (.post, 2, "sandbox") where parts[1] == "notifications": return try await sandboxNotification(request)
-        default:
-            if Self.knownPaths.contains(String(parts.first ?? "")) {
-                var e = APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(m) is not allowed on \(request.uri.path.prefix(200))")
-                e.headers[.allow] = "GET, HEAD, POST, PUT, DELETE, OPTIONS"
-                throw e
-            }
-            throw APIError.notFound("not_found", "no API route \(request.uri.path.prefix(200)); see /api/v1/openapi.json")
-        }
+    /// A path parameter, as the client sent it (still percent-encoded).
+    static func parameter(_ name: String, _ context: TrailMapRequestContext) throws -> Substring {
+        Substring(try context.parameters.require(name))
     }
-
-    static let knownPaths: Set<String> = ["openapi.json", "accounts", "sessions", "devices", "catalog", "purchases",
-                                          "entitlements", "downloads", "tile-tokens", "store", "sandbox"]
 
     // MARK: request helpers
 
