@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "TileStore", "TileGeometry",
+                "TileStore", "TileGeometry", "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "RegionManager",
             dependencies: [
-                "TileStore",
+                "Essentials",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -148,10 +148,11 @@ let package = Package(
         ),
         .target(
             name: "TrailMapTestSupport",
-            dependencies: ["Raster", "TileGeometry"],
+            dependencies: ["Raster", "TileGeometry", "TileStore"],
             path: "Tests/TrailMapTestSupport",
             swiftSettings: upcoming
         ),
+        .testTarget(name: "EssentialsTests", dependencies: ["Essentials", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
@@ -183,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport",
+                "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -48,7 +48,7 @@ public struct Downloader: Sendable {
             try job.partial.reset(sha256: job.sha256, size: job.size, url: job.url.absoluteString)
         }
         let fd = open(job.partial.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw AtomicFile.failure(job.partial.path) }
+        guard fd >= 0 else { throw RegionManagerError.errno(job.partial.path) }
         defer { close(fd) }
         let resumedFrom = offset
         let started = ContinuousClock.now
@@ -95,7 +95,7 @@ public struct Downloader: Sendable {
                             throw RegionManagerError.invalidResponse(
                                 "the server's file has \(length) bytes, the catalog says \(size); run `trailmap regions install` again")
                         }
-                        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw AtomicFile.failure(path) }
+                        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(path) }
                         x.expected = size
                     default:
                         return 64 << 10  // an error message
@@ -103,7 +103,7 @@ public struct Downloader: Sendable {
                     return x.expected
                 }, body: { data in
                     guard x.status == 200 || x.status == 206 else { return x.errorBody.append(data) }
-                    try AtomicFile.writeAll(fd: fd, data: data, path: path)
+                    try DurableFile.writeAll(fd: fd, data: data, path: path)
                     x.written += Int64(data.count)
                 })
             } catch let error as RegionManagerError {
@@ -131,7 +131,7 @@ public struct Downloader: Sendable {
             case 416:
                 guard restarts == 0 else { throw RegionManagerError.invalidResponse("the server refused every byte range (416)") }
                 restarts += 1
-                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw AtomicFile.failure(job.partial.path) }
+                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(job.partial.path) }
                 offset = 0
             case 500...:
                 failures += 1
@@ -151,7 +151,7 @@ public struct Downloader: Sendable {
     /// Makes what one exchange wrote durable and returns the new offset (a whole-file answer
     /// restarted the file at 0).
     private func keep(_ written: Int64, restarted: Bool, from: Int64, fd: Int32, path: String) throws -> Int64 {
-        guard fsync(fd) == 0 else { throw AtomicFile.failure(path) }
+        guard fsync(fd) == 0 else { throw RegionManagerError.errno(path) }
         return (restarted ? 0 : from) + written
     }
 

@@ -12,10 +12,10 @@ final class FileLock: Sendable {
     /// Takes the lock: waits for it when `wait`, else throws `busy` when another process holds it.
     init(path: String, wait: Bool, busy: @autoclosure () -> RegionManagerError) throws {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AtomicFile.failure(path) }
+        guard fd >= 0 else { throw RegionManagerError.errno(path) }
         while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
-            let error = errno == EWOULDBLOCK ? busy() : AtomicFile.failure(path)
+            let error = errno == EWOULDBLOCK ? busy() : RegionManagerError.errno(path)
             close(fd)
             throw error
         }

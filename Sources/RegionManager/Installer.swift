@@ -64,7 +64,7 @@ public struct Installer: Sendable {
                                                       actual: have == size ? actual : "\(actual) over \(have) of \(size) bytes")
         }
         let destination = (tilesDirectory as NSString).appendingPathComponent(fileName)
-        try AtomicFile.move(partial.path, to: destination)
+        try DurableFile.move(partial.path, to: destination)
         try? FileManager.default.removeItem(atPath: partial.sidecarPath)
         return destination
     }

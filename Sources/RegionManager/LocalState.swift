@@ -84,7 +84,7 @@ public struct LocalState: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         do {
-            try AtomicFile.write(try encoder.encode(value), to: path, mode: 0o600)
+            try DurableFile.write(try encoder.encode(value), to: path, mode: 0o600)
         } catch {
             throw RegionManagerError.stateFolder(path: path, reason: "cannot write (\(error))")
         }

@@ -50,9 +50,9 @@ public struct PartialDownload: Sendable {
     func reset(sha256: String, size: Int64, url: String) throws {
         try? FileManager.default.removeItem(atPath: path)  // not the lock file: the caller may hold it
         try? FileManager.default.removeItem(atPath: sidecarPath)
-        try AtomicFile.write(Data(), to: path, mode: 0o644)
+        try DurableFile.write(Data(), to: path, mode: 0o644)
         let sidecar = Sidecar(productId: productId, sha256: sha256, size: size, url: url)
-        try AtomicFile.write(try JSONEncoder().encode(sidecar), to: sidecarPath, mode: 0o600)
+        try DurableFile.write(try JSONEncoder().encode(sidecar), to: sidecarPath, mode: 0o600)
     }
 
     /// Deletes the partial file, its sidecar and its lock file.

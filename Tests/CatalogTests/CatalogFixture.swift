@@ -21,16 +21,13 @@ struct CatalogFixture {
                 extra: [String: String] = [:]) throws -> String {
         let path = dir.file("\(name).mbtiles")
         try? FileManager.default.removeItem(atPath: path)
-        let writer = try BundleWriter(path: path)
         var batch = [(tile: TileID, data: [UInt8])]()
         for z in zooms {
             for t in TileRange(bounds: bounds, zoom: z).prefix(4) { batch.append((t, [seed, UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255)])) }
         }
-        try writer.add(batch)
         var meta = BundleMetadata(name: name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
         meta.extra = extra
-        _ = try writer.finish(metadata: meta)
-        return path
+        return try TestBundle.write(batch, to: path, metadata: meta)
     }
 
     /// The three levels of detail of a quad-map bundle, lower first.

@@ -15,11 +15,8 @@ func key(_ x: Int, bundle: UInt32 = 1, z: Int = 10) -> TileKey {
 
 /// Writes a small bundle (zoom 3, 8 tiles of arbitrary bytes) and returns its path.
 func writeBundle(in dir: TemporaryDirectory, name: String) throws -> String {
-    let path = dir.file("\(name).mbtiles")
-    let writer = try BundleWriter(path: path)
-    try writer.add((0..<8).map { x in (TileID(z: 3, x: x, y: 1)!, [UInt8](repeating: UInt8(x), count: 100 + x)) })
-    _ = try writer.finish(metadata: BundleMetadata(name: name, bounds: .world, minZoom: 3, maxZoom: 3))
-    return path
+    try TestBundle.write((0..<8).map { x in (tile: TileID(z: 3, x: x, y: 1)!, data: [UInt8](repeating: UInt8(x), count: 100 + x)) },
+                         to: dir.file("\(name).mbtiles"), metadata: BundleMetadata(name: name, bounds: .world, minZoom: 3, maxZoom: 3))
 }
 
 /// Runs `body` on `count` threads at once (not the cooperative pool: the cache blocks threads

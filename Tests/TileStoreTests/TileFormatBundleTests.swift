@@ -5,21 +5,6 @@ import TileGeometry
 import TileStore
 import TrailMapTestSupport
 
-/// Writes a variant's bundle (TrailMap layout; `format`, `trailmap:tilesize` set) and returns its tiles.
-@discardableResult
-func writeVariantBundle(_ variant: TileVariant, to path: String) throws -> [TileID: [UInt8]] {
-    let tiles = try VariantTiles.tiles(variant)
-    let writer = try BundleWriter(path: path)
-    try writer.add(tiles.map { (tile: $0.key, data: $0.value) })
-    var meta = BundleMetadata(name: "Variant \(variant)", bounds: VariantTiles.box,
-                              minZoom: VariantTiles.zooms.lowerBound, maxZoom: VariantTiles.zooms.upperBound)
-    meta.format = variant.format.rawValue
-    meta.extra["trailmap:tilesize"] = String(variant.tileSize)
-    meta.extra["trailmap:builder"] = "test"
-    _ = try writer.finish(metadata: meta)
-    return tiles
-}
-
 /// Export, extract and the verifier's metadata checks for png, WebP (lossless, lossy, 512 px) and
 /// jpg bundles.
 @Suite struct TileFormatBundleTests {
@@ -30,7 +15,7 @@ func writeVariantBundle(_ variant: TileVariant, to path: String) throws -> [Tile
     @Test(arguments: TileVariant.all)
     func exportWritesTheFormatsExtension(variant: TileVariant) throws {
         let path = dir.file("\(variant).mbtiles")
-        let tiles = try writeVariantBundle(variant, to: path)
+        let tiles = try TestBundle.variant(variant, to: path)
         let out = dir.file("out-\(variant)")
         let stats = try BundleExporter.export(from: path, to: out)
         let ext = variant.format.fileExtension
@@ -64,7 +49,7 @@ func writeVariantBundle(_ variant: TileVariant, to path: String) throws -> [Tile
     @Test(arguments: TileVariant.all)
     func extractKeepsTheFormat(variant: TileVariant) throws {
         let path = dir.file("\(variant).mbtiles")
-        let tiles = try writeVariantBundle(variant, to: path)
+        let tiles = try TestBundle.variant(variant, to: path)
         let out = dir.file("cut-\(variant).mbtiles")
         let stats = try BundleExtractor.extract(from: path, bbox: GeoBounds(west: -105, south: 36, east: -101, north: 42), to: out)
         #expect(stats.tiles > 0)

@@ -25,19 +25,17 @@ struct ServerFixture {
                 layers: [BundleLayer] = []) throws -> String {
         let path = ((folder ?? dir.path) as NSString).appendingPathComponent("\(name).mbtiles")
         let staging = dir.file(".staging-\(UUID().uuidString).mbtiles")
-        let writer = try BundleWriter(path: staging)
         var batch = [(tile: TileID, data: [UInt8])]()
         for z in 2...4 {
             for t in TileRange(bounds: Self.box, zoom: z) where t != missing {
                 batch.append((t, try Self.png(t, shade: shade)))
             }
         }
-        try writer.add(batch)
         var meta = BundleMetadata(name: "Bundle \(name)", bounds: Self.box, minZoom: 2, maxZoom: 4)
         meta.attribution = "test data"
         meta.extra["trailmap:builder"] = "test"
         if !layers.isEmpty { meta.extra[BundleLayer.metadataKey] = BundleLayer.encode(layers) }
-        _ = try writer.finish(metadata: meta)
+        try TestBundle.write(batch, to: staging, metadata: meta)
         // Rename into place, as a real publish would.
         guard rename(staging, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         return path

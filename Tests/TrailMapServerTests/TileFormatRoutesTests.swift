@@ -21,7 +21,6 @@ import TrailMapTestSupport
         var encoding = TileEncoding(png: .default)
         encoding.format = format
         encoding.quality = 80
-        let writer = try BundleWriter(path: fixture.dir.file("\(name).mbtiles"))
         var tiles = [TileID: [UInt8]]()
         for z in 2...4 {
             for t in TileRange(bounds: ServerFixture.box, zoom: z) {
@@ -30,12 +29,11 @@ import TrailMapTestSupport
                 tiles[t] = try encoding.encode(image)
             }
         }
-        try writer.add(tiles.map { ($0.key, $0.value) })
         var meta = BundleMetadata(name: name, bounds: ServerFixture.box, minZoom: 2, maxZoom: 4)
         meta.format = format.rawValue
         meta.extra["trailmap:builder"] = "test"
         meta.extra["trailmap:tilesize"] = String(size)
-        _ = try writer.finish(metadata: meta)
+        try TestBundle.write(tiles, to: fixture.dir.file("\(name).mbtiles"), metadata: meta)
         return tiles
     }
 

@@ -17,16 +17,7 @@ import TrailMapTestSupport
 
     /// `v.mbtiles` in the fixture's folder; returns its tiles.
     func bundle(_ variant: TileVariant, name: String = "v") throws -> [TileID: [UInt8]] {
-        let tiles = try VariantTiles.tiles(variant)
-        let writer = try BundleWriter(path: fixture.dir.file("\(name).mbtiles"))
-        try writer.add(tiles.map { (tile: $0.key, data: $0.value) })
-        var meta = BundleMetadata(name: "Variant \(variant)", bounds: VariantTiles.box,
-                                  minZoom: VariantTiles.zooms.lowerBound, maxZoom: VariantTiles.zooms.upperBound)
-        meta.format = variant.format.rawValue
-        meta.extra["trailmap:tilesize"] = String(variant.tileSize)
-        meta.extra["trailmap:builder"] = "test"
-        _ = try writer.finish(metadata: meta)
-        return tiles
+        try TestBundle.variant(variant, to: fixture.dir.file("\(name).mbtiles"))
     }
 
     func app(emptyTiles: ServerConfiguration.EmptyTiles = .notFound) -> Application<TileResponder> {

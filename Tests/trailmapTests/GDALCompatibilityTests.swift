@@ -64,7 +64,7 @@ import TrailMapTestSupport
     static func checkGDALReads(_ variant: TileVariant) throws {
         let dir = TemporaryDirectory()
         let path = dir.file("\(variant).mbtiles")
-        let tiles = try writeVariantBundle(variant, to: path)
+        let tiles = try TestBundle.variant(variant, to: path)
         let info = try GDALTools.run("gdalinfo", ["-checksum", path])
         #expect(info.contains("Driver: MBTiles/MBTiles") && info.contains("Band 4"), "\(variant): \(info.prefix(600))")
         #expect(!info.contains("ERROR") && !info.contains("Warning"), "\(variant): every tile decodes: \(info.prefix(600))")

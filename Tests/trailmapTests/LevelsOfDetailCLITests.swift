@@ -25,14 +25,12 @@ import TrailMapTestSupport
     @discardableResult
     static func bundle(in folder: String, _ name: String, layers: String?) throws -> String {
         let path = (folder as NSString).appendingPathComponent("\(name).mbtiles")
-        let writer = try BundleWriter(path: path)
         let png = try PNGEncoder.encode(RGBAImage(width: 256, height: 256, fill: (40, 120, 60, 255)))
-        try writer.add((8...15).map { z in (tile: WebMercator.tile(lon: -105.65, lat: 40.35, zoom: z), data: png) })
         var meta = BundleMetadata(name: name, bounds: box, minZoom: 8, maxZoom: 15)
         meta.attribution = "test data"
         if let layers { meta.extra[BundleLayer.metadataKey] = layers }
-        _ = try writer.finish(metadata: meta)
-        return path
+        return try TestBundle.write((8...15).map { z in (tile: WebMercator.tile(lon: -105.65, lat: 40.35, zoom: z), data: png) },
+                                    to: path, metadata: meta)
     }
 
     @Test func inspectShowsTheLevels() throws {

@@ -10,11 +10,11 @@ import TrailMapTestSupport
 @Suite struct TileFormatBundleCommandTests {
     let dir = TemporaryDirectory()
 
-    /// `NAME.mbtiles` in the test's folder (see `writeVariantBundle`).
+    /// `NAME.mbtiles` in the test's folder (see `TestBundle.variant`).
     func bundle(_ name: String, _ variant: TileVariant, replace: [TileID: [UInt8]] = [:],
                 metadata: [String: String] = [:]) throws -> (path: String, tiles: [TileID: [UInt8]]) {
         let path = dir.file("\(name).mbtiles")
-        return (path, try writeVariantBundle(variant, to: path, replace: replace, metadata: metadata))
+        return (path, try TestBundle.variant(variant, to: path, replace: replace, metadata: metadata))
     }
 
     @Test(arguments: TileVariant.all)

@@ -53,7 +53,7 @@ extension ViewerBrowserTests {
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
         for variant in [TileVariant.jpg, .webpLossy] {
-            try writeVariantBundle(variant, to: (tiles as NSString).appendingPathComponent("\(variant).mbtiles"))
+            try TestBundle.variant(variant, to: (tiles as NSString).appendingPathComponent("\(variant).mbtiles"))
         }
         let export = try CLIRunner.run(["bundle", "export", (tiles as NSString).appendingPathComponent("jpg.mbtiles"), "--dir", dir.file("static/jpg")])
         #expect(export.status == 0, "\(export.stderr)")

@@ -11,8 +11,8 @@ extension ViewerBrowserTests {
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        try writeVariantBundle(.webp512, to: (tiles as NSString).appendingPathComponent("world.mbtiles"))
-        try writeVariantBundle(.png, to: (tiles as NSString).appendingPathComponent("park.mbtiles"))
+        try TestBundle.variant(.webp512, to: (tiles as NSString).appendingPathComponent("world.mbtiles"))
+        try TestBundle.variant(.png, to: (tiles as NSString).appendingPathComponent("park.mbtiles"))
         let products = #"{"products": [{"productId": "test.park", "title": "Park", "category": "Parks", "price": {"amount": "0", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
         let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,

@@ -1,4 +1,5 @@
 import Crypto
+import Essentials
 import Foundation
 import GRDB
 import TileStore
@@ -50,7 +51,7 @@ extension CatalogDatabase {
         }
         throttle.succeeded(email: email, address: address)
         let account = Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
-        let token = Data.catalogRandom(count: 32).catalogBase64URL()
+        let token = Base64URL.encode(Data.catalogRandom(count: 32))
         let now = Date()
         let expires = now.addingTimeInterval(sessionLifetime)
         try write { db in
@@ -118,7 +119,7 @@ extension CatalogDatabase {
     }
 
     static func tokenHash(_ token: String) -> String {
-        FileSHA256.hex(SHA256.hash(data: Data(token.utf8)))
+        Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// An address of the form `LOCAL@DOMAIN`: LOCAL of ASCII letters, digits and `._%+'-`; DOMAIN
@@ -138,12 +139,4 @@ extension CatalogDatabase {
 
     /// `isEmail` as a regular expression, for the OpenAPI document.
     public static let emailPattern = "^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"
-}
-
-extension Data {
-    /// Base64url without padding.
-    func catalogBase64URL() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }

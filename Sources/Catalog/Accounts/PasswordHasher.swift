@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import Essentials
 import Foundation
 
 /// Hashes passwords with scrypt (memory-hard) and a random salt; verifies in constant time.
@@ -31,7 +32,7 @@ public struct PasswordHasher: Sendable {
               let salt = Data(base64Encoded: f[4]), let expected = Data(base64Encoded: f[5]),
               let key = try? derive(password, salt: salt, rounds: n, blockSize: r, parallelism: p)
         else { return false }
-        return Self.constantTimeEqual(key, expected)
+        return ConstantTime.equal(key, expected)
     }
 
     /// A hash of nothing in particular, to spend the same time when the account does not exist.
@@ -44,13 +45,5 @@ public struct PasswordHasher: Sendable {
                                            rounds: rounds, blockSize: blockSize, parallelism: parallelism,
                                            maxMemory: 256 * 1024 * 1024)
         return key.withUnsafeBytes { Data($0) }
-    }
-
-    /// Compares without stopping at the first difference.
-    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        var diff: UInt8 = 0
-        for (x, y) in zip(a, b) { diff |= x ^ y }
-        return diff == 0
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import Essentials
 import Foundation
 
 /// Short-lived signed tokens that let map libraries fetch a paid region's tiles by URL
@@ -20,14 +21,14 @@ public struct TileTokens: Sendable {
         let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         let body = Data("\(accountID)|\(productID)|\(Int64(expires.timeIntervalSince1970))|\(session)".utf8)
         let mac = Data(HMAC<SHA256>.authenticationCode(for: body, using: key))
-        return (body.catalogBase64URL() + "." + mac.catalogBase64URL(), expires)
+        return (Base64URL.encode(body) + "." + Base64URL.encode(mac), expires)
     }
 
     /// The account id and session tag of a valid, unexpired token for `productID`, or nil.
     public func holder(of token: String, productID: String, now: Date = Date()) -> (accountID: String, session: String)? {
         guard token.utf8.count <= 512 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let body = Data(catalogBase64URL: parts[0]), let mac = Data(catalogBase64URL: parts[1]),
+        guard parts.count == 2, let body = Base64URL.decode(parts[0]), let mac = Base64URL.decode(parts[1]),
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: key),
               let text = String(data: body, encoding: .utf8)
         else { return nil }
@@ -35,14 +36,5 @@ public struct TileTokens: Sendable {
         guard fields.count == 4, fields[1] == productID, let expiry = Int64(fields[2]),
               Double(expiry) > now.timeIntervalSince1970 else { return nil }
         return (String(fields[0]), String(fields[3]))
-    }
-}
-
-extension Data {
-    /// Decodes base64url with or without padding.
-    init?<S: StringProtocol>(catalogBase64URL text: S) {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        self.init(base64Encoded: s)
     }
 }

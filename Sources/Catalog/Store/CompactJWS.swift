@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 
 /// The header of an App Store JWS.

@@ -1,4 +1,5 @@
 import Crypto
+import Essentials
 import Foundation
 import SwiftASN1
 import X509
@@ -134,27 +135,10 @@ public struct SandboxStore: Sendable {
         return document.pemString + "\n"
     }
 
+    /// Writes a file atomically, created with its final mode (a key is never a moment readable by others).
     private static func write(_ text: String, to url: URL, mode: Int? = nil) throws(SandboxStoreError) {
-        do {
-            if let mode {
-                // Created with its final mode (O_EXCL, never a moment readable by others), then filled.
-                try? FileManager.default.removeItem(at: url)
-                let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
-                guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
-                defer { close(fd) }
-                guard fchmod(fd, mode_t(mode)) == 0 else { throw CocoaError(.fileWriteUnknown) }
-                let bytes = Array(text.utf8)
-                var written = 0
-                while written < bytes.count {
-                    let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                    guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
-                    written += n
-                }
-            } else {
-                try Data(text.utf8).write(to: url, options: .atomic)
-            }
-        } catch {
-            throw .writeFailed(path: url.path, reason: "\(error)")
+        do { try AtomicFile.write(Data(text.utf8), to: url.path, mode: mode_t(mode ?? 0o644)) } catch {
+            throw .writeFailed(path: url.path, reason: error.description)
         }
     }
 

@@ -1,8 +1,9 @@
+@testable import Catalog
 import Crypto
+import Essentials
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
 
 @Suite struct SignedDataVerifierTests {
     @Test func validTransactionVerifies() async throws {

@@ -1,7 +1,8 @@
+@testable import Catalog
+import Essentials
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
 
 /// A sandbox store in its own temporary folder.
 struct StoreFixture {

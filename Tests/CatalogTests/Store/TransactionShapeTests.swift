@@ -1,7 +1,8 @@
+@testable import Catalog
+import Essentials
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
 
 /// A JSON value's type as Apple's documentation names it.
 private enum JSONKind: Equatable, CustomStringConvertible {

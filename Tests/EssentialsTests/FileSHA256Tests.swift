@@ -1,6 +1,6 @@
+import Essentials
 import Foundation
 import Testing
-import TileStore
 import TrailMapTestSupport
 
 @Suite struct FileSHA256Tests {
@@ -12,11 +12,12 @@ import TrailMapTestSupport
         #expect(d.size == 3)
         // FIPS 180-2 test vector for "abc".
         #expect(d.hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(FileSHA256.hex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
+        #expect(FileSHA256.hex(of: Data("abc".utf8)) == d.hex)
+        #expect(Hex.encode([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
     }
 
     @Test func aMissingFileIsNotFound() {
-        #expect(throws: TileStoreError.notFound(path: "/nonexistent/x.mbtiles")) {
+        #expect(throws: FileSystemError.notFound(path: "/nonexistent/x.mbtiles")) {
             try FileSHA256.digest(path: "/nonexistent/x.mbtiles")
         }
     }
