@@ -1,5 +1,6 @@
 import Essentials
 import Foundation
+import NIOCore
 import NIOPosix
 import Synchronization
 import TileStore
@@ -28,18 +29,40 @@ final class BundleIntegrity: Sendable {
 
     private let verdicts = Mutex<[Key: Task<Bool, Never>]>([:])
 
-    /// The file's identity now, nil when it cannot be read.
+    /// The identity of the file at `path` now, nil when it is not a readable regular file.
     static func identity(path: String) -> Identity? {
         var s = stat()
-        guard stat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard stat(path, &s) == 0 else { return nil }
+        return identity(s)
+    }
+
+    /// The identity of an open file.
+    static func identity(fd: Int32) -> Identity? {
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { return nil }
+        return identity(s)
+    }
+
+    private static func identity(_ s: stat) -> Identity? {
+        guard (s.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Identity(size: Int64(s.st_size), modified: Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec),
                         inode: UInt64(s.st_ino), device: UInt64(s.st_dev))
     }
 
-    /// Whether the file at `path` is `size` bytes with SHA-256 `sha256` (hashing at most once
-    /// per identity).
-    func holdsPublished(path: String, size: Int64, sha256: String) async -> Bool {
-        guard let identity = Self.identity(path: path), identity.size == size else { return false }
+    /// Opens the file at `path` when it holds the published bytes (`size`, SHA-256 `sha256`),
+    /// hashing at most once per identity. The check is made on the open file, and the download
+    /// is read from it: a file replaced after the check is never sent under the old ETag.
+    func openPublished(path: String, size: Int64, sha256: String) async -> OpenBundleFile? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let file = OpenBundleFile(fd: fd, size: size)
+        guard let identity = Self.identity(fd: fd), identity.size == size,
+              await verdict(path: path, identity: identity, sha256: sha256) else { return nil }
+        return file
+    }
+
+    /// Whether the file identity `identity` (found at `path`) holds SHA-256 `sha256`.
+    private func verdict(path: String, identity: Identity, sha256: String) async -> Bool {
         let key = Key(path: path, identity: identity, sha256: sha256)
         let task = verdicts.withLock { map -> Task<Bool, Never> in
             if let t = map[key] { return t }
@@ -47,12 +70,50 @@ final class BundleIntegrity: Sendable {
             map = map.filter { $0.key.path != path }
             let t = Task<Bool, Never> {
                 let digest = try? await NIOThreadPool.singleton.runIfActive { try FileSHA256.digest(path: path) }
-                // The file must not have changed while it was read.
-                return digest?.hex == sha256 && digest?.size == size && Self.identity(path: path) == identity
+                // The path must still name the same file after it was read.
+                return digest?.hex == sha256 && digest?.size == identity.size && Self.identity(path: path) == identity
             }
             map[key] = t
             return t
         }
         return await task.value
     }
+}
+
+/// A bundle file opened for a download, closed when the last reference goes (the response body
+/// may never be written, e.g. when the client leaves first).
+final class OpenBundleFile: Sendable {
+    let fd: Int32
+    let size: Int64
+
+    init(fd: Int32, size: Int64) {
+        self.fd = fd
+        self.size = size
+    }
+
+    deinit { close(fd) }
+
+    /// Reads `range` on NIO's blocking pool, 128 KiB at a time, into `write`.
+    func stream(_ range: ClosedRange<Int64>, allocator: ByteBufferAllocator = ByteBufferAllocator(),
+                to write: (ByteBuffer) async throws -> Void) async throws {
+        var offset = range.lowerBound
+        while offset <= range.upperBound {
+            let count = Int(min(Int64(128 * 1024), range.upperBound - offset + 1))
+            let chunk = try await NIOThreadPool.singleton.runIfActive { [fd, offset] () throws -> ByteBuffer in
+                var buffer = allocator.buffer(capacity: count)
+                let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
+                    pread(fd, raw.baseAddress, count, off_t(offset))
+                }
+                guard n > 0 else { throw OpenBundleFileError.shortRead(offset: offset) }
+                return buffer
+            }
+            offset += Int64(chunk.readableBytes)
+            try await write(chunk)
+        }
+    }
+}
+
+enum OpenBundleFileError: Error {
+    /// The file ended (or failed) before the range did.
+    case shortRead(offset: Int64)
 }

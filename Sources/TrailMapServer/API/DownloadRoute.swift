@@ -10,7 +10,7 @@ extension StoreAPI {
         let a = try account(request)
         let p = try catalog.downloadable(productID: try Self.productID(product), account: a)
         let size = p.size
-        guard await bundleIntegrity.holdsPublished(path: p.bundlePath, size: size, sha256: p.sha256) else {
+        guard let file = await bundleIntegrity.openPublished(path: p.bundlePath, size: size, sha256: p.sha256) else {
             logger.error("download \(p.id): \(p.bundlePath) is missing or its bytes changed since it was published (SHA-256 differs)")
             throw APIError(.serviceUnavailable, code: "bundle_unavailable",
                            message: "the bundle of \(p.id) is missing or changed on the server since it was published (publish it again); try again later")
@@ -43,7 +43,11 @@ extension StoreAPI {
         let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
         if range != nil { headers[.contentRange] = "bytes \(r.lowerBound)-\(r.upperBound)/\(size)" }
         if request.method == .head { return Response(status: status, headers: headers) }
-        let body = try await files.loadFile(path: p.bundlePath, range: Int(r.lowerBound)...Int(r.upperBound), context: context)
+        // Read from the file that was checked, not from the path again.
+        let body = ResponseBody(contentLength: Int(r.count)) { writer in
+            try await file.stream(r) { try await writer.write($0) }
+            try await writer.finish(nil)
+        }
         return Response(status: status, headers: headers, body: body)
     }
 

@@ -10,7 +10,6 @@ import NIOCore
 /// It translates HTTP to `CatalogDatabase` calls and back; the catalog knows nothing of HTTP.
 struct StoreAPI: Sendable {
     let settings: StoreSettings
-    let files = FileIO()
     let anonymousCatalog = CatalogResponseCache()
     /// Checks that a bundle still holds its published bytes before it is downloaded.
     let bundleIntegrity = BundleIntegrity()

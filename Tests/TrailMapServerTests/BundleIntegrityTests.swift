@@ -1,0 +1,37 @@
+import Essentials
+import Foundation
+import NIOCore
+import Testing
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// A download is read from the file whose bytes were checked (issue "Hardening", the review's
+/// note on BundleIntegrity): a bundle replaced between the check and the body is not sent under
+/// the published ETag.
+@Suite struct BundleIntegrityTests {
+    @Test func theCheckedFileIsTheOneReadEvenAfterTheBundleIsReplaced() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("region.mbtiles")
+        let published = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try published.write(to: URL(fileURLWithPath: path))
+        let sha = FileSHA256.hex(of: published)
+        let integrity = BundleIntegrity()
+        let file = try #require(await integrity.openPublished(path: path, size: Int64(published.count), sha256: sha))
+
+        // Replaced by rename with other bytes of the same size, after the check.
+        let other = Data(repeating: 0x5a, count: published.count)
+        try other.write(to: URL(fileURLWithPath: dir.file("new.mbtiles")))
+        #expect(rename(dir.file("new.mbtiles"), path) == 0)
+
+        var read = Data()
+        try await file.stream(0...Int64(published.count - 1)) { read.append(contentsOf: $0.readableBytesView) }
+        #expect(read == published, "the body comes from the checked file")
+        var tail = Data()
+        try await file.stream(299_990...299_999) { tail.append(contentsOf: $0.readableBytesView) }
+        #expect(tail == published.suffix(10))
+
+        let again = await integrity.openPublished(path: path, size: Int64(published.count), sha256: sha)
+        #expect(again == nil, "the replacement does not hold the published bytes")
+        #expect(await integrity.openPublished(path: dir.file("missing.mbtiles"), size: 1, sha256: sha) == nil)
+    }
+}
