@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import RegionManager
 import Testing
+import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct DownloaderTests {

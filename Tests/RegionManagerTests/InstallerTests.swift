@@ -2,6 +2,7 @@ import Foundation
 import RegionManager
 import Synchronization
 import Testing
+import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct InstallerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import RegionManager
 import Testing
+import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct LocalStateTests {

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Serializes the JSON values the server builds (dictionaries, arrays, strings, integers,
-/// doubles, booleans, nil) with sorted keys. Foundation's `JSONSerialization` bridges every value
+/// Serializes the untyped JSON values the routes outside `/api/v1` still build (dictionaries,
+/// arrays, strings, integers, doubles, booleans, nil, and `Encodable` values, written by
+/// `JSONReply.bytes`) with sorted keys. The API's bodies are TrailMapAPI types, encoded by
+/// `JSONReply.bytes` alone. Foundation's `JSONSerialization` bridges every value
 /// to Objective-C-style objects and sorts keys with locale-aware comparison: measured, that was
 /// two thirds of a `GET /api/v1/catalog`.
 enum JSONWriter {
@@ -40,6 +42,8 @@ enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case let v as [Any?]:
             write(v.map { $0 as Any }, into: &out)
+        case let v as any Encodable:
+            out += (try? JSONReply.bytes(v)) ?? Array("null".utf8)
         default: out += Array("null".utf8)
         }
     }
