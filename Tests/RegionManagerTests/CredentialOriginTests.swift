@@ -1,7 +1,6 @@
 import Foundation
 import RegionManager
 import Testing
-import TrailMapAPI
 
 /// Hardening finding 1: the account's token only ever goes to the configured server's origin.
 @Suite struct CredentialOriginTests {

@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import RegionManager
 import Testing
-import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct DownloaderTests {

@@ -2,7 +2,6 @@ import Foundation
 import RegionManager
 import Synchronization
 import Testing
-import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct InstallerTests {

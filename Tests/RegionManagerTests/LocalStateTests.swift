@@ -1,7 +1,6 @@
 import Foundation
 import RegionManager
 import Testing
-import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct LocalStateTests {

@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import RegionManager
 import Testing
-import TrailMapAPI
 import TrailMapTestSupport
 
 /// Hardening, finding 10: the CLI never holds a whole HTTP answer in memory and never reads more
