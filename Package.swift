@@ -50,6 +50,8 @@ let package = Package(
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
         .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
+        // The /api/v1 contract: request and answer bodies, their OpenAPI schemas (Foundation only).
+        .target(name: "TrailMapAPI", swiftSettings: upcoming),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .target(name: "Raster", dependencies: ["CPNG", "CWebP", "CTurboJPEG", "TileGeometry"], swiftSettings: upcoming),
@@ -83,7 +85,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "TileStore", "TileGeometry", "Essentials",
+                "TileStore", "TileGeometry", "Essentials", "TrailMapAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "RegionManager",
             dependencies: [
-                "Essentials",
+                "Essentials", "TrailMapAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,7 +108,7 @@ let package = Package(
         .target(
             name: "TrailMapServer",
             dependencies: [
-                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials",
+                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -124,7 +126,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -165,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "TrailMapServerTests",
             dependencies: [
-                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog",
+                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "TrailMapAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -194,12 +196,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RegionManagerTests",
-            dependencies: ["RegionManager", "TileStore", "TrailMapTestSupport"],
+            dependencies: ["RegionManager", "TileStore", "TrailMapTestSupport", "TrailMapAPI"],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "trailmapTests",
-            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"],
+            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI"],
             swiftSettings: upcoming
         ),
     ]

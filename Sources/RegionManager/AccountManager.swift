@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 
 /// `trailmap account ...`: register, log in (registering this device once), log out.
 public struct AccountManager: Sendable {

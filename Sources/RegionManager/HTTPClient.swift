@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TrailMapAPI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

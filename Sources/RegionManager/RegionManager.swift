@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 
 /// The device side of the store, as the app does it: browse, buy, download, keep, uninstall,
 /// reinstall for free, restore, update. Combines the server's catalog with the local registry.
@@ -35,8 +36,10 @@ public struct RegionManager: Sendable {
     }
 
     /// One product with its detail fields.
-    public func show(_ productId: String) async throws -> Product {
-        merge(try await client.product(productId, deviceId: deviceId), try state.loadRegistry())
+    public func show(_ productId: String) async throws -> ProductDetail {
+        var detail = try await client.product(productId, deviceId: deviceId)
+        detail.summary = merge(detail.summary, try state.loadRegistry())
+        return detail
     }
 
     /// Products whose coverage holds the point.

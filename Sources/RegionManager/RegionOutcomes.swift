@@ -1,15 +1,16 @@
 import Foundation
+import TrailMapAPI
 
 // Results of the RegionManager facade's operations, kept together (each is a few lines).
 
 /// What `buy` did.
 public enum BuyOutcome: Sendable {
     /// Free product: nothing to buy.
-    case free(Product)
+    case free(ProductDetail)
     /// Already owned: nothing bought; downloading again is free.
-    case alreadyOwned(Product, message: String)
+    case alreadyOwned(ProductDetail, message: String)
     /// A new purchase.
-    case purchased(Product, PurchaseResult)
+    case purchased(ProductDetail, PurchaseResult)
 }
 
 /// What `install` did.

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TrailMapAPI
 
 /// The store API of a TrailMap server (docs/api.md): accounts, devices, catalog, purchases, installs.
 public struct StoreClient: Sendable {
@@ -32,12 +33,12 @@ public struct StoreClient: Sendable {
     }
 
     public func registerDevice(name: String) async throws -> DeviceRegistration {
-        try await call("POST", "devices", body: DeviceName(name: name), auth: true, idempotent: false)
+        try await call("POST", "devices", body: DeviceRequest(name: name), auth: true, idempotent: false)
     }
 
     public func reportInstall(deviceId: String, productId: String, version: Int) async throws {
         _ = try await raw("PUT", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
-                          body: try JSONEncoder().encode(InstallReport(version: version)), auth: true, idempotent: true,
+                          body: try JSONEncoder().encode(InstallRequest(version: version)), auth: true, idempotent: true,
                           productId: productId)
     }
 
@@ -53,7 +54,7 @@ public struct StoreClient: Sendable {
         try await call("GET", "catalog" + Self.deviceQuery(deviceId), body: nil as Data?, auth: token != nil, idempotent: true)
     }
 
-    public func product(_ productId: String, deviceId: String?) async throws -> Product {
+    public func product(_ productId: String, deviceId: String?) async throws -> ProductDetail {
         try await call("GET", "catalog/\(Self.segment(productId))" + Self.deviceQuery(deviceId), body: nil as Data?,
                        auth: token != nil, idempotent: true, productId: productId)
     }
@@ -72,7 +73,7 @@ public struct StoreClient: Sendable {
 
     /// The sandbox store's signed transaction for a purchase (what StoreKit hands the app).
     public func sandboxTransaction(productId: String) async throws -> String {
-        let t: SignedTransaction = try await call("POST", "sandbox/transactions", body: SandboxPurchase(productId: productId),
+        let t: SignedTransaction = try await call("POST", "sandbox/transactions", body: SandboxPurchaseRequest(productId: productId),
                                                   auth: true, idempotent: false, productId: productId)
         return t.signedTransaction
     }
@@ -80,7 +81,7 @@ public struct StoreClient: Sendable {
     /// The sandbox store's signed notification (what Apple would post) for one of the account's transactions.
     public func sandboxNotification(type: String, transactionId: String) async throws -> String {
         let p: SignedPayload = try await call("POST", "sandbox/notifications",
-                                              body: SandboxNotification(notificationType: type, transactionId: transactionId),
+                                              body: SandboxNotificationRequest(notificationType: type, transactionId: transactionId),
                                               auth: true, idempotent: false)
         return p.signedPayload
     }

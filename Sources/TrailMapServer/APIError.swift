@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TrailMapAPI
 
 /// An error answered as `{"error": {"code": ..., "message": ...}}` with its HTTP status.
 public struct APIError: HTTPResponseError, CustomStringConvertible {
@@ -20,8 +21,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     /// The JSON body.
     var body: ByteBuffer {
-        let object = ["error": ["code": code, "message": message]]
-        return ByteBuffer(bytes: JSONWriter.bytes(object))
+        ByteBuffer(bytes: (try? JSONReply.bytes(APIErrorBody(code: code, message: message))) ?? [])
     }
 
     /// `headers` plus the JSON body's type, CORS and no caching.

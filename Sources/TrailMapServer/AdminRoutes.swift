@@ -14,11 +14,14 @@ extension TileResponder {
         json(Self.document(registry.cache.snapshot), request: request)
     }
 
+    /// The body of `POST /admin/memory-pressure`.
+    struct PressureRequest: Decodable { var level: String }
+
     /// `POST /admin/memory-pressure`
     func adminMemoryPressure(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 4096)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
-              let name = object["level"] as? String, let level = MemoryPressureLevel(rawValue: name) else {
+        guard let asked = try? JSONDecoder().decode(PressureRequest.self, from: Data(body.readableBytesView)),
+              let level = MemoryPressureLevel(rawValue: asked.level) else {
             throw APIError.badRequest("send {\"level\": \"normal\"}, {\"level\": \"warning\"} or {\"level\": \"critical\"}")
         }
         let cache = registry.cache
@@ -27,32 +30,5 @@ extension TileResponder {
     }
 
     /// The JSON of `/admin/cache`.
-    static func document(_ c: CacheSnapshot) -> [String: Any] {
-        let s = c.statistics
-        var pressure: [String: Any] = ["level": c.level.rawValue, "measured": c.measuredLevel.rawValue]
-        if let forced = c.forcedLevel { pressure["forced"] = forced.rawValue }
-        if let v = c.reading.current { pressure["memory_current"] = v }
-        if let v = c.reading.limit { pressure["memory_limit"] = v }
-        if let v = c.reading.someAvg10 { pressure["psi_some_avg10"] = v }
-        if let v = c.reading.fullAvg10 { pressure["psi_full_avg10"] = v }
-        return [
-            "policy": s.policy,
-            "budget_bytes": s.budget,
-            "capacity_bytes": s.capacity,
-            "bytes": s.bytes,
-            "reserved_bytes": s.reservedBytes,
-            "entries": s.entries,
-            "hits": s.hits,
-            "misses": s.misses,
-            "hit_ratio": s.hitRatio,
-            "single_flight_joins": s.joins,
-            "loads": s.loads,
-            "evictions": Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, s.evictions[$0] ?? 0) }),
-            "prefetch": ["enabled": c.prefetch, "issued": s.prefetchesIssued, "used": s.prefetchesUsed,
-                         "rejected": s.prefetchesRejected],
-            "bundles": ["open": c.openBundles, "max_open": c.maxOpenBundles, "opened": c.bundleOpens,
-                        "closed": Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, c.bundleCloses[$0] ?? 0) })],
-            "memory_pressure": pressure,
-        ]
-    }
+    static func document(_ c: CacheSnapshot) -> CacheReport { CacheReport(c) }
 }

@@ -2,46 +2,93 @@ import Foundation
 import Raster
 import TileGeometry
 import TileStore
+import TrailMapAPI
 
-/// TileJSON 3.0.0 documents and the tileset list.
+/// TileJSON 3.0.0 documents and the tileset list (`GET /tiles`).
 enum TileJSON {
-    /// The TileJSON of a tileset; `base` is the server's origin, e.g. `http://127.0.0.1:8080`.
-    static func document(_ t: Tileset, base: String) -> [String: Any] {
-        let m = t.metadata
-        var doc: [String: Any] = [
-            "tilejson": "3.0.0",
-            "name": m.name,
-            "tiles": ["\(base)/tiles/\(t.id)/{z}/{x}/{y}.\(t.format.fileExtension)"],
-            "minzoom": m.minZoom,
-            "maxzoom": m.maxZoom,
-            "bounds": [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north],
-            "center": [m.center.lon, m.center.lat, Double(m.center.zoom)],
-            "scheme": "xyz",
-            "version": m.version.isEmpty ? "1.0.0" : m.version,
-            "format": t.format.rawValue,
-        ]
-        if !m.attribution.isEmpty { doc["attribution"] = m.attribution }
-        if !m.description.isEmpty { doc["description"] = m.description }
-        doc["tileSize"] = t.tileSize
-        return doc
+    /// A tileset's TileJSON 3.0.0.
+    struct Document: Codable, Sendable, Equatable {
+        var tilejson = "3.0.0"
+        var name: String
+        /// One URL template, `{base}/tiles/{id}/{z}/{x}/{y}.{ext}`.
+        var tiles: [String]
+        var minzoom: Int
+        var maxzoom: Int
+        /// west, south, east, north in degrees.
+        var bounds: [Double]
+        /// longitude, latitude, zoom.
+        var center: [Double]
+        var scheme = "xyz"
+        var version: String
+        var format: String
+        /// Left out when the bundle has none.
+        var attribution: String?
+        /// Left out when the bundle has none.
+        var description: String?
+        var tileSize: Int
     }
 
-    /// One entry of `GET /tiles`.
-    static func summary(_ t: Tileset, base: String) -> [String: Any] {
-        var entry: [String: Any] = ["id": t.id, "tilejson": "\(base)/tiles/\(t.id).json"]
-        if let failure = t.failure {
-            entry["status"] = "unavailable"
-            entry["error"] = failure
-        } else {
-            let m = t.metadata
-            entry["status"] = "ok"
-            entry["name"] = m.name
-            entry["minzoom"] = m.minZoom
-            entry["maxzoom"] = m.maxZoom
-            entry["bounds"] = [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north]
-            entry["format"] = t.format.rawValue
-            entry["tileSize"] = t.tileSize
+    /// One entry of `GET /tiles`: an unavailable tileset has only `id`, `tilejson`, `status` and `error`.
+    struct Summary: Codable, Sendable, Equatable {
+        var id: String
+        /// The TileJSON's URL.
+        var tilejson: String
+        /// `ok` or `unavailable`.
+        var status: String
+        /// Why the tileset cannot be served.
+        var error: String?
+        var name: String?
+        var minzoom: Int?
+        var maxzoom: Int?
+        var bounds: [Double]?
+        var format: String?
+        var tileSize: Int?
+        /// True for a tileset of a paid product (then `productId` names it); left out otherwise.
+        var paid: Bool?
+        var productId: String?
+
+        /// The entry of `t`; `paidProduct`: the product id when the tileset is paid.
+        init(_ t: Tileset, base: String, paidProduct: String? = nil) {
+            id = t.id
+            tilejson = "\(base)/tiles/\(t.id).json"
+            if let failure = t.failure {
+                status = "unavailable"
+                error = failure
+            } else {
+                let m = t.metadata
+                status = "ok"
+                name = m.name
+                minzoom = m.minZoom
+                maxzoom = m.maxZoom
+                bounds = [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north]
+                format = t.format.rawValue
+                tileSize = t.tileSize
+            }
+            if let paidProduct {
+                paid = true
+                productId = paidProduct
+            }
         }
-        return entry
+    }
+
+    /// `GET /tiles`.
+    struct List: Codable, Sendable, Equatable {
+        var tilesets: [Summary]
+    }
+
+    /// The TileJSON of a tileset; `base` is the server's origin, e.g. `http://127.0.0.1:8080`.
+    static func document(_ t: Tileset, base: String) -> Document {
+        let m = t.metadata
+        return Document(
+            name: m.name, tiles: ["\(base)/tiles/\(t.id)/{z}/{x}/{y}.\(t.format.fileExtension)"],
+            minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north],
+            center: [m.center.lon, m.center.lat, Double(m.center.zoom)], version: m.version.isEmpty ? "1.0.0" : m.version,
+            format: t.format.rawValue, attribution: m.attribution.isEmpty ? nil : m.attribution,
+            description: m.description.isEmpty ? nil : m.description, tileSize: t.tileSize)
+    }
+
+    /// The list of `tilesets`; `paidProduct(id)`: the product id of a paid tileset, else nil.
+    static func list(_ tilesets: [Tileset], base: String, paidProduct: (String) -> String?) -> List {
+        List(tilesets: tilesets.map { Summary($0, base: base, paidProduct: paidProduct($0.id)) })
     }
 }

@@ -76,15 +76,7 @@ public struct TileResponder: HTTPResponder {
 
     /// `GET /tiles`: every tileset's summary, paid ones marked with their product.
     func tilesetList(_ request: Request) -> Response {
-        let base = origin(request)
-        return json(["tilesets": registry.all.map { t in
-            var entry = TileJSON.summary(t, base: base)
-            if let product = try? access?.paidProduct(tileset: t.id) {
-                entry["paid"] = true
-                entry["productId"] = product
-            }
-            return entry
-        }], request: request)
+        json(TileJSON.list(registry.all, base: origin(request), paidProduct: { try? access?.paidProduct(tileset: $0) }), request: request)
     }
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
@@ -237,7 +229,7 @@ public struct TileResponder: HTTPResponder {
     }
 
     /// A JSON response, gzip-compressed when the client accepts it and it is worth it.
-    func json(_ object: Any, request: Request) -> Response {
+    func json(_ object: some Encodable, request: Request) -> Response {
         JSONReply.make(object, request: request)
     }
 }

@@ -28,16 +28,16 @@ struct InspectCommand: ParsableCommand {
         // Without the key (bundles of other tools), 256 px, as the server assumes; nil for a bad value.
         let tileSize = pairs[BundleMetadata.tileSizeKey] == nil ? 256 : BundleMetadata.tileSize(pairs)
         if json {
-            var object: [String: Any] = [
-                "file": file, "layout": reader.layout.rawValue, "fileBytes": reader.fileSize,
-                "format": format, "tileSize": tileSize ?? NSNull(),
-                "metadata": pairs, "tiles": tiles, "tileBytes": bytes,
-                "storedImages": images.count, "storedBytes": images.bytes, "dedupRatio": dedup,
-                "zoomLevels": levels.map { ["zoom": $0.zoom, "tiles": $0.tiles, "bytes": $0.bytes,
-                                            "minX": $0.minX, "maxX": $0.maxX, "minY": $0.minY, "maxY": $0.maxY] },
-            ]
-            object.merge(BundleLayersOutput.json(metadata: pairs)) { a, _ in a }
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let layers = BundleLayersOutput.json(metadata: pairs)
+            let object = BundleInspection(
+                file: file, layout: reader.layout.rawValue, fileBytes: reader.fileSize, format: format, tileSize: tileSize,
+                metadata: pairs, tiles: tiles, tileBytes: bytes, storedImages: images.count, storedBytes: images.bytes,
+                dedupRatio: dedup, zoomLevels: levels.map {
+                    BundleInspection.Level(zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
+                }, layers: layers.layers, layersProblem: layers.layersProblem)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(object)
             print(String(decoding: data, as: UTF8.self))
             return
         }

@@ -28,16 +28,30 @@ enum BundleLayersOutput {
         return names.prefix(sourcesShown - 1).joined(separator: ", ") + " and \(names.count - sourcesShown + 1) more"
     }
 
+    /// One layer in `bundle inspect --json` (its sources included: the file is the builder's).
+    struct Layer: Encodable {
+        var name: String
+        var title: String
+        var kind: String
+        var minzoom: Int
+        var maxzoom: Int
+        var sources: [String]
+        var summary: String
+    }
+
     /// The JSON fields: `layers` (an array, empty when none is recorded, null when the value is
     /// invalid) and, for an invalid value, `layersProblem`.
-    static func json(metadata pairs: [String: String]) -> [String: Any] {
-        if let problem = BundleLayer.problem(metadata: pairs) {
-            return ["layers": NSNull(), "layersProblem": problem]
-        }
+    struct Fields {
+        var layers: [Layer]?
+        var layersProblem: String?
+    }
+
+    static func json(metadata pairs: [String: String]) -> Fields {
+        if let problem = BundleLayer.problem(metadata: pairs) { return Fields(layers: nil, layersProblem: problem) }
         let layers = BundleLayer.decode(metadata: pairs) ?? []
-        return ["layers": layers.map { l -> [String: Any] in
-            ["name": l.name, "title": l.title, "kind": l.kind.rawValue, "minzoom": l.minzoom, "maxzoom": l.maxzoom,
-             "sources": l.sources, "summary": l.summary]
-        }]
+        return Fields(layers: layers.map { l in
+            Layer(name: l.name, title: l.title, kind: l.kind.rawValue, minzoom: l.minzoom, maxzoom: l.maxzoom, sources: l.sources,
+                  summary: l.summary)
+        }, layersProblem: nil)
     }
 }

@@ -43,17 +43,25 @@ struct CatalogListCommand: ParsableCommand {
     @Option(name: .long, help: "The catalog database.") var catalog: String = CatalogCommand.defaultDatabase
     @Flag(name: .long, help: "Print JSON.") var json = false
 
+    /// One product in `--json`.
+    struct Row: Encodable {
+        var productId: String, title: String, category: String, price: String, currency: String
+        var version: Int, size: Int64, sha256: String, tileset: String
+    }
+
     func run() throws {
         guard FileManager.default.fileExists(atPath: catalog) else {
             throw ValidationError("no catalog at \(catalog): run `trailmap catalog publish` first")
         }
         let products = try CatalogDatabase(path: catalog).products()
         if json {
-            let rows = products.map { p -> [String: Any] in
-                ["productId": p.id, "title": p.title, "category": p.category, "price": p.price.amount, "currency": p.price.currency,
-                 "version": p.version, "size": p.size, "sha256": p.sha256, "tileset": p.tileset]
+            let rows = products.map { p in
+                Row(productId: p.id, title: p.title, category: p.category, price: p.price.amount, currency: p.price.currency,
+                    version: p.version, size: p.size, sha256: p.sha256, tileset: p.tileset)
             }
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(rows)
             print(String(decoding: data, as: UTF8.self))
             return
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RegionManager
+import TrailMapAPI
 
 /// `trailmap regions ...`: what the app does with its map store.
 struct RegionsCommand: ParsableCommand {
@@ -70,7 +71,7 @@ struct RegionsBuyCommand: AsyncParsableCommand {
         case let .free(p): print("\(p.title) is free: nothing to buy. Install it with `trailmap regions install \(id)`.")
         case let .alreadyOwned(_, message): print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
         case let .purchased(p, result):
-            print("Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId ?? "?")). Install it with `trailmap regions install \(id)`.")
+            print("Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \(id)`.")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RegionManager
+import TrailMapAPI
 
 /// Tables and JSON for `trailmap regions`.
 enum RegionsOutput {
@@ -27,20 +28,20 @@ enum RegionsOutput {
         })
     }
 
-    static func product(_ p: Product) {
+    static func product(_ p: ProductDetail) {
         print("\(p.title) (\(p.productId))")
         print("  category:   \(p.category)")
-        if let d = p.description, !d.isEmpty { print("  about:      \(d)") }
+        if !p.description.isEmpty { print("  about:      \(p.description)") }
         print("  price:      \(p.free ? "free" : p.price.display)")
         print("  status:     \(p.status.display)\(p.installedVersion.map { " (version \($0) installed)" } ?? "")")
         print("  version:    \(p.version)")
         print("  size:       \(ByteSize.format(Int(p.size))) (\(p.size) bytes)")
-        print("  zoom:       \(p.minzoom.map(String.init) ?? "?")-\(p.maxzoom.map(String.init) ?? "?")")
+        print("  zoom:       \(p.minzoom)-\(p.maxzoom)")
         print("  bounds:     \(p.bounds.map { String(format: "%.4f", $0) }.joined(separator: ", ")) (W, S, E, N)")
         print("  sha256:     \(p.sha256)")
-        if let levels = p.levels, !levels.isEmpty {
+        if !p.levels.isEmpty {
             print("Levels of detail:")
-            for l in levels { print("  \(l.summary)") }
+            for l in p.levels { print("  \(l.summary)") }
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import RegionManager
 import Testing
+import TrailMapAPI
 
 @Suite struct ProductTests {
-    static func product(bounds: [Double], tileset: String? = "colorado") -> Product {
-        Product(productId: "com.trailmap.region.colorado", title: "Colorado", category: "States/Colorado", description: nil,
+    static func product(bounds: [Double], tileset: String = "colorado") -> Product {
+        Product(productId: "com.trailmap.region.colorado", title: "Colorado", category: "States/Colorado", description: "",
                 price: Price(amount: "4.99", currency: "USD"), free: false, version: 1, size: 1, sha256: "00",
                 minzoom: 3, maxzoom: 8, bounds: bounds, tileset: tileset, status: .forSale)
     }
@@ -24,7 +25,7 @@ import Testing
     @Test func bundleFileNameIsSafe() {
         #expect(Self.product(bounds: []).bundleFileName == "colorado.mbtiles")
         #expect(Self.product(bounds: [], tileset: "../evil").bundleFileName == ".._evil.mbtiles")
-        #expect(Self.product(bounds: [], tileset: nil).bundleFileName == "com.trailmap.region.colorado.mbtiles")
+        #expect(Self.product(bounds: [], tileset: "").bundleFileName == "com.trailmap.region.colorado.mbtiles")
     }
 
     @Test func decodesTheAPIsProductSummary() throws {
@@ -39,13 +40,14 @@ import Testing
         #expect(p.status == .updateAvailable)
         #expect(p.installedVersion == 1)
         #expect(p.price.display == "4.99 USD")
-        #expect(p.levels == nil && p.levelsSummary == nil, "servers before levels of detail omit them")
+        #expect(p.levels == [] && p.levelsSummary == "", "servers before levels of detail omit them")
     }
 
     @Test func decodesLevelsOfDetail() throws {
         let json = #"""
-        {"productId": "quads", "title": "Quads", "category": "States", "price": {"amount": "0", "currency": "USD"},
-         "free": true, "version": 1, "size": 1, "sha256": "ab", "bounds": [0, 0, 1, 1], "status": "free",
+        {"productId": "quads", "title": "Quads", "category": "States", "description": "", "price": {"amount": "0", "currency": "USD"},
+         "free": true, "version": 1, "size": 1, "sha256": "ab", "minzoom": 8, "maxzoom": 15, "bounds": [0, 0, 1, 1],
+         "tileset": "quads", "status": "free",
          "levels": [{"name": "quads-30", "title": "30-minute maps", "kind": "series", "minzoom": 8, "maxzoom": 11,
                      "summary": "30-minute maps, zooms 8–11"},
                     {"name": "trails", "title": "Trails", "kind": "overlay", "minzoom": 8, "maxzoom": 15,

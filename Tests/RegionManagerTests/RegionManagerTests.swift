@@ -5,6 +5,7 @@ import Glibc
 import RegionManager
 import Synchronization
 import Testing
+import TrailMapAPI
 import TrailMapTestSupport
 
 /// The facade against a stub store on a real socket: install, reinstall, uninstall, restore, refusals.

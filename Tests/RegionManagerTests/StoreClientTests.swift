@@ -2,6 +2,7 @@ import Foundation
 import RegionManager
 import Synchronization
 import Testing
+import TrailMapAPI
 
 @Suite struct StoreClientTests {
     static let catalogJSON = #"{"categories":[],"products":[]}"#
@@ -83,19 +84,22 @@ import Testing
     }
 
     @Test func productDetailCarriesTheLevelsOfDetail() async throws {
-        let server = try TestHTTPServer { _ in
-            .json(200, #"""
-            {"productId": "quads", "title": "Quads", "category": "States", "price": {"amount": "4.99", "currency": "USD"},
-             "free": false, "version": 1, "size": 1, "sha256": "ab", "bounds": [0, 0, 1, 1], "status": "for_sale",
-             "levels": [{"name": "quads-7.5", "title": "7.5-minute maps", "kind": "series", "minzoom": 12, "maxzoom": 15,
-                         "summary": "7.5-minute maps, zooms 12–15"}],
-             "levelsSummary": "7.5-minute maps, zooms 12–15"}
-            """#)
-        }
+        var summary = ProductSummary(productId: "quads", title: "Quads", category: "States", price: Price(amount: "4.99", currency: "USD"),
+                                     version: 1, size: 1, sha256: "ab", minzoom: 12, maxzoom: 15, bounds: [0, 0, 1, 1], tileset: "quads",
+                                     status: .forSale)
+        summary.levels = [ProductLevel(name: "quads-7.5", title: "7.5-minute maps", kind: "series", minzoom: 12, maxzoom: 15,
+                                       summary: "7.5-minute maps, zooms 12–15")]
+        summary.levelsSummary = "7.5-minute maps, zooms 12–15"
+        let detail = ProductDetail(summary: summary, coverage: Coverage(productId: "quads", title: "Quads", west: 0, south: 0, east: 1, north: 1),
+                                   previewTileURL: "/tiles/quads/12/0/0.png", downloadURL: "/api/v1/downloads/quads",
+                                   tileJSONURL: "/tiles/quads.json", publishedAt: "2026-11-22T01:02:03Z")
+        let server = try TestHTTPServer { _ in StubStore.json(200, detail) }
         let p = try await StoreClient(server: server.url, http: TestData.http()).product("quads", deviceId: nil)
-        #expect(p.levels?.map(\.summary) == ["7.5-minute maps, zooms 12–15"])
-        #expect(p.levels?.first?.kind == "series" && p.levels?.first?.minzoom == 12)
+        #expect(p == detail)
+        #expect(p.levels.map(\.summary) == ["7.5-minute maps, zooms 12–15"])
+        #expect(p.levels.first?.kind == "series" && p.levels.first?.minzoom == 12)
         #expect(p.levelsSummary == "7.5-minute maps, zooms 12–15")
+        #expect(p.downloadURL == "/api/v1/downloads/quads" && p.coverage.geometry.coordinates[0].count == 5)
     }
 
     @Test func sendsBearerTokenAndDeviceQuery() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import RegionManager
 import Synchronization
+import TrailMapAPI
 
 /// A stand-in for the store API over a real loopback socket: one product whose bundle is `route`,
 /// its status settable, and a log of the requests (method and path).
@@ -14,38 +15,54 @@ final class StubStore: Sendable {
 
     init(route: BundleRoute) { self.route = route }
 
-    func product() -> Product {
-        Product(productId: Self.productId, title: "Test Region", category: "States/Test", price: Price(amount: "1.99", currency: "USD"),
-                version: version.withLock { $0 }, size: route.size, sha256: route.sha256, bounds: [-10, -10, 10, 10],
-                tileset: "test", status: status.withLock { $0 }, downloadURL: "/api/v1/downloads/\(Self.productId)")
+    func product() -> ProductSummary {
+        ProductSummary(productId: Self.productId, title: "Test Region", category: "States/Test", price: Price(amount: "1.99", currency: "USD"),
+                       version: version.withLock { $0 }, size: route.size, sha256: route.sha256, minzoom: 0, maxzoom: 4,
+                       bounds: [-10, -10, 10, 10], tileset: "test", status: status.withLock { $0 })
+    }
+
+    func detail() -> ProductDetail {
+        ProductDetail(summary: product(), coverage: Coverage(productId: Self.productId, title: "Test Region", west: -10, south: -10, east: 10, north: 10),
+                      previewTileURL: "/tiles/test/0/0/0.png", downloadURL: "/api/v1/downloads/\(Self.productId)",
+                      tileJSONURL: "/tiles/test.json", publishedAt: "2026-11-22T01:02:03Z")
+    }
+
+    /// A JSON answer of a TrailMapAPI body, as the server encodes it.
+    static func json(_ status: Int, _ body: some Encodable) -> TestHTTPServer.Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return .json(status, String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self))
     }
 
     func respond(_ request: TestHTTPServer.Request) -> TestHTTPServer.Response {
         log.withLock { $0.append("\(request.method) \(request.path)") }
         let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
-        let encoder = JSONEncoder()
         switch (request.method, path) {
         case ("GET", "/api/v1/catalog"):
-            let listing = CatalogListing(categories: [], products: [product()])
-            return .json(200, String(decoding: (try? encoder.encode(listing)) ?? Data(), as: UTF8.self))
+            return Self.json(200, CatalogListing(categories: [], products: [product()]))
         case ("GET", "/api/v1/catalog/\(Self.productId)"):
-            return .json(200, String(decoding: (try? encoder.encode(product())) ?? Data(), as: UTF8.self))
+            return Self.json(200, detail())
         case ("GET", "/api/v1/downloads/\(Self.productId)"):
             return route.respond(request)
         case ("PUT", "/api/v1/devices/dev-1/installs/\(Self.productId)"):
-            return .json(200, #"{"productId":"\#(Self.productId)","version":1,"status":"installed"}"#)
+            return Self.json(200, InstallResult(productId: Self.productId, version: 1))
         case ("DELETE", "/api/v1/devices/dev-1/installs/\(Self.productId)"):
             return TestHTTPServer.Response(status: 204)
         case ("POST", "/api/v1/sandbox/transactions"):
-            return .json(201, #"{"signedTransaction":"header.payload.signature"}"#)
+            return Self.json(201, SignedTransaction(signedTransaction: "header.payload.signature"))
         case ("POST", "/api/v1/purchases"):
             let owned = purchases.withLock { $0 += 1; return $0 > 1 }
-            return .json(owned ? 200 : 201, #"{"productId":"\#(Self.productId)","transactionId":"t1","originalTransactionId":"t1","alreadyOwned":\#(owned)}"#)
+            return Self.json(owned ? 200 : 201, PurchaseResult(productId: Self.productId, transactionId: "t1", originalTransactionId: "t1",
+                                                               alreadyOwned: owned, downloadURL: "/api/v1/downloads/\(Self.productId)"))
         case ("GET", "/api/v1/entitlements"):
-            let s = status.withLock { $0 } == .revoked ? "revoked" : "active"
-            return .json(200, #"{"entitlements":[{"productId":"\#(Self.productId)","status":"\#(s)"}]}"#)
+            let revoked = status.withLock { $0 } == .revoked
+            return Self.json(200, EntitlementList(entitlements: [
+                Entitlement(productId: Self.productId, originalTransactionId: "t1", purchasedAt: "2026-11-22T01:02:03Z",
+                            status: revoked ? .revoked : .active, revokedReason: revoked ? "refund" : nil,
+                            downloadURL: "/api/v1/downloads/\(Self.productId)"),
+            ]))
         default:
-            return .json(404, #"{"error":{"code":"not_found","message":"no route"}}"#)
+            return Self.json(404, APIErrorBody(code: "not_found", message: "no route"))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TileGeometry
 import TileStore
+import TrailMapAPI
 
 /// A price as the store shows it.
 public struct Price: Sendable, Equatable, Codable {
@@ -78,11 +79,8 @@ public struct Product: Sendable, Equatable {
     }
 
     /// The coverage as a GeoJSON Feature (a bounds polygon).
-    public var coverageGeoJSON: [String: Any] {
-        let b = bounds
-        let ring = [[b.west, b.south], [b.east, b.south], [b.east, b.north], [b.west, b.north], [b.west, b.south]]
-        return ["type": "Feature", "properties": ["productId": id, "title": title],
-                "geometry": ["type": "Polygon", "coordinates": [ring]]]
+    public var coverageGeoJSON: Coverage {
+        Coverage(productId: id, title: title, west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north)
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import NIOPosix
 import Synchronization
+import TrailMapAPI
 
 /// Which tilesets are paid, and who may read them: an entitled account's bearer token or a
 /// tile token (`?token=`). The paid set is re-read from the catalog at most once a second, so
@@ -74,18 +75,16 @@ final class TileAccess: Sendable {
 struct StaleAccessMap: Error {}
 
 extension StoreAPI {
-    struct TileTokenBody: Decodable { var productId: String }
-
     /// `POST /tile-tokens`: a short-lived token for a paid region's tile URLs.
     func tileToken(_ request: Request) async throws -> Response {
         let a = try account(request)
-        let b = try await body(TileTokenBody.self, request)
+        let b = try await body(TileTokenRequest.self, request)
         guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
         let p = try catalog.downloadable(productID: b.productId, account: a)
         let t = tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
         let base = Self.origin(request, fallback: "")
-        return JSONReply.make(["token": t.token, "expiresAt": JSONReply.time(t.expiresAt),
-                               "tilesURL": "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"],
+        return JSONReply.make(TileTokenGrant(token: t.token, expiresAt: JSONReply.time(t.expiresAt),
+                                             tilesURL: "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"),
                               status: .created, request: request, cacheControl: "no-store")
     }
 }

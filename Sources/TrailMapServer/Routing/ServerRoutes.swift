@@ -23,7 +23,7 @@ enum ServerRoutes {
         routes.get("/index.html", .viewer) { _, _ in r.viewerPage() }
         routes.get("/viewer", .asset) { _, _ in try r.assets.response(for: "") }
         routes.get("/viewer/**", .asset) { _, context in try r.assets.response(for: context.parameters.getCatchAll().joined(separator: "/")) }
-        routes.get("/healthz", .health) { request, _ in r.json(["status": "ok", "tilesets": r.registry.all.count], request: request) }
+        routes.get("/healthz", .health) { request, _ in r.json(HealthReport(tilesets: r.registry.all.count), request: request) }
         routes.get("/metrics", .metrics) { _, _ in r.metricsPage() }
         routes.get("/tiles", .list) { request, _ in r.tilesetList(request) }
         // One parameter name per position (Hummingbird's rule): here it is the TileJSON's file name.

@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TrailMapAPI
+@testable import TrailMapServer
+
+/// The served OpenAPI document against the TrailMapAPI types (issue "Hardening": one contract).
+/// A real session drives every `/api/v1` body through a real server; each request body is a
+/// TrailMapAPI value, and each answer is (1) checked as sent against the schema the document
+/// names for its path, method and status, (2) decoded into its TrailMapAPI type and encoded
+/// again to the same JSON, and (3) as encoded, checked against its schema: every `required`
+/// property present, no member the schema does not declare, every value of the schema's JSON
+/// type. Each value's stored properties (nil ones too, by reflection) must be declared as well,
+/// every component schema must have been checked with a real value, and every optional
+/// property must have appeared at least once.
+///
+/// How it was seen to fail: adding `public var note: String? = nil` to `TileTokenGrant` (not in
+/// its schema) fails (3)'s reflection check ("TileTokenGrant.note is not declared"); giving it a
+/// value fails the JSON checks too; adding a component schema with no value fails the coverage
+/// check. `theChecksHaveTeeth` below keeps the same cases failing in every run.
+@Suite struct OpenAPIContractTests {
+    /// Runs the checks and keeps what they found.
+    final class Checker {
+        let contract: OpenAPIContract
+        let trace = OpenAPIContract.Trace()
+        var problems: [String] = []
+
+        init(contract: OpenAPIContract) { self.contract = contract }
+
+        /// A value of the type whose schema is the component `name`, as the server or client encodes it.
+        func check<T: Encodable>(_ value: T, as name: String) {
+            guard let schema = contract.component(name) else { problems.append("no component \(name)"); return }
+            do {
+                let json = try JSONSerialization.jsonObject(with: Data(try JSONReply.bytes(value)), options: .fragmentsAllowed)
+                problems += contract.violations(json, schema, at: name, trace: trace, name: name)
+            } catch {
+                problems.append("\(name): cannot encode \(T.self): \(error)")
+            }
+            let declared = Set((schema["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+            if !declared.isEmpty {
+                for p in Self.storedProperties(value).sorted() where !declared.contains(p) { problems.append("\(name).\(p) is not declared") }
+            }
+        }
+
+        /// A real answer: as sent, against the document's schema for it; decoded into `T`; encoded
+        /// again to the same JSON; and that value against its component.
+        func answer<T: Codable>(_ r: TestResponse, _ type: T.Type, _ method: String, _ path: String,
+                                _ status: HTTPResponse.Status) throws -> T {
+            let place = "\(method.uppercased()) \(path) \(status.code)"
+            guard r.status == status else { throw Failure("\(place): got \(r.status): \(String(buffer: r.body))") }
+            guard let schema = contract.responseSchema(path: path, method: method, status: String(status.code)),
+                  let ref = schema["$ref"] as? String else { throw Failure("\(place): the document has no body schema") }
+            let raw = Data(Array(buffer: r.body))
+            problems += contract.violations(try JSONSerialization.jsonObject(with: raw), schema, at: place, trace: trace)
+            let value = try JSONDecoder().decode(T.self, from: raw)
+            let again = try JSONReply.bytes(value)
+            if try JSONDecoder().decode(JSONValue.self, from: Data(again)) != JSONDecoder().decode(JSONValue.self, from: raw) {
+                problems.append("\(place): \(T.self) does not encode what the server sent: \(String(decoding: again, as: UTF8.self))")
+            }
+            check(value, as: ref.replacingOccurrences(of: "#/components/schemas/", with: ""))
+            return value
+        }
+
+        /// Stored property names, by reflection (nil optionals included); a `summary` of a
+        /// `ProductDetail` is flattened, as its encoding is.
+        static func storedProperties(_ value: Any) -> Set<String> {
+            var names = Set<String>()
+            for child in Mirror(reflecting: value).children {
+                guard let label = child.label else { continue }
+                if label == "summary", child.value is ProductSummary { names.formUnion(storedProperties(child.value)) } else { names.insert(label) }
+            }
+            return names
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
+
+    static func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, token: String? = nil,
+                     _ body: (some Encodable)? = nil as JSONValue?) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(uri: uri, method: method, headers: headers,
+                                        body: try body.map { ByteBuffer(bytes: try JSONReply.bytes($0)) })
+    }
+
+    @Test func everyBodyKeepsToTheDocumentAndTheDocumentToTheTypes() async throws {
+        let f = try StoreFixture(coloradoLayers: ProductLevelsTests.layers)
+        try await f.app().test(.live) { client in
+            let served = StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))
+            let c = Checker(contract: OpenAPIContract(document: served))
+
+            // Accounts and sessions.
+            let creds = Credentials(email: "ann@example.com", password: "correct horse battery")
+            c.check(creds, as: "Registration")
+            c.check(creds, as: "Credentials")
+            let created = try c.answer(try await Self.send(client, .post, "/api/v1/accounts", creds), AccountCreated.self,
+                                       "post", "/accounts", .created)
+            let session = try c.answer(try await Self.send(client, .post, "/api/v1/sessions", creds), TrailMapAPI.Session.self,
+                                       "post", "/sessions", .ok)
+            #expect(session.accountId == created.accountId && session.appAccountToken == created.appAccountToken)
+            let token = session.token
+
+            // A device, a purchase (new, then again), an install.
+            let deviceBody = DeviceRequest(name: "Ann's phone")
+            c.check(deviceBody, as: "Device")
+            let device = try c.answer(try await Self.send(client, .post, "/api/v1/devices", token: token, deviceBody),
+                                      DeviceRegistration.self, "post", "/devices", .created)
+            let sandboxBody = SandboxPurchaseRequest(productId: "colorado", appAccountToken: session.appAccountToken)
+            c.check(sandboxBody, as: "SandboxPurchase")
+            let signed = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/transactions", token: token, sandboxBody),
+                                      SignedTransaction.self, "post", "/sandbox/transactions", .created)
+            c.check(signed, as: "Purchase")
+            let bought = try c.answer(try await Self.send(client, .post, "/api/v1/purchases", token: token, signed),
+                                      PurchaseResult.self, "post", "/purchases", .created)
+            let again = try c.answer(try await Self.send(client, .post, "/api/v1/purchases", token: token, signed),
+                                     PurchaseResult.self, "post", "/purchases", .ok)
+            #expect(!bought.alreadyOwned && again.alreadyOwned && again.message != nil)
+            let installBody = InstallRequest(version: 1)
+            c.check(installBody, as: "Install")
+            _ = try c.answer(try await Self.send(client, .put, "/api/v1/devices/\(device.deviceId)/installs/colorado", token: token, installBody),
+                             InstallResult.self, "put", "/devices/{deviceId}/installs/{productId}", .ok)
+
+            // The catalog as this device sees it (installedVersion present), and a product.
+            let listing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog?device=\(device.deviceId)", token: token),
+                                       CatalogListing.self, "get", "/catalog", .ok)
+            let colorado = try #require(listing.products.first { $0.productId == "colorado" })
+            #expect(colorado.installedVersion == 1 && colorado.status == .installed && colorado.levels.count == 3)
+            c.check(colorado, as: "ProductSummary")
+            c.check(colorado.price, as: "Price")
+            c.check(colorado.levels[0], as: "Level")
+            c.check(try #require(listing.categories.first), as: "Category")
+            let detail = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/colorado?device=\(device.deviceId)", token: token),
+                                      ProductDetail.self, "get", "/catalog/{productId}", .ok)
+            #expect(detail.summary == colorado && detail.downloadURL == "/api/v1/downloads/colorado")
+            c.check(detail.coverage, as: "Coverage")
+
+            // A tile token, then a refund: its notification, and the entitlement revoked with a reason.
+            let tokenBody = TileTokenRequest(productId: "colorado")
+            c.check(tokenBody, as: "TileToken")
+            _ = try c.answer(try await Self.send(client, .post, "/api/v1/tile-tokens", token: token, tokenBody),
+                             TileTokenGrant.self, "post", "/tile-tokens", .created)
+            let refund = SandboxNotificationRequest(notificationType: "REFUND", transactionId: bought.transactionId)
+            c.check(refund, as: "SandboxNotification")
+            let payload = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/notifications", token: token, refund),
+                                       SignedPayload.self, "post", "/sandbox/notifications", .created)
+            c.check(payload, as: "Notification")
+            let handled = try c.answer(try await Self.send(client, .post, "/api/v1/store/notifications", payload),
+                                       NotificationResult.self, "post", "/store/notifications", .ok)
+            #expect(handled.result == .revoked)
+            let owned = try c.answer(try await Self.send(client, .get, "/api/v1/entitlements", token: token),
+                                     EntitlementList.self, "get", "/entitlements", .ok)
+            let entitlement = try #require(owned.entitlements.first)
+            #expect(entitlement.status == .revoked && entitlement.revokedReason != nil && entitlement.version == 1)
+            c.check(entitlement, as: "Entitlement")
+
+            // An error.
+            let missing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,
+                                       "get", "/catalog/{productId}", .notFound)
+            #expect(missing.error.code == "unknown_product")
+
+            #expect(c.problems == [])
+            // Every schema of the document was checked with a real value...
+            #expect(c.contract.componentNames.subtracting(c.trace.schemas).sorted() == [])
+            // ...and every optional property appeared in one.
+            for name in c.contract.componentNames.sorted() {
+                let schema = try #require(c.contract.component(name))
+                let declared = Set((schema["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+                let unseen = declared.subtracting(c.trace.members[name] ?? [])
+                #expect(unseen.isEmpty, "\(name): no checked value had \(unseen.sorted())")
+            }
+        }
+    }
+
+    /// The checks fail on what they are for: a member the schema does not declare (set or nil),
+    /// a required one missing, a value of the wrong JSON type.
+    @Test func theChecksHaveTeeth() async throws {
+        let f = try StoreFixture()
+        try await f.app().test(.live) { client in
+            let c = Checker(contract: OpenAPIContract(document: StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))))
+            /// `TileTokenGrant` with one more field, as if someone added it without documenting it.
+            struct Grown: Codable {
+                var token = "t", expiresAt = "2026-11-22T01:02:03Z", tilesURL = "/tiles/x/{z}/{x}/{y}.png"
+                var note: String?
+            }
+            c.check(Grown(), as: "TileTokenGrant")
+            #expect(c.problems == ["TileTokenGrant.note is not declared"], "a nil property is found by reflection")
+            c.problems = []
+            c.check(Grown(note: "x"), as: "TileTokenGrant")
+            #expect(c.problems.count == 2 && c.problems.allSatisfy { $0.hasSuffix("note is not declared") })
+            c.problems = []
+            c.check(["token": "t", "expiresAt": "2026-11-22T01:02:03Z"] as [String: String], as: "TileTokenGrant")
+            #expect(c.problems == ["TileTokenGrant: missing tilesURL"])
+            c.problems = []
+            c.check(["version": "1"] as [String: String], as: "Install")
+            #expect(c.problems == ["Install.version: expected integer, found 1"])
+        }
+    }
+}
