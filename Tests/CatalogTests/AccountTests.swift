@@ -76,18 +76,20 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func tileTokensAreBoundToAccountProductAndTime() {
-        let tokens = TileTokens(secret: Data(repeating: 7, count: 32), lifetime: 60)
+    @Test func tileTokensAreBoundToAccountProductAndTime() throws {
+        let f = try CatalogFixture()
+        let tokens = TileTokens(catalog: f.db, lifetime: 60)
         let now = Date()
-        let t = tokens.issue(accountID: "a1", productID: "colorado", session: "0123456789abcdef", now: now)
-        #expect(tokens.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
-        #expect(tokens.holder(of: t.token, productID: "colorado", now: now)?.session == "0123456789abcdef")
-        #expect(tokens.holder(of: t.token, productID: "utah", now: now) == nil)
-        #expect(tokens.holder(of: t.token, productID: "colorado", now: now.addingTimeInterval(61)) == nil)
-        let other = TileTokens(secret: Data(repeating: 8, count: 32))
-        #expect(other.holder(of: t.token, productID: "colorado", now: now) == nil)
+        let t = try tokens.issue(accountID: "a1", productID: "colorado", session: "0123456789abcdef", now: now)
+        #expect(try tokens.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
+        #expect(try tokens.holder(of: t.token, productID: "colorado", now: now)?.session == "0123456789abcdef")
+        #expect(try tokens.holder(of: t.token, productID: "utah", now: now) == nil)
+        #expect(try tokens.holder(of: t.token, productID: "colorado", now: now.addingTimeInterval(61)) == nil)
+        let elsewhere = try CatalogFixture()
+        let other = TileTokens(catalog: elsewhere.db)
+        #expect(try other.holder(of: t.token, productID: "colorado", now: now) == nil, "another catalog's keys")
         var forged = Array(t.token)
-        forged[2] = forged[2] == "A" ? "B" : "A"
-        #expect(tokens.holder(of: String(forged), productID: "colorado", now: now) == nil)
+        forged[4] = forged[4] == "A" ? "B" : "A"
+        #expect(try tokens.holder(of: String(forged), productID: "colorado", now: now) == nil)
     }
 }

@@ -15,6 +15,7 @@ import TrailMapTestSupport
             (["catalog", "publish", "--products", dir.file("missing.json"), "--tiles", dir.path,
               "--catalog", dir.file("c.sqlite")], "missing.json"),
             (["catalog", "list", "--catalog", dir.file("none.sqlite")], "catalog publish"),
+            (["catalog", "revoke-tile-tokens", "--catalog", dir.file("none.sqlite")], "catalog publish"),
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(args)

@@ -71,16 +71,6 @@ public final class CatalogDatabase: Sendable {
         do { return try pool.read(body) } catch let e as CatalogError { throw e } catch { throw .database("\(error)") }
     }
 
-    /// A random secret kept in the database (created on first use), e.g. for signing tile tokens.
-    public func secret(named name: String) throws(CatalogError) -> Data {
-        try write { db in
-            if let v = try Data.fetchOne(db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [name]) { return v }
-            let v = Data.catalogRandom(count: 32)
-            try db.execute(sql: "INSERT INTO settings(name, value) VALUES (?, ?)", arguments: [name, v])
-            return v
-        }
-    }
-
     /// Appends a line to the audit log (inside the caller's transaction).
     static func audit(_ db: Database, account: String?, product: String?, originalTransaction: String?,
                       action: String, reason: String) throws {

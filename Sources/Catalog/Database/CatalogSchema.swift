@@ -73,6 +73,15 @@ enum CatalogSchema {
                 CREATE INDEX notifications_transaction ON notifications(original_transaction_id, signed_at);
                 """)
         }
+        // Tile-token keys rotate: each signs for a while, then only verifies until the tokens
+        // it signed have expired. The single key of earlier versions is dropped (its tokens
+        // lived an hour at most).
+        m.registerMigration("v4-tile-token-keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE tile_token_keys(id INTEGER PRIMARY KEY AUTOINCREMENT, secret BLOB NOT NULL, created_at REAL NOT NULL);
+                DELETE FROM settings WHERE name = 'tile-token-key';
+                """)
+        }
         return m
     }
 }

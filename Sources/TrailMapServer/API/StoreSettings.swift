@@ -13,13 +13,13 @@ public struct StoreSettings: Sendable {
     public var maxBodyBytes: Int = 64 * 1024
     /// Where logins and registrations hash passwords: threads of its own, a bounded queue.
     public var passwordHashing: KeyDerivationPool = .shared
-    /// Signs and checks tile tokens (`?token=`) with a key kept in the catalog.
+    /// Signs and checks tile tokens (`?token=`) with rotating keys kept in the catalog.
     public let tileTokens: TileTokens
 
     public init(catalog: CatalogDatabase, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
                 availableProducts: Set<String>? = nil) throws(CatalogError) {
         self.catalog = catalog
-        tileTokens = TileTokens(secret: try catalog.secret(named: "tile-token-key"))
+        tileTokens = TileTokens(catalog: catalog)
         self.verifier = verifier
         self.sandbox = sandbox
         self.availableProducts = availableProducts

@@ -52,7 +52,7 @@ final class TileAccess: Sendable {
     func authorize(_ request: Request, productID: String) throws {
         var accountID: String?
         if let token = request.uri.queryParameters["token"].map(String.init) {
-            guard let holder = tokens.holder(of: token, productID: productID) else {
+            guard let holder = try tokens.holder(of: token, productID: productID) else {
                 throw APIError(.unauthorized, code: "invalid_tile_token", message: "the tile token is invalid, expired or for another region")
             }
             guard try catalog.sessionIsLive(tag: holder.session, accountID: holder.accountID) else {
@@ -81,7 +81,7 @@ extension StoreAPI {
         let b = try await body(TileTokenRequest.self, request)
         guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
         let p = try catalog.downloadable(productID: b.productId, account: a)
-        let t = tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
+        let t = try tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
         let base = Self.origin(request, fallback: "")
         return JSONReply.make(TileTokenGrant(token: t.token, expiresAt: JSONReply.time(t.expiresAt),
                                              tilesURL: "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"),
