@@ -20,6 +20,11 @@ import Testing
                 (.post, "/api/v1/devices/d1/installs/base", "PUT, DELETE, OPTIONS"),
                 (.delete, "/tiles/world/0/0/0.png", "GET, HEAD, OPTIONS"),
                 (.put, "/healthz", "GET, HEAD, OPTIONS"),
+                (.trace, "/api/v1/catalog", "GET, HEAD, OPTIONS"),
+                (.trace, "/api/v1/accounts", "POST, OPTIONS"),
+                (HTTPRequest.Method("QUERY")!, "/api/v1/entitlements", "GET, HEAD, OPTIONS"),
+                (HTTPRequest.Method("QUERY")!, "/tiles/world/0/0/0.png", "GET, HEAD, OPTIONS"),
+                (HTTPRequest.Method("QUERY")!, "/api/v1/devices/d1/installs/base", "PUT, DELETE, OPTIONS"),
                 (.get, "/admin/memory-pressure", "POST, OPTIONS"),
             ]
             for (method, path, allow) in cases {

@@ -7,14 +7,14 @@ import NIOCore
 /// another on the same connection). Middleware, outermost first: metrics and the log line, JSON
 /// errors, CORS, the path-length limit.
 ///
-/// A path registered for some methods answers the other common methods with 405 and an `Allow`
-/// header; an unregistered path is a JSON 404.
+/// A path registered for some methods answers the other standard methods with 405 and an
+/// `Allow` header; an unregistered path is a JSON 404.
 enum ServerRoutes {
     static func router(for r: TileResponder) -> RouterResponder<TrailMapRequestContext> {
         let router = Router(context: TrailMapRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let labels = RouteLabels()
         router.add(middleware: RequestMetricsMiddleware(metrics: r.metrics, logger: r.logger, labels: labels))
-        router.add(middleware: APIErrorMiddleware(logger: r.logger))
+        router.add(middleware: APIErrorMiddleware(logger: r.logger, routes: labels))
         router.add(middleware: PreflightMiddleware(storeEnabled: r.store != nil))
         router.add(middleware: PathLimitMiddleware())
         var routes = RouteTable(router: router, labels: labels)
@@ -29,13 +29,13 @@ enum ServerRoutes {
         // One parameter name per position (Hummingbird's rule): here it is the TileJSON's file name.
         routes.get("/tiles/:tileset", .tilejson) { request, context in
             let file = try context.parameters.require("tileset")
-            guard file.hasSuffix(".json") else { throw HTTPError(.notFound) }
+            guard file.hasSuffix(".json") else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
             return try r.tileJSON(String(file.dropLast(5)), request: request)
         }
         routes.get("/tiles/:tileset/:z/:x/:file", .tile) { request, _ in
             // The raw components (the router drops empty ones; a tile path has none).
             let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            guard parts.count == 5 else { throw HTTPError(.notFound) }
+            guard parts.count == 5 else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
             return try r.tile(Array(parts), request: request)
         }
         if r.store != nil { routes.get("/store", .store) { _, _ in r.storePage() } }
@@ -81,13 +81,17 @@ struct RouteTable<Router: RouterMethods<TrailMapRequestContext>> {
         methods[path, default: []].append(method)
     }
 
-    /// Answers every other common method on `paths` with 405 and the allowed ones.
+    /// Answers every other standard method on `paths` (RFC 9110's and PATCH) with 405 and the
+    /// allowed ones; OPTIONS is the preflight's.
     func finish(_ paths: [String]) {
-        let common: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch]
+        let common: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .trace, .connect]
         for path in paths {
             var allowed = methods[path] ?? []
             if allowed.contains(.get) { allowed.append(.head) }
             let allow = (allowed + [.options]).map(\.rawValue).joined(separator: ", ")
+            // Other methods (QUERY, made-up ones) are answered by APIErrorMiddleware; the admin
+            // routes stay hidden behind their token check.
+            if prefix != "/admin" { labels.allow(allow, for: prefix + path) }
             for method in common where !allowed.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
                     var e = APIError(.methodNotAllowed, code: "method_not_allowed",
