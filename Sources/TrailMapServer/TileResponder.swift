@@ -75,15 +75,16 @@ public struct TileResponder: HTTPResponder {
     }
 
     /// `GET /tiles`: every tileset's summary, paid ones marked with their product.
-    func tilesetList(_ request: Request) -> Response {
-        json(TileJSON.list(registry.all, base: origin(request), paidProduct: { try? access?.paidProduct(tileset: $0) }), request: request)
+    func tilesetList(_ request: Request) async -> Response {
+        let paid = (try? await access?.paidMap()) ?? [:]
+        return json(TileJSON.list(registry.all, base: origin(request), paidProduct: { paid[$0] }), request: request)
     }
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
-    func tile(_ parts: [Substring], request: Request) throws -> Response {
+    func tile(_ parts: [Substring], request: Request) async throws -> Response {
         var paid = false
-        if let access, let product = try access.paidProduct(tileset: try tilesetID(parts[1])) {
-            try access.authorize(request, productID: product)
+        if let access, let product = try await access.paidProduct(tileset: try tilesetID(parts[1])) {
+            try await access.authorize(request, productID: product)
             paid = true
         }
         let answer: TileAnswer
@@ -136,12 +137,12 @@ public struct TileResponder: HTTPResponder {
     /// `parts` are the path components after the leading slash: tiles, id, z, x, y.EXT.
     /// A paid region's tile needs `authorized` (checked by the caller); without it this throws 401.
     /// `client` names the client for prefetch (nil: no prediction).
-    /// `onEventLoop`: called by the fast path, which must not read the catalog (a stale paid map
-    /// throws, and the request goes to the Hummingbird path).
+    /// `onEventLoop`: called by the fast path, which never reads the catalog (a stale paid map
+    /// throws, and the request goes to the Hummingbird path, which has re-read it first).
     func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
                     onEventLoop: Bool = false) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
-        if !authorized, let access, try access.paidProduct(tileset: id, mayRead: !onEventLoop) != nil {
+        if !authorized, let access, try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop) != nil {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
         guard let dot = parts[4].lastIndex(of: ".") else {

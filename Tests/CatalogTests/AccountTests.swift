@@ -76,20 +76,20 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func tileTokensAreBoundToAccountProductAndTime() throws {
+    @Test func tileTokensAreBoundToAccountProductAndTime() async throws {
         let f = try CatalogFixture()
         let tokens = TileTokens(catalog: f.db, lifetime: 60)
         let now = Date()
-        let t = try tokens.issue(accountID: "a1", productID: "colorado", session: "0123456789abcdef", now: now)
-        #expect(try tokens.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
-        #expect(try tokens.holder(of: t.token, productID: "colorado", now: now)?.session == "0123456789abcdef")
-        #expect(try tokens.holder(of: t.token, productID: "utah", now: now) == nil)
-        #expect(try tokens.holder(of: t.token, productID: "colorado", now: now.addingTimeInterval(61)) == nil)
+        let t = try await tokens.issue(accountID: "a1", productID: "colorado", session: "0123456789abcdef", now: now)
+        #expect(try await tokens.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
+        #expect(try await tokens.holder(of: t.token, productID: "colorado", now: now)?.session == "0123456789abcdef")
+        #expect(try await tokens.holder(of: t.token, productID: "utah", now: now) == nil)
+        #expect(try await tokens.holder(of: t.token, productID: "colorado", now: now.addingTimeInterval(61)) == nil)
         let elsewhere = try CatalogFixture()
         let other = TileTokens(catalog: elsewhere.db)
-        #expect(try other.holder(of: t.token, productID: "colorado", now: now) == nil, "another catalog's keys")
+        #expect(try await other.holder(of: t.token, productID: "colorado", now: now) == nil, "another catalog's keys")
         var forged = Array(t.token)
         forged[4] = forged[4] == "A" ? "B" : "A"
-        #expect(try tokens.holder(of: String(forged), productID: "colorado", now: now) == nil)
+        #expect(try await tokens.holder(of: String(forged), productID: "colorado", now: now) == nil)
     }
 }

@@ -7,22 +7,22 @@ import Testing
 @Suite struct TileTokenKeyTests {
     static let session = "0123456789abcdef"
 
-    @Test func keysRotateAndAReplacedKeyChecksItsTokensUntilTheyExpire() throws {
+    @Test func keysRotateAndAReplacedKeyChecksItsTokensUntilTheyExpire() async throws {
         let f = try CatalogFixture()
         let tokens = TileTokens(catalog: f.db, lifetime: 3600, rotateAfter: 86_400)
         let t0 = Date(timeIntervalSince1970: 2_000_000_000)
-        let first = try tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: t0)
+        let first = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: t0)
         let keyOfFirst = first.token.split(separator: ".")[0]
 
         // A day and a bit later a new key signs; the old token (signed 59 minutes before the
         // rotation) is still checked by the old key until it expires.
         let later = t0.addingTimeInterval(86_400 + 10)
-        let lastOld = try tokens.issue(accountID: "a1", productID: "colorado", session: Self.session,
+        let lastOld = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session,
                                        now: t0.addingTimeInterval(86_400 - 3540))
-        let second = try tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: later)
+        let second = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: later)
         #expect(second.token.split(separator: ".")[0] != keyOfFirst, "a new key after rotateAfter")
         #expect(lastOld.token.split(separator: ".")[0] == keyOfFirst)
-        #expect(try tokens.holder(of: lastOld.token, productID: "colorado", now: later)?.accountID == "a1")
+        #expect(try await tokens.holder(of: lastOld.token, productID: "colorado", now: later)?.accountID == "a1")
         #expect(try f.db.tileTokenKeys(now: later, rotateAfter: 86_400, keep: 3600).count == 2)
 
         // Once no token of the old key can be valid, the key is gone.
@@ -31,33 +31,33 @@ import Testing
         #expect(keys.map { String($0.id) } == [String(second.token.split(separator: ".")[0])])
     }
 
-    @Test func aTokenFromOneServerOpensTilesOnAnotherAndRevocationEndsThemAll() throws {
+    @Test func aTokenFromOneServerOpensTilesOnAnotherAndRevocationEndsThemAll() async throws {
         let f = try CatalogFixture()
         let serverA = TileTokens(catalog: f.db), serverB = TileTokens(catalog: f.db)
         let now = Date()
-        let t = try serverA.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
-        #expect(try serverB.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
+        let t = try await serverA.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
+        #expect(try await serverB.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
 
         // B signs with a key A has not seen (A reloads for an unknown, newer key id).
         _ = try f.db.revokeTileTokenKeys(now: now)
-        let fromB = try TileTokens(catalog: f.db).issue(accountID: "a2", productID: "colorado", session: Self.session, now: now)
-        #expect(try serverA.holder(of: fromB.token, productID: "colorado", now: now)?.accountID == "a2")
+        let fromB = try await TileTokens(catalog: f.db).issue(accountID: "a2", productID: "colorado", session: Self.session, now: now)
+        #expect(try await serverA.holder(of: fromB.token, productID: "colorado", now: now)?.accountID == "a2")
         // Revoked: the old token fails at once on a server that reloaded, and on every server
         // after the refresh interval.
-        #expect(try serverA.holder(of: t.token, productID: "colorado", now: now) == nil)
+        #expect(try await serverA.holder(of: t.token, productID: "colorado", now: now) == nil)
         let afterRefresh = now.addingTimeInterval(TileTokens.refreshInterval + 1)
-        #expect(try serverB.holder(of: t.token, productID: "colorado", now: afterRefresh) == nil)
+        #expect(try await serverB.holder(of: t.token, productID: "colorado", now: afterRefresh) == nil)
     }
 
-    @Test func malformedTokensAreRefused() throws {
+    @Test func malformedTokensAreRefused() async throws {
         let f = try CatalogFixture()
         let tokens = TileTokens(catalog: f.db)
         let now = Date()
-        let t = try tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
+        let t = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
         let parts = t.token.split(separator: ".").map(String.init)
         for bad in [parts[1] + "." + parts[2], "x." + parts[1] + "." + parts[2], "999." + parts[1] + "." + parts[2],
                     parts[0] + "." + parts[1] + "." + parts[2] + "A", "", "...", String(repeating: "1", count: 600)] {
-            #expect(try tokens.holder(of: bad, productID: "colorado", now: now) == nil, "\(bad.prefix(40))")
+            #expect(try await tokens.holder(of: bad, productID: "colorado", now: now) == nil, "\(bad.prefix(40))")
         }
     }
 }

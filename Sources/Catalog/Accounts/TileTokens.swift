@@ -19,18 +19,18 @@ public final class TileTokens: Sendable {
     public let lifetime: TimeInterval
     public let rotateAfter: TimeInterval
     public static let refreshInterval: TimeInterval = 10
-    private let catalog: CatalogDatabase
+    private let catalog: any CatalogStore
     private let ring = Mutex<(keys: [TileTokenKey], fetched: Date)?>(nil)
 
-    public init(catalog: CatalogDatabase, lifetime: TimeInterval = 3600, rotateAfter: TimeInterval = 86_400) {
+    public init(catalog: any CatalogStore, lifetime: TimeInterval = 3600, rotateAfter: TimeInterval = 86_400) {
         self.catalog = catalog
         self.lifetime = lifetime
         self.rotateAfter = rotateAfter
     }
 
     /// A token for one account, product and login session, and when it expires.
-    public func issue(accountID: String, productID: String, session: String, now: Date = Date()) throws(CatalogError) -> (token: String, expiresAt: Date) {
-        let key = try keys(now: now)[0]
+    public func issue(accountID: String, productID: String, session: String, now: Date = Date()) async throws(CatalogError) -> (token: String, expiresAt: Date) {
+        let key = try await keys(now: now)[0]
         let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         let body = Data("\(accountID)|\(productID)|\(Int64(expires.timeIntervalSince1970))|\(session)".utf8)
         let mac = Data(HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: key.secret)))
@@ -38,13 +38,13 @@ public final class TileTokens: Sendable {
     }
 
     /// The account id and session tag of a valid, unexpired token for `productID`, or nil.
-    public func holder(of token: String, productID: String, now: Date = Date()) throws(CatalogError) -> (accountID: String, session: String)? {
+    public func holder(of token: String, productID: String, now: Date = Date()) async throws(CatalogError) -> (accountID: String, session: String)? {
         guard token.utf8.count <= 512 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let keyID = Int64(parts[0]), let body = Base64URL.decode(parts[1]),
               let mac = Base64URL.decode(parts[2]) else { return nil }
-        var keys = try self.keys(now: now)
-        if let newest = keys.first, keyID > newest.id { keys = try self.keys(now: now, reload: true) }
+        var keys = try await self.keys(now: now)
+        if let newest = keys.first, keyID > newest.id { keys = try await self.keys(now: now, reload: true) }
         guard let key = keys.first(where: { $0.id == keyID }),
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: SymmetricKey(data: key.secret)),
               let text = String(data: body, encoding: .utf8)
@@ -56,13 +56,13 @@ public final class TileTokens: Sendable {
     }
 
     /// The keys, newest first: the cached ones while fresh, else read (and rotated) again.
-    private func keys(now: Date, reload: Bool = false) throws(CatalogError) -> [TileTokenKey] {
+    private func keys(now: Date, reload: Bool = false) async throws(CatalogError) -> [TileTokenKey] {
         if !reload, let cached = ring.withLock({ $0 }), let newest = cached.keys.first,
            now.timeIntervalSince(cached.fetched) < Self.refreshInterval, now.timeIntervalSince(cached.fetched) >= 0,
            now.timeIntervalSince(newest.createdAt) < rotateAfter {
             return cached.keys
         }
-        let keys = try catalog.tileTokenKeys(now: now, rotateAfter: rotateAfter, keep: lifetime)
+        let keys = try await catalog.tileTokenKeys(now: now, rotateAfter: rotateAfter, keep: lifetime)
         ring.withLock { $0 = (keys, now) }
         return keys
     }

@@ -23,7 +23,7 @@ extension StoreAPI {
     /// password check runs on the password-hashing pool (503 + Retry-After when it is full).
     func login(_ request: Request, from address: String?) async throws -> Response {
         let c = try await body(TrailMapAPI.Credentials.self, request)
-        if let wait = catalog.loginWait(email: c.email, address: address) { throw CatalogError.tooManyAttempts(retryAfter: wait) }
+        if let wait = await catalog.loginWait(email: c.email, address: address) { throw CatalogError.tooManyAttempts(retryAfter: wait) }
         let catalog = catalog
         let s = try await settings.passwordHashing.run { () throws(CatalogError) in
             try catalog.login(email: c.email, password: c.password, address: address)
@@ -33,30 +33,30 @@ extension StoreAPI {
                               request: request, cacheControl: "no-store")
     }
 
-    func logout(_ request: Request) throws -> Response {
-        _ = try account(request)
-        if let token = Self.bearer(request) { try catalog.logout(token: token) }
+    func logout(_ request: Request) async throws -> Response {
+        _ = try await account(request)
+        if let token = Self.bearer(request) { try await catalog.logout(token: token) }
         return Self.empty()
     }
 
     func addDevice(_ request: Request) async throws -> Response {
-        let a = try account(request)
+        let a = try await account(request)
         let b = try await body(DeviceRequest.self, request)
-        let d = try catalog.addDevice(account: a, name: b.name ?? "")
+        let d = try await catalog.addDevice(account: a, name: b.name ?? "")
         return JSONReply.make(DeviceRegistration(deviceId: d.id, name: d.name), status: .created, request: request, cacheControl: "no-store")
     }
 
     func install(_ request: Request, device: Substring, product: Substring) async throws -> Response {
-        let a = try account(request)
+        let a = try await account(request)
         let id = try Self.productID(product)
         let b = try await body(InstallRequest.self, request)
-        try catalog.setInstalled(productID: id, version: b.version, deviceID: String(device.prefix(64)), account: a)
+        try await catalog.setInstalled(productID: id, version: b.version, deviceID: String(device.prefix(64)), account: a)
         return JSONReply.make(InstallResult(productId: id, version: b.version), request: request, cacheControl: "no-store")
     }
 
-    func uninstall(_ request: Request, device: Substring, product: Substring) throws -> Response {
-        let a = try account(request)
-        try catalog.setUninstalled(productID: try Self.productID(product), deviceID: String(device.prefix(64)), account: a)
+    func uninstall(_ request: Request, device: Substring, product: Substring) async throws -> Response {
+        let a = try await account(request)
+        try await catalog.setUninstalled(productID: try Self.productID(product), deviceID: String(device.prefix(64)), account: a)
         return Self.empty()
     }
 }

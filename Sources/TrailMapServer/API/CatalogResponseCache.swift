@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The anonymous `GET /api/v1/catalog` body (JSON and gzip), kept until the catalog changes:
-/// it is rebuilt when `CatalogDatabase.changeStamp()` moves, which any commit does, in this
+/// it is rebuilt when `CatalogStore.changeStamp()` moves, which any commit does, in this
 /// process or another. Signed-in listings (statuses per account and device) are built per request.
 final class CatalogResponseCache: Sendable {
     struct Body: Sendable {
@@ -14,9 +14,9 @@ final class CatalogResponseCache: Sendable {
 
     /// The body for `stamp`: the kept one if it was built for the same stamp, else `build()`'s
     /// JSON (compressed once), kept for the next requests.
-    func body(stamp: Int, build: () throws -> [UInt8]) rethrows -> Body {
+    func body(stamp: Int, build: () async throws -> [UInt8]) async rethrows -> Body {
         if let kept = body.withLock({ $0 }), kept.stamp == stamp { return kept }
-        let json = try build()
+        let json = try await build()
         let fresh = Body(stamp: stamp, json: json, gzip: json.count >= 64 ? Gzip.compress(json) : nil)
         body.withLock { $0 = fresh }
         return fresh

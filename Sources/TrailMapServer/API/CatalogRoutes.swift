@@ -7,23 +7,24 @@ import TrailMapAPI
 
 /// `/catalog`, `/catalog/{productId}` and `/entitlements`.
 extension StoreAPI {
-    func catalogList(_ request: Request) throws -> Response {
-        let account = try optionalAccount(request)
+    func catalogList(_ request: Request) async throws -> Response {
+        let account = try await optionalAccount(request)
         let device = try deviceParameter(request)
-        func build() throws -> CatalogListing {
-            let listed = try catalog.listing(account: account, deviceID: device, available: settings.availableProducts)
-            return CatalogListing(categories: try catalog.categoryTree().map(Self.category), products: listed.map(Self.summary))
+        let catalog = catalog, available = settings.availableProducts
+        func build() async throws -> CatalogListing {
+            let listed = try await catalog.listing(account: account, deviceID: device, available: available, only: nil)
+            return CatalogListing(categories: try await catalog.categoryTree().map(Self.category), products: listed.map(Self.summary))
         }
-        guard account == nil else { return JSONReply.make(try build(), request: request) }
+        guard account == nil else { return JSONReply.make(try await build(), request: request) }
         // Anonymous listings are the same for everyone until the catalog changes.
-        let body = try anonymousCatalog.body(stamp: catalog.changeStamp()) { try JSONReply.bytes(try build()) }
+        let body = try await anonymousCatalog.body(stamp: await catalog.changeStamp()) { try JSONReply.bytes(try await build()) }
         return JSONReply.make(json: body.json, gzip: body.gzip, request: request)
     }
 
-    func catalogDetail(_ request: Request, product: Substring) throws -> Response {
+    func catalogDetail(_ request: Request, product: Substring) async throws -> Response {
         let id = try Self.productID(product)
-        let account = try optionalAccount(request)
-        guard let item = try catalog.listing(account: account, deviceID: deviceParameter(request),
+        let account = try await optionalAccount(request)
+        guard let item = try await catalog.listing(account: account, deviceID: deviceParameter(request),
                                              available: settings.availableProducts, only: id).first
         else { throw APIError(CatalogError.unknownProduct(id)) }
         let p = item.product
@@ -38,10 +39,10 @@ extension StoreAPI {
         return JSONReply.make(detail, request: request)
     }
 
-    func entitlements(_ request: Request) throws -> Response {
-        let a = try account(request)
-        let products = Dictionary(try catalog.products().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let list = try catalog.entitlements(account: a).map { e in
+    func entitlements(_ request: Request) async throws -> Response {
+        let a = try await account(request)
+        let products = Dictionary(try await catalog.products().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let list = try await catalog.entitlements(account: a).map { e in
             let p = products[e.productId]
             return TrailMapAPI.Entitlement(
                 productId: e.productId, originalTransactionId: e.originalTransactionId, purchasedAt: JSONReply.time(e.grantedAt),

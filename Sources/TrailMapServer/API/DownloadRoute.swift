@@ -7,8 +7,8 @@ import Logging
 /// `GET|HEAD /downloads/{productId}`: the bundle file, resumable with `Range` and `If-Range`.
 extension StoreAPI {
     func download(_ request: Request, product: Substring, context: TrailMapRequestContext) async throws -> Response {
-        let a = try account(request)
-        let p = try catalog.downloadable(productID: try Self.productID(product), account: a)
+        let a = try await account(request)
+        let p = try await catalog.downloadable(productID: try Self.productID(product), account: a)
         let size = p.size
         guard let file = await bundleIntegrity.openPublished(path: p.bundlePath, size: size, sha256: p.sha256) else {
             logger.error("download \(p.id): \(p.bundlePath) is missing or its bytes changed since it was published (SHA-256 differs)")

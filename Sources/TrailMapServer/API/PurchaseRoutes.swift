@@ -7,7 +7,7 @@ import TrailMapAPI
 /// `/purchases`, `/store/notifications` and the sandbox store.
 extension StoreAPI {
     func purchase(_ request: Request) async throws -> Response {
-        let a = try account(request)
+        let a = try await account(request)
         let b = try await body(SignedTransaction.self, request)
         guard Self.isCompactJWS(b.signedTransaction) else {
             throw APIError(.badRequest, code: "invalid_transaction", message: Self.notJWS("signedTransaction"))
@@ -19,7 +19,7 @@ extension StoreAPI {
             // Well formed, but not the store's: an untrusted signature, chain or claim.
             throw APIError(.forbidden, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
         }
-        let outcome = try catalog.recordPurchase(verified, account: a)
+        let outcome = try await catalog.recordPurchase(verified, account: a)
         let j = PurchaseResult(productId: outcome.productId, transactionId: outcome.transactionId,
                                originalTransactionId: outcome.originalTransactionId, alreadyOwned: outcome.alreadyOwned,
                                downloadURL: "/api/v1/downloads/\(outcome.productId)",
@@ -37,7 +37,7 @@ extension StoreAPI {
         do { event = try await settings.verifier.verifyEvent(b.signedPayload) } catch {
             throw APIError(.forbidden, code: "invalid_notification", message: "the signed notification was refused: \(error)")
         }
-        let outcome = try catalog.apply(event)
+        let outcome = try await catalog.apply(event)
         logger.info("store notification \(event.type) \(event.notificationUUID): \(outcome.rawValue)")
         return JSONReply.make(NotificationResult(notificationUUID: event.notificationUUID, result: Self.outcome(outcome)), request: request,
                               cacheControl: "no-store")
@@ -45,9 +45,9 @@ extension StoreAPI {
 
     func sandboxTransaction(_ request: Request) async throws -> Response {
         let sandbox = try requireSandbox()
-        let a = try account(request)
+        let a = try await account(request)
         let b = try await body(SandboxPurchaseRequest.self, request)
-        guard ProductFile.isValidProductID(b.productId), let product = try catalog.product(id: b.productId) else {
+        guard ProductFile.isValidProductID(b.productId), let product = try await catalog.product(id: b.productId) else {
             throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128))))
         }
         if let t = b.appAccountToken, UUID(uuidString: t) == nil { throw APIError.badRequest("appAccountToken must be a UUID") }
@@ -58,12 +58,12 @@ extension StoreAPI {
 
     func sandboxNotification(_ request: Request) async throws -> Response {
         let sandbox = try requireSandbox()
-        let a = try account(request)
+        let a = try await account(request)
         let b = try await body(SandboxNotificationRequest.self, request)
         guard SandboxNotificationRequest.types.contains(b.notificationType) else {
             throw APIError.badRequest("notificationType must be REFUND, REVOKE or REFUND_REVERSED")
         }
-        guard let purchase = try catalog.purchase(transactionID: b.transactionId, account: a) else {
+        guard let purchase = try await catalog.purchase(transactionID: b.transactionId, account: a) else {
             throw APIError.notFound("unknown_transaction", "this account has no transaction \(b.transactionId.prefix(64))")
         }
         let payload = try sandbox.signNotification(type: b.notificationType, purchase: purchase)

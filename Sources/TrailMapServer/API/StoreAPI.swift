@@ -15,7 +15,7 @@ struct StoreAPI: Sendable {
     let bundleIntegrity = BundleIntegrity()
     let logger: Logger
 
-    var catalog: CatalogDatabase { settings.catalog }
+    var catalog: any CatalogStore { settings.catalog }
     var tileTokens: TileTokens { settings.tileTokens }
 
     /// The tile URL extension of a tileset (its format's; `png` for a tileset not being served).
@@ -34,18 +34,18 @@ struct StoreAPI: Sendable {
         r.get("/openapi.json", .api) { request, _ in JSONReply.make(OpenAPIDocument.object, request: request) }
         r.on("/accounts", .post, .api) { request, context in try await register(request, from: context.clientAddress) }
         r.on("/sessions", .post, .api) { request, context in try await login(request, from: context.clientAddress) }
-        r.on("/sessions", .delete, .api) { request, _ in try logout(request) }
+        r.on("/sessions", .delete, .api) { request, _ in try await logout(request) }
         r.on("/devices", .post, .api) { request, _ in try await addDevice(request) }
         r.on("/devices/:device/installs/:product", .put, .api) { request, context in
             try await install(request, device: try Self.parameter("device", context), product: try Self.parameter("product", context))
         }
         r.on("/devices/:device/installs/:product", .delete, .api) { request, context in
-            try uninstall(request, device: try Self.parameter("device", context), product: try Self.parameter("product", context))
+            try await uninstall(request, device: try Self.parameter("device", context), product: try Self.parameter("product", context))
         }
-        r.get("/catalog", .api) { request, _ in try catalogList(request) }
-        r.get("/catalog/:product", .api) { request, context in try catalogDetail(request, product: try Self.parameter("product", context)) }
+        r.get("/catalog", .api) { request, _ in try await catalogList(request) }
+        r.get("/catalog/:product", .api) { request, context in try await catalogDetail(request, product: try Self.parameter("product", context)) }
         r.on("/purchases", .post, .api) { request, _ in try await purchase(request) }
-        r.get("/entitlements", .api) { request, _ in try entitlements(request) }
+        r.get("/entitlements", .api) { request, _ in try await entitlements(request) }
         r.get("/downloads/:product", .download) { request, context in
             try await download(request, product: try Self.parameter("product", context), context: context)
         }
@@ -74,14 +74,14 @@ struct StoreAPI: Sendable {
     }
 
     /// The caller's account; 401 without a live token.
-    func account(_ request: Request) throws -> Account {
+    func account(_ request: Request) async throws -> Account {
         guard let token = Self.bearer(request) else { throw APIError(CatalogError.unauthorized) }
-        return try catalog.authenticate(token: token)
+        return try await catalog.authenticate(token: token)
     }
 
     /// The caller's account when a token is given (an invalid token is still a 401).
-    func optionalAccount(_ request: Request) throws -> Account? {
-        Self.bearer(request) == nil ? nil : try account(request)
+    func optionalAccount(_ request: Request) async throws -> Account? {
+        Self.bearer(request) == nil ? nil : try await account(request)
     }
 
     /// Decodes a JSON body of at most `settings.maxBodyBytes`.

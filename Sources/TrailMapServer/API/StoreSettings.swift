@@ -3,7 +3,7 @@ import Foundation
 
 /// The store side of the server: the catalog database and how signed store data is verified.
 public struct StoreSettings: Sendable {
-    public var catalog: CatalogDatabase
+    public var catalog: any CatalogStore
     public var verifier: any StoreVerifying
     /// Present when the server runs a sandbox store (`--store-sandbox DIR`).
     public var sandbox: (any SandboxSigning)?
@@ -16,7 +16,7 @@ public struct StoreSettings: Sendable {
     /// Signs and checks tile tokens (`?token=`) with rotating keys kept in the catalog.
     public let tileTokens: TileTokens
 
-    public init(catalog: CatalogDatabase, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
+    public init(catalog: any CatalogStore, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
                 availableProducts: Set<String>? = nil) throws(CatalogError) {
         self.catalog = catalog
         tileTokens = TileTokens(catalog: catalog)

@@ -9,7 +9,7 @@ import TrailMapAPI
 /// tile token (`?token=`). The paid set is re-read from the catalog at most once a second, so
 /// products published while the server runs are protected at once.
 final class TileAccess: Sendable {
-    private let catalog: CatalogDatabase
+    private let catalog: any CatalogStore
     private let tokens: TileTokens
     /// The paid map and when it was read; nil until a read succeeds.
     private let paid = Mutex<(at: ContinuousClock.Instant, map: [String: String]?)>((.now - .seconds(10), nil))
@@ -19,53 +19,69 @@ final class TileAccess: Sendable {
     let reads = Atomic<Int>(0)
     let readsOnEventLoop = Atomic<Int>(0)
 
-    init(catalog: CatalogDatabase, tokens: TileTokens) {
+    init(catalog: any CatalogStore, tokens: TileTokens) {
         self.catalog = catalog
         self.tokens = tokens
     }
 
-    /// The product id of a paid tileset, or nil when the tileset is public. Fails closed: while
-    /// the catalog has never been read, no tileset counts as public (503); after a failed re-read
-    /// the last map read stays in force. With `mayRead` false (the event loop's fast path) a map
-    /// older than a second is not re-read here: `StaleAccessMap` is thrown, and the request goes
-    /// to the Hummingbird path, which reads the catalog off the event loop.
-    func paidProduct(tileset: String, mayRead: Bool = true) throws -> String? {
+    /// The product id of a paid tileset, or nil when the tileset is public, from the paid map
+    /// as last read, without reading the catalog (the event loop's fast path and the tile
+    /// route's own check). A map older than a second is `StaleAccessMap` unless `allowStale`
+    /// (the caller has just tried `paidProduct`); a map never read is a 503.
+    func cachedPaidProduct(tileset: String, allowStale: Bool = false) throws -> String? {
         let now = ContinuousClock.now
-        if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit[tileset] }
-        guard mayRead else { throw StaleAccessMap() }
+        let (at, map) = paid.withLock { ($0.at, $0.map) }
+        guard let map else { throw Self.neverRead }
+        guard allowStale || at > now - .seconds(1) else { throw StaleAccessMap() }
+        return map[tileset]
+    }
+
+    /// The product id of a paid tileset, or nil when the tileset is public, re-reading the paid
+    /// map when it is older than a second. Fails closed: while the catalog has never been read,
+    /// no tileset counts as public (503); after a failed re-read the last map read stays in force.
+    func paidProduct(tileset: String) async throws -> String? {
+        try await paidMap()[tileset]
+    }
+
+    /// Paid tileset → product id (see `paidProduct`).
+    func paidMap() async throws -> [String: String] {
+        let now = ContinuousClock.now
+        if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit }
         reads.add(1, ordering: .relaxed)
         if MultiThreadedEventLoopGroup.currentEventLoop != nil { readsOnEventLoop.add(1, ordering: .relaxed) }
-        let fresh = try? catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id }
+        let fresh = try? await catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id }
         let map = paid.withLock { state -> [String: String]? in
             if let fresh { state = (now, fresh) }
             return state.map
         }
-        guard let map else {
-            var e = APIError.unavailable("the catalog cannot be read, so which regions are paid is unknown: no tile is served until it can")
-            e.headers[.retryAfter] = "1"
-            throw e
-        }
-        return map[tileset]
+        guard let map else { throw Self.neverRead }
+        return map
+    }
+
+    private static var neverRead: APIError {
+        var e = APIError.unavailable("the catalog cannot be read, so which regions are paid is unknown: no tile is served until it can")
+        e.headers[.retryAfter] = "1"
+        return e
     }
 
     /// Throws 401/403 unless the request may read a tile of `productID`.
-    func authorize(_ request: Request, productID: String) throws {
+    func authorize(_ request: Request, productID: String) async throws {
         var accountID: String?
         if let token = request.uri.queryParameters["token"].map(String.init) {
-            guard let holder = try tokens.holder(of: token, productID: productID) else {
+            guard let holder = try await tokens.holder(of: token, productID: productID) else {
                 throw APIError(.unauthorized, code: "invalid_tile_token", message: "the tile token is invalid, expired or for another region")
             }
-            guard try catalog.sessionIsLive(tag: holder.session, accountID: holder.accountID) else {
+            guard try await catalog.sessionIsLive(tag: holder.session, accountID: holder.accountID) else {
                 throw APIError(.unauthorized, code: "invalid_tile_token", message: "the session that asked for this tile token has ended (logged out or expired)")
             }
             accountID = holder.accountID
         } else if let bearer = StoreAPI.bearer(request) {
-            accountID = try catalog.authenticate(token: bearer).id
+            accountID = try await catalog.authenticate(token: bearer).id
         }
         guard let accountID else {
             throw APIError(.unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
         }
-        guard try catalog.isEntitled(accountID: accountID, productID: productID) else {
+        guard try await catalog.isEntitled(accountID: accountID, productID: productID) else {
             throw APIError(CatalogError.notEntitled(productID))
         }
     }
@@ -77,11 +93,11 @@ struct StaleAccessMap: Error {}
 extension StoreAPI {
     /// `POST /tile-tokens`: a short-lived token for a paid region's tile URLs.
     func tileToken(_ request: Request) async throws -> Response {
-        let a = try account(request)
+        let a = try await account(request)
         let b = try await body(TileTokenRequest.self, request)
         guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
-        let p = try catalog.downloadable(productID: b.productId, account: a)
-        let t = try tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
+        let p = try await catalog.downloadable(productID: b.productId, account: a)
+        let t = try await tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
         let base = Self.origin(request, fallback: "")
         return JSONReply.make(TileTokenGrant(token: t.token, expiresAt: JSONReply.time(t.expiresAt),
                                              tilesURL: "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"),

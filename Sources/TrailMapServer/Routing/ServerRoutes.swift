@@ -25,7 +25,7 @@ enum ServerRoutes {
         routes.get("/viewer/**", .asset) { _, context in try r.assets.response(for: context.parameters.getCatchAll().joined(separator: "/")) }
         routes.get("/healthz", .health) { request, _ in r.json(HealthReport(tilesets: r.registry.all.count), request: request) }
         routes.get("/metrics", .metrics) { _, _ in r.metricsPage() }
-        routes.get("/tiles", .list) { request, _ in r.tilesetList(request) }
+        routes.get("/tiles", .list) { request, _ in await r.tilesetList(request) }
         // One parameter name per position (Hummingbird's rule): here it is the TileJSON's file name.
         routes.get("/tiles/:tileset", .tilejson) { request, context in
             let file = try context.parameters.require("tileset")
@@ -36,7 +36,7 @@ enum ServerRoutes {
             // The raw components (the router drops empty ones; a tile path has none).
             let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             guard parts.count == 5 else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
-            return try r.tile(Array(parts), request: request)
+            return try await r.tile(Array(parts), request: request)
         }
         if r.store != nil { routes.get("/store", .store) { _, _ in r.storePage() } }
         routes.finish([r.store != nil ? "/store" : nil, "/", "/index.html", "/viewer", "/viewer/**", "/healthz", "/metrics", "/tiles", "/tiles/:tileset",
