@@ -27,6 +27,8 @@ public enum APISchemas {
             "Entitlement": Entitlement.schema,
             "TileToken": TileTokenRequest.schema,
             "TileTokenGrant": TileTokenGrant.schema,
+            "DownloadLinkRequest": DownloadLinkRequest.schema,
+            "DownloadLink": DownloadLink.schema,
             "Notification": SignedPayload.schema,
             "NotificationResult": NotificationResult.schema,
             "SandboxPurchase": SandboxPurchaseRequest.schema,

@@ -145,6 +145,10 @@ import TrailMapAPI
             c.check(tokenBody, as: "TileToken")
             _ = try c.answer(try await Self.send(client, .post, "/api/v1/tile-tokens", token: token, tokenBody),
                              TileTokenGrant.self, "post", "/tile-tokens", .created)
+            let linkBody = DownloadLinkRequest(productId: "colorado")
+            c.check(linkBody, as: "DownloadLinkRequest")
+            _ = try c.answer(try await Self.send(client, .post, "/api/v1/download-links", token: token, linkBody),
+                             DownloadLink.self, "post", "/download-links", .created)
             let refund = SandboxNotificationRequest(notificationType: "REFUND", transactionId: bought.transactionId)
             c.check(refund, as: "SandboxNotification")
             let payload = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/notifications", token: token, refund),

@@ -55,6 +55,21 @@ public final class TileTokens: Sendable {
         return (String(fields[0]), String(fields[3]))
     }
 
+    /// Signs `message` with the current key (e.g. a bundle link): the key's id and the HMAC-SHA256.
+    public func sign(_ message: Data, now: Date = Date()) async throws(CatalogError) -> (keyID: Int64, mac: Data) {
+        let key = try await keys(now: now)[0]
+        return (key.id, Data(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key.secret))))
+    }
+
+    /// Whether `mac` is key `keyID`'s HMAC-SHA256 of `message` (a key not known yet is looked
+    /// for in the catalog once: another server may have made it).
+    public func verify(_ message: Data, keyID: Int64, mac: Data, now: Date = Date()) async throws(CatalogError) -> Bool {
+        var keys = try await self.keys(now: now)
+        if let newest = keys.first, keyID > newest.id { keys = try await self.keys(now: now, reload: true) }
+        guard let key = keys.first(where: { $0.id == keyID }) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message, using: SymmetricKey(data: key.secret))
+    }
+
     /// The keys, newest first: the cached ones while fresh, else read (and rotated) again.
     private func keys(now: Date, reload: Bool = false) async throws(CatalogError) -> [TileTokenKey] {
         if !reload, let cached = ring.withLock({ $0 }), let newest = cached.keys.first,

@@ -4,11 +4,18 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// `GET|HEAD /downloads/{productId}`: the bundle file, resumable with `Range` and `If-Range`.
+/// `GET|HEAD /downloads/{productId}`: the bundle file, resumable with `Range` and `If-Range`
+/// (and the same answer for signed links, `DownloadLinks.swift`).
 extension StoreAPI {
     func download(_ request: Request, product: Substring, context: TrailMapRequestContext) async throws -> Response {
         let a = try await account(request)
         let p = try await catalog.downloadable(productID: try Self.productID(product), account: a)
+        return try await bundleResponse(request, p, cacheControl: "private, no-cache")
+    }
+
+    /// The bundle of `p` (published bytes only), whole or a `Range`, with `If-Range` and the
+    /// SHA-256 as a strong ETag.
+    func bundleResponse(_ request: Request, _ p: Product, cacheControl: String) async throws -> Response {
         let size = p.size
         guard let file = await bundleIntegrity.openPublished(path: p.bundlePath, size: size, sha256: p.sha256) else {
             logger.error("download \(p.id): \(p.bundlePath) is missing or its bytes changed since it was published (SHA-256 differs)")
@@ -18,7 +25,7 @@ extension StoreAPI {
         let etag = "\"\(p.sha256)\""
         var headers: HTTPFields = [
             .eTag: etag, .acceptRanges: "bytes", .contentType: "application/vnd.sqlite3",
-            .contentDisposition: "attachment; filename=\"\(p.tileset).mbtiles\"", .cacheControl: "private, no-cache",
+            .contentDisposition: "attachment; filename=\"\(p.tileset).mbtiles\"", .cacheControl: cacheControl,
             .accessControlAllowOrigin: "*",
         ]
         var range: ClosedRange<Int64>? = nil

@@ -50,11 +50,19 @@ struct StoreAPI: Sendable {
             try await download(request, product: try Self.parameter("product", context), context: context)
         }
         r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
+        r.on("/download-links", .post, .api) { request, _ in try await downloadLink(request) }
         r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
         r.on("/sandbox/transactions", .post, .api) { request, _ in try await sandboxTransaction(request) }
         r.on("/sandbox/notifications", .post, .api) { request, _ in try await sandboxNotification(request) }
+        // Signed bundle links live outside /api/v1: a CDN in front of the server caches them.
+        var links = RouteTable(router: router, labels: labels)
+        links.get("/bundles/:product/:version/:file", .download) { request, context in
+            try await linkedBundle(request, product: try Self.parameter("product", context),
+                                   version: try Self.parameter("version", context), file: try Self.parameter("file", context))
+        }
+        links.finish(["/bundles/:product/:version/:file"])
         r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
-                  "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/tile-tokens",
+                  "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/tile-tokens", "/download-links",
                   "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
     }
 
