@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials",
+                "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials", "TrailMapAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

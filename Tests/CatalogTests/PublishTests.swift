@@ -2,9 +2,10 @@ import Catalog
 import Crypto
 import Foundation
 import Testing
-import TrailMapTestSupport
 import TileGeometry
 import TileStore
+import TrailMapAPI
+import TrailMapTestSupport
 
 @Suite struct PublishTests {
     @Test func sizeHashBoundsAndZoomsComeFromTheBundle() throws {

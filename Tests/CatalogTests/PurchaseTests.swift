@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import GRDB
 import Testing
+import TrailMapAPI
 import TrailMapTestSupport
 
 @Suite struct PurchaseTests {

@@ -1,17 +1,9 @@
 import Foundation
 import GRDB
+import TrailMapAPI
 
-/// A product's state for one caller, as the store shows it.
-public enum ProductStatus: String, Sendable, Codable {
-    case forSale = "for_sale"
-    case free
-    case purchased
-    case installed
-    case updateAvailable = "update_available"
-    case revoked
-    /// Published, but the store does not offer it right now.
-    case unavailable
-}
+/// A product's state for one caller, as the store shows it: the API contract's own type.
+public typealias ProductStatus = TrailMapAPI.ProductStatus
 
 /// A product with the caller's status.
 public struct ListedProduct: Sendable, Equatable {
