@@ -190,8 +190,6 @@ let package = Package(
             dependencies: [
                 "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -30,8 +30,9 @@ case $cmd in
         cat "$dir/initdb.log" >&2; exit 1; }
     fi
     as_owner pg_ctl -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null || {
-      tail -20 "$dir/server.log" >&2; exit 1; }
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start \
+      </dev/null >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log"; tail -20 "$dir/server.log"; exit 1; } >&2
+    # (the server inherits none of the caller's descriptors: a caller reading our output gets its end)
     as_owner psql -h "$dir" -p "$port" -U trailmap -d postgres -Atqc \
       "SELECT 1 FROM pg_database WHERE datname = 'trailmap'" | grep -q 1 ||
       as_owner psql -h "$dir" -p "$port" -U trailmap -d postgres -qc "CREATE DATABASE trailmap"

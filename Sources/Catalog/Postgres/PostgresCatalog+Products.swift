@@ -22,7 +22,7 @@ extension PostgresCatalog {
     public func categoryTree() async throws(CatalogError) -> [CategoryNode] {
         let logger = logger
         let rows = try await withConnection { conn in
-            try await conn.rows("SELECT path, name, parent FROM categories ORDER BY path", logger).map { r in
+            try await conn.rows("SELECT path, name, parent FROM categories ORDER BY path COLLATE \"C\"", logger).map { r in
                 (path: try r.get("path", as: String.self), name: try r.get("name", as: String.self), parent: try r.get("parent", as: String?.self))
             }
         }
@@ -88,8 +88,9 @@ extension PostgresCatalog {
 
     static let publishLock: Int = 0x7472_6169_6C70_7562
 
+    /// Ordered as SQLite orders them (by bytes, whatever the database's collation).
     static func products(_ conn: PostgresConnection, _ logger: Logger) async throws -> [Product] {
-        try await conn.rows("SELECT * FROM products ORDER BY category, title", logger).map(Product.init(postgres:))
+        try await conn.rows("SELECT * FROM products ORDER BY category COLLATE \"C\", title COLLATE \"C\"", logger).map(Product.init(postgres:))
     }
 
     static func product(_ conn: PostgresConnection, id: String, _ logger: Logger) async throws -> Product? {
