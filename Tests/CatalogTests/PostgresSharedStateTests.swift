@@ -63,7 +63,6 @@ import TrailMapTestSupport
     }
 
     @Test func anUnreachableDatabaseIsAClearErrorSoon() async throws {
-        let start = ContinuousClock.now
         let config = try PostgresCatalogConfiguration(url: "postgres://nobody:secret@127.0.0.1:1/none?connect_timeout=1&sslmode=disable")
         do {
             _ = try await PostgresCatalog.open(config)
@@ -73,8 +72,8 @@ import TrailMapTestSupport
             #expect(error.description.contains("cannot reach") && error.description.contains("127.0.0.1:1/none"), "\(error)")
             #expect(!error.description.contains("secret"))
         }
-        // A second, and some slack for a loaded machine (without the deadline the pool retries forever).
-        #expect(ContinuousClock.now - start < .seconds(15))
+        // How soon: CatalogLocationCLITests times it in a process of its own (here, the other
+        // suites' synchronous work can hold the concurrency pool's threads for many seconds).
     }
 
     @Test func urlsParseAndBadOnesSayWhy() throws {
