@@ -3,7 +3,7 @@ import Catalog
 import Foundation
 
 /// `trailmap catalog revoke-tile-tokens`: replaces every tile-token key (after a leak).
-struct RevokeTileTokensCommand: ParsableCommand {
+struct RevokeTileTokensCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revoke-tile-tokens",
         abstract: "Replace every tile-token key: all tile URLs handed out so far stop working.",
@@ -14,14 +14,19 @@ struct RevokeTileTokensCommand: ParsableCommand {
             \(Int(TileTokens.refreshInterval)) seconds, and apps ask for new ones.
             """)
 
-    @Option(name: .long, help: "The catalog database.") var catalog: String = CatalogCommand.defaultDatabase
+    @Option(name: .long, help: "The catalog: \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
-        guard FileManager.default.fileExists(atPath: catalog) else {
-            throw ValidationError("no catalog at \(catalog): run `trailmap catalog publish` first")
+    func validate() throws { _ = try CatalogLocation(catalog) }
+
+    func run() async throws {
+        let location = try CatalogLocation(catalog)
+        guard location.exists else {
+            throw ValidationError("no catalog at \(location): run `trailmap catalog publish` first")
         }
-        let key = try CatalogDatabase(path: catalog, logger: global.logger("trailmap.catalog")).revokeTileTokenKeys()
+        let db = try await location.open(logger: global.logger("trailmap.catalog"))
+        defer { CatalogLocation.close(db) }
+        let key = try await db.revokeTileTokenKeys(now: Date())
         guard !global.quiet else { return }
         print("tile-token keys replaced (new key \(key.id)): tile tokens issued before now stop working within \(Int(TileTokens.refreshInterval)) s")
     }

@@ -127,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("--admin-token is visible to every local user in the process list; pass it as TRAILMAP_ADMIN_TOKEN instead")
         }
         let quiet = global.quiet
-        let storeSettings = try store.settings(logger: logger)
+        let storeSettings = try await store.settings(logger: logger)
         let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,
                                              store: storeSettings) { bound in
             guard !quiet else { return }

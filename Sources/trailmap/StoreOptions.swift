@@ -8,7 +8,7 @@ extension StoreEnvironment: ExpressibleByArgument {}
 
 /// `trailmap serve`'s store options: the catalog and how signed store data is verified.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: "The catalog database (default Catalog/catalog.sqlite when it exists; without one the store API is off).")
+    @Option(name: .long, help: "The catalog: \(CatalogLocation.help) (default Catalog/catalog.sqlite when it exists; without one the store API is off).")
     var catalog: String?
 
     @Option(name: .long, help: "A trusted store root certificate, DER or PEM (repeatable; Apple Root CA G3 in production).")
@@ -27,8 +27,8 @@ struct StoreOptions: ParsableArguments {
     var availableProducts: String?
 
     func validate() throws {
-        if let c = catalog, !FileManager.default.fileExists(atPath: c) {
-            throw ValidationError("--catalog \(c) does not exist: run `trailmap catalog publish --catalog \(c)` first")
+        if let c = catalog, case let location = try CatalogLocation(c), !location.exists {
+            throw ValidationError("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
         }
         if storeSandbox != nil, !storeRootCert.isEmpty {
             throw ValidationError("--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server")
@@ -42,13 +42,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store settings, or nil when there is no catalog.
-    func settings(logger: Logger) throws -> StoreSettings? {
+    func settings(logger: Logger) async throws -> StoreSettings? {
         let path = catalog ?? (FileManager.default.fileExists(atPath: CatalogCommand.defaultDatabase) ? CatalogCommand.defaultDatabase : nil)
         guard let path else {
             logger.notice("no catalog database: the store API is off (run `trailmap catalog publish` to make one)")
             return nil
         }
-        let db = try CatalogDatabase(path: path, logger: logger)
+        let location = try CatalogLocation(path)
+        let db = try await location.open(logger: logger)
+        logger.info("catalog: \(location)")
         var roots = [Data]()
         for file in storeRootCert { roots += try StoreCertificates.load(path: file) }
         var sandbox: SandboxStore?

@@ -17,19 +17,18 @@ extension CatalogDatabase {
         let t = now.timeIntervalSince1970
         let current = try read { db in try Self.keys(db) }
         if let newest = current.first, newest.createdAt.timeIntervalSince1970 > t - rotateAfter,
-           !Self.hasExpired(current, now: t, keep: keep) {
+           TileKeyRules.expired(current, now: t, keep: keep).isEmpty {
             return current
         }
         return try write { db in
             var keys = try Self.keys(db)
-            if keys.first.map({ $0.createdAt.timeIntervalSince1970 <= t - rotateAfter }) ?? true {
+            if TileKeyRules.needsNewKey(keys, now: t, rotateAfter: rotateAfter) {
                 try db.execute(sql: "INSERT INTO tile_token_keys(secret, created_at) VALUES (?, ?)",
                                arguments: [Data.catalogRandom(count: 32), t])
                 keys = try Self.keys(db)
             }
-            // keys[i] was replaced when keys[i - 1] was made.
-            for i in keys.indices.dropFirst() where keys[i - 1].createdAt.timeIntervalSince1970 < t - keep {
-                try db.execute(sql: "DELETE FROM tile_token_keys WHERE id = ?", arguments: [keys[i].id])
+            for id in TileKeyRules.expired(keys, now: t, keep: keep) {
+                try db.execute(sql: "DELETE FROM tile_token_keys WHERE id = ?", arguments: [id])
             }
             return try Self.keys(db)
         }
@@ -53,10 +52,5 @@ extension CatalogDatabase {
         try Row.fetchAll(db, sql: "SELECT id, secret, created_at FROM tile_token_keys ORDER BY id DESC").map {
             TileTokenKey(id: $0["id"], secret: $0["secret"], createdAt: Date(timeIntervalSince1970: $0["created_at"]))
         }
-    }
-
-    /// Whether a replaced key is past `keep` (so a write should delete it).
-    private static func hasExpired(_ keys: [TileTokenKey], now: TimeInterval, keep: TimeInterval) -> Bool {
-        keys.indices.dropFirst().contains { keys[$0 - 1].createdAt.timeIntervalSince1970 < now - keep }
     }
 }

@@ -32,16 +32,7 @@ extension CatalogDatabase {
     /// The category tree of the published products.
     public func categoryTree() throws(CatalogError) -> [CategoryNode] {
         let rows = try read { db in try Row.fetchAll(try db.cachedStatement(sql: "SELECT path, name, parent FROM categories ORDER BY path")) }
-        var children = [String: [(String, String)]]()
-        for r in rows {
-            let parent: String? = r["parent"]
-            children[parent ?? "", default: []].append((r["path"], r["name"]))
-        }
-        func build(_ parent: String, depth: Int) -> [CategoryNode] {
-            guard depth < 8 else { return [] }
-            return (children[parent] ?? []).map { CategoryNode(name: $0.1, path: $0.0, children: build($0.0, depth: depth + 1)) }
-        }
-        return build("", depth: 0)
+        return ListingRules.categoryTree(rows.map { ($0["path"], $0["name"], $0["parent"]) })
     }
 
     /// Products with the caller's status. `available` is the store's list of product ids ready for
@@ -51,12 +42,11 @@ extension CatalogDatabase {
         try read { db in
             var products = try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM products ORDER BY category, title")).map(Product.init(row:))
             if let productID { products = products.filter { $0.id == productID } }
-            var owned = [String: String]()
+            var ownedRows = [(productID: String, status: String)]()
             var installed = [String: (Int, String)]()
             if let account {
                 for r in try Row.fetchAll(try db.cachedStatement(sql: "SELECT product_id, status FROM entitlements WHERE account_id = ?"), arguments: [account.id]) {
-                    let id: String = r["product_id"], status: String = r["status"]
-                    if owned[id] != "active" { owned[id] = status }
+                    ownedRows.append((r["product_id"], r["status"]))
                 }
                 if let deviceID {
                     try checkDevice(db, id: deviceID, account: account)
@@ -65,18 +55,10 @@ extension CatalogDatabase {
                     }
                 }
             }
+            let owned = ListingRules.owned(ownedRows)
             return products.map { p in
                 let inst = installed[p.id]
-                var status: ProductStatus
-                switch (p.free, owned[p.id]) {
-                case (_, "revoked"?) where !p.free: status = .revoked
-                case (true, _): status = .free
-                case (false, "active"?): status = .purchased
-                default: status = available.map { $0.contains(p.id) } ?? true ? .forSale : .unavailable
-                }
-                if let (version, state) = inst, status == .purchased || status == .free {
-                    status = state == "revoked" ? .revoked : version < p.version ? .updateAvailable : .installed
-                }
+                let status = ListingRules.status(p, owned: owned[p.id], installed: inst, available: available)
                 return ListedProduct(product: p, status: status, installedVersion: inst?.0)
             }
         }

@@ -66,13 +66,8 @@ extension CatalogDatabase {
         try ensureCategory(db, path: p.category)
         let now = Date().timeIntervalSince1970
         let current = try Row.fetchOne(db, sql: "SELECT version, sha256 FROM products WHERE id = ?", arguments: [p.id])
-        var version = 1
-        var change = PublishResult.Change.added
-        if let current {
-            let oldVersion: Int = current["version"], oldSHA: String = current["sha256"]
-            version = oldSHA == p.sha256 ? oldVersion : oldVersion + 1
-            change = oldSHA == p.sha256 ? .updated : .newVersion
-        }
+        let (version, firstChange) = PublishRules.version(
+            current: current.map { r in (r["version"] as Int, r["sha256"] as String) }, sha256: p.sha256)
         if let other = try String.fetchOne(db, sql: "SELECT id FROM products WHERE tileset = ? AND id != ?", arguments: [p.tileset, p.id]) {
             throw CatalogError.productFile(path: p.bundlePath, reason: "bundle \(p.tileset) already belongs to product \(other)")
         }
@@ -95,25 +90,14 @@ extension CatalogDatabase {
         try db.execute(sql: """
             INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
             """, arguments: [p.id, version, p.sha256, p.size, now])
-        if change == .updated, var b = before {
-            b.version = version
-            b.publishedAt = p.publishedAt
-            var q = p
-            q.version = version
-            q.publishedAt = b.publishedAt
-            if b == q { change = .unchanged }
-        }
+        let change = PublishRules.finalChange(firstChange, before: before, new: p, version: version)
         return PublishResult(productId: p.id, version: version, change: change, size: p.size, sha256: p.sha256)
     }
 
     private static func ensureCategory(_ db: Database, path: String) throws {
-        let parts = path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
-        var parent: String?
-        for i in parts.indices {
-            let p = parts[...i].joined(separator: "/")
+        for c in ListingRules.categoryChain(path) {
             try db.execute(sql: "INSERT OR IGNORE INTO categories(path, name, parent) VALUES (?, ?, ?)",
-                           arguments: [p, parts[i], parent])
-            parent = p
+                           arguments: [c.path, c.name, c.parent])
         }
     }
 }

@@ -44,7 +44,7 @@ public enum StoreEventOutcome: String, Sendable {
 
 extension CatalogDatabase {
     /// The notification types that change an entitlement.
-    static let revocationTypes = ["REFUND", "REVOKE", "REFUND_REVERSED"]
+    static let revocationTypes = RevocationRules.types
 
     /// Applies a verified notification: REFUND and REVOKE revoke the entitlement of its original
     /// transaction (installs are marked revoked), REFUND_REVERSED restores it. Each
@@ -59,18 +59,19 @@ extension CatalogDatabase {
                 """, arguments: [e.notificationUUID, e.type, e.subtype, e.originalTransactionId, Date().timeIntervalSince1970,
                                  e.signedDate?.timeIntervalSince1970 ?? 0, e.revocationDate?.timeIntervalSince1970])
             guard db.changesCount == 1 else { return .duplicate }
-            guard Self.revocationTypes.contains(e.type), let original = e.originalTransactionId else { return .ignored }
-            guard let row = try Row.fetchOne(db, sql: "SELECT account_id, product_id, status FROM entitlements WHERE original_transaction_id = ?",
-                                             arguments: [original])
-            else { return .pending }
-            guard let latest = try Self.latestRevocationEvent(db, originalTransaction: original),
-                  latest.notificationUUID == e.notificationUUID else { return .superseded }
-            let status: String = row["status"]
-            let revoke = e.type != "REFUND_REVERSED"
-            guard status == (revoke ? "active" : "revoked") else { return .ignored }
-            try Self.setRevoked(db, revoke, account: row["account_id"], product: row["product_id"], originalTransaction: original,
-                                reason: Self.reason(type: e.type, subtype: e.subtype, uuid: e.notificationUUID, revokedAt: e.revocationDate))
-            return revoke ? .revoked : .restored
+            guard let original = e.originalTransactionId else { return .ignored }
+            let row = try Row.fetchOne(db, sql: "SELECT account_id, product_id, status FROM entitlements WHERE original_transaction_id = ?",
+                                       arguments: [original])
+            let latest = row == nil ? nil : try Self.latestRevocationEvent(db, originalTransaction: original)
+            switch RevocationRules.decide(e, entitlementStatus: row?["status"], latest: latest) {
+            case let .outcome(outcome): return outcome
+            case let .set(revoke):
+                guard let row else { return .pending }
+                try Self.setRevoked(db, revoke, account: row["account_id"], product: row["product_id"], originalTransaction: original,
+                                    reason: RevocationRules.reason(type: e.type, subtype: e.subtype, uuid: e.notificationUUID,
+                                                                   revokedAt: e.revocationDate))
+                return revoke ? .revoked : .restored
+            }
         }
     }
 
@@ -87,13 +88,6 @@ extension CatalogDatabase {
                               signedDate: Date(timeIntervalSince1970: r["signed_at"]),
                               revocationDate: revokedAt.map(Date.init(timeIntervalSince1970:)))
         }
-    }
-
-    /// The entitlement's reason and the audit line for a notification.
-    static func reason(type: String, subtype: String?, uuid: String, revokedAt: Date?) -> String {
-        let why = [type, subtype].compactMap { $0 }.joined(separator: "/")
-        let when = revokedAt.map { ", revoked by the store at \(ISO8601DateFormatter().string(from: $0))" } ?? ""
-        return "\(why) notification \(uuid)\(when)"
     }
 
     /// Revokes (or restores) an entitlement and the account's installs of its product, with an audit line.

@@ -51,10 +51,9 @@ extension CatalogDatabase {
             try Self.audit(db, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
                            action: "grant", reason: "purchase, transaction \(p.transactionId) (\(p.environment))")
             // A REFUND or REVOKE that arrived before the purchase takes effect now.
-            if let pending = try Self.latestRevocationEvent(db, originalTransaction: p.originalTransactionId), pending.type != "REFUND_REVERSED" {
+            if let reason = RevocationRules.pendingRevocation(latest: try Self.latestRevocationEvent(db, originalTransaction: p.originalTransactionId)) {
                 try Self.setRevoked(db, true, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                                    reason: Self.reason(type: pending.type, subtype: pending.subtype, uuid: pending.notificationUUID,
-                                                        revokedAt: pending.revocationDate) + " (received before the purchase)")
+                                    reason: reason)
             }
             return outcome(false)
         }

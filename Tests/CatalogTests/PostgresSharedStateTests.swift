@@ -1,0 +1,94 @@
+import Catalog
+import Foundation
+import Testing
+import TrailMapTestSupport
+
+/// What several servers on one PostgreSQL catalog share (tile-token keys, the change stamp),
+/// migrations, and an unreachable database.
+@Suite struct PostgresSharedStateTests {
+    static let session = "0123456789abcdef"
+
+    @Test func tileTokenKeysAreSharedAndRevocationEndsThemAll() async throws {
+        let f = try await PostgresFixture()
+        let other = try await f.another()
+        defer { other.close() }
+        let serverA = TileTokens(catalog: f.catalog), serverB = TileTokens(catalog: other)
+        let now = Date()
+        let t = try await serverA.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
+        #expect(try await serverB.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
+        _ = try await other.revokeTileTokenKeys(now: now)
+        let fromB = try await TileTokens(catalog: other).issue(accountID: "a2", productID: "colorado", session: Self.session, now: now)
+        #expect(try await serverA.holder(of: fromB.token, productID: "colorado", now: now)?.accountID == "a2")
+        #expect(try await serverA.holder(of: t.token, productID: "colorado", now: now) == nil)
+        #expect(try await f.catalog.auditLog().map(\.action) == ["revoke_tile_token_keys"])
+    }
+
+    @Test func keysRotateOnceWhenServersRotateTogether() async throws {
+        let f = try await PostgresFixture()
+        let other = try await f.another()
+        defer { other.close() }
+        let t0 = Date(timeIntervalSince1970: 2_000_000_000)
+        let first = try await f.catalog.tileTokenKeys(now: t0, rotateAfter: 86_400, keep: 3600)
+        let later = t0.addingTimeInterval(86_400 + 10)
+        async let a = f.catalog.tileTokenKeys(now: later, rotateAfter: 86_400, keep: 3600)
+        async let b = other.tileTokenKeys(now: later, rotateAfter: 86_400, keep: 3600)
+        let (ka, kb) = try await (a, b)
+        #expect(ka.map(\.id) == kb.map(\.id) && ka.count == 2 && ka.last?.id == first.first?.id)
+        let muchLater = later.addingTimeInterval(3600 + 20)
+        #expect(try await other.tileTokenKeys(now: muchLater, rotateAfter: 86_400, keep: 3600).map(\.id) == [ka[0].id])
+    }
+
+    @Test func theChangeStampMovesWhenAnotherServerWrites() async throws {
+        let f = try await PostgresFixture()
+        let other = try await f.another()
+        defer { other.close() }
+        let s0 = try await f.catalog.changeStamp()
+        #expect(try await f.catalog.changeStamp() == s0, "reading moves nothing")
+        let a = try await f.account(on: other)
+        let s1 = try await f.catalog.changeStamp()
+        #expect(s1 != s0)
+        _ = try await other.addDevice(account: a, name: "phone")
+        #expect(try await f.catalog.changeStamp() != s1)
+    }
+
+    @Test func serversOpeningANewCatalogTogetherMigrateItOnce() async throws {
+        let url = try PostgresTestServer.freshDatabase()
+        let catalogs = try await withThrowingTaskGroup(of: PostgresCatalog.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgresFixture.open(url) } }
+            return try await group.reduce(into: [PostgresCatalog]()) { $0.append($1) }
+        }
+        defer { catalogs.forEach { $0.close() } }
+        #expect(try await catalogs[0].products().isEmpty)
+        #expect(try await catalogs[3].changeStamp() == 1)
+    }
+
+    @Test func anUnreachableDatabaseIsAClearErrorSoon() async throws {
+        let config = try PostgresCatalogConfiguration(url: "postgres://nobody:secret@127.0.0.1:1/none?connect_timeout=1&sslmode=disable")
+        do {
+            _ = try await PostgresCatalog.open(config)
+            Issue.record("opened a catalog on a closed port")
+        } catch {
+            #expect(error.code == "database")
+            #expect(error.description.contains("cannot reach") && error.description.contains("127.0.0.1:1/none"), "\(error)")
+            #expect(!error.description.contains("secret"))
+        }
+        // How soon: CatalogLocationCLITests times it in a process of its own (here, the other
+        // suites' synchronous work can hold the concurrency pool's threads for many seconds).
+    }
+
+    @Test func urlsParseAndBadOnesSayWhy() throws {
+        let tcp = try PostgresCatalogConfiguration(url: "postgresql://ann:p%40ss@db.example.com:6543/trail?pool_max=4")
+        #expect(tcp.endpoint == .tcp(host: "db.example.com", port: 6543) && tcp.username == "ann" && tcp.password == "p@ss")
+        #expect(tcp.database == "trail" && tcp.maximumConnections == 4 && tcp.tls == .prefer)
+        #expect(tcp.description == "postgres://ann:***@db.example.com:6543/trail")
+        let socket = try PostgresCatalogConfiguration(url: "postgres://ann@/trail?host=/var/run/postgresql")
+        #expect(socket.endpoint == .unixSocket(path: "/var/run/postgresql/.s.PGSQL.5432") && socket.password == nil)
+        #expect(try PostgresCatalogConfiguration(url: "postgres://ann@localhost/trail").endpoint == .tcp(host: "localhost", port: 5432))
+        for bad in ["postgres://localhost/trail", "postgres://ann@localhost", "postgres://ann@localhost/trail?sslmode=maybe",
+                    "postgres://ann@localhost/trail?pool_max=0", "postgres://ann@localhost/trail?colour=red", "mysql://ann@x/y",
+                    "postgres://ann:hunter2@/trail"] {
+            #expect(throws: CatalogError.self, "\(bad)") { try PostgresCatalogConfiguration(url: bad) }
+            do { _ = try PostgresCatalogConfiguration(url: bad) } catch { #expect(!error.description.contains("hunter2")) }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// One real PostgreSQL cluster per test run (scripts/postgres.sh, in a temporary folder),
+/// stopped when the test process exits; each test gets a fresh database of its own.
+public enum PostgresTestServer {
+    /// The cluster's URL without a database, or why it could not start.
+    public static let base: Result<(host: String, port: Int, folder: String), PostgresTestServerError> = start()
+
+    private static func start() -> Result<(host: String, port: Int, folder: String), PostgresTestServerError> {
+        let folder = "/tmp/trailmap-pg-test-\(getpid())"
+        let port = 20_000 + Int(getpid() % 20_000)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh").path
+        let (status, output) = run(script, ["start", folder, String(port)])
+        guard status == 0 else { return .failure(PostgresTestServerError(message: "scripts/postgres.sh start failed: \(output)")) }
+        stopFolder.withLock { $0 = (script, folder) }
+        atexit {
+            guard let (script, folder) = PostgresTestServer.stopFolder.withLock({ $0 }) else { return }
+            _ = PostgresTestServer.run(script, ["stop", folder])
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        return .success(("127.0.0.1", port, folder))
+    }
+
+    static let stopFolder = Mutex<(String, String)?>(nil)
+    private static let counter = Atomic<Int>(0)
+
+    /// A new, empty database; its URL.
+    public static func freshDatabase() throws -> String {
+        let server = try base.get()
+        let name = "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)"
+        let (status, output) = run("/usr/bin/psql", [ "-h", server.host, "-p", String(server.port), "-U", "trailmap",
+                                                    "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+        guard status == 0 else { throw PostgresTestServerError(message: "CREATE DATABASE failed: \(output)") }
+        return "postgres://trailmap@\(server.host):\(server.port)/\(name)?sslmode=disable"
+    }
+
+    /// Runs a tool and waits for it (posix_spawn and waitpid: Foundation's Process can miss the
+    /// exit of a script that leaves a server running behind it); its output goes through a file.
+    public static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
+        let log = "/tmp/trailmap-pg-run-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue).log"
+        defer { unlink(log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, tool, &actions, nil, argv, environ)
+        guard spawned == 0 else { return (-1, "cannot run \(tool): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : -1, output)
+    }
+}
+
+public struct PostgresTestServerError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
