@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Testing
+import TrailMapAPI
 import TrailMapTestSupport
 
 /// Publishing, listings, purchases (idempotent and race-free across servers), refunds in signed

@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 
 /// How the store shows products to a caller, apart from the database: both catalog backends
 /// read the rows and call these.
