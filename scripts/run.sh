@@ -25,6 +25,8 @@ build Tiles/front-range.mbtiles "Front Range map sheet" 5 10 Tiles/sources/rocky
 [ -f Tiles/rocky-mountain.mbtiles ] || $bin bundle extract Tiles/colorado.mbtiles \
   --bbox -105.95,40.13,-105.49,40.56 --out Tiles/rocky-mountain.mbtiles
 for b in world colorado utah rocky-mountain front-range; do $bin bundle verify "Tiles/$b.mbtiles"; done
+# SAMPLES_ONLY=1: stop here (scripts/cluster.sh builds the samples this way, then serves them its way).
+[ "${SAMPLES_ONLY:-0}" = 1 ] && exit 0
 $bin catalog publish --products Catalog/products.json --tiles Tiles --catalog Catalog/catalog.sqlite
 [ -f Catalog/sandbox/store.json ] || $bin store sandbox init Catalog/sandbox --bundle-id com.trailmap.app
 echo "Store page: http://127.0.0.1:${PORT:-8080}/store  ·  API: http://127.0.0.1:${PORT:-8080}/api/v1/openapi.json"
