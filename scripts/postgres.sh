@@ -24,7 +24,11 @@ case $cmd in
     [[ $port =~ ^[0-9]+$ ]] && ((port > 0 && port < 65536)) || { echo "bad port: $port" >&2; exit 2; }
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
-    [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+    if [ "$(id -u)" -eq 0 ]; then
+      chown postgres "$dir"
+      runuser -u postgres -- test -w "$dir" || {
+        echo "the postgres user cannot reach $dir: its parent folders must be searchable by others (chmod o+x)" >&2; exit 1; }
+    fi
     if [ ! -f "$dir/data/PG_VERSION" ]; then
       as_owner initdb -D "$dir/data" -U trailmap --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
         cat "$dir/initdb.log" >&2; exit 1; }

@@ -21,6 +21,7 @@ scripts/install-deps.sh haproxy postgresql wrk
 SAMPLES_ONLY=1 scripts/run.sh >&2
 bin=.build/release/trailmap
 WORK=$(mktemp -d)
+chmod 755 "$WORK"  # PostgreSQL runs as the postgres user (scripts/postgres.sh)
 pids=()
 pg=0
 stop_all() {
