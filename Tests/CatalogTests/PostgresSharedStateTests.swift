@@ -1,4 +1,4 @@
-import Catalog
+@testable import Catalog
 import Foundation
 import Testing
 import TrailMapTestSupport
@@ -45,10 +45,35 @@ import TrailMapTestSupport
         let s0 = try await f.catalog.changeStamp()
         #expect(try await f.catalog.changeStamp() == s0, "reading moves nothing")
         let a = try await f.account(on: other)
-        let s1 = try await f.catalog.changeStamp()
-        #expect(s1 != s0)
+        let s1 = try await Self.stamp(of: f.catalog, movingFrom: s0)
+        #expect(s1 != s0, "a write on another server shows within a second")
         _ = try await other.addDevice(account: a, name: "phone")
-        #expect(try await f.catalog.changeStamp() != s1)
+        #expect(try await Self.stamp(of: f.catalog, movingFrom: s1) != s1)
+    }
+
+    /// The stamp, polled for up to a second until it differs from `old` (NOTIFY arrives on commit,
+    /// asynchronously).
+    static func stamp(of catalog: PostgresCatalog, movingFrom old: Int) async throws -> Int {
+        for _ in 0..<100 {
+            let s = try await catalog.changeStamp()
+            if s != old { return s }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return old
+    }
+
+    @Test func theStampIsHeldFromListenAndFollowsOtherServersWrites() async throws {
+        let f = try await PostgresFixture()
+        let other = try await f.another()
+        defer { other.close() }
+        for _ in 0..<100 where f.catalog.changes.stamp == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let held = try #require(f.catalog.changes.stamp, "listening within a second of opening")
+        #expect(try await f.catalog.changeStamp() == held)
+        _ = try await f.account(on: other)
+        for _ in 0..<100 where f.catalog.changes.stamp == held { try await Task.sleep(for: .milliseconds(10)) }
+        let after = try #require(f.catalog.changes.stamp)
+        #expect(after > held, "the other server's write was notified")
+        #expect(try await other.changeStamp() == after, "the notified stamp is the database's")
     }
 
     @Test func serversOpeningANewCatalogTogetherMigrateItOnce() async throws {

@@ -78,8 +78,10 @@ extension PostgresCatalog {
 
     /// A number that differs from the previous call's whenever any server committed a write to
     /// the catalog in between: the `catalog_state` counter, moved by every write transaction in
-    /// the same transaction (so a reader never sees the new stamp before the new rows).
+    /// the same transaction (so a reader never sees the new stamp before the new rows). Held in
+    /// memory from LISTEN while the listener is connected (no query), else read.
     public func changeStamp() async throws(CatalogError) -> Int {
+        if let stamp = changes.stamp { return stamp }
         let logger = logger
         return try await withConnection { conn in
             try await conn.rows("SELECT change_stamp FROM catalog_state WHERE id = 1", logger).first?.get("change_stamp", as: Int.self) ?? 0

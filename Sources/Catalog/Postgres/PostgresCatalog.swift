@@ -26,6 +26,8 @@ public final class PostgresCatalog: CatalogStore {
     public let sessionLifetime: TimeInterval
     let throttleLimits: ThrottleRules.Limits
     let logger: Logger
+    /// The change stamp from LISTEN (`PostgresChangeListener`), when connected.
+    let changes = PostgresChangeListener()
     /// The channel every write transaction notifies (payload: the new change stamp), for
     /// servers that LISTEN instead of polling `changeStamp()`.
     public static let changeChannel = "trailmap_catalog_changes"
@@ -59,13 +61,20 @@ public final class PostgresCatalog: CatalogStore {
             catalog.close()
             throw error
         }
+        catalog.changes.start(client: catalog.client, channel: changeChannel, logger: logger)
         return catalog
     }
 
     /// Closes the connection pool; operations after this fail.
-    public func close() { running.cancel() }
+    public func close() {
+        changes.stop()
+        running.cancel()
+    }
 
-    deinit { running.cancel() }
+    deinit {
+        changes.stop()
+        running.cancel()
+    }
 
     private static func clientConfiguration(_ c: PostgresCatalogConfiguration) -> PostgresClient.Configuration {
         var config: PostgresClient.Configuration
