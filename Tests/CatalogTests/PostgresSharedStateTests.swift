@@ -46,15 +46,15 @@ import TrailMapTestSupport
         #expect(try await f.catalog.changeStamp() == s0, "reading moves nothing")
         let a = try await f.account(on: other)
         let s1 = try await Self.stamp(of: f.catalog, movingFrom: s0)
-        #expect(s1 != s0, "a write on another server shows within a second")
+        #expect(s1 != s0, "a write on another server shows")
         _ = try await other.addDevice(account: a, name: "phone")
         #expect(try await Self.stamp(of: f.catalog, movingFrom: s1) != s1)
     }
 
-    /// The stamp, polled for up to a second until it differs from `old` (NOTIFY arrives on commit,
-    /// asynchronously).
+    /// The stamp, polled until it differs from `old` (NOTIFY arrives on commit, asynchronously;
+    /// 10 s only guards a hang).
     static func stamp(of catalog: PostgresCatalog, movingFrom old: Int) async throws -> Int {
-        for _ in 0..<100 {
+        for _ in 0..<1000 {
             let s = try await catalog.changeStamp()
             if s != old { return s }
             try await Task.sleep(for: .milliseconds(10))
@@ -66,11 +66,11 @@ import TrailMapTestSupport
         let f = try await PostgresFixture()
         let other = try await f.another()
         defer { other.close() }
-        for _ in 0..<100 where f.catalog.changes.stamp == nil { try await Task.sleep(for: .milliseconds(10)) }
-        let held = try #require(f.catalog.changes.stamp, "listening within a second of opening")
+        for _ in 0..<1000 where f.catalog.changes.stamp == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let held = try #require(f.catalog.changes.stamp, "listening after opening")
         #expect(try await f.catalog.changeStamp() == held)
         _ = try await f.account(on: other)
-        for _ in 0..<100 where f.catalog.changes.stamp == held { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 where f.catalog.changes.stamp == held { try await Task.sleep(for: .milliseconds(10)) }
         let after = try #require(f.catalog.changes.stamp)
         #expect(after > held, "the other server's write was notified")
         #expect(try await other.changeStamp() == after, "the notified stamp is the database's")

@@ -30,11 +30,10 @@ public final class TileTokens: Sendable {
 
     /// A token for one account, product and login session, and when it expires.
     public func issue(accountID: String, productID: String, session: String, now: Date = Date()) async throws(CatalogError) -> (token: String, expiresAt: Date) {
-        let key = try await keys(now: now)[0]
         let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         let body = Data("\(accountID)|\(productID)|\(Int64(expires.timeIntervalSince1970))|\(session)".utf8)
-        let mac = Data(HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: key.secret)))
-        return ("\(key.id)." + Base64URL.encode(body) + "." + Base64URL.encode(mac), expires)
+        let (keyID, mac) = try await sign(body, now: now)
+        return ("\(keyID)." + Base64URL.encode(body) + "." + Base64URL.encode(mac), expires)
     }
 
     /// The account id and session tag of a valid, unexpired token for `productID`, or nil.
@@ -43,12 +42,7 @@ public final class TileTokens: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let keyID = Int64(parts[0]), let body = Base64URL.decode(parts[1]),
               let mac = Base64URL.decode(parts[2]) else { return nil }
-        var keys = try await self.keys(now: now)
-        if let newest = keys.first, keyID > newest.id { keys = try await self.keys(now: now, reload: true) }
-        guard let key = keys.first(where: { $0.id == keyID }),
-              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: SymmetricKey(data: key.secret)),
-              let text = String(data: body, encoding: .utf8)
-        else { return nil }
+        guard try await verify(body, keyID: keyID, mac: mac, now: now), let text = String(data: body, encoding: .utf8) else { return nil }
         let fields = text.split(separator: "|", omittingEmptySubsequences: false)
         guard fields.count == 4, fields[1] == productID, let expiry = Int64(fields[2]),
               Double(expiry) > now.timeIntervalSince1970 else { return nil }

@@ -12,7 +12,7 @@ struct APIErrorMiddleware: RouterMiddleware {
     let logger: Logger
     /// The registered paths' methods: a known path asked with a method the router has no
     /// route for (QUERY, a made-up one) is a 405, not a 404.
-    let routes: RouteLabels
+    let routes: RouteRegistry
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

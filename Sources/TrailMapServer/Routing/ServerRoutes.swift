@@ -12,7 +12,7 @@ import NIOCore
 enum ServerRoutes {
     static func router(for r: TileResponder) -> RouterResponder<TrailMapRequestContext> {
         let router = Router(context: TrailMapRequestContext.self, options: [.autoGenerateHeadEndpoints])
-        let labels = RouteLabels()
+        let labels = RouteRegistry()
         router.add(middleware: RequestMetricsMiddleware(metrics: r.metrics, logger: r.logger, labels: labels))
         router.add(middleware: APIErrorMiddleware(logger: r.logger, routes: labels))
         router.add(middleware: PreflightMiddleware(storeEnabled: r.store != nil))
@@ -59,12 +59,12 @@ struct RouteTable<Router: RouterMethods<TrailMapRequestContext>> {
     typealias Handler = @Sendable (Request, TrailMapRequestContext) async throws -> Response
 
     let router: Router
-    let labels: RouteLabels
+    let labels: RouteRegistry
     /// The group's path prefix (labels are keyed by the full endpoint path).
     var prefix = ""
     private var methods: [String: [HTTPRequest.Method]] = [:]
 
-    init(router: Router, labels: RouteLabels, prefix: String = "") {
+    init(router: Router, labels: RouteRegistry, prefix: String = "") {
         self.router = router
         self.labels = labels
         self.prefix = prefix
