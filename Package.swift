@@ -42,7 +42,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        // Small helpers every module uses: constant-time compare, hex, base64url, file SHA-256, atomic files.
+        // Small helpers every module uses: constant-time compare, hex, base64url, file SHA-256, atomic files, file locks.
         .target(
             name: "Essentials",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "TileStore",
             dependencies: [
-                "TileGeometry",
+                "TileGeometry", "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "BundleBuilder",
             dependencies: [
-                "Raster", "TileStore", "TileGeometry", "SourceReaders",
+                "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

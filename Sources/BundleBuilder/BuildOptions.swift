@@ -100,6 +100,8 @@ public struct BuildOptions: Sendable {
     public var regionID: String?
     /// Folder for spilled source pixels (default: the output's folder).
     public var scratchDirectory: String?
+    /// Renders only this part of the tile set (`--shard K/N`); `BundleMerger` joins the parts.
+    public var shard: ShardSpec?
 
     public init(sources: [String], name: String, minZoom: Int, maxZoom: Int, output: String) {
         self.layers = [BuildLayer(name: "sources", sources: sources)]

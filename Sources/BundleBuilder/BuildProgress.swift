@@ -1,4 +1,5 @@
 import Foundation
+import TileStore
 
 /// A snapshot of a running build, passed to the progress callback.
 public struct BuildProgress: Sendable {
@@ -37,4 +38,6 @@ public struct BuildReport: Sendable {
     public var seconds: TimeInterval
     /// Whether any source was spilled to a temporary file because it exceeded the memory budget.
     public var spilledSources: Int
+    /// A new build, or the continuation of a killed one's partial file, or a start over.
+    public var start: BuildStart = .fresh
 }

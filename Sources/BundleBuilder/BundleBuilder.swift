@@ -32,7 +32,19 @@ public struct BundleBuilder: Sendable {
         var bounds: GeoBounds
         /// Per band, its zooms' tile ranges (over the band's sources, inside the region).
         var ranges: [[TileRange]]
-        var total: Int { ranges.joined().reduce(0) { $0 + $1.count } }
+        /// Per band, the zoom of its units and the units this build renders (a shard's share).
+        var unitZooms: [Int]
+        var units: [[TileID]]
+        /// Tiles this build considers: every tile of the ranges, or a shard's units' subtrees.
+        var total: Int
+
+        /// The record a shard part keeps for the merge.
+        func recordPlan(tileSize: Int, encoding: TileEncoding) -> BuildRecord.Plan {
+            BuildRecord.Plan(bands: bands.indices.map { b in
+                BuildRecord.Plan.Band(zooms: [bands[b].zooms.lowerBound, bands[b].zooms.upperBound], unitZoom: unitZooms[b],
+                                      ranges: ranges[b].map { [$0.z, $0.minX, $0.maxX, $0.minY, $0.maxY] })
+            }, tileSize: tileSize, encoding: encoding)
+        }
     }
 
     /// Checks everything that can be checked without writing: options and layers, every
@@ -71,24 +83,100 @@ public struct BundleBuilder: Sendable {
             let clipped = extent.flatMap { $0.intersection(bounds) } ?? bounds
             ranges.append(band.zooms.map { TileRange(bounds: clipped, zoom: $0) })
         }
-        let plan = Plan(sources: infos, layerOf: layerOf, bands: bands, bounds: bounds, ranges: ranges)
-        guard plan.total <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: plan.total, maxZoom: options.maxZoom) }
+        let all = ranges.joined().reduce(0) { $0 + $1.count }
+        guard all <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: all, maxZoom: options.maxZoom) }
+        var unitZooms = [Int](), units = [[TileID]](), work = [[Int]]()
+        for (b, band) in bands.enumerated() {
+            let z = BuildUnits.unitZoom(ranges: ranges[b], minZoom: band.zooms.lowerBound, maxZoom: band.zooms.upperBound)
+            unitZooms.append(z)
+            units.append(BuildUnits.units(ranges: ranges[b], minZoom: band.zooms.lowerBound, unitZoom: z))
+            if options.shard != nil {
+                let top = ranges[b][band.zooms.count - 1]
+                let footprints = infos.indices.filter { band.layers.contains(layerOf[$0]) }
+                    .map { TileRange(bounds: infos[$0].bounds, zoom: top.z) }
+                work.append(units[b].map { BuildUnits.work(unit: $0, top: top, footprints: footprints) })
+            }
+        }
+        var total = all
+        if let shard = options.shard {
+            units = BuildUnits.select(shard, units: units, work: work)
+            total = bands.indices.reduce(0) { sum, b in
+                sum + units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: bands[b].zooms.upperBound) }
+            }
+        }
         try checkOutput()
-        return plan
+        return Plan(sources: infos, layerOf: layerOf, bands: bands, bounds: bounds, ranges: ranges, unitZooms: unitZooms,
+                    units: units, total: total)
+    }
+
+    /// A recorded unit root's pixels (nil: transparent).
+    static func decodeRoot(_ data: [UInt8]?, unit: TileID) throws(BuildError) -> RGBAImage? {
+        guard let data else { return nil }
+        do throws(TileCodecError) { return try TileDecoder.decode(data) } catch { throw .encode(tile: unit, error) }
+    }
+
+    /// Tiles of `ranges` in the subtree of `t`, down to `maxZoom`.
+    static func subtreeCount(_ t: TileID, ranges: [TileRange], maxZoom: Int) -> Int {
+        var count = 0
+        let minZ = ranges[0].z
+        for z in t.z...maxZoom {
+            let d = z - t.z
+            let r = ranges[z - minZ]
+            let x0 = max(r.minX, t.x << d), x1 = min(r.maxX, ((t.x + 1) << d) - 1)
+            let y0 = max(r.minY, t.y << d), y1 = min(r.maxY, ((t.y + 1) << d) - 1)
+            if x0 <= x1 && y0 <= y1 { count += (x1 - x0 + 1) * (y1 - y0 + 1) }
+        }
+        return count
     }
 
     private func checkOutput() throws(BuildError) {
         do { try BundleWriter.checkDestination(options.output) } catch { throw .store(error) }
     }
 
-    /// Runs the build. `progress` is called from the writer thread about every 100 ms.
+    /// Runs the build. `progress` is called from the writer thread about every 100 ms. A partial
+    /// build of the same fingerprint left by a killed run is continued (`BuildReport.start`).
     public func build(progress: @escaping @Sendable (BuildProgress) -> Void = { _ in }) throws(BuildError) -> BuildReport {
         let start = Date()
         let plan = try plan()
         let infos = plan.sources
         let total = plan.total
-        logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom), \(total) tiles to consider")
+        let fingerprint = BuildFingerprint(options: options, sources: infos.indices.map { (plan.layerOf[$0], infos[$0].path) })
+        let writer: BundleWriter, begun: BuildStart
+        do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
+        switch begun {
+        case .fresh: break
+        case let .resumed(units, tiles): logger.notice("resuming the partial build of \(options.output): \(units) unit(s), \(tiles) tiles already made")
+        case let .discarded(reason): logger.notice("starting \(options.output) over: the partial build left beside it was deleted (\(reason))")
+        }
+        let shardNote = options.shard.map { ", shard \($0)" } ?? ""
+        logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
+        do throws(BuildError) {
+            let spilled = try render(plan, writer: writer, start: start, progress: progress)
+            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
+                                   elapsed: Date().timeIntervalSince(start)))
+            var record = [BuildRecord.settingsKey: fingerprint.settings,
+                          BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf))]
+            if let shard = options.shard {
+                record[BuildRecord.shardKey] = shard.description
+                record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))
+            }
+            let stats: BundleWriteStats
+            do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
+            return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
+                               uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
+                               tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
+                               spilledSources: spilled, start: begun)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
 
+    /// Prepares the sources and renders every band's units not finished yet; the number of
+    /// sources spilled to disk.
+    private func render(_ plan: Plan, writer: BundleWriter, start: Date,
+                        progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
+        let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
         var budget = options.memoryLimit / 2
@@ -108,12 +196,11 @@ public struct BundleBuilder: Sendable {
             }
             sources.append(source)
         }
-
         if options.renderThreads < options.threads {
             logger.notice("\(options.renderThreads) rendering threads instead of \(options.threads): that is what --memory-limit leaves room for")
         }
-        let writer: BundleWriter
-        do { writer = try BundleWriter(path: options.output) } catch { throw .store(error) }
+        let finished: Set<BuildUnit>
+        do { finished = try writer.finishedUnits() } catch { throw .store(error) }
         let renderStart = Date()
         var before = 0
         for (b, band) in plan.bands.enumerated() {
@@ -122,25 +209,23 @@ public struct BundleBuilder: Sendable {
                 logger.info("zooms \(band.zooms.lowerBound)-\(band.zooms.upperBound): layers \(band.layers.map { options.layers[$0].name }.joined(separator: ", ")), \(mine.count) source(s)")
             }
             let offset = before
-            let outcome = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options)
-                .run(writer: writer) { done, stored in
-                    progress(BuildProgress(phase: .rendering, done: offset + done, total: total, stored: stored,
-                                           elapsed: Date().timeIntervalSince(renderStart)))
-                }
-            if let failure = outcome {
-                writer.abandon()
-                throw failure
+            let done = plan.units[b].filter { finished.contains(BuildUnit(band: b, tile: $0)) }
+            let rendering = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options, band: b,
+                                          unitZoom: plan.unitZooms[b], units: plan.units[b].filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
+                                          finished: done, buildsUpperLevels: options.shard == nil)
+            let outcome = rendering.run(writer: writer, recordedRoot: { unit throws(BuildError) in
+                let data: [UInt8]?
+                do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }
+                return try Self.decodeRoot(data, unit: unit)
+            }) { done, stored in
+                progress(BuildProgress(phase: .rendering, done: offset + done, total: plan.total, stored: stored,
+                                       elapsed: Date().timeIntervalSince(renderStart)))
             }
-            before += plan.ranges[b].reduce(0) { $0 + $1.count }
+            if let failure = outcome { throw failure }
+            before += options.shard == nil ? plan.ranges[b].reduce(0) { $0 + $1.count }
+                : plan.units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: plan.ranges[b], maxZoom: band.zooms.upperBound) }
         }
-        progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
-                               elapsed: Date().timeIntervalSince(renderStart)))
-        let stats: BundleWriteStats
-        do { stats = try writer.finish(metadata: metadata(plan)) } catch { throw .store(error) }
-        return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
-                           uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
-                           tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                           spilledSources: pyramids.filter(\.isFileBacked).count)
+        return pyramids.filter(\.isFileBacked).count
     }
 
     /// The layers as the bundle records them: zooms resolved, sources by file name.

@@ -1,10 +1,19 @@
 import Foundation
 import TileGeometry
+import TileStore
+
+/// What the rendering threads hand the writer: an encoded tile, or the news that a unit is
+/// finished (after all of its tiles, which the same thread queued before it).
+enum QueuedItem {
+    case tile(TileID, [UInt8])
+    case unitDone(BuildUnitRecord)
+}
 
 /// A bounded hand-off of encoded tiles from the rendering threads to the single writer.
-/// Producers block when it is full, so memory stays bounded if the writer falls behind.
+/// Producers block when it is full, so memory stays bounded if the writer falls behind. Items
+/// leave in the order they came.
 final class TileQueue: @unchecked Sendable {
-    typealias Item = (tile: TileID, data: [UInt8])
+    typealias Item = QueuedItem
     private let condition = NSCondition()
     private var items: [Item] = []
     private let capacity: Int

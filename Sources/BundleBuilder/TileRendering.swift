@@ -4,13 +4,16 @@ import Synchronization
 import TileGeometry
 import TileStore
 
-/// The parallel part of a build. The tile set is cut into subtrees ("units") at a zoom a few
-/// levels above the top one, taken in Morton order so that neighbours render close together in
-/// time. Within a unit, a depth-first walk renders top-zoom tiles from the sources and makes each
-/// lower tile the 2×2 mean of its children; children whose footprint no source touches are
-/// skipped without reading anything (the walk is the spatial index). Tiles above the unit zoom
-/// are assembled by `UpperLevels` as their children arrive. Worker threads render and encode;
-/// the calling thread writes.
+/// The parallel part of a build, one zoom band at a time. The tile set is cut into subtrees
+/// ("units", `BuildUnits`) at a zoom a few levels above the top one, taken in Morton order so that
+/// neighbours render close together in time. Within a unit, a depth-first walk renders top-zoom
+/// tiles from the sources and makes each lower tile the 2×2 mean of its children; children whose
+/// footprint no source touches are skipped without reading anything (the walk is the spatial
+/// index). After a unit's tiles, its thread queues the unit as finished, with its root losslessly
+/// encoded, and the writer records both in one transaction: a killed build resumes after its last
+/// recorded unit. Tiles above the unit zoom are assembled by `UpperLevels` as their children
+/// arrive (after the roots of units finished by an earlier run), unless the build is a shard part
+/// (the merge makes them). Worker threads render and encode; the calling thread writes.
 struct TileRendering: Sendable {
     /// Tile ranges of `zooms`, lowest first.
     let ranges: [TileRange]
@@ -18,21 +21,27 @@ struct TileRendering: Sendable {
     let zooms: ClosedRange<Int>
     let sources: [PreparedSource]
     let options: BuildOptions
+    /// The band's index in the build (recorded with its units).
+    let band: Int
+    let unitZoom: Int
+    /// The units to render, in order.
+    let units: [TileID]
+    /// Units an earlier run finished: skipped, their recorded roots fed to the upper levels.
+    let finished: [TileID]
+    /// False for shard parts: no tiles above the unit zoom.
+    let buildsUpperLevels: Bool
 
-    /// The zoom of the subtrees: three levels above the top (64 top tiles a unit), lower when
-    /// that leaves too few units to share between threads.
-    static func unitZoom(ranges: [TileRange], minZoom: Int, maxZoom: Int, threads: Int) -> Int {
-        var z = max(minZoom, maxZoom - 3)
-        while z < maxZoom && ranges[z - minZoom].count < 16 * threads { z += 1 }
-        return z
-    }
+    /// How unit roots are recorded: PNG, the fastest level (lossless: the upper levels made from a
+    /// recorded root are the ones made from the rendered image).
+    static let rootEncoding = TileEncoding(png: PNGEncodingOptions(deflater: .libdeflate, compressionLevel: 1, effort: .fast))
 
-    /// Renders every tile of `ranges`; returns the first error, or nil when all went well.
-    func run(writer: BundleWriter, progress: (Int, Int) -> Void) -> BuildError? {
+    /// Renders every tile of `units` (and the levels above them); returns the first error, or nil
+    /// when all went well. `recordedRoot` reads a finished unit's root from the partial file.
+    func run(writer: BundleWriter, recordedRoot: (TileID) throws(BuildError) -> RGBAImage?,
+             progress: (Int, Int) -> Void) -> BuildError? {
         let minZ = zooms.lowerBound, maxZ = zooms.upperBound
         let threads = options.renderThreads
-        let unitZ = Self.unitZoom(ranges: ranges, minZoom: minZ, maxZoom: maxZ, threads: threads)
-        let units = ranges[unitZ - minZ].sorted { Self.morton($0) < Self.morton($1) }
+        let unitZ = unitZoom, units = self.units, band = self.band
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let failure = Mutex<BuildError?>(nil)
@@ -44,7 +53,7 @@ struct TileRendering: Sendable {
         let encoding = options.tileEncoding
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
-        let upper = UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: unitZ, tileSize: n)
+        let upper = buildsUpperLevels ? UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: unitZ, tileSize: n) : nil
         let openPerThread = options.maxOpenSourcesPerThread
 
         @Sendable func fail(_ error: BuildError) {
@@ -55,19 +64,29 @@ struct TileRendering: Sendable {
         @Sendable func emit(_ tile: TileID, _ image: RGBAImage) throws(BuildError) {
             let png: [UInt8]
             do { png = try encoding.encode(image) } catch { throw .encode(tile: tile, error) }
-            guard queue.push((tile, png)) else { throw .cancelled }
+            guard queue.push(.tile(tile, png)) else { throw .cancelled }
         }
         /// Tiles of `ranges` inside the subtree of `t` (for progress when a subtree is skipped).
-        @Sendable func subtreeCount(_ t: TileID) -> Int {
-            var count = 0
-            for z in t.z...maxZ {
-                let d = z - t.z
-                let r = ranges[z - minZ]
-                let x0 = max(r.minX, t.x << d), x1 = min(r.maxX, ((t.x + 1) << d) - 1)
-                let y0 = max(r.minY, t.y << d), y1 = min(r.maxY, ((t.y + 1) << d) - 1)
-                if x0 <= x1 && y0 <= y1 { count += (x1 - x0 + 1) * (y1 - y0 + 1) }
+        @Sendable func subtreeCount(_ t: TileID) -> Int { BundleBuilder.subtreeCount(t, ranges: ranges, maxZoom: maxZ) }
+
+        // Units finished by an earlier run: counted, and their roots given to the upper levels.
+        var resumed = [(tile: TileID, data: [UInt8])]()
+        for unit in finished {
+            done.add(subtreeCount(unit), ordering: .relaxed)
+            guard let upper else { continue }
+            do throws(BuildError) {
+                try upper.add(unit, try recordedRoot(unit)) { tile, image throws(BuildError) in
+                    do throws(TileCodecError) { resumed.append((tile, try encoding.encode(image))) } catch {
+                        throw .encode(tile: tile, error)
+                    }
+                }
+            } catch {
+                return error
             }
-            return count
+        }
+        done.add(upper?.takeProduced() ?? 0, ordering: .relaxed)
+        if !resumed.isEmpty {
+            do { try writer.add(resumed) } catch { return .store(error) }
         }
 
         for _ in 0..<threads {
@@ -127,8 +146,17 @@ struct TileRendering: Sendable {
                         } else {
                             image = try visit(unit, candidates)
                         }
-                        try upper.add(unit, image, emit: emit)
-                        done.add(upper.takeProduced(), ordering: .relaxed)
+                        var root: [UInt8]?
+                        if let image {
+                            do throws(TileCodecError) { root = try Self.rootEncoding.encode(image) } catch { throw .encode(tile: unit, error) }
+                        }
+                        guard queue.push(.unitDone(BuildUnitRecord(unit: BuildUnit(band: band, tile: unit), root: root))) else {
+                            throw .cancelled
+                        }
+                        if let upper {
+                            try upper.add(unit, image, emit: emit)
+                            done.add(upper.takeProduced(), ordering: .relaxed)
+                        }
                     } catch {
                         fail(error)
                         return
@@ -142,7 +170,15 @@ struct TileRendering: Sendable {
         var lastReport = Date.distantPast
         while let batch = queue.pop(max: 256, timeout: 0.1) {
             if !batch.isEmpty {
-                do { try writer.add(batch) } catch {
+                var tiles = [(tile: TileID, data: [UInt8])](), finishedUnits = [BuildUnitRecord]()
+                tiles.reserveCapacity(batch.count)
+                for item in batch {
+                    switch item {
+                    case let .tile(t, data): tiles.append((t, data))
+                    case let .unitDone(record): finishedUnits.append(record)
+                    }
+                }
+                do { try writer.add(tiles, units: finishedUnits) } catch {
                     fail(.store(error))
                 }
             }
@@ -154,6 +190,10 @@ struct TileRendering: Sendable {
         if let error = failure.withLock({ $0 }) { return error }
         // Groups whose children never all arrived (a tile of the range none of whose children is
         // in the range below): finished with what they have, on this thread.
+        guard let upper else {
+            progress(done.load(ordering: .relaxed), writer.stats.tiles)
+            return nil
+        }
         var leftovers = [(tile: TileID, data: [UInt8])]()
         do {
             try upper.flush { tile, image throws(BuildError) in
@@ -169,14 +209,5 @@ struct TileRendering: Sendable {
         }
         progress(done.load(ordering: .relaxed) + upper.takeProduced(), writer.stats.tiles)
         return nil
-    }
-
-    /// Interleaved bits of x and y: siblings at every level are contiguous in this order.
-    static func morton(_ t: TileID) -> UInt64 {
-        var key: UInt64 = 0
-        for bit in 0..<t.z {
-            key |= UInt64((t.x >> bit) & 1) << (2 * bit) | UInt64((t.y >> bit) & 1) << (2 * bit + 1)
-        }
-        return key
     }
 }

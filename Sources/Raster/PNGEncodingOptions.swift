@@ -1,8 +1,8 @@
 /// How `PNGEncoder` trades speed for size. Every reduction is lossless: decoding the output
 /// gives back exactly the same RGBA bytes.
-public struct PNGEncodingOptions: Sendable {
+public struct PNGEncodingOptions: Sendable, Codable {
     /// Which deflate implementation compresses the image data.
-    public enum Deflater: Sendable, CustomStringConvertible {
+    public enum Deflater: Sendable, Codable, CustomStringConvertible {
         /// libpng's own zlib path, levels 0...9.
         case zlib
         /// Rows filtered by TrailMap, IDAT compressed with libdeflate, levels 0...12
@@ -16,7 +16,7 @@ public struct PNGEncodingOptions: Sendable {
     }
 
     /// How hard the encoder searches for a smaller output.
-    public enum Effort: Sendable {
+    public enum Effort: Sendable, Codable {
         /// One filter setting (libdeflate: per-row least entropy; none for palettes).
         case fast
         /// zlib: two filter/strategy combinations, the smaller kept. libdeflate: every filter and
@@ -57,7 +57,7 @@ public struct PNGEncodingOptions: Sendable {
     }
 
     /// Per-image libdeflate levels: effort goes where it buys the most bytes per second.
-    public struct AdaptiveLevels: Sendable, Equatable {
+    public struct AdaptiveLevels: Sendable, Equatable, Codable {
         /// Level of palette images (written unfiltered; there lazy matching, level 7, is as small as 8
         /// in 0.6x the time).
         public var palette: Int

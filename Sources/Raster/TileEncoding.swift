@@ -1,5 +1,5 @@
 /// How a build encodes its tiles: the bundle's format and that format's settings.
-public struct TileEncoding: Sendable {
+public struct TileEncoding: Sendable, Codable {
     public var format: TileFormat = .png
     /// PNG tiles (and the transparent tiles of a `jpg` bundle).
     public var png: PNGEncodingOptions

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The image format of a bundle's tiles, as MBTiles metadata `format` names it.
-public enum TileFormat: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum TileFormat: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
     /// Lossless PNG.
     case png
     /// WebP, lossless or lossy, with alpha.

@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 
 /// The partial file `.ID.download` and its sidecar `.ID.download.json` (expected SHA-256 and size):

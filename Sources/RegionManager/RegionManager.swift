@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 import TrailMapAPI
 

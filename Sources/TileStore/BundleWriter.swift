@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 import GRDB
 import Synchronization
@@ -19,22 +20,34 @@ public struct BundleWriteStats: Sendable, Equatable {
 
 /// Writes a new MBTiles bundle crash-safely: everything goes into a hidden temporary file beside
 /// the destination, which is renamed over it only by `finish`, after the data is on disk.
-/// A process killed at any moment leaves at most a `.NAME.PID.building` file, never a bundle.
+/// A process killed at any moment leaves at most a temporary file, never a bundle: a plain writer's
+/// `.NAME.PID.building` (deleted by the next writer), or a resumable writer's `.NAME.building`,
+/// which the next build with the same fingerprint continues (`BundleWriter.resumable`).
 public final class BundleWriter: Sendable {
     /// The bundle's final path.
     public let path: String
     /// The temporary file written until `finish`.
     public let temporaryPath: String
-    private let db: DatabaseQueue
-    private let state = Mutex(BundleWriteStats())
+    let db: DatabaseQueue
+    let state: Mutex<BundleWriteStats>
+    /// A resumable writer's lock on `.NAME.building.lock`: one build at a time writes the file.
+    let lock: FileLock?
 
-    /// Creates the temporary file and the schema; removes stale temporaries of dead builds.
-    public init(path: String) throws(TileStoreError) {
+    init(path: String, temporaryPath: String, db: DatabaseQueue, stats: BundleWriteStats, lock: FileLock?) {
+        self.path = path
+        self.temporaryPath = temporaryPath
+        self.db = db
+        self.state = Mutex(stats)
+        self.lock = lock
+    }
+
+    /// A plain writer: creates the temporary file and the schema; removes stale temporaries of dead builds.
+    public convenience init(path: String) throws(TileStoreError) {
         try BundleWriter.checkDestination(path)
         BundleWriter.removeStaleTemporaries(for: path)
-        self.path = path
-        temporaryPath = BundleWriter.temporaryPath(for: path, pid: getpid())
+        let temporaryPath = BundleWriter.temporaryPath(for: path, pid: getpid())
         try? FileManager.default.removeItem(atPath: temporaryPath)
+        let db: DatabaseQueue
         do {
             var config = Configuration()
             config.journalMode = .default
@@ -48,6 +61,7 @@ public final class BundleWriter: Sendable {
             try? FileManager.default.removeItem(atPath: temporaryPath)
             throw .cannotCreate(path: path, reason: "\(error)")
         }
+        self.init(path: path, temporaryPath: temporaryPath, db: db, stats: BundleWriteStats(), lock: nil)
     }
 
     /// Checks, without writing, that a bundle can be created at `path`: its folder exists and is
@@ -90,11 +104,19 @@ public final class BundleWriter: Sendable {
     /// What has been written so far.
     public var stats: BundleWriteStats { state.withLock { $0 } }
 
-    /// Adds tiles in one transaction; identical images are stored once.
-    public func add(_ batch: [(tile: TileID, data: [UInt8])]) throws(TileStoreError) {
-        guard !batch.isEmpty else { return }
+    /// Adds tiles in one transaction; identical images are stored once. `units` are recorded as
+    /// finished in the same transaction (a resumable writer's journal).
+    public func add(_ batch: [(tile: TileID, data: [UInt8])], units: [BuildUnitRecord] = []) throws(TileStoreError) {
+        guard !batch.isEmpty || !units.isEmpty else { return }
         do {
             let delta = try db.write { db -> BundleWriteStats in
+                if !units.isEmpty {
+                    let unit = try db.cachedStatement(
+                        sql: "INSERT OR REPLACE INTO trailmap_units (band, zoom_level, x, y, root) VALUES (?, ?, ?, ?, ?)")
+                    for u in units {
+                        try unit.execute(arguments: [u.unit.band, u.unit.tile.z, u.unit.tile.x, u.unit.tile.y, u.root.map { Data($0) }])
+                    }
+                }
                 var d = BundleWriteStats()
                 let image = try db.cachedStatement(sql: "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
                 let map = try db.cachedStatement(
@@ -125,16 +147,26 @@ public final class BundleWriter: Sendable {
         }
     }
 
-    /// Writes the metadata, makes the file durable and renames it to `path`.
-    public func finish(metadata: BundleMetadata) throws(TileStoreError) -> BundleWriteStats {
+    /// Writes the metadata and `record` (the `trailmap_build` pairs, when given), drops the unit
+    /// journal unless `keepUnits` (shard parts keep it for the merge), makes the file durable and
+    /// renames it to `path`.
+    public func finish(metadata: BundleMetadata, record: [String: String] = [:], keepUnits: Bool = false) throws(TileStoreError) -> BundleWriteStats {
         do {
             try db.write { db in
                 let stmt = try db.makeStatement(sql: "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)")
                 for (k, v) in metadata.pairs.sorted(by: { $0.key < $1.key }) {
                     try stmt.execute(arguments: [k, v])
                 }
+                if !record.isEmpty {
+                    try db.execute(sql: BuildJournalSchema.create)
+                    let r = try db.makeStatement(sql: "INSERT OR REPLACE INTO trailmap_build (name, value) VALUES (?, ?)")
+                    for (k, v) in record.sorted(by: { $0.key < $1.key }) { try r.execute(arguments: [k, v]) }
+                }
+                if !keepUnits, try db.tableExists("trailmap_units") { try db.execute(sql: "DROP TABLE trailmap_units") }
             }
             try db.writeWithoutTransaction { db in
+                // Gives back the pages of the dropped journal (resumable files use incremental auto-vacuum).
+                try db.execute(sql: "PRAGMA incremental_vacuum")
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
             }
             try db.close()
@@ -152,16 +184,18 @@ public final class BundleWriter: Sendable {
             throw .cannotCreate(path: path, reason: "cannot rename the finished file into place: \(reason)")
         }
         _ = BundleWriter.fsync(path: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        releaseLock()
         return stats
     }
 
     /// Gives up: closes and deletes the temporary file.
     public func abandon() {
         try? db.close()
-        try? FileManager.default.removeItem(atPath: temporaryPath)
+        BundleWriter.removePartial(temporaryPath)
+        releaseLock()
     }
 
-    private static func fsync(path: String) -> Bool {
+    static func fsync(path: String) -> Bool {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -1,0 +1,91 @@
+import Essentials
+import Foundation
+import Raster
+import SourceReaders
+import TileGeometry
+import TileStore
+
+/// What identifies a build, hashed: `settings` covers everything that decides the tiles and the
+/// metadata except the sources (zooms, layers, read overrides, resampling, format and encoder
+/// settings, texts); `full` adds each source's path, size and modification time. A partial build
+/// resumes only under the same `full` fingerprint; shard parts merge only when their `full`
+/// fingerprints agree; `--update` needs the same `settings`.
+struct BuildFingerprint: Equatable {
+    var settings: String
+    var full: String
+
+    /// One layer as the fingerprint sees it.
+    private struct LayerSettings: Codable {
+        var name, title, kind: String
+        var zooms: [Int]?
+        var crs: String?
+        var nodata: [Double]?
+        var scale: [Double]?
+        var resampling: String?
+        var opacity: Double
+    }
+
+    private struct Settings: Codable {
+        var builder: String
+        var name, description, attribution, version: String
+        var regionID: String?
+        var zooms: [Int]
+        var layers: [LayerSettings]
+        var allowGaps, allowOverlap, recordsLayers: Bool
+        var clip: [Double]?
+        var resampling: String
+        var crs: String?
+        var nodata: [Double]?
+        var scale: [Double]?
+        var tileSize: Int
+        var encoding: TileEncoding
+        var unitPolicy: Int
+    }
+
+    private struct SourceStamp: Codable {
+        var layer: Int
+        var path: String
+        var size: Int64
+        var modified: Int64
+    }
+
+    init(options o: BuildOptions, sources: [(layer: Int, path: String)]) {
+        let layers = o.layers.map { l in
+            LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
+                          crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
+                          resampling: l.resampling?.rawValue, opacity: l.opacity)
+        }
+        let s = Settings(builder: BundleBuilder.version, name: o.name, description: o.description, attribution: o.attribution,
+                         version: o.version, regionID: o.regionID, zooms: [o.minZoom, o.maxZoom], layers: layers,
+                         allowGaps: o.allowGaps, allowOverlap: o.allowOverlap, recordsLayers: o.recordsLayers,
+                         clip: o.clipBounds.map { [$0.west, $0.south, $0.east, $0.north] }, resampling: o.resampling.rawValue,
+                         crs: o.read.crs?.wkt, nodata: o.read.nodata, scale: o.read.scale.map { [$0.min, $0.max] },
+                         tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion)
+        let stamps = sources.map { s in
+            let st = SourceFileStamp(path: s.path)
+            return SourceStamp(layer: s.layer, path: s.path, size: st.size, modified: st.modifiedNanoseconds)
+        }
+        settings = Self.hash(s)
+        full = Self.hash([settings] + [Self.hash(stamps)])
+    }
+
+    private static func hash<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data()
+        return FileSHA256.hex(of: data)
+    }
+}
+
+/// A file's size and modification time (zero when it cannot be read).
+struct SourceFileStamp: Equatable {
+    var size: Int64 = 0
+    var modifiedNanoseconds: Int64 = 0
+
+    init(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        size = Int64(st.st_size)
+        modifiedNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    }
+}

@@ -1,0 +1,74 @@
+import Essentials
+import Foundation
+import Raster
+import TileGeometry
+import TileStore
+
+/// What a bundle records about its build in `trailmap_build` (name → value): the fingerprints,
+/// the sources (for `--update`), and in shard parts the shard and what the merge needs.
+struct BuildRecord {
+    static let fingerprintKey = "fingerprint"
+    static let settingsKey = "settings"
+    static let sourcesKey = "sources"
+    static let shardKey = "shard"
+    static let planKey = "plan"
+
+    /// One source as built: its layer, path, size, modification time, content hash and footprint
+    /// (Web Mercator metres, as the renderer tests it against tiles).
+    struct Source: Codable, Equatable {
+        var layer: Int
+        var path: String
+        var size: Int64
+        var modified: Int64
+        var sha256: String
+        var footprint: [Double]
+
+        var mercatorBounds: MercatorBounds {
+            MercatorBounds(minX: footprint[0], minY: footprint[1], maxX: footprint[2], maxY: footprint[3])
+        }
+    }
+
+    /// What a merge needs to make the levels above a part's units: each band's zooms, unit zoom
+    /// and tile ranges, the tile size and the encoder's settings.
+    struct Plan: Codable, Equatable {
+        struct Band: Codable, Equatable {
+            var zooms: [Int]
+            var unitZoom: Int
+            /// z, minX, maxX, minY, maxY per zoom, lowest first.
+            var ranges: [[Int]]
+
+            var tileRanges: [TileRange] { ranges.map { TileRange(z: $0[0], minX: $0[1], maxX: $0[2], minY: $0[3], maxY: $0[4]) } }
+        }
+        var bands: [Band]
+        var tileSize: Int
+        var encoding: TileEncoding
+
+        static func == (a: Plan, b: Plan) -> Bool {
+            a.bands == b.bands && a.tileSize == b.tileSize && BuildRecord.json(a.encoding) == BuildRecord.json(b.encoding)
+        }
+    }
+
+    /// The source records of a build (each source file hashed).
+    static func sources(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> [Source] {
+        var out = [Source]()
+        for (i, info) in infos.enumerated() {
+            let digest: (size: Int64, hex: String)
+            do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }
+            let stamp = SourceFileStamp(path: info.path)
+            let m = info.mercatorBounds
+            out.append(Source(layer: layerOf[i], path: info.path, size: digest.size, modified: stamp.modifiedNanoseconds,
+                              sha256: digest.hex, footprint: [m.minX, m.minY, m.maxX, m.maxY]))
+        }
+        return out
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
+        text.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
+    }
+}

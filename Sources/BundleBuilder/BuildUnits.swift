@@ -1,0 +1,90 @@
+import Foundation
+import TileGeometry
+import TileStore
+
+/// `--shard K/N`: the K-th of N disjoint parts of a build (1-based).
+public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    public init(index: Int, count: Int) throws(BuildError) {
+        guard count >= 1 else { throw .invalidOption("--shard K/N: N must be at least 1, not \(count)") }
+        guard (1...count).contains(index) else {
+            throw .invalidOption("--shard K/N: K must be 1 to N (\(count)), not \(index)")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N`.
+    public init(parsing text: String) throws(BuildError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
+            throw .invalidOption("--shard must be K/N, e.g. 2/5 for the second of five parts, not \(text)")
+        }
+        try self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// How a build is cut into units (subtrees rendered by one thread, in Morton order), and which
+/// units a shard renders.
+enum BuildUnits {
+    /// Changes when the unit zoom or the shard split change: recorded in fingerprints.
+    static let policyVersion = 1
+
+    /// The zoom of a band's units: three levels above its top (64 top tiles a unit), lower when
+    /// that leaves fewer than 64 units. It depends on the tile ranges only (not on threads), so a
+    /// resumed build and every shard of a build cut the same units.
+    static func unitZoom(ranges: [TileRange], minZoom: Int, maxZoom: Int) -> Int {
+        var z = max(minZoom, maxZoom - 3)
+        while z < maxZoom && ranges[z - minZoom].count < 64 { z += 1 }
+        return z
+    }
+
+    /// A band's units in Morton order (neighbours render close together in time).
+    static func units(ranges: [TileRange], minZoom: Int, unitZoom: Int) -> [TileID] {
+        ranges[unitZoom - minZoom].sorted { morton($0) < morton($1) }
+    }
+
+    /// Interleaved bits of x and y: siblings at every level are contiguous in this order.
+    static func morton(_ t: TileID) -> UInt64 {
+        var key: UInt64 = 0
+        for bit in 0..<t.z {
+            key |= UInt64((t.x >> bit) & 1) << (2 * bit) | UInt64((t.y >> bit) & 1) << (2 * bit + 1)
+        }
+        return key
+    }
+
+    /// The work of rendering `unit`: for each source, the top-zoom tiles of the unit its footprint
+    /// covers (each is read and drawn), plus one for the unit itself. Areas no source covers cost
+    /// next to nothing.
+    static func work(unit: TileID, top: TileRange, footprints: [TileRange]) -> Int {
+        let d = top.z - unit.z
+        let x0 = max(top.minX, unit.x << d), x1 = min(top.maxX, ((unit.x + 1) << d) - 1)
+        let y0 = max(top.minY, unit.y << d), y1 = min(top.maxY, ((unit.y + 1) << d) - 1)
+        guard x0 <= x1, y0 <= y1 else { return 1 }
+        var total = 1
+        for f in footprints {
+            let w = min(x1, f.maxX) - max(x0, f.minX) + 1, h = min(y1, f.maxY) - max(y0, f.minY) + 1
+            if w > 0 && h > 0 { total += w * h }
+        }
+        return total
+    }
+
+    /// The units of shard `shard`: every band's units in order, cut into `shard.count` contiguous
+    /// runs of about equal work; a unit belongs to the run its work's midpoint falls in.
+    static func select(_ shard: ShardSpec, units: [[TileID]], work: [[Int]]) -> [[TileID]] {
+        let total = Double(work.joined().reduce(0, +))
+        var before = 0.0
+        return units.indices.map { b in
+            units[b].indices.compactMap { i in
+                let mid = before + Double(work[b][i]) / 2
+                before += Double(work[b][i])
+                let part = min(shard.count - 1, Int(mid / max(total, 1) * Double(shard.count)))
+                return part == shard.index - 1 ? units[b][i] : nil
+            }
+        }
+    }
+}
