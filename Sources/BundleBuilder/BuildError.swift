@@ -28,6 +28,10 @@ public enum BuildError: Error, CustomStringConvertible {
     case layer(String)
     /// A source lies outside the region's bounds: it would draw no tile.
     case sourceOutsideRegion(path: String, layer: String, bounds: GeoBounds)
+    /// Shard parts that cannot be merged (the file and the reason).
+    case merge(path: String, String)
+    /// `--update` cannot update this bundle (the reason).
+    case update(path: String, String)
 
     public var description: String {
         switch self {
@@ -53,6 +57,8 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .layer(message): message
         case let .sourceOutsideRegion(path, layer, bounds):
             "\(path) (layer \(layer)): the source does not cover any tile of its zooms: it lies outside the region's bounds \(bounds)"
+        case let .merge(path, reason): "\(path): \(reason)"
+        case let .update(path, reason): "\(path): \(reason)"
         }
     }
 }

@@ -102,6 +102,10 @@ public struct BuildOptions: Sendable {
     public var scratchDirectory: String?
     /// Renders only this part of the tile set (`--shard K/N`); `BundleMerger` joins the parts.
     public var shard: ShardSpec?
+    /// Test hook (set by debug builds of the CLI only): the process kills itself with SIGKILL once
+    /// this many units are recorded in this run (0: once every unit is, before the bundle is
+    /// finished), for the resume tests.
+    public var killAfterUnits: Int?
 
     public init(sources: [String], name: String, minZoom: Int, maxZoom: Int, output: String) {
         self.layers = [BuildLayer(name: "sources", sources: sources)]

@@ -12,6 +12,8 @@ struct BuildRecord {
     static let sourcesKey = "sources"
     static let shardKey = "shard"
     static let planKey = "plan"
+    /// "1" when `trailmap:region` comes from the output's file name (a merge names it after its own).
+    static let regionFromFileKey = "region-from-file"
 
     /// One source as built: its layer, path, size, modification time, content hash and footprint
     /// (Web Mercator metres, as the renderer tests it against tiles).

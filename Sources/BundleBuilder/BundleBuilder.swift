@@ -152,6 +152,7 @@ public struct BundleBuilder: Sendable {
         logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
         do throws(BuildError) {
             let spilled = try render(plan, writer: writer, start: start, progress: progress)
+            if options.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
                                    elapsed: Date().timeIntervalSince(start)))
             var record = [BuildRecord.settingsKey: fingerprint.settings,
@@ -159,6 +160,7 @@ public struct BundleBuilder: Sendable {
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description
                 record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))
+                if options.regionID == nil { record[BuildRecord.regionFromFileKey] = "1" }
             }
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }

@@ -31,6 +31,9 @@ struct TileRendering: Sendable {
     /// False for shard parts: no tiles above the unit zoom.
     let buildsUpperLevels: Bool
 
+    /// Units recorded by this process (for `BuildOptions.killAfterUnits`).
+    static let recordedThisRun = Atomic<Int>(0)
+
     /// How unit roots are recorded: PNG, the fastest level (lossless: the upper levels made from a
     /// recorded root are the ones made from the rendered image).
     static let rootEncoding = TileEncoding(png: PNGEncodingOptions(deflater: .libdeflate, compressionLevel: 1, effort: .fast))
@@ -180,6 +183,10 @@ struct TileRendering: Sendable {
                 }
                 do { try writer.add(tiles, units: finishedUnits) } catch {
                     fail(.store(error))
+                }
+                if let limit = options.killAfterUnits, limit > 0, !finishedUnits.isEmpty,
+                   Self.recordedThisRun.add(finishedUnits.count, ordering: .relaxed).newValue >= limit {
+                    kill(getpid(), SIGKILL)
                 }
             }
             if Date().timeIntervalSince(lastReport) >= 0.1 {

@@ -4,6 +4,7 @@ import Foundation
 import Raster
 import SourceReaders
 import TileGeometry
+import TileStore
 
 extension Resampling: ExpressibleByArgument {}
 extension BuildEffort: ExpressibleByArgument {}
@@ -104,6 +105,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Bundle version (default: 1.0.0, or the manifest's).")
     var bundleVersion: String?
 
+    @Option(name: .long, help: ArgumentHelp("Render only the K-th of N disjoint parts of the tile set, balanced by work; join the parts with `trailmap bundle merge`.", valueName: "K/N"))
+    var shard: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -147,6 +151,9 @@ struct BuildCommand: ParsableCommand {
         }
         if let tileSize, tileSize != 256 && tileSize != 512 { throw ValidationError("--tile-size must be 256 or 512") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
+        if let shard {
+            do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("\(error)") }
+        }
         let maxLevel = pngDeflater.deflater.maxLevel
         if let pngLevel, !(0...maxLevel).contains(pngLevel) {
             throw ValidationError("--png-level must be 0...\(maxLevel) with --png-deflater \(pngDeflater.rawValue)")
@@ -183,15 +190,32 @@ struct BuildCommand: ParsableCommand {
         if let description { options.description = description }
         if let attribution { options.attribution = attribution }
         if let bundleVersion { options.version = bundleVersion }
+        options.shard = try shard.map { try ShardSpec(parsing: $0) }
+        options.killAfterUnits = Self.testKillAfterUnits
         let printer = ProgressPrinter(quiet: global.quiet)
         let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
         if !global.quiet {
+            switch report.start {
+            case .fresh: break
+            case let .resumed(units, tiles): print("resumed a partial build: \(units) unit(s) and \(tiles) tiles were already made")
+            case let .discarded(reason): print("started over: a partial build left beside the output was deleted (\(reason))")
+            }
             let ratio = report.uniqueImages > 0 ? Double(report.tilesStored) / Double(report.uniqueImages) : 1
             print(String(format: "%@: %d tiles stored (%d distinct, dedup %.2fx), %@ of tiles, %.1f s, %.0f tiles/s",
                          report.output, report.tilesStored, report.uniqueImages, ratio,
                          ByteSize.format(report.bytesStored), report.seconds,
                          Double(report.tilesConsidered) / max(report.seconds, 0.001)))
         }
+    }
+
+    /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_KILL_AFTER_UNITS=N`
+    /// makes the build SIGKILL itself once N units are recorded, for the resume tests.
+    static var testKillAfterUnits: Int? {
+        #if DEBUG
+        ProcessInfo.processInfo.environment["TRAILMAP_TEST_KILL_AFTER_UNITS"].flatMap(Int.init)
+        #else
+        nil
+        #endif
     }
 
     /// The build the command line describes: `--source` arguments as layers (`PATH@Z0-Z1`), the

@@ -16,6 +16,6 @@ struct BundleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle",
         abstract: "Inspect, verify, cut and export region bundles.",
-        subcommands: [InspectCommand.self, VerifyCommand.self, ExtractCommand.self, ExportCommand.self]
+        subcommands: [InspectCommand.self, VerifyCommand.self, ExtractCommand.self, ExportCommand.self, MergeCommand.self]
     )
 }

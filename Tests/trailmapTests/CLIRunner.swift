@@ -19,10 +19,15 @@ struct CLIRunner {
         try start(executable: binary, args, cwd: cwd)
     }
 
-    static func start(executable: String, _ args: [String], cwd: String? = nil) throws -> (Process, Pipe, Pipe) {
+    /// Starts `executable`; `environment` is added to this process's.
+    static func start(executable: String, _ args: [String], cwd: String? = nil,
+                      environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
@@ -32,8 +37,9 @@ struct CLIRunner {
     }
 
     /// Runs to completion.
-    static func run(_ args: [String], executable: String? = nil, cwd: String? = nil) throws -> Result {
-        let (p, out, err) = try start(executable: executable ?? binary, args, cwd: cwd)
+    static func run(_ args: [String], executable: String? = nil, cwd: String? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
+        let (p, out, err) = try start(executable: executable ?? binary, args, cwd: cwd, environment: environment)
         // Read both pipes before waiting so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()

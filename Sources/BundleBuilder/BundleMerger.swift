@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import Raster
+import TileGeometry
+import TileStore
+
+/// Joins the parts of a sharded build (`--shard K/N`) into one bundle, identical in tiles to a
+/// single-machine build. Each part holds the subtrees of its units (every zoom from the unit zoom
+/// down) and records each unit's root losslessly; the merge copies the parts' tiles and makes the
+/// zooms above the units from all the roots, exactly as a single build makes them from the
+/// rendered images (same 2×2 means, same encoder settings, recorded in the parts).
+public struct BundleMerger: Sendable {
+    public let parts: [String]
+    public let output: String
+    private let logger: Logger
+
+    public init(parts: [String], output: String, logger: Logger = Logger(label: "trailmap.merge")) {
+        self.parts = parts
+        self.output = output
+        self.logger = logger
+    }
+
+    /// What a merge produced.
+    public struct Report: Sendable {
+        public var parts: Int
+        public var tiles: Int
+        public var upperTiles: Int
+        public var bytes: Int
+        public var seconds: TimeInterval
+    }
+
+    private struct Part {
+        var path: String
+        var reader: BuildJournalReader
+        var shard: ShardSpec
+        var record: [String: String]
+        var plan: BuildRecord.Plan
+        /// The sources by layer and content (paths may differ between machines).
+        var sources: [String]
+    }
+
+    /// Checks the parts, then writes `output`.
+    public func merge() throws(BuildError) -> Report {
+        let start = Date()
+        let checked = try check()
+        let plan = checked[0].plan
+        let writer: BundleWriter
+        do { writer = try BundleWriter(path: output) } catch { throw .store(error) }
+        do throws(BuildError) {
+            for part in checked {
+                logger.info("copying \(part.path) (part \(part.shard))")
+                do { try writer.copyTiles(from: part.path) } catch { throw .store(error) }
+            }
+            let copied = writer.stats.tiles
+            let encoding = plan.encoding
+            for (b, band) in plan.bands.enumerated() {
+                try upperLevels(band: b, of: band, parts: checked, tileSize: plan.tileSize, encoding: encoding, writer: writer)
+            }
+            var problems = [String]()
+            let pairs: [String: String]
+            do { pairs = try BundleReader(path: checked[0].path).metadataPairs() } catch { throw .store(error) }
+            var metadata = BundleMetadata(pairs: pairs, problems: &problems)
+            var record = checked[0].record
+            if record[BuildRecord.regionFromFileKey] == "1" {
+                metadata.extra["trailmap:region"] = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
+            }
+            for key in [BuildRecord.shardKey, BuildRecord.planKey, BuildRecord.regionFromFileKey] { record[key] = nil }
+            let stats: BundleWriteStats
+            do { stats = try writer.finish(metadata: metadata, record: record) } catch { throw .store(error) }
+            return Report(parts: checked.count, tiles: stats.tiles, upperTiles: stats.tiles - copied, bytes: stats.storedBytes,
+                          seconds: Date().timeIntervalSince(start))
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Every part of one build, each once: the same settings, the same sources (by content), N parts.
+    private func check() throws(BuildError) -> [Part] {
+        guard !parts.isEmpty else { throw .merge(path: output, "no parts given") }
+        var found = [Part]()
+        for path in parts {
+            let reader: BuildJournalReader, record: [String: String]
+            do {
+                reader = try BuildJournalReader(path: path)
+                record = try reader.record()
+            } catch { throw .merge(path: path, "\(error)") }
+            guard let shardText = record[BuildRecord.shardKey], let shard = try? ShardSpec(parsing: shardText),
+                  let plan = BuildRecord.decode(BuildRecord.Plan.self, record[BuildRecord.planKey]),
+                  let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey])
+            else {
+                throw .merge(path: path, "not a part of a sharded build (it records no shard): build the parts with --shard K/N")
+            }
+            found.append(Part(path: path, reader: reader, shard: shard, record: record, plan: plan,
+                              sources: sources.map { "\($0.layer):\($0.sha256)" }))
+        }
+        let first = found[0]
+        for part in found.dropFirst() {
+            if part.shard.count != first.shard.count {
+                throw .merge(path: part.path, "part \(part.shard) is of a build cut in \(part.shard.count) parts, \(first.path) of one cut in \(first.shard.count)")
+            }
+            if part.record[BuildRecord.settingsKey] != first.record[BuildRecord.settingsKey] || part.plan != first.plan {
+                throw .merge(path: part.path, "built with other settings (zooms, layers, format, encoder or texts) than \(first.path)")
+            }
+            if part.sources != first.sources {
+                throw .merge(path: part.path, "built from other sources (by content) than \(first.path)")
+            }
+        }
+        var byIndex = [Int: String]()
+        for part in found {
+            if let other = byIndex[part.shard.index] {
+                throw .merge(path: part.path, "\(other) is part \(part.shard) too: give each part once")
+            }
+            byIndex[part.shard.index] = part.path
+        }
+        let missing = (1...first.shard.count).filter { byIndex[$0] == nil }
+        if !missing.isEmpty {
+            throw .merge(path: output, "part\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shard.count)" }.joined(separator: ", ")) missing: give every part of the build")
+        }
+        return found.sorted { $0.shard.index < $1.shard.index }
+    }
+
+    /// The zooms of `band` above its units, from the recorded roots of every part, in Morton order.
+    private func upperLevels(band b: Int, of band: BuildRecord.Plan.Band, parts: [Part], tileSize: Int, encoding: TileEncoding,
+                             writer: BundleWriter) throws(BuildError) {
+        let ranges = band.tileRanges
+        let minZ = band.zooms[0]
+        guard band.unitZoom > minZ else { return }
+        let upper = UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: band.unitZoom, tileSize: tileSize)
+        var units = [(unit: BuildUnit, part: Part)]()
+        for part in parts {
+            let mine: [BuildUnit]
+            do { mine = try part.reader.units() } catch { throw .store(error) }
+            units += mine.filter { $0.band == b }.map { ($0, part) }
+        }
+        units.sort { BuildUnits.morton($0.unit.tile) < BuildUnits.morton($1.unit.tile) }
+        var batch = [(tile: TileID, data: [UInt8])]()
+        func emit(_ tile: TileID, _ image: RGBAImage) throws(BuildError) {
+            do throws(TileCodecError) { batch.append((tile, try encoding.encode(image))) } catch { throw .encode(tile: tile, error) }
+        }
+        func flush() throws(BuildError) {
+            do { try writer.add(batch) } catch { throw .store(error) }
+            batch.removeAll(keepingCapacity: true)
+        }
+        for (unit, part) in units {
+            let data: [UInt8]?
+            do { data = try part.reader.root(unit) } catch { throw .store(error) }
+            try upper.add(unit.tile, try BundleBuilder.decodeRoot(data, unit: unit.tile), emit: emit)
+            if batch.count >= 256 { try flush() }
+        }
+        try upper.flush(emit: emit)
+        try flush()
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TileGeometry
+import TileStore
+@testable import BundleBuilder
+import TrailMapTestSupport
+
+/// `--shard K/N` and `bundle merge`: N parts merged equal a single build, tile by tile.
+@Suite struct ShardMergeTests {
+    let dir = TemporaryDirectory()
+    static let west = GeoBounds(west: -110, south: 36, east: -104, north: 42)
+    static let east = GeoBounds(west: -105.5, south: 37, east: -101, north: 40.5)
+
+    /// Two overlapping sheets, the second with a transparent collar: uneven work across the area.
+    func sources() throws -> [String] {
+        let a = try TestSources.write(in: dir, name: "a", width: 300, height: 300, bounds: Self.west, color: TestSources.terrain)
+        let b = try TestSources.write(in: dir, name: "b", width: 200, height: 160, bounds: Self.east) { c, r in
+            (c < 12 || r < 12 || c >= 188 || r >= 148) ? (0, 0, 0, 0) : (UInt8(c), UInt8(r), 90, 255)
+        }
+        return [a, b]
+    }
+
+    func options(_ sources: [String], out: String, shard: ShardSpec? = nil, max: Int = 9) -> BuildOptions {
+        var o = BuildOptions(sources: sources, name: "Sharded", minZoom: 2, maxZoom: max, output: dir.file(out))
+        o.threads = 2
+        o.shard = shard
+        return o
+    }
+
+    static func tiles(_ path: String) throws -> [TileID: Data] {
+        var out = [TileID: Data]()
+        try BundleReader(path: path).forEachTile { t, data in
+            out[t] = data
+            return true
+        }
+        return out
+    }
+
+    @Test(arguments: [2, 3, 5]) func nPartsMergedEqualOneBuild(parts n: Int) throws {
+        let src = try sources()
+        _ = try BundleBuilder(options: options(src, out: "single.mbtiles")).build()
+        let single = try Self.tiles(dir.file("single.mbtiles"))
+        var parts = [String]()
+        var partTiles = [[TileID: Data]]()
+        for k in 1...n {
+            let out = "part-\(k).mbtiles"
+            let report = try BundleBuilder(options: options(src, out: out, shard: try ShardSpec(index: k, count: n))).build()
+            #expect(report.tilesStored > 0, "part \(k)/\(n) has work")
+            parts.append(dir.file(out))
+            partTiles.append(try Self.tiles(dir.file(out)))
+        }
+        // Disjoint: no tile in two parts; together with the merge's upper levels, every tile once.
+        let union = partTiles.reduce(into: [TileID: Int]()) { acc, part in part.keys.forEach { acc[$0, default: 0] += 1 } }
+        #expect(union.values.allSatisfy { $0 == 1 })
+        let report = try BundleMerger(parts: parts.reversed(), output: dir.file("merged.mbtiles")).merge()
+        let merged = try Self.tiles(dir.file("merged.mbtiles"))
+        #expect(merged.count == single.count && report.tiles == single.count)
+        #expect(report.upperTiles == single.count - union.count && report.upperTiles > 0)
+        let differing = single.filter { merged[$0.key] != $0.value }.map(\.key)
+        #expect(differing.isEmpty, "\(differing.count) tiles differ, e.g. \(differing.prefix(3))")
+        let singlePairs = try BundleReader(path: dir.file("single.mbtiles")).metadataPairs()
+        var mergedPairs = try BundleReader(path: dir.file("merged.mbtiles")).metadataPairs()
+        #expect(mergedPairs["trailmap:region"] == "merged")
+        mergedPairs["trailmap:region"] = "single"
+        #expect(mergedPairs == singlePairs)
+        #expect(BundleVerifier.verify(path: dir.file("merged.mbtiles")) { _, _ in nil }.isEmpty)
+    }
+
+    @Test func partsAreBalancedByWorkNotByTileCount() throws {
+        // One dense sheet in the west corner of a wide, mostly empty region: equal tile counts
+        // would give one part all the work.
+        let a = try TestSources.write(in: dir, name: "a", width: 200, height: 200, bounds: Self.west, color: TestSources.terrain)
+        var o = options([a], out: "x.mbtiles")
+        o.clipBounds = GeoBounds(west: -110, south: 30, east: -80, north: 42)
+        let plan = try BundleBuilder(options: o).plan()
+        let top = plan.ranges[0].last!
+        let footprints = [TileRange(bounds: plan.sources[0].bounds, zoom: top.z)]
+        let work = plan.units[0].map { BuildUnits.work(unit: $0, top: top, footprints: footprints) }
+        let total = work.reduce(0, +)
+        for n in [2, 3] {
+            let parts = (1...n).map { k in BuildUnits.select(try! ShardSpec(index: k, count: n), units: [plan.units[0]], work: [work])[0] }
+            let shares = parts.map { p in p.reduce(0) { $0 + work[plan.units[0].firstIndex(of: $1)!] } }
+            #expect(Set(parts.joined()).count == plan.units[0].count && parts.joined().count == plan.units[0].count)
+            // Each part within a unit's work of an equal share.
+            let biggest = work.max()!
+            #expect(shares.allSatisfy { abs($0 - total / n) <= biggest }, "\(shares) of \(total)")
+        }
+    }
+
+    @Test func badPartsAreRefusedWithTheReason() throws {
+        let src = try sources()
+        var parts = [String]()
+        for k in 1...3 {
+            _ = try BundleBuilder(options: options(src, out: "p\(k).mbtiles", shard: try ShardSpec(index: k, count: 3), max: 7)).build()
+            parts.append(dir.file("p\(k).mbtiles"))
+        }
+        _ = try BundleBuilder(options: options(src, out: "other.mbtiles", shard: try ShardSpec(index: 3, count: 3), max: 6)).build()
+        _ = try BundleBuilder(options: options(src, out: "plain.mbtiles", max: 6)).build()
+        func refusal(_ list: [String]) -> String {
+            do {
+                _ = try BundleMerger(parts: list, output: dir.file("m.mbtiles")).merge()
+                return "merged"
+            } catch { return "\(error)" }
+        }
+        #expect(refusal(Array(parts.prefix(2))).contains("part 3/3 missing"))
+        #expect(refusal(parts + [parts[1]]).contains("is part 2/3 too"))
+        #expect(refusal([parts[0], parts[1], dir.file("other.mbtiles")]).contains("other settings"))
+        #expect(refusal(parts + [dir.file("plain.mbtiles")]).contains("not a part of a sharded build"))
+        #expect(refusal([dir.file("nope.mbtiles")]).contains("no such file"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("m.mbtiles")))
+        #expect(!dir.contents.contains { $0.contains(".building") })
+        #expect(try ShardSpec(parsing: "3/3") == ShardSpec(index: 3, count: 3))
+        for bad in ["0/3", "4/3", "1/0", "2", "a/b", "-1/2"] {
+            #expect(throws: BuildError.self, "\(bad)") { try ShardSpec(parsing: bad) }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Essentials
+import Foundation
+import Testing
+import TileGeometry
+import TileStore
+import TrailMapTestSupport
+
+/// A build killed with SIGKILL (from inside the child, at chosen points, through the debug
+/// builds' `TRAILMAP_TEST_KILL_AFTER_UNITS`) resumes, and ends with the tiles of a build that
+/// was never interrupted.
+@Suite(.serialized) struct BuildResumeTests {
+    let dir = TemporaryDirectory()
+    static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
+
+    func arguments(_ src: String, out: String, maxZoom: Int = 10) -> [String] {
+        ["build", "--source", src, "--name", "Resume", "--minzoom", "3", "--maxzoom", String(maxZoom), "--out", out, "--threads", "2"]
+    }
+
+    static func tiles(_ path: String) throws -> [TileID: Data] {
+        var out = [TileID: Data]()
+        try BundleReader(path: path).forEachTile { t, data in
+            out[t] = data
+            return true
+        }
+        return out
+    }
+
+    /// Units recorded in the partial file beside `out`.
+    func recordedUnits(_ out: String) throws -> Int {
+        let r = try CLIRunner.run(["-readonly", BundleWriterPaths.partial(out), "SELECT COUNT(*) FROM trailmap_units"], executable: "/usr/bin/sqlite3")
+        return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test func killedAtSeveralPointsResumesToTheSameTiles() throws {
+        let src = try TestSources.write(in: dir, name: "big", width: 900, height: 600, bounds: Self.box, color: TestSources.terrain)
+        let reference = dir.file("reference.mbtiles")
+        #expect(try CLIRunner.run(arguments(src, out: reference) + ["--quiet"]).status == 0)
+
+        let out = dir.file("resumed.mbtiles")
+        var recorded = 0
+        // Killed after the first unit, then (resumed) after 40 more, then with every unit done
+        // but the bundle not finished; then resumed to the end.
+        for kill in ["1", "40", "0"] {
+            let r = try CLIRunner.run(arguments(src, out: out), environment: ["TRAILMAP_TEST_KILL_AFTER_UNITS": kill])
+            #expect(r.status != 0, "killed (after \(kill))")
+            #expect(!FileManager.default.fileExists(atPath: out), "no bundle before the build finishes")
+            let now = try recordedUnits(out)
+            #expect(now > recorded, "units recorded after the kill at \(kill): \(now), before \(recorded)")
+            recorded = now
+        }
+        let last = try CLIRunner.run(arguments(src, out: out))
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(last.stdout.contains("resumed a partial build: \(recorded) unit(s)"), "\(last.stdout)")
+        #expect(!dir.contents.contains { $0.contains(".building") }, "\(dir.contents)")
+
+        let expected = try Self.tiles(reference), got = try Self.tiles(out)
+        #expect(got.count == expected.count && !expected.isEmpty)
+        let differing = expected.filter { got[$0.key] != $0.value }.map(\.key)
+        #expect(differing.isEmpty, "\(differing.count) tiles differ, e.g. \(differing.prefix(3))")
+        #expect(try CLIRunner.run(["bundle", "verify", out]).status == 0)
+        // The journal is gone from the finished bundle; the build record stays.
+        let tables = try CLIRunner.run([out, ".tables"], executable: "/usr/bin/sqlite3").stdout
+        #expect(!tables.contains("trailmap_units") && tables.contains("trailmap_build"), "\(tables)")
+    }
+
+    @Test func otherArgumentsStartOverAndSaySo() throws {
+        let src = try TestSources.write(in: dir, name: "s", width: 600, height: 400, bounds: Self.box, color: TestSources.terrain)
+        let out = dir.file("o.mbtiles")
+        let killed = try CLIRunner.run(arguments(src, out: out), environment: ["TRAILMAP_TEST_KILL_AFTER_UNITS": "5"])
+        #expect(killed.status != 0)
+        let other = try CLIRunner.run(arguments(src, out: out, maxZoom: 8))
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout.contains("started over") && other.stdout.contains("other arguments or sources"), "\(other.stdout)")
+        #expect(!other.stdout.contains("resumed"))
+        #expect(try BundleReader(path: out).zoomLevels().map(\.zoom) == Array(3...8))
+    }
+
+    @Test func aSecondBuildOfTheSameBundleAtOnceIsRefused() throws {
+        let src = try TestSources.write(in: dir, name: "s", width: 300, height: 200, bounds: Self.box, color: TestSources.terrain)
+        let out = dir.file("l.mbtiles")
+        let lock = try FileLock(path: BundleWriterPaths.partial(out) + ".lock", wait: false)
+        let r = try CLIRunner.run(arguments(src, out: out, maxZoom: 6))
+        #expect(r.status != 0 && r.stderr.contains("another build is writing it now"), "\(r.stderr)")
+        lock.unlock()
+        #expect(try CLIRunner.run(arguments(src, out: out, maxZoom: 6)).status == 0)
+    }
+}
+
+/// Where a resumable build keeps its partial file.
+enum BundleWriterPaths {
+    static func partial(_ out: String) -> String { BundleWriter.partialPath(for: out) }
+}
