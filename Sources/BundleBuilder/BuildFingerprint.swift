@@ -49,7 +49,8 @@ struct BuildFingerprint: Equatable {
         var modified: Int64
     }
 
-    init(options o: BuildOptions, sources: [(layer: Int, path: String)]) {
+    /// `base`: the fingerprint recorded in the bundle an update starts from.
+    init(options o: BuildOptions, sources: [(layer: Int, path: String)], base: String? = nil) {
         let layers = o.layers.map { l in
             LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
                           crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
@@ -66,7 +67,7 @@ struct BuildFingerprint: Equatable {
             return SourceStamp(layer: s.layer, path: s.path, size: st.size, modified: st.modifiedNanoseconds)
         }
         settings = Self.hash(s)
-        full = Self.hash([settings] + [Self.hash(stamps)])
+        full = Self.hash([settings, Self.hash(stamps)] + (base.map { ["update of \($0)"] } ?? []))
     }
 
     private static func hash<T: Encodable>(_ value: T) -> String {

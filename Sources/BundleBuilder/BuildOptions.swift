@@ -102,6 +102,9 @@ public struct BuildOptions: Sendable {
     public var scratchDirectory: String?
     /// Renders only this part of the tile set (`--shard K/N`); `BundleMerger` joins the parts.
     public var shard: ShardSpec?
+    /// `--update EXISTING`: a bundle built by TrailMap with the same settings; only the tiles that
+    /// added, removed or changed sources touch are made again, the others are copied from it.
+    public var update: String?
     /// Test hook (set by debug builds of the CLI only): the process kills itself with SIGKILL once
     /// this many units are recorded in this run (0: once every unit is, before the bundle is
     /// finished), for the resume tests.
@@ -134,6 +137,9 @@ public struct BuildOptions: Sendable {
         }
         if lossless && format != .webp {
             throw .invalidOption("--lossless applies to webp tiles only (png is always lossless, jpeg never)")
+        }
+        if update != nil && shard != nil {
+            throw .invalidOption("--update and --shard exclude each other: update the merged bundle")
         }
         if let scale = read.scale, !(scale.min < scale.max) || !scale.min.isFinite || !scale.max.isFinite {
             throw .invalidOption("--scale \(scale.min),\(scale.max): MIN must be less than MAX")

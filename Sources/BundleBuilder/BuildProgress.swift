@@ -40,4 +40,6 @@ public struct BuildReport: Sendable {
     public var spilledSources: Int
     /// A new build, or the continuation of a killed one's partial file, or a start over.
     public var start: BuildStart = .fresh
+    /// `--update`: what changed and what was made again.
+    public var update: UpdateSummary?
 }

@@ -140,7 +140,16 @@ public struct BundleBuilder: Sendable {
         let plan = try plan()
         let infos = plan.sources
         let total = plan.total
-        let fingerprint = BuildFingerprint(options: options, sources: infos.indices.map { (plan.layerOf[$0], infos[$0].path) })
+        let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path) }
+        var fingerprint = BuildFingerprint(options: options, sources: stamps)
+        var update: (base: UpdateBase, changes: SourceChanges)?
+        if let path = options.update {
+            let base = try UpdateBase.open(path, settings: fingerprint.settings)
+            let changes = try SourceChanges.between(old: base.sources, new: infos, layerOf: plan.layerOf, layers: options.layers.count)
+            logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
+            fingerprint = BuildFingerprint(options: options, sources: stamps, base: base.record[BuildRecord.fingerprintKey] ?? path)
+            update = (base, changes)
+        }
         let writer: BundleWriter, begun: BuildStart
         do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
         switch begun {
@@ -151,8 +160,24 @@ public struct BundleBuilder: Sendable {
         let shardNote = options.shard.map { ", shard \($0)" } ?? ""
         logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
         do throws(BuildError) {
-            let spilled = try render(plan, writer: writer, start: start, progress: progress)
+            let scopes = update.map { u in
+                plan.bands.map { band in UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, writer: writer) }
+            }
+            if let update {
+                do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
+            }
+            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, progress: progress)
             if options.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
+            var summary: UpdateSummary?
+            if let update, let scopes {
+                let diff: (added: Int, removed: Int, changed: Int)
+                do { diff = try writer.compareWithBase() } catch { throw .store(error) }
+                let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
+                summary = UpdateSummary(sourcesAdded: update.changes.added, sourcesRemoved: update.changes.removed,
+                                        sourcesChanged: update.changes.changed, tilesRendered: rendered,
+                                        tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
+                                        tilesChanged: diff.changed)
+            }
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
                                    elapsed: Date().timeIntervalSince(start)))
             var record = [BuildRecord.settingsKey: fingerprint.settings,
@@ -167,7 +192,7 @@ public struct BundleBuilder: Sendable {
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
                                tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                               spilledSources: spilled, start: begun)
+                               spilledSources: spilled, start: begun, update: summary)
         } catch {
             writer.abandon()
             throw error
@@ -176,7 +201,7 @@ public struct BundleBuilder: Sendable {
 
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
-    private func render(_ plan: Plan, writer: BundleWriter, start: Date,
+    private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?,
                         progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
         let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
@@ -212,9 +237,10 @@ public struct BundleBuilder: Sendable {
             }
             let offset = before
             let done = plan.units[b].filter { finished.contains(BuildUnit(band: b, tile: $0)) }
-            let rendering = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options, band: b,
+            var rendering = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options, band: b,
                                           unitZoom: plan.unitZooms[b], units: plan.units[b].filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
                                           finished: done, buildsUpperLevels: options.shard == nil)
+            rendering.update = scopes?[b]
             let outcome = rendering.run(writer: writer, recordedRoot: { unit throws(BuildError) in
                 let data: [UInt8]?
                 do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }

@@ -135,7 +135,8 @@ public struct BundleMerger: Sendable {
         }
         units.sort { BuildUnits.morton($0.unit.tile) < BuildUnits.morton($1.unit.tile) }
         var batch = [(tile: TileID, data: [UInt8])]()
-        func emit(_ tile: TileID, _ image: RGBAImage) throws(BuildError) {
+        func emit(_ tile: TileID, _ made: UpperTile) throws(BuildError) {
+            guard case let .made(image) = made else { return }
             do throws(TileCodecError) { batch.append((tile, try encoding.encode(image))) } catch { throw .encode(tile: tile, error) }
         }
         func flush() throws(BuildError) {
@@ -145,7 +146,7 @@ public struct BundleMerger: Sendable {
         for (unit, part) in units {
             let data: [UInt8]?
             do { data = try part.reader.root(unit) } catch { throw .store(error) }
-            try upper.add(unit.tile, try BundleBuilder.decodeRoot(data, unit: unit.tile), emit: emit)
+            try upper.add(unit.tile, .image(try BundleBuilder.decodeRoot(data, unit: unit.tile)), emit: emit)
             if batch.count >= 256 { try flush() }
         }
         try upper.flush(emit: emit)

@@ -7,6 +7,8 @@ import TileStore
 enum QueuedItem {
     case tile(TileID, [UInt8])
     case unitDone(BuildUnitRecord)
+    /// An update keeps the old bundle's tile (`subtree`: and every tile below it).
+    case keep(TileID, subtree: Bool)
 }
 
 /// A bounded hand-off of encoded tiles from the rendering threads to the single writer.

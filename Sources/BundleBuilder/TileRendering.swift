@@ -30,6 +30,8 @@ struct TileRendering: Sendable {
     let finished: [TileID]
     /// False for shard parts: no tiles above the unit zoom.
     let buildsUpperLevels: Bool
+    /// `--update`: the band's changed area and the old bundle (tiles outside the area are kept).
+    var update: UpdateScope? = nil
 
     /// Units recorded by this process (for `BuildOptions.killAfterUnits`).
     static let recordedThisRun = Atomic<Int>(0)
@@ -56,31 +58,50 @@ struct TileRendering: Sendable {
         let encoding = options.tileEncoding
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
-        let upper = buildsUpperLevels ? UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: unitZ, tileSize: n) : nil
+        let update = self.update
+        let upper = buildsUpperLevels ? UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: unitZ, tileSize: n, update: update) : nil
         let openPerThread = options.maxOpenSourcesPerThread
 
         @Sendable func fail(_ error: BuildError) {
             failure.withLock { if $0 == nil { $0 = error } }
             queue.cancel()
         }
-        /// Encodes and queues a tile; false once the build is cancelled.
-        @Sendable func emit(_ tile: TileID, _ image: RGBAImage) throws(BuildError) {
-            let png: [UInt8]
-            do { png = try encoding.encode(image) } catch { throw .encode(tile: tile, error) }
-            guard queue.push(.tile(tile, png)) else { throw .cancelled }
+        /// Encodes and queues a tile, or queues the copy of a kept one.
+        @Sendable func emit(_ tile: TileID, _ made: UpperTile) throws(BuildError) {
+            switch made {
+            case let .made(image):
+                let png: [UInt8]
+                do { png = try encoding.encode(image) } catch { throw .encode(tile: tile, error) }
+                guard queue.push(.tile(tile, png)) else { throw .cancelled }
+            case .kept:
+                guard queue.push(.keep(tile, subtree: false)) else { throw .cancelled }
+            }
+        }
+        /// The pixels of a finished tile (an old one's decoded).
+        @Sendable func pixels(_ finished: FinishedTile) throws(BuildError) -> RGBAImage? {
+            switch finished {
+            case let .image(image): image
+            case let .kept(t): try update?.oldImage(t) ?? nil
+            }
         }
         /// Tiles of `ranges` inside the subtree of `t` (for progress when a subtree is skipped).
         @Sendable func subtreeCount(_ t: TileID) -> Int { BundleBuilder.subtreeCount(t, ranges: ranges, maxZoom: maxZ) }
 
         // Units finished by an earlier run: counted, and their roots given to the upper levels.
-        var resumed = [(tile: TileID, data: [UInt8])]()
+        var resumed = [(tile: TileID, data: [UInt8])](), resumedKept = [TileRange]()
         for unit in finished {
             done.add(subtreeCount(unit), ordering: .relaxed)
             guard let upper else { continue }
             do throws(BuildError) {
-                try upper.add(unit, try recordedRoot(unit)) { tile, image throws(BuildError) in
-                    do throws(TileCodecError) { resumed.append((tile, try encoding.encode(image))) } catch {
-                        throw .encode(tile: tile, error)
+                try upper.add(unit, .image(try recordedRoot(unit))) { tile, made throws(BuildError) in
+                    switch made {
+                    case let .made(image):
+                        do throws(TileCodecError) { resumed.append((tile, try encoding.encode(image))) } catch {
+                            throw .encode(tile: tile, error)
+                        }
+                    case .kept:
+                        // An update's untouched parent: copied by the writer.
+                        resumedKept += Self.keptRanges(tile, subtree: false, ranges: ranges, maxZoom: maxZ)
                     }
                 }
             } catch {
@@ -88,8 +109,8 @@ struct TileRendering: Sendable {
             }
         }
         done.add(upper?.takeProduced() ?? 0, ordering: .relaxed)
-        if !resumed.isEmpty {
-            do { try writer.add(resumed) } catch { return .store(error) }
+        if !resumed.isEmpty || !resumedKept.isEmpty {
+            do { try writer.add(resumed, kept: resumedKept) } catch { return .store(error) }
         }
 
         for _ in 0..<threads {
@@ -98,7 +119,12 @@ struct TileRendering: Sendable {
                 var scratch = TileRenderer.Scratch()
                 let layers = LayerCache(sources: sources, capacity: openPerThread)
 
-                func visit(_ t: TileID, _ candidates: [Int]) throws(BuildError) -> RGBAImage? {
+                func visit(_ t: TileID, _ candidates: [Int]) throws(BuildError) -> FinishedTile {
+                    if let update, update.isUnchanged(t) {
+                        guard queue.push(.keep(t, subtree: true)) else { throw .cancelled }
+                        done.add(subtreeCount(t), ordering: .relaxed)
+                        return .kept(t)
+                    }
                     var image: RGBAImage?
                     if t.z == maxZ {
                         let tb = t.mercatorBounds
@@ -119,7 +145,7 @@ struct TileRendering: Sendable {
                         }
                         if image?.isFullyTransparent == true { image = nil }
                     } else {
-                        var children: [RGBAImage?] = [nil, nil, nil, nil]
+                        var children: [FinishedTile] = [.image(nil), .image(nil), .image(nil), .image(nil)]
                         for (k, c) in t.children.enumerated() where ranges[c.z - minZ].contains(c) {
                             let cb = c.mercatorBounds
                             let inside = candidates.filter { sources[$0].mercatorBounds.intersects(cb) }
@@ -129,11 +155,14 @@ struct TileRendering: Sendable {
                             }
                             children[k] = try visit(c, inside)
                         }
-                        image = TileDownsampler.parent(of: children, tileSize: n)
+                        var images = [RGBAImage?]()
+                        for child in children { images.append(try pixels(child)) }
+                        image = TileDownsampler.parent(of: images, tileSize: n)
                     }
-                    if let image { try emit(t, image) }
+                    if let image { try emit(t, .made(image)) }
                     done.add(1, ordering: .relaxed)
-                    return image
+                    update?.countRendered(1)
+                    return .image(image)
                 }
 
                 while !queue.isCancelled {
@@ -143,21 +172,21 @@ struct TileRendering: Sendable {
                     let ub = unit.mercatorBounds
                     let candidates = sources.indices.filter { sources[$0].mercatorBounds.intersects(ub) }
                     do throws(BuildError) {
-                        var image: RGBAImage?
+                        var finished = FinishedTile.image(nil)
                         if candidates.isEmpty {
                             done.add(subtreeCount(unit), ordering: .relaxed)
                         } else {
-                            image = try visit(unit, candidates)
+                            finished = try visit(unit, candidates)
                         }
                         var root: [UInt8]?
-                        if let image {
+                        if let image = try pixels(finished) {
                             do throws(TileCodecError) { root = try Self.rootEncoding.encode(image) } catch { throw .encode(tile: unit, error) }
                         }
                         guard queue.push(.unitDone(BuildUnitRecord(unit: BuildUnit(band: band, tile: unit), root: root))) else {
                             throw .cancelled
                         }
                         if let upper {
-                            try upper.add(unit, image, emit: emit)
+                            try upper.add(unit, finished, emit: emit)
                             done.add(upper.takeProduced(), ordering: .relaxed)
                         }
                     } catch {
@@ -173,15 +202,16 @@ struct TileRendering: Sendable {
         var lastReport = Date.distantPast
         while let batch = queue.pop(max: 256, timeout: 0.1) {
             if !batch.isEmpty {
-                var tiles = [(tile: TileID, data: [UInt8])](), finishedUnits = [BuildUnitRecord]()
+                var tiles = [(tile: TileID, data: [UInt8])](), finishedUnits = [BuildUnitRecord](), kept = [TileRange]()
                 tiles.reserveCapacity(batch.count)
                 for item in batch {
                     switch item {
                     case let .tile(t, data): tiles.append((t, data))
                     case let .unitDone(record): finishedUnits.append(record)
+                    case let .keep(t, subtree): kept += Self.keptRanges(t, subtree: subtree, ranges: ranges, maxZoom: maxZ)
                     }
                 }
-                do { try writer.add(tiles, units: finishedUnits) } catch {
+                do { try writer.add(tiles, units: finishedUnits, kept: kept) } catch {
                     fail(.store(error))
                 }
                 if let limit = options.killAfterUnits, limit > 0, !finishedUnits.isEmpty,
@@ -201,20 +231,35 @@ struct TileRendering: Sendable {
             progress(done.load(ordering: .relaxed), writer.stats.tiles)
             return nil
         }
-        var leftovers = [(tile: TileID, data: [UInt8])]()
+        var leftovers = [(tile: TileID, data: [UInt8])](), keptLeftovers = [TileRange]()
         do {
-            try upper.flush { tile, image throws(BuildError) in
-                do throws(TileCodecError) { leftovers.append((tile, try encoding.encode(image))) } catch {
-                    throw .encode(tile: tile, error)
+            try upper.flush { tile, made throws(BuildError) in
+                switch made {
+                case let .made(image):
+                    do throws(TileCodecError) { leftovers.append((tile, try encoding.encode(image))) } catch {
+                        throw .encode(tile: tile, error)
+                    }
+                case .kept: keptLeftovers += Self.keptRanges(tile, subtree: false, ranges: ranges, maxZoom: maxZ)
                 }
             }
         } catch {
             return error
         }
-        if !leftovers.isEmpty {
-            do { try writer.add(leftovers) } catch { return .store(error) }
+        if !leftovers.isEmpty || !keptLeftovers.isEmpty {
+            do { try writer.add(leftovers, kept: keptLeftovers) } catch { return .store(error) }
         }
         progress(done.load(ordering: .relaxed) + upper.takeProduced(), writer.stats.tiles)
         return nil
+    }
+
+    /// The ranges of a kept tile (`subtree`: and of every tile below it) inside the build's ranges.
+    static func keptRanges(_ t: TileID, subtree: Bool, ranges: [TileRange], maxZoom: Int) -> [TileRange] {
+        let minZ = ranges[0].z
+        return (t.z...(subtree ? maxZoom : t.z)).compactMap { z in
+            let d = z - t.z, r = ranges[z - minZ]
+            let x0 = max(r.minX, t.x << d), x1 = min(r.maxX, ((t.x + 1) << d) - 1)
+            let y0 = max(r.minY, t.y << d), y1 = min(r.maxY, ((t.y + 1) << d) - 1)
+            return x0 <= x1 && y0 <= y1 ? TileRange(z: z, minX: x0, maxX: x1, minY: y0, maxY: y1) : nil
+        }
     }
 }

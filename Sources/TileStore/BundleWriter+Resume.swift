@@ -148,4 +148,81 @@ extension BundleWriter {
             throw .sqlite(path: source, message: "\(error)")
         }
     }
+
+    /// Attaches the bundle an update starts from, as `base`: `add(kept:)` copies its tiles.
+    public func attachBase(_ basePath: String) throws(TileStoreError) {
+        do { try db.writeWithoutTransaction { try $0.execute(sql: "ATTACH DATABASE ? AS base", arguments: [basePath]) } } catch {
+            throw .sqlite(path: basePath, message: "\(error)")
+        }
+    }
+
+    /// The attached base bundle's tile at `t` (XYZ), or nil.
+    public func baseTile(_ t: TileID) throws(TileStoreError) -> Data? {
+        do {
+            return try db.read { db in
+                try Data.fetchOne(db, sql: """
+                    SELECT i.tile_data FROM base.map m JOIN base.images i ON i.tile_id = m.tile_id
+                    WHERE m.zoom_level = ? AND m.tile_column = ? AND m.tile_row = ?
+                    """, arguments: [t.z, t.x, t.tmsY])
+            }
+        } catch { throw .sqlite(path: temporaryPath, message: "\(error)") }
+    }
+
+    /// Copies the base bundle's tiles in `ranges` (XYZ); the counts of what was copied.
+    static func copyKept(_ ranges: [TileRange], _ db: Database) throws -> BundleWriteStats {
+        var d = BundleWriteStats()
+        guard !ranges.isEmpty else { return d }
+        let images = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO main.images (tile_id, tile_data)
+            SELECT i.tile_id, i.tile_data FROM base.map m JOIN base.images i ON i.tile_id = m.tile_id
+            WHERE m.zoom_level = ? AND m.tile_column BETWEEN ? AND ? AND m.tile_row BETWEEN ? AND ?
+            """)
+        let map = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO main.map (zoom_level, tile_column, tile_row, tile_id)
+            SELECT zoom_level, tile_column, tile_row, tile_id FROM base.map
+            WHERE zoom_level = ? AND tile_column BETWEEN ? AND ? AND tile_row BETWEEN ? AND ?
+            """)
+        for r in ranges {
+            let n = 1 << r.z
+            let args: StatementArguments = [r.z, r.minX, r.maxX, n - 1 - r.maxY, n - 1 - r.minY]
+            try images.execute(arguments: args)
+            d.uniqueImages += db.changesCount
+            try map.execute(arguments: args)
+            d.tiles += db.changesCount
+            d.tilesPerZoom[r.z, default: 0] += db.changesCount
+            d.keptTiles += db.changesCount
+        }
+        return d
+    }
+
+    /// Against the attached base: tiles only in this bundle, only in the base, and in both with
+    /// other bytes. Also makes the counts exact (copies count no bytes). Detaches the base.
+    public func compareWithBase() throws(TileStoreError) -> (added: Int, removed: Int, changed: Int) {
+        do {
+            let (result, counts) = try db.writeWithoutTransaction { db -> ((Int, Int, Int), BundleWriteStats) in
+                let added = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM main.map m WHERE NOT EXISTS (SELECT 1 FROM base.map b
+                    WHERE b.zoom_level = m.zoom_level AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row)
+                    """) ?? 0
+                let removed = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM base.map b WHERE NOT EXISTS (SELECT 1 FROM main.map m
+                    WHERE b.zoom_level = m.zoom_level AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row)
+                    """) ?? 0
+                let changed = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM main.map m JOIN base.map b ON b.zoom_level = m.zoom_level
+                    AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row WHERE b.tile_id != m.tile_id
+                    """) ?? 0
+                try db.execute(sql: "DETACH DATABASE base")
+                return ((added, removed, changed), try BundleWriter.stats(db))
+            }
+            state.withLock { s in
+                let kept = s.keptTiles
+                s = counts
+                s.keptTiles = kept
+            }
+            return result
+        } catch {
+            throw .sqlite(path: temporaryPath, message: "\(error)")
+        }
+    }
 }

@@ -16,6 +16,8 @@ public struct BundleWriteStats: Sendable, Equatable {
     public var storedBytes = 0
     /// Tiles per zoom level.
     public var tilesPerZoom: [Int: Int] = [:]
+    /// Tiles copied from an update's base bundle (`add(kept:)`).
+    public var keptTiles = 0
 }
 
 /// Writes a new MBTiles bundle crash-safely: everything goes into a hidden temporary file beside
@@ -106,10 +108,13 @@ public final class BundleWriter: Sendable {
 
     /// Adds tiles in one transaction; identical images are stored once. `units` are recorded as
     /// finished in the same transaction (a resumable writer's journal).
-    public func add(_ batch: [(tile: TileID, data: [UInt8])], units: [BuildUnitRecord] = []) throws(TileStoreError) {
-        guard !batch.isEmpty || !units.isEmpty else { return }
+    /// `kept`: ranges whose tiles are copied from the base bundle (`attachBase`) as they are.
+    public func add(_ batch: [(tile: TileID, data: [UInt8])], units: [BuildUnitRecord] = [],
+                    kept: [TileRange] = []) throws(TileStoreError) {
+        guard !batch.isEmpty || !units.isEmpty || !kept.isEmpty else { return }
         do {
             let delta = try db.write { db -> BundleWriteStats in
+                var copied = try BundleWriter.copyKept(kept, db)
                 if !units.isEmpty {
                     let unit = try db.cachedStatement(
                         sql: "INSERT OR REPLACE INTO trailmap_units (band, zoom_level, x, y, root) VALUES (?, ?, ?, ?, ?)")
@@ -133,7 +138,12 @@ public final class BundleWriter: Sendable {
                     d.tileBytes += bytes.count
                     d.tilesPerZoom[tile.z, default: 0] += 1
                 }
-                return d
+                copied.tiles += d.tiles
+                copied.uniqueImages += d.uniqueImages
+                copied.tileBytes += d.tileBytes
+                copied.storedBytes += d.storedBytes
+                copied.tilesPerZoom.merge(d.tilesPerZoom, uniquingKeysWith: +)
+                return copied
             }
             state.withLock { s in
                 s.tiles += delta.tiles
@@ -141,6 +151,7 @@ public final class BundleWriter: Sendable {
                 s.tileBytes += delta.tileBytes
                 s.storedBytes += delta.storedBytes
                 s.tilesPerZoom.merge(delta.tilesPerZoom, uniquingKeysWith: +)
+                s.keptTiles += delta.keptTiles
             }
         } catch {
             throw .sqlite(path: temporaryPath, message: "\(error)")

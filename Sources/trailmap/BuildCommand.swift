@@ -108,6 +108,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Render only the K-th of N disjoint parts of the tile set, balanced by work; join the parts with `trailmap bundle merge`.", valueName: "K/N"))
     var shard: String?
 
+    @Option(name: .long, help: ArgumentHelp("Update a bundle TrailMap built, with the current sources and the same settings: only tiles that added, changed or removed sources touch are made again, the rest is copied. --out may name the same file (replaced when the new one is complete).", valueName: "bundle"))
+    var update: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -151,6 +154,7 @@ struct BuildCommand: ParsableCommand {
         }
         if let tileSize, tileSize != 256 && tileSize != 512 { throw ValidationError("--tile-size must be 256 or 512") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
+        if update != nil && shard != nil { throw ValidationError("--update and --shard exclude each other: update the merged bundle") }
         if let shard {
             do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("\(error)") }
         }
@@ -191,6 +195,7 @@ struct BuildCommand: ParsableCommand {
         if let attribution { options.attribution = attribution }
         if let bundleVersion { options.version = bundleVersion }
         options.shard = try shard.map { try ShardSpec(parsing: $0) }
+        options.update = update
         options.killAfterUnits = Self.testKillAfterUnits
         let printer = ProgressPrinter(quiet: global.quiet)
         let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
@@ -200,12 +205,22 @@ struct BuildCommand: ParsableCommand {
             case let .resumed(units, tiles): print("resumed a partial build: \(units) unit(s) and \(tiles) tiles were already made")
             case let .discarded(reason): print("started over: a partial build left beside the output was deleted (\(reason))")
             }
+            if let u = report.update { Self.printUpdate(u, base: update ?? "") }
             let ratio = report.uniqueImages > 0 ? Double(report.tilesStored) / Double(report.uniqueImages) : 1
             print(String(format: "%@: %d tiles stored (%d distinct, dedup %.2fx), %@ of tiles, %.1f s, %.0f tiles/s",
                          report.output, report.tilesStored, report.uniqueImages, ratio,
                          ByteSize.format(report.bytesStored), report.seconds,
                          Double(report.tilesConsidered) / max(report.seconds, 0.001)))
         }
+    }
+
+    static func printUpdate(_ u: UpdateSummary, base: String) {
+        func names(_ list: [String]) -> String {
+            list.isEmpty ? "" : " (" + list.map { URL(fileURLWithPath: $0).lastPathComponent }.prefix(5).joined(separator: ", ")
+                + (list.count > 5 ? ", ..." : "") + ")"
+        }
+        print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))")
+        print("tiles: \(u.tilesRendered) re-rendered, \(u.tilesKept) copied; against the old bundle \(u.tilesAdded) added, \(u.tilesRemoved) removed, \(u.tilesChanged) changed")
     }
 
     /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_KILL_AFTER_UNITS=N`

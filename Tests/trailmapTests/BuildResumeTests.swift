@@ -75,6 +75,22 @@ import TrailMapTestSupport
         #expect(try BundleReader(path: out).zoomLevels().map(\.zoom) == Array(3...8))
     }
 
+    @Test func updateFromTheCommandLine() throws {
+        let west = GeoBounds(west: -110, south: 36, east: -106, north: 42), east = GeoBounds(west: -106, south: 36, east: -101, north: 42)
+        let a = try TestSources.write(in: dir, name: "west", width: 200, height: 200, bounds: west, color: TestSources.terrain)
+        var b = try TestSources.write(in: dir, name: "east", width: 200, height: 200, bounds: east, color: TestSources.terrain)
+        let args = { (out: String) in ["build", "--source", a, "--source", b, "--name", "U", "--minzoom", "3", "--maxzoom", "8", "--out", out] }
+        #expect(try CLIRunner.run(args(dir.file("v1.mbtiles")) + ["--quiet"]).status == 0)
+        b = try TestSources.write(in: dir, name: "east", width: 200, height: 200, bounds: east) { c, r in (UInt8(c), UInt8(r), 0, 255) }
+        let r = try CLIRunner.run(args(dir.file("v2.mbtiles")) + ["--update", dir.file("v1.mbtiles")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("sources 0 added, 0 removed, 1 changed (east.png)") && r.stdout.contains("re-rendered"), "\(r.stdout)")
+        let bad = try CLIRunner.run(args(dir.file("v3.mbtiles")) + ["--update", dir.file("v1.mbtiles"), "--shard", "1/2"])
+        #expect(bad.status != 0 && bad.stderr.contains("exclude each other"), "\(bad.stderr)")
+        let other = try CLIRunner.run(args(dir.file("v3.mbtiles")).map { $0 == "8" ? "7" : $0 } + ["--update", dir.file("v1.mbtiles")])
+        #expect(other.status != 0 && other.stderr.contains("other settings") && other.stderr.contains("full build"), "\(other.stderr)")
+    }
+
     @Test func aSecondBuildOfTheSameBundleAtOnceIsRefused() throws {
         let src = try TestSources.write(in: dir, name: "s", width: 300, height: 200, bounds: Self.box, color: TestSources.terrain)
         let out = dir.file("l.mbtiles")

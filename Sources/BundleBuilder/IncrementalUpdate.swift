@@ -1,0 +1,129 @@
+import Foundation
+import Raster
+import Synchronization
+import TileGeometry
+import TileStore
+
+/// `--update EXISTING`: which sources changed since EXISTING was built, and so which tiles must be
+/// made again. A source is matched by layer and path; one whose size and modification time are
+/// as recorded is unchanged, else its content hash decides. The footprints of added, removed and
+/// changed sources (old and new) are the changed area; a tile that meets none of them is kept
+/// from EXISTING (its bytes copied; a whole untouched subtree in one statement).
+struct SourceChanges: Equatable {
+    var added: [String] = []
+    var removed: [String] = []
+    var changed: [String] = []
+    /// Per layer, the footprints whose tiles must be made again.
+    var dirty: [[MercatorBounds]]
+
+    var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+
+    static func between(old: [BuildRecord.Source], new infos: [SourceInfo], layerOf: [Int], layers: Int) throws(BuildError) -> SourceChanges {
+        var changes = SourceChanges(dirty: Array(repeating: [], count: layers))
+        var remaining = old
+        var keptOld = [Int](), keptNew = [Int]()
+        for (i, info) in infos.enumerated() {
+            let layer = layerOf[i]
+            guard let o = remaining.firstIndex(where: { $0.layer == layer && $0.path == info.path }) else {
+                changes.added.append(info.path)
+                changes.dirty[layer].append(info.mercatorBounds)
+                continue
+            }
+            let before = remaining.remove(at: o)
+            let stamp = SourceFileStamp(path: info.path)
+            var same = stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
+            if !same {
+                let now = try BuildRecord.sources([info], layerOf: [layer])[0]
+                same = now.sha256 == before.sha256 && now.footprint == before.footprint
+            }
+            if same {
+                keptOld.append(old.firstIndex(of: before)!)
+                keptNew.append(i)
+            } else {
+                changes.changed.append(info.path)
+                changes.dirty[layer] += [before.mercatorBounds, info.mercatorBounds]
+            }
+        }
+        for gone in remaining where gone.layer < layers {
+            changes.removed.append(gone.path)
+            changes.dirty[gone.layer].append(gone.mercatorBounds)
+        }
+        // Sources kept but drawn in another order: where they overlap, the tiles change.
+        if keptOld != keptOld.sorted() {
+            for i in keptNew { changes.dirty[layerOf[i]].append(infos[i].mercatorBounds) }
+        }
+        return changes
+    }
+}
+
+/// What an update's rendering needs: the changed area of one zoom band and the old bundle's tiles.
+final class UpdateScope: Sendable {
+    let dirty: [MercatorBounds]
+    /// The old bundle's tile bytes (read through the writer's connection, where it is attached).
+    private let writer: BundleWriter
+    private let rendered = Atomic<Int>(0)
+
+    init(dirty: [MercatorBounds], writer: BundleWriter) {
+        self.dirty = dirty
+        self.writer = writer
+    }
+
+    /// True when no changed source's footprint meets the tile (the test the renderer uses to pick
+    /// a tile's sources), so the old tile is what a full build would make.
+    func isUnchanged(_ t: TileID) -> Bool {
+        let b = t.mercatorBounds
+        return !dirty.contains { $0.intersects(b) }
+    }
+
+    /// The old bundle's pixels of `t` (nil where it has no tile).
+    func oldImage(_ t: TileID) throws(BuildError) -> RGBAImage? {
+        let data: Data?
+        do { data = try writer.baseTile(t) } catch { throw .store(error) }
+        guard let data else { return nil }
+        do throws(TileCodecError) { return try TileDecoder.decode([UInt8](data)) } catch { throw .encode(tile: t, error) }
+    }
+
+    func countRendered(_ n: Int) { rendered.add(n, ordering: .relaxed) }
+    var renderedCount: Int { rendered.load(ordering: .relaxed) }
+}
+
+/// What `--update` did.
+public struct UpdateSummary: Sendable, Equatable {
+    /// Source files added, removed and changed since the old bundle was built.
+    public var sourcesAdded: [String]
+    public var sourcesRemoved: [String]
+    public var sourcesChanged: [String]
+    /// Tiles made again (rendered from the sources or from the zoom below), and tiles kept.
+    public var tilesRendered: Int
+    public var tilesKept: Int
+    /// Against the old bundle: tiles new, gone and with other bytes.
+    public var tilesAdded: Int
+    public var tilesRemoved: Int
+    public var tilesChanged: Int
+}
+
+/// The bundle an update starts from, checked.
+struct UpdateBase {
+    let path: String
+    let record: [String: String]
+    let sources: [BuildRecord.Source]
+
+    /// Opens `path` and checks it can be updated with `settings`.
+    static func open(_ path: String, settings: String) throws(BuildError) -> UpdateBase {
+        let record: [String: String]
+        do {
+            record = try BuildJournalReader(path: path).record()
+            _ = try BundleReader(path: path)
+        } catch { throw .update(path: path, "\(error)") }
+        guard let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey]) else {
+            throw .update(path: path, "it records no sources (it was not built by this version of TrailMap): run a full build without --update")
+        }
+        if record[BuildRecord.shardKey] != nil {
+            throw .update(path: path, "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result")
+        }
+        guard record[BuildRecord.settingsKey] == settings else {
+            throw .update(path: path, "it was built with other settings (zooms, layers, format, encoder, resampling or texts): run a full build without --update")
+        }
+        return UpdateBase(path: path, record: record, sources: sources)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Raster
+import Testing
+import TileGeometry
+import TileStore
+@testable import BundleBuilder
+import TrailMapTestSupport
+
+/// `--update`: only the tiles that changed sources touch are made again, and the result equals a
+/// full rebuild tile by tile.
+@Suite struct IncrementalUpdateTests {
+    let dir = TemporaryDirectory()
+    static let sheets = [
+        "a": GeoBounds(west: -110, south: 36, east: -106, north: 39),
+        "b": GeoBounds(west: -106, south: 36, east: -102, north: 39),
+        "c": GeoBounds(west: -110, south: 39, east: -106, north: 42),
+        "d": GeoBounds(west: -106, south: 39.5, east: -103, north: 41.5),
+    ]
+
+    /// A sheet; `patch` paints a red square into it (a corrected sheet).
+    @discardableResult
+    func sheet(_ name: String, patch: Bool = false) throws -> String {
+        try TestSources.write(in: dir, name: name, width: 240, height: 180, bounds: Self.sheets[name]!) { c, r in
+            if patch && (60..<100).contains(c) && (40..<70).contains(r) { return (255, 0, 0, 255) }
+            return (UInt8((c * 3 + name.count * 40) & 255), UInt8((r * 5) & 255), UInt8(((c + r) * 2) & 255), 255)
+        }
+    }
+
+    func options(_ names: [String], out: String, update: String? = nil, max: Int = 9) -> BuildOptions {
+        var o = BuildOptions(sources: names.map { dir.file("\($0).png") }, name: "Update", minZoom: 3, maxZoom: max, output: dir.file(out))
+        o.threads = 2
+        o.update = update.map { dir.file($0) }
+        return o
+    }
+
+    static func tiles(_ path: String) throws -> [TileID: Data] {
+        var out = [TileID: Data]()
+        try BundleReader(path: path).forEachTile { t, data in
+            out[t] = data
+            return true
+        }
+        return out
+    }
+
+    /// Tiles of the build's ranges whose footprint meets `bounds`.
+    func touching(_ bounds: [MercatorBounds], _ o: BuildOptions) throws -> Int {
+        let plan = try BundleBuilder(options: o).plan()
+        return plan.ranges[0].reduce(0) { sum, r in sum + r.filter { t in bounds.contains { $0.intersects(t.mercatorBounds) } }.count }
+    }
+
+    func expectEqualToFullRebuild(_ updated: String, _ names: [String]) throws {
+        _ = try BundleBuilder(options: options(names, out: "full.mbtiles")).build()
+        let full = try Self.tiles(dir.file("full.mbtiles")), got = try Self.tiles(dir.file(updated))
+        #expect(got.count == full.count)
+        let differing = full.filter { got[$0.key] != $0.value }.map(\.key)
+        #expect(differing.isEmpty, "\(differing.count) tiles differ from a full rebuild, e.g. \(differing.prefix(3))")
+        var a = try BundleReader(path: dir.file(updated)).metadataPairs(), b = try BundleReader(path: dir.file("full.mbtiles")).metadataPairs()
+        a["trailmap:region"] = nil
+        b["trailmap:region"] = nil
+        #expect(a == b)
+    }
+
+    @Test func aChangedSheetReRendersOnlyTheTilesItTouches() throws {
+        for name in ["a", "b", "c"] { try sheet(name) }
+        _ = try BundleBuilder(options: options(["a", "b", "c"], out: "v1.mbtiles")).build()
+        let before = try Self.tiles(dir.file("v1.mbtiles"))
+        try sheet("b", patch: true)
+        let o = options(["a", "b", "c"], out: "v2.mbtiles", update: "v1.mbtiles")
+        let report = try BundleBuilder(options: o).build()
+        let u = try #require(report.update)
+        #expect(u.sourcesChanged.map { URL(fileURLWithPath: $0).lastPathComponent } == ["b.png"])
+        #expect(u.sourcesAdded.isEmpty && u.sourcesRemoved.isEmpty)
+        let plan = try BundleBuilder(options: o).plan()
+        let expected = try touching([plan.sources[1].mercatorBounds], o)
+        #expect(u.tilesRendered == expected, "re-rendered \(u.tilesRendered), tiles touching b.png \(expected)")
+        #expect(u.tilesRendered < before.count / 2)
+        #expect(u.tilesKept == before.count - expected)
+        #expect(u.tilesChanged > 0 && u.tilesChanged < u.tilesRendered && u.tilesAdded == 0 && u.tilesRemoved == 0)
+        try expectEqualToFullRebuild("v2.mbtiles", ["a", "b", "c"])
+        #expect(try Self.tiles(dir.file("v1.mbtiles")) == before, "the old bundle is left as it was")
+    }
+
+    @Test func addedAndRemovedSheetsAndAnUpdateInPlace() throws {
+        for name in ["a", "b", "c", "d"] { try sheet(name) }
+        _ = try BundleBuilder(options: options(["a", "b", "c"], out: "region.mbtiles")).build()
+        let before = try Self.tiles(dir.file("region.mbtiles"))
+        // c is gone, d is new; the bundle is updated in place.
+        let o = options(["a", "b", "d"], out: "region.mbtiles", update: "region.mbtiles")
+        let u = try #require(try BundleBuilder(options: o).build().update)
+        #expect(u.sourcesAdded.map { URL(fileURLWithPath: $0).lastPathComponent } == ["d.png"])
+        #expect(u.sourcesRemoved.map { URL(fileURLWithPath: $0).lastPathComponent } == ["c.png"])
+        #expect(u.tilesAdded > 0 && u.tilesRemoved > 0)
+        let after = try Self.tiles(dir.file("region.mbtiles"))
+        #expect(after.count == before.count + u.tilesAdded - u.tilesRemoved)
+        try expectEqualToFullRebuild("region.mbtiles", ["a", "b", "d"])
+        #expect(!dir.contents.contains { $0.contains(".building") })
+    }
+
+    @Test func touchedButUnchangedSourcesReRenderNothing() throws {
+        for name in ["a", "b"] { try sheet(name) }
+        _ = try BundleBuilder(options: options(["a", "b"], out: "v1.mbtiles")).build()
+        // Same bytes, new modification time: the content hash says unchanged.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: dir.file("a.png"))
+        let u = try #require(try BundleBuilder(options: options(["a", "b"], out: "v2.mbtiles", update: "v1.mbtiles")).build().update)
+        #expect(u.tilesRendered == 0 && u.tilesChanged == 0 && u.sourcesChanged.isEmpty)
+        #expect(try Self.tiles(dir.file("v2.mbtiles")) == Self.tiles(dir.file("v1.mbtiles")))
+    }
+
+    @Test func bundlesThatCannotBeUpdatedAreRefusedWithTheReason() throws {
+        for name in ["a", "b"] { try sheet(name) }
+        _ = try BundleBuilder(options: options(["a", "b"], out: "v1.mbtiles")).build()
+        func refusal(_ o: BuildOptions) -> String {
+            do {
+                _ = try BundleBuilder(options: o).build()
+                return "built"
+            } catch { return "\(error)" }
+        }
+        // Not built by TrailMap (no source records).
+        try TestBundle.write([(TileID(z: 3, x: 1, y: 3)!, [1, 2, 3])], to: dir.file("foreign.mbtiles"),
+                             metadata: BundleMetadata(name: "F", bounds: .world, minZoom: 3, maxZoom: 3))
+        #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "foreign.mbtiles")).contains("records no sources"))
+        #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles", max: 8)).contains("other settings"))
+        #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "missing.mbtiles")).contains("no such file"))
+        var both = options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles")
+        both.shard = try ShardSpec(index: 1, count: 2)
+        #expect(refusal(both).contains("exclude each other"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x.mbtiles")))
+    }
+}
