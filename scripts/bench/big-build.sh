@@ -12,6 +12,7 @@
 #        TRAILMAP  trailmap binary (default: built with swift build -c release --scratch-path .build-bench)
 #        BASELINE  another trailmap binary to time on the same build first (e.g. one built before
 #                  the resumable writer), or unset
+#        STEPS     after the full build: resume,update (default both)
 #        WORK      scratch dir (default: mktemp -d, removed at exit)
 #
 # Prints: the full build's time, tiles, tiles/s in each tenth of the build (from the progress
@@ -26,6 +27,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ZOOM=${ZOOM:-6-15}
 THREADS=${THREADS:-2}
 DATA=${DATA:-/tmp/tm-bench}
+STEPS=${STEPS:-resume,update}
 MINZ=${ZOOM%-*} MAXZ=${ZOOM#*-}
 
 if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
@@ -98,6 +100,7 @@ timed_build "$TRAILMAP" "$WORK/full.mbtiles" "$WORK/full.log"
 summary "$WORK/full.log" "$WORK/full.mbtiles"; rates "$WORK/full.log"
 read -r full_secs _ <"$WORK/full.log.time"
 
+if [[ ,$STEPS, == *,resume,* ]]; then
 echo "-- resume: SIGKILL past 50%, then the same command again"
 start=$(date +%s.%N)
 "$TRAILMAP" $(args "$WORK/resumed.mbtiles") 2>"$WORK/killed.log" >/dev/null &
@@ -116,7 +119,9 @@ python3 -c "f=$full_secs; a=$first; b=$second; print(f'  resumed run {b:.1f} s; 
 same=$(diff <(sqlite3 "$WORK/full.mbtiles" "SELECT zoom_level, tile_column, tile_row, tile_id FROM map ORDER BY 1, 2, 3") \
             <(sqlite3 "$WORK/resumed.mbtiles" "SELECT zoom_level, tile_column, tile_row, tile_id FROM map ORDER BY 1, 2, 3") >/dev/null && echo yes || echo NO)
 echo "  same tiles as the uninterrupted build: $same"
+fi
 
+if [[ ,$STEPS, == *,update,* ]]; then
 echo "-- update: one sheet repainted, --update against a full rebuild"
 sheet=$WORK/sheets/sheet_38n109w.tif   # LZW, nodata 0: updatable in place
 read -r x0 y0 x1 y1 < <(gdalinfo -json "$sheet" | python3 -c "
@@ -125,7 +130,7 @@ c = json.load(sys.stdin)['cornerCoordinates']
 (l, t), (r, b) = c['upperLeft'], c['lowerRight']
 w, h = r - l, t - b
 print(l + 0.4 * w, b + 0.4 * h, l + 0.6 * w, b + 0.6 * h)")
-printf '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[%s, %s], [%s, %s], [%s, %s], [%s, %s], [%s, %s]]]}}]}\n' \
+printf '{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32612"}}, "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[%s, %s], [%s, %s], [%s, %s], [%s, %s], [%s, %s]]]}}]}\n' \
   "$x0" "$y0" "$x1" "$y0" "$x1" "$y1" "$x0" "$y1" "$x0" "$y0" >"$WORK/patch.geojson"
 gdal_rasterize -q -b 1 -b 2 -b 3 -burn 60 -burn 200 -burn 90 "$WORK/patch.geojson" "$sheet"
 echo "  repainted a square of $(basename "$sheet")"
@@ -139,3 +144,4 @@ python3 -c "u=$utime; r=$rebuild; print(f'  update {u:.1f} s vs full rebuild {r:
 same=$(diff <(sqlite3 "$WORK/rebuilt.mbtiles" "SELECT zoom_level, tile_column, tile_row, tile_id FROM map ORDER BY 1, 2, 3") \
             <(sqlite3 "$WORK/updated.mbtiles" "SELECT zoom_level, tile_column, tile_row, tile_id FROM map ORDER BY 1, 2, 3") >/dev/null && echo yes || echo NO)
 echo "  same tiles as the full rebuild: $same"
+fi
