@@ -66,6 +66,16 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Patches between published versions of a bundle: content hashes, version indexes, making and applying.
+        .target(
+            name: "BundlePatch",
+            dependencies: [
+                "TileStore", "Essentials",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BundleBuilder",
             dependencies: [
@@ -199,6 +209,11 @@ let package = Package(
         .testTarget(
             name: "RegionManagerTests",
             dependencies: ["RegionManager", "TileStore", "TrailMapTestSupport", "TrailMapAPI"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "BundlePatchTests",
+            dependencies: ["BundlePatch", "TileStore", "TileGeometry", "Essentials", "TrailMapTestSupport"],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -41,7 +41,10 @@ enum BuildJournalSchema {
     static func units(_ db: Database) throws -> [BuildUnit] {
         guard try db.tableExists("trailmap_units") else { return [] }
         return try Row.fetchAll(db, sql: "SELECT band, zoom_level, x, y FROM trailmap_units ORDER BY band, zoom_level, x, y")
-            .compactMap { row in TileID(z: row[1], x: row[2], y: row[3]).map { BuildUnit(band: row[0], tile: $0) } }
+            .compactMap { row in
+                guard let b = row.int(0), let z = row.int(1), let x = row.int(2), let y = row.int(3) else { return nil }
+                return TileID(z: z, x: x, y: y).map { BuildUnit(band: b, tile: $0) }
+            }
     }
 
     static func root(_ db: Database, _ unit: BuildUnit) throws -> [UInt8]? {
@@ -52,8 +55,7 @@ enum BuildJournalSchema {
 
     static func record(_ db: Database) throws -> [String: String] {
         guard try db.tableExists("trailmap_build") else { return [:] }
-        return Dictionary(try Row.fetchAll(db, sql: "SELECT name, value FROM trailmap_build").map { ($0[0], $0[1]) },
-                          uniquingKeysWith: { a, _ in a })
+        return try Row.fetchAll(db, sql: "SELECT name, value FROM trailmap_build").pairs()
     }
 }
 
@@ -92,5 +94,17 @@ public final class BuildJournalReader: Sendable {
 
     private func read<T>(_ body: (Database) throws -> T) throws(TileStoreError) -> T {
         do { return try db.read(body) } catch { throw .sqlite(path: path, message: "\(error)") }
+    }
+}
+
+extension Array where Element == Row {
+    /// Name/value rows as a dictionary; rows with a NULL name are skipped, a NULL value reads as "".
+    public func pairs() -> [String: String] {
+        var out = [String: String]()
+        for row in self {
+            guard let name = String.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
+            if out[name] == nil { out[name] = String.fromDatabaseValue(row[1] as DatabaseValue) ?? "" }
+        }
+        return out
     }
 }

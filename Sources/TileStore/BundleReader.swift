@@ -68,7 +68,9 @@ public final class BundleReader: Sendable {
         try read { db in
             var out = [String: String]()
             for row in try Row.fetchAll(db, sql: "SELECT name, value FROM metadata") {
-                if let k: String = row["name"] { out[k] = row["value"] ?? "" }
+                if let k = String.fromDatabaseValue(row["name"] as DatabaseValue) {
+                    out[k] = String.fromDatabaseValue(row["value"] as DatabaseValue) ?? ""
+                }
             }
             return out
         }
@@ -94,10 +96,11 @@ public final class BundleReader: Sendable {
                 SELECT zoom_level AS z, COUNT(*) AS n, SUM(LENGTH(tile_data)) AS b,
                        MIN(tile_column) AS x0, MAX(tile_column) AS x1, MIN(tile_row) AS r0, MAX(tile_row) AS r1
                 FROM tiles GROUP BY zoom_level ORDER BY zoom_level
-                """).map { row in
-                let z: Int = row["z"]
-                let r0: Int = row["r0"], r1: Int = row["r1"]
-                return ZoomLevelSummary(zoom: z, tiles: row["n"], bytes: row["b"] ?? 0, minX: row["x0"], maxX: row["x1"],
+                """).compactMap { row in
+                // An untrusted file may hold NULL or text where numbers belong: such rows are left out.
+                guard let z = row.int(0), (0...TileID.maxZoom).contains(z), let x0 = row.int(3), let x1 = row.int(4),
+                      let r0 = row.int(5), let r1 = row.int(6) else { return nil }
+                return ZoomLevelSummary(zoom: z, tiles: row.int(1) ?? 0, bytes: row.int(2) ?? 0, minX: x0, maxX: x1,
                                         minY: TileID.xyzRow(fromTMS: r1, zoom: z), maxY: TileID.xyzRow(fromTMS: r0, zoom: z))
             }
         }
@@ -130,12 +133,13 @@ public final class BundleReader: Sendable {
         try read { db in
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: args)
             while let row = try cursor.next() {
-                let z: Int = row[0], x: Int = row[1], tms: Int = row[2]
+                // NULL or text where a number belongs reads as -1: an invalid address.
+                let z = row.int(0) ?? -1, x = row.int(1) ?? -1, tms = row.int(2) ?? -1
                 guard (0...TileID.maxZoom).contains(z), let t = TileID(z: z, x: x, y: TileID.xyzRow(fromTMS: tms, zoom: z)) else {
                     invalid(z, x, tms)
                     continue
                 }
-                let data: Data = row[3] ?? Data()
+                let data = Data.fromDatabaseValue(row[3] as DatabaseValue) ?? Data()
                 if !body(t, data) { break }
             }
         }
@@ -152,4 +156,9 @@ public final class BundleReader: Sendable {
     public var fileSize: Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
+}
+
+extension Row {
+    /// Column `i` as an integer; nil when it is NULL or anything else that is not one (untrusted files).
+    func int(_ i: Int) -> Int? { Int.fromDatabaseValue(self[i] as DatabaseValue) }
 }

@@ -95,8 +95,9 @@ extension BundleWriter {
     static func stats(_ db: Database) throws -> BundleWriteStats {
         var s = BundleWriteStats()
         for row in try Row.fetchAll(db, sql: "SELECT zoom_level, COUNT(*) FROM map GROUP BY zoom_level") {
-            s.tilesPerZoom[row[0]] = row[1]
-            s.tiles += row[1] as Int
+            let count = (row[1] as Int?) ?? 0
+            if let z = row[0] as Int? { s.tilesPerZoom[z] = count }
+            s.tiles += count
         }
         let images = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(LENGTH(tile_data)), 0) FROM images")
         s.uniqueImages = images?[0] ?? 0

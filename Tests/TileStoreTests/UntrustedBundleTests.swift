@@ -23,6 +23,27 @@ import TrailMapTestSupport
         return path
     }
 
+    /// NULL or text where numbers belong (found by the patch tests' corruption cases): the rows
+    /// are reported or left out, never a crash.
+    @Test func nullsAndTextInAddressColumnsAreProblemsNotCrashes() throws {
+        let path = try bundle()
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                INSERT INTO metadata VALUES (NULL, NULL), ('description', NULL);
+                INSERT INTO tiles VALUES (NULL, 0, 0, x'00'), (1, NULL, 0, x'00'), ('abc', 1, 1, x'00'), (2, 'x', 0, NULL), (1, 0, 0, NULL);
+                """)
+        }
+        let reader = try BundleReader(path: path)
+        #expect(try reader.metadataPairs() == ["name": "b", "format": "png", "description": ""])
+        #expect(try reader.zoomLevels().map(\.zoom) == [0, 1])
+        var invalid = 0, valid = 0
+        try reader.forEachTile(invalid: { _, _, _ in invalid += 1 }) { _, _ in
+            valid += 1
+            return true
+        }
+        #expect(invalid == 4 && valid == 2)
+    }
+
     @Test func finding11_readersOpenBundlesWithAnUntrustedSchema() throws {
         let path = try bundle()
         #expect(try BundleReader(path: path).trustedSchema() == 0)

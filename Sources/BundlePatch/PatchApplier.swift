@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import TileStore
+
+/// Applies patches to a copy of an installed bundle and proves the result is the published version.
+public enum PatchApplier {
+    /// Applies `patches` in order to a copy of `base` written at `output` (the caller renames it
+    /// into place). Before anything is written: each patch is read and checked, the chain must be
+    /// unbroken (each starts where the one before ends), and `base`'s content must be the first
+    /// patch's starting content (a bundle changed locally is refused). After: the result's
+    /// content hash must equal `expected` (the published version's); otherwise `output` is
+    /// deleted and `resultMismatch` thrown. Returns the result's content hash.
+    @discardableResult
+    public static func apply(_ patches: [String], to base: String, output: String, expected: String) throws(PatchError) -> String {
+        guard !patches.isEmpty else { throw .corrupt(path: base, reason: "no patches to apply") }
+        let headers = try patches.map { p throws(PatchError) in try PatchFile.header(p) }
+        for (a, b) in zip(headers, headers.dropFirst()) where a.toContent != b.fromContent || a.toVersion != b.fromVersion {
+            throw .corrupt(path: patches[headers.firstIndex(of: b)!], reason: "it does not start where the patch before it ends (version \(a.toVersion))")
+        }
+        let found = try ContentHash.of(bundle: base).hash
+        guard found == headers[0].fromContent else { throw .wrongBase(path: base, expected: headers[0].fromContent, found: found) }
+        try? FileManager.default.removeItem(atPath: output)
+        do {
+            try FileManager.default.copyItem(atPath: base, toPath: output)
+            let db = try DatabaseQueue(path: output)
+            try db.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+                let deduplicated = try db.tableExists("images") && db.tableExists("map")
+                for path in patches {
+                    try db.execute(sql: "ATTACH DATABASE ? AS p", arguments: [path])
+                    do {
+                        try db.inTransaction {
+                            try applyOne(db, deduplicated: deduplicated, path: path)
+                            return .commit
+                        }
+                    } catch {
+                        try? db.execute(sql: "DETACH DATABASE p")
+                        throw error
+                    }
+                    try db.execute(sql: "DETACH DATABASE p")
+                }
+            }
+            try db.close()
+        } catch let e as PatchError {
+            try? FileManager.default.removeItem(atPath: output)
+            throw e
+        } catch {
+            try? FileManager.default.removeItem(atPath: output)
+            throw .corrupt(path: patches.joined(separator: ", "), reason: "\(error)")
+        }
+        let result: String
+        do { result = try ContentHash.of(bundle: output).hash } catch {
+            try? FileManager.default.removeItem(atPath: output)
+            throw error
+        }
+        guard result == expected, result == headers.last!.toContent else {
+            try? FileManager.default.removeItem(atPath: output)
+            throw .resultMismatch(expected: expected, found: result)
+        }
+        return result
+    }
+
+    private static func applyOne(_ db: Database, deduplicated: Bool, path: String) throws {
+        func same(_ t: String) -> String { "\(t).zoom_level = d.zoom_level AND \(t).tile_column = d.tile_column AND \(t).tile_row = d.tile_row" }
+        if deduplicated {
+            try db.execute(sql: "DELETE FROM map WHERE EXISTS (SELECT 1 FROM p.del d WHERE \(same("map")))")
+            let image = try db.makeStatement(sql: "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
+            let map = try db.makeStatement(sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+            let rows = try Row.fetchCursor(db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM p.put")
+            while let row = try rows.next() {
+                let data = Data.fromDatabaseValue(row[3] as DatabaseValue) ?? Data()
+                let id = TileHash.id(data)
+                try image.execute(arguments: [id, data])
+                guard let z = Int.fromDatabaseValue(row[0] as DatabaseValue), let x = Int.fromDatabaseValue(row[1] as DatabaseValue),
+                      let y = Int.fromDatabaseValue(row[2] as DatabaseValue) else {
+                    throw PatchError.corrupt(path: path, reason: "a tile without a zoom, column or row")
+                }
+                try map.execute(arguments: [z, x, y, id])
+            }
+            try db.execute(sql: "DELETE FROM images WHERE NOT EXISTS (SELECT 1 FROM map WHERE map.tile_id = images.tile_id)")
+        } else {
+            for table in ["p.del", "p.put"] {
+                try db.execute(sql: "DELETE FROM tiles WHERE EXISTS (SELECT 1 FROM \(table) d WHERE \(same("tiles")))")
+            }
+            try db.execute(sql: "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) SELECT zoom_level, tile_column, tile_row, tile_data FROM p.put")
+        }
+        try db.execute(sql: "DELETE FROM metadata WHERE name IN (SELECT name FROM p.meta_del) OR name IN (SELECT name FROM p.meta_put)")
+        try db.execute(sql: "INSERT INTO metadata (name, value) SELECT name, value FROM p.meta_put")
+    }
+}
