@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "RegionManager",
             dependencies: [
-                "Essentials", "TrailMapAPI",
+                "Essentials", "TrailMapAPI", "BundlePatch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "TrailMapServer",
             dependencies: [
-                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI",
+                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -138,7 +138,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),

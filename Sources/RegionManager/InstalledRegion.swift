@@ -10,6 +10,10 @@ public struct InstalledRegion: Codable, Sendable, Equatable {
     /// Absolute path of the installed bundle.
     public var file: String
     public var installedAt: Date
+    /// Set when the file was made by patching: the published version's content hash, which the
+    /// file's metadata and tiles were checked against (its bytes differ from the published
+    /// bundle's, whose SHA-256 `sha256` still names the version).
+    public var contentHash: String? = nil
 
     public init(productId: String, title: String?, version: Int, sha256: String, size: Int64, file: String, installedAt: Date) {
         self.productId = productId

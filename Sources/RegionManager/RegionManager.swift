@@ -134,7 +134,7 @@ public struct RegionManager: Sendable {
                               previousVersion: existing?.version, warning: warning)
     }
 
-    private func tellServerInstalled(_ productId: String, version: Int) async -> String? {
+    func tellServerInstalled(_ productId: String, version: Int) async -> String? {
         guard let deviceId else { return "This device has no id on the server; log in again to register it." }
         do {
             try await client.reportInstall(deviceId: deviceId, productId: productId, version: version)
@@ -205,13 +205,20 @@ public struct RegionManager: Sendable {
         } catch let error as RegionManagerError {
             offline = error.description
         }
-        let entries = registry.values.sorted { $0.productId < $1.productId }.map { region -> StatusEntry in
+        var entries = registry.values.sorted { $0.productId < $1.productId }.map { region -> StatusEntry in
             let present = FileManager.default.fileExists(atPath: region.file)
             var status = ProductStatus.installed
             if let p = latest[region.productId] {
                 status = p.status == .revoked ? .revoked : (p.version > region.version ? .updateAvailable : .installed)
             }
             return StatusEntry(region: region, status: status, latestVersion: latest[region.productId]?.version, filePresent: present)
+        }
+        for i in entries.indices where entries[i].status == .updateAvailable {
+            let region = entries[i].region
+            if let u = try? await client.productUpdate(region.productId, from: region.version) {
+                entries[i].updateByPatch = !u.patches.isEmpty && u.patchSize < u.fullSize && u.contentHash != nil
+                entries[i].updateBytes = entries[i].updateByPatch ? u.patchSize : u.fullSize
+            }
         }
         return StatusReport(regions: entries, usedBytes: registry.values.reduce(0) { $0 + $1.size },
                             storageBudget: installer.storageBudget, offlineReason: offline)
@@ -228,7 +235,28 @@ public struct RegionManager: Sendable {
             guard let local = registry[p.productId], productId == nil || productId == p.productId else { continue }
             guard p.version > local.version || p.sha256.lowercased() != local.sha256 else { continue }
             if p.status == .revoked { throw RegionManagerError.revoked(p.productId) }
-            outcomes.append(try await install(p.productId) { progress(p.productId, $0) })
+            // Patches when the server offers a chain smaller than the bundle; on any failure the
+            // installed file is untouched and the whole bundle is downloaded instead.
+            var fallback: String?
+            if p.version > local.version, FileManager.default.fileExists(atPath: local.file) {
+                do {
+                    if let (region, patch) = try await updateByPatches(p.productId, local: local, progress: { progress(p.productId, $0) }) {
+                        try state.updateRegistry { $0[p.productId] = region }
+                        let warning = await tellServerInstalled(p.productId, version: region.version)
+                        outcomes.append(InstallOutcome(region: region, alreadyInstalled: false, resumedFrom: 0,
+                                                       previousVersion: local.version, warning: warning, patch: patch))
+                        continue
+                    }
+                } catch let error as RegionManagerError {
+                    switch error {
+                    case .notLoggedIn, .revoked, .notEntitled, .downloadInProgress: throw error
+                    default: fallback = error.description
+                    }
+                }
+            }
+            var outcome = try await install(p.productId) { progress(p.productId, $0) }
+            outcome.patchFallback = fallback
+            outcomes.append(outcome)
         }
         return outcomes
     }

@@ -34,6 +34,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
     case downloadInProgress(String)
     /// A local file operation failed.
     case fileSystem(path: String, reason: String)
+    /// An update's patches could not be applied (the installed region is left as it was).
+    case patch(String, String)
 
     public var description: String {
         switch self {
@@ -73,6 +75,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
             return "Another trailmap process is downloading \(id) into this folder. Wait for it, or stop it and run the install again."
         case let .fileSystem(path, reason):
             return "File operation failed on \(path): \(reason)"
+        case let .patch(id, reason):
+            return "The update of \(id) by patch failed, the installed version is unchanged: \(reason)"
         }
     }
 }

@@ -24,6 +24,21 @@ public struct InstallOutcome: Codable, Sendable {
     public var previousVersion: Int?
     /// Set when the server could not be told about the install.
     public var warning: String?
+    /// An update by patches: the versions it went through and the bytes downloaded, against the
+    /// whole bundle's size.
+    public var patch: PatchUpdate? = nil
+    /// Why an update downloaded the whole bundle although patches were offered (a patch failed).
+    public var patchFallback: String? = nil
+}
+
+/// What an update by patches did.
+public struct PatchUpdate: Codable, Sendable, Equatable {
+    public var fromVersion: Int
+    public var toVersion: Int
+    public var patches: Int
+    public var downloadedBytes: Int64
+    public var fullSize: Int64
+    public var savedBytes: Int64 { fullSize - downloadedBytes }
 }
 
 /// What `uninstall` did.
@@ -49,6 +64,10 @@ public struct StatusEntry: Codable, Sendable {
     public var latestVersion: Int?
     /// False when the bundle file is gone from disk.
     public var filePresent: Bool
+    /// With an update available: the bytes it would download (the patches' when the server
+    /// offers a smaller chain, else the whole bundle) and whether that is by patch.
+    public var updateBytes: Int64? = nil
+    public var updateByPatch: Bool = false
 }
 
 /// `status`: installed regions, storage, and whether the server was reachable.

@@ -59,6 +59,18 @@ public struct StoreClient: Sendable {
                        auth: token != nil, idempotent: true, productId: productId)
     }
 
+    /// How to get the published version of a product from `fromVersion`: patches beside the full size.
+    public func productUpdate(_ productId: String, from fromVersion: Int) async throws -> ProductUpdate {
+        try await call("GET", "updates/\(Self.segment(productId))/\(fromVersion)", body: nil as Data?, auth: true, idempotent: true,
+                       productId: productId)
+    }
+
+    /// A server path the API gave (`/api/v1/...`), on the server's own origin.
+    public func resolve(_ path: String) -> URL? {
+        guard let url = URL(string: path, relativeTo: server)?.absoluteURL, Self.sameOrigin(url, server) else { return nil }
+        return url
+    }
+
     // MARK: purchases
 
     public func entitlements() async throws -> [Entitlement] {

@@ -29,6 +29,8 @@ public enum APISchemas {
             "TileTokenGrant": TileTokenGrant.schema,
             "DownloadLinkRequest": DownloadLinkRequest.schema,
             "DownloadLink": DownloadLink.schema,
+            "ProductUpdate": ProductUpdate.schema,
+            "PatchLink": PatchLink.schema,
             "Notification": SignedPayload.schema,
             "NotificationResult": NotificationResult.schema,
             "SandboxPurchase": SandboxPurchaseRequest.schema,

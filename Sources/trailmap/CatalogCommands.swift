@@ -1,3 +1,4 @@
+import BundlePatch
 import ArgumentParser
 import Catalog
 import Foundation
@@ -23,9 +24,16 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The product file (see README).") var products: String = "Catalog/products.json"
     @Option(name: .long, help: "Folder of the bundles the product file names.") var tiles: String = "Tiles"
     @Option(name: .long, help: "The catalog (created if missing): \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
+    @Option(name: .long, help: "Folder of the patches between versions (default TILES/.trailmap-patches; the server reads the same).")
+    var patches: String?
+    @Option(name: .long, help: "Versions of each product kept as indexes to make patches from (default 3).")
+    var keepVersions: Int = 3
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws { _ = try CatalogLocation(catalog) }
+    func validate() throws {
+        _ = try CatalogLocation(catalog)
+        if keepVersions < 1 { throw ValidationError("--keep-versions must be at least 1") }
+    }
 
     func run() async throws {
         let file = try ProductFile.load(path: products)
@@ -33,9 +41,18 @@ struct PublishCommand: AsyncParsableCommand {
         let db = try await location.open(logger: global.logger("trailmap.catalog"))
         defer { CatalogLocation.close(db) }
         let results = try await db.publish(file, tilesDirectory: tiles)
+        // Each published version is indexed, and patches are made to it from the kept earlier ones.
+        let store = PatchStore(root: patches ?? PatchStoreLocation.defaultRoot(tiles: tiles), keepVersions: keepVersions)
+        var made = [String: [StoredPatch]]()
+        for r in results {
+            guard let p = try await db.product(id: r.productId) else { continue }
+            made[r.productId] = try store.record(productId: r.productId, version: r.version, bundle: p.bundlePath, sha256: r.sha256).made
+        }
         guard !global.quiet else { return }
         for r in results {
-            print("\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…")
+            let patches = (made[r.productId] ?? []).map { "\($0.fromVersion)→\($0.toVersion) \(ByteSize.format(Int($0.size)))" }
+            print("\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…"
+                  + (patches.isEmpty ? "" : "; patches \(patches.joined(separator: ", "))"))
         }
         print("published \(results.count) products to \(location)")
     }

@@ -52,7 +52,10 @@ enum RegionsOutput {
         } else {
             table(["ID", "NAME", "VERSION", "SIZE", "STATUS", "FILE"], report.regions.map { e in
                 var status = e.status.display
-                if e.status == .updateAvailable, let v = e.latestVersion { status += " (v\(v))" }
+                if e.status == .updateAvailable, let v = e.latestVersion {
+                    let size = e.updateBytes.map { ", \(ByteSize.format(Int($0)))\(e.updateByPatch ? " by patch" : "")" } ?? ""
+                    status += " (v\(v)\(size))"
+                }
                 if !e.filePresent { status += ", file missing" }
                 return [e.region.productId, e.region.title ?? "", "\(e.region.version)", ByteSize.format(Int(e.region.size)), status, e.region.file]
             })
@@ -68,9 +71,15 @@ enum RegionsOutput {
         if o.alreadyInstalled {
             print("\(name) version \(o.region.version) is already installed at \(o.region.file).")
         } else {
+            if let p = o.patch {
+                print("Updated \(name) from version \(p.fromVersion) to \(p.toVersion) by \(p.patches) patch\(p.patches == 1 ? "" : "es") at \(o.region.file), content verified: downloaded \(ByteSize.format(Int(p.downloadedBytes))) instead of \(ByteSize.format(Int(p.fullSize))) (saved \(ByteSize.format(Int(p.savedBytes)))).")
+                warn(o.warning)
+                return
+            }
             let resumed = o.resumedFrom > 0 ? " (resumed from \(ByteSize.format(Int(o.resumedFrom))))" : ""
             let from = o.previousVersion.map { ", replacing version \($0)" } ?? ""
             print("Installed \(name) version \(o.region.version)\(from) at \(o.region.file), SHA-256 verified\(resumed).")
+            if let reason = o.patchFallback { warn("the patches could not be used, so the whole bundle was downloaded: \(reason)") }
         }
         warn(o.warning)
     }

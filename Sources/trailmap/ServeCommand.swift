@@ -1,3 +1,4 @@
+import BundlePatch
 import ArgumentParser
 import Foundation
 import Logging
@@ -19,6 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Folder of .mbtiles bundles (watched for added, removed and replaced files).")
     var tiles: String = "Tiles"
+
+    @Option(name: .long, help: "Folder of the patches between published versions (made by `trailmap catalog publish`; default TILES/.trailmap-patches).")
+    var patches: String?
 
     @Option(name: .long, help: "Address to listen on.")
     var host: String = "127.0.0.1"
@@ -127,7 +131,8 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("--admin-token is visible to every local user in the process list; pass it as TRAILMAP_ADMIN_TOKEN instead")
         }
         let quiet = global.quiet
-        let storeSettings = try await store.settings(logger: logger)
+        var storeSettings = try await store.settings(logger: logger)
+        storeSettings?.patches = PatchStore(root: patches ?? PatchStoreLocation.defaultRoot(tiles: tiles))
         let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,
                                              store: storeSettings) { bound in
             guard !quiet else { return }

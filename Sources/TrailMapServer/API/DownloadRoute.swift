@@ -16,16 +16,22 @@ extension StoreAPI {
     /// The bundle of `p` (published bytes only), whole or a `Range`, with `If-Range` and the
     /// SHA-256 as a strong ETag.
     func bundleResponse(_ request: Request, _ p: Product, cacheControl: String) async throws -> Response {
-        let size = p.size
-        guard let file = await bundleIntegrity.openPublished(path: p.bundlePath, size: size, sha256: p.sha256) else {
+        guard let file = await bundleIntegrity.openPublished(path: p.bundlePath, size: p.size, sha256: p.sha256) else {
             logger.error("download \(p.id): \(p.bundlePath) is missing or its bytes changed since it was published (SHA-256 differs)")
             throw APIError(.serviceUnavailable, code: "bundle_unavailable",
                            message: "the bundle of \(p.id) is missing or changed on the server since it was published (publish it again); try again later")
         }
-        let etag = "\"\(p.sha256)\""
+        return try fileResponse(request, file, sha256: p.sha256, filename: "\(p.tileset).mbtiles", cacheControl: cacheControl)
+    }
+
+    /// A checked file (bundle or patch), whole or a `Range`, with `If-Range` and its SHA-256 as a
+    /// strong ETag.
+    func fileResponse(_ request: Request, _ file: OpenBundleFile, sha256: String, filename: String, cacheControl: String) throws -> Response {
+        let size = file.size
+        let etag = "\"\(sha256)\""
         var headers: HTTPFields = [
             .eTag: etag, .acceptRanges: "bytes", .contentType: "application/vnd.sqlite3",
-            .contentDisposition: "attachment; filename=\"\(p.tileset).mbtiles\"", .cacheControl: cacheControl,
+            .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: cacheControl,
             .accessControlAllowOrigin: "*",
         ]
         var range: ClosedRange<Int64>? = nil

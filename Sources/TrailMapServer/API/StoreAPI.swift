@@ -49,6 +49,12 @@ struct StoreAPI: Sendable {
         r.get("/downloads/:product", .download) { request, context in
             try await download(request, product: try Self.parameter("product", context), context: context)
         }
+        r.get("/updates/:product/:from", .api) { request, context in
+            try await productUpdate(request, product: try Self.parameter("product", context), from: try Self.parameter("from", context))
+        }
+        r.get("/downloads/:product/patches/:patch", .download) { request, context in
+            try await patchDownload(request, product: try Self.parameter("product", context), patch: try Self.parameter("patch", context))
+        }
         r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
         r.on("/download-links", .post, .api) { request, _ in try await downloadLink(request) }
         r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
@@ -62,7 +68,8 @@ struct StoreAPI: Sendable {
         }
         links.finish(["/bundles/:product/:version/:file"])
         r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
-                  "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/tile-tokens", "/download-links",
+                  "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
+                  "/downloads/:product/patches/:patch", "/tile-tokens", "/download-links",
                   "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
     }
 

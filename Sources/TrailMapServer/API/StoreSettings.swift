@@ -1,3 +1,4 @@
+import BundlePatch
 import Catalog
 import Foundation
 
@@ -13,6 +14,8 @@ public struct StoreSettings: Sendable {
     public var maxBodyBytes: Int = 64 * 1024
     /// Where logins and registrations hash passwords: threads of its own, a bounded queue.
     public var passwordHashing: KeyDerivationPool = .shared
+    /// Patches between published versions (made by `trailmap catalog publish`); nil: none offered.
+    public var patches: PatchStore?
     /// Signs and checks tile tokens (`?token=`) with rotating keys kept in the catalog.
     public let tileTokens: TileTokens
 
