@@ -20,7 +20,13 @@ public final class FileLock: Sendable {
     /// Takes the lock on `path` (created when missing): waits for it when `wait`, else fails with
     /// `busy` when another process holds it.
     public init(path: String, wait: Bool) throws(Failure) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // The descriptor is opened and locked before the object exists: a failure closes it once
+        // (a class whose init throws once fully initialized would close it again in deinit).
+        fd = try Self.acquire(path, wait: wait)
+    }
+
+    private static func acquire(_ path: String, wait: Bool) throws(Failure) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system(.errno(path)) }
         while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
@@ -28,6 +34,7 @@ public final class FileLock: Sendable {
             close(fd)
             throw error
         }
+        return fd
     }
 
     public func unlock() {

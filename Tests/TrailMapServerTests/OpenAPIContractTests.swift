@@ -149,6 +149,16 @@ import TrailMapAPI
             c.check(linkBody, as: "DownloadLinkRequest")
             _ = try c.answer(try await Self.send(client, .post, "/api/v1/download-links", token: token, linkBody),
                              DownloadLink.self, "post", "/download-links", .created)
+            // An update from version 1 (the published one: no patches), and one with patches.
+            let update = try c.answer(try await Self.send(client, .get, "/api/v1/updates/colorado/1", token: token),
+                                      ProductUpdate.self, "get", "/updates/{productId}/{fromVersion}", .ok)
+            #expect(update.toVersion == 1 && update.patches.isEmpty && update.patchSize == 0)
+            let patched = ProductUpdate(productId: "colorado", fromVersion: 1, toVersion: 3, fullSize: 9_000, sha256: String(repeating: "a", count: 64),
+                                        contentHash: String(repeating: "b", count: 64), patches: [
+                                            PatchLink(fromVersion: 1, toVersion: 3, size: 700, sha256: String(repeating: "c", count: 64),
+                                                      url: "/api/v1/downloads/colorado/patches/1-3")])
+            c.check(patched, as: "ProductUpdate")
+            c.check(patched.patches[0], as: "PatchLink")
             let refund = SandboxNotificationRequest(notificationType: "REFUND", transactionId: bought.transactionId)
             c.check(refund, as: "SandboxNotification")
             let payload = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/notifications", token: token, refund),
