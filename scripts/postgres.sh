@@ -3,11 +3,15 @@
 #   scripts/postgres.sh start DIR PORT   creates (once) and starts a cluster in DIR on 127.0.0.1:PORT
 #                                        (and a Unix socket in DIR), trust authentication, and
 #                                        prints the URL to use (user trailmap, database trailmap)
-#   scripts/postgres.sh stop DIR         stops it (DIR stays; delete it to throw the data away)
+#   scripts/postgres.sh stop DIR [MODE]  stops it (DIR stays; delete it to throw the data away);
+#                                        MODE is pg_ctl's: fast (the default: clients are
+#                                        disconnected, a clean shutdown) or immediate (every
+#                                        process quits at once, as in a crash: the next start
+#                                        recovers from the WAL)
 # Uses Debian's `postgresql` binaries (initdb, pg_ctl); no system service is involved. As root,
 # the server runs as the user `postgres` (PostgreSQL refuses to run as root), which must exist.
 set -euo pipefail
-usage() { echo "usage: $0 start DIR PORT | stop DIR" >&2; exit 2; }
+usage() { echo "usage: $0 start DIR PORT | stop DIR [fast|immediate]" >&2; exit 2; }
 (($# >= 2)) || usage
 cmd=$1 dir=$2
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
@@ -43,8 +47,10 @@ case $cmd in
     echo "postgres://trailmap@127.0.0.1:$port/trailmap"
     ;;
   stop)
+    mode=${3:-fast}
+    [[ $mode == fast || $mode == immediate ]] || { echo "bad stop mode: $mode (fast or immediate)" >&2; exit 2; }
     [ -f "$dir/data/postmaster.pid" ] || { echo "no server running in $dir" >&2; exit 0; }
-    as_owner pg_ctl -D "$dir/data" -m fast -w stop >/dev/null
+    as_owner pg_ctl -D "$dir/data" -m "$mode" -w stop >/dev/null
     ;;
   *) usage ;;
 esac

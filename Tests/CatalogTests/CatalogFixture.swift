@@ -1,82 +1,102 @@
 import Catalog
 import Foundation
-import TileGeometry
-import TileStore
+import Testing
 import TrailMapTestSupport
 
-/// A tiles folder with small real bundles, a product file and a catalog database.
+/// The catalog backends every behavioural suite runs against.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// A catalog on either backend, seen only through `CatalogStore` (as the server sees it), with a
+/// folder of bundles and product files: SQLite in a file of the folder, PostgreSQL in a fresh
+/// database of the test run's cluster (`PostgresTestServer`).
 struct CatalogFixture {
-    let dir = TemporaryDirectory()
-    let db: CatalogDatabase
-    static let colorado = GeoBounds(west: -109.06, south: 36.99, east: -102.04, north: 41.0)
+    let backend: Backend
+    let files = CatalogFiles()
+    let store: any CatalogStore
+    let sessionLifetime: TimeInterval
+    /// The PostgreSQL database's URL (nil on SQLite).
+    let databaseURL: String?
+    /// Runs register and login as the server does: on password-hashing threads, never on the
+    /// shared concurrency pool (PostgreSQL's waits for its database there).
+    static let kdf = KeyDerivationPool(workers: 4, queueLimit: 10_000)
+    static let hasher = PasswordHasher(rounds: 1 << 10)
 
-    init(sessionLifetime: TimeInterval = 3600) throws {
-        db = try CatalogDatabase(path: dir.file("catalog.sqlite"), hasher: PasswordHasher(rounds: 1 << 10),
-                                 sessionLifetime: sessionLifetime)
-    }
-
-    /// Writes `NAME.mbtiles` with a few tiles whose bytes depend on `seed` (so the SHA-256 does too).
-    @discardableResult
-    func bundle(_ name: String, seed: UInt8 = 0, bounds: GeoBounds = CatalogFixture.colorado, zooms: ClosedRange<Int> = 3...5,
-                extra: [String: String] = [:]) throws -> String {
-        let path = dir.file("\(name).mbtiles")
-        try? FileManager.default.removeItem(atPath: path)
-        var batch = [(tile: TileID, data: [UInt8])]()
-        for z in zooms {
-            for t in TileRange(bounds: bounds, zoom: z).prefix(4) { batch.append((t, [seed, UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255)])) }
+    init(_ backend: Backend, sessionLifetime: TimeInterval = 3600) async throws {
+        self.backend = backend
+        self.sessionLifetime = sessionLifetime
+        switch backend {
+        case .sqlite:
+            databaseURL = nil
+            store = try CatalogDatabase(path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime)
+        case .postgres:
+            let url = try PostgresTestServer.freshDatabase()
+            databaseURL = url
+            store = try await Self.openPostgres(url, sessionLifetime: sessionLifetime)
         }
-        var meta = BundleMetadata(name: name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
-        meta.extra = extra
-        return try TestBundle.write(batch, to: path, metadata: meta)
     }
 
-    /// The three levels of detail of a quad-map bundle, lower first.
-    static let quadLayers = [
-        BundleLayer(name: "quads-30", title: "30-minute maps", kind: .series, minzoom: 8, maxzoom: 11, sources: ["q30-a.tif", "q30-b.tif"]),
-        BundleLayer(name: "quads-7.5", title: "7.5-minute maps", kind: .series, minzoom: 12, maxzoom: 15, sources: ["q75-1.tif"]),
-        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 8, maxzoom: 15, sources: ["trails.tif"]),
-    ]
-    static let quadSummary = "30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15; Trails overlay, zooms 8–15"
-
-    /// Writes `NAME.mbtiles` at zooms 8...15 recording `layers` as its levels of detail.
-    @discardableResult
-    func layeredBundle(_ name: String, seed: UInt8 = 0, layers: [BundleLayer] = CatalogFixture.quadLayers) throws -> String {
-        try bundle(name, seed: seed, zooms: 8...15, extra: [BundleLayer.metadataKey: BundleLayer.encode(layers)])
+    static func openPostgres(_ url: String, sessionLifetime: TimeInterval = 3600) async throws -> PostgresCatalog {
+        try await PostgresCatalog.open(try PostgresCatalogConfiguration(url: url), hasher: hasher, sessionLifetime: sessionLifetime)
     }
 
-    /// Writes a product file and returns its path.
-    func productFile(_ entries: [[String: Any]], name: String = "products.json") throws -> String {
-        let path = dir.file(name)
-        try JSONSerialization.data(withJSONObject: ["products": entries]).write(to: URL(fileURLWithPath: path))
-        return path
+    /// The same catalog opened again: a second SQLite connection to the file, another PostgreSQL
+    /// catalog instance (its own connection pool) on the database, as another server would.
+    func reopen() async throws -> any CatalogStore {
+        switch backend {
+        case .sqlite: try CatalogDatabase(path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime)
+        case .postgres: try await another()
+        }
     }
 
-    static func entry(_ id: String, bundle: String, price: String = "4.99", category: String = "States/Colorado") -> [String: Any] {
-        ["productId": id, "title": id.capitalized, "category": category, "description": "Trails of \(id)",
-         "price": ["amount": price, "currency": "USD"], "bundle": bundle]
+    /// Another "server" on the PostgreSQL database; close it when done.
+    func another() async throws -> PostgresCatalog {
+        guard let databaseURL else { throw PostgresTestServerError(message: "another() is for PostgreSQL catalogs") }
+        return try await Self.openPostgres(databaseURL, sessionLifetime: sessionLifetime)
     }
 
-    /// The sample store: a free base map and two paid regions, published.
-    func publishSample() throws {
-        try bundle("world", seed: 1, bounds: .world, zooms: 0...2)
-        try bundle("colorado", seed: 2)
-        try bundle("rocky", seed: 3, bounds: GeoBounds(west: -105.9, south: 40.15, east: -105.45, north: 40.55), zooms: 8...9)
-        let file = try productFile([
-            Self.entry("base", bundle: "world.mbtiles", price: "0", category: "Base maps"),
-            Self.entry("colorado", bundle: "colorado.mbtiles"),
-            Self.entry("rocky", bundle: "rocky.mbtiles", price: "2.99", category: "National Parks/Rocky Mountain"),
-        ])
-        _ = try db.publish(try ProductFile.load(path: file), tilesDirectory: dir.path)
+    /// The catalog as a `PostgresCatalog` (PostgreSQL-only suites).
+    var postgres: PostgresCatalog {
+        get throws { try #require(store as? PostgresCatalog, "a PostgreSQL fixture") }
+    }
+
+    /// The sample store (a free base map, two paid regions), published.
+    func publishSample() async throws {
+        _ = try await store.publish(try files.writeSample(), tilesDirectory: files.dir.path)
+    }
+
+    /// Publishes the product file at `path` (in the fixture's folder).
+    func publish(_ path: String) async throws(CatalogError) -> [PublishResult] {
+        try await store.publish(try ProductFile.load(path: path), tilesDirectory: files.dir.path)
     }
 
     /// A registered account.
-    func account(_ email: String = "ann@example.com") throws -> Account {
-        try db.register(email: email, password: "correct horse battery")
+    func account(_ email: String = "ann@example.com", on other: (any CatalogStore)? = nil) async throws -> Account {
+        try await register(email, "correct horse battery", on: other)
+    }
+
+    func register(_ email: String, _ password: String, address: String? = nil,
+                  on other: (any CatalogStore)? = nil) async throws(CatalogError) -> Account {
+        let store = other ?? self.store
+        return try await Self.kdf.run { () throws(CatalogError) in try store.register(email: email, password: password, address: address) }
+    }
+
+    func login(_ email: String, _ password: String = "correct horse battery", address: String? = nil,
+               on other: (any CatalogStore)? = nil) async throws(CatalogError) -> Session {
+        let store = other ?? self.store
+        return try await Self.kdf.run { () throws(CatalogError) in try store.login(email: email, password: password, address: address) }
     }
 
     /// A purchase as the store would describe it.
     static func purchase(_ product: String, id: String, original: String? = nil, token: String? = nil) -> StorePurchase {
         StorePurchase(transactionId: id, originalTransactionId: original ?? id, productId: product, appAccountToken: token,
                       purchaseDate: Date(), environment: "Sandbox")
+    }
+
+    /// The error code a failing call throws, or "ok".
+    static func code(_ body: () async throws -> Void) async -> String {
+        do { try await body(); return "ok" } catch { return (error as? CatalogError)?.code ?? "\(error)" }
     }
 }

@@ -1,10 +1,9 @@
 import Catalog
 import Foundation
-import GRDB
 import Testing
 import TrailMapTestSupport
 
-/// Hardening, finding 11 (lows) in the catalog.
+/// Hardening, finding 11 (lows) in the catalog: the SQLite file's mode; expired sessions, on both backends.
 @Suite struct CatalogLowFindingsTests {
     @Test func finding11_theCatalogFileIsReadableByItsOwnerOnly() throws {
         let dir = TemporaryDirectory()
@@ -19,14 +18,14 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func finding11_expiredSessionsOfEveryAccountArePurged() throws {
-        let f = try CatalogFixture(sessionLifetime: -1)
-        _ = try f.account()
-        _ = try f.account("bob@example.com")
-        for _ in 0..<3 { _ = try f.db.login(email: "ann@example.com", password: "correct horse battery") }
+    @Test(arguments: Backend.allCases)
+    func finding11_expiredSessionsOfEveryAccountArePurged(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend, sessionLifetime: -1)
+        _ = try await f.account()
+        _ = try await f.account("bob@example.com")
+        for _ in 0..<3 { _ = try await f.login("ann@example.com") }
         // Bob's login removes Ann's expired sessions too.
-        _ = try f.db.login(email: "bob@example.com", password: "correct horse battery")
-        let count = try DatabaseQueue(path: f.dir.file("catalog.sqlite")).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sessions") }
-        #expect(count == 1)
+        _ = try await f.login("bob@example.com")
+        #expect(try await f.count("sessions") == 1)
     }
 }

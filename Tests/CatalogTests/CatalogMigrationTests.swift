@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// A catalog database made by an earlier TrailMap upgrades when it is opened.
 @Suite struct CatalogMigrationTests {
     @Test func aCatalogMadeBeforeLevelsOfDetailUpgrades() throws {
-        let f = try CatalogFixture()
+        let f = CatalogFiles()
         let path = f.dir.file("old-catalog.sqlite")
         // The schema as it was before levels of detail (migration v1 only), with a product in it.
         let old = try DatabaseQueue(path: path)
@@ -32,9 +32,9 @@ import TrailMapTestSupport
 
         // Publishing the product's bundle records its levels in the upgraded database.
         try f.layeredBundle("quads")
-        let file = try f.productFile([CatalogFixture.entry("quads", bundle: "quads.mbtiles", category: "States")])
+        let file = try f.productFile([CatalogFiles.entry("quads", bundle: "quads.mbtiles", category: "States")])
         #expect(try db.publish(try ProductFile.load(path: file), tilesDirectory: f.dir.path).map(\.change) == [.newVersion])
         let published = try #require(try db.product(id: "quads"))
-        #expect(published.version == 2 && published.layers == CatalogFixture.quadLayers)
+        #expect(published.version == 2 && published.layers == CatalogFiles.quadLayers)
     }
 }

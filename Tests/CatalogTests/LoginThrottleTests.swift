@@ -4,20 +4,16 @@ import Testing
 import TrailMapTestSupport
 
 /// Hardening, finding 5: password guessing and account farming are throttled per email and per
-/// address, atomically; password hashing runs on a bounded pool of its own.
+/// address, atomically, on both backends; password hashing runs on a bounded pool of its own.
 @Suite struct LoginThrottleTests {
-    @Test func finding5_parallelGuessesCannotSlipPastThePerEmailCount() async throws {
-        let f = try CatalogFixture()
-        _ = try f.account()
-        let db = f.db
+    @Test(arguments: Backend.allCases)
+    func finding5_parallelGuessesCannotSlipPastThePerEmailCount(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        _ = try await f.account()
         // 40 wrong passwords at once: only the 5 free attempts may reach the password check.
         let outcomes = await withTaskGroup(of: String.self) { group in
             for _ in 0..<40 {
-                group.addTask {
-                    do { _ = try db.login(email: "ann@example.com", password: "wrong password"); return "ok" } catch {
-                        return (error as? CatalogError)?.code ?? "other"
-                    }
-                }
+                group.addTask { await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password") } }
             }
             return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
@@ -25,43 +21,62 @@ import TrailMapTestSupport
         #expect(outcomes["too_many_attempts"] == 35, "\(outcomes)")
     }
 
-    @Test func finding5_oneAddressGuessingManyEmailsIsThrottled() throws {
-        let f = try CatalogFixture()
-        _ = try f.account()
+    @Test(arguments: Backend.allCases)
+    func finding5_oneAddressGuessingManyEmailsIsThrottled(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        _ = try await f.account()
         for i in 0..<20 {
-            #expect(throws: CatalogError.invalidCredentials) {
-                try f.db.login(email: "user\(i)@example.com", password: "wrong password", address: "203.0.113.7")
-            }
+            #expect(await CatalogFixture.code { _ = try await f.login("user\(i)@example.com", "wrong password", address: "203.0.113.7") }
+                    == "invalid_credentials")
         }
         // A 21st email from the same address waits, even with a right password...
-        #expect { try f.db.login(email: "ann@example.com", password: "correct horse battery", address: "203.0.113.7") } throws: { error in
+        await #expect {
+            try await f.login("ann@example.com", address: "203.0.113.7")
+        } throws: { error in
             guard case CatalogError.tooManyAttempts(let s)? = error as? CatalogError else { return false }
             return s >= 1
         }
+        #expect(await f.store.loginWait(email: "carol@example.com", address: "203.0.113.7") ?? 0 >= 1)
         // ...while another address is not affected.
-        #expect(try f.db.login(email: "ann@example.com", password: "correct horse battery", address: "198.51.100.1").account.email
-                == "ann@example.com")
+        #expect(try await f.login("ann@example.com", address: "198.51.100.1").account.email == "ann@example.com")
     }
 
-    @Test func finding5_successfulLoginsDoNotCountAgainstTheirAddress() throws {
-        let f = try CatalogFixture()
-        _ = try f.account()
-        for _ in 0..<50 {
-            _ = try f.db.login(email: "ann@example.com", password: "correct horse battery", address: "192.0.2.1")
-        }
-        #expect(f.db.loginWait(email: "ann@example.com", address: "192.0.2.1") == nil)
+    @Test(arguments: Backend.allCases)
+    func finding5_successfulLoginsDoNotCountAgainstTheirAddress(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        _ = try await f.account()
+        for _ in 0..<50 { _ = try await f.login("ann@example.com", address: "192.0.2.1") }
+        #expect(await f.store.loginWait(email: "ann@example.com", address: "192.0.2.1") == nil)
     }
 
-    @Test func finding5_registrationsFromOneAddressAreThrottled() throws {
-        let f = try CatalogFixture()
-        for i in 0..<20 {
-            _ = try f.db.register(email: "farm\(i)@example.com", password: "long enough password", address: "203.0.113.9")
+    @Test(arguments: Backend.allCases)
+    func finding5_aSuccessfulLoginClearsItsEmailsCount(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        _ = try await f.account()
+        for _ in 0..<4 {
+            #expect(await CatalogFixture.code { _ = try await f.login("Ann@Example.com", "wrong password") } == "invalid_credentials")
         }
-        #expect { try f.db.register(email: "farm20@example.com", password: "long enough password", address: "203.0.113.9") } throws: { error in
+        // The fifth attempt, right, starts the count again (it would have locked the email).
+        _ = try await f.login("ann@example.com")
+        #expect(await f.store.loginWait(email: "ann@example.com", address: nil) == nil)
+        for _ in 0..<4 {
+            #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password") } == "invalid_credentials")
+        }
+        _ = try await f.login("ANN@example.com")
+    }
+
+    @Test(arguments: Backend.allCases)
+    func finding5_registrationsFromOneAddressAreThrottled(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        for i in 0..<20 { _ = try await f.register("farm\(i)@example.com", "long enough password", address: "203.0.113.9") }
+        await #expect {
+            try await f.register("farm20@example.com", "long enough password", address: "203.0.113.9")
+        } throws: { error in
             guard case CatalogError.tooManyAttempts? = error as? CatalogError else { return false }
             return true
         }
-        _ = try f.db.register(email: "farm20@example.com", password: "long enough password", address: "198.51.100.2")
+        _ = try await f.register("farm20@example.com", "long enough password", address: "198.51.100.2")
+        #expect(try await f.count("accounts") == 21)
     }
 
     @Test func finding5_thePoolRunsAtMostItsWorkersAndRefusesBeyondItsQueue() async throws {

@@ -1,127 +1,158 @@
 import Catalog
 import Foundation
-import GRDB
 import Testing
 import TrailMapAPI
 import TrailMapTestSupport
 
+/// Purchases, entitlements, refunds, installs and the audit log, on both backends.
 @Suite struct PurchaseTests {
-    func count(_ f: CatalogFixture, _ table: String) throws -> Int {
-        try DatabaseQueue(path: f.dir.file("catalog.sqlite")).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM \(table)") ?? -1 }
-    }
-
-    @Test func aPurchaseGrantsOnceAndRepeatsAreFree() throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        let a = try f.account()
-        #expect(try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a).alreadyOwned == false)
-        #expect(try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a).alreadyOwned == true)
+    @Test(arguments: Backend.allCases)
+    func aPurchaseGrantsOnceAndRepeatsAreFree(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let a = try await f.account()
+        #expect(try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a).alreadyOwned == false)
+        #expect(try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a).alreadyOwned == true)
         // A second purchase of something owned: recorded, but no second entitlement.
-        #expect(try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "2"), account: a).alreadyOwned == true)
-        #expect(try count(f, "transactions") == 2)
-        #expect(try count(f, "entitlements") == 1)
-        #expect(try f.db.entitlements(account: a).map(\.productId) == ["colorado"])
+        #expect(try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "2"), account: a).alreadyOwned == true)
+        #expect(try await f.count("transactions") == 2)
+        #expect(try await f.count("entitlements") == 1)
+        #expect(try await f.store.entitlements(account: a).map(\.productId) == ["colorado"])
+        #expect(try await f.store.purchase(transactionID: "2", account: a)?.productId == "colorado")
+        #expect(try await f.store.downloadable(productID: "colorado", account: a).id == "colorado")
+        #expect(try await f.store.downloadable(productID: "base", account: a).id == "base", "free")
+        #expect(await CatalogFixture.code { _ = try await f.store.downloadable(productID: "rocky", account: a) } == "not_entitled")
+        #expect(try await f.store.auditLog(limit: 100).map(\.action) == ["grant", "purchase_recorded"])
     }
 
-    @Test func claimsByAnotherAccountAreRefusedAndRecordNothing() throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        let ann = try f.account(), bob = try f.account("bob@example.com")
-        _ = try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: ann)
-        #expect(throws: CatalogError.transactionClaimed) { try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: bob) }
-        #expect(throws: CatalogError.transactionClaimed) {
-            try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "5", original: "1"), account: bob)
-        }
-        #expect(throws: CatalogError.accountTokenMismatch) {
-            try f.db.recordPurchase(CatalogFixture.purchase("rocky", id: "7", token: ann.appAccountToken), account: bob)
-        }
-        #expect(throws: CatalogError.unknownProduct("utah")) { try f.db.recordPurchase(CatalogFixture.purchase("utah", id: "8"), account: bob) }
-        #expect(try count(f, "transactions") == 1)
-        #expect(try f.db.entitlements(account: bob).isEmpty)
+    @Test(arguments: Backend.allCases)
+    func claimsByAnotherAccountAreRefusedAndRecordNothing(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let ann = try await f.account(), bob = try await f.account("bob@example.com")
+        _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: ann)
+        #expect(await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: bob) }
+                == "transaction_claimed")
+        #expect(await CatalogFixture.code {
+            _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "5", original: "1"), account: bob)
+        } == "transaction_claimed")
+        #expect(await CatalogFixture.code {
+            _ = try await f.store.recordPurchase(CatalogFixture.purchase("rocky", id: "7", token: ann.appAccountToken), account: bob)
+        } == "account_token_mismatch")
+        #expect(await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("utah", id: "8"), account: bob) }
+                == "unknown_product")
+        #expect(try await f.count("transactions") == 1)
+        #expect(try await f.store.entitlements(account: bob).isEmpty)
+        #expect(try await f.store.purchase(transactionID: "1", account: bob) == nil, "Ann's transaction")
     }
 
-    @Test func sqlMetacharactersAreJustText() throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        let a = try f.account()
+    @Test(arguments: Backend.allCases)
+    func sqlMetacharactersAreJustText(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let a = try await f.account()
         let id = "1'; DELETE FROM entitlements; --"
-        _ = try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: id), account: a)
-        #expect(try f.db.entitlements(account: a).first?.originalTransactionId == id)
-        #expect(throws: CatalogError.unknownProduct("x' OR '1'='1")) {
-            try f.db.recordPurchase(CatalogFixture.purchase("x' OR '1'='1", id: "9"), account: a)
-        }
+        _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: id), account: a)
+        #expect(try await f.store.entitlements(account: a).first?.originalTransactionId == id)
+        #expect(await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("x' OR '1'='1", id: "9"), account: a) }
+                == "unknown_product")
+        #expect(try await f.count("entitlements") == 1)
     }
 
-    @Test func theSameTransactionPostedAHundredTimesAtOnceRecordsOnce() async throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        let a = try f.account()
-        let db = f.db
-        let granted = await withTaskGroup(of: Bool.self) { group in
+    @Test(arguments: Backend.allCases)
+    func theSameTransactionPostedAHundredTimesAtOnceRecordsOnce(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let a = try await f.account()
+        let store = f.store
+        let outcomes = await withTaskGroup(of: String.self) { group in
             for _ in 0..<100 {
-                group.addTask { (try? db.recordPurchase(CatalogFixture.purchase("colorado", id: "42"), account: a).alreadyOwned) == false }
+                group.addTask {
+                    do { return try await store.recordPurchase(CatalogFixture.purchase("colorado", id: "42"), account: a).alreadyOwned ? "owned" : "granted" } catch {
+                        return (error as? CatalogError)?.code ?? "\(error)"
+                    }
+                }
             }
-            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
-        #expect(granted == 1)
-        #expect(try count(f, "transactions") == 1)
-        #expect(try count(f, "entitlements") == 1)
+        #expect(outcomes == ["granted": 1, "owned": 99], "\(outcomes)")
+        #expect(try await f.count("transactions") == 1)
+        #expect(try await f.count("entitlements") == 1)
+        #expect(try await f.store.auditLog(limit: 1000).filter { $0.action == "grant" }.count == 1)
     }
 
-    @Test func refundRevokesReversalRestoresAndReplaysChangeNothing() throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        let a = try f.account()
-        let phone = try f.db.addDevice(account: a, name: "phone")
-        _ = try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a)
-        try f.db.setInstalled(productID: "colorado", version: 1, deviceID: phone.id, account: a)
+    @Test(arguments: Backend.allCases)
+    func refundRevokesReversalRestoresAndReplaysChangeNothing(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let a = try await f.account()
+        let phone = try await f.store.addDevice(account: a, name: "phone")
+        _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a)
+        try await f.store.setInstalled(productID: "colorado", version: 1, deviceID: phone.id, account: a)
         let refund = StoreEvent(notificationUUID: "n1", type: "REFUND", subtype: nil, originalTransactionId: "1", transactionId: "1")
-        #expect(try f.db.apply(refund) == .revoked)
-        #expect(try f.db.apply(refund) == .duplicate)
-        #expect(try f.db.entitlements(account: a).first?.status == .revoked)
-        #expect(try f.db.listing(account: a, deviceID: phone.id, available: nil, only: "colorado").first?.status == .revoked)
-        #expect(throws: CatalogError.revoked("colorado")) { try f.db.downloadable(productID: "colorado", account: a) }
-        #expect(try f.db.isEntitled(accountID: a.id, productID: "colorado") == false)
+        #expect(try await f.store.apply(refund) == .revoked)
+        #expect(try await f.store.apply(refund) == .duplicate)
+        #expect(try await f.store.entitlements(account: a).first?.status == .revoked)
+        #expect(try await f.store.listing(account: a, deviceID: phone.id, available: nil, only: "colorado").first?.status == .revoked)
+        #expect(await CatalogFixture.code { _ = try await f.store.downloadable(productID: "colorado", account: a) } == "revoked")
+        #expect(try await f.store.isEntitled(accountID: a.id, productID: "colorado") == false)
 
         let reversed = StoreEvent(notificationUUID: "n2", type: "REFUND_REVERSED", subtype: nil, originalTransactionId: "1", transactionId: "1")
-        #expect(try f.db.apply(reversed) == .restored)
-        #expect(try f.db.listing(account: a, deviceID: phone.id, available: nil, only: "colorado").first?.status == .installed)
-        #expect(try f.db.apply(StoreEvent(notificationUUID: "n3", type: "CONSUMPTION_REQUEST", subtype: nil,
-                                          originalTransactionId: "1", transactionId: "1")) == .ignored)
-        let log = try f.db.auditLog()
+        #expect(try await f.store.apply(reversed) == .restored)
+        #expect(try await f.store.listing(account: a, deviceID: phone.id, available: nil, only: "colorado").first?.status == .installed)
+        #expect(try await f.store.apply(StoreEvent(notificationUUID: "n3", type: "CONSUMPTION_REQUEST", subtype: nil,
+                                                   originalTransactionId: "1", transactionId: "1")) == .ignored)
+        let log = try await f.store.auditLog(limit: 100)
         #expect(log.map(\.action) == ["grant", "revoke", "restore"])
         #expect(log[1].reason.contains("REFUND") && log[1].reason.contains("n1"))
+        #expect(log.allSatisfy { $0.accountId == a.id && $0.productId == "colorado" && $0.originalTransactionId == "1" })
     }
 
-    @Test func theAuditLogIsAppendOnly() throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        _ = try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: try f.account())
-        let raw = try DatabaseQueue(path: f.dir.file("catalog.sqlite"))
-        #expect(throws: DatabaseError.self) { try raw.write { try $0.execute(sql: "UPDATE audit_log SET reason = 'x'") } }
-        #expect(throws: DatabaseError.self) { try raw.write { try $0.execute(sql: "DELETE FROM audit_log") } }
-        #expect(try f.db.auditLog().count == 1)
+    @Test(arguments: Backend.allCases)
+    func theAuditLogIsAppendOnly(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: try await f.account())
+        // Past the catalog, on the database itself: changing or removing a line is refused.
+        for statement in ["UPDATE audit_log SET reason = 'x'", "DELETE FROM audit_log"] {
+            await #expect {
+                try await f.execute(statement)
+            } throws: { "\($0)".contains("audit_log is append-only") }
+        }
+        #expect(try await f.rows("SELECT reason FROM audit_log").map { $0.hasPrefix("purchase, transaction 1") } == [true])
+        // Appending is allowed.
+        try await f.execute("INSERT INTO audit_log(at, action, reason) VALUES (0, 'note', 'appended')")
+        #expect(try await f.store.auditLog(limit: 100).map(\.action) == ["grant", "note"])
     }
 
-    @Test func statusesFollowTheCallersState() throws {
-        let f = try CatalogFixture()
-        try f.publishSample()
-        let a = try f.account()
-        let phone = try f.db.addDevice(account: a, name: "phone")
-        func status(_ id: String, account: Account? = nil, available: Set<String>? = nil) throws -> ProductStatus? {
-            try f.db.listing(account: account, deviceID: account == nil ? nil : phone.id, available: available, only: id).first?.status
+    @Test(arguments: Backend.allCases)
+    func statusesFollowTheCallersState(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let a = try await f.account()
+        let phone = try await f.store.addDevice(account: a, name: "phone")
+        func status(_ id: String, account: Account? = nil, available: Set<String>? = nil) async throws -> ProductStatus? {
+            try await f.store.listing(account: account, deviceID: account == nil ? nil : phone.id, available: available, only: id).first?.status
         }
-        #expect(try status("colorado") == .forSale)
-        #expect(try status("base") == .free)
-        #expect(try status("rocky", available: ["colorado"]) == .unavailable)
-        _ = try f.db.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a)
-        #expect(try status("colorado", account: a) == .purchased)
-        try f.db.setInstalled(productID: "colorado", version: 1, deviceID: phone.id, account: a)
-        #expect(try status("colorado", account: a) == .installed)
-        try f.db.setUninstalled(productID: "colorado", deviceID: phone.id, account: a)
-        #expect(try status("colorado", account: a) == .purchased)
-        #expect(throws: CatalogError.notEntitled("rocky")) {
-            try f.db.setInstalled(productID: "rocky", version: 1, deviceID: phone.id, account: a)
-        }
+        #expect(try await status("colorado") == .forSale)
+        #expect(try await status("base") == .free)
+        #expect(try await status("rocky", available: ["colorado"]) == .unavailable)
+        #expect(try await f.store.listing(account: nil, deviceID: nil, available: ["colorado"], only: nil).map(\.status)
+                == [.free, .unavailable, .forSale])
+        _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a)
+        #expect(try await status("colorado", account: a) == .purchased)
+        #expect(try await status("colorado") == .forSale, "anonymous")
+        try await f.store.setInstalled(productID: "colorado", version: 1, deviceID: phone.id, account: a)
+        #expect(try await status("colorado", account: a) == .installed)
+        #expect(try await f.store.listing(account: a, deviceID: phone.id, available: nil, only: nil).map(\.status)
+                == [.free, .forSale, .installed])
+        try await f.store.setUninstalled(productID: "colorado", deviceID: phone.id, account: a)
+        #expect(try await status("colorado", account: a) == .purchased)
+        #expect(await CatalogFixture.code { try await f.store.setInstalled(productID: "rocky", version: 1, deviceID: phone.id, account: a) }
+                == "not_entitled")
+        #expect(await CatalogFixture.code { try await f.store.setInstalled(productID: "colorado", version: 2, deviceID: phone.id, account: a) }
+                == "unknown_version")
+        #expect(await CatalogFixture.code { try await f.store.setInstalled(productID: "utah", version: 1, deviceID: phone.id, account: a) }
+                == "unknown_product")
     }
 }

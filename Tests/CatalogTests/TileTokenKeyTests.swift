@@ -1,15 +1,17 @@
 import Catalog
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 /// Tile-token keys rotate, are shared by every server on one catalog, and can all be revoked
-/// (issue "Hardening", low finding: "the tile-token key never rotates").
+/// (issue "Hardening", low finding: "the tile-token key never rotates"), on both backends.
 @Suite struct TileTokenKeyTests {
     static let session = "0123456789abcdef"
 
-    @Test func keysRotateAndAReplacedKeyChecksItsTokensUntilTheyExpire() async throws {
-        let f = try CatalogFixture()
-        let tokens = TileTokens(catalog: f.db, lifetime: 3600, rotateAfter: 86_400)
+    @Test(arguments: Backend.allCases)
+    func keysRotateAndAReplacedKeyChecksItsTokensUntilTheyExpire(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        let tokens = TileTokens(catalog: f.store, lifetime: 3600, rotateAfter: 86_400)
         let t0 = Date(timeIntervalSince1970: 2_000_000_000)
         let first = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: t0)
         let keyOfFirst = first.token.split(separator: ".")[0]
@@ -23,24 +25,27 @@ import Testing
         #expect(second.token.split(separator: ".")[0] != keyOfFirst, "a new key after rotateAfter")
         #expect(lastOld.token.split(separator: ".")[0] == keyOfFirst)
         #expect(try await tokens.holder(of: lastOld.token, productID: "colorado", now: later)?.accountID == "a1")
-        #expect(try f.db.tileTokenKeys(now: later, rotateAfter: 86_400, keep: 3600).count == 2)
+        #expect(try await f.store.tileTokenKeys(now: later, rotateAfter: 86_400, keep: 3600).count == 2)
 
         // Once no token of the old key can be valid, the key is gone.
         let muchLater = later.addingTimeInterval(3600 + 20)
-        let keys = try f.db.tileTokenKeys(now: muchLater, rotateAfter: 86_400, keep: 3600)
+        let keys = try await f.store.tileTokenKeys(now: muchLater, rotateAfter: 86_400, keep: 3600)
         #expect(keys.map { String($0.id) } == [String(second.token.split(separator: ".")[0])])
     }
 
-    @Test func aTokenFromOneServerOpensTilesOnAnotherAndRevocationEndsThemAll() async throws {
-        let f = try CatalogFixture()
-        let serverA = TileTokens(catalog: f.db), serverB = TileTokens(catalog: f.db)
+    @Test(arguments: Backend.allCases)
+    func aTokenFromOneServerOpensTilesOnAnotherAndRevocationEndsThemAll(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        let serverA = TileTokens(catalog: f.store), serverB = TileTokens(catalog: f.store)
         let now = Date()
         let t = try await serverA.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
         #expect(try await serverB.holder(of: t.token, productID: "colorado", now: now)?.accountID == "a1")
 
         // B signs with a key A has not seen (A reloads for an unknown, newer key id).
-        _ = try f.db.revokeTileTokenKeys(now: now)
-        let fromB = try await TileTokens(catalog: f.db).issue(accountID: "a2", productID: "colorado", session: Self.session, now: now)
+        let fresh = try await f.store.revokeTileTokenKeys(now: now)
+        #expect(try await f.store.tileTokenKeys(now: now, rotateAfter: 86_400, keep: 3600).map(\.id) == [fresh.id], "every old key is gone")
+        #expect(try await f.store.auditLog(limit: 100).map(\.action) == ["revoke_tile_token_keys"])
+        let fromB = try await TileTokens(catalog: f.store).issue(accountID: "a2", productID: "colorado", session: Self.session, now: now)
         #expect(try await serverA.holder(of: fromB.token, productID: "colorado", now: now)?.accountID == "a2")
         // Revoked: the old token fails at once on a server that reloaded, and on every server
         // after the refresh interval.
@@ -49,9 +54,10 @@ import Testing
         #expect(try await serverB.holder(of: t.token, productID: "colorado", now: afterRefresh) == nil)
     }
 
-    @Test func malformedTokensAreRefused() async throws {
-        let f = try CatalogFixture()
-        let tokens = TileTokens(catalog: f.db)
+    @Test(arguments: Backend.allCases)
+    func malformedTokensAreRefused(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        let tokens = TileTokens(catalog: f.store)
         let now = Date()
         let t = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
         let parts = t.token.split(separator: ".").map(String.init)

@@ -7,11 +7,13 @@ public enum PostgresTestServer {
     /// The cluster's URL without a database, or why it could not start.
     public static let base: Result<(host: String, port: Int, folder: String), PostgresTestServerError> = start()
 
+    /// scripts/postgres.sh of this checkout.
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh").path
+
     private static func start() -> Result<(host: String, port: Int, folder: String), PostgresTestServerError> {
         let folder = "/tmp/trailmap-pg-test-\(getpid())"
         let port = 20_000 + Int(getpid() % 20_000)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh").path
         let (status, output) = run(script, ["start", folder, String(port)])
         guard status == 0 else { return .failure(PostgresTestServerError(message: "scripts/postgres.sh start failed: \(output)")) }
         stopFolder.withLock { $0 = (script, folder) }
@@ -24,7 +26,7 @@ public enum PostgresTestServer {
     }
 
     static let stopFolder = Mutex<(String, String)?>(nil)
-    private static let counter = Atomic<Int>(0)
+    static let counter = Atomic<Int>(0)
 
     /// A new, empty database; its URL.
     public static func freshDatabase() throws -> String {
@@ -34,6 +36,16 @@ public enum PostgresTestServer {
                                                     "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
         guard status == 0 else { throw PostgresTestServerError(message: "CREATE DATABASE failed: \(output)") }
         return "postgres://trailmap@\(server.host):\(server.port)/\(name)?sslmode=disable"
+    }
+
+    /// Runs `sql` (one statement) with psql on the database at `url` and returns its rows, one a
+    /// line (empty lines left out), columns separated by `|`; a statement the server refuses
+    /// throws, with its message.
+    /// It waits for psql: call it off the shared concurrency pool where that matters.
+    public static func psql(_ url: String, _ sql: String) throws -> [String] {
+        let (status, output) = run("/usr/bin/psql", ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
+        guard status == 0 else { throw PostgresTestServerError(message: "psql refused \(sql): \(output)") }
+        return output.split(separator: "\n").map(String.init)
     }
 
     /// Runs a tool and waits for it (posix_spawn and waitpid: Foundation's Process can miss the
@@ -61,6 +73,7 @@ public enum PostgresTestServer {
 
 public struct PostgresTestServerError: Error, CustomStringConvertible {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 

@@ -34,7 +34,9 @@ extension PostgresCatalog {
                         try await conn.query("COMMIT", logger: logger)
                         return value
                     } catch {
-                        _ = try? await conn.query("ROLLBACK", logger: logger)
+                        // Not on a closed connection: the server has rolled back, and a query
+                        // written there would never be answered.
+                        if !conn.isClosed { _ = try? await conn.query("ROLLBACK", logger: logger) }
                         throw error
                     }
                 }
@@ -47,33 +49,13 @@ extension PostgresCatalog {
     }
 
     /// A lease with a deadline on getting the connection (not on the work once it has one:
-    /// `statement_timeout` bounds that).
+    /// `statement_timeout` bounds that) and on a body left waiting on a closed connection
+    /// (`PostgresClient.lease`).
     private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let client = client, timeout = configuration.connectTimeout, where_ = configuration.description
-        let gotConnection = Flag()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await client.withConnection { conn in
-                    gotConnection.set()
-                    return try await body(conn)
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                if !gotConnection.isSet {
-                    throw CatalogError.database(
-                        "cannot reach the PostgreSQL catalog \(where_) within \(timeout.components.seconds) s: is the server running, and are the address, user and database right?")
-                }
-                return nil
-            }
-            while let next = try await group.next() {
-                if let value = next {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            throw CatalogError.database("the PostgreSQL catalog operation ended without an answer")
-        }
+        let timeout = configuration.connectTimeout, where_ = configuration.description
+        return try await client.lease(connectTimeout: timeout, unreachable: {
+            .database("cannot reach the PostgreSQL catalog \(where_) within \(timeout.components.seconds) s: is the server running, and are the address, user and database right?")
+        }, logger: logger, body)
     }
 
     /// A `CatalogError` for anything thrown by PostgresNIO or a body (never the password, nor the query's values).
@@ -112,13 +94,6 @@ extension PostgresCatalog {
 /// A result handed from a task to a waiting thread.
 final class ResultBox<T: Sendable>: Sendable {
     let value = Mutex<Result<T, CatalogError>?>(nil)
-}
-
-/// A one-way flag shared between tasks.
-final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
 extension PostgresConnection {

@@ -61,7 +61,7 @@ public final class PostgresCatalog: CatalogStore {
             catalog.close()
             throw error
         }
-        catalog.changes.start(client: catalog.client, channel: changeChannel, logger: logger)
+        catalog.changes.start(client: catalog.client, channel: changeChannel, connectTimeout: configuration.connectTimeout, logger: logger)
         return catalog
     }
 

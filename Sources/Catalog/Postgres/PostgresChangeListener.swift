@@ -8,7 +8,9 @@ import Synchronization
 /// Every write transaction notifies the channel with its new stamp on commit; the listener
 /// reads the stamp once after `LISTEN` is in place (a write between the two is not missed) and
 /// then keeps the largest stamp notified. While it has no connection (at start, after the
-/// database went away) `stamp` is nil and callers query; it reconnects every second.
+/// database went away) `stamp` is nil and callers query; it reconnects every second (each try
+/// bounded by the connect timeout, and never left waiting on a closed connection:
+/// `PostgresClient.lease`).
 final class PostgresChangeListener: Sendable {
     private let state = Mutex<Int?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -17,11 +19,12 @@ final class PostgresChangeListener: Sendable {
     var stamp: Int? { state.withLock { $0 } }
 
     /// Starts listening on `client` until `stop()`.
-    func start(client: PostgresClient, channel: String, logger: Logger) {
+    func start(client: PostgresClient, channel: String, connectTimeout: Duration, logger: Logger) {
         let t = Task { [self] in
             while !Task.isCancelled {
                 do {
-                    try await client.withConnection { conn in
+                    try await client.lease(connectTimeout: connectTimeout, unreachable: { .database("no connection to listen on") },
+                                           logger: logger) { conn in
                         try await conn.listen(on: channel) { notifications in
                             let first = try await conn.query("SELECT change_stamp FROM catalog_state WHERE id = 1", logger: logger)
                                 .collect().first?.decode(Int.self) ?? 0

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// A PostgreSQL cluster of one test's own (scripts/postgres.sh), in a temporary folder under /tmp
+/// on a free port, for tests that stop and start the database (the shared `PostgresTestServer`
+/// serves tests running in parallel and must stay up). `stop` and `start` keep the folder and
+/// port, so clients find the same database again. `remove()` stops it and deletes the folder;
+/// a cluster still running when the test process exits is stopped then.
+public final class PostgresCluster: Sendable {
+    /// How `stop` ends the server (pg_ctl's shutdown modes).
+    public enum StopMode: String, Sendable {
+        /// Clients are disconnected, then a clean shutdown.
+        case fast
+        /// Every server process quits at once, as in a crash; the next start recovers from the WAL.
+        case immediate
+    }
+
+    public let folder: String
+    public let port: Int
+    private static let running = Mutex<Set<String>>([])
+    private static let stopAtExit: Void = { atexit { PostgresCluster.stopAll() } }()
+
+    /// Creates and starts a cluster (user `trailmap`, trust authentication, database `trailmap`).
+    public init() throws {
+        _ = Self.stopAtExit
+        folder = "/tmp/trailmap-pg-own-\(getpid())-\(PostgresTestServer.counter.add(1, ordering: .relaxed).newValue)"
+        port = try LoopbackSocket.freePort()
+        try start()
+    }
+
+    /// The URL of `database` on this cluster (`options` as URL query options).
+    public func url(database: String = "trailmap", options: String = "sslmode=disable") -> String {
+        "postgres://trailmap@127.0.0.1:\(port)/\(database)" + (options.isEmpty ? "" : "?\(options)")
+    }
+
+    /// Starts the server (again) on the same folder and port; returns once it accepts connections.
+    public func start() throws {
+        Self.running.withLock { _ = $0.insert(folder) }
+        let (status, output) = PostgresTestServer.run(PostgresTestServer.script, ["start", folder, String(port)])
+        guard status == 0 else { throw PostgresTestServerError(message: "scripts/postgres.sh start \(folder) \(port) failed: \(output)") }
+    }
+
+    /// Stops the server; returns once it has exited.
+    public func stop(_ mode: StopMode = .fast) throws {
+        let (status, output) = PostgresTestServer.run(PostgresTestServer.script, ["stop", folder, mode.rawValue])
+        guard status == 0 else { throw PostgresTestServerError(message: "scripts/postgres.sh stop \(folder) \(mode) failed: \(output)") }
+        Self.running.withLock { _ = $0.remove(folder) }
+    }
+
+    /// Stops the server if it runs and deletes its folder.
+    public func remove() {
+        _ = try? stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs one statement with psql on `database` (see `PostgresTestServer.psql`).
+    public func psql(_ sql: String, database: String = "trailmap") throws -> [String] {
+        try PostgresTestServer.psql(url(database: database), sql)
+    }
+
+    private static func stopAll() {
+        for folder in running.withLock({ $0 }) {
+            _ = PostgresTestServer.run(PostgresTestServer.script, ["stop", folder, StopMode.immediate.rawValue])
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+}
