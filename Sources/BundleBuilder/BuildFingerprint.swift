@@ -8,11 +8,14 @@ import TileStore
 /// What identifies a build, hashed: `settings` covers everything that decides the tiles and the
 /// metadata except the sources (zooms, layers, read overrides, resampling, format and encoder
 /// settings, texts); `full` adds each source's path, size and modification time. A partial build
-/// resumes only under the same `full` fingerprint; shard parts merge only when their `full`
-/// fingerprints agree; `--update` needs the same `settings`.
+/// resumes only under the same `full` fingerprint; shard parts merge only when their `settings`
+/// and sources agree; `--update` needs the same `tileSettings`.
 struct BuildFingerprint: Equatable {
     var settings: String
     var full: String
+    /// `settings` without the texts (name, description, attribution, version, region id): what
+    /// decides the tiles. `--update` needs the same; the texts may change.
+    var tileSettings: String
 
     /// One layer as the fingerprint sees it.
     private struct LayerSettings: Codable {
@@ -67,6 +70,9 @@ struct BuildFingerprint: Equatable {
             return SourceStamp(layer: s.layer, path: s.path, size: st.size, modified: st.modifiedNanoseconds)
         }
         settings = Self.hash(s)
+        var tilesOnly = s
+        (tilesOnly.name, tilesOnly.description, tilesOnly.attribution, tilesOnly.version, tilesOnly.regionID) = ("", "", "", "", nil)
+        tileSettings = Self.hash(tilesOnly)
         full = Self.hash([settings, Self.hash(stamps)] + (base.map { ["update of \($0)"] } ?? []))
     }
 

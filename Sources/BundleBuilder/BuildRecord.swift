@@ -9,6 +9,7 @@ import TileStore
 struct BuildRecord {
     static let fingerprintKey = "fingerprint"
     static let settingsKey = "settings"
+    static let tileSettingsKey = "tile-settings"
     static let sourcesKey = "sources"
     static let shardKey = "shard"
     static let planKey = "plan"

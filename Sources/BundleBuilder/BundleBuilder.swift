@@ -144,7 +144,7 @@ public struct BundleBuilder: Sendable {
         var fingerprint = BuildFingerprint(options: options, sources: stamps)
         var update: (base: UpdateBase, changes: SourceChanges)?
         if let path = options.update {
-            let base = try UpdateBase.open(path, settings: fingerprint.settings)
+            let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings)
             let changes = try SourceChanges.between(old: base.sources, new: infos, layerOf: plan.layerOf, layers: options.layers.count)
             logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
             fingerprint = BuildFingerprint(options: options, sources: stamps, base: base.record[BuildRecord.fingerprintKey] ?? path)
@@ -180,7 +180,7 @@ public struct BundleBuilder: Sendable {
             }
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
                                    elapsed: Date().timeIntervalSince(start)))
-            var record = [BuildRecord.settingsKey: fingerprint.settings,
+            var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
                           BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf))]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description

@@ -108,8 +108,8 @@ struct UpdateBase {
     let record: [String: String]
     let sources: [BuildRecord.Source]
 
-    /// Opens `path` and checks it can be updated with `settings`.
-    static func open(_ path: String, settings: String) throws(BuildError) -> UpdateBase {
+    /// Opens `path` and checks it can be updated with `tileSettings`.
+    static func open(_ path: String, tileSettings: String) throws(BuildError) -> UpdateBase {
         let record: [String: String]
         do {
             record = try BuildJournalReader(path: path).record()
@@ -121,8 +121,8 @@ struct UpdateBase {
         if record[BuildRecord.shardKey] != nil {
             throw .update(path: path, "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result")
         }
-        guard record[BuildRecord.settingsKey] == settings else {
-            throw .update(path: path, "it was built with other settings (zooms, layers, format, encoder, resampling or texts): run a full build without --update")
+        guard record[BuildRecord.tileSettingsKey] == tileSettings else {
+            throw .update(path: path, "it was built with other settings (zooms, layers, tile size, format, encoder, resampling or read overrides): run a full build without --update")
         }
         return UpdateBase(path: path, record: record, sources: sources)
     }

@@ -101,9 +101,15 @@ import TrailMapTestSupport
         _ = try BundleBuilder(options: options(["a", "b"], out: "v1.mbtiles")).build()
         // Same bytes, new modification time: the content hash says unchanged.
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: dir.file("a.png"))
-        let u = try #require(try BundleBuilder(options: options(["a", "b"], out: "v2.mbtiles", update: "v1.mbtiles")).build().update)
+        // New texts are allowed: they change the metadata, not the tiles.
+        var o = options(["a", "b"], out: "v2.mbtiles", update: "v1.mbtiles")
+        o.version = "2.0.0"
+        o.description = "second edition"
+        let u = try #require(try BundleBuilder(options: o).build().update)
         #expect(u.tilesRendered == 0 && u.tilesChanged == 0 && u.sourcesChanged.isEmpty)
         #expect(try Self.tiles(dir.file("v2.mbtiles")) == Self.tiles(dir.file("v1.mbtiles")))
+        let meta = try BundleReader(path: dir.file("v2.mbtiles")).metadataPairs()
+        #expect(meta["version"] == "2.0.0" && meta["description"] == "second edition")
     }
 
     @Test func bundlesThatCannotBeUpdatedAreRefusedWithTheReason() throws {
