@@ -233,15 +233,20 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     public var tileJSONURL: String
     /// ISO 8601 in UTC, whole seconds.
     public var publishedAt: String
+    /// The published version's content hash (metadata and tiles, whatever the file's layout; see
+    /// docs/api.md): a bundle patched on a device must have it. Absent when the server has not
+    /// indexed the version.
+    public var contentHash: String?
 
     public init(summary: ProductSummary, coverage: Coverage, previewTileURL: String, downloadURL: String, tileJSONURL: String,
-                publishedAt: String) {
+                publishedAt: String, contentHash: String? = nil) {
         self.summary = summary
         self.coverage = coverage
         self.previewTileURL = previewTileURL
         self.downloadURL = downloadURL
         self.tileJSONURL = tileJSONURL
         self.publishedAt = publishedAt
+        self.contentHash = contentHash
     }
 
     public subscript<T>(dynamicMember path: WritableKeyPath<ProductSummary, T>) -> T {
@@ -249,7 +254,7 @@ public struct ProductDetail: Codable, Sendable, Equatable {
         set { summary[keyPath: path] = newValue }
     }
 
-    private enum CodingKeys: String, CodingKey { case coverage, previewTileURL, downloadURL, tileJSONURL, publishedAt }
+    private enum CodingKeys: String, CodingKey { case coverage, previewTileURL, downloadURL, tileJSONURL, publishedAt, contentHash }
 
     /// One flat object: the summary's members and the detail's.
     public init(from decoder: any Decoder) throws {
@@ -260,6 +265,7 @@ public struct ProductDetail: Codable, Sendable, Equatable {
         downloadURL = try c.decode(String.self, forKey: .downloadURL)
         tileJSONURL = try c.decode(String.self, forKey: .tileJSONURL)
         publishedAt = try c.decode(String.self, forKey: .publishedAt)
+        contentHash = try c.decodeIfPresent(String.self, forKey: .contentHash)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -270,13 +276,14 @@ public struct ProductDetail: Codable, Sendable, Equatable {
         try c.encode(downloadURL, forKey: .downloadURL)
         try c.encode(tileJSONURL, forKey: .tileJSONURL)
         try c.encode(publishedAt, forKey: .publishedAt)
+        try c.encodeIfPresent(contentHash, forKey: .contentHash)
     }
 
     public static var schema: JSONValue {
         Schema.object(ProductSummary.properties.merging([
             "coverage": Schema.ref("Coverage"), "previewTileURL": Schema.string(), "downloadURL": Schema.string(),
-            "tileJSONURL": Schema.string(), "publishedAt": Schema.string(format: "date-time"),
-        ]) { a, _ in a }, optional: ProductSummary.optional)
+            "tileJSONURL": Schema.string(), "publishedAt": Schema.string(format: "date-time"), "contentHash": Schema.string(),
+        ]) { a, _ in a }, optional: ProductSummary.optional.union(["contentHash"]))
     }
 }
 

@@ -1,5 +1,6 @@
-import Catalog
+@testable import Catalog
 import Foundation
+import Logging
 import Testing
 import TrailMapTestSupport
 
@@ -24,17 +25,24 @@ struct CatalogFixture {
     static let kdf = KeyDerivationPool(workers: 4, queueLimit: 10_000)
     static let hasher = PasswordHasher(rounds: 1 << 10)
 
-    init(_ backend: Backend, sessionLifetime: TimeInterval = 3600) async throws {
+    /// `firstLock`: the login throttle's first lock in seconds (long, for tests that must see a
+    /// lock whatever the machine's load).
+    init(_ backend: Backend, sessionLifetime: TimeInterval = 3600, firstLock: TimeInterval = 2) async throws {
         self.backend = backend
         self.sessionLifetime = sessionLifetime
+        var limits = ThrottleRules.Limits()
+        limits.firstLock = firstLock
         switch backend {
         case .sqlite:
             databaseURL = nil
-            store = try CatalogDatabase(path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime)
+            store = try CatalogDatabase(path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime,
+                                        logger: Logger(label: "trailmap.catalog"), throttleLimits: limits)
         case .postgres:
             let url = try PostgresTestServer.freshDatabase()
             databaseURL = url
-            store = try await Self.openPostgres(url, sessionLifetime: sessionLifetime)
+            store = try await PostgresCatalog.open(try PostgresCatalogConfiguration(url: url), hasher: Self.hasher,
+                                                   sessionLifetime: sessionLifetime, throttleLimits: limits,
+                                                   logger: Logger(label: "trailmap.catalog"))
         }
     }
 

@@ -139,6 +139,9 @@ import TrailMapAPI
                                       ProductDetail.self, "get", "/catalog/{productId}", .ok)
             #expect(detail.summary == colorado && detail.downloadURL == "/api/v1/downloads/colorado")
             c.check(detail.coverage, as: "Coverage")
+            var indexed = detail
+            indexed.contentHash = String(repeating: "d", count: 64)
+            c.check(indexed, as: "ProductDetail")
 
             // A tile token, then a refund: its notification, and the entitlement revoked with a reason.
             let tokenBody = TileTokenRequest(productId: "colorado")

@@ -1,3 +1,4 @@
+import BundlePatch
 import Foundation
 import Testing
 import TileGeometry
@@ -137,6 +138,10 @@ import TrailMapTestSupport
         let (phoneTiles, phoneMeta) = try Self.content(phone.bundle), (serverTiles, serverMeta) = try Self.content(server.bundle)
         #expect(phoneTiles == serverTiles && phoneMeta == serverMeta)
         #expect(try phone.run(["regions", "status"]).stdout.contains("installed"))
+        // The catalog publishes the version's content hash; the device's patched file has it.
+        let shown = try JSONSerialization.jsonObject(with: Data(try phone.run(["regions", "show", Self.id, "--json"]).stdout.utf8)) as? [String: Any]
+        let published = try #require(shown?["contentHash"] as? String)
+        #expect(try ContentHash.of(bundle: phone.bundle).hash == published)
         #expect(try phone.run(["regions", "update"]).stdout.contains("up to date"))
 
         // v3: the east sheet removed again (tiles removed), a new description (metadata).

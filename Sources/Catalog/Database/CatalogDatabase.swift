@@ -19,13 +19,19 @@ public final class CatalogDatabase: Sendable {
     let logger: Logger
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
-    public init(path: String, hasher: PasswordHasher = PasswordHasher(), sessionLifetime: TimeInterval = 30 * 86_400,
-                logger: Logger = Logger(label: "trailmap.catalog")) throws(CatalogError) {
+    public convenience init(path: String, hasher: PasswordHasher = PasswordHasher(), sessionLifetime: TimeInterval = 30 * 86_400,
+                            logger: Logger = Logger(label: "trailmap.catalog")) throws(CatalogError) {
+        try self.init(path: path, hasher: hasher, sessionLifetime: sessionLifetime, logger: logger, throttleLimits: .init())
+    }
+
+    /// The same, with the login throttle's limits (tests).
+    init(path: String, hasher: PasswordHasher, sessionLifetime: TimeInterval, logger: Logger,
+         throttleLimits: ThrottleRules.Limits) throws(CatalogError) {
         self.path = path
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
         self.logger = logger
-        throttle = LoginThrottle()
+        throttle = LoginThrottle(limits: throttleLimits)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             throw .invalidArgument("cannot create the catalog \(path): folder \(folder) does not exist")

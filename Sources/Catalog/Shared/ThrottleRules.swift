@@ -11,6 +11,8 @@ enum ThrottleRules {
         /// Idle time after which a count starts again.
         var forgetAfter: TimeInterval = 900
         var maxDelay: TimeInterval = 900
+        /// The first lock, doubling with each further failure.
+        var firstLock: TimeInterval = 2
     }
 
     /// One counted key (an email, an address, or an address's registrations).
@@ -55,7 +57,7 @@ enum ThrottleRules {
             entries[i].count += 1
             entries[i].last = now
             if entries[i].count >= frees[i] {
-                let delay = min(limits.maxDelay, 2 * pow(2, Double(entries[i].count - frees[i])))
+                let delay = min(limits.maxDelay, limits.firstLock * pow(2, Double(entries[i].count - frees[i])))
                 entries[i].lockedUntil = now.addingTimeInterval(delay)
             }
         }

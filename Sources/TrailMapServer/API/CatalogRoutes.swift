@@ -1,3 +1,4 @@
+import BundlePatch
 import Catalog
 import Foundation
 import Hummingbird
@@ -35,7 +36,8 @@ extension StoreAPI {
             summary: Self.summary(item), coverage: p.coverageGeoJSON,
             previewTileURL: "\(base)/tiles/\(p.tileset)/\(z)/\(center.x)/\(center.y).\(tileExtension(p.tileset))",
             downloadURL: "/api/v1/downloads/\(p.id)", tileJSONURL: "\(base)/tiles/\(p.tileset).json",
-            publishedAt: JSONReply.time(p.publishedAt))
+            publishedAt: JSONReply.time(p.publishedAt),
+            contentHash: settings.patches?.contentHash(p.id, version: p.version, sha256: p.sha256))
         return JSONReply.make(detail, request: request)
     }
 
