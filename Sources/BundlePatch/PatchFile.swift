@@ -34,17 +34,13 @@ public enum PatchFile {
     /// `newIndex`) to `path`.
     @discardableResult
     public static func make(from oldIndex: String, to newBundle: String, newIndex: String, at path: String) throws(PatchError) -> Counts {
-        let temporary = path + ".tmp"
-        try? FileManager.default.removeItem(atPath: temporary)
-        do {
-            let old = try VersionIndex.info(oldIndex), new = try VersionIndex.info(newIndex)
-            guard let fromV = old["version"], let toV = new["version"], let fromC = old["content"], let toC = new["content"] else {
-                throw PatchError.file(path: oldIndex, reason: "an index without version or content hash")
-            }
-            let db = try DatabaseQueue(path: temporary)
+        let old = try VersionIndex.info(oldIndex), new = try VersionIndex.info(newIndex)
+        guard let fromV = old["version"], let toV = new["version"], let fromC = old["content"], let toC = new["content"] else {
+            throw PatchError.file(path: oldIndex, reason: "an index without version or content hash")
+        }
+        return try NewSQLiteFile.create(at: path) { db in
             var counts = Counts()
             try db.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;")
                 try db.execute(sql: """
                     CREATE TABLE patch (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                     CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL,
@@ -86,15 +82,7 @@ public enum PatchFile {
                 }
                 for name in ["old", "new", "bundle"] { try db.execute(sql: "DETACH DATABASE \(name)") }
             }
-            try db.close()
-            guard rename(temporary, path) == 0 else { throw PatchError.file(path: path, reason: String(cString: strerror(errno))) }
             return counts
-        } catch let e as PatchError {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw e
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .file(path: path, reason: "\(error)")
         }
     }
 

@@ -10,13 +10,8 @@ public enum VersionIndex {
     /// its content hash.
     @discardableResult
     public static func create(bundle: String, version: Int, sha256: String, at path: String) throws(PatchError) -> String {
-        let temporary = path + ".tmp"
-        try? FileManager.default.removeItem(atPath: temporary)
-        do {
-            let db = try DatabaseQueue(path: temporary)
-            var contentHash = ""
+        try NewSQLiteFile.create(at: path) { db in
             try db.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
                 try db.execute(sql: """
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                     CREATE TABLE metadata (name TEXT PRIMARY KEY, value TEXT);
@@ -24,7 +19,7 @@ public enum VersionIndex {
                                         PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
                     """)
             }
-            contentHash = try db.write { db -> String in
+            return try db.write { db -> String in
                 let insert = try db.makeStatement(sql: "INSERT INTO tiles VALUES (?, ?, ?, ?)")
                 let (hash, metadata) = try ContentHash.of(bundle: bundle) { e in
                     try insert.execute(arguments: [e.zoom, e.column, e.row, e.hash])
@@ -35,15 +30,6 @@ public enum VersionIndex {
                 }
                 return hash
             }
-            try db.close()
-            guard rename(temporary, path) == 0 else { throw PatchError.file(path: path, reason: String(cString: strerror(errno))) }
-            return contentHash
-        } catch let e as PatchError {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw e
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .file(path: path, reason: "\(error)")
         }
     }
 

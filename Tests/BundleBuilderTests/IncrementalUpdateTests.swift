@@ -33,15 +33,6 @@ import TrailMapTestSupport
         return o
     }
 
-    static func tiles(_ path: String) throws -> [TileID: Data] {
-        var out = [TileID: Data]()
-        try BundleReader(path: path).forEachTile { t, data in
-            out[t] = data
-            return true
-        }
-        return out
-    }
-
     /// Tiles of the build's ranges whose footprint meets `bounds`.
     func touching(_ bounds: [MercatorBounds], _ o: BuildOptions) throws -> Int {
         let plan = try BundleBuilder(options: o).plan()
@@ -50,7 +41,7 @@ import TrailMapTestSupport
 
     func expectEqualToFullRebuild(_ updated: String, _ names: [String]) throws {
         _ = try BundleBuilder(options: options(names, out: "full.mbtiles")).build()
-        let full = try Self.tiles(dir.file("full.mbtiles")), got = try Self.tiles(dir.file(updated))
+        let full = try TestBundle.tiles(dir.file("full.mbtiles")), got = try TestBundle.tiles(dir.file(updated))
         #expect(got.count == full.count)
         let differing = full.filter { got[$0.key] != $0.value }.map(\.key)
         #expect(differing.isEmpty, "\(differing.count) tiles differ from a full rebuild, e.g. \(differing.prefix(3))")
@@ -63,7 +54,7 @@ import TrailMapTestSupport
     @Test func aChangedSheetReRendersOnlyTheTilesItTouches() throws {
         for name in ["a", "b", "c"] { try sheet(name) }
         _ = try BundleBuilder(options: options(["a", "b", "c"], out: "v1.mbtiles")).build()
-        let before = try Self.tiles(dir.file("v1.mbtiles"))
+        let before = try TestBundle.tiles(dir.file("v1.mbtiles"))
         try sheet("b", patch: true)
         let o = options(["a", "b", "c"], out: "v2.mbtiles", update: "v1.mbtiles")
         let report = try BundleBuilder(options: o).build()
@@ -77,20 +68,20 @@ import TrailMapTestSupport
         #expect(u.tilesKept == before.count - expected)
         #expect(u.tilesChanged > 0 && u.tilesChanged < u.tilesRendered && u.tilesAdded == 0 && u.tilesRemoved == 0)
         try expectEqualToFullRebuild("v2.mbtiles", ["a", "b", "c"])
-        #expect(try Self.tiles(dir.file("v1.mbtiles")) == before, "the old bundle is left as it was")
+        #expect(try TestBundle.tiles(dir.file("v1.mbtiles")) == before, "the old bundle is left as it was")
     }
 
     @Test func addedAndRemovedSheetsAndAnUpdateInPlace() throws {
         for name in ["a", "b", "c", "d"] { try sheet(name) }
         _ = try BundleBuilder(options: options(["a", "b", "c"], out: "region.mbtiles")).build()
-        let before = try Self.tiles(dir.file("region.mbtiles"))
+        let before = try TestBundle.tiles(dir.file("region.mbtiles"))
         // c is gone, d is new; the bundle is updated in place.
         let o = options(["a", "b", "d"], out: "region.mbtiles", update: "region.mbtiles")
         let u = try #require(try BundleBuilder(options: o).build().update)
         #expect(u.sourcesAdded.map { URL(fileURLWithPath: $0).lastPathComponent } == ["d.png"])
         #expect(u.sourcesRemoved.map { URL(fileURLWithPath: $0).lastPathComponent } == ["c.png"])
         #expect(u.tilesAdded > 0 && u.tilesRemoved > 0)
-        let after = try Self.tiles(dir.file("region.mbtiles"))
+        let after = try TestBundle.tiles(dir.file("region.mbtiles"))
         #expect(after.count == before.count + u.tilesAdded - u.tilesRemoved)
         try expectEqualToFullRebuild("region.mbtiles", ["a", "b", "d"])
         #expect(!dir.contents.contains { $0.contains(".building") })
@@ -107,7 +98,7 @@ import TrailMapTestSupport
         o.description = "second edition"
         let u = try #require(try BundleBuilder(options: o).build().update)
         #expect(u.tilesRendered == 0 && u.tilesChanged == 0 && u.sourcesChanged.isEmpty)
-        #expect(try Self.tiles(dir.file("v2.mbtiles")) == Self.tiles(dir.file("v1.mbtiles")))
+        #expect(try TestBundle.tiles(dir.file("v2.mbtiles")) == TestBundle.tiles(dir.file("v1.mbtiles")))
         let meta = try BundleReader(path: dir.file("v2.mbtiles")).metadataPairs()
         #expect(meta["version"] == "2.0.0" && meta["description"] == "second edition")
     }

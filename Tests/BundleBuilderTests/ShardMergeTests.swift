@@ -27,19 +27,10 @@ import TrailMapTestSupport
         return o
     }
 
-    static func tiles(_ path: String) throws -> [TileID: Data] {
-        var out = [TileID: Data]()
-        try BundleReader(path: path).forEachTile { t, data in
-            out[t] = data
-            return true
-        }
-        return out
-    }
-
     @Test(arguments: [2, 3, 5]) func nPartsMergedEqualOneBuild(parts n: Int) throws {
         let src = try sources()
         _ = try BundleBuilder(options: options(src, out: "single.mbtiles")).build()
-        let single = try Self.tiles(dir.file("single.mbtiles"))
+        let single = try TestBundle.tiles(dir.file("single.mbtiles"))
         var parts = [String]()
         var partTiles = [[TileID: Data]]()
         for k in 1...n {
@@ -47,13 +38,13 @@ import TrailMapTestSupport
             let report = try BundleBuilder(options: options(src, out: out, shard: try ShardSpec(index: k, count: n))).build()
             #expect(report.tilesStored > 0, "part \(k)/\(n) has work")
             parts.append(dir.file(out))
-            partTiles.append(try Self.tiles(dir.file(out)))
+            partTiles.append(try TestBundle.tiles(dir.file(out)))
         }
         // Disjoint: no tile in two parts; together with the merge's upper levels, every tile once.
         let union = partTiles.reduce(into: [TileID: Int]()) { acc, part in part.keys.forEach { acc[$0, default: 0] += 1 } }
         #expect(union.values.allSatisfy { $0 == 1 })
         let report = try BundleMerger(parts: parts.reversed(), output: dir.file("merged.mbtiles")).merge()
-        let merged = try Self.tiles(dir.file("merged.mbtiles"))
+        let merged = try TestBundle.tiles(dir.file("merged.mbtiles"))
         #expect(merged.count == single.count && report.tiles == single.count)
         #expect(report.upperTiles == single.count - union.count && report.upperTiles > 0)
         let differing = single.filter { merged[$0.key] != $0.value }.map(\.key)

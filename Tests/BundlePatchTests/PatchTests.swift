@@ -34,15 +34,6 @@ import TrailMapTestSupport
         return path
     }
 
-    static func tiles(_ path: String) throws -> [TileID: Data] {
-        var out = [TileID: Data]()
-        try BundleReader(path: path).forEachTile { t, data in
-            out[t] = data
-            return true
-        }
-        return out
-    }
-
     /// The store after publishing v1, v2, v3 (each bundle kept aside, as a device would have it).
     func published() throws -> (PatchStore, [String], [String]) {
         let store = PatchStore(root: dir.file("patches"), keepVersions: 3)
@@ -64,18 +55,18 @@ import TrailMapTestSupport
             let out = dir.file("applied-\(from).mbtiles")
             let result = try PatchApplier.apply(patches, to: bundles[from - 1], output: out, expected: contents[2])
             #expect(result == contents[2])
-            #expect(try Self.tiles(out) == Self.tiles(bundles[2]))
+            #expect(try TestBundle.tiles(out) == TestBundle.tiles(bundles[2]))
             #expect(try BundleReader(path: out).metadataPairs() == BundleReader(path: bundles[2]).metadataPairs())
         }
         // The chain 1 → 2 → 3 ends at the same content.
         let chained = dir.file("chained.mbtiles")
         try PatchApplier.apply([store.patchPath("colorado", from: 1, to: 2), store.patchPath("colorado", from: 2, to: 3)],
                                to: bundles[0], output: chained, expected: contents[2])
-        #expect(try Self.tiles(chained) == Self.tiles(bundles[2]))
+        #expect(try TestBundle.tiles(chained) == TestBundle.tiles(bundles[2]))
         // The content hash does not depend on the file's layout: a copy written tile by tile matches.
         let copy = dir.file("copy.mbtiles")
         var problems = [String]()
-        try TestBundle.write(try Self.tiles(bundles[2]).mapValues { [UInt8]($0) }, to: copy,
+        try TestBundle.write(try TestBundle.tiles(bundles[2]).mapValues { [UInt8]($0) }, to: copy,
                              metadata: try BundleReader(path: bundles[2]).metadata(problems: &problems))
         #expect(try ContentHash.of(bundle: copy).hash == contents[2])
         #expect(contents[0] != contents[1] && contents[1] != contents[2])
@@ -98,7 +89,7 @@ import TrailMapTestSupport
         let good = store.patchPath("colorado", from: 1, to: 3)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
         let out = dir.file("out.mbtiles")
-        let expected = try Self.tiles(bundles[2])
+        let expected = try TestBundle.tiles(bundles[2])
         /// "applied" only when the result holds exactly v3's tiles; else the error.
         func attempt(_ data: Data) throws -> String {
             let bad = dir.file("bad.patch")
@@ -110,7 +101,7 @@ import TrailMapTestSupport
                 #expect(!FileManager.default.fileExists(atPath: out), "nothing left after \(error)")
                 return "\(error)"
             }
-            return try Self.tiles(out) == expected ? "applied" : "WRONG RESULT"
+            return try TestBundle.tiles(out) == expected ? "applied" : "WRONG RESULT"
         }
         // Whatever byte is damaged, the result is refused or exactly the published version (a byte
         // SQLite never reads changes nothing); a damaged tile or page is always refused.
@@ -140,7 +131,7 @@ import TrailMapTestSupport
         #expect(try CLI.sqlite(modified, "UPDATE metadata SET value = 'changed' WHERE name = 'name'") == 0)
         #expect(outcome(good, base: modified).contains("changed locally"))
         #expect(!FileManager.default.fileExists(atPath: out))
-        #expect(try Self.tiles(bundles[0]).count > 0, "the base is left as it was")
+        #expect(try TestBundle.tiles(bundles[0]).count > 0, "the base is left as it was")
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 import TileGeometry
 import TileStore
@@ -14,6 +15,16 @@ public enum TestBundle {
         try writer.add(Array(tiles))
         _ = try writer.finish(metadata: metadata)
         return path
+    }
+
+    /// Every tile of the bundle at `path`, by address (to compare two bundles tile by tile).
+    public static func tiles(_ path: String) throws -> [TileID: Data] {
+        var out = [TileID: Data]()
+        try BundleReader(path: path).forEachTile { t, data in
+            out[t] = data
+            return true
+        }
+        return out
     }
 
     /// Writes `tiles` (a dictionary) and `metadata` as a new bundle at `path`; returns `path`.

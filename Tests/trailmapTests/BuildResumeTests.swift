@@ -16,15 +16,6 @@ import TrailMapTestSupport
         ["build", "--source", src, "--name", "Resume", "--minzoom", "3", "--maxzoom", String(maxZoom), "--out", out, "--threads", "2"]
     }
 
-    static func tiles(_ path: String) throws -> [TileID: Data] {
-        var out = [TileID: Data]()
-        try BundleReader(path: path).forEachTile { t, data in
-            out[t] = data
-            return true
-        }
-        return out
-    }
-
     /// Units recorded in the partial file beside `out`.
     func recordedUnits(_ out: String) throws -> Int {
         let r = try CLIRunner.run(["-readonly", BundleWriterPaths.partial(out), "SELECT COUNT(*) FROM trailmap_units"], executable: "/usr/bin/sqlite3")
@@ -53,7 +44,7 @@ import TrailMapTestSupport
         #expect(last.stdout.contains("resumed a partial build: \(recorded) unit(s)"), "\(last.stdout)")
         #expect(!dir.contents.contains { $0.contains(".building") }, "\(dir.contents)")
 
-        let expected = try Self.tiles(reference), got = try Self.tiles(out)
+        let expected = try TestBundle.tiles(reference), got = try TestBundle.tiles(out)
         #expect(got.count == expected.count && !expected.isEmpty)
         let differing = expected.filter { got[$0.key] != $0.value }.map(\.key)
         #expect(differing.isEmpty, "\(differing.count) tiles differ, e.g. \(differing.prefix(3))")

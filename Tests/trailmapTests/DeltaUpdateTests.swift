@@ -87,13 +87,7 @@ import TrailMapTestSupport
 
     /// Every tile and the metadata of a bundle.
     static func content(_ path: String) throws -> ([TileID: Data], [String: String]) {
-        let reader = try BundleReader(path: path)
-        var tiles = [TileID: Data]()
-        try reader.forEachTile { t, data in
-            tiles[t] = data
-            return true
-        }
-        return (tiles, try reader.metadataPairs())
+        (try TestBundle.tiles(path), try BundleReader(path: path).metadataPairs())
     }
 
     /// Waits (up to 10 s) until the server lists version `v`.

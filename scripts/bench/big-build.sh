@@ -26,19 +26,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ZOOM=${ZOOM:-6-15}
 THREADS=${THREADS:-2}
-DATA=${DATA:-/tmp/tm-bench}
 STEPS=${STEPS:-resume,update}
 MINZ=${ZOOM%-*} MAXZ=${ZOOM#*-}
-
-if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
-mkdir -p "$WORK"
-if [ ! -d "$DATA/mosaic/sheets" ]; then CASES=mosaic "$ROOT/scripts/bench/make-utm-mosaic.sh" "$DATA"; fi
-if [ -z "${TRAILMAP:-}" ]; then
-  (cd "$ROOT" && swift build -c release --scratch-path .build-bench --product trailmap >/dev/null)
-  TRAILMAP=$ROOT/.build-bench/release/trailmap
-fi
-mkdir -p "$WORK/sheets"
-cp "$DATA"/mosaic/sheets/*.tif "$WORK/sheets/"
+source "$ROOT/scripts/lib/mosaic-bench.sh"
 SOURCES=()
 for f in "$WORK"/sheets/*.tif; do SOURCES+=(--source "$f"); done
 args() { echo build "${SOURCES[@]}" --name Big --minzoom "$MINZ" --maxzoom "$MAXZ" --threads "$THREADS" --out "$1"; }
@@ -133,6 +123,7 @@ print(l + 0.4 * w, b + 0.4 * h, l + 0.6 * w, b + 0.6 * h)")
 printf '{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32612"}}, "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[%s, %s], [%s, %s], [%s, %s], [%s, %s], [%s, %s]]]}}]}\n' \
   "$x0" "$y0" "$x1" "$y0" "$x1" "$y1" "$x0" "$y1" "$x0" "$y0" >"$WORK/patch.geojson"
 gdal_rasterize -q -b 1 -b 2 -b 3 -burn 60 -burn 200 -burn 90 "$WORK/patch.geojson" "$sheet"
+gdaladdo -q -r average "$sheet" 2 4 8 16   # its internal overviews, as the sheet's producer would
 echo "  repainted a square of $(basename "$sheet")"
 utime_start=$(date +%s.%N)
 "$TRAILMAP" $(args "$WORK/updated.mbtiles") --update "$WORK/full.mbtiles" >"$WORK/update.out" 2>"$WORK/update.err"
