@@ -100,7 +100,11 @@ enum OpenAPIDocument {
             ]
             let params = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { p -> JSONValue in
                 let name = String(p.dropFirst().dropLast())
-                let schema = name == "productId" ? Schema.string(pattern: productIDPattern) : Schema.string(minLength: 1, maxLength: 64)
+                let schema = switch name {
+                case "productId": Schema.string(pattern: productIDPattern)
+                case "fromVersion": Schema.integer(minimum: 1, maximum: Int64(Int32.max))
+                default: Schema.string(minLength: 1, maxLength: 64)
+                }
                 return ["name": .string(name), "in": "path", "required": true, "schema": schema]
             }
             if !params.isEmpty { o["parameters"] = .array(params) }

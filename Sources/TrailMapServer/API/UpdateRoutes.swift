@@ -15,7 +15,7 @@ extension StoreAPI {
     func productUpdate(_ request: Request, product: Substring, from: Substring) async throws -> Response {
         let a = try await account(request)
         let id = try Self.productID(product)
-        guard let fromVersion = Int(from), fromVersion >= 1 else {
+        guard let fromVersion = Int(from), (1...Int(Int32.max)).contains(fromVersion) else {
             throw APIError.badRequest("fromVersion must be a published version number (1 or more), not \(from.prefix(32))")
         }
         let p = try await catalog.downloadable(productID: id, account: a)
