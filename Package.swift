@@ -45,7 +45,7 @@ let package = Package(
         // Small helpers every module uses: constant-time compare, hex, base64url, file SHA-256, atomic files, file locks.
         .target(
             name: "Essentials",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: upcoming
         ),
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),

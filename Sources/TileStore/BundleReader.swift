@@ -145,6 +145,34 @@ public final class BundleReader: Sendable {
         }
     }
 
+    /// Every tile's address, a key naming its bytes (equal keys, equal bytes: the stored
+    /// `tile_id` of the deduplicated layout, the row of the plain one) and its length, for
+    /// writers that lay tiles out themselves; rows with impossible addresses are skipped.
+    public func forEachTileKey(_ body: (TileID, String, Int) throws -> Void) throws(TileStoreError) {
+        let sql = layout == .deduplicated
+            ? "SELECT m.zoom_level, m.tile_column, m.tile_row, m.tile_id, LENGTH(i.tile_data) FROM map m JOIN images i ON i.tile_id = m.tile_id"
+            : "SELECT zoom_level, tile_column, tile_row, 'r' || rowid, LENGTH(tile_data) FROM tiles"
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: sql)
+            while let row = try cursor.next() {
+                guard let z = row.int(0), (0...TileID.maxZoom).contains(z), let x = row.int(1), let tms = row.int(2),
+                      let t = TileID(z: z, x: x, y: TileID.xyzRow(fromTMS: tms, zoom: z)),
+                      let key = String.fromDatabaseValue(row[3] as DatabaseValue), let length = row.int(4) else { continue }
+                try body(t, key, length)
+            }
+        }
+    }
+
+    /// The bytes a key of `forEachTileKey` names.
+    public func tileBytes(key: String) throws(TileStoreError) -> Data? {
+        try read { db in
+            if layout == .deduplicated {
+                return try Data.fetchOne(db, sql: "SELECT tile_data FROM images WHERE tile_id = ?", arguments: [key])
+            }
+            return try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE rowid = ?", arguments: [Int(key.dropFirst()) ?? -1])
+        }
+    }
+
     /// `PRAGMA integrity_check` lines other than "ok".
     public func integrityProblems() throws(TileStoreError) -> [String] {
         try read { db in

@@ -6,7 +6,7 @@ import TileStore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json.",
+        abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json, or as one PMTiles archive.",
         discussion: """
             OUT is created if needed. An OUT that exists and is not empty is refused unless --force, \
             which replaces files of the same names and leaves others alone. Every file is written under \
@@ -19,11 +19,29 @@ struct ExportCommand: ParsableCommand {
             """)
 
     @Argument(help: "The .mbtiles file.") var file: String
-    @Option(name: .long, help: "Output folder.") var dir: String
+    @Option(name: .long, help: "Output folder.") var dir: String?
+    @Option(name: .long, help: "Write one PMTiles v3 archive instead (Hilbert-ordered, deduplicated, run-length encoded), for object storage behind a CDN.")
+    var pmtiles: String?
     @Flag(name: .long, help: "Write into a folder that is not empty.") var force = false
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        guard (dir == nil) != (pmtiles == nil) else { throw ValidationError("give either --dir OUT/ or --pmtiles OUT.pmtiles") }
+        if let pmtiles, !pmtiles.hasSuffix(".pmtiles") { throw ValidationError("--pmtiles must end in .pmtiles") }
+    }
+
     func run() throws {
+        if let pmtiles {
+            let start = Date()
+            let s = try PMTilesExporter.export(from: file, to: pmtiles)
+            if !global.quiet {
+                print(String(format: "%@: %d tiles in %d directory entries (run-length), %d distinct contents, %d leaf directories, %@, %.1f s",
+                             pmtiles, s.addressedTiles, s.entries, s.contents, s.leafDirectories, ByteSize.format(Int(s.bytes)),
+                             Date().timeIntervalSince(start)))
+            }
+            return
+        }
+        guard let dir else { return }
         let interactive = isatty(STDERR_FILENO) == 1
         let start = Date()
         var last = start, live = false

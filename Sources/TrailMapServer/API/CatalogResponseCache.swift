@@ -1,3 +1,4 @@
+import Essentials
 import Synchronization
 
 /// The anonymous `GET /api/v1/catalog` body (JSON and gzip), kept until the catalog changes:

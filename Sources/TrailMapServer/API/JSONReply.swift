@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,10 +1,10 @@
-import Foundation
 import CZlib
+import Foundation
 
-/// gzip compression of small response bodies.
-enum Gzip {
+/// gzip compression (HTTP bodies, PMTiles directories and metadata).
+public enum Gzip {
     /// The gzip stream of `input`, or nil if zlib fails.
-    static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
+    public static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
         guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
@@ -23,17 +23,5 @@ enum Gzip {
         guard status == Z_STREAM_END else { return nil }
         output.removeSubrange(Int(stream.total_out)...)
         return output
-    }
-
-    /// Whether an Accept-Encoding header value allows gzip (q > 0).
-    static func accepted(_ header: String?) -> Bool {
-        guard let header else { return false }
-        for part in header.split(separator: ",") {
-            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = fields.first, coding == "gzip" || coding == "*" else { continue }
-            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return q > 0
-        }
-        return false
     }
 }

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import TileGeometry
+import TrailMapTestSupport
+
+/// `trailmap bundle export BUNDLE --pmtiles OUT.pmtiles` from the command line.
+@Suite struct PMTilesCommandTests {
+    let dir = TemporaryDirectory()
+
+    @Test func exportsAnArchiveAndRefusesBadArguments() throws {
+        let src = try TestSources.write(in: dir, name: "s", width: 240, height: 160,
+                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let bundle = dir.file("s.mbtiles")
+        #expect(try CLIRunner.run(["build", "--source", src, "--name", "S", "--minzoom", "2", "--maxzoom", "6", "--out", bundle, "--quiet"]).status == 0)
+        let r = try CLIRunner.run(["bundle", "export", bundle, "--pmtiles", dir.file("s.pmtiles")])
+        #expect(r.status == 0 && r.stdout.contains("distinct contents"), "\(r.stdout)\(r.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("s.pmtiles")))
+        #expect(bytes.prefix(8) == Data("PMTiles".utf8) + Data([3]))
+        for (args, message) in [(["--pmtiles", dir.file("x.mbtiles")], "must end in .pmtiles"),
+                                (["--pmtiles", dir.file("y.pmtiles"), "--dir", dir.file("out")], "either --dir"),
+                                ([], "either --dir")] {
+            let bad = try CLIRunner.run(["bundle", "export", bundle] + args)
+            #expect(bad.status != 0 && bad.stderr.contains(message), "\(args): \(bad.stderr)")
+        }
+    }
+}
