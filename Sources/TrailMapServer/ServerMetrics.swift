@@ -117,5 +117,5 @@ struct RouteStatus: Hashable {
 
 /// Route labels for metrics.
 enum Route: String, Sendable {
-    case tile, tilejson, list, viewer, asset, metrics, health, admin, api, download, store, other
+    case tile, tilejson, list, viewer, asset, metrics, health, admin, api, download, store, wmts, other
 }

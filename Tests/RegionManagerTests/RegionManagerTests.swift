@@ -158,7 +158,7 @@ import TrailMapTestSupport
         let m = try manager(server, state: tmp.file("state"), tiles: tmp.file("Tiles"))
         try FileManager.default.createDirectory(atPath: tmp.file("Tiles"), withIntermediateDirectories: true)
         let partial = PartialDownload(productId: id, directory: tmp.file("Tiles"))
-        let fd = open(partial.lockPath, O_RDWR | O_CREAT, 0o600)
+        let fd = open(partial.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)  // CLOEXEC: a child process spawned meanwhile by another test must not keep the lock
         #expect(flock(fd, LOCK_EX) == 0)
         await #expect(throws: RegionManagerError.downloadInProgress(id)) { _ = try await m.install(id) }
         #expect(store.downloads == 0)

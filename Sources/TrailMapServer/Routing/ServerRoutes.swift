@@ -38,9 +38,12 @@ enum ServerRoutes {
             guard parts.count == 5 else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
             return try await r.tile(Array(parts), request: request)
         }
+        routes.get("/wmts/1.0.0/WMTSCapabilities.xml", .wmts) { request, _ in r.wmtsCapabilities(request) }
+        routes.get("/wmts", .wmts) { request, _ in await r.wmtsKVP(request) }
+        routes.get("/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file", .wmts) { request, _ in await r.wmtsRESTTile(request) }
         if r.store != nil { routes.get("/store", .store) { _, _ in r.storePage() } }
         routes.finish([r.store != nil ? "/store" : nil, "/", "/index.html", "/viewer", "/viewer/**", "/healthz", "/metrics", "/tiles", "/tiles/:tileset",
-                       "/tiles/:tileset/:z/:x/:file"].compactMap { $0 })
+                       "/tiles/:tileset/:z/:x/:file", "/wmts/1.0.0/WMTSCapabilities.xml", "/wmts", "/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file"].compactMap { $0 })
 
         let admin = router.group("/admin").add(middleware: AdminAuthMiddleware(token: r.config.adminToken))
         var adminRoutes = RouteTable(router: admin, labels: labels, prefix: "/admin")
