@@ -115,18 +115,21 @@ public struct BundleBuilder: Sendable {
         do throws(TileCodecError) { return try TileDecoder.decode(data) } catch { throw .encode(tile: unit, error) }
     }
 
-    /// Tiles of `ranges` in the subtree of `t`, down to `maxZoom`.
-    static func subtreeCount(_ t: TileID, ranges: [TileRange], maxZoom: Int) -> Int {
-        var count = 0
+    /// The parts of `ranges` in the subtree of `t`, one range a zoom from `t.z` to `maxZoom`
+    /// (zooms where the subtree misses the ranges are left out).
+    static func subtreeRanges(_ t: TileID, ranges: [TileRange], maxZoom: Int) -> [TileRange] {
         let minZ = ranges[0].z
-        for z in t.z...maxZoom {
-            let d = z - t.z
-            let r = ranges[z - minZ]
+        return (t.z...maxZoom).compactMap { z in
+            let d = z - t.z, r = ranges[z - minZ]
             let x0 = max(r.minX, t.x << d), x1 = min(r.maxX, ((t.x + 1) << d) - 1)
             let y0 = max(r.minY, t.y << d), y1 = min(r.maxY, ((t.y + 1) << d) - 1)
-            if x0 <= x1 && y0 <= y1 { count += (x1 - x0 + 1) * (y1 - y0 + 1) }
+            return x0 <= x1 && y0 <= y1 ? TileRange(z: z, minX: x0, maxX: x1, minY: y0, maxY: y1) : nil
         }
-        return count
+    }
+
+    /// Tiles of `ranges` in the subtree of `t`, down to `maxZoom`.
+    static func subtreeCount(_ t: TileID, ranges: [TileRange], maxZoom: Int) -> Int {
+        subtreeRanges(t, ranges: ranges, maxZoom: maxZoom).reduce(0) { $0 + $1.count }
     }
 
     private func checkOutput() throws(BuildError) {

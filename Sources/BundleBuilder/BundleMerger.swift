@@ -31,7 +31,7 @@ public struct BundleMerger: Sendable {
 
     private struct Part {
         var path: String
-        var reader: BuildJournalReader
+        var reader: BundleReader
         var shard: ShardSpec
         var record: [String: String]
         var plan: BuildRecord.Plan
@@ -58,7 +58,7 @@ public struct BundleMerger: Sendable {
             }
             var problems = [String]()
             let pairs: [String: String]
-            do { pairs = try BundleReader(path: checked[0].path).metadataPairs() } catch { throw .store(error) }
+            do { pairs = try checked[0].reader.metadataPairs() } catch { throw .store(error) }
             var metadata = BundleMetadata(pairs: pairs, problems: &problems)
             var record = checked[0].record
             if record[BuildRecord.regionFromFileKey] == "1" {
@@ -80,10 +80,10 @@ public struct BundleMerger: Sendable {
         guard !parts.isEmpty else { throw .merge(path: output, "no parts given") }
         var found = [Part]()
         for path in parts {
-            let reader: BuildJournalReader, record: [String: String]
+            let reader: BundleReader, record: [String: String]
             do {
-                reader = try BuildJournalReader(path: path)
-                record = try reader.record()
+                reader = try BundleReader(path: path)
+                record = try reader.buildRecord()
             } catch { throw .merge(path: path, "\(error)") }
             guard let shardText = record[BuildRecord.shardKey], let shard = try? ShardSpec(parsing: shardText),
                   let plan = BuildRecord.decode(BuildRecord.Plan.self, record[BuildRecord.planKey]),
@@ -130,7 +130,7 @@ public struct BundleMerger: Sendable {
         var units = [(unit: BuildUnit, part: Part)]()
         for part in parts {
             let mine: [BuildUnit]
-            do { mine = try part.reader.units() } catch { throw .store(error) }
+            do { mine = try part.reader.buildUnits() } catch { throw .store(error) }
             units += mine.filter { $0.band == b }.map { ($0, part) }
         }
         units.sort { BuildUnits.morton($0.unit.tile) < BuildUnits.morton($1.unit.tile) }
@@ -145,7 +145,7 @@ public struct BundleMerger: Sendable {
         }
         for (unit, part) in units {
             let data: [UInt8]?
-            do { data = try part.reader.root(unit) } catch { throw .store(error) }
+            do { data = try part.reader.unitRoot(unit) } catch { throw .store(error) }
             try upper.add(unit.tile, .image(try BundleBuilder.decodeRoot(data, unit: unit.tile)), emit: emit)
             if batch.count >= 256 { try flush() }
         }

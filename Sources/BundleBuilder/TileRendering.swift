@@ -254,12 +254,6 @@ struct TileRendering: Sendable {
 
     /// The ranges of a kept tile (`subtree`: and of every tile below it) inside the build's ranges.
     static func keptRanges(_ t: TileID, subtree: Bool, ranges: [TileRange], maxZoom: Int) -> [TileRange] {
-        let minZ = ranges[0].z
-        return (t.z...(subtree ? maxZoom : t.z)).compactMap { z in
-            let d = z - t.z, r = ranges[z - minZ]
-            let x0 = max(r.minX, t.x << d), x1 = min(r.maxX, ((t.x + 1) << d) - 1)
-            let y0 = max(r.minY, t.y << d), y1 = min(r.maxY, ((t.y + 1) << d) - 1)
-            return x0 <= x1 && y0 <= y1 ? TileRange(z: z, minX: x0, maxX: x1, minY: y0, maxY: y1) : nil
-        }
+        BundleBuilder.subtreeRanges(t, ranges: ranges, maxZoom: subtree ? maxZoom : t.z)
     }
 }

@@ -59,41 +59,21 @@ enum BuildJournalSchema {
     }
 }
 
-/// Reads what a finished bundle or shard part records about its build.
-public final class BuildJournalReader: Sendable {
-    public let path: String
-    private let db: DatabaseQueue
-
-    public init(path: String) throws(TileStoreError) {
-        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
-        self.path = path
-        do {
-            var config = Configuration()
-            config.readonly = true
-            db = try DatabaseQueue(path: path, configuration: config)
-            _ = try db.read { try $0.tableExists("map") }
-        } catch {
-            throw .notMBTiles(path: path, reason: "\(error)")
-        }
-    }
-
+/// What a finished bundle or shard part records about its build, read like the rest of it.
+extension BundleReader {
     /// The `trailmap_build` pairs (empty when the bundle records no build).
-    public func record() throws(TileStoreError) -> [String: String] {
+    public func buildRecord() throws(TileStoreError) -> [String: String] {
         try read { try BuildJournalSchema.record($0) }
     }
 
     /// The units the file records, by band and tile.
-    public func units() throws(TileStoreError) -> [BuildUnit] {
+    public func buildUnits() throws(TileStoreError) -> [BuildUnit] {
         try read { try BuildJournalSchema.units($0) }
     }
 
     /// A unit's losslessly encoded root (nil when transparent or not recorded).
-    public func root(_ unit: BuildUnit) throws(TileStoreError) -> [UInt8]? {
+    public func unitRoot(_ unit: BuildUnit) throws(TileStoreError) -> [UInt8]? {
         try read { try BuildJournalSchema.root($0, unit) }
-    }
-
-    private func read<T>(_ body: (Database) throws -> T) throws(TileStoreError) -> T {
-        do { return try db.read(body) } catch { throw .sqlite(path: path, message: "\(error)") }
     }
 }
 

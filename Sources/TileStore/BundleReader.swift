@@ -59,7 +59,7 @@ public final class BundleReader: Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(TileStoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(TileStoreError) -> T {
         do { return try db.read(body) } catch { throw .sqlite(path: path, message: "\(error)") }
     }
 

@@ -153,4 +153,12 @@ import TrailMapTestSupport
                 "\(fallback.stdout)\(fallback.stderr)")
         #expect(FileManager.default.contents(atPath: phone.bundle) == FileManager.default.contents(atPath: server.bundle))
     }
+
+    @Test func publishRefusesKeepingNoVersion() throws {
+        let dir = TemporaryDirectory()
+        let r = try CLIRunner.run(["catalog", "publish", "--products", dir.file("p.json"), "--tiles", dir.path,
+                                   "--catalog", dir.file("c.sqlite"), "--keep-versions", "0"])
+        #expect(r.status != 0 && r.stderr.contains("--keep-versions must be at least 1"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("c.sqlite")))
+    }
 }

@@ -20,8 +20,9 @@ public struct PMTilesExportStats: Sendable, Equatable {
 public enum PMTilesExporter {
     public static func export(from bundle: String, to output: String) throws(TileStoreError) -> PMTilesExportStats {
         let reader = try BundleReader(path: bundle)
+        let pairs = try reader.metadataPairs()
         var problems = [String]()
-        let metadata = try reader.metadata(problems: &problems)
+        let metadata = BundleMetadata(pairs: pairs, problems: &problems)
         let tileType: UInt8 = switch metadata.format { case "png": 2; case "jpg", "jpeg": 3; case "webp": 4; default: 0 }
 
         // Every tile, by tile id.
@@ -51,7 +52,10 @@ public enum PMTilesExporter {
             }
         }
         let (root, leaves, leafCount) = try directories(entries)
-        guard let meta = Gzip.compress(Array(try metadataJSON(reader: reader))) else { throw .invalidArgument("gzip failed") }
+        // The JSON metadata: the bundle's metadata rows as strings (name, description, attribution, ...).
+        let json: Data
+        do { json = try JSONSerialization.data(withJSONObject: pairs, options: [.sortedKeys]) } catch { throw .invalidArgument("metadata: \(error)") }
+        guard let meta = Gzip.compress(Array(json)) else { throw .invalidArgument("gzip failed") }
 
         let rootOffset = UInt64(PMTilesFormat.headerSize)
         let metaOffset = rootOffset + UInt64(root.count)
@@ -108,15 +112,6 @@ public enum PMTilesExporter {
             guard let root = Gzip.compress(PMTilesFormat.serialize(rootEntries)) else { throw .invalidArgument("gzip failed") }
             if PMTilesFormat.headerSize + root.count <= PMTilesFormat.rootLimit { return (root, leaves, rootEntries.count) }
             leafSize += leafSize / 5
-        }
-    }
-
-    /// The JSON metadata: the bundle's metadata rows as strings (name, description, attribution,
-    /// version, type, format, bounds, ...).
-    static func metadataJSON(reader: BundleReader) throws(TileStoreError) -> Data {
-        let pairs = try reader.metadataPairs()
-        do { return try JSONSerialization.data(withJSONObject: pairs, options: [.sortedKeys]) } catch {
-            throw .invalidArgument("metadata: \(error)")
         }
     }
 
