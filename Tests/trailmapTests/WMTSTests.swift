@@ -93,7 +93,9 @@ import TrailMapTestSupport
 
         // GDAL's WMTS driver: the layer's size at its top zoom, and a tile's pixels.
         let source = "WMTS:\(base)/wmts/1.0.0/WMTSCapabilities.xml,layer=utah"
-        let info = try CLIRunner.run([source], executable: "/usr/bin/gdalinfo")
+        // GDAL would cache the tiles it fetches in ./gdalwmscache (the working folder): not here.
+        let noCache = ["--config", "GDAL_ENABLE_WMS_CACHE", "NO"]
+        let info = try CLIRunner.run(noCache + [source], executable: "/usr/bin/gdalinfo")
         let m = meta.bounds.mercator, res = 2 * 20_037_508.342789244 / Double(256 << 7)
         let size = info.stdout.split(separator: "\n").first { $0.hasPrefix("Size is ") }.map { $0.dropFirst(8).split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
         #expect(size.map { abs($0[0] - Int(((m.maxX - m.minX) / res).rounded())) <= 1 && abs($0[1] - Int(((m.maxY - m.minY) / res).rounded())) <= 1 } == true,
@@ -102,7 +104,7 @@ import TrailMapTestSupport
         let t = TileID(z: 7, x: r7.minX + 1, y: r7.minY + 1)!
         let tb = t.mercatorBounds
         let out = dir.file("t.png")
-        let translated = try CLIRunner.run(["-q", "-of", "PNG", "-projwin", "\(tb.minX)", "\(tb.maxY)", "\(tb.maxX)", "\(tb.minY)", "-outsize", "256", "256",
+        let translated = try CLIRunner.run(noCache + ["-q", "-of", "PNG", "-projwin", "\(tb.minX)", "\(tb.maxY)", "\(tb.maxX)", "\(tb.minY)", "-outsize", "256", "256",
                                             source, out], executable: "/usr/bin/gdal_translate")
         #expect(translated.status == 0, "\(translated.stderr)")
         let viaGDAL = try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
