@@ -22,6 +22,16 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
     case productFile(path: String, reason: String)
     case bundle(path: String, reason: String)
     case invalidArgument(String)
+    /// An area product was bought or downloaded like a region.
+    case areaProduct(String)
+    case unknownQuote(String)
+    case quoteExpired(String)
+    /// The quote was already bought (with another transaction).
+    case quoteUsed(String)
+    /// The transaction already paid for something else.
+    case transactionUsed(String)
+    /// The transaction is for another product than the quote's.
+    case wrongAreaProduct(expected: String, got: String)
 
     public var description: String {
         switch self {
@@ -43,6 +53,12 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .productFile(path, reason): "\(path): \(reason)"
         case let .bundle(path, reason): "bundle \(path): \(reason)"
         case let .invalidArgument(m): m
+        case let .areaProduct(id): "\(id) is sold per area: ask for a quote (POST /api/v1/areas/quotes) and buy the quote (POST /api/v1/areas)"
+        case let .unknownQuote(id): "no quote \(id) for this account; ask for a quote first"
+        case let .quoteExpired(id): "quote \(id) has expired; ask for a new quote"
+        case let .quoteUsed(id): "quote \(id) was already bought with another transaction"
+        case let .transactionUsed(id): "store transaction \(id) already paid for another area or region; each area needs a purchase of its own"
+        case let .wrongAreaProduct(expected, got): "the transaction is for \(got), but the quote is for \(expected)"
         }
     }
 
@@ -67,6 +83,12 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case .productFile: "invalid_product_file"
         case .bundle: "invalid_bundle"
         case .invalidArgument: "bad_request"
+        case .areaProduct: "area_product"
+        case .unknownQuote: "unknown_quote"
+        case .quoteExpired: "quote_expired"
+        case .quoteUsed: "quote_used"
+        case .transactionUsed: "transaction_used"
+        case .wrongAreaProduct: "wrong_product"
         }
     }
 }

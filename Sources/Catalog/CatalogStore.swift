@@ -41,6 +41,12 @@ public protocol CatalogStore: Sendable {
     func apply(_ e: StoreEvent) async throws(CatalogError) -> StoreEventOutcome
     func auditLog(limit: Int) async throws(CatalogError) -> [AuditEntry]
 
+    // Areas on demand: quotes waiting for a purchase, and their purchase.
+    func saveAreaQuote(_ q: AreaQuoteRecord, keepPerAccount: Int) async throws(CatalogError) -> [String]
+    func areaQuote(id: String, account: Account) async throws(CatalogError) -> AreaQuoteRecord?
+    func buyArea(quoteID: String, purchase: StorePurchase, account: Account, now: Date) async throws(CatalogError) -> AreaOutcome
+    func removeExpiredAreaQuotes(before: Date) async throws(CatalogError) -> [String]
+
     // Tile-token keys (shared by every server on the catalog).
     func tileTokenKeys(now: Date, rotateAfter: TimeInterval, keep: TimeInterval) async throws(CatalogError) -> [TileTokenKey]
     func revokeTileTokenKeys(now: Date) async throws(CatalogError) -> TileTokenKey

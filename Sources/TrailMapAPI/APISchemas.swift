@@ -36,6 +36,13 @@ public enum APISchemas {
             "SandboxPurchase": SandboxPurchaseRequest.schema,
             "SandboxNotification": SandboxNotificationRequest.schema,
             "Error": APIErrorBody.schema,
+            "ProductKind": ProductKind.schema,
+            "AreaTerms": AreaTerms.schema,
+            "AreaQuoteRequest": AreaQuoteRequest.schema,
+            "AreaQuote": AreaQuote.schema,
+            "AreaPurchase": AreaPurchaseRequest.schema,
+            "AreaPurchaseResult": AreaPurchaseResult.schema,
+            "NearbyRegion": NearbyRegion.schema,
         ]
     }
 }

@@ -95,11 +95,21 @@ public struct ProductSummary: Codable, Sendable, Equatable {
     public var levels: [ProductLevel]
     /// The levels in a buyer's words, `; `-separated; empty when there are none.
     public var levelsSummary: String
+    /// A region bundle, an area product (bought per area, through a quote) or an area an account bought.
+    public var kind: ProductKind
+    /// For an area product: the largest area it sells and the tilesets areas are cut from.
+    public var area: AreaTerms?
+    /// For a bought area: the area product it was bought as.
+    public var areaOf: String?
 
     public init(productId: String, title: String, category: String, description: String = "", price: Price,
                 free: Bool = false, version: Int, size: Int64, sha256: String, minzoom: Int, maxzoom: Int,
                 bounds: [Double], tileset: String, status: ProductStatus, installedVersion: Int? = nil,
-                levels: [ProductLevel] = [], levelsSummary: String = "") {
+                levels: [ProductLevel] = [], levelsSummary: String = "", kind: ProductKind = .region,
+                area: AreaTerms? = nil, areaOf: String? = nil) {
+        self.kind = kind
+        self.area = area
+        self.areaOf = areaOf
         self.productId = productId
         self.title = title
         self.category = category
@@ -121,7 +131,7 @@ public struct ProductSummary: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case productId, title, category, description, price, free, version, size, sha256, minzoom, maxzoom, bounds, tileset,
-             status, installedVersion, levels, levelsSummary
+             status, installedVersion, levels, levelsSummary, kind, area, areaOf
     }
 
     /// Decodes the contract; `levels` and `levelsSummary`, which servers before levels of detail
@@ -145,6 +155,9 @@ public struct ProductSummary: Codable, Sendable, Equatable {
         installedVersion = try c.decodeIfPresent(Int.self, forKey: .installedVersion)
         levels = try c.decodeIfPresent([ProductLevel].self, forKey: .levels) ?? []
         levelsSummary = try c.decodeIfPresent(String.self, forKey: .levelsSummary) ?? ""
+        kind = try c.decodeIfPresent(ProductKind.self, forKey: .kind) ?? .region
+        area = try c.decodeIfPresent(AreaTerms.self, forKey: .area)
+        areaOf = try c.decodeIfPresent(String.self, forKey: .areaOf)
     }
 
     /// The properties of `ProductSummary` (shared with `ProductDetail`).
@@ -157,8 +170,11 @@ public struct ProductSummary: Codable, Sendable, Equatable {
         "installedVersion": Schema.integer(),
         "levels": Schema.array(Schema.ref("Level"), description: "The bundle's levels of detail, lower first; empty for bundles that record none"),
         "levelsSummary": Schema.string(description: "The levels in a buyer's words, `; `-separated; empty when there are none"),
+        "kind": Schema.ref("ProductKind"),
+        "area": Schema.ref("AreaTerms"),
+        "areaOf": Schema.string(description: "For a bought area: the area product it was bought as"),
     ] }
-    static let optional: Set<String> = ["installedVersion"]
+    static let optional: Set<String> = ["installedVersion", "area", "areaOf"]
 
     public static var schema: JSONValue { Schema.object(properties, optional: optional) }
 }

@@ -10,6 +10,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     public let code: String
     public let message: String
     public var headers: HTTPFields = [:]
+    /// Extra fields of some errors (`area_not_covered`, `area_too_large`).
+    var nearby: [NearbyRegion]?
+    var largestRadiusKm: Double?
 
     public init(_ status: HTTPResponse.Status, code: String, message: String) {
         self.status = status
@@ -21,7 +24,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     /// The JSON body.
     var body: ByteBuffer {
-        ByteBuffer(bytes: (try? JSONReply.bytes(APIErrorBody(code: code, message: message))) ?? [])
+        ByteBuffer(bytes: (try? JSONReply.bytes(APIErrorBody(code: code, message: message, nearby: nearby, largestRadiusKm: largestRadiusKm))) ?? [])
     }
 
     /// `headers` plus the JSON body's type, CORS and no caching.

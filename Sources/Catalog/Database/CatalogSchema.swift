@@ -82,6 +82,19 @@ enum CatalogSchema {
                 DELETE FROM settings WHERE name = 'tile-token-key';
                 """)
         }
+        // Areas on demand: area products (kind 'area_product', terms in area_json) and bought
+        // areas (kind 'area', listed to their owner only) are products; quotes wait for a purchase.
+        m.registerMigration("v5-areas") { db in
+            try db.execute(sql: """
+                ALTER TABLE products ADD COLUMN kind TEXT NOT NULL DEFAULT 'region';
+                ALTER TABLE products ADD COLUMN owner TEXT REFERENCES accounts(id);
+                ALTER TABLE products ADD COLUMN area_json TEXT;
+                CREATE INDEX products_owner ON products(owner);
+                \(AreaSchema.quotesTable(real: "REAL", integer: "INTEGER"));
+                CREATE INDEX area_quotes_account ON area_quotes(account_id, created_at);
+                CREATE INDEX area_quotes_expiry ON area_quotes(expires_at);
+                """)
+        }
         return m
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 import Logging
 import PostgresNIO
 import TileGeometry
@@ -34,7 +35,7 @@ extension PostgresCatalog {
                         only productID: String? = nil) async throws(CatalogError) -> [ListedProduct] {
         let logger = logger
         return try await transaction(isolation: "REPEATABLE READ READ ONLY", bumpsStamp: false) { conn in
-            var products = try await Self.products(conn, logger)
+            var products = try await Self.products(conn, visibleTo: account?.id, logger)
             if let productID { products = products.filter { $0.id == productID } }
             var ownedRows = [(productID: String, status: String)]()
             var installed = [String: (Int, String)]()
@@ -62,11 +63,7 @@ extension PostgresCatalog {
     /// (see `CatalogDatabase.publish`): every bundle is checked before anything is written;
     /// publishes from several places at once take turns (an advisory lock).
     public func publish(_ file: ProductFile, tilesDirectory: String) async throws(CatalogError) -> [PublishResult] {
-        var prepared = [Product]()
-        for e in file.products {
-            let path = (tilesDirectory as NSString).appendingPathComponent(e.bundle)
-            prepared.append(try CatalogDatabase.describeBundle(entry: e, path: path))
-        }
+        let prepared = try CatalogDatabase.describe(file, tilesDirectory: tilesDirectory)
         let logger = logger, products = prepared
         return try await transaction { conn in
             try await conn.run("SELECT pg_advisory_xact_lock(\(Self.publishLock))", logger)
@@ -91,8 +88,11 @@ extension PostgresCatalog {
     static let publishLock: Int = 0x7472_6169_6C70_7562
 
     /// Ordered as SQLite orders them (by bytes, whatever the database's collation).
-    static func products(_ conn: PostgresConnection, _ logger: Logger) async throws -> [Product] {
-        try await conn.rows("SELECT * FROM products ORDER BY category COLLATE \"C\", title COLLATE \"C\"", logger).map(Product.init(postgres:))
+    /// Everyone's products (regions and area products) and `owner`'s bought areas.
+    static func products(_ conn: PostgresConnection, visibleTo owner: String? = nil, _ logger: Logger) async throws -> [Product] {
+        try await conn.rows("""
+            SELECT * FROM products WHERE owner IS NULL OR owner = \(owner) ORDER BY category COLLATE "C", title COLLATE "C"
+            """, logger).map(Product.init(postgres:))
     }
 
     static func product(_ conn: PostgresConnection, id: String, _ logger: Logger) async throws -> Product? {
@@ -107,6 +107,7 @@ extension PostgresCatalog {
         }
         let now = Date().timeIntervalSince1970
         let before = try await product(conn, id: p.id, logger)
+        if before?.owner != nil { throw CatalogError.productFile(path: p.bundlePath, reason: "product id \(p.id) is an area an account bought") }
         let (version, firstChange) = PublishRules.version(current: before.map { ($0.version, $0.sha256) }, sha256: p.sha256)
         if let other = try await conn.rows("SELECT id FROM products WHERE tileset = \(p.tileset) AND id <> \(p.id)", logger).first {
             throw CatalogError.productFile(path: p.bundlePath, reason: "bundle \(p.tileset) already belongs to product \(try other.get("id", as: String.self))")
@@ -114,17 +115,17 @@ extension PostgresCatalog {
         let layers = BundleLayer.encode(p.layers)
         try await conn.run("""
             INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset, bundle_path,
-                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json)
+                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json, kind, area_json)
             VALUES (\(p.id), \(p.title), \(p.category), \(p.description), \(p.price.amount), \(p.price.currency), \(p.free),
                 \(p.tileset), \(p.bundlePath), \(version), \(p.size), \(p.sha256), \(p.minZoom), \(p.maxZoom),
-                \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(now), \(layers))
+                \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(now), \(layers), \(p.kind.rawValue), \(p.areaJSON))
             ON CONFLICT (id) DO UPDATE SET title = excluded.title, category = excluded.category,
                 description = excluded.description, price_amount = excluded.price_amount,
                 price_currency = excluded.price_currency, free = excluded.free, tileset = excluded.tileset,
                 bundle_path = excluded.bundle_path, version = excluded.version, size = excluded.size,
                 sha256 = excluded.sha256, min_zoom = excluded.min_zoom, max_zoom = excluded.max_zoom,
                 west = excluded.west, south = excluded.south, east = excluded.east, north = excluded.north,
-                layers_json = excluded.layers_json,
+                layers_json = excluded.layers_json, kind = excluded.kind, area_json = excluded.area_json,
                 published_at = CASE WHEN products.sha256 = excluded.sha256 THEN products.published_at ELSE excluded.published_at END
             """, logger)
         try await conn.run("""
@@ -150,5 +151,6 @@ extension Product {
                   publishedAt: Date(timeIntervalSince1970: try row.get("published_at")),
                   layers: BundleLayer.decode(metadata: [BundleLayer.metadataKey: try row.get("layers_json")]) ?? [])
         free = try row.get("free")
+        setArea(kind: try row.get("kind"), owner: try row.get("owner"), json: try row.get("area_json"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 import Logging
 import PostgresNIO
 
@@ -22,9 +23,11 @@ extension PostgresCatalog {
             }
             try await Self.lock(conn, "purchase-account:" + account.id, logger)
             try await Self.lock(conn, "original-transaction:" + p.originalTransactionId, logger)
-            guard try await !conn.rows("SELECT 1 FROM products WHERE id = \(p.productId)", logger).isEmpty else {
+            guard let kind = try await conn.rows("SELECT kind, owner FROM products WHERE id = \(p.productId)", logger).first,
+                  try kind.get("owner", as: String?.self) == nil else {
                 throw CatalogError.unknownProduct(p.productId)
             }
+            if try kind.get("kind", as: String.self) == ProductKind.areaProduct.rawValue { throw CatalogError.areaProduct(p.productId) }
             if let owner = try await conn.rows("SELECT account_id FROM transactions WHERE transaction_id = \(p.transactionId)", logger).first {
                 guard try owner.get("account_id", as: String.self) == account.id else { throw CatalogError.transactionClaimed }
                 return outcome(true)
@@ -101,6 +104,7 @@ extension PostgresCatalog {
     /// The product if the account may download it (free, or an active entitlement).
     public func downloadable(productID: String, account: Account) async throws(CatalogError) -> Product {
         guard let product = try await product(id: productID) else { throw .unknownProduct(productID) }
+        if product.kind == .areaProduct { throw .areaProduct(productID) }
         if product.free { return product }
         let logger = logger
         let statuses = try await withConnection { conn in

@@ -51,6 +51,16 @@ enum PostgresSchema {
             "CREATE TABLE login_attempts(key TEXT PRIMARY KEY, count BIGINT NOT NULL, locked_until DOUBLE PRECISION NOT NULL, last_at DOUBLE PRECISION NOT NULL)",
             "CREATE INDEX login_attempts_last ON login_attempts(last_at)",
         ]),
+        // Areas on demand, as the SQLite catalog's v5-areas.
+        ("v6-areas", [
+            "ALTER TABLE products ADD COLUMN kind TEXT NOT NULL DEFAULT 'region'",
+            "ALTER TABLE products ADD COLUMN owner TEXT REFERENCES accounts(id)",
+            "ALTER TABLE products ADD COLUMN area_json TEXT",
+            "CREATE INDEX products_owner ON products(owner)",
+            AreaSchema.quotesTable(real: "DOUBLE PRECISION", integer: "BIGINT"),
+            "CREATE INDEX area_quotes_account ON area_quotes(account_id, created_at)",
+            "CREATE INDEX area_quotes_expiry ON area_quotes(expires_at)",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction under an advisory lock:

@@ -14,9 +14,11 @@ public struct ListedProduct: Sendable, Equatable {
 }
 
 extension CatalogDatabase {
-    /// Every published product, ordered by category and title.
+    /// Every published product (regions and area products; no account's bought areas), ordered by category and title.
     public func products() throws(CatalogError) -> [Product] {
-        try read { db in try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM products ORDER BY category, title")).map(Product.init(row:)) }
+        try read { db in
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM products WHERE owner IS NULL ORDER BY category, title")).map(Product.init(row:))
+        }
     }
 
     /// One product, or nil.
@@ -35,12 +37,15 @@ extension CatalogDatabase {
         return ListingRules.categoryTree(rows.map { ($0["path"], $0["name"], $0["parent"]) })
     }
 
-    /// Products with the caller's status. `available` is the store's list of product ids ready for
+    /// Products with the caller's status (bought areas to their owner only). `available` is the store's list of product ids ready for
     /// sale (nil: all published products). Without an account every paid product is for sale.
     public func listing(account: Account?, deviceID: String?, available: Set<String>?,
                         only productID: String? = nil) throws(CatalogError) -> [ListedProduct] {
         try read { db in
-            var products = try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM products ORDER BY category, title")).map(Product.init(row:))
+            // Everyone's products and the caller's own areas.
+            var products = try Row.fetchAll(try db.cachedStatement(sql: """
+                SELECT * FROM products WHERE owner IS NULL OR owner = ? ORDER BY category, title
+                """), arguments: [account?.id]).map(Product.init(row:))
             if let productID { products = products.filter { $0.id == productID } }
             var ownedRows = [(productID: String, status: String)]()
             var installed = [String: (Int, String)]()

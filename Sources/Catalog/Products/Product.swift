@@ -36,6 +36,14 @@ public struct Product: Sendable, Equatable {
     /// The bundle's levels of detail (its `trailmap:layers`), lower first; empty for bundles
     /// built before levels of detail were recorded.
     public var layers: [BundleLayer]
+    /// A region, an area product (sold per area) or an area an account bought.
+    public var kind: ProductKind = .region
+    /// The account a bought area belongs to (nil for everything the store lists to all).
+    public var owner: String?
+    /// An area product's cap and sources.
+    public var areaOffer: AreaOffer?
+    /// A bought area's product and quote.
+    public var areaOrigin: AreaOrigin?
 
     init(row: Row) {
         id = row["id"]
@@ -55,6 +63,7 @@ public struct Product: Sendable, Equatable {
         publishedAt = Date(timeIntervalSince1970: row["published_at"])
         // Checked when published; a value that no longer decodes shows as no levels.
         layers = BundleLayer.decode(metadata: [BundleLayer.metadataKey: row["layers_json"]]) ?? []
+        setArea(kind: row["kind"], owner: row["owner"], json: row["area_json"])
     }
 
     public init(id: String, title: String, category: String, description: String, price: Price, tileset: String,

@@ -15,8 +15,10 @@ public struct ProductFile: Sendable, Decodable {
         public var category: String
         public var description: String?
         public var price: Price
-        /// The bundle's file name inside the tiles folder.
-        public var bundle: String
+        /// The bundle's file name inside the tiles folder (a region).
+        public var bundle: String?
+        /// Or the terms of an area product: each purchase buys one quoted area cut from these bundles.
+        public var area: AreaOffer?
     }
 
     public var products: [Entry]
@@ -49,12 +51,29 @@ public struct ProductFile: Sendable, Decodable {
             guard e.price.currency.count == 3, e.price.currency.allSatisfy({ $0.isUppercase }) else {
                 throw fail("price currency must be an ISO 4217 code like USD")
             }
-            guard e.bundle.hasSuffix(".mbtiles"), !e.bundle.contains("/"), !e.bundle.hasPrefix(".") else {
-                throw fail("bundle must be a .mbtiles file name in the tiles folder")
+            switch (e.bundle, e.area) {
+            case let (bundle?, nil):
+                guard isBundleName(bundle) else { throw fail("bundle must be a .mbtiles file name in the tiles folder") }
+                guard bundles.insert(bundle).inserted else { throw fail("bundle \(bundle) belongs to two products") }
+            case let (nil, area?):
+                guard AreaOffer.capRange.contains(area.maxBytes) else {
+                    throw fail("area.maxBytes must be \(AreaOffer.capRange.lowerBound) to \(AreaOffer.capRange.upperBound) bytes")
+                }
+                guard !area.from.isEmpty, area.from.count <= AreaOffer.maxSources, area.from.allSatisfy(isBundleName) else {
+                    throw fail("area.from must list 1 to \(AreaOffer.maxSources) .mbtiles file names in the tiles folder")
+                }
+                guard Set(area.from).count == area.from.count else { throw fail("area.from lists a bundle twice") }
+                guard amount > 0 else { throw fail("an area product needs a price: each purchase buys one area") }
+            default:
+                throw fail("give either \"bundle\" (a region) or \"area\" (an area product), not both")
             }
-            guard bundles.insert(e.bundle).inserted else { throw fail("bundle \(e.bundle) belongs to two products") }
         }
         return file
+    }
+
+    /// A `.mbtiles` file name directly in the tiles folder.
+    static func isBundleName(_ name: String) -> Bool {
+        name.hasSuffix(".mbtiles") && name.count > 8 && !name.contains("/") && !name.hasPrefix(".")
     }
 
     /// Letters, digits, `.`, `_`, `-`; 1 to 128 characters.

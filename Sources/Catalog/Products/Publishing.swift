@@ -1,5 +1,6 @@
 import Essentials
 import Foundation
+import TrailMapAPI
 import GRDB
 import TileGeometry
 import TileStore
@@ -19,14 +20,23 @@ extension CatalogDatabase {
     /// A bundle whose SHA-256 differs from the published one becomes a new product version.
     /// Every bundle is checked before anything is written: one bad bundle publishes nothing.
     public func publish(_ file: ProductFile, tilesDirectory: String) throws(CatalogError) -> [PublishResult] {
-        var prepared = [Product]()
-        for e in file.products {
-            let path = (tilesDirectory as NSString).appendingPathComponent(e.bundle)
-            prepared.append(try Self.describeBundle(entry: e, path: path))
-        }
+        let prepared = try Self.describe(file, tilesDirectory: tilesDirectory)
         return try write { db in
             try prepared.map { p in try Self.upsert(db, p) }
         }
+    }
+
+    /// Each entry of a product file as a product, from its bundle (a region) or its sources (an area product).
+    static func describe(_ file: ProductFile, tilesDirectory: String) throws(CatalogError) -> [Product] {
+        var prepared = [Product]()
+        for e in file.products {
+            if let area = e.area {
+                prepared.append(try AreaPublishing.describe(entry: e, offer: area, tilesDirectory: tilesDirectory))
+            } else if let bundle = e.bundle {
+                prepared.append(try describeBundle(entry: e, path: (tilesDirectory as NSString).appendingPathComponent(bundle)))
+            }
+        }
+        return prepared
     }
 
     /// Reads size, SHA-256, bounds, zoom range and levels of detail from a bundle.
@@ -49,7 +59,7 @@ extension CatalogDatabase {
             throw .bundle(path: path, reason: BundleLayer.problem(metadata: pairs) ?? "invalid \(BundleLayer.metadataKey)")
         }
         let (size, sha) = try fileDigest(path)
-        let tileset = String(e.bundle.dropLast(".mbtiles".count))
+        let tileset = String((path as NSString).lastPathComponent.dropLast(".mbtiles".count))
         let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
         return Product(id: e.productId, title: e.title, category: category, description: e.description ?? "",
                        price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
@@ -72,21 +82,23 @@ extension CatalogDatabase {
             throw CatalogError.productFile(path: p.bundlePath, reason: "bundle \(p.tileset) already belongs to product \(other)")
         }
         let before = try Row.fetchOne(db, sql: "SELECT * FROM products WHERE id = ?", arguments: [p.id]).map(Product.init(row:))
+        if before?.owner != nil { throw CatalogError.productFile(path: p.bundlePath, reason: "product id \(p.id) is an area an account bought") }
         try db.execute(sql: """
             INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset, bundle_path,
-                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json, kind, area_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET title = excluded.title, category = excluded.category,
                 description = excluded.description, price_amount = excluded.price_amount,
                 price_currency = excluded.price_currency, free = excluded.free, tileset = excluded.tileset,
                 bundle_path = excluded.bundle_path, version = excluded.version, size = excluded.size,
                 sha256 = excluded.sha256, min_zoom = excluded.min_zoom, max_zoom = excluded.max_zoom,
                 west = excluded.west, south = excluded.south, east = excluded.east, north = excluded.north,
-                layers_json = excluded.layers_json,
+                layers_json = excluded.layers_json, kind = excluded.kind, area_json = excluded.area_json,
                 published_at = CASE WHEN products.sha256 = excluded.sha256 THEN products.published_at ELSE excluded.published_at END
             """, arguments: [p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
                              p.bundlePath, version, p.size, p.sha256, p.minZoom, p.maxZoom,
-                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, now, BundleLayer.encode(p.layers)])
+                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, now, BundleLayer.encode(p.layers),
+                             p.kind.rawValue, p.areaJSON])
         try db.execute(sql: """
             INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
             """, arguments: [p.id, version, p.sha256, p.size, now])

@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 import GRDB
 
 extension CatalogDatabase {
@@ -13,9 +14,9 @@ extension CatalogDatabase {
         // The store says this transaction was refunded or revoked: it grants nothing.
         if p.revocationDate != nil { throw .revoked(p.productId) }
         return try write { db in
-            guard try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM products WHERE id = ?"), arguments: [p.productId]) == true else {
-                throw CatalogError.unknownProduct(p.productId)
-            }
+            let kind = try Row.fetchOne(try db.cachedStatement(sql: "SELECT kind, owner FROM products WHERE id = ?"), arguments: [p.productId])
+            guard let kind, kind["owner"] as String? == nil else { throw CatalogError.unknownProduct(p.productId) }
+            if kind["kind"] == ProductKind.areaProduct.rawValue { throw CatalogError.areaProduct(p.productId) }
             let outcome = { (owned: Bool) in
                 PurchaseOutcome(productId: p.productId, transactionId: p.transactionId,
                                 originalTransactionId: p.originalTransactionId, alreadyOwned: owned)
@@ -76,6 +77,7 @@ extension CatalogDatabase {
     /// The product if the account may download it (free, or an active entitlement).
     public func downloadable(productID: String, account: Account) throws(CatalogError) -> Product {
         guard let product = try product(id: productID) else { throw .unknownProduct(productID) }
+        if product.kind == .areaProduct { throw .areaProduct(productID) }
         if product.free { return product }
         let statuses = try read { db in
             try String.fetchAll(db, sql: "SELECT status FROM entitlements WHERE account_id = ? AND product_id = ?",

@@ -5,11 +5,12 @@ extension APIError {
     /// The HTTP answer to a catalog error.
     init(_ e: CatalogError) {
         let status: HTTPResponse.Status = switch e {
-        case .invalidEmail, .weakPassword, .invalidArgument, .productFile, .bundle: .badRequest
-        case .emailTaken, .transactionClaimed: .conflict
+        case .invalidEmail, .weakPassword, .invalidArgument, .productFile, .bundle, .areaProduct, .wrongAreaProduct: .badRequest
+        case .emailTaken, .transactionClaimed, .quoteUsed, .transactionUsed: .conflict
+        case .quoteExpired: .gone
         case .invalidCredentials, .unauthorized: .unauthorized
         case .tooManyAttempts: .tooManyRequests
-        case .unknownProduct, .unknownDevice, .unknownVersion: .notFound
+        case .unknownProduct, .unknownDevice, .unknownVersion, .unknownQuote: .notFound
         case .notEntitled, .revoked, .accountTokenMismatch: .forbidden
         case .database, .busy: .serviceUnavailable
         }

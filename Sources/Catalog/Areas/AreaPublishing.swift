@@ -1,0 +1,50 @@
+import Crypto
+import Foundation
+import TrailMapAPI
+import TileGeometry
+import TileStore
+
+/// Publishing an area product: its coverage and zoom range come from the bundles it cuts from.
+enum AreaPublishing {
+    /// The area product of a product-file entry. Every source bundle must open, hold tiles and
+    /// valid bounds, and all must share one tile format. Its size is the cap; its SHA-256 is the
+    /// terms' (a change of terms is a new version).
+    static func describe(entry e: ProductFile.Entry, offer: AreaOffer, tilesDirectory: String) throws(CatalogError) -> Product {
+        var bounds: GeoBounds?
+        var zooms: ClosedRange<Int>?
+        var format: String?
+        for name in offer.from {
+            let path = (tilesDirectory as NSString).appendingPathComponent(name)
+            let pairs: [String: String]
+            let levels: [ZoomLevelSummary]
+            do {
+                let reader = try BundleReader(path: path)
+                pairs = try reader.metadataPairs()
+                levels = try reader.zoomLevels()
+            } catch { throw .bundle(path: path, reason: "area product \(e.productId) cuts from it: \(error)") }
+            var problems = [String]()
+            let meta = BundleMetadata(pairs: pairs, problems: &problems)
+            guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { throw .bundle(path: path, reason: "it holds no tiles") }
+            guard pairs["bounds"] != nil, meta.bounds.isValid else { throw .bundle(path: path, reason: "no valid bounds in its metadata") }
+            let f = pairs["format"] ?? "png"
+            if let format, format != f {
+                throw .productFile(path: path, reason: "area product \(e.productId): its bundles hold \(format) and \(f) tiles; use bundles of one format")
+            }
+            format = f
+            bounds = bounds?.union(meta.bounds) ?? meta.bounds
+            zooms = zooms.map { min($0.lowerBound, lo)...max($0.upperBound, hi) } ?? lo...hi
+        }
+        guard let bounds, let zooms else { throw .productFile(path: tilesDirectory, reason: "area product \(e.productId) lists no bundles") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let terms = (try? encoder.encode(offer)) ?? Data()
+        let sha = SHA256.hash(data: Data("trailmap-area-terms-1".utf8) + terms).map { String(format: "%02x", $0) }.joined()
+        let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
+        var p = Product(id: e.productId, title: e.title, category: category, description: e.description ?? "", price: e.price,
+                        tileset: e.productId, bundlePath: "", version: 1, size: offer.maxBytes, sha256: sha,
+                        minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, bounds: bounds)
+        p.kind = .areaProduct
+        p.areaOffer = offer
+        return p
+    }
+}
