@@ -37,7 +37,7 @@ public struct TileResponder: HTTPResponder {
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
         self.store = store.map {
-            StoreAPI(settings: $0, logger: logger) { id in
+            StoreAPI(settings: $0, logger: logger, tilesDirectory: registry.directory) { id in
                 if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
                 return "png"
             }

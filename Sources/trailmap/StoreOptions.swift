@@ -80,5 +80,6 @@ struct NoStoreConfigured: StoreVerifying {
         var description: String { "this server trusts no store root certificate; start it with --store-root-cert or --store-sandbox" }
     }
     func verifyPurchase(_ signedTransaction: String) async throws -> StorePurchase { throw Refusal() }
+    func verifyConsumable(_ signedTransaction: String) async throws -> StorePurchase { throw Refusal() }
     func verifyEvent(_ signedPayload: String) async throws -> StoreEvent { throw Refusal() }
 }

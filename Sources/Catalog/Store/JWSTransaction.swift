@@ -109,6 +109,8 @@ public struct JWSTransaction: Codable, Sendable, Hashable {
 extension JWSTransaction {
     /// Apple's `type` value for a non-consumable in-app purchase (TrailMap's region purchases).
     public static let nonConsumable = "Non-Consumable"
+    /// Apple's `type` value for a consumable in-app purchase (TrailMap's area purchases).
+    public static let consumable = "Consumable"
 
     /// `appAccountToken` parsed as a UUID, or nil when absent or not a UUID.
     public var appAccountUUID: UUID? { appAccountToken.flatMap(UUID.init(uuidString:)) }

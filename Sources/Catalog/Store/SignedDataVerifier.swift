@@ -67,6 +67,13 @@ public struct SignedDataVerifier: Sendable {
         return transaction
     }
 
+    /// Verifies a signed transaction of a consumable purchase (an area) and returns it decoded.
+    public func verifyConsumableTransaction(_ jws: String) async throws(StoreVerificationError) -> JWSTransaction {
+        let transaction = try await decodeTransaction(jws)
+        guard transaction.type == JWSTransaction.consumable else { throw .notConsumable(type: transaction.type) }
+        return transaction
+    }
+
     /// Verifies a signed transaction of any `type` (signature, chain, bundle id, environment).
     public func decodeTransaction(_ jws: String) async throws(StoreVerificationError) -> JWSTransaction {
         let transaction = try await verifiedPayload(jws, as: JWSTransaction.self, signedDate: \.signedDate)

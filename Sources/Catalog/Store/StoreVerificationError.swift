@@ -24,6 +24,8 @@ public enum StoreVerificationError: Error, CustomStringConvertible, Sendable, Eq
     case wrongAppAppleId(expected: Int64, got: Int64?)
     /// The transaction is not a non-consumable purchase.
     case notNonConsumable(type: String)
+    /// The transaction is not a consumable purchase (areas are bought with consumables).
+    case notConsumable(type: String)
     /// The payload is valid JSON but not the expected App Store structure.
     case malformedPayload(String)
     /// The verifier's configuration is unusable (for example a root that is not a certificate).
@@ -54,7 +56,9 @@ public enum StoreVerificationError: Error, CustomStringConvertible, Sendable, Eq
         case .wrongAppAppleId(let expected, let got):
             return "The notification is for app Apple ID \(got.map(String.init) ?? "(none)"), not \(expected)."
         case .notNonConsumable(let type):
-            return "The transaction is of type '\(type)'; only Non-Consumable purchases unlock regions."
+            return "The transaction is of type '\(type)'; only Non-Consumable purchases unlock regions (areas are bought with POST /api/v1/areas)."
+        case .notConsumable(let type):
+            return "The transaction is of type '\(type)'; an area is paid for by a Consumable purchase of its area product."
         case .malformedPayload(let reason):
             return "The signed payload is not a valid App Store payload: \(reason)."
         case .invalidConfiguration(let reason):

@@ -30,12 +30,19 @@ extension StoreAPI {
         else { throw APIError(CatalogError.unknownProduct(id)) }
         let p = item.product
         let base = Self.origin(request, fallback: "")
+        // Area products and bought areas have no tileset of their own: preview the first bundle they cut from.
+        var previewTileset = p.tileset
+        if let first = p.areaOffer?.tilesets.first {
+            previewTileset = first
+        } else if let of = p.areaOrigin?.of, let first = try await catalog.product(id: of)?.areaOffer?.tilesets.first {
+            previewTileset = first
+        }
         let z = min(max(p.minZoom, 0), 22)
         let center = WebMercator.tile(lon: (p.bounds.west + p.bounds.east) / 2, lat: (p.bounds.south + p.bounds.north) / 2, zoom: z)
         let detail = ProductDetail(
             summary: Self.summary(item), coverage: p.coverageGeoJSON,
-            previewTileURL: "\(base)/tiles/\(p.tileset)/\(z)/\(center.x)/\(center.y).\(tileExtension(p.tileset))",
-            downloadURL: "/api/v1/downloads/\(p.id)", tileJSONURL: "\(base)/tiles/\(p.tileset).json",
+            previewTileURL: "\(base)/tiles/\(previewTileset)/\(z)/\(center.x)/\(center.y).\(tileExtension(previewTileset))",
+            downloadURL: "/api/v1/downloads/\(p.id)", tileJSONURL: "\(base)/tiles/\(previewTileset).json",
             publishedAt: JSONReply.time(p.publishedAt),
             contentHash: settings.patches?.contentHash(p.id, version: p.version, sha256: p.sha256))
         return JSONReply.make(detail, request: request)
@@ -43,7 +50,9 @@ extension StoreAPI {
 
     func entitlements(_ request: Request) async throws -> Response {
         let a = try await account(request)
-        let products = Dictionary(try await catalog.products().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // The account's own areas are products too, listed to it alone.
+        let visible = try await catalog.listing(account: a, deviceID: nil, available: nil, only: nil)
+        let products = Dictionary(visible.map { ($0.product.id, $0.product) }, uniquingKeysWith: { a, _ in a })
         let list = try await catalog.entitlements(account: a).map { e in
             let p = products[e.productId]
             return TrailMapAPI.Entitlement(
@@ -70,7 +79,8 @@ extension StoreAPI {
             price: TrailMapAPI.Price(amount: p.price.amount, currency: p.price.currency), free: p.free, version: p.version,
             size: p.size, sha256: p.sha256, minzoom: p.minZoom, maxzoom: p.maxZoom, bounds: [p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north],
             tileset: p.tileset, status: status(item.status), installedVersion: item.installedVersion,
-            levels: p.layers.map(level), levelsSummary: BundleLayer.summary(p.layers))
+            levels: p.layers.map(level), levelsSummary: BundleLayer.summary(p.layers), kind: p.kind,
+            area: p.areaOffer.map { AreaTerms(maxBytes: $0.maxBytes, sources: $0.tilesets) }, areaOf: p.areaOrigin?.of)
     }
 
     /// The catalog's status of a product as the API names it.

@@ -47,12 +47,16 @@ extension StoreAPI {
         let sandbox = try requireSandbox()
         let a = try await account(request)
         let b = try await body(SandboxPurchaseRequest.self, request)
-        guard ProductFile.isValidProductID(b.productId), let product = try await catalog.product(id: b.productId) else {
+        // Bought areas are not store products: only regions and area products are sold.
+        guard ProductFile.isValidProductID(b.productId), let product = try await catalog.product(id: b.productId), product.kind != .area else {
             throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128))))
         }
         if let t = b.appAccountToken, UUID(uuidString: t) == nil { throw APIError.badRequest("appAccountToken must be a UUID") }
-        let jws = try sandbox.signPurchase(productId: product.id, appAccountToken: b.appAccountToken ?? a.appAccountToken,
-                                           price: product.price)
+        let token = b.appAccountToken ?? a.appAccountToken
+        // An area product is a consumable (each purchase buys one area), as StoreKit would sign it.
+        let jws = product.kind == .areaProduct
+            ? try sandbox.signConsumablePurchase(productId: product.id, appAccountToken: token, price: product.price)
+            : try sandbox.signPurchase(productId: product.id, appAccountToken: token, price: product.price)
         return JSONReply.make(SignedTransaction(signedTransaction: jws), status: .created, request: request, cacheControl: "no-store")
     }
 

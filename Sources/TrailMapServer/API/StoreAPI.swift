@@ -1,3 +1,4 @@
+import Areas
 import Catalog
 import Foundation
 import HTTPTypes
@@ -21,10 +22,15 @@ struct StoreAPI: Sendable {
     /// The tile URL extension of a tileset (its format's; `png` for a tileset not being served).
     let tileExtension: @Sendable (String) -> String
 
-    init(settings: StoreSettings, logger: Logger, tileExtension: @escaping @Sendable (String) -> String = { _ in "png" }) {
+    /// Quotes and cuts areas from the tiles folder's bundles.
+    let areas: AreaQuoting
+
+    init(settings: StoreSettings, logger: Logger, tilesDirectory: String,
+         tileExtension: @escaping @Sendable (String) -> String = { _ in "png" }) {
         self.settings = settings
         self.logger = logger
         self.tileExtension = tileExtension
+        areas = AreaQuoting(catalog: settings.catalog, tilesDirectory: tilesDirectory, logger: logger)
     }
 
     /// Registers every `/api/v1/` route on `router` (`ServerRoutes`); a registered path answers
@@ -55,6 +61,9 @@ struct StoreAPI: Sendable {
         r.get("/downloads/:product/patches/:patch", .download) { request, context in
             try await patchDownload(request, product: try Self.parameter("product", context), patch: try Self.parameter("patch", context))
         }
+        r.on("/areas/quotes", .post, .api) { request, _ in try await areaQuote(request) }
+        r.get("/areas/quotes/:quote", .api) { request, context in try await areaQuoteDetail(request, quote: try Self.parameter("quote", context)) }
+        r.on("/areas", .post, .api) { request, _ in try await buyArea(request) }
         r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
         r.on("/download-links", .post, .api) { request, _ in try await downloadLink(request) }
         r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
@@ -69,7 +78,7 @@ struct StoreAPI: Sendable {
         links.finish(["/bundles/:product/:version/:file"])
         r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
                   "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
-                  "/downloads/:product/patches/:patch", "/tile-tokens", "/download-links",
+                  "/downloads/:product/patches/:patch", "/areas/quotes", "/areas/quotes/:quote", "/areas", "/tile-tokens", "/download-links",
                   "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
     }
 

@@ -1,0 +1,50 @@
+import Catalog
+import Foundation
+import TrailMapAPI
+
+/// What can go wrong when quoting an area; each case reads as a message a user can act on.
+public enum AreaError: Error, CustomStringConvertible, Sendable {
+    /// The request is malformed (shape, radius, zooms).
+    case invalidRequest(String)
+    /// No area product covers the place: the regions nearest to it.
+    case notCovered(nearby: [NearbyRegion])
+    /// The area cannot fit the product's cap at the zooms asked: about the largest radius that fits (km; 0 when none does).
+    case tooLarge(productId: String, maxBytes: Int64, largestRadiusKm: Double, zooms: ClosedRange<Int>)
+    /// `productId` names no area product.
+    case notAnAreaProduct(String)
+    /// Too many areas are being cut right now.
+    case busy(retryAfter: Int)
+    /// A source bundle cannot be read or written.
+    case cutFailed(String)
+    case catalog(CatalogError)
+
+    public var description: String {
+        switch self {
+        case let .invalidRequest(m): m
+        case let .notCovered(nearby):
+            "no area product covers this place" + (nearby.isEmpty ? "" : "; nearest regions: "
+                + nearby.map { "\($0.title) (\($0.productId), \(String(format: "%.0f", $0.distanceKm)) km)" }.joined(separator: ", "))
+        case let .tooLarge(id, cap, r, zooms):
+            r > 0
+                ? "the area is larger than \(id)'s cap of \(cap) bytes at zooms \(zooms.lowerBound) to \(zooms.upperBound); the largest radius that fits is about \(String(format: "%.1f", r)) km"
+                : "even the smallest area at zooms \(zooms.lowerBound) to \(zooms.upperBound) is larger than \(id)'s cap of \(cap) bytes; ask for a lower maxzoom"
+        case let .notAnAreaProduct(id): "\(id) is not an area product"
+        case let .busy(s): "the server is cutting other areas; try again in \(s) seconds"
+        case let .cutFailed(m): "the area could not be cut: \(m)"
+        case let .catalog(e): e.description
+        }
+    }
+
+    /// A stable machine-readable code for API errors.
+    public var code: String {
+        switch self {
+        case .invalidRequest: "bad_request"
+        case .notCovered: "area_not_covered"
+        case .tooLarge: "area_too_large"
+        case .notAnAreaProduct: "not_an_area_product"
+        case .busy: "busy"
+        case .cutFailed: "area_unavailable"
+        case let .catalog(e): e.code
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Catalog
+import Essentials
+import Foundation
+import Logging
+import Synchronization
+import TileGeometry
+import TileStore
+import TrailMapAPI
+
+/// Quotes areas: picks the area product for a place, fits the area to its cap, cuts the area
+/// bundle at once (so the quoted size is the file's exact size) and keeps the quote in the
+/// catalog until it is bought or expires. Cut files live in `TILES/.trailmap-areas/`; a bought
+/// quote's file becomes the area's bundle.
+public final class AreaQuoting: Sendable {
+    public let catalog: any CatalogStore
+    public let tilesDirectory: String
+    /// Where quotes' and areas' bundles are written.
+    public let areasDirectory: String
+    /// How long a quote may be bought.
+    public let lifetime: TimeInterval
+    /// Cuts running at once; more answer `busy`.
+    public let maxConcurrentCuts: Int
+    private let running = Mutex(0)
+    private let logger: Logger
+
+    public init(catalog: any CatalogStore, tilesDirectory: String, lifetime: TimeInterval = 900, maxConcurrentCuts: Int = 2,
+                logger: Logger = Logger(label: "trailmap.areas")) {
+        self.catalog = catalog
+        self.tilesDirectory = tilesDirectory
+        areasDirectory = (tilesDirectory as NSString).appendingPathComponent(".trailmap-areas")
+        self.lifetime = lifetime
+        self.maxConcurrentCuts = max(1, maxConcurrentCuts)
+        self.logger = logger
+    }
+
+    /// A quote for `request` by `account`, among the area products `available` (nil: all).
+    /// Returns the quote, its area product and, when the top zoom was lowered, why.
+    public func quote(_ request: AreaQuoteRequest, account: Account, available: Set<String>? = nil,
+                      now: Date = Date()) async throws(AreaError) -> (quote: AreaQuoteRecord, product: Product, message: String?) {
+        let shape = try AreaShape(request: request)
+        if let lo = request.minzoom, let hi = request.maxzoom, lo > hi { throw .invalidRequest("minzoom must not be above maxzoom") }
+        await sweep(now: now)
+        let products: [Product]
+        do { products = try await catalog.products() } catch { throw .catalog(error) }
+        var offers = products.filter { $0.kind == .areaProduct && $0.areaOffer != nil && (available?.contains($0.id) ?? true) }
+        if let id = request.productId {
+            offers = offers.filter { $0.id == id }
+            if offers.isEmpty {
+                throw products.contains { $0.id == id } ? .notAnAreaProduct(id) : .catalog(.unknownProduct(id))
+            }
+        }
+        let slot = running.withLock { n -> Bool in
+            guard n < maxConcurrentCuts else { return false }
+            n += 1
+            return true
+        }
+        guard slot else { throw .busy(retryAfter: 2) }
+        defer { running.withLock { $0 -= 1 } }
+        let directory = tilesDirectory, areas = areasDirectory, id = AreaQuoteRecord.newID()
+        let job = QuoteJob(shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region },
+                           directory: directory, output: (areas as NSString).appendingPathComponent("\(id).mbtiles"))
+        let made = try await Self.offThread { () throws(AreaError) in try job.run() }
+        let record = AreaQuoteRecord(id: id, accountId: account.id, productId: made.offer.id, title: made.title,
+                                     bundlePath: job.output, size: made.size, sha256: made.sha256, tiles: made.tiles,
+                                     minZoom: made.plan.zooms.lowerBound, maxZoom: made.plan.zooms.upperBound,
+                                     requestedMaxZoom: made.plan.requestedMaxZoom, bounds: made.plan.bounds, createdAt: now,
+                                     expiresAt: now.addingTimeInterval(lifetime))
+        do {
+            let dropped = try await catalog.saveAreaQuote(record, keepPerAccount: 8)
+            remove(dropped)
+        } catch {
+            remove([job.output])
+            throw .catalog(error)
+        }
+        logger.info("quote \(id) for \(account.id): \(made.offer.id), zooms \(record.minZoom)-\(record.maxZoom), \(record.size) bytes")
+        let lowered = record.maxZoom < record.requestedMaxZoom
+        let message = lowered ? "The top zoom was lowered from \(record.requestedMaxZoom) to \(record.maxZoom) to fit \(made.offer.title)'s cap of \(ByteText.of(made.offer.areaOffer?.maxBytes ?? 0))." : nil
+        return (record, made.offer, message)
+    }
+
+    /// Deletes the bundles of unbought quotes that expired a minute or more before `now`.
+    public func sweep(now: Date = Date()) async {
+        do { remove(try await catalog.removeExpiredAreaQuotes(before: now.addingTimeInterval(-60))) } catch {
+            logger.warning("expired area quotes were not cleaned up: \(error)")
+        }
+    }
+
+    /// Deletes files of dropped quotes, only inside the areas folder.
+    private func remove(_ paths: [String]) {
+        for p in paths where (p as NSString).deletingLastPathComponent == areasDirectory {
+            try? FileManager.default.removeItem(atPath: p)
+        }
+    }
+
+    /// Runs blocking file work on a thread of its own, off the concurrency pool.
+    private static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws(AreaError) -> T) async throws(AreaError) -> T {
+        let result: Result<T, AreaError> = await withCheckedContinuation { c in
+            Thread.detachNewThread {
+                do throws(AreaError) { c.resume(returning: .success(try body())) } catch { c.resume(returning: .failure(error)) }
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Sizes for people, e.g. `10 MB`.
+enum ByteText {
+    static func of(_ n: Int64) -> String {
+        n >= 1_000_000 ? String(format: "%.1f MB", Double(n) / 1_000_000).replacingOccurrences(of: ".0 MB", with: " MB")
+            : String(format: "%.0f kB", Double(n) / 1000)
+    }
+}
