@@ -57,7 +57,7 @@ public final class AreaQuoting: Sendable {
         guard slot else { throw .busy(retryAfter: 2) }
         defer { running.withLock { $0 -= 1 } }
         let directory = tilesDirectory, areas = areasDirectory, id = AreaQuoteRecord.newID()
-        let job = QuoteJob(shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region },
+        let job = QuoteJob(shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region && !$0.free },
                            directory: directory, output: (areas as NSString).appendingPathComponent("\(id).mbtiles"))
         let made = try await Self.offThread { () throws(AreaError) in try job.run() }
         let record = AreaQuoteRecord(id: id, accountId: account.id, productId: made.offer.id, title: made.title,
