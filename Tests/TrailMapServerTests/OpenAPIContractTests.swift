@@ -4,8 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import Catalog
 import TrailMapAPI
 @testable import TrailMapServer
+import TrailMapTestSupport
 
 /// The served OpenAPI document against the TrailMapAPI types (issue "Hardening": one contract).
 /// A real session drives every `/api/v1` body through a real server; each request body is a
@@ -176,6 +178,42 @@ import TrailMapAPI
             #expect(entitlement.status == .revoked && entitlement.revokedReason != nil && entitlement.version == 1)
             c.check(entitlement, as: "Entitlement")
 
+            // An area: quoted (a request of each shape), bought with a Consumable, listed and shown.
+            try Self.publishAreaProduct(f)
+            let circle = AreaQuoteRequest(center: [-105.5, 39.5], radiusKm: 30)
+            c.check(circle, as: "AreaQuoteRequest")
+            c.check(AreaQuoteRequest(bbox: [-106, 39, -105, 40], minzoom: 2, maxzoom: 4, productId: "area"), as: "AreaQuoteRequest")
+            let quote = try c.answer(try await Self.send(client, .post, "/api/v1/areas/quotes", token: token, circle),
+                                     AreaQuote.self, "post", "/areas/quotes", .created)
+            _ = try c.answer(try await Self.send(client, .get, "/api/v1/areas/quotes/\(quote.quoteId)", token: token),
+                             AreaQuote.self, "get", "/areas/quotes/{quoteId}", .ok)
+            var lowered = quote
+            lowered.message = "The top zoom was lowered from 4 to 3."
+            c.check(lowered, as: "AreaQuote")
+            let consumable = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/transactions", token: token,
+                                                              SandboxPurchaseRequest(productId: quote.productId)),
+                                          SignedTransaction.self, "post", "/sandbox/transactions", .created)
+            let purchase = AreaPurchaseRequest(quoteId: quote.quoteId, signedTransaction: consumable.signedTransaction)
+            c.check(purchase, as: "AreaPurchase")
+            let area = try c.answer(try await Self.send(client, .post, "/api/v1/areas", token: token, purchase),
+                                    AreaPurchaseResult.self, "post", "/areas", .created)
+            let withAreas = try c.answer(try await Self.send(client, .get, "/api/v1/catalog", token: token),
+                                         CatalogListing.self, "get", "/catalog", .ok)
+            let offer = try #require(withAreas.products.first { $0.productId == "area" })
+            #expect(offer.kind == .areaProduct && offer.area?.sources == ["co", "ut"])
+            c.check(try #require(offer.area), as: "AreaTerms")
+            let areaDetail = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/\(area.areaId)", token: token),
+                                          ProductDetail.self, "get", "/catalog/{productId}", .ok)
+            #expect(areaDetail.summary.kind == .area && areaDetail.summary.areaOf == "area")
+            let offerDetail = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/area", token: token),
+                                           ProductDetail.self, "get", "/catalog/{productId}", .ok)
+            #expect(offerDetail.summary.area?.maxBytes == 1_000_000 && offerDetail.previewTileURL.contains("/tiles/co/"))
+            let uncovered = try c.answer(try await Self.send(client, .post, "/api/v1/areas/quotes", token: token,
+                                                             AreaQuoteRequest(center: [10, 50], radiusKm: 5)),
+                                         APIErrorBody.self, "post", "/areas/quotes", .notFound)
+            c.check(try #require(uncovered.error.nearby?.first), as: "NearbyRegion")
+            c.check(APIErrorBody(code: "area_too_large", message: "larger than the cap", largestRadiusKm: 2.5), as: "Error")
+
             // An error.
             let missing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,
                                        "get", "/catalog/{productId}", .notFound)
@@ -192,6 +230,15 @@ import TrailMapAPI
                 #expect(unseen.isEmpty, "\(name): no checked value had \(unseen.sorted())")
             }
         }
+    }
+
+    /// Publishes an area product cutting from the fixture's two state bundles.
+    static func publishAreaProduct(_ f: StoreFixture) throws {
+        let file = f.tiles.dir.file("areas.json")
+        let entry: [String: Any] = ["productId": "area", "title": "Area around you", "category": "Areas",
+                                    "price": ["amount": "0.99", "currency": "USD"], "area": ["maxBytes": 1_000_000, "from": ["co.mbtiles", "ut.mbtiles"]]]
+        try JSONSerialization.data(withJSONObject: ["products": [entry]]).write(to: URL(fileURLWithPath: file))
+        _ = try f.catalog.publish(try ProductFile.load(path: file), tilesDirectory: f.tiles.dir.path)
     }
 
     /// The checks fail on what they are for: a member the schema does not declare (set or nil),
