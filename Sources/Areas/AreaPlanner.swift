@@ -56,13 +56,26 @@ struct AreaPlanner {
             bytes += last.bytes
         }
         var r = shape.radiusKm * min(1, sqrt(Double(cap) * 0.9 / Double(max(1, AreaSources.fileBytes(tiles: tiles, bytes: bytes)))))
+        var fits: Double?
+        var tooLarge = shape.radiusKm
         for _ in 0..<12 {
             guard r >= 0.05 else { return 0 }
             let size = try total(shape.scaled(toRadiusKm: r), zooms: zooms)
-            if size <= cap { return (r * 10).rounded(.down) / 10 }
+            if size <= cap {
+                fits = r
+                break
+            }
+            tooLarge = r
             r *= min(0.97, sqrt(Double(cap) * 0.9 / Double(size)))
         }
-        return 0
+        guard var low = fits else { return 0 }
+        // Then halve the gap to the smallest radius known too large, to within about 2%.
+        var high = tooLarge
+        for _ in 0..<8 where high / low > 1.02 {
+            let mid = (low * high).squareRoot()
+            if try total(shape.scaled(toRadiusKm: mid), zooms: zooms) <= cap { low = mid } else { high = mid }
+        }
+        return (low * 10).rounded(.down) / 10
     }
 
     /// The estimated file size of `shape` at all of `zooms`.

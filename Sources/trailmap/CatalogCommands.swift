@@ -3,6 +3,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Logging
+import TrailMapAPI
 
 /// `trailmap catalog ...`: the store catalog database.
 struct CatalogCommand: ParsableCommand {
@@ -44,13 +45,20 @@ struct PublishCommand: AsyncParsableCommand {
         // Each published version is indexed, and patches are made to it from the kept earlier ones.
         let store = PatchStore(root: patches ?? PatchStoreLocation.defaultRoot(tiles: tiles), keepVersions: keepVersions)
         var made = [String: [StoredPatch]]()
+        var areaProducts = Set<String>()
         for r in results {
             guard let p = try await db.product(id: r.productId) else { continue }
+            // Area products have no bundle of their own: nothing to index.
+            guard p.kind == .region else { areaProducts.insert(p.id); continue }
             made[r.productId] = try store.record(productId: r.productId, version: r.version, bundle: p.bundlePath, sha256: r.sha256).made
         }
         guard !global.quiet else { return }
         for r in results {
             let patches = (made[r.productId] ?? []).map { "\($0.fromVersion)→\($0.toVersion) \(ByteSize.format(Int($0.size)))" }
+            if areaProducts.contains(r.productId) {
+                print("\(r.productId): \(r.change.rawValue), version \(r.version), area product: areas of up to \(ByteSize.format(Int(r.size)))")
+                continue
+            }
             print("\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…"
                   + (patches.isEmpty ? "" : "; patches \(patches.joined(separator: ", "))"))
         }

@@ -14,12 +14,8 @@ import TileStore
 /// even to the same size, therefore gets a new identity, a new hash and (unless its bytes are
 /// the published ones) a 503 until it is published again; a copy or a `touch` costs one hash.
 final class BundleIntegrity: Sendable {
-    struct Identity: Hashable, Sendable {
-        var size: Int64
-        var modified: Int64
-        var inode: UInt64
-        var device: UInt64
-    }
+    /// A file's size, modification time (ns), inode and device.
+    typealias Identity = FileStat
 
     private struct Key: Hashable {
         var path: String
@@ -30,24 +26,10 @@ final class BundleIntegrity: Sendable {
     private let verdicts = Mutex<[Key: Task<Bool, Never>]>([:])
 
     /// The identity of the file at `path` now, nil when it is not a readable regular file.
-    static func identity(path: String) -> Identity? {
-        var s = stat()
-        guard stat(path, &s) == 0 else { return nil }
-        return identity(s)
-    }
+    static func identity(path: String) -> Identity? { FileStat(path: path) }
 
     /// The identity of an open file.
-    static func identity(fd: Int32) -> Identity? {
-        var s = stat()
-        guard fstat(fd, &s) == 0 else { return nil }
-        return identity(s)
-    }
-
-    private static func identity(_ s: stat) -> Identity? {
-        guard (s.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Identity(size: Int64(s.st_size), modified: Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec),
-                        inode: UInt64(s.st_ino), device: UInt64(s.st_dev))
-    }
+    static func identity(fd: Int32) -> Identity? { FileStat(fd: fd) }
 
     /// Opens the file at `path` when it holds the published bytes (`size`, SHA-256 `sha256`),
     /// hashing at most once per identity. The check is made on the open file, and the download
