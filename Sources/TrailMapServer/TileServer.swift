@@ -23,7 +23,8 @@ public enum TileServer {
             responder: responder,
             server: .tiles(responder),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "trailmap", backlog: config.backlog),
-            services: [ReloadService(registry: registry, interval: config.reloadInterval)],
+            services: [ReloadService(registry: registry, interval: config.reloadInterval) as any Service]
+                + (responder.store.map { [AreaSweepService(areas: $0.areas) as any Service] } ?? []),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? config.port) },
             logger: logger
         )
