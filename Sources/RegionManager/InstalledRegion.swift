@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 
 /// One entry of `registry.json`: a region installed on this device.
 public struct InstalledRegion: Codable, Sendable, Equatable {
@@ -14,6 +15,8 @@ public struct InstalledRegion: Codable, Sendable, Equatable {
     /// file's metadata and tiles were checked against (its bytes differ from the published
     /// bundle's, whose SHA-256 `sha256` still names the version).
     public var contentHash: String? = nil
+    /// `area` for an area the account bought; nil (a region) in registries written before areas.
+    public var kind: ProductKind? = nil
 
     public init(productId: String, title: String?, version: Int, sha256: String, size: Int64, file: String, installedAt: Date) {
         self.productId = productId

@@ -67,6 +67,7 @@ public struct RegionManager: Sendable {
     /// Buys through the sandbox store unless the product is free or already owned.
     public func buy(_ productId: String) async throws -> BuyOutcome {
         let product = try await show(productId)
+        try refuseAreaProduct(product)
         switch product.status {
         case .free: return .free(product)
         case .purchased, .installed, .updateAvailable:
@@ -99,6 +100,7 @@ public struct RegionManager: Sendable {
     /// Downloads (resuming an interrupted download), verifies and installs a region, then tells the server.
     public func install(_ productId: String, progress: @Sendable (DownloadProgress) -> Void = { _ in }) async throws -> InstallOutcome {
         let product = try await show(productId)
+        try refuseAreaProduct(product)
         switch product.status {
         case .revoked: throw RegionManagerError.revoked(productId)
         case .forSale: throw RegionManagerError.notEntitled(productId)
@@ -126,8 +128,9 @@ public struct RegionManager: Sendable {
                                          fileName: product.bundleFileName)
         partial.remove()  // the lock file; the partial itself was renamed into place
         if let existing, existing.file != path { try? FileManager.default.removeItem(atPath: existing.file) }
-        let region = InstalledRegion(productId: productId, title: product.title, version: product.version,
+        var region = InstalledRegion(productId: productId, title: product.title, version: product.version,
                                      sha256: product.sha256.lowercased(), size: product.size, file: path, installedAt: Date())
+        region.kind = product.kind
         try state.updateRegistry { $0[productId] = region }
         let warning = await tellServerInstalled(productId, version: product.version)
         return InstallOutcome(region: region, alreadyInstalled: false, resumedFrom: resumable,
@@ -189,6 +192,7 @@ public struct RegionManager: Sendable {
                                          message: outcome.warning))
             } catch let error as RegionManagerError {
                 if case .notLoggedIn = error { throw error }
+                if case .areaProduct = error { continue }  // an area product's purchase is its area, restored by the area's id
                 items.append(RestoreItem(productId: e.productId, result: "failed", message: error.description))
             }
         }
@@ -211,7 +215,9 @@ public struct RegionManager: Sendable {
             if let p = latest[region.productId] {
                 status = p.status == .revoked ? .revoked : (p.version > region.version ? .updateAvailable : .installed)
             }
-            return StatusEntry(region: region, status: status, latestVersion: latest[region.productId]?.version, filePresent: present)
+            var entry = StatusEntry(region: region, status: status, latestVersion: latest[region.productId]?.version, filePresent: present)
+            entry.kind = region.kind ?? latest[region.productId]?.kind ?? .region
+            return entry
         }
         for i in entries.indices where entries[i].status == .updateAvailable {
             let region = entries[i].region

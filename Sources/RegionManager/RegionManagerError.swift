@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapAPI
 
 /// Everything that can go wrong on the device side, with a message the user can act on.
 public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -36,6 +37,26 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
     case fileSystem(path: String, reason: String)
     /// An update's patches could not be applied (the installed region is left as it was).
     case patch(String, String)
+    /// No area product covers the point (`center` is `[longitude, latitude]`); the regions nearest it.
+    case areaNotCovered(center: [Double]?, nearby: [NearbyRegion])
+    /// The area does not fit the area product's cap, even with the top zoom lowered (or with the
+    /// top zoom the caller fixed); the largest radius that fits, when there is one.
+    case areaTooLarge(radiusKm: Double?, largestRadiusKm: Double?, message: String)
+    /// The area was refused as asked (radius, box or zooms out of range).
+    case invalidArea(String)
+    /// The product is sold per area: it is quoted and bought as an area, never bought or installed whole.
+    case areaProduct(String)
+    /// The product named for a quote is not an area product.
+    case notAnAreaProduct(String)
+    /// The quote is not one of the account's.
+    case unknownQuote(String)
+    case quoteExpired(String)
+    /// The quote was already bought, with another transaction.
+    case quoteUsed(String)
+    /// The store transaction already paid for another area or region.
+    case transactionUsed(message: String)
+    /// The store transaction is for another product than the quote's.
+    case wrongAreaProduct(message: String)
 
     public var description: String {
         switch self {
@@ -77,6 +98,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
             return "File operation failed on \(path): \(reason)"
         case let .patch(id, reason):
             return "The update of \(id) by patch failed, the installed version is unchanged: \(reason)"
+        default:
+            return areaDescription
         }
     }
 }

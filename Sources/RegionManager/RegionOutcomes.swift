@@ -68,6 +68,8 @@ public struct StatusEntry: Codable, Sendable {
     /// offers a smaller chain, else the whole bundle) and whether that is by patch.
     public var updateBytes: Int64? = nil
     public var updateByPatch: Bool = false
+    /// `region`, or `area` for an area the account bought.
+    public var kind: ProductKind = .region
 }
 
 /// `status`: installed regions, storage, and whether the server was reachable.

@@ -143,11 +143,14 @@ public struct StoreClient: Sendable {
         return "?device=" + (deviceId.addingPercentEncoding(withAllowedCharacters: allowed) ?? deviceId)
     }
 
-    private func call<Body: Encodable, Answer: Decodable>(
-        _ method: String, _ path: String, body: Body?, auth: Bool, idempotent: Bool, productId: String? = nil
+    func call<Body: Encodable, Answer: Decodable>(
+        _ method: String, _ path: String, body: Body?, auth: Bool, idempotent: Bool, productId: String? = nil,
+        context: ErrorContext = ErrorContext()
     ) async throws -> Answer {
         let data: Data? = try body.map { try ($0 as? Data) ?? JSONEncoder().encode($0) }
-        let reply = try await raw(method, path, body: data, auth: auth, idempotent: idempotent, productId: productId)
+        var context = context
+        context.productId = context.productId ?? productId
+        let reply = try await raw(method, path, body: data, auth: auth, idempotent: idempotent, context: context)
         do {
             return try JSONDecoder().decode(Answer.self, from: reply.body)
         } catch {
@@ -157,6 +160,11 @@ public struct StoreClient: Sendable {
 
     func raw(_ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
              productId: String? = nil) async throws -> HTTPReply {
+        try await raw(method, path, body: body, auth: auth, idempotent: idempotent, context: ErrorContext(productId: productId))
+    }
+
+    func raw(_ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
+             context: ErrorContext) async throws -> HTTPReply {
         var request = URLRequest(url: api(path))
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -170,16 +178,24 @@ public struct StoreClient: Sendable {
         }
         let reply = try await http.send(request, idempotent: idempotent)
         guard (200..<300).contains(reply.status) else {
-            throw Self.error(for: reply, server: server.absoluteString, productId: productId)
+            throw Self.error(for: reply, server: server.absoluteString, context: context)
         }
         return reply
     }
 
     /// Maps a 4xx answer and its `{"error":{"code","message"}}` body to a typed error.
     static func error(for reply: HTTPReply, server: String, productId: String?) -> RegionManagerError {
+        error(for: reply, server: server, context: ErrorContext(productId: productId))
+    }
+
+    /// Maps a 4xx answer and its `{"error":{"code","message",...}}` body to a typed error; `context`
+    /// says what the request was about (for the message).
+    static func error(for reply: HTTPReply, server: String, context: ErrorContext) -> RegionManagerError {
         let parsed = try? JSONDecoder().decode(APIErrorBody.self, from: reply.body)
         let code = parsed?.error.code ?? "http_\(reply.status)"
         let message = parsed?.error.message ?? HTTPClient.errorMessage(reply.body)
+        if let parsed, let areaError = areaError(parsed.error, status: reply.status, context: context) { return areaError }
+        let productId = context.productId
         let id = productId ?? "this region"
         switch (reply.status, code) {
         case (401, _): return .notLoggedIn(server: server)

@@ -7,10 +7,10 @@ import TrailMapAPI
 struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
-        abstract: "Browse, buy, install, uninstall, restore and update map regions from a TrailMap server.",
+        abstract: "Browse, buy, install, uninstall, restore and update map regions (and areas around a point) from a TrailMap server.",
         subcommands: [RegionsListCommand.self, RegionsShowCommand.self, RegionsNearCommand.self, RegionsBuyCommand.self,
                       RegionsInstallCommand.self, RegionsUninstallCommand.self, RegionsRestoreCommand.self,
-                      RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self]
+                      RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self, RegionsAreaCommand.self]
     )
 }
 
@@ -44,18 +44,10 @@ struct RegionsNearCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
-    func parsed() throws -> (Double, Double) {
-        let parts = point.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
-            throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68 (quote it if LAT is negative: -- -33.9,18.4).")
-        }
-        return (lat, lon)
-    }
-
-    func validate() throws { _ = try parsed() }
+    func validate() throws { _ = try PointArgument.parse(point) }
 
     func run() async throws {
-        let (lat, lon) = try parsed()
+        let (lat, lon) = try PointArgument.parse(point)
         let products = try await options.manager().near(latitude: lat, longitude: lon)
         if json { try RegionsOutput.json(products) } else { RegionsOutput.products(products) }
     }

@@ -23,9 +23,23 @@ enum RegionsOutput {
 
     static func products(_ products: [Product]) {
         guard !products.isEmpty else { print("No regions."); return }
-        table(["ID", "NAME", "CATEGORY", "SIZE", "PRICE", "STATUS"], products.map {
-            [$0.productId, $0.title, $0.category, ByteSize.format(Int($0.size)), $0.free ? "free" : $0.price.display, $0.status.display]
+        table(["ID", "KIND", "NAME", "CATEGORY", "SIZE", "PRICE", "STATUS"], products.map {
+            [$0.productId, RegionsAreaOutput.kind($0.kind), $0.title, $0.category, size($0), price($0), $0.status.display]
         })
+        if products.contains(where: { $0.kind == .areaProduct }) {
+            print("\nArea offers are bought per area: `trailmap regions area quote LAT,LON --radius-km R` quotes the area around a point.")
+        }
+    }
+
+    /// An area offer's size is its cap.
+    static func size(_ p: Product) -> String {
+        if p.kind == .areaProduct, let cap = p.area?.maxBytes { return "up to \(ByteSize.format(Int(cap)))" }
+        return ByteSize.format(Int(p.size))
+    }
+
+    static func price(_ p: Product) -> String {
+        if p.free { return "free" }
+        return p.kind == .areaProduct ? "\(p.price.display) per area" : p.price.display
     }
 
     static func product(_ p: ProductDetail) {
@@ -34,6 +48,11 @@ enum RegionsOutput {
         if !p.description.isEmpty { print("  about:      \(p.description)") }
         print("  price:      \(p.free ? "free" : p.price.display)")
         print("  status:     \(p.status.display)\(p.installedVersion.map { " (version \($0) installed)" } ?? "")")
+        print("  kind:       \(RegionsAreaOutput.kind(p.kind))\(p.areaOf.map { " (bought as \($0))" } ?? "")")
+        if let terms = p.area {
+            print("  per area:   up to \(ByteSize.format(Int(terms.maxBytes))) (\(terms.maxBytes) bytes), cut from \(terms.sources.joined(separator: ", "))")
+            print("  buy:        `trailmap regions area quote LAT,LON --radius-km R --product \(p.productId)`, then `trailmap regions area buy QUOTE_ID`")
+        }
         print("  version:    \(p.version)")
         print("  size:       \(ByteSize.format(Int(p.size))) (\(p.size) bytes)")
         print("  zoom:       \(p.minzoom)-\(p.maxzoom)")
@@ -50,14 +69,14 @@ enum RegionsOutput {
         if report.regions.isEmpty {
             print("No regions installed.")
         } else {
-            table(["ID", "NAME", "VERSION", "SIZE", "STATUS", "FILE"], report.regions.map { e in
+            table(["ID", "KIND", "NAME", "VERSION", "SIZE", "STATUS", "FILE"], report.regions.map { e in
                 var status = e.status.display
                 if e.status == .updateAvailable, let v = e.latestVersion {
                     let size = e.updateBytes.map { ", \(ByteSize.format(Int($0)))\(e.updateByPatch ? " by patch" : "")" } ?? ""
                     status += " (v\(v)\(size))"
                 }
                 if !e.filePresent { status += ", file missing" }
-                return [e.region.productId, e.region.title ?? "", "\(e.region.version)", ByteSize.format(Int(e.region.size)), status, e.region.file]
+                return [e.region.productId, RegionsAreaOutput.kind(e.kind), e.region.title ?? "", "\(e.region.version)", ByteSize.format(Int(e.region.size)), status, e.region.file]
             })
         }
         let budget = report.storageBudget.map { " of \(ByteSize.format(Int($0))) budget" } ?? ""

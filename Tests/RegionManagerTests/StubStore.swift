@@ -11,14 +11,19 @@ final class StubStore: Sendable {
     let version = Mutex(1)
     let log = Mutex<[String]>([])
     let purchases = Mutex(0)
+    /// `region`, `area_product` (an area offer: area terms, for sale) or `area` (a bought area).
+    let kind = Mutex(ProductKind.region)
     static let productId = "com.test.region"
 
     init(route: BundleRoute) { self.route = route }
 
     func product() -> ProductSummary {
-        ProductSummary(productId: Self.productId, title: "Test Region", category: "States/Test", price: Price(amount: "1.99", currency: "USD"),
-                       version: version.withLock { $0 }, size: route.size, sha256: route.sha256, minzoom: 0, maxzoom: 4,
-                       bounds: [-10, -10, 10, 10], tileset: "test", status: status.withLock { $0 })
+        let kind = kind.withLock { $0 }
+        return ProductSummary(productId: Self.productId, title: "Test Region", category: "States/Test", price: Price(amount: "1.99", currency: "USD"),
+                              version: version.withLock { $0 }, size: route.size, sha256: route.sha256, minzoom: 0, maxzoom: 4,
+                              bounds: [-10, -10, 10, 10], tileset: "test", status: status.withLock { $0 }, kind: kind,
+                              area: kind == .areaProduct ? AreaTerms(maxBytes: 10 << 20, sources: ["test.mbtiles"]) : nil,
+                              areaOf: kind == .area ? "com.test.areas" : nil)
     }
 
     func detail() -> ProductDetail {

@@ -1,0 +1,68 @@
+import Foundation
+import TrailMapAPI
+
+// Areas on demand (docs/api.md, "Areas"): quote an area around a point, buy the quote with a
+// Consumable store transaction; the bought area is then a product of the account's own.
+
+extension StoreClient {
+    /// What a request was about, for the messages of the errors it may get.
+    struct ErrorContext: Sendable {
+        var productId: String?
+        var quoteId: String?
+        /// `[longitude, latitude]` of an area asked for.
+        var center: [Double]?
+        var radiusKm: Double?
+        /// The request asked for an area quote (its `bad_request` is about the area asked for).
+        var quoting = false
+    }
+
+    /// `POST /areas/quotes`: what an area around a point (or a box) would be, at its exact size, and its price.
+    public func quoteArea(_ request: AreaQuoteRequest) async throws -> AreaQuote {
+        // Not idempotent: every call makes a quote (a retried one is just another quote).
+        try await call("POST", "areas/quotes", body: request, auth: true, idempotent: false,
+                       context: ErrorContext(productId: request.productId, center: request.center, radiusKm: request.radiusKm, quoting: true))
+    }
+
+    /// `GET /areas/quotes/{quoteId}`: one of the account's quotes.
+    public func areaQuote(id quoteId: String) async throws -> AreaQuote {
+        try await call("GET", "areas/quotes/\(Self.segment(quoteId))", body: nil as Data?, auth: true, idempotent: true,
+                       context: ErrorContext(quoteId: quoteId))
+    }
+
+    /// `POST /areas`: pays for a quote with a signed Consumable transaction of its area product.
+    /// Idempotent by transaction: the same transaction again answers the same area (`alreadyRecorded`).
+    public func buyArea(quoteId: String, signedTransaction: String) async throws -> AreaPurchaseResult {
+        try await call("POST", "areas", body: AreaPurchaseRequest(quoteId: quoteId, signedTransaction: signedTransaction), auth: true,
+                       idempotent: true, context: ErrorContext(quoteId: quoteId))
+    }
+
+    /// The typed error of an error body whose code is about areas (or a region path that met an
+    /// area product), or nil.
+    static func areaError(_ e: APIErrorBody.Detail, status: Int, context: ErrorContext) -> RegionManagerError? {
+        let quote = context.quoteId ?? "this quote"
+        switch e.code {
+        case "area_not_covered":
+            return .areaNotCovered(center: context.center, nearby: e.nearby ?? [])
+        case "area_too_large":
+            return .areaTooLarge(radiusKm: context.radiusKm, largestRadiusKm: e.largestRadiusKm, message: e.message)
+        case "area_product":
+            return .areaProduct(context.productId ?? "this product")
+        case "not_an_area_product":
+            return .notAnAreaProduct(context.productId ?? "this product")
+        case "unknown_quote":
+            return .unknownQuote(quote)
+        case "quote_expired":
+            return .quoteExpired(quote)
+        case "quote_used":
+            return .quoteUsed(quote)
+        case "transaction_used":
+            return .transactionUsed(message: e.message)
+        case "wrong_product":
+            return .wrongAreaProduct(message: e.message)
+        case "bad_request" where context.quoting:
+            return .invalidArea(e.message)
+        default:
+            return nil
+        }
+    }
+}
