@@ -6,22 +6,22 @@ extension RegionManagerError {
     var areaDescription: String {
         let quoteHint = "Ask for a new quote with `trailmap regions area quote LAT,LON --radius-km R`."
         switch self {
-        case let .areaNotCovered(center, nearby):
-            let point = center.flatMap { $0.count == 2 ? Self.point(latitude: $0[1], longitude: $0[0]) : nil } ?? "that point"
-            guard !nearby.isEmpty else { return "No map covers \(point), so no area can be sold there, and no region is nearby." }
+        case let .areaNotCovered(center, zooms, nearby):
+            var point = center.flatMap { $0.count == 2 ? Self.point(latitude: $0[1], longitude: $0[0]) : nil } ?? "that point"
+            if let zooms { point += " at \(zooms)" }
+            let hint = zooms == nil ? "" : " Leave out --minzoom and --maxzoom to get the zooms the maps there hold."
+            guard !nearby.isEmpty else { return "No map covers \(point), so no area can be sold there, and no region is nearby.\(hint)" }
             let list = nearby.map { "\($0.title) (\($0.productId)), \(Self.km($0.distanceKm)) away" }.joined(separator: "; ")
             return "No map covers \(point), so no area can be sold there. The nearest regions: \(list). "
-                + "Pick a point inside one of them (`trailmap regions show ID` gives its bounds)."
+                + (zooms == nil ? "Pick a point inside one of them (`trailmap regions show ID` gives its bounds)." : hint.dropFirst())
         case let .areaTooLarge(radius, largest, message):
             let asked = radius.map { "An area of \(Self.km($0)) radius" } ?? "That area"
-            var text = "\(asked) is larger than one purchase allows (\(message))."
-            if let largest, largest > 0 {
-                text += " The largest radius that fits is \(Self.km(largest)): ask again with --radius-km \(Self.number(largest))"
-                    + ", or leave out --maxzoom so that the quote may lower the top zoom."
-            } else {
-                text += " Ask for a lower --maxzoom or a smaller area."
+            guard let largest, largest > 0 else {
+                return "\(asked) is larger than one purchase allows, even at the lowest zooms (\(message)). Ask for a lower --maxzoom."
             }
-            return text
+            return "\(asked) is larger than one purchase allows. The largest radius that fits is \(Self.km(largest)): "
+                + "ask again with --radius-km \(Self.number(largest)) (or with a lower --maxzoom, or without --maxzoom, "
+                + "so that the quote may lower the top zoom)."
         case let .invalidArea(message):
             return "The server refused the area: \(message)."
         case let .areaProduct(id):

@@ -37,8 +37,9 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
     case fileSystem(path: String, reason: String)
     /// An update's patches could not be applied (the installed region is left as it was).
     case patch(String, String)
-    /// No area product covers the point (`center` is `[longitude, latitude]`); the regions nearest it.
-    case areaNotCovered(center: [Double]?, nearby: [NearbyRegion])
+    /// No area product covers the point (`center` is `[longitude, latitude]`) at the zooms asked
+    /// for (`zooms`, in words, when the request named any); the regions nearest it.
+    case areaNotCovered(center: [Double]?, zooms: String?, nearby: [NearbyRegion])
     /// The area does not fit the area product's cap, even with the top zoom lowered (or with the
     /// top zoom the caller fixed); the largest radius that fits, when there is one.
     case areaTooLarge(radiusKm: Double?, largestRadiusKm: Double?, message: String)

@@ -12,6 +12,9 @@ extension StoreClient {
         /// `[longitude, latitude]` of an area asked for.
         var center: [Double]?
         var radiusKm: Double?
+        /// The zoom range asked for, when one was.
+        var minzoom: Int?
+        var maxzoom: Int?
         /// The request asked for an area quote (its `bad_request` is about the area asked for).
         var quoting = false
     }
@@ -20,7 +23,8 @@ extension StoreClient {
     public func quoteArea(_ request: AreaQuoteRequest) async throws -> AreaQuote {
         // Not idempotent: every call makes a quote (a retried one is just another quote).
         try await call("POST", "areas/quotes", body: request, auth: true, idempotent: false,
-                       context: ErrorContext(productId: request.productId, center: request.center, radiusKm: request.radiusKm, quoting: true))
+                       context: ErrorContext(productId: request.productId, center: request.center, radiusKm: request.radiusKm,
+                                            minzoom: request.minzoom, maxzoom: request.maxzoom, quoting: true))
     }
 
     /// `GET /areas/quotes/{quoteId}`: one of the account's quotes.
@@ -36,13 +40,23 @@ extension StoreClient {
                        idempotent: true, context: ErrorContext(quoteId: quoteId))
     }
 
+    /// `zooms 15 and up`, `zooms up to 9`, `zooms 3 to 9`, or nil when no zoom was asked for.
+    static func zooms(_ min: Int?, _ max: Int?) -> String? {
+        switch (min, max) {
+        case let (lo?, hi?): "zooms \(lo) to \(hi)"
+        case let (lo?, nil): "zooms \(lo) and up"
+        case let (nil, hi?): "zooms up to \(hi)"
+        case (nil, nil): nil
+        }
+    }
+
     /// The typed error of an error body whose code is about areas (or a region path that met an
     /// area product), or nil.
     static func areaError(_ e: APIErrorBody.Detail, status: Int, context: ErrorContext) -> RegionManagerError? {
         let quote = context.quoteId ?? "this quote"
         switch e.code {
         case "area_not_covered":
-            return .areaNotCovered(center: context.center, nearby: e.nearby ?? [])
+            return .areaNotCovered(center: context.center, zooms: Self.zooms(context.minzoom, context.maxzoom), nearby: e.nearby ?? [])
         case "area_too_large":
             return .areaTooLarge(radiusKm: context.radiusKm, largestRadiusKm: e.largestRadiusKm, message: e.message)
         case "area_product":

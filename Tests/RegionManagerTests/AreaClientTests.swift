@@ -52,16 +52,19 @@ import TrailMapTestSupport
             _ = try await client.quoteArea(AreaQuoteRequest(center: [10, 20], radiusKm: 5))
             Issue.record("quoted an uncovered point")
         } catch let error as RegionManagerError {
-            #expect(error == .areaNotCovered(center: [10, 20], nearby: nearby))
+            #expect(error == .areaNotCovered(center: [10, 20], zooms: nil, nearby: nearby))
             #expect(error.description == "No map covers 20.0000, 10.0000, so no area can be sold there. The nearest regions: "
                 + "Test Colorado (com.test.region.co), 1,234 km away; Test Utah (com.test.region.ut), 1,500 km away. "
                 + "Pick a point inside one of them (`trailmap regions show ID` gives its bounds).")
         }
         let lonely = try Self.client { _ in Self.error(404, APIErrorBody(code: "area_not_covered", message: "far", nearby: [])) }
         defer { lonely.1.stop() }
-        await #expect(throws: RegionManagerError.areaNotCovered(center: [10, 20], nearby: [])) {
-            _ = try await lonely.0.quoteArea(AreaQuoteRequest(center: [10, 20], radiusKm: 5))
+        await #expect(throws: RegionManagerError.areaNotCovered(center: [10, 20], zooms: "zooms 15 and up", nearby: [])) {
+            _ = try await lonely.0.quoteArea(AreaQuoteRequest(center: [10, 20], radiusKm: 5, minzoom: 15))
         }
+        #expect(RegionManagerError.areaNotCovered(center: [10, 20], zooms: "zooms 15 and up", nearby: []).description
+            == "No map covers 20.0000, 10.0000 at zooms 15 and up, so no area can be sold there, and no region is nearby. "
+            + "Leave out --minzoom and --maxzoom to get the zooms the maps there hold.")
     }
 
     @Test func anAreaOverTheCapGivesTheLargestRadius() async throws {
@@ -74,11 +77,12 @@ import TrailMapTestSupport
             Issue.record("quoted over the cap")
         } catch let error as RegionManagerError {
             #expect(error == .areaTooLarge(radiusKm: 50, largestRadiusKm: 12.37, message: "31.2 MB at zooms 3-14, the cap is 10 MB"))
-            #expect(error.description.hasPrefix("An area of 50 km radius is larger than one purchase allows (31.2 MB at zooms 3-14"))
-            #expect(error.description.contains("The largest radius that fits is 12.3 km: ask again with --radius-km 12.3"))
+            #expect(error.description.hasPrefix("An area of 50 km radius is larger than one purchase allows. "
+                + "The largest radius that fits is 12.3 km: ask again with --radius-km 12.3 "), "rounded down, so that it fits")
         }
-        let none = RegionManagerError.areaTooLarge(radiusKm: 1, largestRadiusKm: nil, message: "even zoom 3 is too large")
-        #expect(none.description.contains("Ask for a lower --maxzoom") && !none.description.contains("largest radius"))
+        let none = RegionManagerError.areaTooLarge(radiusKm: 1, largestRadiusKm: 0, message: "even zoom 3 is too large")
+        #expect(none.description == "An area of 1 km radius is larger than one purchase allows, even at the lowest zooms "
+            + "(even zoom 3 is too large). Ask for a lower --maxzoom.")
     }
 
     @Test func quoteRefusalsAreTyped() async throws {
