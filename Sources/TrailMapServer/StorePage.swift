@@ -1,6 +1,10 @@
 /// The store page at `/store`: categories, a product list and a product page with its coverage
 /// on a map, price, size, levels of detail and the caller's status; log in, buy (sandbox store)
 /// and see entitlements. `/store#PRODUCT_ID` opens a product's page.
+/// Areas: a click on the map picks a center; with a radius (and optionally an area product) the
+/// page asks for a quote (`POST /areas/quotes`), shows its size, zooms, price, expiry and message,
+/// and buys it (a sandbox Consumable, then `POST /areas`), showing the bought area's id.
+/// `/store#area` opens the area tool, `/store#area=LAT,LON,RADIUS_KM` with a center and radius.
 /// Everything comes from `/api/v1/`; Leaflet is served by this server.
 enum StorePage {
     static let html = """
@@ -16,15 +20,20 @@ enum StorePage {
     .card:hover{background:#f8fbff}.status{float:right;font-size:12px;padding:2px 8px;border-radius:10px;background:#eee}
     .for_sale{background:#dbeafe}.installed{background:#dcfce7}.purchased{background:#fef3c7}.revoked{background:#fee2e2}
     .update_available{background:#fde68a}#map{height:260px;margin:8px 0}button{padding:6px 12px;margin:4px 4px 0 0}
-    input{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}#msg{color:#a33;min-height:1.2em}
+    input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}#msg{color:#a33;min-height:1.2em}
+    .area_product,.area{background:#e0e7ff}#map.picking{cursor:crosshair}.quote{border:1px solid #c7d2fe;border-radius:8px;padding:8px}
+    .note{color:#555;font-size:13px}code{background:#f4f4f2;padding:1px 4px;border-radius:4px}
     </style></head><body>
-    <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul></nav>
+    <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul>
+    <h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul></nav>
     <main><h1 id="heading">All regions</h1><div id="list"></div></main>
     <aside><div id="detail">Pick a region.</div><div id="map"></div><div id="msg"></div></aside>
     <script src="/viewer/leaflet.js"></script>
     <script>
     const api = '/api/v1';
     let token = sessionStorage.getItem('token'), catalog = null, filter = '', map = null, layers = [];
+    // The area tool: its center (a Leaflet LatLng), what is drawn for it, and the last quote.
+    let area = null, areaLayers = [], quote = null;
     const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
     const size = n => n > 1e6 ? (n / 1e6).toFixed(1) + ' MB' : (n / 1e3).toFixed(0) + ' kB';
     const price = p => p.amount === '0' ? 'Free' : p.amount + ' ' + p.currency;
@@ -58,36 +67,126 @@ enum StorePage {
       document.getElementById('heading').textContent = filter || 'All regions';
       const items = catalog.products.filter(p => !filter || p.category === filter || p.category.startsWith(filter + '/'));
       document.getElementById('list').innerHTML = items.map(p => '<div class="card" data-id="' + esc(p.productId) + '">' +
-        '<span class="status ' + p.status + '">' + p.status.replace('_', ' ') + '</span><b>' + esc(p.title) + '</b><br>' +
-        esc(p.category) + ' · ' + price(p.price) + ' · ' + size(p.size) + ' · zoom ' + p.minzoom + '–' + p.maxzoom + '</div>').join('')
-        || '<p>No regions here.</p>';
+        '<span class="status ' + esc(p.status) + '">' + esc(p.status.replace('_', ' ')) + '</span>' +
+        (p.kind === 'area' ? '<span class="status area">your area</span>' : '') + '<b>' + esc(p.title) + '</b><br>' +
+        esc(p.category) + ' · ' + (p.kind === 'area_product' ? offerTerms(p) : price(p.price) + ' · ' + size(p.size) +
+        ' · zoom ' + p.minzoom + '–' + p.maxzoom) + '</div>').join('') || '<p>No regions here.</p>';
       document.querySelectorAll('.card').forEach(c => c.onclick = () => show(c.dataset.id));
     }
     // The levels of detail in a buyer's words (text from the bundle: escaped).
     const levels = p => p.levelsSummary ? '<p class="levels"><b>Levels of detail:</b> ' + esc(p.levelsSummary) + '</p>' : '';
+    // An area product is sold per area, up to its cap.
+    const offerTerms = p => price(p.price) + ' per area · up to ' + size(p.area ? p.area.maxBytes : p.size);
+    function ensureMap() {
+      if (map) return;
+      map = L.map('map').setView([39, -105.5], 5);
+      fetch('/tiles/world.json').then(r => r.ok ? r.json() : null).then(tj => {
+        // A 512-px tileset is shown one zoom up, as in the viewer.
+        const big = tj && tj.tileSize === 512 ? 1 : 0;
+        if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 12, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
+                                          tileSize: big ? 512 : 256, zoomOffset: -big}).addTo(map);
+      }).catch(() => {});
+      map.on('click', e => { if (area) pickCenter(e.latlng); });
+    }
     async function show(id) {
       say('');
       const p = await call('GET', '/catalog/' + encodeURIComponent(id));
+      if (p.kind === 'area_product') { openArea(p.productId, p); return; }
+      closeArea();
       const canBuy = p.status === 'for_sale' && token;
       document.getElementById('detail').innerHTML = '<h1>' + esc(p.title) + '</h1><p>' + esc(p.description) + '</p><p>' +
         price(p.price) + ' · ' + size(p.size) + ' · zoom ' + p.minzoom + '–' + p.maxzoom + ' · version ' + p.version +
-        '</p>' + levels(p) + '<p>Status: <span class="status ' + p.status + '">' + p.status.replace('_', ' ') + '</span></p>' +
+        '</p>' + levels(p) + '<p>Status: <span class="status ' + esc(p.status) + '">' + esc(p.status.replace('_', ' ')) + '</span></p>' +
+        (p.kind === 'area' ? '<p>Your area (bought as ' + esc(p.areaOf || '') + '). Install it with: <code>trailmap regions install ' +
+          esc(p.productId) + '</code></p>' : '') +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
         '<p><img src="' + esc(p.previewTileURL) + '" alt="" width="128"></p>';
       const preview = document.querySelector('#detail img');
       if (preview) preview.onerror = () => preview.remove();
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
-      if (!map) {
-        map = L.map('map');
-        fetch('/tiles/world.json').then(r => r.ok ? r.json() : null).then(tj => {
-          // A 512-px tileset is shown one zoom up, as in the viewer.
-          const big = tj && tj.tileSize === 512 ? 1 : 0;
-          if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 8, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
-                                            tileSize: big ? 512 : 256, zoomOffset: -big}).addTo(map);
-        }).catch(() => {});
-      }
+      ensureMap();
       layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage).addTo(map)];
       map.fitBounds(layers[0].getBounds(), {padding: [20, 20]});
+    }
+    // The area tool: pick a center on the map, a radius, optionally an area product; quote; buy.
+    function openArea(productId, offer) {
+      const offers = catalog ? catalog.products.filter(p => p.kind === 'area_product') : [];
+      area = {productId: productId || '', center: area ? area.center : null};
+      quote = null;
+      document.getElementById('detail').innerHTML = '<h1>' + (offer ? esc(offer.title) : 'Buy an area') + '</h1>' +
+        (offer ? '<p>' + esc(offer.description) + '</p><p>' + offerTerms(offer) + '</p>' : '') +
+        '<p>Click the map to choose the center, set the radius, then get a quote: the exact size of the area, its zooms and price. ' +
+        'One purchase buys one area.</p>' +
+        '<label>Radius (km) <input id="radius" type="number" min="0.1" max="200" step="0.1" value="10"></label>' +
+        '<label>Area product <select id="offer"><option value="">Best for the place</option>' +
+        offers.map(o => '<option value="' + esc(o.productId) + '">' + esc(o.title) + ' (' + offerTerms(o) + ')</option>').join('') +
+        '</select></label><p id="center">No center yet: click the map.</p>' +
+        '<button id="quoteButton">Get a quote</button><div id="quoteBox"></div>';
+      document.getElementById('offer').value = area.productId;
+      document.getElementById('offer').onchange = e => { area.productId = e.target.value; };
+      document.getElementById('radius').oninput = drawArea;
+      document.getElementById('quoteButton').onclick = askQuote;
+      ensureMap();
+      document.getElementById('map').classList.add('picking');
+      layers.forEach(l => map.removeLayer(l)); layers = [];
+      const b = offer ? offer.bounds : null;
+      if (b && b.length === 4) map.fitBounds([[b[1], b[0]], [b[3], b[2]]], {padding: [20, 20]});
+      drawArea();
+    }
+    function closeArea() {
+      area = null; quote = null;
+      areaLayers.forEach(l => map && map.removeLayer(l)); areaLayers = [];
+      const m = document.getElementById('map'); if (m) m.classList.remove('picking');
+    }
+    function radiusKm() { return parseFloat(document.getElementById('radius').value); }
+    function pickCenter(latlng) { area.center = latlng.wrap(); quote = null; document.getElementById('quoteBox').innerHTML = ''; drawArea(); }
+    function drawArea() {
+      if (!area || !map) return;
+      areaLayers.forEach(l => map.removeLayer(l)); areaLayers = [];
+      const c = area.center, r = radiusKm();
+      if (!c) return;
+      document.getElementById('center').textContent = 'Center: ' + c.lat.toFixed(4) + ', ' + c.lng.toFixed(4) +
+        (r > 0 ? ' · radius ' + r + ' km' : '');
+      areaLayers.push(L.circleMarker(c, {radius: 4}).addTo(map));
+      if (r > 0) areaLayers.push(L.circle(c, {radius: r * 1000, weight: 2, fill: false}).addTo(map));
+      if (quote) { const b = quote.bounds;
+        areaLayers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {weight: 1, color: '#4338ca'}).addTo(map)); }
+    }
+    async function askQuote() {
+      say('');
+      if (!token) { say('Log in to get a quote.'); return; }
+      if (!area.center) { say('Click the map to choose the center first.'); return; }
+      const r = radiusKm();
+      if (!(r > 0 && r <= 200)) { say('The radius must be more than 0 and at most 200 km.'); return; }
+      const body = {center: [area.center.lng, area.center.lat], radiusKm: r};
+      if (area.productId) body.productId = area.productId;
+      const box = document.getElementById('quoteBox');
+      box.textContent = 'Asking for a quote…';
+      try { quote = await call('POST', '/areas/quotes', body); } catch (e) { box.innerHTML = ''; say(e.message); return; }
+      showQuote(quote);
+    }
+    function showQuote(q) {
+      const lowered = q.requestedMaxzoom > q.maxzoom ? ' (lowered from ' + q.requestedMaxzoom + ' to fit the cap)' : '';
+      const expires = new Date(q.expiresAt);
+      document.getElementById('quoteBox').innerHTML = '<div class="quote" id="quote" data-quote="' + esc(q.quoteId) + '">' +
+        '<p><b>' + esc(q.title) + '</b><br>' + esc(q.productId) + ' · ' + price(q.price) + '</p>' +
+        '<p>Size: <span id="quoteSize">' + size(q.size) + '</span> (' + q.size + ' bytes, ' + q.tiles + ' tiles) of up to ' +
+        size(q.maxBytes) + '<br>Zooms: <span id="quoteZooms">' + q.minzoom + '–' + q.maxzoom + '</span>' + esc(lowered) + '<br>' +
+        'Buy before ' + esc(expires.toLocaleTimeString()) + ' (' + esc(q.expiresAt) + ')</p>' +
+        (q.message ? '<p class="note" id="quoteMessage">' + esc(q.message) + '</p>' : '') +
+        '<button id="buyArea">Buy this area for ' + price(q.price) + '</button></div>';
+      document.getElementById('buyArea').onclick = () => buyArea(q);
+      drawArea();
+    }
+    async function buyArea(q) {
+      say('');
+      try { const t = await call('POST', '/sandbox/transactions', {productId: q.productId});
+        const r = await call('POST', '/areas', {quoteId: q.quoteId, signedTransaction: t.signedTransaction});
+        document.getElementById('quoteBox').innerHTML = '<div class="quote" id="bought" data-area="' + esc(r.areaId) + '">' +
+          '<p><b>Bought area ' + esc(r.areaId) + '</b>' + (r.alreadyRecorded ? ' (this purchase had bought it already)' : '') +
+          '<br>' + esc(r.title) + ' · ' + size(r.size) + ' · zooms ' + r.minzoom + '–' + r.maxzoom + '</p>' +
+          '<p>Install it with: <code>trailmap regions install ' + esc(r.areaId) + '</code></p></div>';
+        quote = null; await load(); } catch (e) { say(e.message); }
     }
     async function buy(id) {
       try { const t = await call('POST', '/sandbox/transactions', {productId: id});
@@ -96,10 +195,21 @@ enum StorePage {
         await load(); show(id); } catch (e) { say(e.message); }
     }
     async function load() { try { catalog = await call('GET', '/catalog'); render(); } catch (e) { say(e.message); } }
-    // /store#PRODUCT_ID opens that product.
-    function fromHash() { if (location.hash.length > 1) show(decodeURIComponent(location.hash.slice(1))).catch(e => say(e.message)); }
+    // /store#PRODUCT_ID opens that product; /store#area the area tool, /store#area=LAT,LON,RADIUS_KM with a center and radius.
+    function fromHash() {
+      const h = decodeURIComponent(location.hash.slice(1));
+      if (h === 'area' || h.startsWith('area=')) {
+        const [lat, lon, r] = h.slice(5).split(',').map(Number);
+        openArea('', null);
+        if (h.startsWith('area=') && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
+          if (r > 0) document.getElementById('radius').value = r;
+          pickCenter(L.latLng(lat, lon)); map.setView(area.center, 8);
+        }
+      } else if (h) show(h).catch(e => say(e.message));
+    }
     window.addEventListener('hashchange', fromHash);
-    accountBox(); load(); fromHash();
+    document.getElementById('areaLink').onclick = () => { say(''); openArea('', null); };
+    accountBox(); load().then(fromHash);
     </script></body></html>
     """
 }
