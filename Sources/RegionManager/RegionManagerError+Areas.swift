@@ -7,17 +7,23 @@ extension RegionManagerError {
         let quoteHint = "Ask for a new quote with `trailmap regions area quote LAT,LON --radius-km R`."
         switch self {
         case let .areaNotCovered(center, zooms, nearby):
-            var point = center.flatMap { $0.count == 2 ? Self.point(latitude: $0[1], longitude: $0[0]) : nil } ?? "that point"
-            if let zooms { point += " at \(zooms)" }
+            let place = center.flatMap { $0.count == 2 ? Self.point(latitude: $0[1], longitude: $0[0]) : nil } ?? "that point"
+            let point = place + (zooms.map { " at \($0)" } ?? "")
             let hint = zooms == nil ? "" : " Leave out --minzoom and --maxzoom to get the zooms the maps there hold."
             guard !nearby.isEmpty else { return "No map covers \(point), so no area can be sold there, and no region is nearby.\(hint)" }
+            let under = nearby.filter { $0.distanceKm < 0.05 }
+            if let zooms, !under.isEmpty {
+                let names = under.map { "\($0.title) (\($0.productId))" }.joined(separator: ", ")
+                return "No area can be sold at \(place): the maps there, \(names), do not hold \(zooms).\(hint) "
+                    + "`trailmap regions show ID` gives a region's zooms."
+            }
             let list = nearby.map { "\($0.title) (\($0.productId)), \(Self.km($0.distanceKm)) away" }.joined(separator: "; ")
             return "No map covers \(point), so no area can be sold there. The nearest regions: \(list). "
                 + (zooms == nil ? "Pick a point inside one of them (`trailmap regions show ID` gives its bounds)." : hint.dropFirst())
         case let .areaTooLarge(radius, largest, message):
             let asked = radius.map { "An area of \(Self.km($0)) radius" } ?? "That area"
             guard let largest, largest > 0 else {
-                return "\(asked) is larger than one purchase allows, even at the lowest zooms (\(message)). Ask for a lower --maxzoom."
+                return "\(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower --maxzoom."
             }
             return "\(asked) is larger than one purchase allows. The largest radius that fits is \(Self.km(largest)): "
                 + "ask again with --radius-km \(Self.number(largest)) (or with a lower --maxzoom, or without --maxzoom, "

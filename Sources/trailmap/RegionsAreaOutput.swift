@@ -5,7 +5,8 @@ import TrailMapAPI
 /// What `trailmap regions area ...` prints.
 enum RegionsAreaOutput {
     static func quote(_ q: AreaQuote, latitude: Double, longitude: Double, radiusKm: Double) {
-        print("Quote \(q.quoteId): \(q.title) (\(q.productId)), \(q.price.display)")
+        print("Quote \(q.quoteId): \(q.title), \(q.price.display)")
+        print("  product:  \(q.productId)")
         print("  center:   \(String(format: "%.4f, %.4f", latitude, longitude)), radius \(number(radiusKm)) km")
         print("  bounds:   \(bounds(q.bounds)) (W, S, E, N)")
         let lowered = q.requestedMaxzoom > q.maxzoom ? " (lowered from \(q.requestedMaxzoom) to fit the cap)" : ""

@@ -65,6 +65,11 @@ import TrailMapTestSupport
         #expect(RegionManagerError.areaNotCovered(center: [10, 20], zooms: "zooms 15 and up", nearby: []).description
             == "No map covers 20.0000, 10.0000 at zooms 15 and up, so no area can be sold there, and no region is nearby. "
             + "Leave out --minzoom and --maxzoom to get the zooms the maps there hold.")
+        // Inside a map that lacks the zooms asked for: the zooms are the trouble, not the place.
+        let inside = RegionManagerError.areaNotCovered(center: [-105.5, 39.5], zooms: "zooms up to 10",
+                                                       nearby: [NearbyRegion(productId: "co", title: "Colorado", distanceKm: 0)])
+        #expect(inside.description == "No area can be sold at 39.5000, -105.5000: the maps there, Colorado (co), do not hold zooms up to 10. "
+            + "Leave out --minzoom and --maxzoom to get the zooms the maps there hold. `trailmap regions show ID` gives a region's zooms.")
     }
 
     @Test func anAreaOverTheCapGivesTheLargestRadius() async throws {
@@ -81,7 +86,7 @@ import TrailMapTestSupport
                 + "The largest radius that fits is 12.3 km: ask again with --radius-km 12.3 "), "rounded down, so that it fits")
         }
         let none = RegionManagerError.areaTooLarge(radiusKm: 1, largestRadiusKm: 0, message: "even zoom 3 is too large")
-        #expect(none.description == "An area of 1 km radius is larger than one purchase allows, even at the lowest zooms "
+        #expect(none.description == "An area of 1 km radius is larger than one purchase allows, and so is the smallest area at these zooms "
             + "(even zoom 3 is too large). Ask for a lower --maxzoom.")
     }
 
