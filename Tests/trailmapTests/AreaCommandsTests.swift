@@ -37,17 +37,7 @@ import TrailMapTestSupport
                 ["productId": AreaCommandsTests.tiny, "title": "Tiny area", "category": "Areas",
                  "price": ["amount": "0.19", "currency": "USD"], "area": ["maxBytes": 65_536, "from": ["co.mbtiles"]]],
             ], dir: dir, tiles: tiles, catalog: catalog)
-            let sandbox = try CLIRunner.run(["store", "sandbox", "init", dir.file("sandbox")])
-            guard sandbox.status == 0 else { throw Failure("sandbox: \(sandbox.stderr)") }
-            let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", dir.file("sandbox"),
-                                                   "--port", "0", "--log-level", "error"])
-            process = p
-            let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-            guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
-                p.terminate()
-                throw Failure("no URL in \(line)")
-            }
-            url = String(found.hasSuffix("/") ? found.dropLast() : found)
+            (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: catalog, sandbox: dir.file("sandbox"))
         }
 
         /// Writes the product file and publishes it (the running server sees the change).

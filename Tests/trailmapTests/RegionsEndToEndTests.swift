@@ -33,17 +33,22 @@ import TrailMapTestSupport
             let catalog = dir.file("catalog.sqlite")
             let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog])
             guard publish.status == 0 else { throw CommandError("publish: \(publish.stderr)") }
-            let sandbox = try CLIRunner.run(["store", "sandbox", "init", dir.file("sandbox")])
-            guard sandbox.status == 0 else { throw CommandError("sandbox: \(sandbox.stderr)") }
-            let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", dir.file("sandbox"),
+            (process, url) = try Self.serve(tiles: tiles, catalog: catalog, sandbox: dir.file("sandbox"))
+        }
+
+        /// Makes a sandbox store in `sandbox` and starts `trailmap serve` with it on a free port.
+        /// - Returns: the server process and its URL (no trailing slash).
+        static func serve(tiles: String, catalog: String, sandbox: String) throws -> (Process, String) {
+            let made = try CLIRunner.run(["store", "sandbox", "init", sandbox])
+            guard made.status == 0 else { throw CommandError("sandbox: \(made.stderr)") }
+            let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", sandbox,
                                                    "--port", "0", "--log-level", "error"])
-            process = p
             let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
             guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
                 p.terminate()
                 throw CommandError("no URL in \(line)")
             }
-            url = String(found.hasSuffix("/") ? found.dropLast() : found)
+            return (p, String(found.hasSuffix("/") ? found.dropLast() : found))
         }
 
         func stop() {
