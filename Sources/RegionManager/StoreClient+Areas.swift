@@ -52,7 +52,7 @@ extension StoreClient {
 
     /// The typed error of an error body whose code is about areas (or a region path that met an
     /// area product), or nil.
-    static func areaError(_ e: APIErrorBody.Detail, status: Int, context: ErrorContext) -> RegionManagerError? {
+    static func areaError(_ e: APIErrorBody.Detail, context: ErrorContext) -> RegionManagerError? {
         let quote = context.quoteId ?? "this quote"
         switch e.code {
         case "area_not_covered":

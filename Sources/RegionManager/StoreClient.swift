@@ -194,7 +194,7 @@ public struct StoreClient: Sendable {
         let parsed = try? JSONDecoder().decode(APIErrorBody.self, from: reply.body)
         let code = parsed?.error.code ?? "http_\(reply.status)"
         let message = parsed?.error.message ?? HTTPClient.errorMessage(reply.body)
-        if let parsed, let areaError = areaError(parsed.error, status: reply.status, context: context) { return areaError }
+        if let parsed, let areaError = areaError(parsed.error, context: context) { return areaError }
         let productId = context.productId
         let id = productId ?? "this region"
         switch (reply.status, code) {
