@@ -52,12 +52,17 @@ final class DevToolsPipe {
         guard spawned == 0 else { throw Failure("posix_spawn \(chromium): \(spawned)") }
     }
 
+    /// Closes the browser (it ends its own helper processes), killing it if it has not gone within 5 s.
     deinit {
+        _ = try? send("Browser.close", browser: true)
         close(toBrowser)
         close(fromBrowser)
-        kill(pid, SIGKILL)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        for _ in 0..<50 where waitpid(pid, &status, WNOHANG) == 0 { usleep(100_000) }
+        if kill(pid, 0) == 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
     }
 
     /// Sends a command (to the page's session unless `browser`) and returns its `result`.
