@@ -28,6 +28,12 @@ extension RegionManager {
     func refuseAreaProduct(_ product: ProductDetail) throws {
         if product.kind == .areaProduct { throw RegionManagerError.areaProduct(product.productId) }
     }
+
+    /// Refuses to buy an area again: a bought area is never for sale; once refunded, a new area is a new quote.
+    func refuseAreaPurchase(_ product: ProductDetail) throws {
+        try refuseAreaProduct(product)
+        if product.kind == .area, !product.status.isOwned { throw RegionManagerError.revoked(product.productId) }
+    }
 }
 
 /// What `buyArea` did: the quote it paid for and the server's answer.

@@ -67,7 +67,7 @@ public struct RegionManager: Sendable {
     /// Buys through the sandbox store unless the product is free or already owned.
     public func buy(_ productId: String) async throws -> BuyOutcome {
         let product = try await show(productId)
-        try refuseAreaProduct(product)
+        try refuseAreaPurchase(product)
         switch product.status {
         case .free: return .free(product)
         case .purchased, .installed, .updateAvailable:

@@ -51,6 +51,10 @@ import TrailMapTestSupport
         #expect(try m.state.loadRegistry().isEmpty)
         // Restored on a second device like any purchase.
         #expect(try await manager(server, tmp, "2").restore().map(\.result) == ["installed"])
+        // Refunded: never bought again as a region (a new area is a new quote).
+        store.status.withLock { $0 = .revoked }
+        await #expect(throws: RegionManagerError.revoked(id)) { _ = try await m.buy(id) }
+        #expect(store.count("POST") == 0)
     }
 
     @Test func registriesWrittenBeforeAreasStillRead() throws {

@@ -167,6 +167,9 @@ import TrailMapTestSupport
         _ = try tablet.run(["regions", "uninstall", areaId])
         let refused = try tablet.run(["regions", "install", areaId])
         #expect(refused.status != 0 && refused.stderr.contains("refunded or revoked"), "\(refused.stderr)")
+        let rebuy = try phone.run(["regions", "buy", areaId])
+        #expect(rebuy.status != 0 && rebuy.stderr.contains("refunded or revoked"), "\(rebuy.stdout)\(rebuy.stderr)")
+        #expect(try RegionsEndToEndTests.sqlite(db, "SELECT COUNT(*) FROM transactions") == "1")
     }
 
     @Test func badInputIsRefusedClearly() throws {
