@@ -29,6 +29,7 @@ struct QuoteJob: Sendable {
         } catch { throw .cutFailed("cannot create \((output as NSString).deletingLastPathComponent): \(error.localizedDescription)") }
         var candidates = [(offer: Product, sources: AreaSources, plan: AreaPlanner.Plan)]()
         var refusals = [AreaError]()
+        var zoomsHere = [ClosedRange<Int>]()
         for offer in offers {
             guard let terms = offer.areaOffer, shape.bounds.intersection(offer.bounds) != nil else { continue }
             let sources = try AreaSources(names: terms.from, directory: directory)
@@ -36,6 +37,7 @@ struct QuoteJob: Sendable {
             let lo = request.minzoom ?? all.lowerBound, hi = request.maxzoom ?? all.upperBound
             guard all.contains(lo), all.contains(hi), lo <= hi else {
                 if request.productId != nil { throw .invalidRequest("\(offer.id) has zooms \(all.lowerBound) to \(all.upperBound)") }
+                zoomsHere.append(all)
                 continue
             }
             let planner = AreaPlanner(sources: sources, cap: terms.maxBytes, productId: offer.id)
@@ -56,6 +58,11 @@ struct QuoteJob: Sendable {
         }
         guard var best = candidates.first else {
             if let refusal = refusals.first { throw refusal }
+            // Area products cover the place, but not at the zooms asked for: say which they have.
+            if !zoomsHere.isEmpty {
+                let have = zoomsHere.map { "\($0.lowerBound) to \($0.upperBound)" }.joined(separator: ", ")
+                throw .invalidRequest("no area product here has those zooms; here they have zooms \(have)")
+            }
             throw .notCovered(nearby: nearby())
         }
         // The estimate is generous, but the file decides: lower the top zoom while it is over the cap.

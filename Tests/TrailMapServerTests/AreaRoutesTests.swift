@@ -166,6 +166,7 @@ import TrailMapTestSupport
                                         ["center": [-105.5, 91], "radiusKm": 5], ["bbox": [-105, 40, -106, 41]],
                                         ["center": [-105.5, 40.0], "radiusKm": 5, "minzoom": 9, "maxzoom": 7],
                                         ["center": [-105.5, 40.0], "radiusKm": 5, "maxzoom": 14, "productId": "area"],
+                                        ["center": [-105.5, 40.0], "radiusKm": 5, "maxzoom": 14],
                                         ["center": [-105.5, 40.0], "radiusKm": 5, "productId": "west"]] {
                 let r = try await Self.quote(ann, body)
                 #expect(r.status == .badRequest, "\(body): \(StoreFixture.json(r))")
