@@ -32,14 +32,7 @@ cat >"$WORK/products.json" <<JSON
  {"productId": "area-50", "title": "Area 50 MB", "category": "Areas", "price": {"amount": "2.99", "currency": "USD"},
   "area": {"maxBytes": 50000000, "from": ["region.mbtiles"]}}]}
 JSON
-"$T" catalog publish --products "$WORK/products.json" --tiles "$WORK/tiles" --catalog "$WORK/catalog.sqlite" --quiet
-"$T" store sandbox init "$WORK/sandbox" >/dev/null
-"$T" serve --tiles "$WORK/tiles" --catalog "$WORK/catalog.sqlite" --store-sandbox "$WORK/sandbox" --port 0 \
-  --log-level error >"$WORK/serve.out" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; [ -z "${WORK_OWNED:-}" ] || rm -rf "$WORK"' EXIT
-for _ in $(seq 50); do grep -q http "$WORK/serve.out" && break; sleep 0.1; done
-url=$(grep -oE 'http://[0-9.:]+' "$WORK/serve.out" | head -1)
+serve_store
 read -r w s e n < <(sqlite3 "$WORK/tiles/region.mbtiles" "SELECT value FROM metadata WHERE name = 'bounds'" | tr ',' ' ')
 top=$(sqlite3 "$WORK/tiles/region.mbtiles" "SELECT MAX(zoom_level) FROM map")
 echo "== areas around the centre of $(du -m "$(realpath "$WORK/tiles/region.mbtiles")" | cut -f1) MB of region, zooms up to $top"

@@ -29,14 +29,7 @@ cat >"$WORK/products.json" <<EOF
 {"products": [{"productId": "delta", "title": "Delta", "category": "Bench", "description": "bench",
   "price": {"amount": "1.99", "currency": "USD"}, "bundle": "region.mbtiles"}]}
 EOF
-"$T" catalog publish --products "$WORK/products.json" --tiles "$WORK/tiles" --catalog "$WORK/catalog.sqlite" --quiet
-"$T" store sandbox init "$WORK/sandbox" >/dev/null
-"$T" serve --tiles "$WORK/tiles" --catalog "$WORK/catalog.sqlite" --store-sandbox "$WORK/sandbox" --port 0 \
-  --log-level error >"$WORK/serve.out" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; [ -z "${WORK_OWNED:-}" ] || rm -rf "$WORK"' EXIT
-for _ in $(seq 50); do grep -q http "$WORK/serve.out" && break; sleep 0.1; done
-url=$(grep -oE 'http://[0-9.:]+' "$WORK/serve.out" | head -1)
+serve_store
 dev=(--server "$url" --state-dir "$WORK/device/state" --tiles "$WORK/device/tiles")
 "$T" account register --email bench@example.com --password correct-horse-battery "${dev[@]}" >/dev/null
 "$T" regions buy delta "${dev[@]}" >/dev/null

@@ -11,3 +11,17 @@ if [ -z "${TRAILMAP:-}" ]; then
   TRAILMAP=$ROOT/.build-bench/release/trailmap
 fi
 cp "$DATA"/mosaic/sheets/*.tif "$WORK/sheets/"
+
+# Publishes $WORK/products.json over $WORK/tiles into $WORK/catalog.sqlite, makes a sandbox store
+# and serves them with $TRAILMAP on a free port until the benchmark exits; sets `server` (its PID)
+# and `url`.
+serve_store() {
+  "$TRAILMAP" catalog publish --products "$WORK/products.json" --tiles "$WORK/tiles" --catalog "$WORK/catalog.sqlite" --quiet
+  "$TRAILMAP" store sandbox init "$WORK/sandbox" >/dev/null
+  "$TRAILMAP" serve --tiles "$WORK/tiles" --catalog "$WORK/catalog.sqlite" --store-sandbox "$WORK/sandbox" --port 0 \
+    --log-level error >"$WORK/serve.out" 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null; [ -z "${WORK_OWNED:-}" ] || rm -rf "$WORK"' EXIT
+  for _ in $(seq 50); do grep -q http "$WORK/serve.out" && break; sleep 0.1; done
+  url=$(grep -oE 'http://[0-9.:]+' "$WORK/serve.out" | head -1)
+}
