@@ -171,7 +171,7 @@ let package = Package(
         ),
         .target(
             name: "TrailMapTestSupport",
-            dependencies: ["Raster", "TileGeometry", "TileStore"],
+            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials"],
             path: "Tests/TrailMapTestSupport",
             swiftSettings: upcoming
         ),

@@ -2,21 +2,22 @@ import Foundation
 import Synchronization
 import TileStore
 
-/// Opens bundles' SQLite connections lazily and keeps the number of open bundles bounded: a
-/// bundle opens on its first read, the least recently used idle one closes when too many are
+/// Opens bundles lazily (an MBTiles bundle's SQLite connections, a PMTiles archive's reader: any
+/// `TileSource`) and keeps the number of open bundles bounded: a bundle opens on its first read, the least recently used idle one closes when too many are
 /// open, and bundles idle for `idleTimeout` close on `closeIdle()`. Each open bundle reserves
 /// `bundleCost` bytes of the cache's budget, so its memory counts against it.
 public final class BundleManager: Sendable {
     /// How many bundles may be open at once (after fitting their reservations into the budget).
     public let maxOpen: Int
     public let idleTimeout: Duration
-    /// Bytes reserved in the cache per open bundle (connections, page caches, statements).
+    /// Bytes reserved in the cache per open bundle (connections, page caches, statements; a
+    /// PMTiles reader's root directory and leaf cache).
     public let bundleCost: Int
     private let cache: TileCache?
     private let state = Mutex<State>(State())
 
     struct Open {
-        var pool: TileReadPool
+        var source: any TileSource
         var lastUse: ContinuousClock.Instant
         var users: Int
     }
@@ -41,62 +42,67 @@ public final class BundleManager: Sendable {
         self.maxOpen = limit
     }
 
-    /// A handle on a bundle file, not opened yet. Each handle has its own generation id.
-    public func register(path: String, layout: BundleLayout) -> LazyBundle {
+    /// A handle on a tileset file of `kind`, not opened yet. Each handle has its own generation id.
+    public func register(path: String, kind: TileSourceKind) -> LazyBundle {
         let id = state.withLock { s in
             defer { s.nextID &+= 1 }
             return s.nextID
         }
-        return LazyBundle(id: id, path: path, layout: layout, manager: self)
+        return LazyBundle(id: id, path: path, kind: kind, manager: self)
+    }
+
+    /// A handle on an MBTiles bundle, not opened yet.
+    public func register(path: String, layout: BundleLayout) -> LazyBundle {
+        register(path: path, kind: .mbtiles(layout))
     }
 
     /// Closes a bundle for good (replaced or removed) and drops its cached tiles.
-    /// Its open pool stays with the handle, outside the budget, for requests that still hold
+    /// Its open source stays with the handle, outside the budget, for requests that still hold
     /// the handle (they finish on the file they started on); it goes when the handle goes.
     public func unregister(_ bundle: LazyBundle) {
-        let pool = state.withLock { s in s.open.removeValue(forKey: bundle.id)?.pool }
-        bundle.retire(pool)
-        if pool != nil { cache?.release(bundleCost) }
+        let source = state.withLock { s in s.open.removeValue(forKey: bundle.id)?.source }
+        bundle.retire(source)
+        if source != nil { cache?.release(bundleCost) }
         cache?.removeAll(bundle: bundle.id, reason: .idle)
     }
 
-    /// Runs `body` with the bundle's pool, opening it first if needed.
-    func withPool<R>(_ bundle: LazyBundle, _ body: (TileReadPool) throws -> R) throws -> R {
+    /// Runs `body` with the bundle's source, opening it first if needed.
+    func withSource<R>(_ bundle: LazyBundle, _ body: (any TileSource) throws -> R) throws -> R {
         let now = ContinuousClock.now
-        var pool = state.withLock { s -> TileReadPool? in
+        var source = state.withLock { s -> (any TileSource)? in
             guard var o = s.open[bundle.id] else { return nil }
             o.users += 1
             o.lastUse = now
             s.open[bundle.id] = o
-            return o.pool
+            return o.source
         }
-        if pool == nil { pool = try open(bundle) }
+        if source == nil { source = try open(bundle) }
         defer {
             state.withLock { s in
                 s.open[bundle.id]?.users -= 1
                 s.open[bundle.id]?.lastUse = .now
             }
         }
-        guard let pool else { throw TileCacheError.budgetTooSmall(budget: cache?.budget ?? 0, bundleCost: bundleCost) }
-        return try body(pool)
+        guard let source else { throw TileCacheError.budgetTooSmall(budget: cache?.budget ?? 0, bundleCost: bundleCost) }
+        return try body(source)
     }
 
-    /// Opens outside the lock (it is file I/O); a racing opener's pool wins, ours is dropped.
+    /// Opens outside the lock (it is file I/O); a racing opener's source wins, ours is dropped.
     /// Idle bundles over `maxOpen` close before the reservation is taken, so switching between
     /// bundles does not briefly reserve two bundles' memory (which evicted every cached tile of
     /// a small budget). When the budget holds no more reservations because the open bundles are
     /// all busy, it waits for one to finish (reads take milliseconds) for up to `openWait`
     /// instead of failing the request.
-    private func open(_ bundle: LazyBundle) throws -> TileReadPool {
-        let fresh = try TileReadPool(path: bundle.path, layout: bundle.layout)
+    private func open(_ bundle: LazyBundle) throws -> any TileSource {
+        let fresh = try bundle.kind.open(path: bundle.path)
         let deadline = ContinuousClock.now + Self.openWait
         while true {
             var released = 0
-            let existing = state.withLock { s -> TileReadPool? in
+            let existing = state.withLock { s -> (any TileSource)? in
                 if var o = s.open[bundle.id] {
                     o.users += 1
                     s.open[bundle.id] = o
-                    return o.pool
+                    return o.source
                 }
                 released = Self.closeIdleOverLimit(&s, limit: maxOpen - 1)
                 return nil
@@ -105,13 +111,13 @@ public final class BundleManager: Sendable {
             if let existing { return existing }
             let reserved = cache == nil || bundleCost == 0 || cache?.reserve(bundleCost) == true
             if reserved {
-                let raced = state.withLock { s -> TileReadPool? in
+                let raced = state.withLock { s -> (any TileSource)? in
                     if var o = s.open[bundle.id] {
                         o.users += 1
                         s.open[bundle.id] = o
-                        return o.pool
+                        return o.source
                     }
-                    s.open[bundle.id] = Open(pool: fresh, lastUse: .now, users: 1)
+                    s.open[bundle.id] = Open(source: fresh, lastUse: .now, users: 1)
                     s.opens += 1
                     return nil
                 }
@@ -164,32 +170,33 @@ public final class BundleManager: Sendable {
     public var counts: (opens: Int, closes: [EvictionReason: Int]) { state.withLock { ($0.opens, $0.closes) } }
 }
 
-/// A bundle file whose connections open on first use (see `BundleManager`).
+/// A tileset file whose source opens on first use (see `BundleManager`).
 public final class LazyBundle: Sendable {
     /// Generation id, also the `bundle` of its tiles' `TileKey`s.
     public let id: UInt32
     public let path: String
-    public let layout: BundleLayout
+    /// What kind of file it is (how it opens).
+    public let kind: TileSourceKind
     private let manager: BundleManager
-    /// Set once unregistered: the pool it had open then, if any.
-    private let retired = Mutex<(done: Bool, pool: TileReadPool?)>((false, nil))
+    /// Set once unregistered: the source it had open then, if any.
+    private let retired = Mutex<(done: Bool, source: (any TileSource)?)>((false, nil))
 
-    init(id: UInt32, path: String, layout: BundleLayout, manager: BundleManager) {
+    init(id: UInt32, path: String, kind: TileSourceKind, manager: BundleManager) {
         self.id = id
         self.path = path
-        self.layout = layout
+        self.kind = kind
         self.manager = manager
     }
 
-    /// Runs `body` with the bundle's read pool, opening it if it is closed.
-    public func withPool<R>(_ body: (TileReadPool) throws -> R) throws -> R {
+    /// Runs `body` with the bundle's open source, opening it if it is closed.
+    public func withSource<R>(_ body: (any TileSource) throws -> R) throws -> R {
         let r = retired.withLock { $0 }
-        guard r.done else { return try manager.withPool(self, body) }
+        guard r.done else { return try manager.withSource(self, body) }
         // Unregistered: read without the manager (a late request on a replaced or removed file).
-        return try body(r.pool ?? TileReadPool(path: path, layout: layout))
+        return try body(r.source ?? kind.open(path: path))
     }
 
-    func retire(_ pool: TileReadPool?) {
-        retired.withLock { $0 = (true, pool) }
+    func retire(_ source: (any TileSource)?) {
+        retired.withLock { $0 = (true, source) }
     }
 }

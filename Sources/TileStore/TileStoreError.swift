@@ -1,4 +1,4 @@
-/// Problems opening, reading or writing a bundle.
+/// Problems opening, reading or writing a bundle (MBTiles or PMTiles).
 public enum TileStoreError: Error, CustomStringConvertible, Equatable {
     case notFound(path: String)
     case notMBTiles(path: String, reason: String)
@@ -6,6 +6,8 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
     case sqlite(path: String, message: String)
     case invalidArgument(String)
     case unreadable(path: String, reason: String)
+    /// A PMTiles archive that cannot be read: damaged, truncated, or of a kind TrailMap does not read.
+    case pmtiles(path: String, problem: PMTilesProblem)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
         case let .sqlite(path, message): "\(path): database error: \(message)"
         case let .invalidArgument(message): message
         case let .unreadable(path, reason): "\(path): cannot read the file: \(reason)"
+        case let .pmtiles(path, problem): "\(path): unreadable PMTiles archive: \(problem)"
         }
     }
 }

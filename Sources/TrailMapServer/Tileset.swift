@@ -20,11 +20,12 @@ struct FileIdentity: Equatable, Sendable {
     }
 }
 
-/// One served bundle: its metadata and a lazily opened read pool on the file it was scanned from.
-/// The file stays referenced by a descriptor from the scan on, and the pool opens it through
-/// `/proc/self/fd/N`: a bundle replaced on disk keeps being read from its own file.
+/// One served bundle (`.mbtiles`) or archive (`.pmtiles`, see `TilesetFile`): its metadata and a
+/// lazily opened tile source on the file it was scanned from. The file stays referenced by a
+/// descriptor from the scan on, and the source opens it through `/proc/self/fd/N`: a file
+/// replaced on disk keeps being read from its own file.
 public final class Tileset: Sendable {
-    /// The file name without `.mbtiles`.
+    /// The file name without `.mbtiles` or `.pmtiles`.
     public let id: String
     public let path: String
     let identity: FileIdentity
@@ -32,7 +33,7 @@ public final class Tileset: Sendable {
     public let failure: String?
     public let metadata: BundleMetadata
     public let metadataPairs: [String: String]
-    /// The bundle's connections, opened on first read by the cache's bundle manager.
+    /// The file's tile source, opened on first read by the cache's bundle manager.
     let bundle: LazyBundle?
     /// Descriptor holding the scanned file (closed with the tileset).
     private let fd: Int32
@@ -54,21 +55,17 @@ public final class Tileset: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         self.fd = fd
         do {
-            guard fd >= 0 else { throw TileStoreError.sqlite(path: path, message: String(cString: strerror(errno))) }
-            let reader = try BundleReader(path: path)
-            pairs = try reader.metadataPairs()
+            guard fd >= 0 else { throw TileStoreError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+            let file = try TilesetFile.describe(path: path)
+            pairs = file.pairs
             var problems = [String]()
             meta = BundleMetadata(pairs: pairs, problems: &problems)
-            if pairs["minzoom"] == nil || pairs["maxzoom"] == nil {
-                // Other tools sometimes omit the zoom range: read it from the tiles.
-                let levels = try reader.zoomLevels()
-                if let lo = levels.first?.zoom, let hi = levels.last?.zoom {
-                    meta.minZoom = lo
-                    meta.maxZoom = hi
-                }
+            if let zooms = file.zooms {
+                meta.minZoom = zooms.lowerBound
+                meta.maxZoom = zooms.upperBound
             }
             if meta.name.isEmpty { meta.name = id }
-            bundle = bundles.register(path: "/proc/self/fd/\(fd)", layout: reader.layout)
+            bundle = bundles.register(path: "/proc/self/fd/\(fd)", kind: file.kind)
         } catch {
             failure = "\(error)"
         }
@@ -88,8 +85,8 @@ public final class Tileset: Sendable {
     /// Reads a tile as the cache keeps it: bytes and strong ETag; nil when the bundle lacks it.
     func read(_ tile: TileID) throws -> CachedTile? {
         guard let bundle else { return nil }
-        return try bundle.withPool { pool in
-            try pool.withTile(tile) { bytes, storedID in
+        return try bundle.withSource { source in
+            try source.withTile(tile) { bytes, storedID in
                 // A stored id becomes the ETag header as it is: only when it is a well-formed hash
                 // (a crafted bundle could hold CR/LF there: header injection), else the content's hash.
                 let stored = hashedTileIDs ? storedID.flatMap { TileHash.isWellFormed($0) ? $0 : nil } : nil

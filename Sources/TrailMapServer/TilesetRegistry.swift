@@ -4,8 +4,8 @@ import Synchronization
 import TileCache
 import TileGeometry
 
-/// The bundles of one folder, kept in step with the folder: `refresh()` opens added bundles,
-/// drops removed ones and swaps replaced ones. A swapped-out tileset stays alive while requests
+/// The bundles (`.mbtiles`) and archives (`.pmtiles`) of one folder, kept in step with the
+/// folder: `refresh()` opens added files, drops removed ones and swaps replaced ones. A swapped-out tileset stays alive while requests
 /// in flight hold it, so none of them fails.
 public final class TilesetRegistry: Sendable {
     public let directory: String
@@ -18,6 +18,8 @@ public final class TilesetRegistry: Sendable {
         var tilesets: [String: Tileset] = [:]
         /// Ids of bundles removed while being served: they answer 503 until they come back.
         var removed: Set<String> = []
+        /// Ids served from `.mbtiles` while a `.pmtiles` of the same name is ignored (warned once).
+        var clashes: Set<String> = []
     }
 
     /// What a lookup found.
@@ -51,18 +53,25 @@ public final class TilesetRegistry: Sendable {
     @discardableResult
     public func refresh() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        var found = [String: (String, FileIdentity)]()
-        for name in names where name.hasSuffix(".mbtiles") {
-            let id = String(name.dropLast(".mbtiles".count))
-            guard Tileset.isValidID(id) else { continue }
+        // Per id, the served file: the first of TilesetFile.extensions present.
+        var found = [String: (path: String, identity: FileIdentity, rank: Int)]()
+        var clashes = Set<String>()
+        for name in names {
+            guard let (id, ext) = TilesetFile.parse(name), let rank = TilesetFile.extensions.firstIndex(of: ext) else { continue }
             let path = (directory as NSString).appendingPathComponent(name)
-            if let identity = FileIdentity(path: path) { found[id] = (path, identity) }
+            guard let identity = FileIdentity(path: path) else { continue }
+            if let other = found[id] {
+                clashes.insert(id)
+                if other.rank < rank { continue }
+            }
+            found[id] = (path, identity, rank)
         }
+        warnAboutClashes(clashes, found: found.mapValues(\.path))
         defer { cache.tick() }
         let current = state.withLock { $0.tilesets.mapValues(\.identity) }
         // Open new and changed bundles outside the lock.
         var opened = [String: Tileset]()
-        for (id, (path, identity)) in found where current[id] != identity {
+        for (id, (path, identity, _)) in found where current[id] != identity {
             let t = Tileset(id: id, path: path, identity: identity, bundles: cache.bundles)
             if let failure = t.failure {
                 logger.warning("tileset \(id) cannot be served: \(failure)")
@@ -88,6 +97,17 @@ public final class TilesetRegistry: Sendable {
         // Their connections close (requests in flight keep theirs) and their cached tiles go.
         for t in retired { if let b = t.bundle { cache.bundles.unregister(b) } }
         return opened.count + gone.count
+    }
+
+    /// Logs each name clash once, when it appears.
+    private func warnAboutClashes(_ clashes: Set<String>, found: [String: String]) {
+        let new = state.withLock { s -> Set<String> in
+            defer { s.clashes = clashes }
+            return clashes.subtracting(s.clashes)
+        }
+        for id in new.sorted() {
+            logger.warning("tileset \(id): both \(id).mbtiles and \(id).pmtiles are in the tiles folder; serving \(found[id] ?? id), ignoring the other")
+        }
     }
 
     /// A tile of a tileset through the cache (one bundle read for concurrent misses); with a

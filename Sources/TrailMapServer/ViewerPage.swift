@@ -1,5 +1,6 @@
 /// The map viewer served at `/`: Leaflet (from Debian's libjs-leaflet, served by this server)
-/// showing any tileset, picked from `GET /tiles`; `?tileset=ID` selects one.
+/// showing any tileset, picked from `GET /tiles`; `?tileset=ID` selects one. The bar links the
+/// shown tileset's TileJSON and the WMTS capabilities (for QGIS and other desktop GIS).
 enum ViewerPage {
     static let html = """
     <!DOCTYPE html>
@@ -14,12 +15,13 @@ enum ViewerPage {
       #bar { position: absolute; top: 10px; right: 10px; z-index: 1000; background: #fff; padding: 6px 10px;
              border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
       #map { position: absolute; inset: 0; background: #dde; }
-      #status { font-size: 12px; color: #555; }
+      #status, #links { font-size: 12px; color: #555; }
     </style>
     </head>
     <body>
     <div id="map"></div>
-    <div id="bar"><label>Tileset <select id="tileset"></select></label><div id="status">loading…</div></div>
+    <div id="bar"><label>Tileset <select id="tileset"></select></label><div id="status">loading…</div>
+    <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> · <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a></div></div>
     <script src="/viewer/leaflet.js"></script>
     <script>
     const map = L.map('map', { worldCopyJump: true }).setView([20, 0], 2);
@@ -29,8 +31,14 @@ enum ViewerPage {
     const paid = new Set();
     // Bundle metadata is text, never markup (Leaflet renders attributions as HTML).
     const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]);
+    const tilejson = document.getElementById('tilejson');
+    // Absolute URLs, to copy into another client (QGIS: Add WMS/WMTS Layer).
+    document.getElementById('wmts').title = new URL('/wmts/1.0.0/WMTSCapabilities.xml', location.href).href;
     async function show(id) {
-      const tj = await (await fetch('/tiles/' + encodeURIComponent(id) + '.json')).json();
+      const url = '/tiles/' + encodeURIComponent(id) + '.json';
+      tilejson.href = url;
+      tilejson.title = new URL(url, location.href).href;
+      const tj = await (await fetch(url)).json();
       if (layer) map.removeLayer(layer);
       // A 512-px tile covers the z/x/y extent of a 256-px one: Leaflet shows it one zoom up.
       const big = (tj.tileSize || 256) === 512 ? 1 : 0;

@@ -11,12 +11,14 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "inspect", abstract: "Show a bundle's metadata, levels of detail, zoom levels, tile counts, bytes and deduplication.")
+        commandName: "inspect",
+        abstract: "Show a bundle's or PMTiles archive's metadata, levels of detail, zoom levels, tile counts, bytes and deduplication.")
 
-    @Argument(help: "The .mbtiles file.") var file: String
+    @Argument(help: "The .mbtiles or .pmtiles file.") var file: String
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func run() throws {
+        if PMTilesFormat.isArchive(path: file) { return try inspectArchive() }
         let reader = try BundleReader(path: file)
         let pairs = try reader.metadataPairs()
         let levels = try reader.zoomLevels()
@@ -24,25 +26,50 @@ struct InspectCommand: ParsableCommand {
         let tiles = levels.reduce(0) { $0 + $1.tiles }
         let bytes = levels.reduce(0) { $0 + $1.bytes }
         let dedup = images.count > 0 ? Double(tiles) / Double(images.count) : 1
-        let format = pairs["format"].flatMap(TileFormat.init(metadata:))?.rawValue ?? "unknown (\(pairs["format"] ?? "none"))"
-        // Without the key (bundles of other tools), 256 px, as the server assumes; nil for a bad value.
-        let tileSize = pairs[BundleMetadata.tileSizeKey] == nil ? 256 : BundleMetadata.tileSize(pairs)
         if json {
-            let layers = BundleLayersOutput.json(metadata: pairs)
-            let object = BundleInspection(
-                file: file, layout: reader.layout.rawValue, fileBytes: reader.fileSize, format: format, tileSize: tileSize,
-                metadata: pairs, tiles: tiles, tileBytes: bytes, storedImages: images.count, storedBytes: images.bytes,
-                dedupRatio: dedup, zoomLevels: levels.map {
-                    BundleInspection.Level(zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
-                }, layers: layers.layers, layersProblem: layers.layersProblem)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(object)
-            print(String(decoding: data, as: UTF8.self))
+            try Self.printJSON(inspection(pairs: pairs, layout: reader.layout.rawValue, fileBytes: reader.fileSize, levels: levels,
+                                          storedImages: images.count, storedBytes: images.bytes))
             return
         }
         print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
-        let size = tileSize.map { "\($0) px" } ?? "size unknown (\(BundleMetadata.tileSizeKey) \"\(pairs[BundleMetadata.tileSizeKey] ?? "")\")"
+        Self.printDetails(pairs: pairs, levels: levels)
+        print(String(format: "total: %d tiles, %@; %d distinct images, %@ stored; dedup ratio %.2fx",
+                     tiles, ByteSize.format(bytes), images.count, ByteSize.format(images.bytes), dedup))
+    }
+
+    /// The format as `inspect` names it: TrailMap's name, or what the metadata says.
+    static func format(_ pairs: [String: String]) -> String {
+        pairs["format"].flatMap(TileFormat.init(metadata:))?.rawValue ?? "unknown (\(pairs["format"] ?? "none"))"
+    }
+
+    /// The tile size: without the key (bundles of other tools), 256 px, as the server assumes; nil for a bad value.
+    static func tileSize(_ pairs: [String: String]) -> Int? {
+        pairs[BundleMetadata.tileSizeKey] == nil ? 256 : BundleMetadata.tileSize(pairs)
+    }
+
+    /// The `--json` document (without its PMTiles part).
+    func inspection(pairs: [String: String], layout: String, fileBytes: Int, levels: [ZoomLevelSummary], storedImages: Int,
+                    storedBytes: Int) -> BundleInspection {
+        let tiles = levels.reduce(0) { $0 + $1.tiles }
+        let layers = BundleLayersOutput.json(metadata: pairs)
+        return BundleInspection(
+            file: file, layout: layout, fileBytes: fileBytes, format: Self.format(pairs), tileSize: Self.tileSize(pairs),
+            metadata: pairs, tiles: tiles, tileBytes: levels.reduce(0) { $0 + $1.bytes }, storedImages: storedImages,
+            storedBytes: storedBytes, dedupRatio: storedImages > 0 ? Double(tiles) / Double(storedImages) : 1, zoomLevels: levels.map {
+                BundleInspection.Level(zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
+            }, layers: layers.layers, layersProblem: layers.layersProblem)
+    }
+
+    static func printJSON(_ object: BundleInspection) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(object), as: UTF8.self))
+    }
+
+    /// The tiles line, the metadata, the levels of detail and the zoom level table.
+    static func printDetails(pairs: [String: String], levels: [ZoomLevelSummary]) {
+        let format = format(pairs)
+        let size = tileSize(pairs).map { "\($0) px" } ?? "size unknown (\(BundleMetadata.tileSizeKey) \"\(pairs[BundleMetadata.tileSizeKey] ?? "")\")"
         let note = format == TileFormat.jpg.rawValue ? " (JPEG; PNG where a tile has transparency)" : ""
         print("tiles: \(format), \(size)\(note)")
         print("metadata:")
@@ -56,19 +83,18 @@ struct InspectCommand: ParsableCommand {
             print(String(format: "  %4d  %10d  %11@   %@  %@", l.zoom, l.tiles, ByteSize.format(l.bytes),
                          "\(l.minX)-\(l.maxX)".padding(toLength: 12, withPad: " ", startingAt: 0), "\(l.minY)-\(l.maxY)"))
         }
-        print(String(format: "total: %d tiles, %@; %d distinct images, %@ stored; dedup ratio %.2fx",
-                     tiles, ByteSize.format(bytes), images.count, ByteSize.format(images.bytes), dedup))
     }
 }
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check schema, metadata, SQLite integrity and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise.")
+        abstract: "Check schema, metadata, SQLite integrity (a PMTiles archive: header, metadata, every directory entry) and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise.")
 
-    @Argument(help: "The .mbtiles file.") var file: String
+    @Argument(help: "The .mbtiles or .pmtiles file.") var file: String
 
     func run() throws {
+        if PMTilesFormat.isArchive(path: file) { return try verifyArchive() }
         var tiles = 0
         // An unreadable bundle is reported by the verifier; its tiles are then never reached.
         let check = TileContentCheck(metadata: (try? BundleReader(path: file).metadataPairs()) ?? [:])
@@ -80,6 +106,11 @@ struct VerifyCommand: ParsableCommand {
             print("\(file): OK (\(tiles) tiles decode, integrity ok, metadata complete)")
             return
         }
+        try Self.fail(file, problems)
+    }
+
+    /// Lists the problems on stderr and exits 1.
+    static func fail(_ file: String, _ problems: [String]) throws -> Never {
         var err = FileHandle.standardError
         print("\(file): \(problems.count) problem(s):", to: &err)
         for p in problems { print("  - \(p)", to: &err) }

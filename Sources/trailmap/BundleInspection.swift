@@ -1,7 +1,8 @@
 import Foundation
 
 /// `trailmap bundle inspect --json`. `tileSize` (null for an invalid value) and `layers` (null
-/// when the recorded value is invalid) are always written; `layersProblem` only when there is one.
+/// when the recorded value is invalid) are always written; `layersProblem` only when there is one;
+/// `pmtiles` for a PMTiles archive (whose `layout` is `pmtiles`).
 struct BundleInspection: Encodable {
     /// One zoom level's tiles, bytes and tile ranges.
     struct Level: Encodable {
@@ -28,10 +29,11 @@ struct BundleInspection: Encodable {
     var zoomLevels: [Level]
     var layers: [BundleLayersOutput.Layer]?
     var layersProblem: String?
+    var pmtiles: PMTilesInspection?
 
     private enum CodingKeys: String, CodingKey {
         case file, layout, fileBytes, format, tileSize, metadata, tiles, tileBytes, storedImages, storedBytes, dedupRatio, zoomLevels,
-             layers, layersProblem
+             layers, layersProblem, pmtiles
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -50,5 +52,6 @@ struct BundleInspection: Encodable {
         try c.encode(zoomLevels, forKey: .zoomLevels)
         try c.encode(layers, forKey: .layers)  // null when invalid
         try c.encodeIfPresent(layersProblem, forKey: .layersProblem)
+        try c.encodeIfPresent(pmtiles, forKey: .pmtiles)
     }
 }

@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve every MBTiles bundle of a folder over HTTP, with a map viewer at /."
     )
 
-    @Option(name: .long, help: "Folder of .mbtiles bundles (watched for added, removed and replaced files).")
+    @Option(name: .long, help: "Folder of .mbtiles bundles and .pmtiles archives (watched for added, removed and replaced files).")
     var tiles: String = "Tiles"
 
     @Option(name: .long, help: "Folder of the patches between published versions (made by `trailmap catalog publish`; default TILES/.trailmap-patches).")

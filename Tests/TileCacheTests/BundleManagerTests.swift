@@ -9,7 +9,7 @@ import TrailMapTestSupport
     let dir = TemporaryDirectory()
 
     func tile(_ bundle: LazyBundle, x: Int) throws -> [UInt8]? {
-        try bundle.withPool { pool in try pool.withTile(TileID(z: 3, x: x, y: 1)!) { bytes, _ in Array(bytes) } }
+        try bundle.withSource { source in try source.withTile(TileID(z: 3, x: x, y: 1)!) { bytes, _ in Array(bytes) } }
     }
 
     @Test func opensOnFirstUseAndCountsAgainstTheBudget() throws {
@@ -53,7 +53,7 @@ import TrailMapTestSupport
     @Test func bundlesInUseStayOpen() throws {
         let manager = BundleManager(maxOpen: 8, bundleCost: 0)
         let bundle = manager.register(path: try writeBundle(in: dir, name: "d"), layout: .deduplicated)
-        try bundle.withPool { _ in
+        try bundle.withSource { _ in
             #expect(manager.closeIdle(all: true) == 0)
         }
         #expect(manager.closeIdle(all: true) == 1)
@@ -78,7 +78,7 @@ import TrailMapTestSupport
     @Test func aMissingFileFailsOnFirstUse() {
         let manager = BundleManager()
         let bundle = manager.register(path: dir.file("nope.mbtiles"), layout: .deduplicated)
-        #expect(throws: TileStoreError.self) { try bundle.withPool { _ in 0 } }
+        #expect(throws: TileStoreError.self) { try bundle.withSource { _ in 0 } }
         #expect(manager.openCount == 0)
     }
 
@@ -91,7 +91,7 @@ import TrailMapTestSupport
         // One bundle stays busy for a while; the others are read meanwhile, from several threads.
         let busy = bundles[0]
         async let held: Void = Task.detached {
-            _ = try busy.withPool { _ in Thread.sleep(forTimeInterval: 0.2) }
+            _ = try busy.withSource { _ in Thread.sleep(forTimeInterval: 0.2) }
         }.value
         try await Task.sleep(for: .milliseconds(20))
         let failures = await withTaskGroup(of: Int.self) { group in

@@ -72,7 +72,7 @@ import TrailMapTestSupport
         let tiles = TemporaryDirectory()
         let (cache, monitor, bundles) = try system()
         let bundle = bundles.register(path: try writeBundle(in: tiles, name: "a"), layout: .deduplicated)
-        _ = try bundle.withPool { _ in 1 }
+        _ = try bundle.withSource { _ in 1 }
         #expect(bundles.openCount == 1)
         try fill(cache)
         try cgroup(current: 950)

@@ -22,24 +22,8 @@ import TrailMapTestSupport
         #expect(ids.count == 256 && ids.min() == 85 && ids.max() == 85 + 255)
     }
 
-    /// A bundle of z0-7 over a box, with many identical tiles (runs and duplicates) and a few
-    /// thousand entries; `pad` makes the directory large enough for leaf directories.
     func bundle(zooms: ClosedRange<Int>, box: GeoBounds) throws -> (String, [TileID: [UInt8]]) {
-        var tiles = [TileID: [UInt8]]()
-        for z in zooms {
-            for t in TileRange(bounds: box, zoom: z) {
-                // Every third column identical (deduplicated), the rest distinct.
-                // Lengths that vary like real tiles' (directories compress as they would).
-                let n = 5 + (t.x &* 7919 &+ t.y &* 104_729 &+ z) % 61
-                tiles[t] = t.x % 3 == 0 ? [9, 9, 9, UInt8(z)]
-                    : [UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255), UInt8((t.x >> 8) & 255)] + [UInt8](repeating: 1, count: n)
-            }
-        }
-        var meta = BundleMetadata(name: "PM", bounds: box, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
-        meta.format = "png"
-        let path = dir.file("b.mbtiles")
-        try TestBundle.write(tiles, to: path, metadata: meta)
-        return (path, tiles)
+        try PMTilesFixture.bundle(at: dir.file("b.mbtiles"), zooms: zooms, box: box)
     }
 
     /// Reads every tile of `archive` with PyPI's `pmtiles` reader: "z x y hex" lines, and the header.

@@ -9,6 +9,15 @@ public enum PMTilesFormat {
     /// Header plus root directory must fit in this many bytes (clients fetch them at once).
     public static let rootLimit = 16_384
 
+    /// Whether `path` names a PMTiles archive: it ends in `.pmtiles` or starts with `PMTiles`
+    /// (the CLI's commands then read it as one, and report what is wrong with it as such).
+    public static func isArchive(path: String) -> Bool {
+        if path.hasSuffix(".pmtiles") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 7)) == Data("PMTiles".utf8)
+    }
+
     /// The tile id of `t`: the tiles of every lower zoom, then the tile's position on this zoom's
     /// Hilbert curve.
     public static func tileID(_ t: TileID) -> UInt64 {
@@ -33,6 +42,38 @@ public enum PMTilesFormat {
         return acc + d
     }
 
+    /// The tile of a tile id (the inverse of `tileID(_:)`); nil beyond zoom `TileID.maxZoom`.
+    public static func tile(id: UInt64) -> TileID? {
+        var z = 0
+        var first: UInt64 = 0
+        while true {
+            guard z <= TileID.maxZoom else { return nil }
+            let count = UInt64(1) << (2 * z)
+            if id - first < count { break }
+            first += count
+            z += 1
+        }
+        let n = UInt64(1) << z
+        var d = id - first, x: UInt64 = 0, y: UInt64 = 0
+        var s: UInt64 = 1
+        while s < n {
+            let rx = 1 & (d / 2)
+            let ry = 1 & (d ^ rx)
+            if ry == 0 {
+                if rx == 1 {
+                    x = s - 1 - x
+                    y = s - 1 - y
+                }
+                swap(&x, &y)
+            }
+            x += s * rx
+            y += s * ry
+            d /= 4
+            s *= 2
+        }
+        return TileID(z: z, x: Int(x), y: Int(y))
+    }
+
     /// One directory entry: `runLength` consecutive tile ids from `tileID` share the bytes at
     /// `offset` (relative to the tile data section), `length` long; run length 0 points to a leaf
     /// directory (offset relative to the leaf section).
@@ -41,6 +82,13 @@ public enum PMTilesFormat {
         public var offset: UInt64
         public var length: UInt32
         public var runLength: UInt32
+
+        public init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
+            self.tileID = tileID
+            self.offset = offset
+            self.length = length
+            self.runLength = runLength
+        }
     }
 
     static func varint(_ value: UInt64, into out: inout [UInt8]) {
@@ -54,7 +102,7 @@ public enum PMTilesFormat {
 
     /// A directory, before compression: the count, then the tile id deltas, run lengths, lengths,
     /// and offsets (0 where an entry follows the previous one's bytes, else offset + 1).
-    static func serialize(_ entries: [Entry]) -> [UInt8] {
+    public static func serialize(_ entries: [Entry]) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(entries.count * 6 + 8)
         varint(UInt64(entries.count), into: &out)
