@@ -38,7 +38,7 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
     /// A stable machine-readable code for API errors.
     public var code: String {
         switch self {
-        case .invalidRequest: "bad_request"
+        case .invalidRequest: "invalid_area"
         case .notCovered: "area_not_covered"
         case .tooLarge: "area_too_large"
         case .notAnAreaProduct: "not_an_area_product"

@@ -73,7 +73,7 @@ extension StoreClient {
             return .transactionUsed(message: e.message)
         case "wrong_product":
             return .wrongAreaProduct(message: e.message)
-        case "bad_request" where context.quoting:
+        case "bad_request" where context.quoting, "invalid_area":
             return .invalidArea(e.message)
         default:
             return nil

@@ -59,10 +59,13 @@ public struct AreaQuoteRequest: Codable, Sendable, Equatable {
 
     /// `AreaQuoteRequest` in the OpenAPI document.
     public static var schema: JSONValue {
-        Schema.object([
-            "center": Schema.array(Schema.number, minItems: 2, maxItems: 2, description: "longitude, latitude in degrees"),
-            "radiusKm": Schema.number,
-            "bbox": Schema.array(Schema.number, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
+        // What JSON Schema can say is said here; values that contradict each other (a circle and a
+        // box, west >= east, minzoom > maxzoom, a latitude beyond Mercator's) are answered 422.
+        let degrees: JSONValue = ["type": "number", "minimum": .integer(-180), "maximum": .integer(180)]
+        return Schema.object([
+            "center": Schema.array(degrees, minItems: 2, maxItems: 2, description: "longitude, latitude in degrees"),
+            "radiusKm": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .number(maxRadiusKm)],
+            "bbox": Schema.array(degrees, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
             "minzoom": Schema.integer(minimum: 0, maximum: 24), "maxzoom": Schema.integer(minimum: 0, maximum: 24),
             "productId": Schema.string(pattern: APIPattern.productID),
         ], optional: ["center", "radiusKm", "bbox", "minzoom", "maxzoom", "productId"],

@@ -94,9 +94,9 @@ import TrailMapTestSupport
         let (client, server) = try Self.client { r in
             let body = (try? JSONDecoder().decode(AreaQuoteRequest.self, from: r.body)) ?? AreaQuoteRequest()
             return switch body.productId {
-            case "com.test.region.co": Self.error(400, APIErrorBody(code: "not_an_area_product", message: "a region"))
+            case "com.test.region.co": Self.error(422, APIErrorBody(code: "not_an_area_product", message: "a region"))
             case "nope": Self.error(404, APIErrorBody(code: "unknown_product", message: "no such product"))
-            default: Self.error(400, APIErrorBody(code: "bad_request", message: "radiusKm must be more than 0 and at most 200"))
+            default: Self.error(422, APIErrorBody(code: "invalid_area", message: "radiusKm must be more than 0 and at most 200"))
             }
         }
         defer { server.stop() }
@@ -124,7 +124,7 @@ import TrailMapTestSupport
                 switch (try? JSONDecoder().decode(AreaPurchaseRequest.self, from: r.body))?.quoteId {
                 case "q-used": Self.error(409, APIErrorBody(code: "quote_used", message: "quote q-used was already bought"))
                 case "q-paid": Self.error(409, APIErrorBody(code: "transaction_used", message: "store transaction 2000001 already paid"))
-                case "q-other": Self.error(400, APIErrorBody(code: "wrong_product", message: "the transaction is for a, but the quote is for b"))
+                case "q-other": Self.error(422, APIErrorBody(code: "wrong_product", message: "the transaction is for a, but the quote is for b"))
                 default: Self.error(403, APIErrorBody(code: "invalid_transaction", message: "type Non-Consumable, expected Consumable"))
                 }
             }

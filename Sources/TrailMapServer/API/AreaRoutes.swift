@@ -72,7 +72,8 @@ extension APIError {
     init(_ e: AreaError) {
         switch e {
         case let .catalog(c): self.init(c)
-        case .invalidRequest, .notAnAreaProduct: self.init(.badRequest, code: e.code, message: e.description)
+        // Well-formed requests whose values contradict each other or the products: 422.
+        case .invalidRequest, .notAnAreaProduct: self.init(.unprocessableContent, code: e.code, message: e.description)
         case let .notCovered(nearby):
             self.init(.notFound, code: e.code, message: e.description)
             self.nearby = nearby

@@ -5,7 +5,9 @@ extension APIError {
     /// The HTTP answer to a catalog error.
     init(_ e: CatalogError) {
         let status: HTTPResponse.Status = switch e {
-        case .invalidEmail, .weakPassword, .invalidArgument, .productFile, .bundle, .areaProduct, .wrongAreaProduct: .badRequest
+        case .invalidEmail, .weakPassword, .invalidArgument, .productFile, .bundle: .badRequest
+        // Well-formed, but the product or transaction does not fit the call.
+        case .areaProduct, .wrongAreaProduct: .unprocessableContent
         case .emailTaken, .transactionClaimed, .quoteUsed, .transactionUsed: .conflict
         case .quoteExpired: .gone
         case .invalidCredentials, .unauthorized: .unauthorized

@@ -54,7 +54,7 @@ enum OpenAPIDocument {
            body: "AreaQuoteRequest",
            answers: ["201": "the quote (the top zoom may be lowered to fit the product's cap: see message)",
                      "404": "no area product covers the place (error.nearby lists the nearest regions); unknown product",
-                     "422": "larger than the cap at the zooms asked (error.largestRadiusKm)", "503": "busy cutting other areas (Retry-After)"],
+                     "422": "values that contradict each other (invalid_area: a circle and a box, west >= east, minzoom > maxzoom, a latitude beyond ±85.05, zooms no area product there has), not an area product, or larger than the cap at the zooms asked (area_too_large, error.largestRadiusKm)", "503": "busy cutting other areas (Retry-After)"],
            replies: ["201": "AreaQuote"]),
         Op(method: "get", path: "/areas/quotes/{quoteId}", summary: "One of the account's quotes", auth: true, body: nil,
            answers: ["200": "the quote", "410": "expired"], replies: ["200": "AreaQuote"]),
