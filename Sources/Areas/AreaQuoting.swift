@@ -73,9 +73,13 @@ public final class AreaQuoting: Sendable {
             throw .catalog(error)
         }
         logger.info("quote \(id) for \(account.id): \(made.offer.id), zooms \(record.minZoom)-\(record.maxZoom), \(record.size) bytes")
-        let lowered = record.maxZoom < record.requestedMaxZoom
-        let message = lowered ? "The top zoom was lowered from \(record.requestedMaxZoom) to \(record.maxZoom) to fit \(made.offer.title)'s cap of \(ByteText.of(made.offer.areaOffer?.maxBytes ?? 0))." : nil
-        return (record, made.offer, message)
+        return (record, made.offer, Self.message(record, made.offer))
+    }
+
+    /// What a quote says when it differs from its request (its top zoom lowered to fit the cap), or nil.
+    public static func message(_ q: AreaQuoteRecord, _ offer: Product) -> String? {
+        guard q.maxZoom < q.requestedMaxZoom else { return nil }
+        return "The top zoom was lowered from \(q.requestedMaxZoom) to \(q.maxZoom) to fit \(offer.title)'s cap of \(ByteText.of(offer.areaOffer?.maxBytes ?? offer.size))."
     }
 
     /// Deletes the bundles of unbought quotes that expired a minute or more before `now`.

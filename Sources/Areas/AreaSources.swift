@@ -22,11 +22,18 @@ struct AreaSources: Sendable {
             let path = (directory as NSString).appendingPathComponent(name)
             do {
                 let reader = try BundleReader(path: path)
+                let pairs = try reader.metadataPairs()
                 var problems = [String]()
-                let meta = try reader.metadata(problems: &problems)
-                let levels = try reader.zoomLevels()
-                guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { continue }
-                out.append(Source(tileset: String(name.dropLast(".mbtiles".count)), path: path, reader: reader, metadata: meta, zooms: lo...hi))
+                let meta = BundleMetadata(pairs: pairs, problems: &problems)
+                // The metadata's zooms (published bundles have them); counting the tiles' zooms
+                // scans the whole bundle, which a quote should not do.
+                var zooms = min(meta.minZoom, meta.maxZoom)...max(meta.minZoom, meta.maxZoom)
+                if pairs["minzoom"] == nil || pairs["maxzoom"] == nil {
+                    let levels = try reader.zoomLevels()
+                    guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { continue }
+                    zooms = lo...hi
+                }
+                out.append(Source(tileset: String(name.dropLast(".mbtiles".count)), path: path, reader: reader, metadata: meta, zooms: zooms))
             } catch {
                 throw .cutFailed("bundle \(name): \(error)")
             }

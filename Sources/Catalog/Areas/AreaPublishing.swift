@@ -15,24 +15,14 @@ enum AreaPublishing {
         var format: String?
         for name in offer.from {
             let path = (tilesDirectory as NSString).appendingPathComponent(name)
-            let pairs: [String: String]
-            let levels: [ZoomLevelSummary]
-            do {
-                let reader = try BundleReader(path: path)
-                pairs = try reader.metadataPairs()
-                levels = try reader.zoomLevels()
-            } catch { throw .bundle(path: path, reason: "area product \(e.productId) cuts from it: \(error)") }
-            var problems = [String]()
-            let meta = BundleMetadata(pairs: pairs, problems: &problems)
-            guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { throw .bundle(path: path, reason: "it holds no tiles") }
-            guard pairs["bounds"] != nil, meta.bounds.isValid else { throw .bundle(path: path, reason: "no valid bounds in its metadata") }
+            let (pairs, meta, range) = try CatalogDatabase.readBundle(path)
             let f = pairs["format"] ?? "png"
             if let format, format != f {
                 throw .productFile(path: path, reason: "area product \(e.productId): its bundles hold \(format) and \(f) tiles; use bundles of one format")
             }
             format = f
             bounds = bounds?.union(meta.bounds) ?? meta.bounds
-            zooms = zooms.map { min($0.lowerBound, lo)...max($0.upperBound, hi) } ?? lo...hi
+            zooms = zooms.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
         }
         guard let bounds, let zooms else { throw .productFile(path: tilesDirectory, reason: "area product \(e.productId) lists no bundles") }
         let encoder = JSONEncoder()

@@ -41,20 +41,7 @@ extension CatalogDatabase {
 
     /// Reads size, SHA-256, bounds, zoom range and levels of detail from a bundle.
     static func describeBundle(entry e: ProductFile.Entry, path: String) throws(CatalogError) -> Product {
-        let reader: BundleReader
-        let pairs: [String: String]
-        let levels: [ZoomLevelSummary]
-        do {
-            reader = try BundleReader(path: path)
-            pairs = try reader.metadataPairs()
-            levels = try reader.zoomLevels()
-        } catch { throw .bundle(path: path, reason: "\(error)") }
-        var problems = [String]()
-        let meta = BundleMetadata(pairs: pairs, problems: &problems)
-        guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else {
-            throw .bundle(path: path, reason: "it holds no tiles")
-        }
-        guard pairs["bounds"] != nil, meta.bounds.isValid else { throw .bundle(path: path, reason: "no valid bounds in its metadata") }
+        let (pairs, meta, zooms) = try readBundle(path)
         guard let layers = BundleLayer.decode(metadata: pairs) else {
             throw .bundle(path: path, reason: BundleLayer.problem(metadata: pairs) ?? "invalid \(BundleLayer.metadataKey)")
         }
@@ -63,8 +50,26 @@ extension CatalogDatabase {
         let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
         return Product(id: e.productId, title: e.title, category: category, description: e.description ?? "",
                        price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
-                       version: 1, size: size, sha256: sha, minZoom: pairs["minzoom"] == nil ? lo : meta.minZoom,
-                       maxZoom: pairs["maxzoom"] == nil ? hi : meta.maxZoom, bounds: meta.bounds, layers: layers)
+                       version: 1, size: size, sha256: sha, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound,
+                       bounds: meta.bounds, layers: layers)
+    }
+
+    /// A bundle's metadata rows, parsed metadata and zoom range (the metadata's, else its tiles'),
+    /// checked: it opens, holds tiles and has valid bounds.
+    static func readBundle(_ path: String) throws(CatalogError) -> (pairs: [String: String], metadata: BundleMetadata, zooms: ClosedRange<Int>) {
+        let pairs: [String: String]
+        let levels: [ZoomLevelSummary]
+        do {
+            let reader = try BundleReader(path: path)
+            pairs = try reader.metadataPairs()
+            levels = try reader.zoomLevels()
+        } catch { throw .bundle(path: path, reason: "\(error)") }
+        var problems = [String]()
+        let meta = BundleMetadata(pairs: pairs, problems: &problems)
+        guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { throw .bundle(path: path, reason: "it holds no tiles") }
+        guard pairs["bounds"] != nil, meta.bounds.isValid else { throw .bundle(path: path, reason: "no valid bounds in its metadata") }
+        let low = pairs["minzoom"] == nil ? lo : meta.minZoom, high = pairs["maxzoom"] == nil ? hi : meta.maxZoom
+        return (pairs, meta, min(low, high)...max(low, high))
     }
 
     /// Size and SHA-256 (hex) of a file, read in 1 MiB chunks.

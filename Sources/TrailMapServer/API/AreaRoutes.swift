@@ -29,9 +29,7 @@ extension StoreAPI {
         }
         if q.areaId == nil, q.expiresAt <= Date() { throw APIError(CatalogError.quoteExpired(id)) }
         guard let offer = try await catalog.product(id: q.productId) else { throw APIError(CatalogError.unknownProduct(q.productId)) }
-        let lowered = q.maxZoom < q.requestedMaxZoom
-        return JSONReply.make(Self.quoteBody(q, offer, message: lowered ? "The top zoom was lowered from \(q.requestedMaxZoom) to \(q.maxZoom) to fit the cap." : nil),
-                              request: request, cacheControl: "no-store")
+        return JSONReply.make(Self.quoteBody(q, offer, message: AreaQuoting.message(q, offer)), request: request, cacheControl: "no-store")
     }
 
     func buyArea(_ request: Request) async throws -> Response {
