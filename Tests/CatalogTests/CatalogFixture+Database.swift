@@ -27,7 +27,7 @@ extension CatalogFixture {
             }
         case .postgres:
             let url = try requireURL()
-            return try await Self.offThePool { try PostgresTestServer.psql(url, sql) }
+            return try await offThePool { try PostgresTestServer.psql(url, sql) }
         }
     }
 
@@ -38,19 +38,12 @@ extension CatalogFixture {
             try await DatabaseQueue(path: files.dir.file("catalog.sqlite")).write { try $0.execute(sql: sql) }
         case .postgres:
             let url = try requireURL()
-            _ = try await Self.offThePool { try PostgresTestServer.psql(url, sql) }
+            _ = try await offThePool { try PostgresTestServer.psql(url, sql) }
         }
     }
 
     private func requireURL() throws -> String {
         guard let databaseURL else { throw PostgresTestServerError(message: "no PostgreSQL database") }
         return databaseURL
-    }
-
-    /// Runs blocking work (waiting for psql) on a thread of its own, not on the shared concurrency pool.
-    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
     }
 }

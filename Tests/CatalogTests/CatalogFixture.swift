@@ -38,7 +38,7 @@ struct CatalogFixture {
             store = try CatalogDatabase(path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime,
                                         logger: Logger(label: "trailmap.catalog"), throttleLimits: limits)
         case .postgres:
-            let url = try PostgresTestServer.freshDatabase()
+            let url = try await PostgresTestServer.freshDatabase()
             databaseURL = url
             store = try await PostgresCatalog.open(try PostgresCatalogConfiguration(url: url), hasher: Self.hasher,
                                                    sessionLifetime: sessionLifetime, throttleLimits: limits,

@@ -11,9 +11,9 @@ import TrailMapTestSupport
 @Suite struct PostgresConnectionLossTests {
     @Test(arguments: [PostgresCluster.StopMode.immediate, .fast])
     func operationsInFlightWhenPostgreSQLStopsAllAnswer(_ mode: PostgresCluster.StopMode) async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         defer { cluster.remove() }
-        let catalog = try await CatalogFixture.openPostgres(cluster.url(options: "sslmode=disable&connect_timeout=2"))
+        let catalog = try await retrying { try await CatalogFixture.openPostgres(cluster.url(options: "sslmode=disable&connect_timeout=2")) }
         defer { catalog.close() }
         let files = CatalogFiles()
         _ = try await catalog.publish(try files.writeSample(), tilesDirectory: files.dir.path)
@@ -46,7 +46,7 @@ import TrailMapTestSupport
         }
         let answers = await Self.answers(operations, limit: .seconds(60)) {
             try? await Task.sleep(for: .milliseconds(300))
-            try? await CatalogFixture.offThePool { try cluster.stop(mode) }
+            try? await offThePool { try cluster.stop(mode) }
         }
         #expect(answers == Array(repeating: "database", count: operations.count), "\(answers)")
 

@@ -78,7 +78,7 @@ import TrailMapTestSupport
     }
 
     @Test func serversOpeningANewCatalogTogetherMigrateItOnce() async throws {
-        let url = try PostgresTestServer.freshDatabase()
+        let url = try await PostgresTestServer.freshDatabase()
         let catalogs = try await withThrowingTaskGroup(of: PostgresCatalog.self) { group in
             for _ in 0..<4 { group.addTask { try await CatalogFixture.openPostgres(url) } }
             return try await group.reduce(into: [PostgresCatalog]()) { $0.append($1) }

@@ -24,13 +24,13 @@ import TrailMapTestSupport
 
     @Test(arguments: [PostgresCluster.StopMode.immediate, .fast])
     func theServerAnswers503WithoutTheDatabaseAndRecoversWhenItReturns(_ mode: PostgresCluster.StopMode) async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         defer { cluster.remove() }
         // Each catalog operation waits at most 2 s for a connection.
         let url = cluster.url(options: "sslmode=disable&connect_timeout=2")
         let f = try StoreFixture()
         let products = f.tiles.dir.file("products.json")
-        let catalog = try await ReplicaTests.open(url)
+        let catalog = try await retrying { try await ReplicaTests.open(url) }
         defer { catalog.close() }
         _ = try await catalog.publish(try ProductFile.load(path: products), tilesDirectory: f.tiles.dir.path)
 

@@ -25,7 +25,7 @@ import TrailMapTestSupport
 
     @Test func whatOneServerDoesTheOtherSees() async throws {
         let f = try StoreFixture()
-        let url = try PostgresTestServer.freshDatabase()
+        let url = try await PostgresTestServer.freshDatabase()
         let (one, two, publisher) = (try await Self.open(url), try await Self.open(url), try await Self.open(url))
         defer { [one, two, publisher].forEach { $0.close() } }
         let products = f.tiles.dir.file("products.json")

@@ -28,6 +28,11 @@ public final class PostgresCluster: Sendable {
         try start()
     }
 
+    /// Creates and starts a cluster off the shared concurrency pool (initdb and pg_ctl take seconds).
+    public static func started() async throws -> PostgresCluster {
+        try await offThePool { try PostgresCluster() }
+    }
+
     /// The URL of `database` on this cluster (`options` as URL query options).
     public func url(database: String = "trailmap", options: String = "sslmode=disable") -> String {
         "postgres://trailmap@127.0.0.1:\(port)/\(database)" + (options.isEmpty ? "" : "?\(options)")

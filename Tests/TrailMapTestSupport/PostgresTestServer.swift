@@ -28,14 +28,23 @@ public enum PostgresTestServer {
     static let stopFolder = Mutex<(String, String)?>(nil)
     static let counter = Atomic<Int>(0)
 
-    /// A new, empty database; its URL.
-    public static func freshDatabase() throws -> String {
+    /// Seconds a test's catalog may wait for a connection. The catalog's own default (5 s) is
+    /// for servers; a full test run on two cores, with a hundred catalogs opening at once beside
+    /// builds and browsers, can take longer than that to get one. Tests of the timeout itself
+    /// give their own `connect_timeout`.
+    public static let connectTimeout = 60
+
+    /// A new, empty database; its URL (with `connectTimeout`). psql runs off the shared
+    /// concurrency pool.
+    public static func freshDatabase() async throws -> String {
         let server = try base.get()
         let name = "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)"
-        let (status, output) = run("/usr/bin/psql", [ "-h", server.host, "-p", String(server.port), "-U", "trailmap",
-                                                    "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+        let (status, output) = try await offThePool {
+            run("/usr/bin/psql", ["-h", server.host, "-p", String(server.port), "-U", "trailmap",
+                                  "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+        }
         guard status == 0 else { throw PostgresTestServerError(message: "CREATE DATABASE failed: \(output)") }
-        return "postgres://trailmap@\(server.host):\(server.port)/\(name)?sslmode=disable"
+        return "postgres://trailmap@\(server.host):\(server.port)/\(name)?sslmode=disable&connect_timeout=\(connectTimeout)"
     }
 
     /// Runs `sql` (one statement) with psql on the database at `url` and returns its rows, one a

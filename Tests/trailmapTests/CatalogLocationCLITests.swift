@@ -34,9 +34,9 @@ import TrailMapTestSupport
         #expect(r.stderr.contains("within 1 s"), "\(r.stderr)")
     }
 
-    @Test func publishListAndRevokeOnPostgres() throws {
+    @Test func publishListAndRevokeOnPostgres() async throws {
         let dir = TemporaryDirectory()
-        let url = try PostgresTestServer.freshDatabase()
+        let url = try await PostgresTestServer.freshDatabase()
         let meta = BundleMetadata(name: "world", bounds: .world, minZoom: 0, maxZoom: 1)
         let tile = try #require(TileID(z: 0, x: 0, y: 0))
         _ = try TestBundle.write([(tile, [1, 2, 3] as [UInt8])], to: dir.file("world.mbtiles"), metadata: meta)

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Runs blocking work (waiting for psql, pg_ctl or another tool) on a thread of its own, so that
+/// it never holds one of the shared concurrency pool's few threads: with two cores, two such
+/// waits would stall every other test's awaits (PostgreSQL leases among them) until they end.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Runs `body` until it succeeds, at most `attempts` times, and throws the last error: for setting
+/// up against a server just started (a catalog opened with a short connect timeout, which a loaded
+/// machine can take longer than to hand out a first connection) where what is tested comes after.
+public func retrying<T>(_ attempts: Int = 5, _ body: () async throws -> T) async throws -> T {
+    var last: (any Error)?
+    for _ in 0..<max(1, attempts) {
+        do { return try await body() } catch { last = error }
+    }
+    throw last!
+}
