@@ -5,8 +5,9 @@ import TileStore
 
 /// Cuts an area out of an area product's bundles into one new bundle. A tile only one bundle
 /// holds is copied as it is; where several hold the same tile, the first bundle's is taken when
-/// it is opaque, else the tiles are drawn over one another (first on top) and encoded again
-/// (PNG, lossless WebP, or JPEG when opaque).
+/// it is opaque, else the tiles are joined (`Compositing.join`, first on top: neighbouring regions'
+/// partial coverages along their shared border add up) and encoded again (PNG, lossless WebP,
+/// or JPEG when opaque).
 struct AreaCutter {
     let sources: AreaSources
 
@@ -71,7 +72,7 @@ struct AreaCutter {
             } else {
                 var canvas = images[images.count - 1].image
                 for layer in images.dropLast().reversed() where layer.image.width == canvas.width && layer.image.height == canvas.height {
-                    Compositing.draw(layer.image, over: &canvas)
+                    Compositing.join(layer.image, onto: &canvas)
                 }
                 guard !canvas.isFullyTransparent else { continue }
                 var e = encoding

@@ -217,7 +217,8 @@ public struct BundleBuilder: Sendable {
         for (i, info) in infos.enumerated() {
             progress(BuildProgress(phase: .decoding, done: i, total: infos.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
             let layer = options.layers[plan.layerOf[i]]
-            let style = LayerStyle(resampling: layer.resampling ?? options.resampling, opacity: layer.opacity)
+            let style = LayerStyle(resampling: layer.resampling ?? options.resampling, opacity: layer.opacity,
+                                   layer: plan.layerOf[i])
             let (source, pyramid) = try SourceLoader.prepare(info, style: style, memoryBudget: budget, scratch: scratch)
             if let pyramid {
                 if !pyramid.isFileBacked { budget -= pyramid.byteCount }

@@ -2,10 +2,14 @@ import Raster
 import SourceReaders
 import TileGeometry
 
-/// How a layer's sources are drawn: their resampling, and a factor on their alpha.
+/// How a layer's sources are drawn: their resampling, a factor on their alpha, and which layer
+/// they belong to (the sheets of one layer are joined, their coverages adding up along shared
+/// edges; layers are drawn over one another).
 struct LayerStyle: Sendable, Equatable {
     var resampling: Resampling
     var opacity: Double = 1
+    /// The layer's index in the build.
+    var layer = 0
 }
 
 /// A source ready to render: where it lies, how it is drawn and how a rendering thread opens it.

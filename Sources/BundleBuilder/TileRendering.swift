@@ -128,6 +128,19 @@ struct TileRendering: Sendable {
                     var image: RGBAImage?
                     if t.z == maxZ {
                         let tb = t.mercatorBounds
+                        // Each layer's sheets joined into one image (coverage adds up along their
+                        // shared edges), then the layers drawn over one another with their opacity.
+                        var sheets: (image: RGBAImage, style: LayerStyle)?
+                        func drawLayer() {
+                            guard let (layerImage, style) = sheets else { return }
+                            if image == nil {
+                                image = layerImage
+                                if style.opacity < 1 { Compositing.fade(&image!, opacity: style.opacity) }
+                            } else {
+                                Compositing.draw(layerImage, over: &image!, opacity: style.opacity)
+                            }
+                            sheets = nil
+                        }
                         for i in candidates where sources[i].mercatorBounds.intersects(tb) {
                             let layer = try layers.layer(i)
                             let style = sources[i].style
@@ -136,13 +149,10 @@ struct TileRendering: Sendable {
                                 throw .pixels(path: sources[i].path, reason: "\(error)")
                             }
                             guard let drawn else { continue }
-                            if image == nil {
-                                image = drawn
-                                if style.opacity < 1 { Compositing.fade(&image!, opacity: style.opacity) }
-                            } else {
-                                Compositing.draw(drawn, over: &image!, opacity: style.opacity)
-                            }
+                            if sheets?.style.layer != style.layer { drawLayer() }
+                            if sheets == nil { sheets = (drawn, style) } else { Compositing.join(drawn, onto: &sheets!.image) }
                         }
+                        drawLayer()
                         if image?.isFullyTransparent == true { image = nil }
                     } else {
                         var children: [FinishedTile] = [.image(nil), .image(nil), .image(nil), .image(nil)]

@@ -26,6 +26,35 @@ public enum Compositing {
         }
     }
 
+    /// Joins `top` onto `bottom` where they are sheets of one series: their coverages add up
+    /// (Porter–Duff "disjoint over"). A pixel that each of two neighbouring sheets covers in part
+    /// along their shared edge is covered by both together, not left see-through as "over" would
+    /// leave it (0.6 and 0.4 make 1, not 0.76); where `top` covers a pixel fully it wins, and where
+    /// `bottom` does it shows through whatever `top` leaves, as with "over". Both must have the same size.
+    public static func join(_ top: RGBAImage, onto bottom: inout RGBAImage) {
+        precondition(top.width == bottom.width && top.height == bottom.height)
+        top.pixels.withUnsafeBufferPointer { t in
+            bottom.pixels.withUnsafeMutableBufferPointer { b in
+                var p = 0
+                while p < t.count {
+                    let ta = Int(t[p + 3])
+                    if ta == 255 {
+                        b[p] = t[p]; b[p + 1] = t[p + 1]; b[p + 2] = t[p + 2]; b[p + 3] = 255
+                    } else if ta > 0 {
+                        // The part of the bottom's coverage that the top leaves.
+                        let ba = min(Int(b[p + 3]), 255 - ta)
+                        let oa = ta + ba
+                        for c in 0..<3 {
+                            b[p + c] = UInt8((Int(t[p + c]) * ta + Int(b[p + c]) * ba + oa / 2) / oa)
+                        }
+                        b[p + 3] = UInt8(oa)
+                    }
+                    p += 4
+                }
+            }
+        }
+    }
+
     /// Multiplies every pixel's alpha by `opacity` (0...1).
     public static func fade(_ image: inout RGBAImage, opacity: Double) {
         let factor = Int((min(max(opacity, 0), 1) * 256).rounded())

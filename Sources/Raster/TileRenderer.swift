@@ -19,21 +19,22 @@ public struct TileRenderer: Sendable {
         public init() {}
     }
 
-    /// Renders `sources` into one tile, later sources drawn over earlier ones (transparent pixels
-    /// never cover anything). Returns nil when the tile is fully transparent.
+    /// Renders the sheets `sources` into one tile (see `render(_:layers:scratch:)`). Returns nil
+    /// when the tile is fully transparent.
     public func render(_ tile: TileID, sources: [GeoreferencedSource], scratch: inout Scratch) -> RGBAImage? {
         // A pyramid's reads cannot fail.
         try! render(tile, layers: sources.map(\.layer), scratch: &scratch)
     }
 
-    /// Renders `layers` into one tile, later layers drawn over earlier ones (transparent pixels
-    /// never cover anything). Returns nil when the tile is fully transparent.
+    /// Renders the sheets of one map into one tile, later sheets joined onto earlier ones
+    /// (`Compositing.join`: transparent pixels never cover anything, and partial coverages along
+    /// shared edges add up). Returns nil when the tile is fully transparent.
     public func render(_ tile: TileID, layers: [SourceLayer], scratch: inout Scratch) throws -> RGBAImage? {
         var result: RGBAImage?
         let tb = tile.mercatorBounds
         for layer in layers where layer.mercatorBounds.intersects(tb) {
             guard let image = try render(tile, layer: layer, scratch: &scratch) else { continue }
-            if result == nil { result = image } else { Compositing.draw(image, over: &result!) }
+            if result == nil { result = image } else { Compositing.join(image, onto: &result!) }
         }
         guard let result, !result.isFullyTransparent else { return nil }
         return result

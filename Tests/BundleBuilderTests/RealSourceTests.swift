@@ -108,4 +108,37 @@ import TrailMapTestSupport
             }
         }
     }
+
+    /// Where two sheets meet, the tile pixels each covers in part are covered by both together:
+    /// the seam is opaque (no line the map beneath shows through), and in a half-opaque layer the
+    /// seam is as see-through as the sheets, not less.
+    @Test func theSeamBetweenSheetsIsOpaque() throws {
+        let west = try fx.geographic("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200) { _, _ in (210, 60, 50, 255) }
+        let east = try fx.geographic("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200) { _, _ in (50, 90, 210, 255) }
+        // On one grid (-tap), as a series' sheets are: each UTM pixel lies in one sheet or the other.
+        let w = try fx.projected(west, name: "west-utm", crs: "EPSG:32613", pixel: 250, creation: ["-tap"])
+        let e = try fx.projected(east, name: "east-utm", crs: "EPSG:32613", pixel: 250, creation: ["-tap"])
+        // The tiles wholly inside both sheets' union, at zoom 11.
+        let inner = GeoBounds(west: -105.9, south: 39.1, east: -105.1, north: 39.9)
+        func seamTiles(_ reader: BundleReader) throws -> [(TileID, RGBAImage)] {
+            try fx.allTiles(reader, zooms: 11...11, bounds: inner).filter { t, _ in
+                let b = t.geoBounds
+                return b.west > inner.west && b.east < inner.east && b.south > inner.south && b.north < inner.north
+                    && b.west < -105.5 && b.east > -105.5
+            }
+        }
+        let opaque = try fx.build(fx.options([w, e], min: 10, max: 11, out: "seam.mbtiles"))
+        let tiles = try seamTiles(opaque)
+        #expect(tiles.count >= 4)
+        for (t, image) in tiles {
+            let alphas = stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] }
+            #expect(alphas.allSatisfy { $0 == 255 }, "tile \(t): \(alphas.filter { $0 < 255 }.count) pixels see-through at the seam")
+        }
+        var o = fx.options([w, e], min: 10, max: 11, out: "seam-half.mbtiles")
+        o.layers[0].opacity = 0.5
+        for (t, image) in try seamTiles(try fx.build(o)) {
+            let alphas = Set(stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] })
+            #expect(alphas == [128], "tile \(t): alphas \(alphas.sorted())")
+        }
+    }
 }

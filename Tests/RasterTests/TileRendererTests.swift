@@ -88,4 +88,23 @@ import TrailMapTestSupport
         Compositing.draw(RGBAImage(width: 1, height: 1, fill: (9, 9, 9, 0)), over: &clear)
         #expect(clear.pixels == [0, 0, 0, 0])
     }
+
+    @Test func joinedSheetsCoverageAddsUp() {
+        // 60% and 40% of one pixel, each sheet's part: covered, each colour by its share.
+        var bottom = RGBAImage(width: 1, height: 1, fill: (0, 0, 255, 102))
+        Compositing.join(RGBAImage(width: 1, height: 1, fill: (255, 0, 0, 153)), onto: &bottom)
+        #expect(bottom.pixels == [153, 0, 102, 255])
+        // Where the bottom is opaque it is "over"; an opaque top wins; a transparent one changes nothing.
+        var opaque = RGBAImage(width: 1, height: 1, fill: (0, 0, 255, 255))
+        Compositing.join(RGBAImage(width: 1, height: 1, fill: (255, 0, 0, 128)), onto: &opaque)
+        #expect(opaque.pixels == [128, 0, 127, 255])
+        Compositing.join(RGBAImage(width: 1, height: 1, fill: (1, 2, 3, 255)), onto: &opaque)
+        #expect(opaque.pixels == [1, 2, 3, 255])
+        Compositing.join(RGBAImage(width: 1, height: 1, fill: (9, 9, 9, 0)), onto: &opaque)
+        #expect(opaque.pixels == [1, 2, 3, 255])
+        // Two thin slivers of a pixel stay partly covered.
+        var thin = RGBAImage(width: 1, height: 1, fill: (0, 0, 200, 50))
+        Compositing.join(RGBAImage(width: 1, height: 1, fill: (200, 0, 0, 50)), onto: &thin)
+        #expect(thin.pixels == [100, 0, 100, 100])
+    }
 }
