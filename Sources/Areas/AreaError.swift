@@ -14,6 +14,8 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
     case notAnAreaProduct(String)
     /// Too many areas are being cut right now.
     case busy(retryAfter: Int)
+    /// The quotes waiting to be bought hold as many bytes as the server keeps for them.
+    case quotesFull(retryAfter: Int)
     /// A source bundle cannot be read or written.
     case cutFailed(String)
     case catalog(CatalogError)
@@ -30,6 +32,7 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
                 : "even the smallest area at zooms \(zooms.lowerBound) to \(zooms.upperBound) is larger than \(id)'s cap of \(cap) bytes; ask for a lower maxzoom"
         case let .notAnAreaProduct(id): "\(id) is not an area product"
         case let .busy(s): "the server is cutting other areas; try again in \(s) seconds"
+        case let .quotesFull(s): "the server holds as many unbought area quotes as it has room for; try again in \(s) seconds, when older ones expire"
         case let .cutFailed(m): "the area could not be cut: \(m)"
         case let .catalog(e): e.description
         }
@@ -42,7 +45,7 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
         case .notCovered: "area_not_covered"
         case .tooLarge: "area_too_large"
         case .notAnAreaProduct: "not_an_area_product"
-        case .busy: "busy"
+        case .busy, .quotesFull: "busy"
         case .cutFailed: "area_unavailable"
         case let .catalog(e): e.code
         }

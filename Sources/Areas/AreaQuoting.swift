@@ -20,16 +20,21 @@ public final class AreaQuoting: Sendable {
     public let lifetime: TimeInterval
     /// Cuts running at once; more answer `busy`.
     public let maxConcurrentCuts: Int
+    /// Bytes the cut bundles of unbought quotes may take on disk, all accounts together (each
+    /// account keeps at most 8 quotes, but accounts are cheap): a quote that could pass it answers
+    /// `quotesFull` until older quotes expire or are bought.
+    public let maxUnboughtBytes: Int64
     private let running = Mutex(0)
     private let logger: Logger
 
     public init(catalog: any CatalogStore, tilesDirectory: String, lifetime: TimeInterval = 900, maxConcurrentCuts: Int = 2,
-                logger: Logger = Logger(label: "trailmap.areas")) {
+                maxUnboughtBytes: Int64 = 2_000_000_000, logger: Logger = Logger(label: "trailmap.areas")) {
         self.catalog = catalog
         self.tilesDirectory = tilesDirectory
         areasDirectory = (tilesDirectory as NSString).appendingPathComponent(".trailmap-areas")
         self.lifetime = lifetime
         self.maxConcurrentCuts = max(1, maxConcurrentCuts)
+        self.maxUnboughtBytes = max(0, maxUnboughtBytes)
         self.logger = logger
     }
 
@@ -56,6 +61,14 @@ public final class AreaQuoting: Sendable {
         }
         guard slot else { throw .busy(retryAfter: 2) }
         defer { running.withLock { $0 -= 1 } }
+        // The cut may take up to its product's cap; the quotes waiting already take theirs.
+        let waiting: Int64
+        do { waiting = try await catalog.unboughtAreaQuoteBytes() } catch { throw .catalog(error) }
+        let largest = offers.map { $0.areaOffer?.maxBytes ?? $0.size }.max() ?? 0
+        guard waiting + largest <= maxUnboughtBytes else {
+            logger.warning("area quote refused: unbought quotes hold \(waiting) bytes, the limit is \(maxUnboughtBytes)")
+            throw .quotesFull(retryAfter: 60)
+        }
         let directory = tilesDirectory, areas = areasDirectory, id = AreaQuoteRecord.newID()
         let job = QuoteJob(shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region && !$0.free },
                            directory: directory, output: (areas as NSString).appendingPathComponent("\(id).mbtiles"))

@@ -46,6 +46,8 @@ public protocol CatalogStore: Sendable {
     func areaQuote(id: String, account: Account) async throws(CatalogError) -> AreaQuoteRecord?
     func buyArea(quoteID: String, purchase: StorePurchase, account: Account, now: Date) async throws(CatalogError) -> AreaOutcome
     func removeExpiredAreaQuotes(before: Date) async throws(CatalogError) -> [String]
+    /// The bytes of every quote's cut bundle not bought yet (on disk until bought or swept).
+    func unboughtAreaQuoteBytes() async throws(CatalogError) -> Int64
 
     // Tile-token keys (shared by every server on the catalog).
     func tileTokenKeys(now: Date, rotateAfter: TimeInterval, keep: TimeInterval) async throws(CatalogError) -> [TileTokenKey]

@@ -26,6 +26,9 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).")
     var availableProducts: String?
 
+    @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together (default 2000); beyond it a quote answers 503 until older ones expire.")
+    var areaQuoteSpace: Int = 2000
+
     func validate() throws {
         if let c = catalog, case let location = try CatalogLocation(c), !location.exists {
             throw ValidationError("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
@@ -35,6 +38,9 @@ struct StoreOptions: ParsableArguments {
         }
         if !storeRootCert.isEmpty, storeBundleId == nil {
             throw ValidationError("--store-root-cert needs --store-bundle-id (the app's bundle id)")
+        }
+        guard areaQuoteSpace >= 1 && areaQuoteSpace <= 100_000_000 else {
+            throw ValidationError("--area-quote-space must be a number of megabytes from 1 to 100000000")
         }
         if let ids = availableProducts?.split(separator: ","), !ids.allSatisfy({ ProductFile.isValidProductID($0.trimmingCharacters(in: .whitespaces)) }) {
             throw ValidationError("--available-products must be product ids separated by commas")
@@ -70,7 +76,9 @@ struct StoreOptions: ParsableArguments {
             verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: bundleId, environment: environment)
         }
         let available = availableProducts.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        return try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available)
+        var settings = try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available)
+        settings.maxUnboughtAreaBytes = Int64(areaQuoteSpace) * 1_000_000
+        return settings
     }
 }
 

@@ -134,8 +134,11 @@ import TrailMapTestSupport
         let f = try await Self.fixture(backend)
         let ann = try await f.account()
         var quotes = [AreaQuoteRecord]()
+        #expect(try await f.store.unboughtAreaQuoteBytes() == 0)
         for _ in 0..<3 { quotes.append(try await Self.quote(f, ann)) }
+        #expect(try await f.store.unboughtAreaQuoteBytes() == 3 * 1234)
         _ = try await f.store.buyArea(quoteID: quotes[0].id, purchase: Self.consumable("t1"), account: ann, now: Date())
+        #expect(try await f.store.unboughtAreaQuoteBytes() == 2 * 1234, "a bought quote's bundle is an area's")
         // Keeping 1 unbought quote drops the older unbought one, never the bought one.
         let q = AreaQuoteRecord(id: AreaQuoteRecord.newID(), accountId: ann.id, productId: "area", title: "x", bundlePath: "/nowhere/x.mbtiles",
                                 size: 1, sha256: "", tiles: 1, minZoom: 3, maxZoom: 3, requestedMaxZoom: 3, bounds: CatalogFiles.colorado,
@@ -147,6 +150,7 @@ import TrailMapTestSupport
         // Expired and unbought: swept; bought ones stay whatever their expiry.
         #expect(try await f.store.removeExpiredAreaQuotes(before: Date()) == ["/nowhere/x.mbtiles"])
         #expect(try await f.store.removeExpiredAreaQuotes(before: Date().addingTimeInterval(7200)) == [quotes[2].bundlePath])
+        #expect(try await f.store.unboughtAreaQuoteBytes() == 0)
         #expect(try await f.store.areaQuote(id: quotes[0].id, account: ann) != nil)
     }
 }

@@ -1,3 +1,4 @@
+import Areas
 import Catalog
 import Crypto
 import Foundation
@@ -203,7 +204,7 @@ import TrailMapTestSupport
             let small = try f.store.sandbox.signTransaction(productId: "area-small", appAccountToken: UUID(uuidString: ann.appAccountToken), type: "Consumable").jws
             let wrong = try await ann.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": small])
             #expect(wrong.status == .unprocessableContent && StoreFixture.errorCode(wrong) == "wrong_product")
-            let account = try await f.store.catalog.authenticate(token: ann.token)
+            let account = try f.store.catalog.authenticate(token: ann.token)
             #expect(try f.store.catalog.entitlements(account: account).isEmpty, "nothing recorded")
 
             // Bought once; the transaction cannot buy another quote, the quote not twice.
@@ -223,6 +224,32 @@ import TrailMapTestSupport
             let expired = try await Self.buy(ann, quote: ["quoteId": old.id, "productId": "area"])
             #expect(expired.status == .gone && StoreFixture.errorCode(expired) == "quote_expired")
             #expect(try f.store.catalog.entitlements(account: account).count == 1)
+        }
+    }
+
+    /// Unbought quotes' cut bundles share one space on the server, whatever the account: a quote
+    /// that could pass it answers 503 with Retry-After until a quote is bought (or expires).
+    @Test func unboughtQuotesShareOneSpace() async throws {
+        let f = try AreaFixture()
+        try await f.store.app(areaQuoteSpace: AreaFixture.smallCap).test(.live) { client in
+            let ann = try await APIUser.register(client, email: "ann@example.com")
+            let bob = try await APIUser.register(client, email: "bob@example.com")
+            let ask: [String: Any] = ["center": [-105.5, 40.0], "radiusKm": 2, "productId": "area-small"]
+            let first = try await Self.quote(ann, ask)
+            #expect(first.status == .created, "\(StoreFixture.json(first))")
+            for (user, product) in [(ann, "area-small"), (bob, "area-small"), (bob, "area")] {
+                var body = ask
+                body["productId"] = product
+                let full = try await Self.quote(user, body)
+                #expect(full.status == .serviceUnavailable && StoreFixture.errorCode(full) == "busy", "\(product): \(StoreFixture.json(full))")
+                #expect(full.headers[.retryAfter] == "60")
+                #expect((StoreFixture.json(full)["error"] as? [String: Any])?["message"] as? String ?? "" == AreaError.quotesFull(retryAfter: 60).description)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: f.store.tiles.dir.file(".trailmap-areas")).count == 1,
+                    "nothing cut for the refused quotes")
+            // Bought, the first quote's bundle is an area: the space is free again.
+            #expect(try await Self.buy(ann, quote: StoreFixture.json(first)).status == .created)
+            #expect(try await Self.quote(bob, ask).status == .created)
         }
     }
 }

@@ -34,11 +34,13 @@ struct StoreFixture {
         _ = try catalog.publish(try ProductFile.load(path: file), tilesDirectory: tiles.dir.path)
     }
 
-    func app(available: Set<String>? = nil) throws -> Application<TileResponder> {
+    /// `areaQuoteSpace`: bytes unbought area quotes may take (nil: the server's default).
+    func app(available: Set<String>? = nil, areaQuoteSpace: Int64? = nil) throws -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
         config.port = 0
         config.reloadInterval = .milliseconds(100)
-        let settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
+        var settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
+        if let areaQuoteSpace { settings.maxUnboughtAreaBytes = areaQuoteSpace }
         return TileServer.makeApplication(config: config, store: settings)
     }
 

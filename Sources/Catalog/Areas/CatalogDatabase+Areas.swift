@@ -95,6 +95,11 @@ extension CatalogDatabase {
         }
     }
 
+    /// The bytes of every quote's cut bundle not bought yet.
+    public func unboughtAreaQuoteBytes() throws(CatalogError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM area_quotes WHERE area_id IS NULL") ?? 0 }
+    }
+
     /// Inserts a product row with every column (a bought area).
     static func insertProduct(_ db: Database, _ p: Product, publishedAt: TimeInterval) throws {
         try db.execute(sql: """

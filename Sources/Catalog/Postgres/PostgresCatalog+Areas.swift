@@ -103,6 +103,15 @@ extension PostgresCatalog {
                 """, logger).map { try $0.get("bundle_path", as: String.self) }
         }
     }
+
+    /// The bytes of every quote's cut bundle not bought yet.
+    public func unboughtAreaQuoteBytes() async throws(CatalogError) -> Int64 {
+        let logger = logger
+        return try await withConnection { conn in
+            try await conn.rows("SELECT COALESCE(SUM(size), 0)::bigint AS total FROM area_quotes WHERE area_id IS NULL", logger)
+                .first.map { try $0.get("total", as: Int64.self) } ?? 0
+        }
+    }
 }
 
 extension AreaQuoteRecord {

@@ -78,7 +78,7 @@ extension APIError {
         case let .tooLarge(_, _, radius, _):
             self.init(.unprocessableContent, code: e.code, message: e.description)
             largestRadiusKm = radius
-        case let .busy(s):
+        case let .busy(s), let .quotesFull(s):
             self.init(.serviceUnavailable, code: e.code, message: e.description)
             headers[.retryAfter] = String(s)
         case .cutFailed: self.init(.serviceUnavailable, code: e.code, message: e.description)

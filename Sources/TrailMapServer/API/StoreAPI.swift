@@ -30,7 +30,8 @@ struct StoreAPI: Sendable {
         self.settings = settings
         self.logger = logger
         self.tileExtension = tileExtension
-        areas = AreaQuoting(catalog: settings.catalog, tilesDirectory: tilesDirectory, logger: logger)
+        areas = AreaQuoting(catalog: settings.catalog, tilesDirectory: tilesDirectory,
+                            maxUnboughtBytes: settings.maxUnboughtAreaBytes, logger: logger)
     }
 
     /// Registers every `/api/v1/` route on `router` (`ServerRoutes`); a registered path answers

@@ -16,6 +16,9 @@ public struct StoreSettings: Sendable {
     public var passwordHashing: KeyDerivationPool = .shared
     /// Patches between published versions (made by `trailmap catalog publish`); nil: none offered.
     public var patches: PatchStore?
+    /// Bytes the cut bundles of unbought area quotes may take, all accounts together
+    /// (`AreaQuoting.maxUnboughtBytes`).
+    public var maxUnboughtAreaBytes: Int64 = 2_000_000_000
     /// Signs and checks tile tokens (`?token=`) with rotating keys kept in the catalog.
     public let tileTokens: TileTokens
 
