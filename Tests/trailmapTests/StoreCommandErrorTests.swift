@@ -10,6 +10,8 @@ import TrailMapTestSupport
             (["serve", "--tiles", dir.path, "--catalog", dir.file("none.sqlite")], "does not exist"),
             (["serve", "--tiles", dir.path, "--store-root-cert", dir.file("root.pem")], "--store-bundle-id"),
             (["serve", "--tiles", dir.path, "--available-products", "a,b c"], "product ids"),
+            (["serve", "--tiles", dir.path, "--area-quote-space", "0"], "--area-quote-space must be a number of megabytes"),
+            (["serve", "--tiles", dir.path, "--area-quote-space", "lots"], "area-quote-space"),
             (["serve", "--tiles", dir.path, "--request-timeout", "0"], "--request-timeout must be in (0, 3600]"),
             (["serve", "--tiles", dir.path, "--idle-timeout=-5"], "--idle-timeout must be in (0, 86400]"),
             (["catalog", "publish", "--products", dir.file("missing.json"), "--tiles", dir.path,
