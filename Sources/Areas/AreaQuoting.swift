@@ -26,9 +26,13 @@ public final class AreaQuoting: Sendable {
     public let maxUnboughtBytes: Int64
     private let running = Mutex(0)
     private let logger: Logger
+    /// Told of each saved quote's bundle: its path, its file identity while it was hashed, and
+    /// its SHA-256 (the server's download check then need not hash it again).
+    private let cut: @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void
 
     public init(catalog: any CatalogStore, tilesDirectory: String, lifetime: TimeInterval = 900, maxConcurrentCuts: Int = 2,
-                maxUnboughtBytes: Int64 = 2_000_000_000, logger: Logger = Logger(label: "trailmap.areas")) {
+                maxUnboughtBytes: Int64 = 2_000_000_000, logger: Logger = Logger(label: "trailmap.areas"),
+                cut: @escaping @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void = { _, _, _ in }) {
         self.catalog = catalog
         self.tilesDirectory = tilesDirectory
         areasDirectory = (tilesDirectory as NSString).appendingPathComponent(".trailmap-areas")
@@ -36,6 +40,7 @@ public final class AreaQuoting: Sendable {
         self.maxConcurrentCuts = max(1, maxConcurrentCuts)
         self.maxUnboughtBytes = max(0, maxUnboughtBytes)
         self.logger = logger
+        self.cut = cut
     }
 
     /// A quote for `request` by `account`, among the area products `available` (nil: all).
@@ -85,6 +90,7 @@ public final class AreaQuoting: Sendable {
             remove([job.output])
             throw .catalog(error)
         }
+        if let identity = made.identity { cut(job.output, identity, made.sha256) }
         logger.info("quote \(id) for \(account.id): \(made.offer.id), zooms \(record.minZoom)-\(record.maxZoom), \(record.size) bytes")
         return (record, made.offer, Self.message(record, made.offer))
     }

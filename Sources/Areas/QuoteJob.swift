@@ -21,6 +21,8 @@ struct QuoteJob: Sendable {
         var size: Int64
         var sha256: String
         var tiles: Int
+        /// The cut file's identity while it was hashed (nil when it changed meanwhile).
+        var identity: FileStat?
     }
 
     func run() throws(AreaError) -> Made {
@@ -71,8 +73,12 @@ struct QuoteJob: Sendable {
             let stats = try AreaCutter(sources: best.sources).cut(bounds: best.plan.bounds, zooms: best.plan.zooms,
                                                                    metadata: metadata(best.offer, best.sources, best.plan), to: output)
             let (size, sha): (Int64, String)
+            let before = FileStat(path: output)
             do { (size, sha) = try FileSHA256.digest(path: output) } catch { throw .cutFailed("\(error)") }
-            if size <= cap { return Made(offer: best.offer, plan: best.plan, title: title(), size: size, sha256: sha, tiles: stats.tiles) }
+            if size <= cap {
+                let identity = before.flatMap { $0 == FileStat(path: output) && $0.size == size ? $0 : nil }
+                return Made(offer: best.offer, plan: best.plan, title: title(), size: size, sha256: sha, tiles: stats.tiles, identity: identity)
+            }
             try? FileManager.default.removeItem(atPath: output)
             guard request.maxzoom == nil, best.plan.zooms.upperBound > best.plan.zooms.lowerBound else {
                 let planner = AreaPlanner(sources: best.sources, cap: cap, productId: best.offer.id)

@@ -1,15 +1,18 @@
 import Areas
 import Catalog
 import Crypto
+import Essentials
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Raster
+import Synchronization
 import Testing
 import TileGeometry
 import TileStore
 @testable import TrailMapServer
+import TrailMapAPI
 import TrailMapTestSupport
 
 /// Areas on demand through the real server: quotes at their exact size, the cap, areas across
@@ -251,5 +254,22 @@ import TrailMapTestSupport
             #expect(try await Self.buy(ann, quote: StoreFixture.json(first)).status == .created)
             #expect(try await Self.quote(bob, ask).status == .created)
         }
+    }
+
+    /// A quote's cut bundle is hashed once: the quoting tells the server's download check the
+    /// file's identity and SHA-256 as they were hashed.
+    @Test func aQuoteTellsItsCutFilesIdentityAndHash() async throws {
+        let f = try AreaFixture()
+        let told = Mutex<[(String, FileStat, String)]>([])
+        let quoting = AreaQuoting(catalog: f.store.catalog, tilesDirectory: f.store.tiles.dir.path) { path, identity, sha256 in
+            told.withLock { $0.append((path, identity, sha256)) }
+        }
+        _ = try f.store.catalog.register(email: "ann@example.com", password: "correct horse battery")
+        let account = try f.store.catalog.login(email: "ann@example.com", password: "correct horse battery").account
+        let q = try await quoting.quote(AreaQuoteRequest(center: [-105.5, 40.0], radiusKm: 5, productId: "area"), account: account).quote
+        let (path, identity, sha) = try #require(told.withLock { $0.first })
+        #expect(told.withLock { $0.count } == 1)
+        #expect(path == q.bundlePath && sha == q.sha256 && identity == FileStat(path: path) && identity.size == q.size)
+        #expect(try FileSHA256.digest(path: path).hex == sha)
     }
 }

@@ -34,4 +34,23 @@ import TrailMapTestSupport
         #expect(again == nil, "the replacement does not hold the published bytes")
         #expect(await integrity.openPublished(path: dir.file("missing.mbtiles"), size: 1, sha256: sha) == nil)
     }
+
+    /// A file whose hash its writer recorded (an area quote's cut) is trusted for that identity
+    /// only: no hash on its first download, and a hash as usual once the file changes.
+    @Test func aPrimedIdentityIsTrustedUntilTheFileChanges() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("area.mbtiles")
+        let bytes = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let integrity = BundleIntegrity()
+        // Primed with a made-up hash: had the file been hashed, it would not match.
+        let recorded = String(repeating: "ab", count: 32)
+        integrity.prime(path: path, identity: try #require(FileStat(path: path)), sha256: recorded)
+        #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: recorded) != nil, "not hashed again")
+        // Rewritten (another identity): hashed, and the recorded hash no longer holds.
+        try await Task.sleep(for: .milliseconds(10))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: recorded) == nil)
+        #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: FileSHA256.hex(of: bytes)) != nil)
+    }
 }

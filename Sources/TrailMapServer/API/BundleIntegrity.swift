@@ -43,6 +43,17 @@ final class BundleIntegrity: Sendable {
         return file
     }
 
+    /// Records that the file identity `identity` at `path` holds SHA-256 `sha256`, hashed by whoever
+    /// wrote it (an area quote's cut): its first download needs no hash. Only the identity's
+    /// verdict is kept, so a file changed afterwards is hashed as any other.
+    func prime(path: String, identity: Identity, sha256: String) {
+        let key = Key(path: path, identity: identity, sha256: sha256)
+        verdicts.withLock { map in
+            map = map.filter { $0.key.path != path }
+            map[key] = Task { true }
+        }
+    }
+
     /// Whether the file identity `identity` (found at `path`) holds SHA-256 `sha256`.
     private func verdict(path: String, identity: Identity, sha256: String) async -> Bool {
         let key = Key(path: path, identity: identity, sha256: sha256)

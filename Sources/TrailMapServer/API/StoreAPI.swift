@@ -30,8 +30,11 @@ struct StoreAPI: Sendable {
         self.settings = settings
         self.logger = logger
         self.tileExtension = tileExtension
+        let integrity = bundleIntegrity
         areas = AreaQuoting(catalog: settings.catalog, tilesDirectory: tilesDirectory,
-                            maxUnboughtBytes: settings.maxUnboughtAreaBytes, logger: logger)
+                            maxUnboughtBytes: settings.maxUnboughtAreaBytes, logger: logger) { path, identity, sha256 in
+            integrity.prime(path: path, identity: identity, sha256: sha256)
+        }
     }
 
     /// Registers every `/api/v1/` route on `router` (`ServerRoutes`); a registered path answers
