@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for tests and trying out `--catalog postgres://...`:
-#   scripts/postgres.sh start DIR PORT   creates (once) and starts a cluster in DIR on 127.0.0.1:PORT
+#   scripts/postgres.sh start DIR PORT   creates (once) and starts a cluster in DIR on 127.0.0.1:PORT,
+#                                        waiting up to 2 minutes for it to accept connections
 #                                        (and a Unix socket in DIR), trust authentication, and
 #                                        prints the URL to use (user trailmap, database trailmap)
 #   scripts/postgres.sh stop DIR [MODE]  stops it (DIR stays; delete it to throw the data away);
@@ -37,7 +38,7 @@ case $cmd in
       as_owner initdb -D "$dir/data" -U trailmap --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
         cat "$dir/initdb.log" >&2; exit 1; }
     fi
-    as_owner pg_ctl -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    as_owner pg_ctl -D "$dir/data" -l "$dir/server.log" -w -t 120 \
       -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start \
       </dev/null >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log"; tail -20 "$dir/server.log"; exit 1; } >&2
     # (the server inherits none of the caller's descriptors: a caller reading our output gets its end)
