@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for tests and trying out `--catalog postgres://...`:
-#   scripts/postgres.sh start DIR PORT   creates (once) and starts a cluster in DIR on 127.0.0.1:PORT,
-#                                        waiting up to 2 minutes for it to accept connections
-#                                        (and a Unix socket in DIR), trust authentication, and
+#   scripts/postgres.sh start DIR PORT   creates (once) and starts a cluster in DIR on 127.0.0.1:PORT
+#                                        (and a Unix socket in DIR), trust authentication, waits
+#                                        up to 2 minutes for it to accept connections, and
 #                                        prints the URL to use (user trailmap, database trailmap)
 #   scripts/postgres.sh stop DIR [MODE]  stops it (DIR stays; delete it to throw the data away);
 #                                        MODE is pg_ctl's: fast (the default: clients are
