@@ -52,5 +52,13 @@ import TrailMapTestSupport
         try bytes.write(to: URL(fileURLWithPath: path))
         #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: recorded) == nil)
         #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: FileSHA256.hex(of: bytes)) != nil)
+
+        // Primed verdicts are bounded (most quotes are never bought): the oldest is dropped.
+        let identity = try #require(FileStat(path: path))
+        integrity.prime(path: path, identity: identity, sha256: recorded)
+        for i in 0..<BundleIntegrity.maxPrimed - 1 { integrity.prime(path: dir.file("quote-\(i)"), identity: identity, sha256: recorded) }
+        #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: recorded) != nil, "still primed")
+        integrity.prime(path: dir.file("one-more"), identity: identity, sha256: recorded)
+        #expect(await integrity.openPublished(path: path, size: Int64(bytes.count), sha256: recorded) == nil, "dropped, so hashed")
     }
 }

@@ -23,7 +23,15 @@ final class BundleIntegrity: Sendable {
         var sha256: String
     }
 
-    private let verdicts = Mutex<[Key: Task<Bool, Never>]>([:])
+    private struct State {
+        var verdicts: [Key: Task<Bool, Never>] = [:]
+        /// Paths primed, oldest first: at most `maxPrimed` are kept (most quotes are never bought).
+        var primed: [String] = []
+    }
+
+    private let state = Mutex(State())
+    /// Primed verdicts kept; older ones are dropped (their file is then hashed if downloaded).
+    static let maxPrimed = 1024
 
     /// The identity of the file at `path` now, nil when it is not a readable regular file.
     static func identity(path: String) -> Identity? { FileStat(path: path) }
@@ -48,25 +56,30 @@ final class BundleIntegrity: Sendable {
     /// verdict is kept, so a file changed afterwards is hashed as any other.
     func prime(path: String, identity: Identity, sha256: String) {
         let key = Key(path: path, identity: identity, sha256: sha256)
-        verdicts.withLock { map in
-            map = map.filter { $0.key.path != path }
-            map[key] = Task { true }
+        state.withLock { s in
+            s.verdicts = s.verdicts.filter { $0.key.path != path }
+            s.verdicts[key] = Task { true }
+            s.primed.append(path)
+            if s.primed.count > Self.maxPrimed {
+                let oldest = s.primed.removeFirst()
+                if !s.primed.contains(oldest) { s.verdicts = s.verdicts.filter { $0.key.path != oldest } }
+            }
         }
     }
 
     /// Whether the file identity `identity` (found at `path`) holds SHA-256 `sha256`.
     private func verdict(path: String, identity: Identity, sha256: String) async -> Bool {
         let key = Key(path: path, identity: identity, sha256: sha256)
-        let task = verdicts.withLock { map -> Task<Bool, Never> in
-            if let t = map[key] { return t }
+        let task = state.withLock { s -> Task<Bool, Never> in
+            if let t = s.verdicts[key] { return t }
             // One verdict per path: an older identity's is dropped.
-            map = map.filter { $0.key.path != path }
+            s.verdicts = s.verdicts.filter { $0.key.path != path }
             let t = Task<Bool, Never> {
                 let digest = try? await NIOThreadPool.singleton.runIfActive { try FileSHA256.digest(path: path) }
                 // The path must still name the same file after it was read.
                 return digest?.hex == sha256 && digest?.size == identity.size && Self.identity(path: path) == identity
             }
-            map[key] = t
+            s.verdicts[key] = t
             return t
         }
         return await task.value
