@@ -37,11 +37,13 @@ public enum PostgresTestServer {
     /// A new, empty database; its URL (with `connectTimeout`). psql runs off the shared
     /// concurrency pool.
     public static func freshDatabase() async throws -> String {
-        let server = try base.get()
         let name = "t\(getpid())_\(counter.add(1, ordering: .relaxed).newValue)"
-        let (status, output) = try await offThePool {
-            run("/usr/bin/psql", ["-h", server.host, "-p", String(server.port), "-U", "trailmap",
-                                  "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+        // (The first call starts the cluster: that waits too.)
+        let (server, status, output) = try await offThePool {
+            let server = try base.get()
+            let (status, output) = run("/usr/bin/psql", ["-h", server.host, "-p", String(server.port), "-U", "trailmap",
+                                                         "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+            return (server, status, output)
         }
         guard status == 0 else { throw PostgresTestServerError(message: "CREATE DATABASE failed: \(output)") }
         return "postgres://trailmap@\(server.host):\(server.port)/\(name)?sslmode=disable&connect_timeout=\(connectTimeout)"
