@@ -92,7 +92,8 @@ import TrailMapTestSupport
                     return KeyDerivationPool.onPoolThread ? "on the pool" : "elsewhere"
                 }) ?? "refused"
             }
-            started.wait()
+            // (Waited for without blocking a thread of the shared pool: the job's task needs one.)
+            while started.wait(timeout: .now()) == .timedOut { try? await Task.sleep(for: .milliseconds(5)) }
             for _ in 0..<2 { group.addTask { (try? await pool.run { () throws(CatalogError) in "waited" }) ?? "refused" } }
             while pool.waiting < 2 { try? await Task.sleep(for: .milliseconds(5)) }
             for _ in 0..<5 {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TrailMapTestSupport
 
 /// Headless Chromium driven over the Chrome DevTools Protocol on a pipe (`--remote-debugging-pipe`:
 /// the browser reads commands on fd 3 and writes answers on fd 4, each a JSON text ended by a NUL),
@@ -44,6 +45,7 @@ final class DevToolsPipe {
         posix_spawn_file_actions_adddup2(&actions, write4, 4)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        SpawnInheritance.closeInherited(&actions, from: 5)
         let args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                     "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
