@@ -19,8 +19,9 @@ import TrailMapTestSupport
         return TileServer.makeApplication(config: config)
     }
 
-    /// A blocking client socket on 127.0.0.1 that reads with a 20 s timeout.
-    final class Client {
+    /// A blocking client socket on 127.0.0.1 that reads with a 20 s timeout, on a thread of its
+    /// own: a read blocking one of the shared pool's two threads starves the servers under test.
+    final class Client: @unchecked Sendable {
         let fd: Int32
 
         init(port: Int) throws {
@@ -37,7 +38,11 @@ import TrailMapTestSupport
 
         /// Reads until `marker` is in the input (returns the input) or the server closes (nil),
         /// or the 20 s timeout passes (throws).
-        func read(until marker: String? = nil) throws -> String? {
+        func read(until marker: String? = nil) async throws -> String? {
+            try await offThePool { try self.blockingRead(until: marker) }
+        }
+
+        private func blockingRead(until marker: String?) throws -> String? {
             var input: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -51,9 +56,9 @@ import TrailMapTestSupport
     }
 
     /// Seconds `body` takes.
-    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
         let start = Date()
-        try body()
+        try await body()
         return Date().timeIntervalSince(start)
     }
 
@@ -62,7 +67,7 @@ import TrailMapTestSupport
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
             c.send("GET /tiles/co/4/3/6.png HTTP/1.1\r\nHo")
-            let waited = try Self.seconds { _ = try c.read() }
+            let waited = try await Self.seconds { _ = try await c.read() }
             #expect(waited >= 0.8 && waited < 10, "closed after \(waited) s")
         }
     }
@@ -81,7 +86,7 @@ import TrailMapTestSupport
                 guard c.send(String(byte)) else { break }
                 sent += 1
             }
-            if sent == request.count { _ = try c.read() }
+            if sent == request.count { _ = try await c.read() }
             #expect(sent < request.count / 2, "the server took \(sent) of \(request.count) trickled bytes before closing")
         }
     }
@@ -100,7 +105,7 @@ import TrailMapTestSupport
                 sent += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
-            if sent == request.count { _ = try c.read() }
+            if sent == request.count { _ = try await c.read() }
             #expect(sent < request.count / 2, "closed after \(sent) of \(request.count) bytes, counted from the first")
         }
     }
@@ -111,8 +116,8 @@ import TrailMapTestSupport
         try await app(request: .seconds(30), idle: .seconds(1)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
             c.send("GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try c.read(until: "\r\n\r\n")?.hasPrefix("HTTP/1.1 200") == true)
-            let waited = try Self.seconds { _ = try c.read() }
+            #expect(try await c.read(until: "\r\n\r\n")?.hasPrefix("HTTP/1.1 200") == true)
+            let waited = try await Self.seconds { _ = try await c.read() }
             #expect(waited >= 0.5 && waited < 10, "closed after \(waited) s idle")
         }
     }
@@ -127,7 +132,7 @@ import TrailMapTestSupport
                 c.send("GET \(path) HTTP/1.1\r\nHo")
                 try await Task.sleep(for: .milliseconds(500))
                 c.send("st: x\r\n\r\n")
-                let head = try #require(try c.read(until: "\r\n\r\n"), "\(path) answered")
+                let head = try #require(try await c.read(until: "\r\n\r\n"), "\(path) answered")
                 #expect(head.hasPrefix("HTTP/1.1 200") || head.hasPrefix("HTTP/1.1 404"), "\(path): \(head.prefix(40))")
                 try await Task.sleep(for: .milliseconds(700))
             }
