@@ -25,14 +25,9 @@ struct AreaSources: Sendable {
                 let pairs = try reader.metadataPairs()
                 var problems = [String]()
                 let meta = BundleMetadata(pairs: pairs, problems: &problems)
-                // The metadata's zooms (published bundles have them); counting the tiles' zooms
+                // The metadata's zooms (published bundles have them): counting the tiles' zooms
                 // scans the whole bundle, which a quote should not do.
-                var zooms = min(meta.minZoom, meta.maxZoom)...max(meta.minZoom, meta.maxZoom)
-                if pairs["minzoom"] == nil || pairs["maxzoom"] == nil {
-                    let levels = try reader.zoomLevels()
-                    guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { continue }
-                    zooms = lo...hi
-                }
+                guard let zooms = try reader.zoomRange(declaredIn: pairs) else { continue }
                 out.append(Source(tileset: String(name.dropLast(".mbtiles".count)), path: path, reader: reader, metadata: meta, zooms: zooms))
             } catch {
                 throw .cutFailed("bundle \(name): \(error)")

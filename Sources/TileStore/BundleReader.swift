@@ -89,6 +89,18 @@ public final class BundleReader: Sendable {
         }
     }
 
+    /// The zooms the bundle serves: its metadata's `minzoom` and `maxzoom` when it declares both
+    /// (`pairs`, its metadata rows), else its tiles' (which scans the tiles table); nil when it
+    /// declares them not and holds no tiles.
+    public func zoomRange(declaredIn pairs: [String: String]) throws(TileStoreError) -> ClosedRange<Int>? {
+        if let lo = pairs["minzoom"].flatMap({ Int($0) }), let hi = pairs["maxzoom"].flatMap({ Int($0) }) {
+            return min(lo, hi)...max(lo, hi)
+        }
+        let levels = try zoomLevels()
+        guard let lo = levels.first?.zoom, let hi = levels.last?.zoom else { return nil }
+        return lo...hi
+    }
+
     /// Per zoom level: tile count, bytes and extent.
     public func zoomLevels() throws(TileStoreError) -> [ZoomLevelSummary] {
         try read { db in

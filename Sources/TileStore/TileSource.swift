@@ -5,9 +5,6 @@ import TileGeometry
 /// bundle manager hold sources through this protocol only; `TileSourceKind` opens one.
 /// Implementations are safe to call from many threads at once.
 public protocol TileSource: AnyObject, Sendable {
-    /// The file the source reads.
-    var path: String { get }
-
     /// Looks up a tile and passes its bytes and its stored content id (TrailMap bundles' content
     /// hash; nil where the file stores none) to `body`; returns nil when the file has no such
     /// tile. The bytes are valid only inside `body`.

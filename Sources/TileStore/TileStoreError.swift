@@ -9,6 +9,11 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
     /// A PMTiles archive that cannot be read: damaged, truncated, or of a kind TrailMap does not read.
     case pmtiles(path: String, problem: PMTilesProblem)
 
+    /// The problem alone, without the file's path (for lists of one file's problems).
+    public var problemDescription: String {
+        if case let .pmtiles(_, problem) = self { problem.description } else { description }
+    }
+
     public var description: String {
         switch self {
         case let .notFound(path): "\(path): no such file"

@@ -23,9 +23,6 @@ struct InspectCommand: ParsableCommand {
         let pairs = try reader.metadataPairs()
         let levels = try reader.zoomLevels()
         let images = try reader.storedImages()
-        let tiles = levels.reduce(0) { $0 + $1.tiles }
-        let bytes = levels.reduce(0) { $0 + $1.bytes }
-        let dedup = images.count > 0 ? Double(tiles) / Double(images.count) : 1
         if json {
             try Self.printJSON(inspection(pairs: pairs, layout: reader.layout.rawValue, fileBytes: reader.fileSize, levels: levels,
                                           storedImages: images.count, storedBytes: images.bytes))
@@ -33,8 +30,17 @@ struct InspectCommand: ParsableCommand {
         }
         print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
         Self.printDetails(pairs: pairs, levels: levels)
-        print(String(format: "total: %d tiles, %@; %d distinct images, %@ stored; dedup ratio %.2fx",
-                     tiles, ByteSize.format(bytes), images.count, ByteSize.format(images.bytes), dedup))
+        Self.printTotal(tiles: levels.reduce(0) { $0 + $1.tiles }, bytes: levels.reduce(0) { $0 + $1.bytes },
+                        stored: images.count, storedBytes: images.bytes, noun: "images")
+    }
+
+    /// The dedup ratio: tiles addressed per stored image (1 with none stored).
+    static func dedupRatio(tiles: Int, stored: Int) -> Double { stored > 0 ? Double(tiles) / Double(stored) : 1 }
+
+    /// The `total:` line of `inspect` (`noun`: what is stored once, images or contents).
+    static func printTotal(tiles: Int, bytes: Int, stored: Int, storedBytes: Int, noun: String) {
+        print(String(format: "total: %d tiles, %@; %d distinct %@, %@ stored; dedup ratio %.2fx",
+                     tiles, ByteSize.format(bytes), stored, noun, ByteSize.format(storedBytes), dedupRatio(tiles: tiles, stored: stored)))
     }
 
     /// The format as `inspect` names it: TrailMap's name, or what the metadata says.
@@ -55,7 +61,7 @@ struct InspectCommand: ParsableCommand {
         return BundleInspection(
             file: file, layout: layout, fileBytes: fileBytes, format: Self.format(pairs), tileSize: Self.tileSize(pairs),
             metadata: pairs, tiles: tiles, tileBytes: levels.reduce(0) { $0 + $1.bytes }, storedImages: storedImages,
-            storedBytes: storedBytes, dedupRatio: storedImages > 0 ? Double(tiles) / Double(storedImages) : 1, zoomLevels: levels.map {
+            storedBytes: storedBytes, dedupRatio: Self.dedupRatio(tiles: tiles, stored: storedImages), zoomLevels: levels.map {
                 BundleInspection.Level(zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
             }, layers: layers.layers, layersProblem: layers.layersProblem)
     }

@@ -19,10 +19,8 @@ extension InspectCommand {
         }
         print("\(file) (PMTiles v3 archive, \(ByteSize.format(Int(reader.fileSize))))")
         Self.printDetails(pairs: pairs, levels: summary.levels)
-        let dedup = summary.contents.isEmpty ? 1 : Double(summary.addressedTiles) / Double(summary.contents.count)
-        print(String(format: "total: %d tiles, %@; %d distinct contents, %@ stored; dedup ratio %.2fx",
-                     summary.addressedTiles, ByteSize.format(summary.tileBytes), summary.contents.count,
-                     ByteSize.format(summary.contentBytes), dedup))
+        Self.printTotal(tiles: summary.addressedTiles, bytes: summary.tileBytes, stored: summary.contents.count,
+                        storedBytes: summary.contentBytes, noun: "contents")
         print("pmtiles: \(summary.addressedTiles) addressed tiles, \(summary.tileEntries) entries, \(summary.contents.count) contents"
               + " (header: \(h.addressedTiles), \(h.tileEntries), \(h.tileContents)); \(h.clustered ? "clustered" : "not clustered");"
               + " \(summary.leafDirectories) leaf directories; directories \(h.internalCompression), tiles \(h.tileCompression), type \(h.tileType)")

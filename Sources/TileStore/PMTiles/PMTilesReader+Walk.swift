@@ -37,7 +37,7 @@ extension PMTilesReader {
                 walk(child, depth: depth + 1, range: e.tileID..<max(e.tileID, end), name: "leaf directory at offset \(e.offset)",
                      visited: &visited, tile: tile, leaf: leaf, problem: problem)
             } catch {
-                if case let .pmtiles(_, p) = error { problem(p.description) } else { problem(error.description) }
+                problem(error.problemDescription)
             }
         }
     }

@@ -14,7 +14,6 @@ public struct PMTilesSummary: Sendable {
     }
 
     public let header: PMTilesHeader
-    public let fileSize: Int64
     /// Tiles, bytes (each tile counted at its address) and column/row ranges per zoom level.
     public private(set) var levels: [ZoomLevelSummary] = []
     /// Tiles addressed (the sum of run lengths), tile entries, leaf directories.
@@ -33,7 +32,6 @@ public struct PMTilesSummary: Sendable {
     /// Walks `reader`'s directories.
     public init(_ reader: PMTilesReader, maxReported: Int = 50) {
         header = reader.header
-        fileSize = reader.fileSize
         var byZoom = [Int: ZoomLevelSummary]()
         var index = [UInt64: Int]()
         var contents = [Content]()

@@ -31,7 +31,7 @@ public enum PMTilesVerifier {
             }
             if let problem = BundleLayer.problem(metadata: pairs) { problems.append(problem) }
         } catch {
-            if case let .pmtiles(_, p) = error { problems.append(p.description) } else { problems.append(error.description) }
+            problems.append(error.problemDescription)
         }
 
         let summary = PMTilesSummary(reader, maxReported: maxReported)
