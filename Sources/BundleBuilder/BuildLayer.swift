@@ -22,6 +22,7 @@ public struct BuildLayer: Sendable {
     public var crs: SpatialReference?
     public var nodata: [Double]?
     public var scale: (min: Double, max: Double)?
+    public var gcpTransform: GCPTransform?
     /// The layer's resampling; nil: the build's.
     public var resampling: Resampling?
     /// Multiplies the layer's alpha: 1 opaque as the sources are, 0.5 half see-through.
@@ -38,7 +39,8 @@ public struct BuildLayer: Sendable {
 
     /// The read options of this layer's sources: its own, then the build's.
     func readOptions(over base: ReadOptions) -> ReadOptions {
-        ReadOptions(crs: crs ?? base.crs, nodata: nodata ?? base.nodata, scale: scale ?? base.scale)
+        ReadOptions(crs: crs ?? base.crs, nodata: nodata ?? base.nodata, scale: scale ?? base.scale,
+                    gcpTransform: gcpTransform ?? base.gcpTransform)
     }
 
     /// The zooms served within the build's range.

@@ -31,7 +31,7 @@ public struct BuildManifest: Sendable {
                                          "allowGaps", "allowOverlap", "output", "layers"]
     static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling"]
     static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
-                                           "nodata", "scale", "resampling", "opacity"]
+                                           "nodata", "scale", "gcpTransform", "resampling", "opacity"]
 
     /// Reads and checks a manifest; relative source paths are relative to its folder.
     public static func load(path: String) throws(BuildError) -> BuildManifest {
@@ -229,6 +229,7 @@ private struct FieldReader {
             guard s[0] < s[1] else { throw fail("\(field).scale", "[\(s[0]), \(s[1])]: MIN must be less than MAX") }
             layer.scale = (s[0], s[1])
         }
+        layer.gcpTransform = try choice(l["gcpTransform"], "\(field).gcpTransform", GCPTransform.self)
         layer.resampling = try choice(l["resampling"], "\(field).resampling", Resampling.self)
         if let opacity = try number(l["opacity"], "\(field).opacity") {
             guard opacity > 0, opacity <= 1 else { throw fail("\(field).opacity", "must be more than 0 and at most 1") }

@@ -22,13 +22,13 @@ struct PreparedSource: Sendable {
 }
 
 extension PreparedSource {
-    /// A source whose thread-local reader `makeReader` makes, mapped by its CRS and geotransform.
+    /// A source whose thread-local reader `makeReader` makes, mapped by its CRS and georeference.
     init(_ info: SourceInfo, style: LayerStyle,
          makeReader: @escaping @Sendable () throws(SourceReaderError) -> any SourceWindowReader) {
-        let bounds = info.mercatorBounds, crs = info.crs, gt = info.geoTransform
+        let bounds = info.mercatorBounds, crs = info.crs, georeferencing = info.georeferencing, path = info.path
         self.init(path: info.path, mercatorBounds: bounds, style: style) { () throws(BuildError) -> SourceLayer in
             do throws(SourceReaderError) {
-                return SourceLayer(reader: try makeReader(), mapping: try MappingChoice.mapping(crs: crs, geoTransform: gt),
+                return SourceLayer(reader: try makeReader(), mapping: try MappingChoice.mapping(crs: crs, georeferencing: georeferencing, path: path),
                                    mercatorBounds: bounds)
             } catch { throw .source(error) }
         }

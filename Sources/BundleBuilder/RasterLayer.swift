@@ -23,32 +23,29 @@ final class GDALWindowReader: SourceWindowReader {
     }
 }
 
-/// Web Mercator → a source's pixels through PROJ (EPSG:3857 → the source's CRS), then the
-/// inverse of its geotransform (rotation and shear included).
+/// Web Mercator → a source's pixels through PROJ (EPSG:3857 → the source's CRS), then its
+/// georeference backwards: the inverse geotransform (rotation and shear included) or the fit
+/// of its ground control points.
 final class ProjectedMapping: MercatorToPixel {
     private let transformer: CoordinateTransformer
-    private let inverse: GeoTransform
+    private let geolocator: PixelGeolocator
 
-    init(crs: SpatialReference, geoTransform: GeoTransform) throws(SourceReaderError) {
+    init(crs: SpatialReference, georeferencing: Georeferencing, path: String) throws(SourceReaderError) {
         transformer = try CoordinateTransformer(from: .webMercator, to: crs)
-        guard let inverse = geoTransform.inverse else { throw .degenerateGeoTransform(path: crs.name) }
-        self.inverse = inverse
+        geolocator = try PixelGeolocator(georeferencing, path: path)
     }
 
     func pixels(xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, count: Int) {
         transformer.transform(xs: xs, ys: ys, count: count)
-        for i in 0..<count {
-            let (c, r) = inverse.apply(col: xs[i], row: ys[i])
-            xs[i] = c
-            ys[i] = r
-        }
+        geolocator.toPixels(xs: xs, ys: ys, count: count)
     }
 }
 
-/// How tiles map onto a source: closed form for north-up EPSG:4326/3857, PROJ otherwise.
+/// How tiles map onto a source: closed form for north-up EPSG:4326/3857, PROJ and the
+/// georeference otherwise.
 enum MappingChoice {
-    static func separable(crs: SpatialReference, geoTransform gt: GeoTransform) -> Georeference? {
-        guard gt.isNorthUp else { return nil }
+    static func separable(crs: SpatialReference, georeferencing: Georeferencing) -> Georeference? {
+        guard let gt = georeferencing.affine, gt.isNorthUp else { return nil }
         let kind: CRS
         switch crs.kind {
         case .wgs84Degrees: kind = .epsg4326
@@ -58,9 +55,9 @@ enum MappingChoice {
         return Georeference(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
     }
 
-    static func mapping(crs: SpatialReference, geoTransform gt: GeoTransform) throws(SourceReaderError) -> PixelMapping {
-        if let g = separable(crs: crs, geoTransform: gt) { return .separable(g) }
-        return .general(try ProjectedMapping(crs: crs, geoTransform: gt))
+    static func mapping(crs: SpatialReference, georeferencing: Georeferencing, path: String) throws(SourceReaderError) -> PixelMapping {
+        if let g = separable(crs: crs, georeferencing: georeferencing) { return .separable(g) }
+        return .general(try ProjectedMapping(crs: crs, georeferencing: georeferencing, path: path))
     }
 }
 

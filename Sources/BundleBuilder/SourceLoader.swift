@@ -18,7 +18,8 @@ public struct SourceInfo: Sendable {
     public let width: Int
     public let height: Int
     public let crs: SpatialReference
-    public let geoTransform: GeoTransform
+    /// A geotransform, or ground control points.
+    public let georeferencing: Georeferencing
     /// Extent in degrees (unclipped).
     public let bounds: GeoBounds
     /// Extent in Web Mercator metres, clipped to the Mercator square.
@@ -30,6 +31,7 @@ public struct SourceInfo: Sendable {
         case .png: "\(width)x\(height) PNG, \(crs.name)"
         case let .raster(d):
             "\(width)x\(height) \(d.driver) \(d.layout.rawValue) \(d.dataType), \(crs.name), \(d.overviews.count) overview(s)"
+                + (d.georeferencing.groundControlPoints.map { ", \($0.points.count) ground control points (\($0.fit))" } ?? "")
         }
     }
 }
@@ -72,8 +74,9 @@ enum SourceLoader {
         }
         let crs = options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84)
         let gt = GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
-        let (bounds, mercator) = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, geoTransform: gt)
-        return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, geoTransform: gt,
+        let (bounds, mercator) = try footprint(path: path, width: reader.width, height: reader.height, crs: crs,
+                                               georeferencing: .affine(gt))
+        return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
                           bounds: bounds, mercatorBounds: mercator)
     }
 
@@ -81,9 +84,9 @@ enum SourceLoader {
         let description: RasterDescription
         do { description = try RasterDataset(path: path).describe(options: options) } catch { throw .source(error) }
         let (bounds, mercator) = try footprint(path: path, width: description.width, height: description.height,
-                                               crs: description.crs, geoTransform: description.geoTransform)
+                                               crs: description.crs, georeferencing: description.georeferencing)
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
-                          crs: description.crs, geoTransform: description.geoTransform, bounds: bounds, mercatorBounds: mercator)
+                          crs: description.crs, georeferencing: description.georeferencing, bounds: bounds, mercatorBounds: mercator)
     }
 
     /// The source's extent in degrees (a 33 × 33 grid of points over the raster, edges included,
@@ -91,16 +94,16 @@ enum SourceLoader {
     /// inside a polar stereographic raster) and in Web Mercator metres (latitudes clipped to the
     /// Mercator range).
     static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
-                          geoTransform gt: GeoTransform) throws(BuildError) -> (GeoBounds, MercatorBounds) {
+                          georeferencing: Georeferencing) throws(BuildError) -> (GeoBounds, MercatorBounds) {
         let steps = 32
         var xs = [Double](), ys = [Double]()
         for j in 0...steps {
             for i in 0...steps {
-                let p = gt.apply(col: Double(i) / Double(steps) * Double(width), row: Double(j) / Double(steps) * Double(height))
-                xs.append(p.x)
-                ys.append(p.y)
+                xs.append(Double(i) / Double(steps) * Double(width))
+                ys.append(Double(j) / Double(steps) * Double(height))
             }
         }
+        do { try PixelGeolocator(georeferencing, path: path).toCRS(xs: &xs, ys: &ys) } catch { throw .source(error) }
         switch crs.kind {
         case .wgs84Degrees:
             break

@@ -1,5 +1,7 @@
-// GDAL's C API (Debian libgdal-dev): rasters, overviews, masks, spatial references and PROJ transforms.
+// GDAL's C API (Debian libgdal-dev): rasters, overviews, masks, spatial references, PROJ transforms
+// and ground-control-point transformers.
 #include <gdal/gdal.h>
+#include <gdal/gdal_alg.h>
 #include <gdal/cpl_conv.h>
 #include <gdal/cpl_error.h>
 #include <gdal/cpl_string.h>

@@ -46,21 +46,30 @@ public final class RasterDataset {
             throw .unsupportedDataType(path: path, type: "\(typeName) palette indices (8-bit only)")
         }
 
+        let georeferencing: Georeferencing
+        let declaredCRS: UnsafePointer<CChar>?
         var gt = [Double](repeating: 0, count: 6)
-        guard GDALGetGeoTransform(handle, &gt) == CE_None else {
-            let gcps = Int(GDALGetGCPCount(handle))
-            if gcps > 0 { throw .onlyGroundControlPoints(path: path, count: gcps) }
+        if GDALGetGeoTransform(handle, &gt) == CE_None {
+            georeferencing = .affine(GeoTransform(gt))
+            declaredCRS = GDALGetProjectionRef(handle)
+        } else if GDALGetGCPCount(handle) > 0, let list = GDALGetGCPs(handle) {
+            let points = (0..<Int(GDALGetGCPCount(handle))).map { i in
+                GroundControlPoint(pixel: list[i].dfGCPPixel, line: list[i].dfGCPLine, x: list[i].dfGCPX, y: list[i].dfGCPY)
+            }
+            georeferencing = .groundControlPoints(points, options.gcpTransform)
+            declaredCRS = GDALGetGCPProjection(handle)
+        } else {
             throw .noGeoreference(path: path)
         }
-        let geoTransform = GeoTransform(gt)
-        guard geoTransform.inverse != nil else { throw .degenerateGeoTransform(path: path) }
+        // Fits ground control points once here, so that a set GDAL cannot fit fails before the build.
+        _ = try PixelGeolocator(georeferencing, path: path)
 
         let crs: SpatialReference
         var assumed = false
         if let given = options.crs {
             crs = given
             assumed = true
-        } else if let wkt = GDALGetProjectionRef(handle).map({ String(cString: $0) }), !wkt.isEmpty {
+        } else if let wkt = declaredCRS.map({ String(cString: $0) }), !wkt.isEmpty {
             crs = try SpatialReference(wkt: wkt)
         } else if hasWorldFile {
             crs = .wgs84   // world files say nothing of the CRS; TrailMap's default for them
@@ -102,7 +111,7 @@ public final class RasterDataset {
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
         return RasterDescription(path: path, driver: driver, width: width, height: height, layout: layout,
-                                 dataType: typeName, geoTransform: geoTransform, crs: crs, crsAssumed: assumed,
+                                 dataType: typeName, georeferencing: georeferencing, crs: crs, crsAssumed: assumed,
                                  transparency: transparency, palette: palette, scale: scale,
                                  overviews: overviews(bands: bands.map { $0! }))
     }

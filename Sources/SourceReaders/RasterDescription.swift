@@ -31,11 +31,15 @@ public struct ReadOptions: Sendable {
     public var nodata: [Double]?
     /// `--scale MIN,MAX`: the range of non-8-bit bands that maps to 0...255.
     public var scale: (min: Double, max: Double)?
+    /// `--gcp-transform`: how sources georeferenced by ground control points are fitted.
+    public var gcpTransform: GCPTransform
 
-    public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil) {
+    public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil,
+                gcpTransform: GCPTransform = .auto) {
         self.crs = crs
         self.nodata = nodata
         self.scale = scale
+        self.gcpTransform = gcpTransform
     }
 }
 
@@ -57,7 +61,8 @@ public struct RasterDescription: Sendable {
     public let layout: BandLayout
     /// GDAL's name of the pixel type, e.g. `Byte`, `UInt16`.
     public let dataType: String
-    public let geoTransform: GeoTransform
+    /// A geotransform, or ground control points.
+    public let georeferencing: Georeferencing
     public let crs: SpatialReference
     /// Whether the CRS came from `--source-crs` or the EPSG:4326 default of world files, not the file.
     public let crsAssumed: Bool

@@ -8,6 +8,7 @@ import TileStore
 
 extension Resampling: ExpressibleByArgument {}
 extension BuildEffort: ExpressibleByArgument {}
+extension GCPTransform: ExpressibleByArgument {}
 
 /// `--png-deflater`.
 enum PNGDeflaterArgument: String, ExpressibleByArgument, CaseIterable {
@@ -67,6 +68,9 @@ struct BuildCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: each source's band minimum and maximum).", valueName: "min,max"))
     var scale: String?
+
+    @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
+    var gcpTransform: GCPTransform = .auto
 
     @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). On the sample's Colorado imagery: webp --lossless ~0.7x the PNG bytes with the same pixels; webp q90 and jpeg q85 a fraction of them, lossy.", valueName: "format"))
     var format: String?
@@ -174,6 +178,7 @@ struct BuildCommand: ParsableCommand {
         options.read.crs = try sourceCrs.map { try SpatialReference(userInput: $0) }
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
+        options.read.gcpTransform = gcpTransform
         if let tileSize { options.tileSize = tileSize }
         if let format = format.flatMap(TileFormat.init(metadata:)) {
             options.format = format

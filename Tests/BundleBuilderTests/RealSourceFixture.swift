@@ -63,12 +63,13 @@ struct RealSourceFixture {
         try reader.tile(t).map { try PNGDecoder.decode($0) }
     }
 
-    /// gdalwarp's rendering of one tile of `src` (EPSG:3857, 256 px, with alpha).
-    func reference(_ t: TileID, _ src: String, resampling: String) throws -> RGBAImage {
+    /// gdalwarp's rendering of one tile of `src` (EPSG:3857, 256 px, with alpha), with `extra`
+    /// arguments (e.g. `-tps`).
+    func reference(_ t: TileID, _ src: String, resampling: String, extra: [String] = []) throws -> RGBAImage {
         let b = t.mercatorBounds
-        let out = dir.file("ref-\(t.z)-\(t.x)-\(t.y)-\(resampling).tif")
+        let out = dir.file("ref-\(t.z)-\(t.x)-\(t.y)-\(resampling)\(extra.joined()).tif")
         try GDALTools.warp(src, out, ["-t_srs", "EPSG:3857", "-te", "\(b.minX)", "\(b.minY)", "\(b.maxX)", "\(b.maxY)",
-                                      "-ts", "256", "256", "-r", resampling, "-dstalpha"])
+                                      "-ts", "256", "256", "-r", resampling, "-dstalpha"] + extra)
         let dataset = try RasterDataset(path: out)
         let d = try dataset.describe(options: ReadOptions())
         var pixels = [UInt8](repeating: 0, count: 256 * 256 * 4)

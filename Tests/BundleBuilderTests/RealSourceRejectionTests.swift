@@ -11,7 +11,8 @@ import TrailMapTestSupport
     let fx = RealSourceFixture()
 
     enum Bad: String, CaseIterable {
-        case noGeoreference, noCRS, unknownCRS, notARaster, truncated, fiveBands, outsideMercator, scaleOrder, nodataCount
+        case noGeoreference, noCRS, unknownCRS, notARaster, truncated, fiveBands, outsideMercator, scaleOrder, nodataCount,
+             collinearControlPoints, tooFewControlPoints
     }
 
     @Test(arguments: Bad.allCases)
@@ -77,6 +78,20 @@ import TrailMapTestSupport
         case .nodataCount:
             o.read.nodata = [0, 0]
             expected = [good, "--src-nodata"]
+        case .collinearControlPoints:
+            // Three points on one line fit no plane.
+            let tif = fx.dir.file("line.tif")
+            try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "10", "10", "-105.9", "39.9",
+                                                "-gcp", "20", "20", "-105.8", "39.8"])
+            o.sources = [tif]
+            expected = [tif, "ground control points"]
+        case .tooFewControlPoints:
+            let tif = fx.dir.file("four.tif")
+            try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",
+                                                "-gcp", "0", "64", "-106", "39", "-gcp", "64", "64", "-105", "39"])
+            o.read.gcpTransform = .order3
+            o.sources = [tif]
+            expected = [tif, "4 point(s)", "order3", "at least 10"]
         }
         var message = ""
         #expect { try BundleBuilder(options: o).build() } throws: { error in
