@@ -93,7 +93,7 @@ public struct BundleBuilder: Sendable {
             if options.shard != nil {
                 let top = ranges[b][band.zooms.count - 1]
                 let footprints = infos.indices.filter { band.layers.contains(layerOf[$0]) }
-                    .map { TileRange(bounds: infos[$0].bounds, zoom: top.z) }
+                    .flatMap { infos[$0].parts.compactMap { $0.clippedToMercator }.map { TileRange(bounds: $0, zoom: top.z) } }
                 work.append(units[b].map { BuildUnits.work(unit: $0, top: top, footprints: footprints) })
             }
         }
@@ -274,8 +274,11 @@ public struct BundleBuilder: Sendable {
     private func metadata(_ plan: Plan) -> BundleMetadata {
         let bounds = plan.bounds, infos = plan.sources
         var meta = BundleMetadata(name: options.name, bounds: bounds, minZoom: options.minZoom, maxZoom: options.maxZoom)
+        // Sources either side of the antimeridian centre near it, not near 0°.
         let c = bounds.center
-        meta.center = (c.lon, c.lat, min(options.maxZoom, max(options.minZoom, (options.minZoom + options.maxZoom) / 2)))
+        let parts = infos.flatMap(\.parts).compactMap { $0.intersection(bounds) }
+        let lon = Antimeridian.centerLongitude(parts) ?? c.lon
+        meta.center = (lon, c.lat, min(options.maxZoom, max(options.minZoom, (options.minZoom + options.maxZoom) / 2)))
         meta.description = options.description.isEmpty ? "\(options.name) trail map" : options.description
         meta.attribution = options.attribution
         meta.version = options.version

@@ -15,7 +15,8 @@ struct LayerStyle: Sendable, Equatable {
 /// A source ready to render: where it lies, how it is drawn and how a rendering thread opens it.
 struct PreparedSource: Sendable {
     let path: String
-    let mercatorBounds: MercatorBounds
+    /// Where it lies: one box, or two either side of the antimeridian.
+    let mercatorParts: [MercatorBounds]
     let style: LayerStyle
     /// Opens the source for the calling thread (GDAL handles and PROJ transforms are per thread).
     let open: @Sendable () throws(BuildError) -> SourceLayer
@@ -26,11 +27,16 @@ extension PreparedSource {
     init(_ info: SourceInfo, style: LayerStyle,
          makeReader: @escaping @Sendable () throws(SourceReaderError) -> any SourceWindowReader) {
         let bounds = info.mercatorBounds, crs = info.crs, georeferencing = info.georeferencing, path = info.path
-        self.init(path: info.path, mercatorBounds: bounds, style: style) { () throws(BuildError) -> SourceLayer in
+        self.init(path: info.path, mercatorParts: info.mercatorParts, style: style) { () throws(BuildError) -> SourceLayer in
             do throws(SourceReaderError) {
                 return SourceLayer(reader: try makeReader(), mapping: try MappingChoice.mapping(crs: crs, georeferencing: georeferencing, path: path),
                                    mercatorBounds: bounds)
             } catch { throw .source(error) }
         }
     }
+}
+
+extension PreparedSource {
+    /// Whether the source may have pixels in `b`.
+    func touches(_ b: MercatorBounds) -> Bool { mercatorParts.contains { $0.intersects(b) } }
 }

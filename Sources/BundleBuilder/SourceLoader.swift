@@ -20,10 +20,14 @@ public struct SourceInfo: Sendable {
     public let crs: SpatialReference
     /// A geotransform, or ground control points.
     public let georeferencing: Georeferencing
-    /// Extent in degrees (unclipped).
+    /// Extent in degrees (unclipped); a source crossing the antimeridian spans every longitude.
     public let bounds: GeoBounds
     /// Extent in Web Mercator metres, clipped to the Mercator square.
     public let mercatorBounds: MercatorBounds
+    /// Where the source lies: `bounds` itself, or its two parts either side of the antimeridian.
+    public let parts: [GeoBounds]
+    /// `parts` in Web Mercator metres, clipped to the Mercator square.
+    public var mercatorParts: [MercatorBounds] { parts.compactMap { $0.clippedToMercator?.mercator } }
 
     /// A line for logs: size, format, CRS.
     var summary: String {
@@ -74,27 +78,30 @@ enum SourceLoader {
         }
         let crs = options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84)
         let gt = GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
-        let (bounds, mercator) = try footprint(path: path, width: reader.width, height: reader.height, crs: crs,
-                                               georeferencing: .affine(gt))
+        let f = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt))
         return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
-                          bounds: bounds, mercatorBounds: mercator)
+                          bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts)
     }
 
     private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
         let description: RasterDescription
         do { description = try RasterDataset(path: path).describe(options: options) } catch { throw .source(error) }
-        let (bounds, mercator) = try footprint(path: path, width: description.width, height: description.height,
-                                               crs: description.crs, georeferencing: description.georeferencing)
+        let f = try footprint(path: path, width: description.width, height: description.height,
+                              crs: description.crs, georeferencing: description.georeferencing)
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
-                          crs: description.crs, georeferencing: description.georeferencing, bounds: bounds, mercatorBounds: mercator)
+                          crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
+                          mercatorBounds: f.mercator, parts: f.parts)
     }
 
     /// The source's extent in degrees (a 33 × 33 grid of points over the raster, edges included,
     /// transformed to WGS 84: interior points catch extremes the outline misses, such as a pole
     /// inside a polar stereographic raster) and in Web Mercator metres (latitudes clipped to the
-    /// Mercator range).
+    /// Mercator range). A source whose longitudes are narrowest taken across the antimeridian
+    /// (UTM zone 1 or 60, Alaska Albers) spans every longitude in `bounds`, and `parts` holds its
+    /// two sides.
     static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
-                          georeferencing: Georeferencing) throws(BuildError) -> (GeoBounds, MercatorBounds) {
+                          georeferencing: Georeferencing) throws(BuildError)
+        -> (bounds: GeoBounds, mercator: MercatorBounds, parts: [GeoBounds]) {
         let steps = 32
         var xs = [Double](), ys = [Double]()
         for j in 0...steps {
@@ -116,12 +123,19 @@ enum SourceLoader {
         guard !valid.isEmpty else {
             throw .source(.transformFailed(path: path, reason: "no point of the raster maps to longitude/latitude"))
         }
-        let bounds = GeoBounds(west: valid.map { xs[$0] }.min()!, south: valid.map { ys[$0] }.min()!,
-                               east: valid.map { xs[$0] }.max()!, north: valid.map { ys[$0] }.max()!)
+        let lons = valid.map { xs[$0] }
+        var bounds = GeoBounds(west: lons.min()!, south: valid.map { ys[$0] }.min()!,
+                               east: lons.max()!, north: valid.map { ys[$0] }.max()!)
+        var parts = [bounds]
+        // Only through PROJ: the closed forms of EPSG:4326/3857 do not wrap longitudes.
+        if crs.kind == .other, let span = Antimeridian.crossingSpan(lons) {
+            parts = Antimeridian.parts(GeoBounds(west: span.west, south: bounds.south, east: span.east, north: bounds.north))
+            (bounds.west, bounds.east) = (-180, 180)
+        }
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
               let clipped = bounds.clippedToMercator
         else { throw .outsideMercator(path: path, bounds: bounds) }
-        return (bounds, clipped.mercator)
+        return (bounds, clipped.mercator, parts)
     }
 
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits

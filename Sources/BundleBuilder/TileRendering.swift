@@ -141,7 +141,7 @@ struct TileRendering: Sendable {
                             }
                             sheets = nil
                         }
-                        for i in candidates where sources[i].mercatorBounds.intersects(tb) {
+                        for i in candidates where sources[i].touches(tb) {
                             let layer = try layers.layer(i)
                             let style = sources[i].style
                             let drawn: RGBAImage?
@@ -158,7 +158,7 @@ struct TileRendering: Sendable {
                         var children: [FinishedTile] = [.image(nil), .image(nil), .image(nil), .image(nil)]
                         for (k, c) in t.children.enumerated() where ranges[c.z - minZ].contains(c) {
                             let cb = c.mercatorBounds
-                            let inside = candidates.filter { sources[$0].mercatorBounds.intersects(cb) }
+                            let inside = candidates.filter { sources[$0].touches(cb) }
                             if inside.isEmpty {
                                 done.add(subtreeCount(c), ordering: .relaxed)
                                 continue
@@ -180,7 +180,7 @@ struct TileRendering: Sendable {
                     if u >= units.count { break }
                     let unit = units[u]
                     let ub = unit.mercatorBounds
-                    let candidates = sources.indices.filter { sources[$0].mercatorBounds.intersects(ub) }
+                    let candidates = sources.indices.filter { sources[$0].touches(ub) }
                     do throws(BuildError) {
                         var finished = FinishedTile.image(nil)
                         if candidates.isEmpty {
