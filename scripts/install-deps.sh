@@ -2,9 +2,9 @@
 # Installs the Debian packages TrailMap needs to build and test (idempotent), or with arguments
 # just those packages (scripts that need more, e.g. benchmarks, call it with their own list).
 # postgresql: the PostgreSQL catalog tests start a throwaway cluster with its initdb and pg_ctl
-# (scripts/postgres.sh); no system service is started.
+# (scripts/postgres.sh); no system service is started. zip: tests pack map sheets into archives.
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev gdal-bin libjs-leaflet chromium postgresql)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev gdal-bin libjs-leaflet chromium postgresql zip)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

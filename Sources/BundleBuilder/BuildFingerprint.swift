@@ -91,10 +91,10 @@ struct SourceFileStamp: Equatable {
     var size: Int64 = 0
     var modifiedNanoseconds: Int64 = 0
 
+    /// A plain file's, or a file's in one of GDAL's virtual file systems (a zip member's).
     init(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return }
-        size = Int64(st.st_size)
-        modifiedNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        guard let st = GDALFiles.stat(path) else { return }
+        size = st.size
+        modifiedNanoseconds = st.modifiedNanoseconds
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SourceReaders
 import TileGeometry
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +12,29 @@ public enum SourceList {
         "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw",
     ]
 
-    /// Expands each path: a folder becomes its raster files (by extension, sorted by name, not
-    /// recursive); a glob (`*`, `?`, `[...]`, when no file has that very name) the files it
-    /// matches, sorted; a file stays as it is (missing files are reported later, by the loader).
+    /// Expands each path: a folder becomes its raster files and zip archives (by extension,
+    /// sorted by name, not recursive); a zip archive its raster members (any depth, sorted, read in place through
+    /// GDAL's `/vsizip/`); a glob (`*`, `?`, `[...]`, when no file has that very name) the files
+    /// it matches, sorted; a file, or a path in one of GDAL's virtual file systems (`/vsizip/...`),
+    /// stays as it is (missing files are reported later, by the loader).
     public static func expand(_ paths: [String]) throws(BuildError) -> [String] {
         var out = [String]()
         for path in paths {
+            if GDALFiles.isVirtual(path) {
+                out.append(path)
+                continue
+            }
+            if GDALFiles.archiveExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()),
+               FileManager.default.fileExists(atPath: path) {
+                guard let members = GDALFiles.rasterMembers(ofArchive: path, extensions: rasterExtensions) else {
+                    throw .sourceList(path: path, reason: "GDAL cannot read it as a zip archive")
+                }
+                guard !members.isEmpty else {
+                    throw .sourceList(path: path, reason: "the archive holds no raster files (\(rasterExtensions.sorted().joined(separator: ", ")))")
+                }
+                out += members
+                continue
+            }
             if isGlob(path) && !FileManager.default.fileExists(atPath: path) {
                 let matches = glob(path)
                 guard !matches.isEmpty else { throw .sourceList(path: path, reason: "the pattern matches no files") }
@@ -29,12 +47,13 @@ public enum SourceList {
                 do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
                     throw .sourceList(path: path, reason: "cannot list the folder: \(error.localizedDescription)")
                 }
-                let rasters = names.filter { rasterExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
-                    .sorted()
+                let taken = rasterExtensions.union(GDALFiles.archiveExtensions)
+                let rasters = names.filter { taken.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }.sorted()
                 guard !rasters.isEmpty else {
-                    throw .sourceList(path: path, reason: "the folder holds no raster files (\(rasterExtensions.sorted().joined(separator: ", ")))")
+                    throw .sourceList(path: path, reason: "the folder holds no raster files (\(taken.sorted().joined(separator: ", ")))")
                 }
-                out += rasters.map { (path as NSString).appendingPathComponent($0) }
+                // Archives in the folder are opened in turn; raster files stay as they are.
+                out += try expand(rasters.map { (path as NSString).appendingPathComponent($0) })
             } else {
                 out.append(path)
             }

@@ -46,14 +46,12 @@ enum SourceLoader {
 
     /// Reads a source's header and georeference; any problem is an error naming the file.
     static func inspect(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
-            throw .sourceMissing(path: path)
+        guard let stat = GDALFiles.stat(path) else { throw .sourceMissing(path: path) }
+        guard stat.size > 0 else { throw .sourceEmpty(path: path) }
+        // TrailMap's own PNG decoder knows no nodata value, nor GDAL's virtual files: GDAL reads those PNGs.
+        if options.nodata == nil, !GDALFiles.isVirtual(path), isPNG(path), let info = try inspectPNG(path, options: options) {
+            return info
         }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        guard size > 0 else { throw .sourceEmpty(path: path) }
-        // TrailMap's own PNG decoder knows no nodata value: with one given, GDAL reads the PNG.
-        if options.nodata == nil, isPNG(path), let info = try inspectPNG(path, options: options) { return info }
         return try inspectRaster(path, options: options)
     }
 

@@ -20,6 +20,20 @@ public enum FileSHA256 {
         return (size, Hex.encode(hasher.finalize()))
     }
 
+    /// Size and lower-case hex SHA-256 of bytes that `read` hands over chunk by chunk (a file
+    /// read through another library's I/O, such as a member of a zip archive).
+    public static func digest<E: Error>(
+        reading read: ((UnsafeRawBufferPointer) -> Void) throws(E) -> Void
+    ) throws(E) -> (size: Int64, hex: String) {
+        var hasher = SHA256()
+        var size: Int64 = 0
+        try read { chunk in
+            hasher.update(bufferPointer: chunk)
+            size += Int64(chunk.count)
+        }
+        return (size, Hex.encode(hasher.finalize()))
+    }
+
     /// Lower-case hex SHA-256 of bytes in memory.
     public static func hex(of data: Data) -> String { Hex.encode(SHA256.hash(data: data)) }
 }
