@@ -5,10 +5,6 @@ public struct GroundControlPoint: Sendable, Hashable {
     public var line: Double
     public var x: Double
     public var y: Double
-
-    public init(pixel: Double, line: Double, x: Double, y: Double) {
-        (self.pixel, self.line, self.x, self.y) = (pixel, line, x, y)
-    }
 }
 
 /// How pixels are fitted to ground control points (`--gcp-transform`), as gdalwarp's `-order`
