@@ -23,6 +23,7 @@ public struct BuildLayer: Sendable {
     public var nodata: [Double]?
     public var scale: (min: Double, max: Double)?
     public var gcpTransform: GCPTransform?
+    public var bands: [Int]?
     /// The layer's resampling; nil: the build's.
     public var resampling: Resampling?
     /// Multiplies the layer's alpha: 1 opaque as the sources are, 0.5 half see-through.
@@ -40,7 +41,7 @@ public struct BuildLayer: Sendable {
     /// The read options of this layer's sources: its own, then the build's.
     func readOptions(over base: ReadOptions) -> ReadOptions {
         ReadOptions(crs: crs ?? base.crs, nodata: nodata ?? base.nodata, scale: scale ?? base.scale,
-                    gcpTransform: gcpTransform ?? base.gcpTransform)
+                    gcpTransform: gcpTransform ?? base.gcpTransform, bands: bands ?? base.bands)
     }
 
     /// The zooms served within the build's range.

@@ -31,7 +31,7 @@ public struct BuildManifest: Sendable {
                                          "allowGaps", "allowOverlap", "output", "layers"]
     static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling"]
     static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
-                                           "nodata", "scale", "gcpTransform", "resampling", "opacity"]
+                                           "nodata", "scale", "bands", "gcpTransform", "resampling", "opacity"]
 
     /// Reads and checks a manifest; relative source paths are relative to its folder.
     public static func load(path: String) throws(BuildError) -> BuildManifest {
@@ -228,6 +228,10 @@ private struct FieldReader {
         if let s = try numbers(l["scale"], "\(field).scale", count: 2...2) {
             guard s[0] < s[1] else { throw fail("\(field).scale", "[\(s[0]), \(s[1])]: MIN must be less than MAX") }
             layer.scale = (s[0], s[1])
+        }
+        if let b = try numbers(l["bands"], "\(field).bands", count: 1...4) {
+            guard b.allSatisfy({ $0 >= 1 && $0 == $0.rounded() }) else { throw fail("\(field).bands", "band numbers start at 1") }
+            layer.bands = b.map { Int($0) }
         }
         layer.gcpTransform = try choice(l["gcpTransform"], "\(field).gcpTransform", GCPTransform.self)
         layer.resampling = try choice(l["resampling"], "\(field).resampling", Resampling.self)

@@ -31,9 +31,10 @@ public final class RasterDataset {
         guard width > 0, height > 0 else { throw .cannotOpen(path: path, reason: "the raster has no pixels") }
         let bandCount = Int(GDALGetRasterCount(handle))
         guard bandCount > 0 else { throw .unsupportedBands(path: path, detail: "no bands") }
-        let bands = (1...bandCount).map { GDALGetRasterBand(handle, Int32($0)) }
-        guard bands.allSatisfy({ $0 != nil }) else { throw .cannotOpen(path: path, reason: "a band cannot be read") }
-        let layout = try Self.layout(path: path, bands: bands.map { $0! })
+        let all = (1...bandCount).map { GDALGetRasterBand(handle, Int32($0)) }
+        guard all.allSatisfy({ $0 != nil }) else { throw .cannotOpen(path: path, reason: "a band cannot be read") }
+        let (layout, selected) = try Self.layout(path: path, bands: all.map { $0! }, chosen: options.bands)
+        let bands = selected.map { all[$0 - 1] }
         let type = GDALGetRasterDataType(bands[0])
         let typeName = String(cString: GDALGetDataTypeName(type))
         guard GDALDataTypeIsComplex(type) == 0, type != GDT_Unknown else {
@@ -78,7 +79,7 @@ public final class RasterDataset {
             throw .noCRS(path: path)
         }
 
-        let colourBands = layout.hasAlpha ? bandCount - 1 : bandCount
+        let colourBands = layout.hasAlpha ? bands.count - 1 : bands.count
         let transparency = try transparency(layout: layout, bands: bands.map { $0! }, colourBands: colourBands,
                                             options: options)
         var palette = [UInt8]()
@@ -111,28 +112,43 @@ public final class RasterDataset {
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
         return RasterDescription(path: path, driver: driver, width: width, height: height, layout: layout,
-                                 dataType: typeName, georeferencing: georeferencing, crs: crs, crsAssumed: assumed,
+                                 dataType: typeName, bands: selected, georeferencing: georeferencing, crs: crs, crsAssumed: assumed,
                                  transparency: transparency, palette: palette, scale: scale,
                                  overviews: overviews(bands: bands.map { $0! }))
     }
 
-    private static func layout(path: String, bands: [GDALRasterBandH]) throws(SourceReaderError) -> BandLayout {
+    /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`--bands`)
+    /// when given, else by the band count, a last band counting as alpha only when GDAL says so
+    /// (its colour interpretation, or the dataset's mask being an alpha band), as gdal2tiles
+    /// decides. So a 4-band red, green, blue, near-infrared image (NAIP) is read as RGB.
+    private static func layout(path: String, bands: [GDALRasterBandH],
+                               chosen: [Int]?) throws(SourceReaderError) -> (BandLayout, [Int]) {
         let interp = bands.map { GDALGetRasterColorInterpretation($0) }
         let names = interp.map { String(cString: GDALGetColorInterpretationName($0)) }.joined(separator: ", ")
+        let isPalette = { (i: Int) in interp[i - 1] == GCI_PaletteIndex && GDALGetRasterColorTable(bands[i - 1]) != nil }
+        if let chosen {
+            guard (1...4).contains(chosen.count) else {
+                throw .unsupportedBands(path: path, detail: "--bands takes 1 to 4 band numbers, got \(chosen.count)")
+            }
+            for b in chosen where !(1...bands.count).contains(b) {
+                throw .unsupportedBands(path: path, detail: "--bands \(b): the raster has bands 1-\(bands.count) (\(names))")
+            }
+            let layouts: [BandLayout] = [isPalette(chosen[0]) ? .palette : .gray, .grayAlpha, .rgb, .rgba]
+            return (layouts[chosen.count - 1], chosen)
+        }
+        let lastIsAlpha = interp.last == GCI_AlphaBand
+            || GDALGetMaskFlags(bands[0]) & (GMF_ALPHA | GMF_PER_DATASET) == (GMF_ALPHA | GMF_PER_DATASET)
         switch bands.count {
         case 1:
-            return interp[0] == GCI_PaletteIndex && GDALGetRasterColorTable(bands[0]) != nil ? .palette : .gray
+            return (isPalette(1) ? .palette : .gray, [1])
         case 2:
-            return .grayAlpha
+            return lastIsAlpha ? (.grayAlpha, [1, 2]) : (.gray, [1])
         case 3:
-            return .rgb
+            return (.rgb, [1, 2, 3])
         case 4:
-            guard interp[3] == GCI_AlphaBand || interp[3] == GCI_Undefined else {
-                throw .unsupportedBands(path: path, detail: "4 bands: \(names)")
-            }
-            return .rgba
+            return lastIsAlpha ? (.rgba, [1, 2, 3, 4]) : (.rgb, [1, 2, 3])
         default:
-            throw .unsupportedBands(path: path, detail: "\(bands.count) bands: \(names)")
+            throw .unsupportedBands(path: path, detail: "\(bands.count) bands: \(names); choose them with --bands, e.g. --bands 1,2,3")
         }
     }
 
@@ -191,9 +207,8 @@ public final class RasterDataset {
                          into out: UnsafeMutablePointer<UInt8>) throws(SourceReaderError) {
         let n = w * h
         guard n > 0 else { return }
-        let bandCount = Int(GDALGetRasterCount(handle))
         var bands = [GDALRasterBandH]()
-        for i in 1...bandCount {
+        for i in d.bands {
             guard var band = GDALGetRasterBand(handle, Int32(i)) else { throw .readFailed(path: path, reason: "band \(i) is missing") }
             if level > 0 {
                 guard let o = GDALGetOverview(band, Int32(d.overviews[level - 1].index)) else {
@@ -203,7 +218,7 @@ public final class RasterDataset {
             }
             bands.append(band)
         }
-        let colourBands = d.layout.hasAlpha ? bandCount - 1 : bandCount
+        let colourBands = d.layout.hasAlpha ? bands.count - 1 : bands.count
         let eightBit = d.scale == nil
         var isNodata = [Bool]()
         if case .nodata = d.transparency { isNodata = [Bool](repeating: true, count: n) }

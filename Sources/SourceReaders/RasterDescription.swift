@@ -33,13 +33,16 @@ public struct ReadOptions: Sendable {
     public var scale: (min: Double, max: Double)?
     /// `--gcp-transform`: how sources georeferenced by ground control points are fitted.
     public var gcpTransform: GCPTransform
+    /// `--bands`: the bands to read (1-based; 1 gray or palette, 2 gray+alpha, 3 RGB, 4 RGBA).
+    public var bands: [Int]?
 
     public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil,
-                gcpTransform: GCPTransform = .auto) {
+                gcpTransform: GCPTransform = .auto, bands: [Int]? = nil) {
         self.crs = crs
         self.nodata = nodata
         self.scale = scale
         self.gcpTransform = gcpTransform
+        self.bands = bands
     }
 }
 
@@ -61,6 +64,8 @@ public struct RasterDescription: Sendable {
     public let layout: BandLayout
     /// GDAL's name of the pixel type, e.g. `Byte`, `UInt16`.
     public let dataType: String
+    /// The bands read (1-based): the colour bands, then alpha.
+    public let bands: [Int]
     /// A geotransform, or ground control points.
     public let georeferencing: Georeferencing
     public let crs: SpatialReference

@@ -72,6 +72,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
     var gcpTransform: GCPTransform = .auto
 
+    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"))
+    var bands: String?
+
     @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). On the sample's Colorado imagery: webp --lossless ~0.7x the PNG bytes with the same pixels; webp q90 and jpeg q85 a fraction of them, lossy.", valueName: "format"))
     var format: String?
 
@@ -136,6 +139,11 @@ struct BuildCommand: ParsableCommand {
             guard let v = Self.numbers(scale), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
         }
+        if let bands {
+            guard let v = Self.numbers(bands), (1...4).contains(v.count), v.allSatisfy({ $0 >= 1 && $0 == $0.rounded() }) else {
+                throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
+            }
+        }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let bounds {
             guard let v = Self.numbers(bounds), v.count == 4, GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3]).isValid,
@@ -179,6 +187,7 @@ struct BuildCommand: ParsableCommand {
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         options.read.gcpTransform = gcpTransform
+        if let bands { options.read.bands = Self.numbers(bands)?.map { Int($0) } }
         if let tileSize { options.tileSize = tileSize }
         if let format = format.flatMap(TileFormat.init(metadata:)) {
             options.format = format
