@@ -44,6 +44,7 @@ struct BuildFingerprint: Equatable {
         var scale: [Double]?
         var gcpTransform: String
         var bands: [Int]?
+        var sharedScales: [String: [Double]]
         var tileSize: Int
         var encoding: TileEncoding
         var unitPolicy: Int
@@ -56,8 +57,10 @@ struct BuildFingerprint: Equatable {
         var modified: Int64
     }
 
+    /// `sharedScales`: the joint ranges of layers' non-8-bit sources (`BundleBuilder.Plan`).
     /// `base`: the fingerprint recorded in the bundle an update starts from.
-    init(options o: BuildOptions, sources: [(layer: Int, path: String)], base: String? = nil) {
+    init(options o: BuildOptions, sources: [(layer: Int, path: String)], sharedScales: [String: [Double]] = [:],
+         base: String? = nil) {
         let layers = o.layers.map { l in
             LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
                           crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
@@ -68,7 +71,8 @@ struct BuildFingerprint: Equatable {
                          allowGaps: o.allowGaps, allowOverlap: o.allowOverlap, recordsLayers: o.recordsLayers,
                          clip: o.clipBounds.map { [$0.west, $0.south, $0.east, $0.north] }, resampling: o.resampling.rawValue,
                          crs: o.read.crs?.wkt, nodata: o.read.nodata, scale: o.read.scale.map { [$0.min, $0.max] },
-                         gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion)
+                         gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, sharedScales: sharedScales,
+                         tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion)
         let stamps = sources.map { s in
             let st = SourceFileStamp(path: s.path)
             return SourceStamp(layer: s.layer, path: s.path, size: st.size, modified: st.modifiedNanoseconds)

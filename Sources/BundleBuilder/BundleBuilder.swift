@@ -37,6 +37,9 @@ public struct BundleBuilder: Sendable {
         var units: [[TileID]]
         /// Tiles this build considers: every tile of the ranges, or a shard's units' subtrees.
         var total: Int
+        /// Per layer without `--scale`, the joint range its non-8-bit sources are mapped from
+        /// (derived from the sources, so part of what decides the tiles).
+        var sharedScales: [String: [Double]] = [:]
 
         /// The record a shard part keeps for the merge.
         func recordPlan(tileSize: Int, encoding: TileEncoding) -> BuildRecord.Plan {
@@ -51,16 +54,23 @@ public struct BundleBuilder: Sendable {
     /// source's header and georeference, the zoom range, the output folder.
     func plan() throws(BuildError) -> Plan {
         try options.validate()
-        var infos = [SourceInfo](), layerOf = [Int]()
+        var infos = [SourceInfo](), layerOf = [Int](), sharedScales = [String: [Double]]()
         for (l, layer) in options.layers.enumerated() {
             let paths = try SourceList.expand(layer.sources)
             let read = layer.readOptions(over: options.read)
+            var layerInfos = [SourceInfo]()
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
-                logger.debug("layer \(layer.name): source \(infos.count + 1) \(path): \(info.summary)")
-                infos.append(info)
-                layerOf.append(l)
+                logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
+                layerInfos.append(info)
             }
+            if read.scale == nil, let range = SourceLoader.sharedScale(layerInfos), layerInfos.count > 1 {
+                logger.info("layer \(layer.name): non-8-bit bands mapped from \(range.min) to \(range.max), the sources' joint range (--scale chooses it)")
+                layerInfos = layerInfos.map { $0.scaled(from: range) }
+                sharedScales[layer.name] = [range.min, range.max]
+            }
+            infos += layerInfos
+            layerOf += Array(repeating: l, count: layerInfos.count)
         }
         var union = infos[0].bounds
         for info in infos.dropFirst() { union = union.union(info.bounds) }
@@ -106,7 +116,7 @@ public struct BundleBuilder: Sendable {
         }
         try checkOutput()
         return Plan(sources: infos, layerOf: layerOf, bands: bands, bounds: bounds, ranges: ranges, unitZooms: unitZooms,
-                    units: units, total: total)
+                    units: units, total: total, sharedScales: sharedScales)
     }
 
     /// A recorded unit root's pixels (nil: transparent).
@@ -144,13 +154,14 @@ public struct BundleBuilder: Sendable {
         let infos = plan.sources
         let total = plan.total
         let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path) }
-        var fingerprint = BuildFingerprint(options: options, sources: stamps)
+        var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales)
         var update: (base: UpdateBase, changes: SourceChanges)?
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings)
             let changes = try SourceChanges.between(old: base.sources, new: infos, layerOf: plan.layerOf, layers: options.layers.count)
             logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
-            fingerprint = BuildFingerprint(options: options, sources: stamps, base: base.record[BuildRecord.fingerprintKey] ?? path)
+            fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
+                                           base: base.record[BuildRecord.fingerprintKey] ?? path)
             update = (base, changes)
         }
         let writer: BundleWriter, begun: BuildStart

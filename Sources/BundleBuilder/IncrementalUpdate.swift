@@ -119,7 +119,7 @@ struct UpdateBase {
             throw .update(path: path, "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result")
         }
         guard record[BuildRecord.tileSettingsKey] == tileSettings else {
-            throw .update(path: path, "it was built with other settings (zooms, layers, tile size, format, encoder, resampling or read overrides): run a full build without --update")
+            throw .update(path: path, "it was built with other settings (zooms, layers, tile size, format, encoder, resampling, read overrides, or the joint range of 16-bit sources, which a new or changed source can widen): run a full build without --update")
         }
         return UpdateBase(path: path, record: record, sources: sources)
     }

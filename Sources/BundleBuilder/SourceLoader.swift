@@ -40,8 +40,28 @@ public struct SourceInfo: Sendable {
     }
 }
 
+extension SourceInfo {
+    /// The same source with its non-8-bit bands mapped from `range`.
+    func scaled(from range: (min: Double, max: Double)) -> SourceInfo {
+        guard case let .raster(d) = kind else { return self }
+        return SourceInfo(path: path, kind: .raster(d.scaled(from: range)), width: width, height: height, crs: crs,
+                          georeferencing: georeferencing, bounds: bounds, mercatorBounds: mercatorBounds, parts: parts)
+    }
+}
+
 /// Checks sources before anything is written, then opens or decodes them.
 enum SourceLoader {
+    /// The range covering every non-8-bit source's own (each from its band minimum and
+    /// maximum), or nil when none has one: sheets of one series scaled alike.
+    static func sharedScale(_ infos: [SourceInfo]) -> (min: Double, max: Double)? {
+        let ranges = infos.compactMap { info -> (min: Double, max: Double)? in
+            if case let .raster(d) = info.kind { return d.scale }
+            return nil
+        }
+        guard let lo = ranges.map(\.min).min(), let hi = ranges.map(\.max).max() else { return nil }
+        return (lo, hi)
+    }
+
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Reads a source's header and georeference; any problem is an error naming the file.

@@ -75,7 +75,17 @@ public struct RasterDescription: Sendable {
     /// RGBA of each palette index (palette layout only).
     public let palette: [UInt8]
     /// The range mapped to 0...255 for non-8-bit bands (nil for 8-bit).
-    public let scale: (min: Double, max: Double)?
+    public private(set) var scale: (min: Double, max: Double)?
     /// The file's overviews, largest first (none for most non-tiled formats).
     public let overviews: [OverviewLevel]
+}
+
+extension RasterDescription {
+    /// The same raster with its non-8-bit bands mapped from `range` (sources of one series share
+    /// a range, so that sheets meet without a step in brightness).
+    public func scaled(from range: (min: Double, max: Double)) -> RasterDescription {
+        var copy = self
+        if copy.scale != nil { copy.scale = range }
+        return copy
+    }
 }

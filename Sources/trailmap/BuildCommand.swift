@@ -66,7 +66,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"))
     var srcNodata: String?
 
-    @Option(name: .long, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: each source's band minimum and maximum).", valueName: "min,max"))
+    @Option(name: .long, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"))
     var scale: String?
 
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))

@@ -1,0 +1,70 @@
+import Foundation
+import Raster
+import SourceReaders
+import Testing
+import TileGeometry
+import TileStore
+@testable import BundleBuilder
+import TrailMapTestSupport
+
+/// 16-bit sheets of one series, without --scale, are mapped to 8 bits from their joint range, so
+/// that a ramp running across two sheets has no step at the seam.
+@Suite struct SharedScaleTests {
+    let fx = RealSourceFixture()
+
+    /// A 16-bit gray ramp over `box`, from `low` at the west edge to `high` at the east edge.
+    func ramp(_ name: String, box: GeoBounds, low: Int, high: Int) throws -> String {
+        let size = 256
+        let gray = try fx.geographic(name + "-8", box: box, size: size) { c, _ in
+            let v = UInt8(c * 255 / (size - 1))
+            return (v, v, v, 255)
+        }
+        let out = fx.dir.file(name + ".tif")
+        try GDALTools.translate(gray, out, ["-b", "1", "-ot", "UInt16", "-scale", "0", "255", "\(low)", "\(high)"])
+        return out
+    }
+
+    @Test func sheetsOfOneSeriesShareTheirScale() throws {
+        let west = try ramp("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), low: 1000, high: 2000)
+        let east = try ramp("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), low: 2000, high: 3000)
+        let reader = try fx.build(fx.options([west, east], min: 9, max: 9, out: "ramp.mbtiles", resampling: .nearest))
+        // Along a row through the middle of the seam's tile, gray rises steadily from one sheet into the other.
+        let seam = WebMercator.tile(lon: -105.5, lat: 39.5, zoom: 9)
+        let image = try #require(try fx.tile(reader, seam))
+        let b = seam.mercatorBounds
+        let seamX = Int(((WebMercator.project(lon: -105.5, lat: 39.5).x - b.minX) / (b.maxX - b.minX) * 256).rounded())
+        let row = 128
+        let gray = { (x: Int) -> Int? in
+            let p = (row * 256 + x) * 4
+            return image.pixels[p + 3] == 255 ? Int(image.pixels[p]) : nil
+        }
+        var steps = [Int]()
+        for x in 1..<256 { if let a = gray(x - 1), let c = gray(x) { steps.append(c - a) } }
+        #expect(steps.count > 100, "the row crosses both sheets")
+        #expect(steps.allSatisfy { $0 >= 0 && $0 <= 2 }, "a step in the gray ramp: \(steps.filter { $0 < 0 || $0 > 2 })")
+        // The seam sits at the middle of the joint range 1000...3000.
+        let atSeam = try #require(gray(seamX))
+        #expect(abs(atSeam - 128) <= 3, "gray at the seam \(atSeam)")
+    }
+
+    /// A new sheet that widens the joint range changes every tile of the series: `--update`
+    /// refuses, naming why, rather than keep tiles mapped from the old range.
+    @Test func anUpdateThatWidensTheRangeIsRefused() throws {
+        let west = try ramp("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), low: 1000, high: 2000)
+        let east = try ramp("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), low: 2000, high: 3000)
+        var o = fx.options([west, east], min: 8, max: 9, out: "v1.mbtiles")
+        _ = try fx.build(o)
+        let north = try ramp("north", box: GeoBounds(west: -106, south: 40, east: -105, north: 40.5), low: 0, high: 4000)
+        o.layers[0].sources.append(north)
+        o.update = o.output
+        o.output = fx.dir.file("v2.mbtiles")
+        #expect { try BundleBuilder(options: o).build() } throws: { error in
+            "\(error)".contains("joint range of 16-bit sources")
+        }
+        // A sheet within the range updates as any new source does.
+        let inside = try ramp("inside", box: GeoBounds(west: -106, south: 40, east: -105, north: 40.5), low: 1500, high: 2500)
+        o.layers[0].sources[2] = inside
+        let report = try BundleBuilder(options: o).build()
+        #expect(report.update?.sourcesAdded.count == 1)
+    }
+}
