@@ -24,8 +24,9 @@ public enum SourceList {
                 out.append(path)
                 continue
             }
-            if GDALFiles.archiveExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()),
-               FileManager.default.fileExists(atPath: path) {
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+            if GDALFiles.archiveExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()), exists, !isDir.boolValue {
                 guard let members = GDALFiles.rasterMembers(ofArchive: path, extensions: rasterExtensions) else {
                     throw .sourceList(path: path, reason: "GDAL cannot read it as a zip archive")
                 }
@@ -35,14 +36,13 @@ public enum SourceList {
                 out += members
                 continue
             }
-            if isGlob(path) && !FileManager.default.fileExists(atPath: path) {
+            if isGlob(path) && !exists {
                 let matches = glob(path)
                 guard !matches.isEmpty else { throw .sourceList(path: path, reason: "the pattern matches no files") }
                 out += try expand(matches)
                 continue
             }
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            if exists, isDir.boolValue {
                 let names: [String]
                 do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
                     throw .sourceList(path: path, reason: "cannot list the folder: \(error.localizedDescription)")
