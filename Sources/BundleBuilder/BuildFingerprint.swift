@@ -26,6 +26,7 @@ struct BuildFingerprint: Equatable {
         var scale: [Double]?
         var gcpTransform: String?
         var bands: [Int]?
+        var openOptions: [String]?
         var resampling: String?
         var opacity: Double
     }
@@ -44,6 +45,7 @@ struct BuildFingerprint: Equatable {
         var scale: [Double]?
         var gcpTransform: String
         var bands: [Int]?
+        var openOptions: [String]
         var sharedScales: [String: [Double]]
         var tileSize: Int
         var encoding: TileEncoding
@@ -64,14 +66,14 @@ struct BuildFingerprint: Equatable {
         let layers = o.layers.map { l in
             LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
                           crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
-                          gcpTransform: l.gcpTransform?.rawValue, bands: l.bands, resampling: l.resampling?.rawValue, opacity: l.opacity)
+                          gcpTransform: l.gcpTransform?.rawValue, bands: l.bands, openOptions: l.openOptions, resampling: l.resampling?.rawValue, opacity: l.opacity)
         }
         let s = Settings(builder: BundleBuilder.version, name: o.name, description: o.description, attribution: o.attribution,
                          version: o.version, regionID: o.regionID, zooms: [o.minZoom, o.maxZoom], layers: layers,
                          allowGaps: o.allowGaps, allowOverlap: o.allowOverlap, recordsLayers: o.recordsLayers,
                          clip: o.clipBounds.map { [$0.west, $0.south, $0.east, $0.north] }, resampling: o.resampling.rawValue,
                          crs: o.read.crs?.wkt, nodata: o.read.nodata, scale: o.read.scale.map { [$0.min, $0.max] },
-                         gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, sharedScales: sharedScales,
+                         gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, openOptions: o.read.openOptions, sharedScales: sharedScales,
                          tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion)
         let stamps = sources.map { s in
             let st = SourceFileStamp(path: s.path)

@@ -24,6 +24,7 @@ public struct BuildLayer: Sendable {
     public var scale: (min: Double, max: Double)?
     public var gcpTransform: GCPTransform?
     public var bands: [Int]?
+    public var openOptions: [String]?
     /// The layer's resampling; nil: the build's.
     public var resampling: Resampling?
     /// Multiplies the layer's alpha: 1 opaque as the sources are, 0.5 half see-through.
@@ -41,7 +42,8 @@ public struct BuildLayer: Sendable {
     /// The read options of this layer's sources: its own, then the build's.
     func readOptions(over base: ReadOptions) -> ReadOptions {
         ReadOptions(crs: crs ?? base.crs, nodata: nodata ?? base.nodata, scale: scale ?? base.scale,
-                    gcpTransform: gcpTransform ?? base.gcpTransform, bands: bands ?? base.bands)
+                    gcpTransform: gcpTransform ?? base.gcpTransform, bands: bands ?? base.bands,
+                    openOptions: openOptions ?? base.openOptions)
     }
 
     /// The zooms served within the build's range.

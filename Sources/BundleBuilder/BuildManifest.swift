@@ -27,11 +27,17 @@ public struct BuildManifest: Sendable {
     public var lossless: Bool?
     public var layers: [BuildLayer]
 
+    /// Whether `text` is a GDAL open option, `KEY=VALUE` with a non-empty key.
+    public static func isOpenOption(_ text: String) -> Bool {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return false }
+        return !text[..<eq].contains(" ")
+    }
+
     static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
                                          "allowGaps", "allowOverlap", "output", "layers"]
     static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling"]
     static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
-                                           "nodata", "scale", "bands", "gcpTransform", "resampling", "opacity"]
+                                           "nodata", "scale", "bands", "openOptions", "gcpTransform", "resampling", "opacity"]
 
     /// Reads and checks a manifest; relative source paths are relative to its folder.
     public static func load(path: String) throws(BuildError) -> BuildManifest {
@@ -232,6 +238,17 @@ private struct FieldReader {
         if let b = try numbers(l["bands"], "\(field).bands", count: 1...4) {
             guard b.allSatisfy({ $0 >= 1 && $0 == $0.rounded() }) else { throw fail("\(field).bands", "band numbers start at 1") }
             layer.bands = b.map { Int($0) }
+        }
+        if let list = l["openOptions"] {
+            guard case let .array(items) = list else { throw fail("\(field).openOptions", "must be an array of \"KEY=VALUE\" strings") }
+            var options = [String]()
+            for (i, item) in items.enumerated() {
+                guard let o = try string(item, "\(field).openOptions[\(i)]"), BuildManifest.isOpenOption(o) else {
+                    throw fail("\(field).openOptions[\(i)]", "must be KEY=VALUE, e.g. DPI=300")
+                }
+                options.append(o)
+            }
+            layer.openOptions = options
         }
         layer.gcpTransform = try choice(l["gcpTransform"], "\(field).gcpTransform", GCPTransform.self)
         layer.resampling = try choice(l["resampling"], "\(field).resampling", Resampling.self)

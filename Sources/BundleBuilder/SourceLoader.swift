@@ -103,7 +103,9 @@ enum SourceLoader {
 
     private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
         let description: RasterDescription
-        do { description = try RasterDataset(path: path).describe(options: options) } catch { throw .source(error) }
+        do { description = try RasterDataset(path: path, openOptions: options.openOptions).describe(options: options) } catch {
+            throw .source(error)
+        }
         let f = try footprint(path: path, width: description.width, height: description.height,
                               crs: description.crs, georeferencing: description.georeferencing)
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,

@@ -9,14 +9,34 @@ public final class RasterDataset {
     private var floats: [Float] = []
     private var bytes: [UInt8] = []
 
-    /// Opens `path` read-only as a raster.
-    public init(path: String) throws(SourceReaderError) {
+    /// The open options the raster was opened with (`KEY=VALUE`, GDAL's `-oo`).
+    public let openOptions: [String]
+
+    /// Opens `path` read-only as a raster, with GDAL open options (`KEY=VALUE`, e.g. `DPI=300`
+    /// for a GeoPDF); an option the file's driver does not know is an error.
+    public init(path: String, openOptions: [String] = []) throws(SourceReaderError) {
         GDALEnvironment.prepare()
         GDALEnvironment.resetError()
-        guard let h = GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+        var list: [UnsafeMutablePointer<CChar>?] = openOptions.map { strdup($0) } + [nil]
+        defer { for p in list { free(p) } }
+        let opened = list.withUnsafeMutableBufferPointer { options in
+            options.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: options.count) { o in
+                GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : o, nil)
+            }
+        }
+        guard let h = opened else {
             throw .cannotOpen(path: path, reason: GDALEnvironment.lastError(or: "not a raster format GDAL reads"))
         }
+        // GDAL only warns of an open option its driver does not support.
+        if !openOptions.isEmpty, CPLGetLastErrorType() == CE_Warning {
+            let message = GDALEnvironment.lastError(or: "")
+            if message.contains("open option") {
+                GDALClose(h)
+                throw .cannotOpen(path: path, reason: message)
+            }
+        }
         self.path = path
+        self.openOptions = openOptions
         handle = h
     }
 
@@ -111,7 +131,7 @@ public final class RasterDataset {
             }
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
-        return RasterDescription(path: path, driver: driver, width: width, height: height, layout: layout,
+        return RasterDescription(path: path, openOptions: openOptions, driver: driver, width: width, height: height, layout: layout,
                                  dataType: typeName, bands: selected, georeferencing: georeferencing, crs: crs, crsAssumed: assumed,
                                  transparency: transparency, palette: palette, scale: scale,
                                  overviews: overviews(bands: bands.map { $0! }))

@@ -35,14 +35,17 @@ public struct ReadOptions: Sendable {
     public var gcpTransform: GCPTransform
     /// `--bands`: the bands to read (1-based; 1 gray or palette, 2 gray+alpha, 3 RGB, 4 RGBA).
     public var bands: [Int]?
+    /// `--open-option`: GDAL open options (`KEY=VALUE`), e.g. `DPI=300` for GeoPDFs.
+    public var openOptions: [String]
 
     public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil,
-                gcpTransform: GCPTransform = .auto, bands: [Int]? = nil) {
+                gcpTransform: GCPTransform = .auto, bands: [Int]? = nil, openOptions: [String] = []) {
         self.crs = crs
         self.nodata = nodata
         self.scale = scale
         self.gcpTransform = gcpTransform
         self.bands = bands
+        self.openOptions = openOptions
     }
 }
 
@@ -57,6 +60,8 @@ public struct OverviewLevel: Sendable, Hashable {
 /// Everything the builder needs to know about a source before reading pixels.
 public struct RasterDescription: Sendable {
     public let path: String
+    /// GDAL open options it is opened with (`--open-option`).
+    public let openOptions: [String]
     /// GDAL's driver, e.g. `GTiff`, `VRT`, `JP2OpenJPEG`.
     public let driver: String
     public let width: Int

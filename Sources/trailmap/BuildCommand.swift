@@ -75,6 +75,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"))
     var bands: String?
 
+    @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
+    var openOptions: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). On the sample's Colorado imagery: webp --lossless ~0.7x the PNG bytes with the same pixels; webp q90 and jpeg q85 a fraction of them, lossy.", valueName: "format"))
     var format: String?
 
@@ -144,6 +147,9 @@ struct BuildCommand: ParsableCommand {
                 throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
             }
         }
+        for o in openOptions where !BuildManifest.isOpenOption(o) {
+            throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
+        }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let bounds {
             guard let v = Self.numbers(bounds), v.count == 4, GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3]).isValid,
@@ -188,6 +194,7 @@ struct BuildCommand: ParsableCommand {
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         options.read.gcpTransform = gcpTransform
         if let bands { options.read.bands = Self.numbers(bands)?.map { Int($0) } }
+        if !openOptions.isEmpty { options.read.openOptions = openOptions }
         if let tileSize { options.tileSize = tileSize }
         if let format = format.flatMap(TileFormat.init(metadata:)) {
             options.format = format

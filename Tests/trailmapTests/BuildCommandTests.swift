@@ -130,6 +130,8 @@ import TrailMapTestSupport
             (["--source", tif, "--bands", "1,2,3,4,5"], "--bands must be 1 to 4 band numbers"),
             (["--source", tif, "--bands", "1,2,4"], "--bands 4: the raster has bands 1-3"),
             (["--source", tif, "--gcp-transform", "order9"], "order9"),
+            (["--source", tif, "--open-option", "DPI"], "--open-option DPI: give KEY=VALUE"),
+            (["--source", tif, "--open-option", "NOT_AN_OPTION=1"], "does not support open option NOT_AN_OPTION"),
             (["--source-list", dir.file("absent.txt")], "absent.txt"),
             (["--source-list", dir.file("none.txt")], "names no files"),
             (["--source", dir.file("empty-folder")], "holds no raster files"),

@@ -68,7 +68,7 @@ import TrailMapTestSupport
             {"name": "Clipped", "description": "Two series", "attribution": "Tests", "version": "2.1.0",
              "bounds": [-106, 38, -104, 40], "output": {"format": "png", "tileSize": 512, "effort": "fast"},
              "layers": [{"name": "coarse", "title": "Coarse maps", "sources": ["c*.png"], "minzoom": 4, "maxzoom": 6,
-                         "resampling": "bilinear", "gcpTransform": "tps", "opacity": 1}]}
+                         "resampling": "bilinear", "gcpTransform": "tps", "openOptions": [], "opacity": 1}]}
             """)
         let out = dir.file("clipped.mbtiles")
         let r = try CLIRunner.run(["build", "--manifest", manifest, "--out", out, "--quiet"])
@@ -105,6 +105,10 @@ import TrailMapTestSupport
             (#"{"name": "X", "bounds": [10, 10, 12, 12], "layers": [\#(layer)]}"#, "coarse.png (layer coarse): the source does not cover any tile of its zooms"),
             (#"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "opacity": 0}], "minzoom": 3, "maxzoom": 4}"#, "layers[0].opacity: must be more than 0"),
             (#"{"name": "X", "output": {"format": "gif"}, "layers": [\#(layer)]}"#, "output.format: \"gif\" is not a tile format"),
+            (#"{"name": "X", "layers": [{"name": "a", "openOptions": "DPI=300", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+             "layers[0].openOptions: must be an array"),
+            (#"{"name": "X", "layers": [{"name": "a", "openOptions": ["DPI"], "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+             "layers[0].openOptions[0]: must be KEY=VALUE"),
             (#"{"name": "X", "layers": [{"name": "a", "gcpTransform": "order4", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
              "layers[0].gcpTransform: \"order4\" is not one of auto, order1, order2, order3, tps"),
             (#"{"name": "X", "layers": [{"name": "a", "kind": "underlay", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}]}"#, "layers[0].kind: \"underlay\" is not one of series, overlay"),
