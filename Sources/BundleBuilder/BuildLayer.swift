@@ -22,8 +22,11 @@ public struct BuildLayer: Sendable {
     public var crs: SpatialReference?
     public var nodata: [Double]?
     public var scale: (min: Double, max: Double)?
+    /// How the layer's sources georeferenced by ground control points are fitted.
     public var gcpTransform: GCPTransform?
+    /// The bands its sources are read from (1-based; 1 to 4 of them).
     public var bands: [Int]?
+    /// GDAL open options for its sources (`KEY=VALUE`).
     public var openOptions: [String]?
     /// The layer's resampling; nil: the build's.
     public var resampling: Resampling?

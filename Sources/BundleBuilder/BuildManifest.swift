@@ -204,7 +204,7 @@ private struct FieldReader {
     mutating func layer(_ value: JSONValue, _ field: String, base: String) throws(BuildError) -> BuildLayer {
         let l = try object(value, field, allowed: BuildManifest.layerFields)
         guard let name = try string(l["name"], "\(field).name") else { throw fail("\(field).name", "is required") }
-        let resolve = { (p: String) in p.hasPrefix("/") ? p : (base as NSString).appendingPathComponent(p) }
+        let resolve = { (p: String) in GDALFiles.resolve(p, relativeTo: base) }
         var sources = [String]()
         if let list = l["sources"] {
             guard case let .array(paths) = list else { throw fail("\(field).sources", "must be an array of paths, folders or globs") }
@@ -236,7 +236,9 @@ private struct FieldReader {
             layer.scale = (s[0], s[1])
         }
         if let b = try numbers(l["bands"], "\(field).bands", count: 1...4) {
-            guard b.allSatisfy({ $0 >= 1 && $0 == $0.rounded() }) else { throw fail("\(field).bands", "band numbers start at 1") }
+            guard b.allSatisfy({ (1...65_535).contains($0) && $0 == $0.rounded() }) else {
+                throw fail("\(field).bands", "band numbers are whole numbers from 1")
+            }
             layer.bands = b.map { Int($0) }
         }
         if let list = l["openOptions"] {

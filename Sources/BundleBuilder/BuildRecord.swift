@@ -57,13 +57,13 @@ struct BuildRecord {
         var out = [Source]()
         for (i, info) in infos.enumerated() {
             let digest: (size: Int64, hex: String)
-            do {
-                if GDALFiles.isVirtual(info.path) {
+            if GDALFiles.isVirtual(info.path) {
+                do throws(SourceReaderError) {
                     digest = try FileSHA256.digest { (feed) throws(SourceReaderError) in try GDALFiles.read(info.path, into: feed) }
-                } else {
-                    digest = try FileSHA256.digest(path: info.path)
-                }
-            } catch { throw .sourceList(path: info.path, reason: "\(error)") }
+                } catch { throw .source(error) }
+            } else {
+                do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }
+            }
             let stamp = SourceFileStamp(path: info.path)
             let m = info.mercatorBounds
             out.append(Source(layer: layerOf[i], path: info.path, size: digest.size, modified: stamp.modifiedNanoseconds,

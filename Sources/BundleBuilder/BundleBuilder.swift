@@ -75,7 +75,7 @@ public struct BundleBuilder: Sendable {
         var union = infos[0].bounds
         for info in infos.dropFirst() { union = union.union(info.bounds) }
         if let region = options.clipBounds {
-            for (i, info) in infos.enumerated() where info.bounds.intersection(region) == nil {
+            for (i, info) in infos.enumerated() where info.parts.allSatisfy({ $0.intersection(region) == nil }) {
                 throw .sourceOutsideRegion(path: info.path, layer: options.layers[layerOf[i]].name, bounds: region)
             }
             union = union.intersection(region) ?? region
@@ -94,7 +94,10 @@ public struct BundleBuilder: Sendable {
             ranges.append(band.zooms.map { TileRange(bounds: clipped, zoom: $0) })
         }
         let all = ranges.joined().reduce(0) { $0 + $1.count }
-        guard all <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: all, maxZoom: options.maxZoom) }
+        // Sources across the antimeridian make the ranges span every longitude; the limit counts
+        // only the tiles either side of it that the sources' parts cover.
+        let needed = infos.contains { $0.parts.count > 1 } ? Self.partTiles(infos, layerOf: layerOf, bands: bands, bounds: bounds) : all
+        guard needed <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: needed, maxZoom: options.maxZoom) }
         var unitZooms = [Int](), units = [[TileID]](), work = [[Int]]()
         for (b, band) in bands.enumerated() {
             let z = BuildUnits.unitZoom(ranges: ranges[b], minZoom: band.zooms.lowerBound, maxZoom: band.zooms.upperBound)
@@ -117,6 +120,25 @@ public struct BundleBuilder: Sendable {
         try checkOutput()
         return Plan(sources: infos, layerOf: layerOf, bands: bands, bounds: bounds, ranges: ranges, unitZooms: unitZooms,
                     units: units, total: total, sharedScales: sharedScales)
+    }
+
+    /// Tiles of `bands` over the sources' parts, the parts east and west of the prime meridian
+    /// counted as two boxes (so a build across the antimeridian is not counted around the world).
+    static func partTiles(_ infos: [SourceInfo], layerOf: [Int], bands: [ZoomBand], bounds: GeoBounds) -> Int {
+        var count = 0
+        for band in bands {
+            var east: GeoBounds?, west: GeoBounds?
+            for (i, info) in infos.enumerated() where band.layers.contains(layerOf[i]) {
+                for part in info.parts {
+                    guard let p = part.intersection(bounds) else { continue }
+                    if p.center.lon >= 0 { east = east.map { $0.union(p) } ?? p } else { west = west.map { $0.union(p) } ?? p }
+                }
+            }
+            for z in band.zooms {
+                count += [east, west].compactMap { $0 }.reduce(0) { $0 + TileRange(bounds: $1, zoom: z).count }
+            }
+        }
+        return count
     }
 
     /// A recorded unit root's pixels (nil: transparent).
@@ -283,12 +305,16 @@ public struct BundleBuilder: Sendable {
     }
 
     private func metadata(_ plan: Plan) -> BundleMetadata {
-        let bounds = plan.bounds, infos = plan.sources
-        var meta = BundleMetadata(name: options.name, bounds: bounds, minZoom: options.minZoom, maxZoom: options.maxZoom)
-        // Sources either side of the antimeridian centre near it, not near 0°.
+        var bounds = plan.bounds
+        let infos = plan.sources
+        // Sources either side of the antimeridian centre near it, not near 0°; when that centre
+        // lies outside the bounds (separate sources either side, e.g. Guam and Hawaii), the bounds
+        // span every longitude, as MBTiles bounds cannot wrap.
         let c = bounds.center
         let parts = infos.flatMap(\.parts).compactMap { $0.intersection(bounds) }
         let lon = Antimeridian.centerLongitude(parts) ?? c.lon
+        if lon < bounds.west || lon > bounds.east { (bounds.west, bounds.east) = (-180, 180) }
+        var meta = BundleMetadata(name: options.name, bounds: bounds, minZoom: options.minZoom, maxZoom: options.maxZoom)
         meta.center = (lon, c.lat, min(options.maxZoom, max(options.minZoom, (options.minZoom + options.maxZoom) / 2)))
         meta.description = options.description.isEmpty ? "\(options.name) trail map" : options.description
         meta.attribution = options.attribution

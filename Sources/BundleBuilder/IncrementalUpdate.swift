@@ -26,7 +26,7 @@ struct SourceChanges: Equatable {
             let layer = layerOf[i]
             guard let o = remaining.firstIndex(where: { $0.layer == layer && $0.path == info.path }) else {
                 changes.added.append(info.path)
-                changes.dirty[layer].append(info.mercatorBounds)
+                changes.dirty[layer] += info.mercatorParts
                 continue
             }
             let before = remaining.remove(at: o)
@@ -41,7 +41,7 @@ struct SourceChanges: Equatable {
                 keptNew.append(i)
             } else {
                 changes.changed.append(info.path)
-                changes.dirty[layer] += [before.mercatorBounds, info.mercatorBounds]
+                changes.dirty[layer] += [before.mercatorBounds] + info.mercatorParts
             }
         }
         for gone in remaining where gone.layer < layers {
@@ -50,7 +50,7 @@ struct SourceChanges: Equatable {
         }
         // Sources kept but drawn in another order: where they overlap, the tiles change.
         if keptOld != keptOld.sorted() {
-            for i in keptNew { changes.dirty[layerOf[i]].append(infos[i].mercatorBounds) }
+            for i in keptNew { changes.dirty[layerOf[i]] += infos[i].mercatorParts }
         }
         return changes
     }

@@ -83,7 +83,7 @@ public enum SourceList {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         guard !lines.isEmpty else { throw .sourceList(path: path, reason: "the list names no files") }
-        return lines.map { $0.hasPrefix("/") ? $0 : (base as NSString).appendingPathComponent($0) }
+        return lines.map { GDALFiles.resolve($0, relativeTo: base) }
     }
 }
 

@@ -68,11 +68,18 @@ enum SourceLoader {
     static func inspect(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
         guard let stat = GDALFiles.stat(path) else { throw .sourceMissing(path: path) }
         guard stat.size > 0 else { throw .sourceEmpty(path: path) }
-        // TrailMap's own PNG decoder knows no nodata value, nor GDAL's virtual files: GDAL reads those PNGs.
-        if options.nodata == nil, !GDALFiles.isVirtual(path), isPNG(path), let info = try inspectPNG(path, options: options) {
+        // TrailMap's own PNG decoder knows no nodata values, band choices, open options or GDAL's
+        // virtual files, nor rotated world files or ground control points: GDAL reads those PNGs.
+        let png = !GDALFiles.isVirtual(path) && isPNG(path)
+        if png, options.nodata == nil, options.bands == nil, options.openOptions.isEmpty,
+           let info = try inspectPNG(path, options: options) {
             return info
         }
-        return try inspectRaster(path, options: options)
+        do { return try inspectRaster(path, options: options) } catch {
+            // A PNG GDAL finds no georeference for either: say what TrailMap looks for beside it.
+            if png, case .source(.noGeoreference) = error { throw .georeference(.missing(image: path)) }
+            throw error
+        }
     }
 
     private static func isPNG(_ path: String) -> Bool {
@@ -82,7 +89,8 @@ enum SourceLoader {
     }
 
     /// A PNG with a world file or JSON sidecar, read by TrailMap's own decoder; nil when the world
-    /// file has rotation terms (GDAL reads those).
+    /// file has rotation terms or there is none (GDAL reads those, and finds ground control points
+    /// in an `.aux.xml`).
     private static func inspectPNG(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo? {
         let reader: PNGRowReader
         do { reader = try PNGRowReader(path: path) } catch { throw .sourceUnreadable(path: path, error) }
@@ -91,7 +99,10 @@ enum SourceLoader {
         do {
             g = try GeoreferenceLocator.locate(image: path, width: reader.width, height: reader.height, worldFileCRS: worldFileCRS)
         } catch {
-            if case .rotated = error { return nil }
+            switch error {
+            case .rotated, .missing: return nil
+            default: break
+            }
             throw .georeference(error)
         }
         let crs = options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84)

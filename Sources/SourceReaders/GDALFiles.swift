@@ -14,33 +14,79 @@ public enum GDALFiles {
     /// Whether `path` names a file inside one of GDAL's virtual file systems.
     public static func isVirtual(_ path: String) -> Bool { path.hasPrefix("/vsi") }
 
+    /// GDAL's virtual file systems that open a local file (an archive or a compressed file).
+    static let localArchivePrefixes = ["/vsizip/", "/vsitar/", "/vsigzip/", "/vsi7z/", "/vsirar/"]
+
+    /// `path` with a relative location made relative to `base`: a plain relative path, or the
+    /// archive a local virtual path opens (`/vsizip/quads.zip/a.tif` → `/vsizip/BASE/quads.zip/a.tif`).
+    /// Network ones (`/vsicurl/`, `/vsis3/`) are left as they are.
+    public static func resolve(_ path: String, relativeTo base: String) -> String {
+        if let prefix = localArchivePrefixes.first(where: { path.hasPrefix($0) }) {
+            let rest = String(path.dropFirst(prefix.count))
+            return rest.hasPrefix("/") ? path : prefix + (base as NSString).appendingPathComponent(rest)
+        }
+        if isVirtual(path) || path.hasPrefix("/") { return path }
+        return (base as NSString).appendingPathComponent(path)
+    }
+
     /// Size and modification time (nanoseconds) of a plain or virtual file, or nil when it does
-    /// not exist or is a folder.
+    /// not exist or is a folder. A zip member's time is its archive's: the member's own is a DOS
+    /// time in 2-second steps (or a fixed one), too coarse to tell a re-issued sheet of the same
+    /// size, while any rewrite of the archive changes the archive's.
     public static func stat(_ path: String) -> (size: Int64, modifiedNanoseconds: Int64)? {
+        guard let (size, isFolder, modified) = vsiStat(path), !isFolder else { return nil }
+        if path.hasPrefix("/vsizip/"), let archive = archivePath(path), let (_, _, archiveModified) = vsiStat(archive) {
+            return (size, archiveModified)
+        }
+        return (size, modified)
+    }
+
+    /// The zip file a `/vsizip/` path reads from: its path up to the first component ending in `.zip`.
+    static func archivePath(_ path: String) -> String? {
+        let inner = String(path.dropFirst("/vsizip/".count))
+        guard let r = inner.range(of: ".zip/", options: .caseInsensitive) else { return nil }
+        return String(inner[..<r.lowerBound]) + ".zip"
+    }
+
+    private static func vsiStat(_ path: String) -> (size: Int64, isFolder: Bool, modified: Int64)? {
         GDALEnvironment.prepare()
+        #if canImport(Glibc)
         // VSIStatBufL is struct stat64, which Swift sees only as an opaque pointer; on 64-bit
         // Linux struct stat has the same layout.
         var st = Glibc.stat()
         let status = withUnsafeMutablePointer(to: &st) { VSIStatL(path, OpaquePointer($0)) }
-        guard status == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return nil }
-        return (Int64(st.st_size), Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        guard status == 0 else { return nil }
+        return (Int64(st.st_size), (st.st_mode & S_IFMT) == S_IFDIR,
+                Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        #else
+        return nil
+        #endif
     }
 
-    /// Reads a plain or virtual file through GDAL, 1 MiB at a time, into `consume`.
+    /// Reads a plain or virtual file through GDAL, 1 MiB at a time, into `consume`; a read that
+    /// stops short of the size the file declares (a damaged member) is an error.
     public static func read(_ path: String, into consume: (UnsafeRawBufferPointer) -> Void) throws(SourceReaderError) {
         GDALEnvironment.prepare()
-        guard let file = VSIFOpenL(path, "rb") else { throw .cannotOpen(path: path, reason: "cannot open for reading") }
+        guard let (size, _, _) = vsiStat(path), let file = VSIFOpenL(path, "rb") else {
+            throw .readFailed(path: path, reason: "cannot open it for reading")
+        }
         defer { _ = VSIFCloseL(file) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total: Int64 = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { VSIFReadL($0.baseAddress, 1, $0.count, file) }
             if n > 0 { buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<n])) } }
+            total += Int64(n)
             if n < buffer.count { break }
+        }
+        guard total == size else {
+            throw .readFailed(path: path, reason: "read \(total) of its \(size) bytes (a damaged archive?)")
         }
     }
 
     /// The raster files in a zip archive (by `extensions`, any depth, sorted by path), as
-    /// `/vsizip/` paths; nil when GDAL cannot list it as an archive.
+    /// `/vsizip/` paths, leaving out hidden files and macOS's `__MACOSX/` resource copies; nil
+    /// when GDAL cannot list it as an archive.
     public static func rasterMembers(ofArchive path: String, extensions: Set<String>) -> [String]? {
         GDALEnvironment.prepare()
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -51,7 +97,9 @@ public enum GDALFiles {
         var i = 0
         while let p = list[i] {
             let name = String(cString: p)
-            if extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) { members.append(root + "/" + name) }
+            let parts = name.split(separator: "/")
+            let hidden = parts.contains { $0.hasPrefix(".") || $0 == "__MACOSX" }
+            if !hidden, extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) { members.append(root + "/" + name) }
             i += 1
         }
         return members.sorted()

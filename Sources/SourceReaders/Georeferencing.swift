@@ -1,9 +1,13 @@
 /// A ground control point: a pixel/line position of the raster (edges at integers) and the CRS
 /// coordinates it lies at, as a scanned map's registration gives them.
 public struct GroundControlPoint: Sendable, Hashable {
+    /// Column position (0 at the raster's left edge).
     public var pixel: Double
+    /// Row position (0 at the raster's top edge).
     public var line: Double
+    /// Easting or longitude in the points' CRS.
     public var x: Double
+    /// Northing or latitude in the points' CRS.
     public var y: Double
 }
 

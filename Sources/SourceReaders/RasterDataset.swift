@@ -27,13 +27,12 @@ public final class RasterDataset {
         guard let h = opened else {
             throw .cannotOpen(path: path, reason: GDALEnvironment.lastError(or: "not a raster format GDAL reads"))
         }
-        // GDAL only warns of an open option its driver does not support.
-        if !openOptions.isEmpty, CPLGetLastErrorType() == CE_Warning {
-            let message = GDALEnvironment.lastError(or: "")
-            if message.contains("open option") {
-                GDALClose(h)
-                throw .cannotOpen(path: path, reason: message)
-            }
+        // GDAL at most warns of an open option its driver does not know: check each against the
+        // driver's list of open options.
+        if let unknown = Self.unknownOpenOption(openOptions, dataset: h) {
+            let driver = GDALGetDatasetDriver(h).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
+            GDALClose(h)
+            throw .cannotOpen(path: path, reason: "driver \(driver) does not support open option \(unknown)")
         }
         self.path = path
         self.openOptions = openOptions
@@ -41,6 +40,19 @@ public final class RasterDataset {
     }
 
     deinit { GDALClose(handle) }
+
+    /// The first key of `options` (`KEY=VALUE`) missing from the dataset's driver's open-option list.
+    private static func unknownOpenOption(_ options: [String], dataset: GDALDatasetH) -> String? {
+        guard !options.isEmpty else { return nil }
+        let list = GDALGetDatasetDriver(dataset)
+            .flatMap { GDALGetMetadataItem(UnsafeMutableRawPointer($0), "DMD_OPENOPTIONLIST", nil) }
+            .map { String(cString: $0).uppercased() } ?? ""
+        for option in options {
+            let key = String(option.prefix { $0 != "=" }).uppercased()
+            if !list.contains("NAME='\(key)'") && !list.contains("NAME=\"\(key)\"") { return key }
+        }
+        return nil
+    }
 
     public var width: Int { Int(GDALGetRasterXSize(handle)) }
     public var height: Int { Int(GDALGetRasterYSize(handle)) }
@@ -190,8 +202,9 @@ public final class RasterDataset {
             any = any || has != 0
         }
         if any { return .nodata(values) }
+        // A per-dataset mask: an internal or .msk mask, or an alpha band the chosen bands leave out.
         let flags = GDALGetMaskFlags(bands[0])
-        if flags & GMF_ALL_VALID == 0, flags & GMF_PER_DATASET != 0, flags & (GMF_ALPHA | GMF_NODATA) == 0 {
+        if flags & GMF_ALL_VALID == 0, flags & GMF_PER_DATASET != 0, flags & GMF_NODATA == 0 {
             return .mask
         }
         return .none

@@ -143,7 +143,7 @@ struct BuildCommand: ParsableCommand {
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
         }
         if let bands {
-            guard let v = Self.numbers(bands), (1...4).contains(v.count), v.allSatisfy({ $0 >= 1 && $0 == $0.rounded() }) else {
+            guard let v = Self.numbers(bands), (1...4).contains(v.count), v.allSatisfy({ (1...65_535).contains($0) && $0 == $0.rounded() }) else {
                 throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
             }
         }

@@ -40,4 +40,35 @@ import TrailMapTestSupport
         let center = try #require(meta["center"]?.split(separator: ",").compactMap { Double($0) })
         #expect(center.count == 3 && 180 - abs(center[0]) < 1, "centre \(meta["center"] ?? "")")
     }
+
+    /// The tile limit counts the tiles either side of the antimeridian, not around the world
+    /// (zoom 18 alone would be ~200 million tiles across every longitude), and a region far
+    /// from the sheet is refused as for any source.
+    @Test func theLimitAndTheRegionUseBothSides() throws {
+        let src = try fx.geographic("fiji", box: GeoBounds(west: 179, south: -17, east: 181, north: -16), size: 64)
+        let sheet = try fx.projected(src, name: "utm60s", crs: "EPSG:32760", pixel: 2000)
+        let plan = try BundleBuilder(options: fx.options([sheet], min: 5, max: 18, out: "deep.mbtiles")).plan()
+        #expect(plan.ranges[0].last?.count ?? 0 > BundleBuilder.maxTiles / 2, "the ranges span every longitude")
+        #expect(BundleBuilder.partTiles(plan.sources, layerOf: plan.layerOf, bands: plan.bands, bounds: plan.bounds) < 3_000_000)
+
+        var o = fx.options([sheet], min: 5, max: 8, out: "colorado.mbtiles")
+        o.clipBounds = RealSourceTests.box
+        #expect { try BundleBuilder(options: o).plan() } throws: { error in
+            if case .sourceOutsideRegion = error as? BuildError { return true }
+            return false
+        }
+    }
+
+    /// Separate sources either side (Guam and Hawaii): the centre lies between them across the
+    /// antimeridian, and the bounds span every longitude so that it lies inside them.
+    @Test func sourcesFarApartAcrossTheAntimeridianCentreBetweenThem() throws {
+        let guam = try fx.geographic("guam", box: GeoBounds(west: 144.6, south: 13.2, east: 145, north: 13.7), size: 32)
+        let hawaii = try fx.geographic("hawaii", box: GeoBounds(west: -156, south: 19, east: -155, north: 20), size: 32)
+        let reader = try fx.build(fx.options([guam, hawaii], min: 3, max: 4, out: "pacific.mbtiles"))
+        let meta = try reader.metadataPairs()
+        let center = try #require(meta["center"]?.split(separator: ",").compactMap { Double($0) })
+        let bounds = try #require(meta["bounds"]?.split(separator: ",").compactMap { Double($0) })
+        #expect(center.count == 3 && (center[0] > 170 || center[0] < -170), "centre \(meta["center"] ?? "")")
+        #expect(bounds.count == 4 && bounds[0] == -180 && bounds[2] == 180, "bounds \(meta["bounds"] ?? "")")
+    }
 }

@@ -22,8 +22,13 @@ import TrailMapTestSupport
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for f in [west, east] { try FileManager.default.copyItem(atPath: f, toPath: folder + "/" + URL(fileURLWithPath: f).lastPathComponent) }
         try "read me".write(toFile: folder + "/README.txt", atomically: true, encoding: .utf8)
+        // What a zip made on macOS also holds: resource copies GDAL cannot open, and a hidden file.
+        let mac = fx.dir.file("__MACOSX/quads")
+        try FileManager.default.createDirectory(atPath: mac, withIntermediateDirectories: true)
+        try Data("Mac OS X resource fork".utf8).write(to: URL(fileURLWithPath: mac + "/._west.tif"))
+        try Data("not a raster".utf8).write(to: URL(fileURLWithPath: folder + "/.hidden.tif"))
         let zip = fx.dir.file("quads.zip")
-        try GDALTools.run("sh", ["-c", "cd '\(fx.dir.path)' && zip -q -r quads.zip quads"])
+        try GDALTools.run("sh", ["-c", "cd '\(fx.dir.path)' && zip -q -r quads.zip quads __MACOSX"])
         return (west, east, zip)
     }
 
@@ -55,6 +60,10 @@ import TrailMapTestSupport
         let one = try tiles(fx.build(fx.options([member], min: 6, max: 10, out: "member.mbtiles")))
         let alone = try tiles(fx.build(fx.options([west], min: 6, max: 10, out: "alone.mbtiles")))
         #expect(one == alone)
+        // A relative /vsizip/ path in a list file is relative to the list's folder.
+        let list = fx.dir.file("list.txt")
+        try "/vsizip/quads.zip/quads/west.tif\n".write(toFile: list, atomically: true, encoding: .utf8)
+        #expect(try SourceList.read(listFile: list) == [member])
     }
 
     @Test func anUpdateSeesAChangedMember() throws {

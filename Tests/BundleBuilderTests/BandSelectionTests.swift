@@ -77,4 +77,20 @@ import TrailMapTestSupport
             "\(error)".contains("--bands 9") && "\(error)".contains("bands 1-3")
         }
     }
+
+    /// Leaving out an alpha band with --bands keeps the transparency it gave (through GDAL's mask).
+    @Test func droppingTheAlphaBandKeepsTheTransparency() throws {
+        let src = try fx.geographic("geo", box: RealSourceTests.box, size: 200, color: TestSources.terrain)
+        let sheet = try fx.projected(src, name: "alpha", crs: "EPSG:32613", pixel: 500, collar: .alpha)
+        let all = try tiles([sheet], out: "rgba.mbtiles")
+        let rgb = try tiles([sheet], bands: [1, 2, 3], out: "rgb-of-rgba.mbtiles")
+        #expect(Set(rgb.keys) == Set(all.keys))
+        for (t, image) in all {
+            let other = try #require(rgb[t])
+            #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == other.pixels[$0] },
+                    "tile \(t): the same alpha")
+        }
+        #expect(all.values.contains { image in stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] == 0 } },
+                "the collar is transparent")
+    }
 }

@@ -81,4 +81,19 @@ import TrailMapTestSupport
         a.read.gcpTransform = .tps
         #expect(BuildFingerprint(options: a, sources: []).tileSettings != auto)
     }
+
+    /// A scanned map saved as PNG by a georeferencer keeps its control points in `.aux.xml`, not a
+    /// world file: GDAL reads it, and it lands where the GeoTIFF with the same points does.
+    @Test func aPNGWithControlPointsInAuxXML() throws {
+        let (_, gcp) = try sheets(points: 5)
+        let png = fx.dir.file("scan.png")
+        try GDALTools.translate(gcp, png, ["-of", "PNG"])
+        #expect(FileManager.default.fileExists(atPath: png + ".aux.xml"))
+        let a = try fx.build(fx.options([png], min: 8, max: 9, out: "png.mbtiles"))
+        let b = try fx.build(fx.options([gcp], min: 8, max: 9, out: "tif.mbtiles"))
+        let (lon, lat) = RealSourceTests.box.center
+        let t = WebMercator.tile(lon: lon, lat: lat, zoom: 9)
+        let ours = try #require(try fx.tile(a, t)), theirs = try #require(try fx.tile(b, t))
+        #expect(ours.pixels == theirs.pixels)
+    }
 }
