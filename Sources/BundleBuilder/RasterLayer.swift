@@ -41,6 +41,27 @@ final class ProjectedMapping: MercatorToPixel {
     }
 }
 
+/// Web Mercator → a source in degrees whose longitudes run past ±180° (a 0–360° grid, a sheet
+/// across 180°): longitude and latitude in closed form, the longitude moved by whole turns to
+/// within 180° of the source's middle, then the inverse geotransform.
+final class WrappedDegreesMapping: MercatorToPixel {
+    private let inverse: GeoTransform
+    private let center: Double
+
+    init(inverse: GeoTransform, center: Double) {
+        self.inverse = inverse
+        self.center = center
+    }
+
+    func pixels(xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, count: Int) {
+        for i in 0..<count where xs[i].isFinite && ys[i].isFinite {
+            var (lon, lat) = WebMercator.unproject(x: xs[i], y: ys[i])
+            lon += 360 * ((center - lon) / 360).rounded()
+            (xs[i], ys[i]) = inverse.apply(col: lon, row: lat)
+        }
+    }
+}
+
 /// How tiles map onto a source: closed form for north-up EPSG:4326/3857, PROJ and the
 /// georeference otherwise.
 enum MappingChoice {
@@ -55,7 +76,12 @@ enum MappingChoice {
         return Georeference(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
     }
 
-    static func mapping(crs: SpatialReference, georeferencing: Georeferencing, path: String) throws(SourceReaderError) -> PixelMapping {
+    static func mapping(crs: SpatialReference, georeferencing: Georeferencing, path: String,
+                        longitudeWindow: Double? = nil) throws(SourceReaderError) -> PixelMapping {
+        if let center = longitudeWindow, let gt = georeferencing.affine {
+            guard let inverse = gt.inverse else { throw .degenerateGeoTransform(path: path) }
+            return .general(WrappedDegreesMapping(inverse: inverse, center: center))
+        }
         if let g = separable(crs: crs, georeferencing: georeferencing) { return .separable(g) }
         return .general(try ProjectedMapping(crs: crs, georeferencing: georeferencing, path: path))
     }

@@ -26,6 +26,10 @@ public struct SourceInfo: Sendable {
     public let mercatorBounds: MercatorBounds
     /// Where the source lies: `bounds` itself, or its two parts either side of the antimeridian.
     public let parts: [GeoBounds]
+    /// For a source in degrees whose longitudes run past ±180° (a 0–360° grid, a sheet across
+    /// 180°), the middle of its longitudes: tiles' longitudes are moved by whole turns to within
+    /// 180° of it. Nil otherwise.
+    public var longitudeWindow: Double? = nil
     /// `parts` in Web Mercator metres, clipped to the Mercator square.
     public var mercatorParts: [MercatorBounds] { parts.compactMap { $0.clippedToMercator?.mercator } }
 
@@ -45,7 +49,8 @@ extension SourceInfo {
     func scaled(from range: (min: Double, max: Double)) -> SourceInfo {
         guard case let .raster(d) = kind else { return self }
         return SourceInfo(path: path, kind: .raster(d.scaled(from: range)), width: width, height: height, crs: crs,
-                          georeferencing: georeferencing, bounds: bounds, mercatorBounds: mercatorBounds, parts: parts)
+                          georeferencing: georeferencing, bounds: bounds, mercatorBounds: mercatorBounds, parts: parts,
+                          longitudeWindow: longitudeWindow)
     }
 }
 
@@ -109,7 +114,7 @@ enum SourceLoader {
         let gt = GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
         let f = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt))
         return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
-                          bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts)
+                          bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window)
     }
 
     private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
@@ -121,7 +126,7 @@ enum SourceLoader {
                               crs: description.crs, georeferencing: description.georeferencing)
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
                           crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
-                          mercatorBounds: f.mercator, parts: f.parts)
+                          mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window)
     }
 
     /// The source's extent in degrees (a 33 × 33 grid of points over the raster, edges included,
@@ -129,10 +134,10 @@ enum SourceLoader {
     /// inside a polar stereographic raster) and in Web Mercator metres (latitudes clipped to the
     /// Mercator range). A source whose longitudes are narrowest taken across the antimeridian
     /// (UTM zone 1 or 60, Alaska Albers) spans every longitude in `bounds`, and `parts` holds its
-    /// two sides.
+    /// two sides. A source in degrees past ±180° gets the `window` its tiles are mapped through.
     static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
                           georeferencing: Georeferencing) throws(BuildError)
-        -> (bounds: GeoBounds, mercator: MercatorBounds, parts: [GeoBounds]) {
+        -> (bounds: GeoBounds, mercator: MercatorBounds, parts: [GeoBounds], window: Double?) {
         let steps = 32
         var xs = [Double](), ys = [Double]()
         for j in 0...steps {
@@ -158,15 +163,32 @@ enum SourceLoader {
         var bounds = GeoBounds(west: lons.min()!, south: valid.map { ys[$0] }.min()!,
                                east: lons.max()!, north: valid.map { ys[$0] }.max()!)
         var parts = [bounds]
-        // Only through PROJ: the closed forms of EPSG:4326/3857 do not wrap longitudes.
-        if crs.kind == .other, let span = Antimeridian.crossingSpan(lons) {
+        var window: Double?
+        let crossing = Antimeridian.crossingSpan(lons)
+        if crs.kind == .wgs84Degrees, bounds.west < -180 || bounds.east > 180, georeferencing.affine != nil {
+            // Degrees past ±180°: a whole turn or more is the world; else wrapped into ±180°, in
+            // two parts when it crosses 180°.
+            window = (bounds.west + bounds.east) / 2
+            if bounds.east - bounds.west >= 360 {
+                (bounds.west, bounds.east) = (-180, 180)
+                parts = [bounds]
+            } else if let span = crossing {
+                parts = Antimeridian.parts(GeoBounds(west: span.west, south: bounds.south, east: span.east, north: bounds.north))
+                (bounds.west, bounds.east) = (-180, 180)
+            } else {
+                let wrapped = lons.map(Antimeridian.wrap)
+                (bounds.west, bounds.east) = (wrapped.min()!, wrapped.max()!)
+                parts = [bounds]
+            }
+        } else if crs.kind == .other, let span = crossing {
+            // Through PROJ, which gives longitudes within ±180°.
             parts = Antimeridian.parts(GeoBounds(west: span.west, south: bounds.south, east: span.east, north: bounds.north))
             (bounds.west, bounds.east) = (-180, 180)
         }
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
               let clipped = bounds.clippedToMercator
         else { throw .outsideMercator(path: path, bounds: bounds) }
-        return (bounds, clipped.mercator, parts)
+        return (bounds, clipped.mercator, parts, window)
     }
 
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits
