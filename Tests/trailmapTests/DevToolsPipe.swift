@@ -48,9 +48,10 @@ final class DevToolsPipe {
         SpawnInheritance.closeInherited(&actions, from: 5)
         let args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                     "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"]
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        let (program, words) = SpawnInheritance.closing(from: 5, chromium, Array(args.dropFirst()))
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, chromium, &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, program, &actions, nil, &argv, environ)
         guard spawned == 0 else { throw Failure("posix_spawn \(chromium): \(spawned)") }
     }
 
