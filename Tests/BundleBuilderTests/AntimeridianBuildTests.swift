@@ -88,19 +88,20 @@ import TrailMapTestSupport
     func tiles(_ sources: [String], min: Int, max: Int, out: String) throws -> [TileID: [UInt8]] {
         let reader = try fx.build(fx.options(sources, min: min, max: max, out: out, resampling: .nearest))
         var found = [TileID: [UInt8]]()
-        for z in min...max {
-            for t in TileRange(bounds: .world, zoom: z) { if let image = try fx.tile(reader, t) { found[t] = image.pixels } }
+        try reader.forEachTile { t, data in
+            found[t] = (try? PNGDecoder.decode(data))?.pixels ?? []
+            return true
         }
         return found
     }
 
     /// Sources in degrees past 180°, a sheet from 179°E to 181°E and a 0–360° world grid, build
     /// the tiles their halves within ±180° build.
-    @Test(arguments: [GeoBounds(west: 179, south: -17, east: 181, north: -16), GeoBounds(west: 0, south: -80, east: 360, north: 80)])
+    @Test(arguments: [GeoBounds(west: 179, south: -17, east: 181, north: -16), GeoBounds(west: 0, south: -60, east: 360, north: 60)])
     func degreesPastTheAntimeridian(_ box: GeoBounds) throws {
         let size = 360
         let src = try fx.geographic("past", box: box, size: size)
-        let zooms = box.east - box.west > 180 ? (0, 3) : (5, 9)
+        let zooms = box.east - box.west > 180 ? (0, 2) : (5, 9)
         let whole = try tiles([src], min: zooms.0, max: zooms.1, out: "whole.mbtiles")
         let split = try tiles(halves(src, box: box, size: size), min: zooms.0, max: zooms.1, out: "split.mbtiles")
         #expect(!whole.isEmpty)
