@@ -27,12 +27,6 @@ public struct BuildManifest: Sendable {
     public var lossless: Bool?
     public var layers: [BuildLayer]
 
-    /// Whether `text` is a GDAL open option, `KEY=VALUE` with a non-empty key.
-    public static func isOpenOption(_ text: String) -> Bool {
-        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return false }
-        return !text[..<eq].contains(" ")
-    }
-
     static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
                                          "allowGaps", "allowOverlap", "output", "layers"]
     static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling"]
@@ -236,16 +230,14 @@ private struct FieldReader {
             layer.scale = (s[0], s[1])
         }
         if let b = try numbers(l["bands"], "\(field).bands", count: 1...4) {
-            guard b.allSatisfy({ (1...65_535).contains($0) && $0 == $0.rounded() }) else {
-                throw fail("\(field).bands", "band numbers are whole numbers from 1")
-            }
-            layer.bands = b.map { Int($0) }
+            guard let bands = ReadOptions.bandNumbers(b) else { throw fail("\(field).bands", "band numbers are whole numbers from 1") }
+            layer.bands = bands
         }
         if let list = l["openOptions"] {
             guard case let .array(items) = list else { throw fail("\(field).openOptions", "must be an array of \"KEY=VALUE\" strings") }
             var options = [String]()
             for (i, item) in items.enumerated() {
-                guard let o = try string(item, "\(field).openOptions[\(i)]"), BuildManifest.isOpenOption(o) else {
+                guard let o = try string(item, "\(field).openOptions[\(i)]"), ReadOptions.isOpenOption(o) else {
                     throw fail("\(field).openOptions[\(i)]", "must be KEY=VALUE, e.g. DPI=300")
                 }
                 options.append(o)

@@ -14,7 +14,7 @@ public struct SourceInfo: Sendable {
     }
 
     public let path: String
-    public let kind: Kind
+    public private(set) var kind: Kind
     public let width: Int
     public let height: Int
     public let crs: SpatialReference
@@ -48,9 +48,9 @@ extension SourceInfo {
     /// The same source with its non-8-bit bands mapped from `range`.
     func scaled(from range: (min: Double, max: Double)) -> SourceInfo {
         guard case let .raster(d) = kind else { return self }
-        return SourceInfo(path: path, kind: .raster(d.scaled(from: range)), width: width, height: height, crs: crs,
-                          georeferencing: georeferencing, bounds: bounds, mercatorBounds: mercatorBounds, parts: parts,
-                          longitudeWindow: longitudeWindow)
+        var copy = self
+        copy.kind = .raster(d.scaled(from: range))
+        return copy
     }
 }
 

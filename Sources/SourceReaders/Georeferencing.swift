@@ -28,6 +28,15 @@ public enum GCPTransform: String, Sendable, CaseIterable, CustomStringConvertibl
 
     public var description: String { rawValue }
 
+    /// The fewest points the fit solves with.
+    var minimumPoints: Int {
+        switch self {
+        case .order2: 6
+        case .order3: 10
+        default: 3
+        }
+    }
+
     /// GDAL's polynomial order (0: automatic), or nil for the thin-plate spline.
     var polynomialOrder: Int32? {
         switch self {

@@ -21,9 +21,8 @@ public final class PixelGeolocator {
             kind = .affine(gt, inverse: inverse)
         case let .groundControlPoints(points, method):
             GDALEnvironment.prepare()
-            let minimum = method == .order2 ? 6 : method == .order3 ? 10 : 3
-            guard points.count >= minimum else {
-                throw .badGroundControlPoints(path: path, reason: "\(points.count) point(s); --gcp-transform \(method) needs at least \(minimum)")
+            guard points.count >= method.minimumPoints else {
+                throw .badGroundControlPoints(path: path, reason: "\(points.count) point(s); --gcp-transform \(method) needs at least \(method.minimumPoints)")
             }
             var gcps = points.map { p in
                 GDAL_GCP(pszId: nil, pszInfo: nil, dfGCPPixel: p.pixel, dfGCPLine: p.line, dfGCPX: p.x, dfGCPY: p.y, dfGCPZ: 0)

@@ -94,8 +94,6 @@ public final class RasterDataset {
         } else {
             throw .noGeoreference(path: path)
         }
-        // Fits ground control points once here, so that a set GDAL cannot fit fails before the build.
-        _ = try PixelGeolocator(georeferencing, path: path)
 
         let crs: SpatialReference
         var assumed = false

@@ -38,6 +38,18 @@ public struct ReadOptions: Sendable {
     /// `--open-option`: GDAL open options (`KEY=VALUE`), e.g. `DPI=300` for GeoPDFs.
     public var openOptions: [String]
 
+    /// `values` as band numbers for `bands` (1 to 4 whole numbers from 1), or nil when they are not.
+    public static func bandNumbers(_ values: [Double]) -> [Int]? {
+        guard (1...4).contains(values.count), values.allSatisfy({ (1...65_535).contains($0) && $0 == $0.rounded() }) else { return nil }
+        return values.map { Int($0) }
+    }
+
+    /// Whether `text` is a GDAL open option, `KEY=VALUE` with a non-empty key without spaces.
+    public static func isOpenOption(_ text: String) -> Bool {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return false }
+        return !text[..<eq].contains(" ")
+    }
+
     public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil,
                 gcpTransform: GCPTransform = .auto, bands: [Int]? = nil, openOptions: [String] = []) {
         self.crs = crs

@@ -143,11 +143,11 @@ struct BuildCommand: ParsableCommand {
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
         }
         if let bands {
-            guard let v = Self.numbers(bands), (1...4).contains(v.count), v.allSatisfy({ (1...65_535).contains($0) && $0 == $0.rounded() }) else {
+            guard Self.numbers(bands).flatMap(ReadOptions.bandNumbers) != nil else {
                 throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
             }
         }
-        for o in openOptions where !BuildManifest.isOpenOption(o) {
+        for o in openOptions where !ReadOptions.isOpenOption(o) {
             throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -193,7 +193,7 @@ struct BuildCommand: ParsableCommand {
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         options.read.gcpTransform = gcpTransform
-        if let bands { options.read.bands = Self.numbers(bands)?.map { Int($0) } }
+        if let bands { options.read.bands = Self.numbers(bands).flatMap(ReadOptions.bandNumbers) }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
         if let tileSize { options.tileSize = tileSize }
         if let format = format.flatMap(TileFormat.init(metadata:)) {

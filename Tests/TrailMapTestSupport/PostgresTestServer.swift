@@ -70,8 +70,7 @@ public enum PostgresTestServer {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of the test process: a server started by the script outlives the call.
-        SpawnInheritance.closeInherited(&actions, from: 3)
+        // Nothing else of the test process (closed in the child): a server started by the script outlives the call.
         let (program, words) = SpawnInheritance.closing(from: 3, tool, arguments)
         let argv = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

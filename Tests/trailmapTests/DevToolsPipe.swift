@@ -45,7 +45,6 @@ final class DevToolsPipe {
         posix_spawn_file_actions_adddup2(&actions, write4, 4)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        SpawnInheritance.closeInherited(&actions, from: 5)
         let args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                     "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"]
         let (program, words) = SpawnInheritance.closing(from: 5, chromium, Array(args.dropFirst()))
