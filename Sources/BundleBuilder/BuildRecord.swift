@@ -52,10 +52,22 @@ struct BuildRecord {
         }
     }
 
-    /// The source records of a build (each source file hashed).
-    static func sources(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> [Source] {
+    /// The source records of a build. A source with a record in `known` (same layer and path)
+    /// whose size and modification time are still the recorded ones keeps that record's hash:
+    /// an update's unchanged sources are not read again, and their record names the content the
+    /// kept tiles were made from. Every other source file is hashed.
+    static func sources(_ infos: [SourceInfo], layerOf: [Int], known: [Source] = []) throws(BuildError) -> [Source] {
         var out = [Source]()
         for (i, info) in infos.enumerated() {
+            let stamp = SourceFileStamp(path: info.path)
+            let m = info.mercatorBounds
+            let footprint = [m.minX, m.minY, m.maxX, m.maxY]
+            if let k = known.last(where: { $0.layer == layerOf[i] && $0.path == info.path }),
+               k.size == stamp.size, k.modified == stamp.modifiedNanoseconds {
+                out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified, sha256: k.sha256,
+                                  footprint: footprint))
+                continue
+            }
             let digest: (size: Int64, hex: String)
             if GDALFiles.isVirtual(info.path) {
                 do throws(SourceReaderError) {
@@ -64,10 +76,8 @@ struct BuildRecord {
             } else {
                 do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }
             }
-            let stamp = SourceFileStamp(path: info.path)
-            let m = info.mercatorBounds
             out.append(Source(layer: layerOf[i], path: info.path, size: digest.size, modified: stamp.modifiedNanoseconds,
-                              sha256: digest.hex, footprint: [m.minX, m.minY, m.maxX, m.maxY]))
+                              sha256: digest.hex, footprint: footprint))
         }
         return out
     }

@@ -216,8 +216,10 @@ public struct BundleBuilder: Sendable {
             }
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
                                    elapsed: Date().timeIntervalSince(start)))
+            // An update's sources are hashed once: unchanged ones keep their recorded hash.
+            let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
             var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
-                          BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf))]
+                          BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf, known: known))]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description
                 record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))

@@ -15,6 +15,8 @@ struct SourceChanges: Equatable {
     var changed: [String] = []
     /// Per layer, the footprints whose tiles must be made again.
     var dirty: [[MercatorBounds]]
+    /// Records of the sources hashed here (their stamp differed), for the new build record.
+    var hashed: [BuildRecord.Source] = []
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
@@ -34,6 +36,7 @@ struct SourceChanges: Equatable {
             var same = stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
             if !same {
                 let now = try BuildRecord.sources([info], layerOf: [layer])[0]
+                changes.hashed.append(now)
                 same = now.sha256 == before.sha256 && now.footprint == before.footprint
             }
             if same {

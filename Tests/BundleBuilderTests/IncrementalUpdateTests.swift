@@ -103,6 +103,43 @@ import TrailMapTestSupport
         #expect(meta["version"] == "2.0.0" && meta["description"] == "second edition")
     }
 
+    /// An update records, for a source it did not read again, the hash of the content its kept
+    /// tiles were made from, so a later update still sees that content change.
+    @Test func anUnreadSourceKeepsTheHashItsTilesWereMadeFrom() throws {
+        // Uncompressed GeoTIFFs: a patched sheet has the same size as the original.
+        func tif(_ name: String, patch: Bool) throws {
+            let png = try sheet(name, patch: patch)
+            try GDALTools.translate(png, dir.file("\(name).tif"), ["-a_srs", "EPSG:4326", "-co", "COMPRESS=NONE"])
+        }
+        func opts(_ out: String, update: String? = nil) -> BuildOptions {
+            var o = options([], out: out, update: update, max: 7)
+            o.sources = ["a", "b"].map { dir.file("\($0).tif") }
+            return o
+        }
+        try tif("a", patch: false)
+        try tif("b", patch: false)
+        _ = try BundleBuilder(options: opts("v1.mbtiles")).build()
+        // The sheet is corrected but keeps its size and modification time: an update trusts the
+        // stamp, keeps the old tiles, and must record the old content's hash.
+        try GDALTools.run("cp", ["-p", dir.file("a.tif"), dir.file("a.stamp")])
+        try tif("a", patch: true)
+        try GDALTools.run("touch", ["-r", dir.file("a.stamp"), dir.file("a.tif")])
+        let u2 = try #require(try BundleBuilder(options: opts("v2.mbtiles", update: "v1.mbtiles")).build().update)
+        #expect(u2.sourcesChanged.isEmpty && u2.tilesRendered == 0)
+        func recorded(_ bundle: String) throws -> BuildRecord.Source? {
+            let record = try BundleReader(path: dir.file(bundle)).buildRecord()
+            return BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey])?.first { $0.path.hasSuffix("a.tif") }
+        }
+        let old = try #require(try recorded("v1.mbtiles")), kept = try #require(try recorded("v2.mbtiles"))
+        #expect(kept.sha256 == old.sha256, "the record names the content the kept tiles were made from")
+        // Once its stamp changes, the next update reads it, sees the new content and re-renders.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: dir.file("a.tif"))
+        let u3 = try #require(try BundleBuilder(options: opts("v3.mbtiles", update: "v2.mbtiles")).build().update)
+        #expect(u3.sourcesChanged.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.tif"])
+        _ = try BundleBuilder(options: opts("full.mbtiles")).build()
+        #expect(try TestBundle.tiles(dir.file("v3.mbtiles")) == TestBundle.tiles(dir.file("full.mbtiles")))
+    }
+
     @Test func bundlesThatCannotBeUpdatedAreRefusedWithTheReason() throws {
         for name in ["a", "b"] { try sheet(name) }
         _ = try BundleBuilder(options: options(["a", "b"], out: "v1.mbtiles")).build()
