@@ -31,8 +31,9 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
 /// How a build is cut into units (subtrees rendered by one thread, in Morton order), and which
 /// units a shard renders.
 enum BuildUnits {
-    /// Changes when the unit zoom or the shard split change: recorded in fingerprints.
-    static let policyVersion = 1
+    /// Changes when the unit zoom, the units or the shard split change: recorded in fingerprints.
+    /// 2: units only where a source's footprint meets them.
+    static let policyVersion = 2
 
     /// The zoom of a band's units: three levels above its top (64 top tiles a unit), lower when
     /// that leaves fewer than 64 units. It depends on the tile ranges only (not on threads), so a
@@ -43,9 +44,47 @@ enum BuildUnits {
         return z
     }
 
-    /// A band's units in Morton order (neighbours render close together in time).
-    static func units(ranges: [TileRange], minZoom: Int, unitZoom: Int) -> [TileID] {
-        ranges[unitZoom - minZoom].sorted { morton($0) < morton($1) }
+    /// A band's units in Morton order (neighbours render close together in time): the tiles of
+    /// the range at the unit zoom that one of `footprints` (the band's sources' parts, inside the
+    /// Mercator square) meets, as the renderer tests it. Where no source is (the empty middle of
+    /// a build across the antimeridian, the holes and corners of a mosaic) there is no unit, so
+    /// nothing is enumerated, recorded or counted there.
+    static func units(ranges: [TileRange], minZoom: Int, unitZoom: Int, footprints: [GeoBounds]) -> [TileID] {
+        let r = ranges[unitZoom - minZoom]
+        var found = Set<TileID>()
+        for f in footprints {
+            let m = f.mercator, box = TileRange(bounds: f, zoom: unitZoom)
+            // One tile of margin: the box is rounded inward by an epsilon, the test is exact.
+            let x0 = max(r.minX, box.minX - 1), x1 = min(r.maxX, box.maxX + 1)
+            let y0 = max(r.minY, box.minY - 1), y1 = min(r.maxY, box.maxY + 1)
+            guard x0 <= x1, y0 <= y1 else { continue }
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let t = TileID(z: unitZoom, x: x, y: y)!
+                    if m.intersects(t.mercatorBounds) { found.insert(t) }
+                }
+            }
+        }
+        return found.sorted { morton($0) < morton($1) }
+    }
+
+    /// For every tile above the unit zoom that has units below it, how many of its four children
+    /// have units below them (or are units): the children `UpperLevels` waits for.
+    static func expectedChildren(units: some Sequence<TileID>, unitZoom: Int, minZoom: Int) -> [TileID: Int] {
+        var counts = [TileID: Int]()
+        var level = Set(units)
+        var z = unitZoom
+        while z > minZoom {
+            var parents = Set<TileID>()
+            for t in level {
+                guard let p = t.parent else { continue }
+                counts[p, default: 0] += 1
+                parents.insert(p)
+            }
+            level = parents
+            z -= 1
+        }
+        return counts
     }
 
     /// Interleaved bits of x and y: siblings at every level are contiguous in this order.

@@ -93,24 +93,29 @@ public struct BundleBuilder: Sendable {
             let clipped = extent.flatMap { $0.intersection(bounds) } ?? bounds
             ranges.append(band.zooms.map { TileRange(bounds: clipped, zoom: $0) })
         }
-        let all = ranges.joined().reduce(0) { $0 + $1.count }
-        // Sources across the antimeridian make the ranges span every longitude; the limit counts
-        // only the tiles either side of it that the sources' parts cover.
-        let needed = infos.contains { $0.parts.count > 1 } ? Self.partTiles(infos, layerOf: layerOf, bands: bands, bounds: bounds) : all
+        // Checked before any unit is enumerated. Sources across the antimeridian make the ranges
+        // span every longitude; the limit counts only the tiles either side of it that the
+        // sources' parts cover.
+        let needed = infos.contains { $0.parts.count > 1 } ? Self.partTiles(infos, layerOf: layerOf, bands: bands, bounds: bounds)
+            : ranges.joined().reduce(0) { $0 + $1.count }
         guard needed <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: needed, maxZoom: options.maxZoom) }
         var unitZooms = [Int](), units = [[TileID]](), work = [[Int]]()
+        var total = 0
         for (b, band) in bands.enumerated() {
             let z = BuildUnits.unitZoom(ranges: ranges[b], minZoom: band.zooms.lowerBound, maxZoom: band.zooms.upperBound)
             unitZooms.append(z)
-            units.append(BuildUnits.units(ranges: ranges[b], minZoom: band.zooms.lowerBound, unitZoom: z))
+            let parts = infos.indices.filter { band.layers.contains(layerOf[$0]) }
+                .flatMap { infos[$0].parts.compactMap { $0.clippedToMercator } }
+            units.append(BuildUnits.units(ranges: ranges[b], minZoom: band.zooms.lowerBound, unitZoom: z, footprints: parts))
+            // The tiles to consider: those of the units' subtrees and the ones above them.
+            total += units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: band.zooms.upperBound) }
+            total += BuildUnits.expectedChildren(units: units[b], unitZoom: z, minZoom: band.zooms.lowerBound).count
             if options.shard != nil {
                 let top = ranges[b][band.zooms.count - 1]
-                let footprints = infos.indices.filter { band.layers.contains(layerOf[$0]) }
-                    .flatMap { infos[$0].parts.compactMap { $0.clippedToMercator }.map { TileRange(bounds: $0, zoom: top.z) } }
+                let footprints = parts.map { TileRange(bounds: $0, zoom: top.z) }
                 work.append(units[b].map { BuildUnits.work(unit: $0, top: top, footprints: footprints) })
             }
         }
-        var total = all
         if let shard = options.shard {
             units = BuildUnits.select(shard, units: units, work: work)
             total = bands.indices.reduce(0) { sum, b in

@@ -123,16 +123,15 @@ public struct BundleMerger: Sendable {
     /// The zooms of `band` above its units, from the recorded roots of every part, in Morton order.
     private func upperLevels(band b: Int, of band: BuildRecord.Plan.Band, parts: [Part], tileSize: Int, encoding: TileEncoding,
                              writer: BundleWriter) throws(BuildError) {
-        let ranges = band.tileRanges
         let minZ = band.zooms[0]
         guard band.unitZoom > minZ else { return }
-        let upper = UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: band.unitZoom, tileSize: tileSize)
         var units = [(unit: BuildUnit, part: Part)]()
         for part in parts {
             let mine: [BuildUnit]
             do { mine = try part.reader.buildUnits() } catch { throw .store(error) }
             units += mine.filter { $0.band == b }.map { ($0, part) }
         }
+        let upper = UpperLevels(units: units.map(\.unit.tile), minZoom: minZ, unitZoom: band.unitZoom, tileSize: tileSize)
         units.sort { BuildUnits.morton($0.unit.tile) < BuildUnits.morton($1.unit.tile) }
         var batch = [(tile: TileID, data: [UInt8])]()
         func emit(_ tile: TileID, _ made: UpperTile) throws(BuildError) {

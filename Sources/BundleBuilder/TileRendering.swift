@@ -59,7 +59,7 @@ struct TileRendering: Sendable {
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
         let update = self.update
-        let upper = buildsUpperLevels ? UpperLevels(ranges: ranges, minZoom: minZ, unitZoom: unitZ, tileSize: n, update: update) : nil
+        let upper = buildsUpperLevels ? UpperLevels(units: units + finished, minZoom: minZ, unitZoom: unitZ, tileSize: n, update: update) : nil
         let openPerThread = options.maxOpenSourcesPerThread
 
         @Sendable func fail(_ error: BuildError) {

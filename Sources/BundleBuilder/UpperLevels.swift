@@ -26,7 +26,8 @@ final class UpperLevels: @unchecked Sendable {
         var arrived = 0
     }
 
-    private let ranges: [TileRange]
+    /// Per waiting parent, the children that will arrive.
+    private let expectedChildren: [TileID: Int]
     private let minZoom: Int
     private let unitZoom: Int
     private let tileSize: Int
@@ -36,19 +37,17 @@ final class UpperLevels: @unchecked Sendable {
     private var pending: [TileID: Group] = [:]
     private var produced = 0
 
-    init(ranges: [TileRange], minZoom: Int, unitZoom: Int, tileSize: Int, update: UpdateScope? = nil) {
-        self.ranges = ranges
+    /// `units`: every unit of the band, including those an earlier run finished.
+    init(units: [TileID], minZoom: Int, unitZoom: Int, tileSize: Int, update: UpdateScope? = nil) {
+        expectedChildren = BuildUnits.expectedChildren(units: units, unitZoom: unitZoom, minZoom: minZoom)
         self.minZoom = minZoom
         self.unitZoom = unitZoom
         self.tileSize = tileSize
         self.update = update
     }
 
-    /// Children of `parent` inside the range one level down: the arrivals that complete it.
-    private func expected(_ parent: TileID) -> Int {
-        let r = ranges[parent.z + 1 - minZoom]
-        return parent.children.filter { r.contains($0) }.count
-    }
+    /// Children of `parent` with units below them: the arrivals that complete it.
+    private func expected(_ parent: TileID) -> Int { expectedChildren[parent] ?? 4 }
 
     /// Records a finished tile at or above the unit zoom; completes its parent when it was the
     /// last child, emitting the parent and going on up.

@@ -57,6 +57,34 @@ import TrailMapTestSupport
         #expect(BundleVerifier.verify(path: dir.file("merged.mbtiles")) { _, _ in nil }.isEmpty)
     }
 
+    /// Units (and so unit records and the tiles to consider) only where a source is: two sheets
+    /// at opposite corners of the region leave its other corners without units, and the build
+    /// makes every tile a source touches.
+    @Test func unitsOnlyWhereSourcesAre() throws {
+        let sw = try TestSources.write(in: dir, name: "sw", width: 120, height: 120,
+                                       bounds: GeoBounds(west: -110, south: 36, east: -107, north: 39), color: TestSources.terrain)
+        let ne = try TestSources.write(in: dir, name: "ne", width: 120, height: 120,
+                                       bounds: GeoBounds(west: -101, south: 45, east: -98, north: 48), color: TestSources.terrain)
+        let o = options([sw, ne], out: "corners.mbtiles")
+        let plan = try BundleBuilder(options: o).plan()
+        let unitZ = plan.unitZooms[0], units = Set(plan.units[0])
+        let footprints = plan.sources.map(\.mercatorBounds)
+        #expect(units.allSatisfy { u in footprints.contains { $0.intersects(u.mercatorBounds) } })
+        #expect(units.count < plan.ranges[0][unitZ - 2].count / 2, "\(units.count) of \(plan.ranges[0][unitZ - 2].count)")
+        let report = try BundleBuilder(options: o).build()
+        #expect(report.tilesConsidered == plan.total)
+        let tiles = try TestBundle.tiles(dir.file("corners.mbtiles"))
+        // Every top-zoom tile a sheet's footprint meets (away from its edges) is made.
+        let inner = footprints.map { f in
+            let dx = (f.maxX - f.minX) / 100, dy = (f.maxY - f.minY) / 100
+            return MercatorBounds(minX: f.minX + dx, minY: f.minY + dy, maxX: f.maxX - dx, maxY: f.maxY - dy)
+        }
+        for t in plan.ranges[0].last! where inner.contains(where: { $0.intersects(t.mercatorBounds) }) {
+            #expect(tiles[t] != nil, "tile \(t) over a sheet")
+        }
+        #expect(tiles.keys.allSatisfy { t in t.z <= unitZ ? true : units.contains(TileID(z: unitZ, x: t.x >> (t.z - unitZ), y: t.y >> (t.z - unitZ))!) })
+    }
+
     @Test func partsAreBalancedByWorkNotByTileCount() throws {
         // One dense sheet in the west corner of a wide, mostly empty region: equal tile counts
         // would give one part all the work.
