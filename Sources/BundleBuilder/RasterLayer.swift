@@ -31,7 +31,7 @@ final class ProjectedMapping: MercatorToPixel {
     private let geolocator: PixelGeolocator
 
     init(crs: SpatialReference, georeferencing: Georeferencing, path: String) throws(SourceReaderError) {
-        transformer = try CoordinateTransformer(from: .webMercator, to: crs)
+        transformer = try CoordinateTransformer(from: .webMercator, to: crs, path: path)
         geolocator = try PixelGeolocator(georeferencing, path: path)
     }
 

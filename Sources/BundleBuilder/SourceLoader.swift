@@ -153,7 +153,7 @@ enum SourceLoader {
         case .webMercator:
             for i in xs.indices { (xs[i], ys[i]) = WebMercator.unproject(x: xs[i], y: ys[i]) }
         case .other:
-            do { try CoordinateTransformer(from: crs, to: .wgs84).transform(xs: &xs, ys: &ys) } catch { throw .source(error) }
+            do { try CoordinateTransformer(from: crs, to: .wgs84, path: path).transform(xs: &xs, ys: &ys) } catch { throw .source(error) }
         }
         let valid = xs.indices.filter { xs[$0].isFinite && ys[$0].isFinite }
         guard !valid.isEmpty else {

@@ -7,7 +7,8 @@ public final class CoordinateTransformer {
     private let handle: OGRCoordinateTransformationH
     private var success: [Int32] = []
 
-    public init(from source: SpatialReference, to target: SpatialReference) throws(SourceReaderError) {
+    /// `path`: the file whose coordinates these are, named in errors (default: the source CRS's name).
+    public init(from source: SpatialReference, to target: SpatialReference, path: String? = nil) throws(SourceReaderError) {
         GDALEnvironment.prepare()
         guard let s = source.makeHandle() else { throw .badCRS(input: source.name, reason: "cannot be read back") }
         defer { OSRDestroySpatialReference(s) }
@@ -15,8 +16,9 @@ public final class CoordinateTransformer {
         defer { OSRDestroySpatialReference(t) }
         GDALEnvironment.resetError()
         guard let h = OCTNewCoordinateTransformation(s, t) else {
-            throw .transformFailed(path: source.name,
-                                   reason: GDALEnvironment.lastError(or: "PROJ has no transformation to \(target.name)"))
+            let reason = GDALEnvironment.lastError(or: "PROJ has no transformation to \(target.name)")
+            throw .transformFailed(path: path ?? source.name, reason: OSRIsLocal(s) != 0 || OSRIsLocal(t) != 0
+                ? "its CRS is a local (engineering) one, not tied to the Earth: give the real one with --source-crs (\(reason))" : reason)
         }
         handle = h
     }

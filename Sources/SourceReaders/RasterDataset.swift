@@ -128,13 +128,9 @@ public final class RasterDataset {
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
                 for band in bands.prefix(colourBands) {
-                    var minmax = [0.0, 0.0]
-                    GDALEnvironment.resetError()
-                    guard GDALComputeRasterMinMax(band, 1, &minmax) == CE_None else {
-                        throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "cannot compute the band's statistics (give --scale MIN,MAX)"))
-                    }
-                    lo = min(lo, minmax[0])
-                    hi = max(hi, minmax[1])
+                    guard let band, let range = try BandRange.of(band, path: path) else { continue }
+                    lo = min(lo, range.min)
+                    hi = max(hi, range.max)
                 }
                 guard lo.isFinite, hi.isFinite else { throw .readFailed(path: path, reason: "the bands hold no valid values") }
                 scale = (lo, hi > lo ? hi : lo + 1)

@@ -34,6 +34,33 @@ import TrailMapTestSupport
         #expect(Set(stretched.keys) == Set(eight.keys))
     }
 
+    /// A floating-point band holding ±infinity in a few pixels (GDAL's own minimum and maximum
+    /// are then infinite) is mapped from its finite values' range: the same tiles as the band
+    /// with those pixels at the finite minimum and maximum. It was refused as "no valid values".
+    @Test func infiniteValuesDoNotHideTheFiniteRange() throws {
+        func floats(_ name: String, infinite: Bool) throws -> String {
+            let side = 64
+            var values = [Float]()
+            for r in 0..<side { for c in 0..<side { values.append(Float(c + r) * 0.75 + 10) } }
+            let hi = values.max()!
+            values[5 * side + 5] = infinite ? .infinity : hi
+            values[40 * side + 20] = infinite ? -.infinity : 10
+            let bil = fx.dir.file(name + ".bil")
+            try values.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: bil))
+            let hdr = "BYTEORDER I\nLAYOUT BIL\nNROWS \(side)\nNCOLS \(side)\nNBANDS 1\nNBITS 32\nPIXELTYPE FLOAT\n"
+                + "ULXMAP -105.9921875\nULYMAP 39.9921875\nXDIM 0.015625\nYDIM 0.015625\n"
+            try hdr.write(toFile: fx.dir.file(name + ".hdr"), atomically: true, encoding: .utf8)
+            let tif = fx.dir.file(name + ".tif")
+            try GDALTools.translate(bil, tif, ["-a_srs", "EPSG:4326"])
+            return tif
+        }
+        let withInfinity = try floats("inf", infinite: true), finite = try floats("finite", infinite: false)
+        let a = try tiles(try fx.build(fx.options([withInfinity], min: 7, max: 9, out: "inf.mbtiles")), zooms: 7...9)
+        let b = try tiles(try fx.build(fx.options([finite], min: 7, max: 9, out: "finite.mbtiles")), zooms: 7...9)
+        #expect(!a.isEmpty && Set(a.keys) == Set(b.keys))
+        for (t, image) in b { #expect(a[t] == image, "tile \(t)") }
+    }
+
     /// A rotated geotransform (a VRT rotating an EPSG:4326 raster by 10°) renders as gdalwarp does.
     @Test func rotatedGeotransformsWork() throws {
         let src = try fx.geographic("plain", box: Self.box, size: 256, color: TestSources.terrain)

@@ -12,7 +12,7 @@ import TrailMapTestSupport
 
     enum Bad: String, CaseIterable {
         case noGeoreference, noCRS, unknownCRS, notARaster, truncated, fiveBands, outsideMercator, scaleOrder, nodataCount,
-             collinearControlPoints, tooFewControlPoints
+             collinearControlPoints, tooFewControlPoints, localCRS
     }
 
     @Test(arguments: Bad.allCases)
@@ -85,6 +85,12 @@ import TrailMapTestSupport
                                                 "-gcp", "20", "20", "-105.8", "39.8"])
             o.sources = [tif]
             expected = [tif, "cannot georeference it"]
+        case .localCRS:
+            // A CAD-style engineering CRS: metres, but no tie to the Earth.
+            let tif = fx.dir.file("local.tif")
+            try GDALTools.translate(good, tif, ["-a_srs", "LOCAL_CS[\"site grid\",UNIT[\"metre\",1]]", "-a_ullr", "0", "1000", "1000", "0"])
+            o.sources = [tif]
+            expected = [tif, "local (engineering)", "--source-crs"]
         case .tooFewControlPoints:
             let tif = fx.dir.file("four.tif")
             try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",

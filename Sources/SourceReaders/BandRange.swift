@@ -1,0 +1,42 @@
+import CGDAL
+
+/// The range of values a band's pixels are mapped to 0-255 from, when `--scale` is not given.
+enum BandRange {
+    /// Pixels read at most along each side when GDAL's own minimum/maximum is not finite.
+    static let sampleSide = 1024
+
+    /// The band's minimum and maximum: GDAL's (from overviews or a sample where it can), or,
+    /// when that is infinite (a floating-point band holding ±inf), the finite values' range
+    /// over a decimated read of the band, without its nodata value. Nil when it holds no finite
+    /// value that is not nodata.
+    static func of(_ band: GDALRasterBandH, path: String) throws(SourceReaderError) -> (min: Double, max: Double)? {
+        var minmax = [0.0, 0.0]
+        GDALEnvironment.resetError()
+        guard GDALComputeRasterMinMax(band, 1, &minmax) == CE_None else {
+            throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "cannot compute the band's statistics (give --scale MIN,MAX)"))
+        }
+        if minmax[0].isFinite && minmax[1].isFinite { return (minmax[0], minmax[1]) }
+        return try finite(band, path: path)
+    }
+
+    private static func finite(_ band: GDALRasterBandH, path: String) throws(SourceReaderError) -> (min: Double, max: Double)? {
+        let w = Int(GDALGetRasterBandXSize(band)), h = Int(GDALGetRasterBandYSize(band))
+        let bw = min(w, sampleSide), bh = min(h, sampleSide)
+        var values = [Double](repeating: .nan, count: bw * bh)
+        GDALEnvironment.resetError()
+        let err = values.withUnsafeMutableBufferPointer {
+            GDALRasterIO(band, GF_Read, 0, 0, Int32(w), Int32(h), $0.baseAddress, Int32(bw), Int32(bh), GDT_Float64, 0, 0)
+        }
+        guard err == CE_None else {
+            throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read the band to find its range (give --scale MIN,MAX)"))
+        }
+        var has: Int32 = 0
+        let nodata = GDALGetRasterNoDataValue(band, &has)
+        var lo = Double.infinity, hi = -Double.infinity
+        for v in values where v.isFinite && !(has != 0 && v == nodata) {
+            lo = min(lo, v)
+            hi = max(hi, v)
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+}
