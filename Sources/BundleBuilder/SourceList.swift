@@ -50,7 +50,15 @@ public enum SourceList {
                 let taken = rasterExtensions.union(GDALFiles.archiveExtensions)
                 let rasters = names.filter { taken.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }.sorted()
                 guard !rasters.isEmpty else {
-                    throw .sourceList(path: path, reason: "the folder holds no raster files (\(taken.sorted().joined(separator: ", ")))")
+                    // Folders are not searched recursively; say so when the rasters may be below.
+                    let folders = names.filter { name in
+                        var d: ObjCBool = false
+                        return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(name), isDirectory: &d) && d.boolValue
+                    }.sorted()
+                    let hint = folders.first.map { first in
+                        "; its \(folders.count) subfolder(s) (\(first)\(folders.count > 1 ? ", ..." : "")) are not searched: give them, or a pattern such as '\((path as NSString).appendingPathComponent("*/*.tif"))'"
+                    } ?? ""
+                    throw .sourceList(path: path, reason: "the folder holds no raster files (\(taken.sorted().joined(separator: ", ")))\(hint)")
                 }
                 // Archives in the folder are opened in turn; raster files stay as they are.
                 out += try expand(rasters.map { (path as NSString).appendingPathComponent($0) })

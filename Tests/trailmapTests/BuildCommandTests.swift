@@ -115,6 +115,8 @@ import TrailMapTestSupport
         try "# sheets\nrelief-utm.tif\n\n".write(toFile: dir.file("sheets.txt"), atomically: true, encoding: .utf8)
         try "# nothing here\n".write(toFile: dir.file("none.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir.file("empty-folder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir.file("nested/quad-39105"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: tif, toPath: dir.file("nested/quad-39105/sheet.tif"))
         let out = dir.file("utm.mbtiles")
         let r = try CLIRunner.run(["build", "--source-list", dir.file("sheets.txt"), "--name", "UTM", "--minzoom", "3",
                                    "--maxzoom", "6", "--out", out, "--effort", "fast", "--src-nodata", "0"])
@@ -135,6 +137,7 @@ import TrailMapTestSupport
             (["--source-list", dir.file("absent.txt")], "absent.txt"),
             (["--source-list", dir.file("none.txt")], "names no files"),
             (["--source", dir.file("empty-folder")], "holds no raster files"),
+            (["--source", dir.file("nested")], "subfolder(s) (quad-39105) are not searched"),
             (["--source", dir.file("relief.pgw")], "relief.pgw"),
         ]
         for (args, message) in cases {
