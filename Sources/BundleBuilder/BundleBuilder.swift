@@ -232,6 +232,9 @@ public struct BundleBuilder: Sendable {
             }
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
+            if stats.tiles == 0 && options.shard == nil {
+                logger.warning("\(options.output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(options.minZoom)-\(options.maxZoom); check --src-nodata and --bands")
+            }
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
                                tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
