@@ -45,6 +45,20 @@ public struct SourceInfo: Sendable {
 }
 
 extension SourceInfo {
+    /// Whether its pixels are palette colours (a colour table; a PNG of colour type 3), drawn
+    /// by point samples under `average` (`Raster.Supersampling`).
+    var isPaletted: Bool {
+        switch kind {
+        case let .raster(d): return d.layout == .palette
+        case .png:
+            // The IHDR chunk comes first: its colour type is byte 25 of the file.
+            guard let file = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? file.close() }
+            let head = (try? file.read(upToCount: 26)) ?? Data()
+            return head.count == 26 && head[head.startIndex + 25] == 3
+        }
+    }
+
     /// The same source with its non-8-bit bands mapped from `range`.
     func scaled(from range: (min: Double, max: Double)) -> SourceInfo {
         guard case let .raster(d) = kind else { return self }

@@ -4,7 +4,8 @@ public enum Resampling: String, Sendable, CaseIterable, CustomStringConvertible 
     case nearest
     /// Bilinear interpolation between the four nearest source pixels.
     case bilinear
-    /// Area-weighted mean of the source pixels the tile pixel covers.
+    /// Area-weighted mean of the source pixels the tile pixel covers; for paletted sources, the
+    /// mean of point samples of it (`Supersampling`).
     case average
 
     public var description: String { rawValue }

@@ -30,7 +30,8 @@ struct ResamplingTaps {
 
     /// Builds taps from output pixel edges `edges` (n+1 values) and centres `centers` (n values),
     /// in source pixel units (pixel k spans [k, k+1)), for a source axis of `size` pixels.
-    static func make(edges: [Double], centers: [Double], size: Int, method: Resampling) -> ResamplingTaps {
+    /// `supersampled`: `average` counts point samples (`Supersampling`) instead of overlaps.
+    static func make(edges: [Double], centers: [Double], size: Int, method: Resampling, supersampled: Bool = false) -> ResamplingTaps {
         let n = centers.count
         var taps = ResamplingTaps(capacity: n)
         for i in 0..<n {
@@ -66,7 +67,14 @@ struct ResamplingTaps {
                 let hi = max(edges[i], edges[i + 1])
                 let first = max(Int(lo.rounded(.down)), 0)
                 let last = min(Int(hi.rounded(.up)) - 1, size - 1)
-                if first <= last {
+                if first <= last, supersampled {
+                    var weights = [Float](repeating: 0, count: last - first + 1)
+                    Supersampling.weights(lo: lo, hi: hi, first: first, last: last, into: &weights)
+                    for k in first...last where weights[k - first] > 0 {
+                        taps.index.append(Int32(k))
+                        taps.weight.append(weights[k - first])
+                    }
+                } else if first <= last {
                     for k in first...last {
                         let w = min(hi, Double(k + 1)) - max(lo, Double(k))
                         if w > 1e-9 {

@@ -46,11 +46,15 @@ public struct SourceLayer {
     public let mapping: PixelMapping
     /// The source's footprint in Web Mercator metres (clipped to the Mercator square).
     public let mercatorBounds: MercatorBounds
+    /// Whether its pixels are palette colours (a scanned or drawn map: line art in a few
+    /// colours). `average` then takes each tile pixel as the mean of point samples (`Supersampling`).
+    public let paletted: Bool
 
-    public init(reader: any SourceWindowReader, mapping: PixelMapping, mercatorBounds: MercatorBounds) {
+    public init(reader: any SourceWindowReader, mapping: PixelMapping, mercatorBounds: MercatorBounds, paletted: Bool = false) {
         self.reader = reader
         self.mapping = mapping
         self.mercatorBounds = mercatorBounds
+        self.paletted = paletted
     }
 }
 

@@ -44,16 +44,16 @@ public struct TileRenderer: Sendable {
     public func render(_ tile: TileID, layer: SourceLayer, scratch: inout Scratch) throws -> RGBAImage? {
         switch layer.mapping {
         case let .separable(g):
-            return try renderSeparable(tile, reader: layer.reader, georeference: g, scratch: &scratch)
+            return try renderSeparable(tile, reader: layer.reader, georeference: g, supersampled: layer.paletted, scratch: &scratch)
         case let .general(mapping):
-            return try Warper(tileSize: tileSize, resampling: resampling)
+            return try Warper(tileSize: tileSize, resampling: resampling, supersampled: layer.paletted)
                 .render(tile, reader: layer.reader, mapping: mapping, scratch: &scratch)
         }
     }
 
     /// Renders one source whose columns depend on x only and rows on y only (closed form).
     func renderSeparable(_ tile: TileID, reader: any SourceWindowReader, georeference g: Georeference,
-                         scratch: inout Scratch) throws -> RGBAImage? {
+                         supersampled: Bool = false, scratch: inout Scratch) throws -> RGBAImage? {
         let n = tileSize
         let tb = tile.mercatorBounds
         let res = (tb.maxX - tb.minX) / Double(n)
@@ -83,8 +83,8 @@ public struct TileRenderer: Sendable {
                 }
             }
         }
-        let xt = ResamplingTaps.make(edges: xEdges, centers: xCenters, size: plan.width, method: resampling)
-        let yt = ResamplingTaps.make(edges: yEdges, centers: yCenters, size: plan.height, method: resampling)
+        let xt = ResamplingTaps.make(edges: xEdges, centers: xCenters, size: plan.width, method: resampling, supersampled: supersampled)
+        let yt = ResamplingTaps.make(edges: yEdges, centers: yCenters, size: plan.height, method: resampling, supersampled: supersampled)
         guard let (x0, x1) = xt.span, let (y0, y1) = yt.span else { return nil }
         let ww = x1 - x0 + 1
         let wh = y1 - y0 + 1

@@ -10,6 +10,8 @@ import TileGeometry
 struct Warper {
     let tileSize: Int
     let resampling: Resampling
+    /// `average` by point samples (`Supersampling`): for palette sources.
+    var supersampled = false
     /// Interpolation error allowed, in sampled pixels.
     static let maxError = 0.125
 

@@ -61,6 +61,46 @@ import TrailMapTestSupport
         for (t, image) in b { #expect(a[t] == image, "tile \(t)") }
     }
 
+    /// A paletted map (line art in a few colours) is drawn by point samples under `average`
+    /// (`Supersampling`): the same map as its RGB copy, drawn with the exact area mean, in far
+    /// fewer distinct colours and fewer bytes. Through PROJ (EPSG:4269) and in closed form (EPSG:4326).
+    @Test(arguments: ["EPSG:4269", "EPSG:4326"])
+    func palettedMapsAreDrawnByPointSamples(crs: String) throws {
+        // Contour-like lines one or two pixels wide in four colours on white.
+        let png = try TestSources.write(in: fx.dir, name: "lines", width: 400, height: 400, bounds: Self.box) { c, r in
+            let d = (c * 3 + r * 5 + (c * r) / 97) % 23
+            switch d {
+            case 0: return (140, 100, 50, 255)
+            case 1: return (c % 40 < 20 ? 140 : 90, 100, 50, 255)
+            case 11: return (40, 90, 200, 255)
+            default: return (r % 60 < 30 ? 255 : 205, 240, 230, 255)
+            }
+        }
+        let paletted = fx.dir.file("lines-pal.tif"), rgb = fx.dir.file("lines-rgb.tif")
+        try GDALTools.translate(png, paletted, ["-a_srs", crs])
+        try GDALTools.translate(png, rgb, ["-a_srs", crs, "-expand", "rgb"])
+        let info = try SourceLoader.inspect(paletted, options: ReadOptions())
+        #expect(info.isPaletted)
+        #expect(try !SourceLoader.inspect(rgb, options: ReadOptions()).isPaletted)
+        let a = try fx.build(fx.options([paletted], min: 8, max: 8, out: "pal.mbtiles"))
+        let b = try fx.build(fx.options([rgb], min: 8, max: 8, out: "rgb.mbtiles"))
+        var colours = (a: 0, b: 0), bytes = (a: 0, b: 0), compared = 0
+        var keys = [TileID]()
+        try a.forEachTileKey { t, _, _ in keys.append(t) }
+        for t in keys {
+            let (x, y) = (try #require(try fx.tile(a, t)), try #require(try fx.tile(b, t)))
+            #expect(psnr(x, y) > 24, "tile \(t): \(psnr(x, y)) dB from the area mean")
+            colours.a += Set(stride(from: 0, to: x.pixels.count, by: 4).map { Array(x.pixels[$0..<$0 + 4]) }).count
+            colours.b += Set(stride(from: 0, to: y.pixels.count, by: 4).map { Array(y.pixels[$0..<$0 + 4]) }).count
+            bytes.a += try a.tile(t)!.count
+            bytes.b += try b.tile(t)!.count
+            compared += 1
+        }
+        #expect(compared > 0)
+        #expect(colours.a * 3 < colours.b, "distinct colours: point samples \(colours.a), area mean \(colours.b)")
+        #expect(bytes.a * 10 < bytes.b * 8, "bytes: point samples \(bytes.a), area mean \(bytes.b)")
+    }
+
     /// A rotated geotransform (a VRT rotating an EPSG:4326 raster by 10°) renders as gdalwarp does.
     @Test func rotatedGeotransformsWork() throws {
         let src = try fx.geographic("plain", box: Self.box, size: 256, color: TestSources.terrain)

@@ -108,3 +108,30 @@ import TrailMapTestSupport
         #expect(thin.pixels == [100, 0, 100, 100])
     }
 }
+
+/// The point samples of `average` for palette sources.
+@Suite struct SupersamplingTests {
+    func weights(_ lo: Double, _ hi: Double) -> [Float] {
+        let first = Int(lo.rounded(.down)), last = Int(hi.rounded(.up)) - 1
+        var w = [Float](repeating: -1, count: last - first + 1)
+        Supersampling.weights(lo: lo, hi: hi, first: first, last: last, into: &w)
+        return w
+    }
+
+    @Test func samplesFallInThePixelsTheyLieIn() {
+        // A footprint 1.2 pixels wide from 0.7: samples at 0.85, 1.15, 1.45, 1.75 → one in pixel
+        // 0, three in pixel 1; each sample weighs a quarter of the width.
+        let w0 = weights(0.7, 1.9)
+        #expect(w0.count == 2 && abs(w0[0] - 0.3) < 1e-5 && abs(w0[1] - 0.9) < 1e-5, "\(w0)")
+        // Wider footprints take at least two samples a pixel: 8 over 3.5 pixels.
+        let w = weights(2.0, 5.5)
+        #expect(Supersampling.count(width: 3.5) == 8)
+        #expect(w.count == 4 && abs(w.reduce(0, +) - 3.5) < 1e-5 && w.allSatisfy { $0 > 0 })
+        // Every weight is a whole number of samples, unlike the exact overlaps.
+        for lo in stride(from: 0.0, to: 1.0, by: 0.07) {
+            let ws = weights(lo, lo + 1.3), step = Float(1.3 / 4)
+            #expect(abs(ws.reduce(0, +) - 1.3) < 1e-5)
+            #expect(ws.allSatisfy { abs(($0 / step).rounded() * step - $0) < 1e-5 }, "\(lo): \(ws)")
+        }
+    }
+}

@@ -3,7 +3,7 @@
 # same number of threads/processes, same resampling (average), in the same run.
 #
 # usage: scripts/bench/build-vs-gdal2tiles.sh
-# env:   CASES     comma-separated, of: single, mosaic (default: single,mosaic)
+# env:   CASES     comma-separated, of: single, mosaic, files (default: single,mosaic)
 #        RUNS      timed runs per tool and case, interleaved gdal2tiles/trailmap (default 1)
 #        THREADS   threads (trailmap --threads) = processes (gdal2tiles --processes) (default 2)
 #        SINGLE_ZOOM  zoom range of the single case (default 0-7)
@@ -13,6 +13,12 @@
 #        DATA      folder of inputs made by scripts/bench/make-utm-mosaic.sh (made there if
 #                  missing, ~30 s; default $WORK/data). Reuse one across runs: DATA=/tmp/tm-bench
 #        WORK      scratch dir (default: mktemp -d, removed at exit)
+#        FILES     for CASES=files (your own data): space-separated raster paths (no spaces in
+#                  them). trailmap gets them as --source each; gdal2tiles gets one file as it is,
+#                  several in one CRS as a gdalbuildvrt mosaic, several in different CRSs as a
+#                  gdalbuildvrt mosaic of per-file warped VRTs in EPSG:3857 (gdalwarp -of VRT
+#                  -dstalpha -r VRT_RESAMPLING; default near, as gdal2tiles warps a file itself)
+#        FILES_ZOOM  zoom range of the files case (required with it), e.g. 8-14
 #
 # Cases (inputs: see the header of make-utm-mosaic.sh):
 #   single  one tiled DEFLATE GeoTIFF with overviews, the conterminous US in EPSG:5070 Albers at
@@ -61,7 +67,12 @@ MOSAIC_ZOOM=${MOSAIC_ZOOM:-6-11}
 die() { echo "error: $*" >&2; exit 1; }
 run() { echo "+ $*" >&2; "$@"; }
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS is not a positive integer"
-for c in ${CASES//,/ }; do [[ $c == single || $c == mosaic ]] || die "unknown case '$c' (CASES=single,mosaic)"; done
+for c in ${CASES//,/ }; do [[ $c == single || $c == mosaic || $c == files ]] || die "unknown case '$c' (CASES=single,mosaic,files)"; done
+if [[ ,$CASES, == *,files,* ]]; then
+  [[ -n ${FILES:-} && ${FILES_ZOOM:-} =~ ^[0-9]+-[0-9]+$ ]] || die "CASES=files needs FILES='a.tif b.tif ...' and FILES_ZOOM=MIN-MAX"
+  read -ra FILE_LIST <<<"$FILES"
+  for f in "${FILE_LIST[@]}"; do [[ -f $f ]] || die "FILES: $f is not a file"; done
+fi
 
 if [[ -n "${WORK:-}" ]]; then mkdir -p "$WORK"; WORK=$(cd "$WORK" && pwd)
 else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
@@ -233,6 +244,42 @@ for c in ${CASES//,/ }; do
       sheets=("$DATA"/mosaic/sheets/*.tif)
       CASE_DESC="mosaic of ${#sheets[@]} UTM sheets (EPSG:32612/32613) vs mosaic.vrt"
       bench_case mosaic "$MOSAIC_ZOOM" "$DATA/mosaic/mosaic.vrt" "${sheets[@]}" ;;
+    files)
+      VRT_RESAMPLING=${VRT_RESAMPLING:-near}
+      # gdal2tiles refuses paletted input: such files are expanded to RGBA first (VRTs, as its
+      # own message advises; the palette's alpha makes a nodata index transparent).
+      G_LIST=() i=0 expanded=""
+      mkdir -p "$WORK/files-rgba"
+      for f in "${FILE_LIST[@]}"; do
+        i=$((i + 1))
+        if [[ $(gdalinfo "$f") == *"Color Table"* ]]; then
+          run gdal_translate -q -of VRT -expand rgba "$f" "$WORK/files-rgba/$(printf %04d $i).vrt" >&2
+          G_LIST+=("$WORK/files-rgba/$(printf %04d $i).vrt"); expanded=" (paletted files expanded to RGBA VRTs)"
+        else
+          G_LIST+=("$f")
+        fi
+      done
+      if ((${#FILE_LIST[@]} == 1)); then
+        gin=${G_LIST[0]}; how="the file itself"
+      else
+        mkdir -p "$WORK/files-3857"
+        crss=$(for f in "${FILE_LIST[@]}"; do gdalsrsinfo -o wkt1 --single-line "$f"; done | sort -u | wc -l)
+        if ((crss == 1)); then
+          run gdalbuildvrt -q -resolution highest "$WORK/files.vrt" "${G_LIST[@]}" >&2
+          how="gdalbuildvrt of the files (one CRS)"
+        else
+          i=0
+          for f in "${G_LIST[@]}"; do
+            i=$((i + 1))
+            run gdalwarp -q -of VRT -t_srs EPSG:3857 -r "$VRT_RESAMPLING" -dstalpha "$f" "$WORK/files-3857/$(printf %04d $i).vrt" >&2
+          done
+          run gdalbuildvrt -q -resolution highest "$WORK/files.vrt" "$WORK"/files-3857/*.vrt >&2
+          how="gdalbuildvrt of per-file warped VRTs in EPSG:3857 ($crss CRSs, -r $VRT_RESAMPLING)"
+        fi
+        gin=$WORK/files.vrt
+      fi
+      CASE_DESC="${#FILE_LIST[@]} file(s) of FILES; gdal2tiles reads $how$expanded"
+      bench_case files "$FILES_ZOOM" "$gin" "${FILE_LIST[@]}" ;;
   esac
 done
 
