@@ -49,7 +49,7 @@ extension SourceInfo {
     /// by point samples under `average` (`Raster.Supersampling`).
     var isPaletted: Bool {
         switch kind {
-        case let .raster(d): return d.layout == .palette
+        case let .raster(d): return d.layout.isPalette
         case .png:
             // The IHDR chunk comes first: its colour type is byte 25 of the file.
             guard let file = FileHandle(forReadingAtPath: path) else { return false }

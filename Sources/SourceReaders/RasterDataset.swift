@@ -75,7 +75,7 @@ public final class RasterDataset {
         for band in bands where GDALGetRasterDataType(band) != type {
             throw .unsupportedDataType(path: path, type: "bands of different types")
         }
-        if layout == .palette && type != GDT_Byte {
+        if layout.isPalette && type != GDT_Byte {
             throw .unsupportedDataType(path: path, type: "\(typeName) palette indices (8-bit only)")
         }
 
@@ -113,7 +113,7 @@ public final class RasterDataset {
         let transparency = try transparency(layout: layout, bands: bands.map { $0! }, colourBands: colourBands,
                                             options: options)
         var palette = [UInt8]()
-        if layout == .palette, let table = GDALGetRasterColorTable(bands[0]) {
+        if layout.isPalette, let table = GDALGetRasterColorTable(bands[0]) {
             palette = [UInt8](repeating: 0, count: 256 * 4)
             for i in 0..<min(256, Int(GDALGetColorEntryCount(table))) {
                 guard let e = GDALGetColorEntry(table, Int32(i))?.pointee else { continue }
@@ -159,7 +159,7 @@ public final class RasterDataset {
             for b in chosen where !(1...bands.count).contains(b) {
                 throw .unsupportedBands(path: path, detail: "--bands \(b): the raster has bands 1-\(bands.count) (\(names))")
             }
-            let layouts: [BandLayout] = [isPalette(chosen[0]) ? .palette : .gray, .grayAlpha, .rgb, .rgba]
+            let layouts: [BandLayout] = [isPalette(chosen[0]) ? .palette : .gray, isPalette(chosen[0]) ? .paletteAlpha : .grayAlpha, .rgb, .rgba]
             return (layouts[chosen.count - 1], chosen)
         }
         let lastIsAlpha = interp.last == GCI_AlphaBand
@@ -168,6 +168,7 @@ public final class RasterDataset {
         case 1:
             return (isPalette(1) ? .palette : .gray, [1])
         case 2:
+            if isPalette(1) { return lastIsAlpha ? (.paletteAlpha, [1, 2]) : (.palette, [1]) }
             return lastIsAlpha ? (.grayAlpha, [1, 2]) : (.gray, [1])
         case 3:
             return (.rgb, [1, 2, 3])
@@ -251,7 +252,7 @@ public final class RasterDataset {
         if case .nodata = d.transparency { isNodata = [Bool](repeating: true, count: n) }
 
         // Colour bands.
-        let channels: [Int] = d.layout == .gray || d.layout == .grayAlpha || d.layout == .palette ? [0] : [0, 1, 2]
+        let channels: [Int] = d.layout == .rgb || d.layout == .rgba ? [0, 1, 2] : [0]
         for (b, channel) in channels.enumerated() {
             if eightBit {
                 try read(bands[b], x0, y0, w, h, into: out + channel, type: GDT_Byte, pixelSpace: 4)
@@ -289,7 +290,7 @@ public final class RasterDataset {
                 out[i * 4 + 1] = g
                 out[i * 4 + 2] = g
             }
-        case .palette:
+        case .palette, .paletteAlpha:
             d.palette.withUnsafeBufferPointer { pal in
                 for i in 0..<n {
                     let p = Int(out[i * 4]) * 4
@@ -309,7 +310,14 @@ public final class RasterDataset {
             break
         case .alphaBand:
             let alpha = bands[colourBands]
-            if eightBit {
+            if d.layout == .paletteAlpha {
+                // The colour table's alpha times the band's.
+                if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
+                try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
+                    try read(alpha, x0, y0, w, h, into: m.baseAddress!, type: GDT_Byte, pixelSpace: 1)
+                }
+                for i in 0..<n { out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255) }
+            } else if eightBit {
                 try read(alpha, x0, y0, w, h, into: out + 3, type: GDT_Byte, pixelSpace: 4)
             } else {
                 if floats.count < n { floats = [Float](repeating: 0, count: n) }

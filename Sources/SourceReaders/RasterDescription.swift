@@ -3,11 +3,15 @@ public enum BandLayout: String, Sendable, Hashable {
     case gray
     case grayAlpha = "gray+alpha"
     case palette
+    /// Palette indices and an alpha band (what `gdalwarp -dstalpha` makes of a paletted map).
+    case paletteAlpha = "palette+alpha"
     case rgb = "RGB"
     case rgba = "RGBA"
 
     /// Whether one of the bands is alpha.
-    public var hasAlpha: Bool { self == .grayAlpha || self == .rgba }
+    public var hasAlpha: Bool { self == .grayAlpha || self == .paletteAlpha || self == .rgba }
+    /// Whether the colour band holds indices into a colour table.
+    public var isPalette: Bool { self == .palette || self == .paletteAlpha }
 }
 
 /// Where a source's transparency comes from (in this order of precedence).

@@ -72,7 +72,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
     var gcpTransform: GCPTransform = .auto
 
-    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"))
+    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray or palette, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"))
     var bands: String?
 
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))

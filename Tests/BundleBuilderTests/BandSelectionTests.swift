@@ -79,6 +79,28 @@ import TrailMapTestSupport
     }
 
     /// Leaving out an alpha band with --bands keeps the transparency it gave (through GDAL's mask).
+    /// A paletted map warped with an alpha band (`gdalwarp -dstalpha`) reads as palette colours
+    /// with that alpha: the tiles of the same warp with a nodata index. It read as gray indices.
+    @Test func paletteWithAnAlphaBand() throws {
+        let png = try TestSources.write(in: fx.dir, name: "map", width: 200, height: 200, bounds: RealSourceTests.box) { c, r in
+            (c + r) % 9 == 0 ? (140, 100, 50, 255) : (r % 40 < 20 ? (255, 255, 255, 255) : (200, 230, 190, 255))
+        }
+        let paletted = fx.dir.file("map.tif")
+        try GDALTools.translate(png, paletted, ["-a_srs", "EPSG:4326"])
+        let alpha = fx.dir.file("map-alpha.tif"), nodata = fx.dir.file("map-nodata.tif")
+        let warp = ["-t_srs", "EPSG:32613", "-tr", "500", "500", "-r", "near"]
+        try GDALTools.warp(paletted, alpha, warp + ["-dstalpha"])
+        try GDALTools.warp(paletted, nodata, warp + ["-dstnodata", "255"])
+        let d = try RasterDataset(path: alpha).describe(options: ReadOptions())
+        #expect(d.layout == .paletteAlpha && d.bands == [1, 2], "\(d.layout) \(d.bands)")
+        #expect(try RasterDataset(path: alpha).describe(options: ReadOptions(bands: [1, 2])).layout == .paletteAlpha)
+        let a = try tiles([alpha], out: "alpha.mbtiles"), b = try tiles([nodata], out: "nodata.mbtiles")
+        #expect(!a.isEmpty && Set(a.keys) == Set(b.keys))
+        for (t, image) in b { #expect(a[t] == image, "tile \(t)") }
+        let coloured = a.values.contains { im in stride(from: 0, to: im.pixels.count, by: 4).contains { im.pixels[$0 + 1] == 230 } }
+        #expect(coloured, "palette colours, not indices as gray")
+    }
+
     @Test func droppingTheAlphaBandKeepsTheTransparency() throws {
         let src = try fx.geographic("geo", box: RealSourceTests.box, size: 200, color: TestSources.terrain)
         let sheet = try fx.projected(src, name: "alpha", crs: "EPSG:32613", pixel: 500, collar: .alpha)
