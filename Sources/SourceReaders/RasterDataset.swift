@@ -62,7 +62,12 @@ public final class RasterDataset {
     public func describe(options: ReadOptions) throws(SourceReaderError) -> RasterDescription {
         guard width > 0, height > 0 else { throw .cannotOpen(path: path, reason: "the raster has no pixels") }
         let bandCount = Int(GDALGetRasterCount(handle))
-        guard bandCount > 0 else { throw .unsupportedBands(path: path, detail: "no bands") }
+        guard bandCount > 0 else {
+            // A container of several rasters (GeoPackage tables, netCDF or HDF variables).
+            let names = subdatasetNames
+            guard let first = names.first else { throw .unsupportedBands(path: path, detail: "no bands") }
+            throw .unsupportedBands(path: path, detail: "no bands of its own: it holds \(names.count) raster(s) (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", ..." : "")); copy the one to build to a GeoTIFF first, e.g. gdal_translate \(first) sheet.tif")
+        }
         let all = (1...bandCount).map { GDALGetRasterBand(handle, Int32($0)) }
         guard all.allSatisfy({ $0 != nil }) else { throw .cannotOpen(path: path, reason: "a band cannot be read") }
         let (layout, selected) = try Self.layout(path: path, bands: all.map { $0! }, chosen: options.bands)
@@ -214,6 +219,18 @@ public final class RasterDataset {
             if w > 0, h > 0, w < width || h < height { levels.append(OverviewLevel(width: w, height: h, index: i)) }
         }
         return levels.sorted { $0.width > $1.width }
+    }
+
+    /// The names GDAL gives the rasters a container holds (SUBDATASET_n_NAME).
+    private var subdatasetNames: [String] {
+        guard let list = GDALGetMetadata(handle, "SUBDATASETS") else { return [] }
+        var names = [String](), i = 0
+        while let p = list[i] {
+            let item = String(cString: p)
+            if let eq = item.firstIndex(of: "="), item[..<eq].hasSuffix("_NAME") { names.append(String(item[item.index(after: eq)...])) }
+            i += 1
+        }
+        return names
     }
 
     /// Whether GDAL found a world file beside the raster.

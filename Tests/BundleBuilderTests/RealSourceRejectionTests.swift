@@ -12,7 +12,7 @@ import TrailMapTestSupport
 
     enum Bad: String, CaseIterable {
         case noGeoreference, noCRS, unknownCRS, notARaster, truncated, fiveBands, outsideMercator, scaleOrder, nodataCount,
-             collinearControlPoints, tooFewControlPoints, localCRS
+             collinearControlPoints, tooFewControlPoints, localCRS, containerOfRasters
     }
 
     @Test(arguments: Bad.allCases)
@@ -91,6 +91,13 @@ import TrailMapTestSupport
             try GDALTools.translate(good, tif, ["-a_srs", "LOCAL_CS[\"site grid\",UNIT[\"metre\",1]]", "-a_ullr", "0", "1000", "1000", "0"])
             o.sources = [tif]
             expected = [tif, "local (engineering)", "--source-crs"]
+        case .containerOfRasters:
+            // A GeoPackage of two raster tables: GDAL opens it with no bands, the tables as subdatasets.
+            let gpkg = fx.dir.file("two.gpkg")
+            try GDALTools.translate(good, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=a"])
+            try GDALTools.translate(good, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=b", "-co", "APPEND_SUBDATASET=YES"])
+            o.sources = [gpkg]
+            expected = [gpkg, "holds 2 raster(s)", "GPKG:\(gpkg):a", "gdal_translate"]
         case .tooFewControlPoints:
             let tif = fx.dir.file("four.tif")
             try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",
