@@ -41,23 +41,34 @@ final class ProjectedMapping: MercatorToPixel {
     }
 }
 
-/// Web Mercator → a source in degrees whose longitudes run past ±180° (a 0–360° grid, a sheet
-/// across 180°): longitude and latitude in closed form, the longitude moved by whole turns to
-/// within 180° of the source's middle, then the inverse geotransform.
-final class WrappedDegreesMapping: MercatorToPixel {
+/// Web Mercator → a source in degrees or in Web Mercator metres whose longitudes run past ±180°
+/// (a 0–360° grid, a sheet across 180°, an EPSG:3857 raster warped across it): longitude and
+/// latitude (or x and y) in closed form, moved by whole turns to within half a turn of the
+/// source's middle, then the inverse geotransform.
+final class WrappedMapping: MercatorToPixel {
     private let inverse: GeoTransform
+    /// The source's middle longitude in degrees.
     private let center: Double
+    /// EPSG:3857 metres, else EPSG:4326 degrees.
+    private let metres: Bool
 
-    init(inverse: GeoTransform, center: Double) {
+    init(inverse: GeoTransform, center: Double, metres: Bool) {
         self.inverse = inverse
         self.center = center
+        self.metres = metres
     }
 
     func pixels(xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, count: Int) {
+        let turn = 2 * WebMercator.originShift, centerX = center / 180 * WebMercator.originShift
         for i in 0..<count where xs[i].isFinite && ys[i].isFinite {
-            var (lon, lat) = WebMercator.unproject(x: xs[i], y: ys[i])
-            lon += 360 * ((center - lon) / 360).rounded()
-            (xs[i], ys[i]) = inverse.apply(col: lon, row: lat)
+            if metres {
+                let x = xs[i] + turn * ((centerX - xs[i]) / turn).rounded()
+                (xs[i], ys[i]) = inverse.apply(col: x, row: ys[i])
+            } else {
+                var (lon, lat) = WebMercator.unproject(x: xs[i], y: ys[i])
+                lon += 360 * ((center - lon) / 360).rounded()
+                (xs[i], ys[i]) = inverse.apply(col: lon, row: lat)
+            }
         }
     }
 }
@@ -80,7 +91,7 @@ enum MappingChoice {
                         longitudeWindow: Double? = nil) throws(SourceReaderError) -> PixelMapping {
         if let center = longitudeWindow, let gt = georeferencing.affine {
             guard let inverse = gt.inverse else { throw .degenerateGeoTransform(path: path) }
-            return .general(WrappedDegreesMapping(inverse: inverse, center: center))
+            return .general(WrappedMapping(inverse: inverse, center: center, metres: crs.kind == .webMercator))
         }
         if let g = separable(crs: crs, georeferencing: georeferencing) { return .separable(g) }
         return .general(try ProjectedMapping(crs: crs, georeferencing: georeferencing, path: path))

@@ -179,9 +179,10 @@ enum SourceLoader {
         var parts = [bounds]
         var window: Double?
         let crossing = Antimeridian.crossingSpan(lons)
-        if crs.kind == .wgs84Degrees, bounds.west < -180 || bounds.east > 180, georeferencing.affine != nil {
-            // Degrees past ±180°: a whole turn or more is the world; else wrapped into ±180°, in
-            // two parts when it crosses 180°.
+        if crs.kind == .wgs84Degrees || crs.kind == .webMercator, bounds.west < -180 || bounds.east > 180,
+           georeferencing.affine != nil {
+            // Degrees (or Web Mercator metres) past ±180°: a whole turn or more is the world;
+            // else wrapped into ±180°, in two parts when it crosses 180°.
             window = (bounds.west + bounds.east) / 2
             if bounds.east - bounds.west >= 360 {
                 (bounds.west, bounds.east) = (-180, 180)

@@ -79,16 +79,40 @@ import TrailMapTestSupport
     }
 
     /// `src` (EPSG:4326, `size` pixels a side, over `box` with east beyond 180°) cut where it
-    /// crosses 180° into two sources within ±180°: the same pixels, the usual way.
-    func halves(_ src: String, box: GeoBounds, size: Int) throws -> [String] {
+    /// crosses 180° into two sources within ±180°: the same pixels, the usual way. `metres`: the
+    /// source is in EPSG:3857 over the same longitudes (x = lon / 180 × the half circumference).
+    func halves(_ src: String, box: GeoBounds, size: Int, metres: Bool = false) throws -> [String] {
         let cut = Int(((180 - box.west) / (box.east - box.west) * Double(size)).rounded())
         let west = fx.dir.file("west-half.tif"), east = fx.dir.file("east-half.tif")
         try GDALTools.translate(src, west, ["-srcwin", "0", "0", String(cut), String(size)])
-        let eastEdge: Double = box.east - 360
+        let k = metres ? WebMercator.originShift / 180 : 1
+        let (north, south) = metres ? (WebMercator.project(lon: 0, lat: box.north).y, WebMercator.project(lon: 0, lat: box.south).y)
+            : (box.north, box.south)
         let window: [String] = ["-srcwin", String(cut), "0", String(size - cut), String(size)]
-        let corners: [String] = ["-a_ullr", "-180", String(box.north), String(eastEdge), String(box.south)]
+        let corners: [String] = ["-a_ullr", String(-180 * k), String(north), String((box.east - 360) * k), String(south)]
         try GDALTools.translate(src, east, window + corners)
         return [west, east]
+    }
+
+    /// An EPSG:3857 raster running past x = 20037508 m (a sheet from 179°E to 181°E warped to Web
+    /// Mercator) builds the tiles of its halves: it was refused as outside the Mercator square.
+    @Test func webMercatorPastTheAntimeridian() throws {
+        let box = GeoBounds(west: 179, south: -17, east: 181, north: -16), size = 360
+        let geo = try fx.geographic("geo", box: box, size: size)
+        let src = fx.dir.file("past-3857.tif")
+        let (x0, y0) = WebMercator.project(lon: box.west, lat: box.north), y1 = WebMercator.project(lon: 0, lat: box.south).y
+        let x1 = box.east / 180 * WebMercator.originShift
+        try GDALTools.translate(geo, src, ["-a_srs", "EPSG:3857", "-a_ullr", String(x0), String(y0), String(x1), String(y1)])
+        let whole = try tiles([src], min: 5, max: 9, out: "whole.mbtiles")
+        let split = try tiles(halves(src, box: box, size: size, metres: true), min: 5, max: 9, out: "split.mbtiles")
+        #expect(!whole.isEmpty && Set(whole.keys) == Set(split.keys))
+        #expect(whole.keys.contains { $0.z == 9 && $0.x == 0 } && whole.keys.contains { $0.z == 9 && $0.x == 511 })
+        for (t, a) in whole {
+            let b = split[t]!
+            var pixels = 0
+            for p in stride(from: 0, to: a.count, by: 4) where a[p..<(p + 4)] != b[p..<(p + 4)] { pixels += 1 }
+            #expect(pixels <= a.count / 4 / 20, "tile \(t): \(pixels) pixels differ")
+        }
     }
 
     func tiles(_ sources: [String], min: Int, max: Int, out: String) throws -> [TileID: [UInt8]] {
