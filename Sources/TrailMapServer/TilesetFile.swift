@@ -34,7 +34,7 @@ enum TilesetFile {
         if path.hasSuffix(".pmtiles") {
             let reader = try PMTilesReader(path: path)
             let type = reader.header.tileType
-            guard type == .unknown || type.rasterFormat != nil else {
+            guard type.isServable else {
                 throw TileStoreError.invalidArgument("it holds \(type): TrailMap serves PNG, JPEG and WebP tiles")
             }
             return Description(pairs: try reader.metadataPairs(), zooms: nil, kind: .pmtiles)

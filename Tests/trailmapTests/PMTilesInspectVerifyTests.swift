@@ -73,6 +73,8 @@ import TrailMapTestSupport
             ("truncated", { try PMTilesSurgery.truncate($0, to: original.count - 7) }, "reaches past the end of the file"),
             ("magic", { try PMTilesSurgery.setByte($0, at: 1, 0) }, "does not start with \"PMTiles\""),
             ("version", { try PMTilesSurgery.setByte($0, at: 7, 2) }, "spec version 2"),
+            // Byte 99 is the tile type: vector tiles are not served.
+            ("vector", { try PMTilesSurgery.setByte($0, at: 99, 1) }, "tile type MVT vector tiles: TrailMap serves PNG, JPEG and WebP"),
             ("past", { try PMTilesSurgery.editRoot($0) { $0[$0.count - 1].offset = h.tileDataLength } }, "points to byte"),
             // A tile's bytes changed: it no longer decodes.
             ("tile", { try PMTilesSurgery.setByte($0, at: Int(h.tileDataOffset + entries[3].offset) + 20, 0xEE) }, "does not decode"),
@@ -91,6 +93,9 @@ import TrailMapTestSupport
                 }
             }, "is referenced twice"),
         ]
+        // An archive of type unknown is served, its tiles' formats read from their bytes: it verifies.
+        let unknown = try damaged("unknown") { try PMTilesSurgery.setByte($0, at: 99, 0) }
+        #expect(unknown.status == 0, "\(unknown.stdout)\(unknown.stderr)")
         for (name, edit, message) in cases {
             let r = try damaged(name, edit)
             #expect(r.status != 0 && r.stderr.contains("problem(s):") && r.stderr.contains(message), "\(name): \(r.stdout)\(r.stderr)")

@@ -27,6 +27,11 @@ public enum PMTilesTileType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether TrailMap serves (and `bundle verify` passes) an archive of this type: a raster
+    /// type it serves, or `unknown`, whose tiles' formats are read from their bytes. The one
+    /// place that decides.
+    public var isServable: Bool { self == .unknown || rasterFormat != nil }
+
     public var description: String {
         switch self {
         case .unknown: "unknown"

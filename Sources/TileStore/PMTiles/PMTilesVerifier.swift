@@ -18,7 +18,7 @@ public enum PMTilesVerifier {
         if rootEnd > UInt64(PMTilesFormat.rootLimit) {
             problems.append("the root directory ends at byte \(rootEnd), past the first \(PMTilesFormat.rootLimit) bytes the specification requires")
         }
-        if h.tileType.rasterFormat == nil {
+        if !h.tileType.isServable {
             problems.append("tile type \(h.tileType): TrailMap serves PNG, JPEG and WebP tiles")
         }
         if h.maxZoom > TileID.maxZoom { problems.append("max zoom \(h.maxZoom) is above \(TileID.maxZoom)") }
