@@ -9,7 +9,7 @@ import Glibc
 public enum SourceList {
     /// File extensions taken from a folder given as a source.
     public static let rasterExtensions: Set<String> = [
-        "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw",
+        "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw", "gpkg",
     ]
 
     /// Expands each path: a folder becomes its raster files and zip archives (by extension,
