@@ -52,20 +52,28 @@ struct BuildRecord {
         }
     }
 
-    /// The source records of a build. A source with a record in `known` (same layer and path)
-    /// whose size and modification time are still the recorded ones keeps that record's hash:
-    /// an update's unchanged sources are not read again, and their record names the content the
-    /// kept tiles were made from. Every other source file is hashed.
-    static func sources(_ infos: [SourceInfo], layerOf: [Int], known: [Source] = []) throws(BuildError) -> [Source] {
+    /// The record a source gets when it changed while the build read it: no hash matches it, so
+    /// the next `--update` makes its tiles again.
+    static let changedDuringBuild = ""
+
+    /// The source records of a build. `stamps`: each source's size and modification time when
+    /// the build began (default: now). A source with a record in `known` (same layer, path,
+    /// footprint, size and modification time) keeps that record's hash: an update's unchanged
+    /// sources are not read again, and their record names the content the kept tiles were made
+    /// from. Every other source file is hashed. A source whose stamp is no longer the one it had
+    /// when the build began is recorded as `changedDuringBuild`.
+    static func sources(_ infos: [SourceInfo], layerOf: [Int], known: [Source] = [],
+                        stamps: [SourceFileStamp]? = nil) throws(BuildError) -> [Source] {
         var out = [Source]()
         for (i, info) in infos.enumerated() {
-            let stamp = SourceFileStamp(path: info.path)
+            let stamp = stamps?[i] ?? SourceFileStamp(path: info.path)
             let m = info.mercatorBounds
             let footprint = [m.minX, m.minY, m.maxX, m.maxY]
+            let moved = stamps != nil && SourceFileStamp(path: info.path) != stamp
             if let k = known.last(where: { $0.layer == layerOf[i] && $0.path == info.path }),
-               k.size == stamp.size, k.modified == stamp.modifiedNanoseconds {
-                out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified, sha256: k.sha256,
-                                  footprint: footprint))
+               k.size == stamp.size, k.modified == stamp.modifiedNanoseconds, k.footprint == footprint {
+                out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified,
+                                  sha256: moved ? changedDuringBuild : k.sha256, footprint: footprint))
                 continue
             }
             let digest: (size: Int64, hex: String)
@@ -76,8 +84,8 @@ struct BuildRecord {
             } else {
                 do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }
             }
-            out.append(Source(layer: layerOf[i], path: info.path, size: digest.size, modified: stamp.modifiedNanoseconds,
-                              sha256: digest.hex, footprint: footprint))
+            out.append(Source(layer: layerOf[i], path: info.path, size: stamp.size, modified: stamp.modifiedNanoseconds,
+                              sha256: moved ? changedDuringBuild : digest.hex, footprint: footprint))
         }
         return out
     }

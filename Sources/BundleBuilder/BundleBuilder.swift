@@ -35,8 +35,11 @@ public struct BundleBuilder: Sendable {
         /// Per band, the zoom of its units and the units this build renders (a shard's share).
         var unitZooms: [Int]
         var units: [[TileID]]
-        /// Tiles this build considers: every tile of the ranges, or a shard's units' subtrees.
-        var total: Int
+        /// Per band, the tiles this build considers: its units' subtrees and the tiles above them
+        /// (a shard part: its units' subtrees only).
+        var bandTotals: [Int]
+        /// Tiles this build considers, over every band.
+        var total: Int { bandTotals.reduce(0, +) }
         /// Per layer without `--scale`, the joint range its non-8-bit sources are mapped from
         /// (derived from the sources, so part of what decides the tiles).
         var sharedScales: [String: [Double]] = [:]
@@ -100,7 +103,7 @@ public struct BundleBuilder: Sendable {
             : ranges.joined().reduce(0) { $0 + $1.count }
         guard needed <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: needed, maxZoom: options.maxZoom) }
         var unitZooms = [Int](), units = [[TileID]](), work = [[Int]]()
-        var total = 0
+        var bandTotals = [Int]()
         for (b, band) in bands.enumerated() {
             let z = BuildUnits.unitZoom(ranges: ranges[b], minZoom: band.zooms.lowerBound, maxZoom: band.zooms.upperBound)
             unitZooms.append(z)
@@ -108,8 +111,8 @@ public struct BundleBuilder: Sendable {
                 .flatMap { infos[$0].parts.compactMap { $0.clippedToMercator } }
             units.append(BuildUnits.units(ranges: ranges[b], minZoom: band.zooms.lowerBound, unitZoom: z, footprints: parts))
             // The tiles to consider: those of the units' subtrees and the ones above them.
-            total += units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: band.zooms.upperBound) }
-            total += BuildUnits.expectedChildren(units: units[b], unitZoom: z, minZoom: band.zooms.lowerBound).count
+            bandTotals.append(units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: band.zooms.upperBound) }
+                + BuildUnits.expectedChildren(units: units[b], unitZoom: z, minZoom: band.zooms.lowerBound).count)
             if options.shard != nil {
                 let top = ranges[b][band.zooms.count - 1]
                 let footprints = parts.map { TileRange(bounds: $0, zoom: top.z) }
@@ -118,13 +121,13 @@ public struct BundleBuilder: Sendable {
         }
         if let shard = options.shard {
             units = BuildUnits.select(shard, units: units, work: work)
-            total = bands.indices.reduce(0) { sum, b in
-                sum + units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: bands[b].zooms.upperBound) }
+            bandTotals = bands.indices.map { b in
+                units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: bands[b].zooms.upperBound) }
             }
         }
         try checkOutput()
         return Plan(sources: infos, layerOf: layerOf, bands: bands, bounds: bounds, ranges: ranges, unitZooms: unitZooms,
-                    units: units, total: total, sharedScales: sharedScales)
+                    units: units, bandTotals: bandTotals, sharedScales: sharedScales)
     }
 
     /// Tiles of `bands` over the sources' parts, the parts east and west of the prime meridian
@@ -179,6 +182,8 @@ public struct BundleBuilder: Sendable {
         let start = Date()
         let plan = try plan()
         let infos = plan.sources
+        // Stamps as the build begins: a source edited while it is read is recorded as changed.
+        let startStamps = infos.map { SourceFileStamp(path: $0.path) }
         let total = plan.total
         let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path) }
         var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales)
@@ -224,7 +229,7 @@ public struct BundleBuilder: Sendable {
             // An update's sources are hashed once: unchanged ones keep their recorded hash.
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
             var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
-                          BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf, known: known))]
+                          BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf, known: known, stamps: startStamps))]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description
                 record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))
@@ -297,8 +302,7 @@ public struct BundleBuilder: Sendable {
                                        elapsed: Date().timeIntervalSince(renderStart)))
             }
             if let failure = outcome { throw failure }
-            before += options.shard == nil ? plan.ranges[b].reduce(0) { $0 + $1.count }
-                : plan.units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: plan.ranges[b], maxZoom: band.zooms.upperBound) }
+            before += plan.bandTotals[b]
         }
         return pyramids.filter(\.isFileBacked).count
     }

@@ -33,7 +33,10 @@ struct SourceChanges: Equatable {
             }
             let before = remaining.remove(at: o)
             let stamp = SourceFileStamp(path: info.path)
+            let m = info.mercatorBounds
+            // A footprint that moved (a sidecar world file or .aux.xml edited) is a change whatever the stamp.
             var same = stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
+                && [m.minX, m.minY, m.maxX, m.maxY] == before.footprint
             if !same {
                 let now = try BuildRecord.sources([info], layerOf: [layer])[0]
                 changes.hashed.append(now)
@@ -122,7 +125,9 @@ struct UpdateBase {
             throw .update(path: path, "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result")
         }
         guard record[BuildRecord.tileSettingsKey] == tileSettings else {
-            throw .update(path: path, "it was built with other settings (zooms, layers, tile size, format, encoder, resampling, read overrides, or the joint range of 16-bit sources, which a new or changed source can widen): run a full build without --update")
+            let builder = (try? BundleReader(path: path).metadataPairs())?["trailmap:builder"]
+            let by = builder.map { $0 == BundleBuilder.version ? "" : " It was built by \($0); this is \(BundleBuilder.version), which draws tiles differently." } ?? ""
+            throw .update(path: path, "it was built with other settings (zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version): run a full build without --update.\(by)")
         }
         return UpdateBase(path: path, record: record, sources: sources)
     }

@@ -179,7 +179,9 @@ enum SourceLoader {
         var parts = [bounds]
         var window: Double?
         let crossing = Antimeridian.crossingSpan(lons)
-        if crs.kind == .wgs84Degrees || crs.kind == .webMercator, bounds.west < -180 || bounds.east > 180,
+        // Past ±180° by more than half a pixel: an edge a rounding error beyond it is clipped.
+        let slack = max(1e-9, 0.5 * (bounds.east - bounds.west) / Double(max(width, 1)))
+        if crs.kind == .wgs84Degrees || crs.kind == .webMercator, bounds.west < -180 - slack || bounds.east > 180 + slack,
            georeferencing.affine != nil {
             // Degrees (or Web Mercator metres) past ±180°: a whole turn or more is the world;
             // else wrapped into ±180°, in two parts when it crosses 180°.

@@ -81,8 +81,8 @@ extension Warper {
                 cellOf.withUnsafeBufferPointer { cellOf in
                 halfX.withUnsafeBufferPointer { hxs in
                 halfY.withUnsafeBufferPointer { hys in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: 128) { weights in
-                    let wxs = weights.baseAddress!, wys = wxs + 64
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 512) { weights in
+                    let wxs = weights.baseAddress!, wys = wxs + 256
                     for q in 0..<(n * n) {
                         let sx = px[q], sy = py[q]
                         let cell = Int(cellOf[q])
@@ -91,7 +91,7 @@ extension Warper {
                         let xlo = sx - hx, xhi = sx + hx, ylo = sy - hy, yhi = sy + hy
                         let kx0 = max(Int(xlo.rounded(.down)), 0), kx1 = min(Int(xhi.rounded(.up)) - 1, size.w - 1)
                         let ky0 = max(Int(ylo.rounded(.down)), 0), ky1 = min(Int(yhi.rounded(.up)) - 1, size.h - 1)
-                        guard kx0 <= kx1, ky0 <= ky1, kx1 - kx0 < 64, ky1 - ky0 < 64 else { continue }
+                        guard kx0 <= kx1, ky0 <= ky1, kx1 - kx0 < 256, ky1 - ky0 < 256 else { continue }
                         if supersampled {
                             Supersampling.weights(lo: xlo, hi: xhi, first: kx0, last: kx1, into: wxs)
                             Supersampling.weights(lo: ylo, hi: yhi, first: ky0, last: ky1, into: wys)

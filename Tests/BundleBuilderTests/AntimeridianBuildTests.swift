@@ -94,6 +94,23 @@ import TrailMapTestSupport
         return [west, east]
     }
 
+    /// Rasters whose edges lie a rounding error past ±180° (a world in EPSG:3857 written with the
+    /// half circumference rounded up, a half-world sheet ending at 20037508.343 m) are clipped,
+    /// not wrapped: the half-world sheet's footprint stays on its half.
+    @Test func edgesARoundingErrorPastTheAntimeridianAreClipped() throws {
+        let geo = try fx.geographic("g", box: GeoBounds(west: 0, south: -60, east: 90, north: 60), size: 64)
+        let edge = "20037508.343"
+        let half = fx.dir.file("half.tif"), world = fx.dir.file("world.tif"), exact = fx.dir.file("exact.tif")
+        try GDALTools.translate(geo, half, ["-a_srs", "EPSG:3857", "-a_ullr", "0", "8399737.89", edge, "-8399737.89"])
+        try GDALTools.translate(geo, world, ["-a_srs", "EPSG:3857", "-a_ullr", "-" + edge, "8399737.89", edge, "-8399737.89"])
+        let s = String(WebMercator.originShift)
+        try GDALTools.translate(geo, exact, ["-a_srs", "EPSG:3857", "-a_ullr", "-" + s, "8399737.89", s, "-8399737.89"])
+        let info = try SourceLoader.inspect(half, options: ReadOptions())
+        #expect(info.longitudeWindow == nil && info.parts.count == 1 && info.bounds.west > -1, "\(info.bounds) \(info.parts)")
+        #expect(try SourceLoader.inspect(world, options: ReadOptions()).longitudeWindow == nil)
+        #expect(try tiles([world], min: 0, max: 2, out: "w.mbtiles") == tiles([exact], min: 0, max: 2, out: "e.mbtiles"))
+    }
+
     /// An EPSG:3857 raster running past x = 20037508 m (a sheet from 179°E to 181°E warped to Web
     /// Mercator) builds the tiles of its halves: it was refused as outside the Mercator square.
     @Test func webMercatorPastTheAntimeridian() throws {

@@ -140,6 +140,37 @@ import TrailMapTestSupport
         #expect(try TestBundle.tiles(dir.file("v3.mbtiles")) == TestBundle.tiles(dir.file("full.mbtiles")))
     }
 
+    /// A sheet moved by its world file alone (the image, its size and time unchanged) is a
+    /// changed source: its tiles are made again where it was and where it now is.
+    @Test func aMovedWorldFileIsAChange() throws {
+        for name in ["a", "b"] { try sheet(name) }
+        _ = try BundleBuilder(options: options(["a", "b"], out: "v1.mbtiles")).build()
+        let pgw = dir.file("a.pgw")
+        let lines = try String(contentsOfFile: pgw, encoding: .utf8).split(separator: "\n").map(String.init)
+        var moved = lines
+        moved[5] = String(Double(lines[5])! - 1)   // the upper-left y, one degree south
+        try (moved.joined(separator: "\n") + "\n").write(toFile: pgw, atomically: true, encoding: .utf8)
+        let u = try #require(try BundleBuilder(options: options(["a", "b"], out: "v2.mbtiles", update: "v1.mbtiles")).build().update)
+        #expect(u.sourcesChanged.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.png"])
+        try expectEqualToFullRebuild("v2.mbtiles", ["a", "b"])
+    }
+
+    /// A source whose size or time changed while the build read it is recorded with no hash, so
+    /// that the next update makes its tiles again; one unchanged keeps its recorded hash.
+    @Test func aSourceEditedDuringTheBuildIsRecordedAsChanged() throws {
+        let path = try sheet("a")
+        let plan = try BundleBuilder(options: options(["a"], out: "x.mbtiles")).plan()
+        let now = SourceFileStamp(path: path)
+        var before = now
+        before.modifiedNanoseconds -= 1_000_000_000
+        let fresh = try BuildRecord.sources(plan.sources, layerOf: plan.layerOf, stamps: [now])[0]
+        #expect(fresh.sha256.count == 64 && fresh.modified == now.modifiedNanoseconds)
+        let edited = try BuildRecord.sources(plan.sources, layerOf: plan.layerOf, stamps: [before])[0]
+        #expect(edited.sha256 == BuildRecord.changedDuringBuild && edited.modified == before.modifiedNanoseconds)
+        let kept = try BuildRecord.sources(plan.sources, layerOf: plan.layerOf, known: [fresh], stamps: [now])[0]
+        #expect(kept == fresh)
+    }
+
     @Test func bundlesThatCannotBeUpdatedAreRefusedWithTheReason() throws {
         for name in ["a", "b"] { try sheet(name) }
         _ = try BundleBuilder(options: options(["a", "b"], out: "v1.mbtiles")).build()
@@ -154,6 +185,13 @@ import TrailMapTestSupport
                              metadata: BundleMetadata(name: "F", bounds: .world, minZoom: 3, maxZoom: 3))
         #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "foreign.mbtiles")).contains("records no sources"))
         #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles", max: 8)).contains("other settings"))
+        // A bundle of an earlier builder version: its tile settings differ, and the message says why.
+        try FileManager.default.copyItem(atPath: dir.file("v1.mbtiles"), toPath: dir.file("old.mbtiles"))
+        try GDALTools.run("sqlite3", [dir.file("old.mbtiles"),
+                                      "UPDATE metadata SET value = 'trailmap-builder 0.2.0' WHERE name = 'trailmap:builder'; "
+                                      + "UPDATE trailmap_build SET value = 'older' WHERE name = 'tile-settings';"])
+        let old = refusal(options(["a", "b"], out: "x.mbtiles", update: "old.mbtiles"))
+        #expect(old.contains("other settings") && old.contains("built by trailmap-builder 0.2.0"), "\(old)")
         #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "missing.mbtiles")).contains("no such file"))
         var both = options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles")
         both.shard = try ShardSpec(index: 1, count: 2)
