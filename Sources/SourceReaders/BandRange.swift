@@ -32,10 +32,9 @@ enum BandRange {
         }
         var has: Int32 = 0
         let nodata = GDALGetRasterNoDataValue(band, &has)
-        // A Float32 band's nodata is compared as a Float, as its pixels are (-3.40282e+38 in the
-        // metadata is not exactly the float the pixels hold).
-        let single = GDALGetRasterDataType(band) == GDT_Float32
-        func isNodata(_ v: Double) -> Bool { has != 0 && (single ? Float(v) == Float(nodata) : v == nodata) }
+        // A Float32 band's nodata is compared as a Float, as its pixels are (`FloatNodata`).
+        let single = GDALGetRasterDataType(band) == GDT_Float32, f = FloatNodata.value(nodata)
+        func isNodata(_ v: Double) -> Bool { has != 0 && (single ? Float(v) == f : v == nodata) }
         var lo = Double.infinity, hi = -Double.infinity
         for v in values where v.isFinite && !isNodata(v) {
             lo = min(lo, v)

@@ -37,18 +37,20 @@ import TrailMapTestSupport
     /// A floating-point band holding ±infinity in a few pixels (GDAL's own minimum and maximum
     /// are then infinite) is mapped from its finite values' range: the same tiles as the band
     /// with those pixels at the finite minimum and maximum. It was refused as "no valid values".
+    /// Both have a corner of nodata pixels, declared as -3.40282e+38 (not exactly the float the
+    /// pixels hold): they stay out of the range.
     @Test func infiniteValuesDoNotHideTheFiniteRange() throws {
         func floats(_ name: String, infinite: Bool) throws -> String {
             let side = 64
             var values = [Float]()
-            for r in 0..<side { for c in 0..<side { values.append(Float(c + r) * 0.75 + 10) } }
-            let hi = values.max()!
-            values[5 * side + 5] = infinite ? .infinity : hi
-            values[40 * side + 20] = infinite ? -.infinity : 10
+            for r in 0..<side { for c in 0..<side { values.append(r < 8 && c < 8 ? -.greatestFiniteMagnitude : Float(c + r) * 0.75 + 10) } }
+            // The finite range outside the nodata corner: 16 ... 104.5.
+            values[5 * side + 50] = infinite ? .infinity : 104.5
+            values[40 * side + 20] = infinite ? -.infinity : 16
             let bil = fx.dir.file(name + ".bil")
             try values.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: bil))
             let hdr = "BYTEORDER I\nLAYOUT BIL\nNROWS \(side)\nNCOLS \(side)\nNBANDS 1\nNBITS 32\nPIXELTYPE FLOAT\n"
-                + "ULXMAP -105.9921875\nULYMAP 39.9921875\nXDIM 0.015625\nYDIM 0.015625\n"
+                + "ULXMAP -105.9921875\nULYMAP 39.9921875\nXDIM 0.015625\nYDIM 0.015625\nNODATA -3.40282e+38\n"
             try hdr.write(toFile: fx.dir.file(name + ".hdr"), atomically: true, encoding: .utf8)
             let tif = fx.dir.file(name + ".tif")
             try GDALTools.translate(bil, tif, ["-a_srs", "EPSG:4326"])
@@ -59,6 +61,13 @@ import TrailMapTestSupport
         let b = try tiles(try fx.build(fx.options([finite], min: 7, max: 9, out: "finite.mbtiles")), zooms: 7...9)
         #expect(!a.isEmpty && Set(a.keys) == Set(b.keys))
         for (t, image) in b { #expect(a[t] == image, "tile \(t)") }
+        // The nodata corner is transparent; the ramp beside it is not.
+        func alpha(lon: Double, lat: Double) -> UInt8? {
+            let t = WebMercator.tile(lon: lon, lat: lat, zoom: 9), m = t.mercatorBounds, p = WebMercator.project(lon: lon, lat: lat)
+            let x = Int((p.x - m.minX) / (m.maxX - m.minX) * 256), y = Int((m.maxY - p.y) / (m.maxY - m.minY) * 256)
+            return b[t].map { $0.pixels[(y * 256 + x) * 4 + 3] }
+        }
+        #expect(alpha(lon: -105.95, lat: 39.95) == 0 && alpha(lon: -105.5, lat: 39.5) == 255)
     }
 
     /// A paletted map (line art in a few colours) is drawn by point samples under `average`
