@@ -96,11 +96,11 @@ public struct BundleBuilder: Sendable {
             let clipped = extent.flatMap { $0.intersection(bounds) } ?? bounds
             ranges.append(band.zooms.map { TileRange(bounds: clipped, zoom: $0) })
         }
-        // Checked before any unit is enumerated. Sources across the antimeridian make the ranges
-        // span every longitude; the limit counts only the tiles either side of it that the
-        // sources' parts cover.
-        let needed = infos.contains { $0.parts.count > 1 } ? Self.partTiles(infos, layerOf: layerOf, bands: bands, bounds: bounds)
-            : ranges.joined().reduce(0) { $0 + $1.count }
+        // Checked before any unit is enumerated, on the smaller of two upper bounds: the ranges
+        // (which span every longitude across the antimeridian, and the gap between far-apart
+        // sources) and the sources' parts one by one.
+        let needed = min(ranges.joined().reduce(0) { $0 + $1.count },
+                         Self.partTiles(infos, layerOf: layerOf, bands: bands, bounds: bounds))
         guard needed <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: needed, maxZoom: options.maxZoom) }
         var unitZooms = [Int](), units = [[TileID]](), work = [[Int]]()
         var bandTotals = [Int]()
@@ -130,20 +130,17 @@ public struct BundleBuilder: Sendable {
                     units: units, bandTotals: bandTotals, sharedScales: sharedScales)
     }
 
-    /// Tiles of `bands` over the sources' parts, the parts east and west of the prime meridian
-    /// counted as two boxes (so a build across the antimeridian is not counted around the world).
+    /// Tiles of `bands` over the sources' parts, each part counted on its own (an upper bound of
+    /// the tiles the build makes: overlaps count twice), so neither a build across the
+    /// antimeridian nor one of far-apart sources is counted over the gap between them.
     static func partTiles(_ infos: [SourceInfo], layerOf: [Int], bands: [ZoomBand], bounds: GeoBounds) -> Int {
         var count = 0
         for band in bands {
-            var east: GeoBounds?, west: GeoBounds?
             for (i, info) in infos.enumerated() where band.layers.contains(layerOf[i]) {
                 for part in info.parts {
                     guard let p = part.intersection(bounds) else { continue }
-                    if p.center.lon >= 0 { east = east.map { $0.union(p) } ?? p } else { west = west.map { $0.union(p) } ?? p }
+                    for z in band.zooms { count += TileRange(bounds: p, zoom: z).count }
                 }
-            }
-            for z in band.zooms {
-                count += [east, west].compactMap { $0 }.reduce(0) { $0 + TileRange(bounds: $1, zoom: z).count }
             }
         }
         return count

@@ -85,6 +85,22 @@ import TrailMapTestSupport
         #expect(tiles.keys.allSatisfy { t in t.z <= unitZ ? true : units.contains(TileID(z: unitZ, x: t.x >> (t.z - unitZ), y: t.y >> (t.z - unitZ))!) })
     }
 
+    /// Two small sheets far apart (Oregon and Georgia) planned at zoom 18: the box around both
+    /// holds ~500 million tiles and was refused as a likely mistake; the sheets hold a few
+    /// thousand each, and that is what is counted.
+    @Test func farApartSheetsAreNotCountedOverTheGap() throws {
+        let or = try TestSources.write(in: dir, name: "or", width: 16, height: 16,
+                                       bounds: GeoBounds(west: -120.1, south: 44.9, east: -120, north: 45), color: TestSources.terrain)
+        let ga = try TestSources.write(in: dir, name: "ga", width: 16, height: 16,
+                                       bounds: GeoBounds(west: -84.1, south: 30.9, east: -84, north: 31), color: TestSources.terrain)
+        let o = options([or, ga], out: "far.mbtiles", shard: nil, max: 18)
+        var deep = o
+        deep.minZoom = 18
+        let plan = try BundleBuilder(options: deep).plan()
+        #expect(plan.ranges[0][0].count > BundleBuilder.maxTiles)
+        #expect(plan.total > 0 && plan.total < 100_000, "\(plan.total)")
+    }
+
     /// Progress ends at its total when the units are sparse and the build has two zoom bands
     /// (each sheet its own layer and zooms): the second band's counts start where the first's end.
     @Test func progressReachesTheTotalOverSparseBands() throws {
