@@ -77,7 +77,7 @@ struct BuildRecord {
                 continue
             }
             let digest: (size: Int64, hex: String)
-            if GDALFiles.isVirtual(info.path) {
+            if GDALFiles.isGDALName(info.path) {
                 do throws(SourceReaderError) {
                     digest = try FileSHA256.digest { (feed) throws(SourceReaderError) in try GDALFiles.read(info.path, into: feed) }
                 } catch { throw .source(error) }

@@ -15,8 +15,9 @@ public enum SourceList {
     /// Expands each path: a folder becomes its raster files and zip archives (by extension,
     /// sorted by name, not recursive); a zip archive its raster members (any depth, sorted, read in place through
     /// GDAL's `/vsizip/`); a glob (`*`, `?`, `[...]`, when no file has that very name) the files
-    /// it matches, sorted; a file, or a path in one of GDAL's virtual file systems (`/vsizip/...`),
-    /// stays as it is (missing files are reported later, by the loader).
+    /// it matches, sorted; a file, a path in one of GDAL's virtual file systems (`/vsizip/...`) or
+    /// a subdataset name (`GPKG:maps.gpkg:quad`) stays as it is (missing files are reported
+    /// later, by the loader).
     public static func expand(_ paths: [String]) throws(BuildError) -> [String] {
         var out = [String]()
         for path in paths {
@@ -26,6 +27,10 @@ public enum SourceList {
             }
             var isDir: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+            if !exists, GDALFiles.subdataset(path) != nil {
+                out.append(path)
+                continue
+            }
             if GDALFiles.archiveExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()), exists, !isDir.boolValue {
                 guard let members = GDALFiles.rasterMembers(ofArchive: path, extensions: rasterExtensions) else {
                     throw .sourceList(path: path, reason: "GDAL cannot read it as a zip archive")

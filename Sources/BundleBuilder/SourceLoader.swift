@@ -89,7 +89,7 @@ enum SourceLoader {
         guard stat.size > 0 else { throw .sourceEmpty(path: path) }
         // TrailMap's own PNG decoder knows no nodata values, band choices, open options or GDAL's
         // virtual files, nor rotated world files or ground control points: GDAL reads those PNGs.
-        let png = !GDALFiles.isVirtual(path) && isPNG(path)
+        let png = !GDALFiles.isGDALName(path) && isPNG(path)
         if png, options.nodata == nil, options.bands == nil, options.openOptions.isEmpty,
            let info = try inspectPNG(path, options: options) {
             return info

@@ -14,6 +14,43 @@ public enum GDALFiles {
     /// Whether `path` names a file inside one of GDAL's virtual file systems.
     public static func isVirtual(_ path: String) -> Bool { path.hasPrefix("/vsi") }
 
+    /// Whether `path` is for GDAL to interpret: a virtual file system path, or a subdataset name.
+    public static func isGDALName(_ path: String) -> Bool { isVirtual(path) || subdataset(path) != nil }
+
+    /// A subdataset name, one raster of a container file (`GPKG:/maps/a.gpkg:quad`,
+    /// `NETCDF:"/data/f.nc":var`, `GTIFF_DIR:2:/maps/a.tif`), cut into the text before the file,
+    /// the file, and the text after it; nil when `path` is not one. Unquoted, the file is the
+    /// longest part up to a colon that exists (relative to `base` when relative).
+    public static func subdataset(_ path: String, base: String? = nil) -> (head: String, file: String, tail: String)? {
+        guard let colon = path.firstIndex(of: ":") else { return nil }
+        let driver = path[..<colon]
+        guard driver.count > 1, driver.first!.isLetter, driver.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else { return nil }
+        var head = String(path[...colon])
+        var rest = path[path.index(after: colon)...]
+        if driver.uppercased() == "GTIFF_DIR", let c = rest.firstIndex(of: ":") {
+            head += rest[...c]
+            rest = rest[rest.index(after: c)...]
+        }
+        if rest.hasPrefix("\"") {
+            let body = rest.dropFirst()
+            guard let q = body.firstIndex(of: "\""), q > body.startIndex else { return nil }
+            return (head + "\"", String(body[..<q]), String(body[q...]))
+        }
+        var end = rest.endIndex
+        while end > rest.startIndex {
+            let file = String(rest[..<end])
+            let located = file.hasPrefix("/") || base == nil ? file : (base! as NSString).appendingPathComponent(file)
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: located, isDirectory: &isDir), !isDir.boolValue {
+                return (head, file, String(rest[end...]))
+            }
+            guard let c = rest[..<end].lastIndex(of: ":") else { return nil }
+            end = c
+        }
+        return nil
+    }
+
     /// GDAL's virtual file systems that open a local file (an archive or a compressed file).
     static let localArchivePrefixes = ["/vsizip/", "/vsitar/", "/vsigzip/", "/vsi7z/", "/vsirar/"]
 
@@ -21,6 +58,9 @@ public enum GDALFiles {
     /// archive a local virtual path opens (`/vsizip/quads.zip/a.tif` → `/vsizip/BASE/quads.zip/a.tif`).
     /// Network ones (`/vsicurl/`, `/vsis3/`) are left as they are.
     public static func resolve(_ path: String, relativeTo base: String) -> String {
+        if !path.hasPrefix("/"), let s = subdataset(path, base: base), !s.file.hasPrefix("/") {
+            return s.head + (base as NSString).appendingPathComponent(s.file) + s.tail
+        }
         if let prefix = localArchivePrefixes.first(where: { path.hasPrefix($0) }) {
             let rest = String(path.dropFirst(prefix.count))
             return rest.hasPrefix("/") ? path : prefix + (base as NSString).appendingPathComponent(rest)
@@ -34,6 +74,8 @@ public enum GDALFiles {
     /// time in 2-second steps (or a fixed one), too coarse to tell a re-issued sheet of the same
     /// size, while any rewrite of the archive changes the archive's.
     public static func stat(_ path: String) -> (size: Int64, modifiedNanoseconds: Int64)? {
+        // A subdataset changes when its container file does.
+        if let s = subdataset(path) { return stat(s.file) }
         guard let (size, isFolder, modified) = vsiStat(path), !isFolder else { return nil }
         if path.hasPrefix("/vsizip/"), let archive = archivePath(path), let (_, _, archiveModified) = vsiStat(archive) {
             return (size, archiveModified)
@@ -66,6 +108,7 @@ public enum GDALFiles {
     /// Reads a plain or virtual file through GDAL, 1 MiB at a time, into `consume`; a read that
     /// stops short of the size the file declares (a damaged member) is an error.
     public static func read(_ path: String, into consume: (UnsafeRawBufferPointer) -> Void) throws(SourceReaderError) {
+        if let s = subdataset(path) { return try read(s.file, into: consume) }
         GDALEnvironment.prepare()
         guard let (size, _, _) = vsiStat(path), let file = VSIFOpenL(path, "rb") else {
             throw .readFailed(path: path, reason: "cannot open it for reading")

@@ -66,7 +66,7 @@ public final class RasterDataset {
             // A container of several rasters (GeoPackage tables, netCDF or HDF variables).
             let names = subdatasetNames
             guard let first = names.first else { throw .unsupportedBands(path: path, detail: "no bands") }
-            throw .unsupportedBands(path: path, detail: "no bands of its own: it holds \(names.count) raster(s) (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", ..." : "")); copy the one to build to a GeoTIFF first, e.g. gdal_translate \(first) sheet.tif")
+            throw .unsupportedBands(path: path, detail: "no bands of its own: it holds \(names.count) raster(s) (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", ..." : "")); give the one to build as the source, e.g. --source '\(first)'")
         }
         let all = (1...bandCount).map { GDALGetRasterBand(handle, Int32($0)) }
         guard all.allSatisfy({ $0 != nil }) else { throw .cannotOpen(path: path, reason: "a band cannot be read") }

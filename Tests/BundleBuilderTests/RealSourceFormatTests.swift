@@ -110,6 +110,26 @@ import TrailMapTestSupport
         #expect(bytes.a * 10 < bytes.b * 8, "bytes: point samples \(bytes.a), area mean \(bytes.b)")
     }
 
+    /// A raster of a container (a GeoPackage of two tables) given by its subdataset name builds
+    /// the tiles of that raster alone; a relative name in a list is resolved against the list's
+    /// folder, and its stamp is its container file's.
+    @Test func subdatasetNamesAreSources() throws {
+        let a = try fx.geographic("a", box: Self.box, size: 200, color: TestSources.terrain)
+        let b = try fx.geographic("b", box: GeoBounds(west: -105.5, south: 39.5, east: -104.5, north: 40.5), size: 200)
+        let gpkg = fx.dir.file("two.gpkg")
+        try GDALTools.translate(a, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=a", "-co", "TILE_FORMAT=PNG"])
+        try GDALTools.translate(b, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=b", "-co", "TILE_FORMAT=PNG", "-co", "APPEND_SUBDATASET=YES"])
+        let name = "GPKG:\(gpkg):b"
+        #expect(try SourceList.expand([name]) == [name])
+        #expect(SourceFileStamp(path: name) == SourceFileStamp(path: gpkg) && SourceFileStamp(path: name).size > 0)
+        #expect(GDALFiles.resolve("GPKG:two.gpkg:b", relativeTo: fx.dir.path) == name)
+        #expect(GDALFiles.resolve("NETCDF:\"f.nc\":v", relativeTo: "/data") == "NETCDF:\"/data/f.nc\":v")
+        let viaName = try tiles(try fx.build(fx.options([name], min: 7, max: 9, out: "sub.mbtiles")), zooms: 7...9)
+        let direct = try tiles(try fx.build(fx.options([b], min: 7, max: 9, out: "b.mbtiles")), zooms: 7...9)
+        #expect(!direct.isEmpty && Set(viaName.keys) == Set(direct.keys))
+        for (t, image) in direct { #expect(psnr(image, viaName[t]!) > 45, "tile \(t)") }
+    }
+
     /// A rotated geotransform (a VRT rotating an EPSG:4326 raster by 10°) renders as gdalwarp does.
     @Test func rotatedGeotransformsWork() throws {
         let src = try fx.geographic("plain", box: Self.box, size: 256, color: TestSources.terrain)

@@ -97,7 +97,7 @@ import TrailMapTestSupport
             try GDALTools.translate(good, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=a"])
             try GDALTools.translate(good, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=b", "-co", "APPEND_SUBDATASET=YES"])
             o.sources = [gpkg]
-            expected = [gpkg, "holds 2 raster(s)", "GPKG:\(gpkg):a", "gdal_translate"]
+            expected = [gpkg, "holds 2 raster(s)", "GPKG:\(gpkg):a", "give the one to build as the source"]
         case .tooFewControlPoints:
             let tif = fx.dir.file("four.tif")
             try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",
