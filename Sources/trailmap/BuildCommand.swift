@@ -24,7 +24,7 @@ struct BuildCommand: ParsableCommand {
         abstract: "Cut georeferenced rasters (GeoTIFF, COG, VRT, JPEG 2000, PNG + world file, anything GDAL reads, in any CRS) into a Web Mercator tile pyramid in an MBTiles bundle."
     )
 
-    @Option(name: .long, help: ArgumentHelp("A source raster (GeoTIFF, COG, VRT, JPEG 2000, PNG/JPEG + world file, ...), a folder or a glob of them; repeat for a mosaic (later sources over earlier ones). PATH@Z0-Z1: the source serves only zooms Z0 to Z1 (a level of detail).", valueName: "path[@z0-z1]"))
+    @Option(name: .long, help: ArgumentHelp("A source raster (GeoTIFF, COG, VRT, JPEG 2000, GeoPackage, PNG/JPEG + world file, ...), a folder, a zip, a subdataset name (GPKG:file.gpkg:table) or a glob of them; repeat for a mosaic (later sources over earlier ones). PATH@Z0-Z1: the source serves only zooms Z0 to Z1 (a level of detail).", valueName: "path[@z0-z1]"))
     var source: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see the README). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
