@@ -19,10 +19,13 @@ public enum GDALFiles {
 
     /// A subdataset name, one raster of a container file (`GPKG:/maps/a.gpkg:quad`,
     /// `NETCDF:"/data/f.nc":var`, `GTIFF_DIR:2:/maps/a.tif`), cut into the text before the file,
-    /// the file, and the text after it; nil when `path` is not one. Unquoted, the file is the
-    /// longest part up to a colon that exists (relative to `base` when relative).
+    /// the file, and the text after it; nil when `path` is not one (or is a file's own name).
+    /// Unquoted, the file is the longest part up to a colon that exists (relative to `base` when
+    /// relative).
     public static func subdataset(_ path: String, base: String? = nil) -> (head: String, file: String, tail: String)? {
         guard let colon = path.firstIndex(of: ":") else { return nil }
+        let own = path.hasPrefix("/") || base == nil ? path : (base! as NSString).appendingPathComponent(path)
+        guard !FileManager.default.fileExists(atPath: own) else { return nil }
         let driver = path[..<colon]
         guard driver.count > 1, driver.first!.isLetter, driver.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
         else { return nil }
