@@ -6,6 +6,8 @@ public struct BuildProgress: Sendable {
     public enum Phase: String, Sendable {
         case decoding
         case rendering
+        /// Hashing the sources for the build record (`--update`, merges): `done` of `total` sources.
+        case hashing
         case finishing
     }
 

@@ -62,10 +62,13 @@ struct BuildRecord {
     /// sources are not read again, and their record names the content the kept tiles were made
     /// from. Every other source file is hashed. A source whose stamp is no longer the one it had
     /// when the build began is recorded as `changedDuringBuild`.
+    /// `hashed` is called after each source with the count done and the total.
     static func sources(_ infos: [SourceInfo], layerOf: [Int], known: [Source] = [],
-                        stamps: [SourceFileStamp]? = nil) throws(BuildError) -> [Source] {
+                        stamps: [SourceFileStamp]? = nil, hashed: (Int, Int) -> Void = { _, _ in }) throws(BuildError) -> [Source] {
         var out = [Source]()
+        defer { hashed(out.count, infos.count) }
         for (i, info) in infos.enumerated() {
+            if i > 0 { hashed(i, infos.count) }
             let stamp = stamps?[i] ?? SourceFileStamp(path: info.path)
             let m = info.mercatorBounds
             let footprint = [m.minX, m.minY, m.maxX, m.maxY]

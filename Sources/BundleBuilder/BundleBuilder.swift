@@ -221,12 +221,17 @@ public struct BundleBuilder: Sendable {
                                         tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
                                         tilesChanged: diff.changed)
             }
-            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
-                                   elapsed: Date().timeIntervalSince(start)))
             // An update's sources are hashed once: unchanged ones keep their recorded hash.
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
+            let hashStart = Date()
+            let records = try BuildRecord.sources(infos, layerOf: plan.layerOf, known: known, stamps: startStamps) { done, count in
+                progress(BuildProgress(phase: .hashing, done: done, total: count, stored: writer.stats.tiles,
+                                       elapsed: Date().timeIntervalSince(hashStart)))
+            }
+            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
+                                   elapsed: Date().timeIntervalSince(start)))
             var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
-                          BuildRecord.sourcesKey: BuildRecord.json(try BuildRecord.sources(infos, layerOf: plan.layerOf, known: known, stamps: startStamps))]
+                          BuildRecord.sourcesKey: BuildRecord.json(records)]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description
                 record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))

@@ -15,6 +15,7 @@ final class ProgressPrinter: Sendable {
         let line: String
         switch p.phase {
         case .decoding: line = "decoding source \(p.done + 1) of \(p.total)"
+        case .hashing: line = "hashing sources for the build record: \(p.done) of \(p.total)"
         case .finishing: line = "finishing: \(p.stored) tiles stored"
         case .rendering:
             let pct = p.total > 0 ? Double(p.done) * 100 / Double(p.total) : 100
@@ -27,7 +28,7 @@ final class ProgressPrinter: Sendable {
         } else {
             let now = Date()
             let due = lastLine.withLock { last -> Bool in
-                guard p.phase != .rendering || now.timeIntervalSince(last) >= 5 else { return false }
+                guard (p.phase != .rendering && p.phase != .hashing) || now.timeIntervalSince(last) >= 5 else { return false }
                 last = now
                 return true
             }

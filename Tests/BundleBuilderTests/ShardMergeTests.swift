@@ -119,6 +119,11 @@ import TrailMapTestSupport
         #expect(rendering.allSatisfy { $0.done <= $0.total && $0.total == plan.total }, "\(rendering.map { "\($0.done)/\($0.total)" })")
         #expect(rendering.last?.done == plan.total)
         #expect(report.tilesConsidered == plan.total && report.tilesStored > 0)
+        // Then the sources are hashed for the record, each counted, before the bundle is finished.
+        let phases = seen.withLock { $0 }.map(\.phase)
+        let hashing = seen.withLock { $0 }.filter { $0.phase == .hashing }
+        #expect(hashing.last.map { $0.done == 4 && $0.total == 4 } == true, "\(hashing.map { "\($0.done)/\($0.total)" })")
+        #expect(phases.lastIndex(of: .rendering)! < phases.firstIndex(of: .hashing)! && phases.last == .finishing)
     }
 
     @Test func partsAreBalancedByWorkNotByTileCount() throws {
