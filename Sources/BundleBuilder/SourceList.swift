@@ -108,6 +108,8 @@ extension SourceList {
             return (argument, nil)
         }
         let path = String(argument[..<at]), spec = argument[argument.index(after: at)...]
+        // An @ inside a subdataset name's path (GPKG:/maps/v@2/a.gpkg:t) is not a zoom range.
+        if GDALFiles.isSubdatasetSyntax(argument), !spec.allSatisfy({ $0.isNumber || $0 == "-" }) { return (argument, nil) }
         let parts = spec.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
         guard !path.isEmpty, (1...2).contains(parts.count), let lo = parts.first!, let hi = parts.last! else {
             throw .layer("\(argument): the zoom range after @ must be Z0-Z1 (e.g. \(path.isEmpty ? "sheets" : path)@8-11) or one zoom")

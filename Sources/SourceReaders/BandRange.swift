@@ -33,8 +33,8 @@ enum BandRange {
         var has: Int32 = 0
         let nodata = GDALGetRasterNoDataValue(band, &has)
         // A Float32 band's nodata is compared as a Float, as its pixels are (`FloatNodata`).
-        let single = GDALGetRasterDataType(band) == GDT_Float32, f = FloatNodata.value(nodata)
-        func isNodata(_ v: Double) -> Bool { has != 0 && (single ? Float(v) == f : v == nodata) }
+        let single = GDALGetRasterDataType(band) == GDT_Float32, f = FloatNodata(nodata)
+        func isNodata(_ v: Double) -> Bool { has != 0 && (single ? f.matches(Float(v)) : v == nodata) }
         var lo = Double.infinity, hi = -Double.infinity
         for v in values where v.isFinite && !isNodata(v) {
             lo = min(lo, v)

@@ -1,10 +1,17 @@
-/// A nodata value as a Float32 band's pixels hold it. Metadata often writes the float extremes
-/// rounded (`-3.40282e+38`), which is not exactly `-Float.greatestFiniteMagnitude`; GDAL takes a
-/// value that close to ±FLT_MAX as ±FLT_MAX (GDALAdjustNoDataCloseToFloatMax), and so does this.
-enum FloatNodata {
-    static func value(_ nodata: Double) -> Float {
+/// A nodata value as a band's pixels, read as Float32, hold it. Metadata often writes the float
+/// extremes rounded (`-3.40282e+38`): pixels may hold that value as a float (what `gdalwarp
+/// -dstnodata -3.40282e+38` writes) or the exact extreme −FLT_MAX (what most DEM tools write).
+/// Both count, as GDAL counts them (GDALAdjustNoDataCloseToFloatMax).
+struct FloatNodata {
+    let value: Float
+    /// ±FLT_MAX when the nodata is within 1e-5 of it, else nil.
+    let extreme: Float?
+
+    init(_ nodata: Double) {
+        value = Float(nodata)
         let max = Double(Float.greatestFiniteMagnitude)
-        if abs(abs(nodata) - max) <= max * 1e-5 { return nodata < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude }
-        return Float(nodata)
+        extreme = abs(abs(nodata) - max) <= max * 1e-5 ? (nodata < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude) : nil
     }
+
+    func matches(_ pixel: Float) -> Bool { pixel == value || (extreme != nil && pixel == extreme) }
 }

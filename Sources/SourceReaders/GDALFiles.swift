@@ -18,40 +18,54 @@ public enum GDALFiles {
     public static func isGDALName(_ path: String) -> Bool { isVirtual(path) || subdataset(path) != nil }
 
     /// A subdataset name, one raster of a container file (`GPKG:/maps/a.gpkg:quad`,
-    /// `NETCDF:"/data/f.nc":var`, `GTIFF_DIR:2:/maps/a.tif`), cut into the text before the file,
-    /// the file, and the text after it; nil when `path` is not one (or is a file's own name).
-    /// Unquoted, the file is the longest part up to a colon that exists (relative to `base` when
-    /// relative).
+    /// `NETCDF:"/data/f.nc":var`, `GTIFF_DIR:2:/maps/a.tif`, `PDF:2:map.pdf`,
+    /// `HDF4_EOS:EOS_GRID:"f.hdf":grid:field`), cut into the text before the file, the file, and
+    /// the text after it; nil when `path` is not one (or is a file's own name). The file may
+    /// start after any colon, quoted or not; unquoted, it is the longest part up to a colon that
+    /// is an existing file (relative to `base` when relative; inside GDAL's virtual file systems
+    /// too). Folder containers (Zarr, FileGDB) are not taken: they have no one file to stamp.
     public static func subdataset(_ path: String, base: String? = nil) -> (head: String, file: String, tail: String)? {
-        guard let colon = path.firstIndex(of: ":") else { return nil }
-        let own = path.hasPrefix("/") || base == nil ? path : (base! as NSString).appendingPathComponent(path)
-        guard !FileManager.default.fileExists(atPath: own) else { return nil }
-        let driver = path[..<colon]
-        guard driver.count > 1, driver.first!.isLetter, driver.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
-        else { return nil }
-        var head = String(path[...colon])
-        var rest = path[path.index(after: colon)...]
-        if driver.uppercased() == "GTIFF_DIR", let c = rest.firstIndex(of: ":") {
-            head += rest[...c]
-            rest = rest[rest.index(after: c)...]
+        guard isSubdatasetSyntax(path) else { return nil }
+        func located(_ file: String) -> String {
+            file.hasPrefix("/") || base == nil ? file : (base! as NSString).appendingPathComponent(file)
         }
-        if rest.hasPrefix("\"") {
-            let body = rest.dropFirst()
-            guard let q = body.firstIndex(of: "\""), q > body.startIndex else { return nil }
-            return (head + "\"", String(body[..<q]), String(body[q...]))
-        }
-        var end = rest.endIndex
-        while end > rest.startIndex {
-            let file = String(rest[..<end])
-            let located = file.hasPrefix("/") || base == nil ? file : (base! as NSString).appendingPathComponent(file)
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: located, isDirectory: &isDir), !isDir.boolValue {
-                return (head, file, String(rest[end...]))
+        guard !isFile(located(path)) else { return nil }
+        var start = path.index(after: path.firstIndex(of: ":")!)
+        while start < path.endIndex {
+            let rest = path[start...]
+            if rest.hasPrefix("\"") {
+                let body = rest.dropFirst()
+                if let q = body.firstIndex(of: "\""), q > body.startIndex, isFile(located(String(body[..<q]))) {
+                    return (String(path[..<body.startIndex]), String(body[..<q]), String(body[q...]))
+                }
+            } else {
+                var end = rest.endIndex
+                while end > rest.startIndex {
+                    let file = String(rest[..<end])
+                    if isFile(located(file)) { return (String(path[..<start]), file, String(rest[end...])) }
+                    guard let c = rest[..<end].lastIndex(of: ":") else { break }
+                    end = c
+                }
             }
-            guard let c = rest[..<end].lastIndex(of: ":") else { return nil }
-            end = c
+            guard let next = rest.firstIndex(of: ":") else { return nil }
+            start = path.index(after: next)
         }
         return nil
+    }
+
+    /// Whether `path` reads as GDAL's `DRIVER:...` subdataset syntax (a driver name of two or
+    /// more letters, digits and underscores, then a colon), whether or not its file exists.
+    public static func isSubdatasetSyntax(_ path: String) -> Bool {
+        guard let colon = path.firstIndex(of: ":"), colon < path.index(before: path.endIndex) else { return false }
+        let driver = path[..<colon]
+        return driver.count > 1 && driver.first!.isLetter
+            && driver.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// Whether `path` is an existing file (not a folder), plain or in a virtual file system.
+    private static func isFile(_ path: String) -> Bool {
+        guard let (_, isFolder, _) = vsiStat(path) else { return false }
+        return !isFolder
     }
 
     /// GDAL's virtual file systems that open a local file (an archive or a compressed file).
@@ -61,7 +75,10 @@ public enum GDALFiles {
     /// archive a local virtual path opens (`/vsizip/quads.zip/a.tif` → `/vsizip/BASE/quads.zip/a.tif`).
     /// Network ones (`/vsicurl/`, `/vsis3/`) are left as they are.
     public static func resolve(_ path: String, relativeTo base: String) -> String {
-        if !path.hasPrefix("/"), let s = subdataset(path, base: base), !s.file.hasPrefix("/") {
+        if !path.hasPrefix("/"), isSubdatasetSyntax(path), !FileManager.default.fileExists(atPath: (base as NSString).appendingPathComponent(path)) {
+            // A subdataset name: its container resolved when relative; left as written when the
+            // container cannot be found (the loader then reports it missing under that name).
+            guard let s = subdataset(path, base: base), !s.file.hasPrefix("/") else { return path }
             return s.head + (base as NSString).appendingPathComponent(s.file) + s.tail
         }
         if let prefix = localArchivePrefixes.first(where: { path.hasPrefix($0) }) {

@@ -288,10 +288,10 @@ public final class RasterDataset {
                 let k = 255 / (hi - lo)
                 var nodataValue = Double.nan
                 if case let .nodata(values) = d.transparency { nodataValue = values[b] }
-                let nodataFloat = FloatNodata.value(nodataValue)
+                let nodataFloat = FloatNodata(nodataValue)
                 for i in 0..<n {
                     let v = Double(floats[i])
-                    if !isNodata.isEmpty && (!nodataValue.isFinite || nodataFloat != floats[i]) && !v.isNaN {
+                    if !isNodata.isEmpty && (!nodataValue.isFinite || !nodataFloat.matches(floats[i])) && !v.isNaN {
                         isNodata[i] = false
                     }
                     out[i * 4 + channel] = v.isNaN ? 0 : UInt8(max(0, min(255, ((v - lo) * k).rounded())))

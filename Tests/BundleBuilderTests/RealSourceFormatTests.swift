@@ -123,7 +123,12 @@ import TrailMapTestSupport
         #expect(try SourceList.expand([name]) == [name])
         #expect(SourceFileStamp(path: name) == SourceFileStamp(path: gpkg) && SourceFileStamp(path: name).size > 0)
         #expect(GDALFiles.resolve("GPKG:two.gpkg:b", relativeTo: fx.dir.path) == name)
-        #expect(GDALFiles.resolve("NETCDF:\"f.nc\":v", relativeTo: "/data") == "NETCDF:\"/data/f.nc\":v")
+        // In a zip, and with an @ in the container's path (not a zoom range).
+        try GDALTools.run("zip", ["-q", "-j", fx.dir.file("maps.zip"), gpkg])
+        let zipped = "GPKG:/vsizip/\(fx.dir.file("maps.zip"))/two.gpkg:b"
+        #expect(GDALFiles.subdataset(zipped)?.file == "/vsizip/\(fx.dir.file("maps.zip"))/two.gpkg")
+        #expect(try SourceList.zoomSuffix("GPKG:/maps/v@2/a.gpkg:t") == ("GPKG:/maps/v@2/a.gpkg:t", nil))
+        #expect(try SourceList.zoomSuffix("\(name)@8-9").zooms == 8...9)
         let viaName = try tiles(try fx.build(fx.options([name], min: 7, max: 9, out: "sub.mbtiles")), zooms: 7...9)
         let direct = try tiles(try fx.build(fx.options([b], min: 7, max: 9, out: "b.mbtiles")), zooms: 7...9)
         #expect(!direct.isEmpty && Set(viaName.keys) == Set(direct.keys))

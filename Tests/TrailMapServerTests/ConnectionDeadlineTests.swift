@@ -42,16 +42,22 @@ import TrailMapTestSupport
             try await offThePool { try self.blockingRead(until: marker) }
         }
 
-        /// Seconds from `start` (sending `text`, when given, or finding `marker` in the input)
-        /// until the server closes the connection, timed on the reading thread: a pool that
-        /// resumes the test late (both threads busy with other suites) does not count.
-        func secondsUntilClose(sending text: String? = nil, after marker: String? = nil) async throws -> Double {
+        /// Sends `text`, then times until the server closes the connection, from just before the
+        /// send, or from finding `marker` in the input (nil input: it closed before that). Timed
+        /// on the reading thread: a pool that resumes the test late (both threads busy with other
+        /// suites) does not count.
+        func secondsUntilClose(sending text: String, after marker: String? = nil) async throws -> (input: String?, seconds: Double) {
             try await offThePool {
-                if let text { self.send(text) }
-                if let marker { guard try self.blockingRead(until: marker) != nil else { return 0 } }
-                let start = Date()
+                var start = Date()
+                self.send(text)
+                var input: String?
+                if let marker {
+                    input = try self.blockingRead(until: marker)
+                    guard input != nil else { return (nil, 0) }
+                    start = Date()
+                }
                 _ = try self.blockingRead(until: nil)
-                return Date().timeIntervalSince(start)
+                return (input, Date().timeIntervalSince(start))
             }
         }
 
@@ -72,7 +78,7 @@ import TrailMapTestSupport
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
-            let waited = try await c.secondsUntilClose(sending: "GET /tiles/co/4/3/6.png HTTP/1.1\r\nHo")
+            let waited = try await c.secondsUntilClose(sending: "GET /tiles/co/4/3/6.png HTTP/1.1\r\nHo").seconds
             #expect(waited >= 0.8 && waited < 10, "closed after \(waited) s")
         }
     }
@@ -121,8 +127,9 @@ import TrailMapTestSupport
         try await app(request: .seconds(30), idle: .seconds(1)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
             // From the response's head to the close, on the reading thread.
-            let waited = try await c.secondsUntilClose(sending: "GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n",
-                                                       after: "HTTP/1.1 200")
+            let (head, waited) = try await c.secondsUntilClose(sending: "GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n",
+                                                               after: "\r\n\r\n")
+            #expect(try #require(head, "closed before answering").hasPrefix("HTTP/1.1 200"))
             #expect(waited >= 0.5 && waited < 10, "closed after \(waited) s idle")
         }
     }
