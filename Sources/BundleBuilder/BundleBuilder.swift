@@ -96,9 +96,10 @@ public struct BundleBuilder: Sendable {
             let clipped = extent.flatMap { $0.intersection(bounds) } ?? bounds
             ranges.append(band.zooms.map { TileRange(bounds: clipped, zoom: $0) })
         }
-        // Checked before any unit is enumerated, on the smaller of two upper bounds: the ranges
-        // (which span every longitude across the antimeridian, and the gap between far-apart
-        // sources) and the sources' parts one by one.
+        // Checked before any unit is enumerated, on the smaller of two upper bounds of the tiles
+        // made: the ranges (which span every longitude across the antimeridian, and the gap
+        // between far-apart sources) and the sources' parts one by one. (The tiles considered,
+        // whole units' subtrees, can be several times the parts' tiles for tiny sources.)
         let needed = min(ranges.joined().reduce(0) { $0 + $1.count },
                          Self.partTiles(infos, layerOf: layerOf, bands: bands, bounds: bounds))
         guard needed <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: needed, maxZoom: options.maxZoom) }
