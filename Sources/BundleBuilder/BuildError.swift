@@ -47,7 +47,7 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .tooManyTiles(count, maxZoom):
             "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower --maxzoom or cut the sources"
         case let .store(error): error.description
-        case let .pixels(path, reason): reason.hasPrefix(path + ": ") ? reason : "\(path): \(reason)"
+        case let .pixels(path, reason): "\(path): \(reason)"
         case let .encode(tile, error): "tile \(tile): \(error)"
         case let .invalidOption(message): message
         case let .source(error): error.description

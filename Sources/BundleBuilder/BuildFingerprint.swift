@@ -61,7 +61,8 @@ struct BuildFingerprint: Equatable {
 
     /// `sharedScales`: the joint ranges of layers' non-8-bit sources (`BundleBuilder.Plan`).
     /// `base`: the fingerprint recorded in the bundle an update starts from.
-    init(options o: BuildOptions, sources: [(layer: Int, path: String)], sharedScales: [String: [Double]] = [:],
+    /// `sources`: each source's layer, path and stamp (size and modification time).
+    init(options o: BuildOptions, sources: [(layer: Int, path: String, stamp: SourceFileStamp)], sharedScales: [String: [Double]] = [:],
          base: String? = nil) {
         let layers = o.layers.map { l in
             LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
@@ -76,8 +77,7 @@ struct BuildFingerprint: Equatable {
                          gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, openOptions: o.read.openOptions, sharedScales: sharedScales,
                          tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion)
         let stamps = sources.map { s in
-            let st = SourceFileStamp(path: s.path)
-            return SourceStamp(layer: s.layer, path: s.path, size: st.size, modified: st.modifiedNanoseconds)
+            SourceStamp(layer: s.layer, path: s.path, size: s.stamp.size, modified: s.stamp.modifiedNanoseconds)
         }
         settings = Self.hash(s)
         var tilesOnly = s

@@ -40,8 +40,6 @@ struct BuildRecord {
             var unitZoom: Int
             /// z, minX, maxX, minY, maxY per zoom, lowest first.
             var ranges: [[Int]]
-
-            var tileRanges: [TileRange] { ranges.map { TileRange(z: $0[0], minX: $0[1], maxX: $0[2], minY: $0[3], maxY: $0[4]) } }
         }
         var bands: [Band]
         var tileSize: Int
@@ -67,13 +65,14 @@ struct BuildRecord {
                         stamps: [SourceFileStamp]? = nil, hashed: (Int, Int) -> Void = { _, _ in }) throws(BuildError) -> [Source] {
         var out = [Source]()
         defer { hashed(out.count, infos.count) }
+        // The last record of each layer and path (an update's fresh hashes after the old ones).
+        let byKey = Dictionary(known.map { ("\($0.layer)\u{0}\($0.path)", $0) }, uniquingKeysWith: { _, last in last })
         for (i, info) in infos.enumerated() {
             if i > 0 { hashed(i, infos.count) }
             let stamp = stamps?[i] ?? SourceFileStamp(path: info.path)
-            let m = info.mercatorBounds
-            let footprint = [m.minX, m.minY, m.maxX, m.maxY]
+            let footprint = Self.footprint(info)
             let moved = stamps != nil && SourceFileStamp(path: info.path) != stamp
-            if let k = known.last(where: { $0.layer == layerOf[i] && $0.path == info.path }),
+            if let k = byKey["\(layerOf[i])\u{0}\(info.path)"],
                k.size == stamp.size, k.modified == stamp.modifiedNanoseconds, k.footprint == footprint {
                 out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified,
                                   sha256: moved ? changedDuringBuild : k.sha256, footprint: footprint))
@@ -91,6 +90,12 @@ struct BuildRecord {
                               sha256: moved ? changedDuringBuild : digest.hex, footprint: footprint))
         }
         return out
+    }
+
+    /// A source's footprint as its record holds it.
+    static func footprint(_ info: SourceInfo) -> [Double] {
+        let m = info.mercatorBounds
+        return [m.minX, m.minY, m.maxX, m.maxY]
     }
 
     static func json<T: Encodable>(_ value: T) -> String {

@@ -111,20 +111,19 @@ public struct BundleBuilder: Sendable {
             let parts = infos.indices.filter { band.layers.contains(layerOf[$0]) }
                 .flatMap { infos[$0].parts.compactMap { $0.clippedToMercator } }
             units.append(BuildUnits.units(ranges: ranges[b], minZoom: band.zooms.lowerBound, unitZoom: z, footprints: parts))
-            // The tiles to consider: those of the units' subtrees and the ones above them.
-            bandTotals.append(units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: band.zooms.upperBound) }
-                + BuildUnits.expectedChildren(units: units[b], unitZoom: z, minZoom: band.zooms.lowerBound).count)
             if options.shard != nil {
                 let top = ranges[b][band.zooms.count - 1]
                 let footprints = parts.map { TileRange(bounds: $0, zoom: top.z) }
                 work.append(units[b].map { BuildUnits.work(unit: $0, top: top, footprints: footprints) })
             }
         }
-        if let shard = options.shard {
-            units = BuildUnits.select(shard, units: units, work: work)
-            bandTotals = bands.indices.map { b in
-                units[b].reduce(0) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: bands[b].zooms.upperBound) }
-            }
+        if let shard = options.shard { units = BuildUnits.select(shard, units: units, work: work) }
+        // The tiles to consider: those of the units' subtrees and, unless a shard part (the merge
+        // makes them), the ones above them.
+        for (b, band) in bands.enumerated() {
+            let above = options.shard == nil
+                ? BuildUnits.expectedChildren(units: units[b], unitZoom: unitZooms[b], minZoom: band.zooms.lowerBound).count : 0
+            bandTotals.append(units[b].reduce(above) { $0 + Self.subtreeCount($1, ranges: ranges[b], maxZoom: band.zooms.upperBound) })
         }
         try checkOutput()
         return Plan(sources: infos, layerOf: layerOf, bands: bands, bounds: bounds, ranges: ranges, unitZooms: unitZooms,
@@ -183,12 +182,13 @@ public struct BundleBuilder: Sendable {
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
         let startStamps = infos.map { SourceFileStamp(path: $0.path) }
         let total = plan.total
-        let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path) }
+        let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path, startStamps[$0]) }
         var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales)
         var update: (base: UpdateBase, changes: SourceChanges)?
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings)
-            let changes = try SourceChanges.between(old: base.sources, new: infos, layerOf: plan.layerOf, layers: options.layers.count)
+            let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
+                                                    layers: options.layers.count)
             logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
                                            base: base.record[BuildRecord.fingerprintKey] ?? path)

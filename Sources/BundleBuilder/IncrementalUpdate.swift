@@ -20,7 +20,9 @@ struct SourceChanges: Equatable {
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
-    static func between(old: [BuildRecord.Source], new infos: [SourceInfo], layerOf: [Int], layers: Int) throws(BuildError) -> SourceChanges {
+    /// `stamps`: the sources' sizes and modification times as the build began.
+    static func between(old: [BuildRecord.Source], new infos: [SourceInfo], stamps: [SourceFileStamp], layerOf: [Int],
+                        layers: Int) throws(BuildError) -> SourceChanges {
         var changes = SourceChanges(dirty: Array(repeating: [], count: layers))
         var remaining = old
         var keptOld = [Int](), keptNew = [Int]()
@@ -32,11 +34,10 @@ struct SourceChanges: Equatable {
                 continue
             }
             let before = remaining.remove(at: o)
-            let stamp = SourceFileStamp(path: info.path)
-            let m = info.mercatorBounds
+            let stamp = stamps[i]
             // A footprint that moved (a sidecar world file or .aux.xml edited) is a change whatever the stamp.
             var same = stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
-                && [m.minX, m.minY, m.maxX, m.maxY] == before.footprint
+                && BuildRecord.footprint(info) == before.footprint
             if !same {
                 let now = try BuildRecord.sources([info], layerOf: [layer])[0]
                 changes.hashed.append(now)

@@ -47,28 +47,31 @@ final class ProjectedMapping: MercatorToPixel {
 /// source's middle, then the inverse geotransform.
 final class WrappedMapping: MercatorToPixel {
     private let inverse: GeoTransform
-    /// The source's middle longitude in degrees.
-    private let center: Double
+    /// The source's middle longitude in degrees, and as Web Mercator x.
+    private let center: Double, centerX: Double
     /// EPSG:3857 metres, else EPSG:4326 degrees.
     private let metres: Bool
 
     init(inverse: GeoTransform, center: Double, metres: Bool) {
         self.inverse = inverse
         self.center = center
+        centerX = center / 180 * WebMercator.originShift
         self.metres = metres
     }
 
     func pixels(xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, count: Int) {
-        let turn = 2 * WebMercator.originShift, centerX = center / 180 * WebMercator.originShift
-        for i in 0..<count where xs[i].isFinite && ys[i].isFinite {
-            if metres {
+        if metres {
+            let turn = 2 * WebMercator.originShift
+            for i in 0..<count where xs[i].isFinite && ys[i].isFinite {
                 let x = xs[i] + turn * ((centerX - xs[i]) / turn).rounded()
                 (xs[i], ys[i]) = inverse.apply(col: x, row: ys[i])
-            } else {
-                var (lon, lat) = WebMercator.unproject(x: xs[i], y: ys[i])
-                lon += 360 * ((center - lon) / 360).rounded()
-                (xs[i], ys[i]) = inverse.apply(col: lon, row: lat)
             }
+            return
+        }
+        for i in 0..<count where xs[i].isFinite && ys[i].isFinite {
+            var (lon, lat) = WebMercator.unproject(x: xs[i], y: ys[i])
+            lon += 360 * ((center - lon) / 360).rounded()
+            (xs[i], ys[i]) = inverse.apply(col: lon, row: lat)
         }
     }
 }

@@ -30,6 +30,9 @@ public struct SourceInfo: Sendable {
     /// 180°), the middle of its longitudes: tiles' longitudes are moved by whole turns to within
     /// 180° of it. Nil otherwise.
     public var longitudeWindow: Double? = nil
+    /// Whether its pixels are palette colours (a colour table; a PNG of colour type 3), drawn
+    /// by point samples under `average` (`Raster.Supersampling`). Read at inspection.
+    public var isPaletted = false
     /// `parts` in Web Mercator metres, clipped to the Mercator square.
     public var mercatorParts: [MercatorBounds] { parts.compactMap { $0.clippedToMercator?.mercator } }
 
@@ -45,20 +48,6 @@ public struct SourceInfo: Sendable {
 }
 
 extension SourceInfo {
-    /// Whether its pixels are palette colours (a colour table; a PNG of colour type 3), drawn
-    /// by point samples under `average` (`Raster.Supersampling`).
-    var isPaletted: Bool {
-        switch kind {
-        case let .raster(d): return d.layout.isPalette
-        case .png:
-            // The IHDR chunk comes first: its colour type is byte 25 of the file.
-            guard let file = FileHandle(forReadingAtPath: path) else { return false }
-            defer { try? file.close() }
-            let head = (try? file.read(upToCount: 26)) ?? Data()
-            return head.count == 26 && head[head.startIndex + 25] == 3
-        }
-    }
-
     /// The same source with its non-8-bit bands mapped from `range`.
     func scaled(from range: (min: Double, max: Double)) -> SourceInfo {
         guard case let .raster(d) = kind else { return self }
@@ -89,9 +78,10 @@ enum SourceLoader {
         guard stat.size > 0 else { throw .sourceEmpty(path: path) }
         // TrailMap's own PNG decoder knows no nodata values, band choices, open options or GDAL's
         // virtual files, nor rotated world files or ground control points: GDAL reads those PNGs.
-        let png = !GDALFiles.isGDALName(path) && isPNG(path)
-        if png, options.nodata == nil, options.bands == nil, options.openOptions.isEmpty,
-           let info = try inspectPNG(path, options: options) {
+        let colourType = GDALFiles.isGDALName(path) ? nil : pngColourType(path)
+        let png = colourType != nil
+        if let colourType, options.nodata == nil, options.bands == nil, options.openOptions.isEmpty,
+           let info = try inspectPNG(path, paletted: colourType == 3, options: options) {
             return info
         }
         do { return try inspectRaster(path, options: options) } catch {
@@ -101,16 +91,20 @@ enum SourceLoader {
         }
     }
 
-    private static func isPNG(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    /// A PNG file's colour type (3: palette), nil when the file is not a PNG. The IHDR chunk
+    /// comes first: its colour type is byte 25 of the file.
+    private static func pngColourType(_ path: String) -> UInt8? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: 8)).map { [UInt8]($0) } == pngSignature
+        guard let head = (try? handle.read(upToCount: 26)).map({ [UInt8]($0) }), head.count == 26,
+              Array(head[0..<8]) == pngSignature else { return nil }
+        return head[25]
     }
 
     /// A PNG with a world file or JSON sidecar, read by TrailMap's own decoder; nil when the world
     /// file has rotation terms or there is none (GDAL reads those, and finds ground control points
     /// in an `.aux.xml`).
-    private static func inspectPNG(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo? {
+    private static func inspectPNG(_ path: String, paletted: Bool, options: ReadOptions) throws(BuildError) -> SourceInfo? {
         let reader: PNGRowReader
         do { reader = try PNGRowReader(path: path) } catch { throw .sourceUnreadable(path: path, error) }
         let worldFileCRS: CRS = options.crs?.kind == .webMercator ? .epsg3857 : .epsg4326
@@ -128,7 +122,8 @@ enum SourceLoader {
         let gt = GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
         let f = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt))
         return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
-                          bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window)
+                          bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window,
+                          isPaletted: paletted)
     }
 
     private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
@@ -140,7 +135,8 @@ enum SourceLoader {
                               crs: description.crs, georeferencing: description.georeferencing)
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
                           crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
-                          mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window)
+                          mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window,
+                          isPaletted: description.layout.isPalette)
     }
 
     /// The source's extent in degrees (a 33 × 33 grid of points over the raster, edges included,
@@ -179,6 +175,11 @@ enum SourceLoader {
         var parts = [bounds]
         var window: Double?
         let crossing = Antimeridian.crossingSpan(lons)
+        /// Two parts either side of 180°; bounds over every longitude (MBTiles bounds cannot wrap).
+        func splitAcross180(_ span: (west: Double, east: Double)) {
+            parts = Antimeridian.parts(GeoBounds(west: span.west, south: bounds.south, east: span.east, north: bounds.north))
+            (bounds.west, bounds.east) = (-180, 180)
+        }
         // Past ±180° by more than half a pixel: an edge a rounding error beyond it is clipped.
         let slack = max(1e-9, 0.5 * (bounds.east - bounds.west) / Double(max(width, 1)))
         if crs.kind == .wgs84Degrees || crs.kind == .webMercator, bounds.west < -180 - slack || bounds.east > 180 + slack,
@@ -190,8 +191,7 @@ enum SourceLoader {
                 (bounds.west, bounds.east) = (-180, 180)
                 parts = [bounds]
             } else if let span = crossing {
-                parts = Antimeridian.parts(GeoBounds(west: span.west, south: bounds.south, east: span.east, north: bounds.north))
-                (bounds.west, bounds.east) = (-180, 180)
+                splitAcross180(span)
             } else {
                 let wrapped = lons.map(Antimeridian.wrap)
                 (bounds.west, bounds.east) = (wrapped.min()!, wrapped.max()!)
@@ -199,8 +199,7 @@ enum SourceLoader {
             }
         } else if crs.kind == .other, let span = crossing {
             // Through PROJ, which gives longitudes within ±180°.
-            parts = Antimeridian.parts(GeoBounds(west: span.west, south: bounds.south, east: span.east, north: bounds.north))
-            (bounds.west, bounds.east) = (-180, 180)
+            splitAcross180(span)
         }
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
               let clipped = bounds.clippedToMercator
@@ -222,6 +221,8 @@ enum SourceLoader {
                 return (PreparedSource(info, style: style) { pyramid }, pyramid)
             } catch let error as PNGError {
                 throw .sourceUnreadable(path: info.path, error)
+            } catch let error as SourceReaderError {
+                throw .source(error)
             } catch {
                 throw .pixels(path: info.path, reason: "\(error)")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Raster
+import SourceReaders
 import Synchronization
 import TileGeometry
 import TileStore
@@ -145,7 +146,9 @@ struct TileRendering: Sendable {
                             let layer = try layers.layer(i)
                             let style = sources[i].style
                             let drawn: RGBAImage?
-                            do { drawn = try renderers[style.resampling]!.render(t, layer: layer, scratch: &scratch) } catch {
+                            do { drawn = try renderers[style.resampling]!.render(t, layer: layer, scratch: &scratch) }
+                            catch let error as SourceReaderError { throw .source(error) }  // names its file
+                            catch {
                                 throw .pixels(path: sources[i].path, reason: "\(error)")
                             }
                             guard let drawn else { continue }

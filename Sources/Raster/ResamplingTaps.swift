@@ -34,6 +34,7 @@ struct ResamplingTaps {
     static func make(edges: [Double], centers: [Double], size: Int, method: Resampling, supersampled: Bool = false) -> ResamplingTaps {
         let n = centers.count
         var taps = ResamplingTaps(capacity: n)
+        var weights = [Float]()  // supersampled: one buffer for every output pixel
         for i in 0..<n {
             taps.start.append(Int32(taps.index.count))
             let c = centers[i]
@@ -68,7 +69,7 @@ struct ResamplingTaps {
                 let first = max(Int(lo.rounded(.down)), 0)
                 let last = min(Int(hi.rounded(.up)) - 1, size - 1)
                 if first <= last, supersampled {
-                    var weights = [Float](repeating: 0, count: last - first + 1)
+                    if weights.count < last - first + 1 { weights = [Float](repeating: 0, count: last - first + 1) }
                     Supersampling.weights(lo: lo, hi: hi, first: first, last: last, into: &weights)
                     for k in first...last where weights[k - first] > 0 {
                         taps.index.append(Int32(k))
