@@ -7,9 +7,11 @@ import Glibc
 
 /// Turns `--source` arguments and `--source-list` files into the ordered list of source files.
 public enum SourceList {
-    /// File extensions taken from a folder given as a source.
+    /// File extensions taken from a folder given as a source. Not `.gpkg`: a folder of sheets
+    /// often holds vector GeoPackages (trails, boundaries) beside them; give a GeoPackage raster
+    /// as a file or a subdataset name.
     public static let rasterExtensions: Set<String> = [
-        "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw", "gpkg",
+        "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw",
     ]
 
     /// Expands each path: a folder becomes its raster files and zip archives (by extension,

@@ -138,6 +138,7 @@ import TrailMapTestSupport
             (["--source-list", dir.file("none.txt")], "names no files"),
             (["--source", dir.file("empty-folder")], "holds no raster files"),
             (["--source", dir.file("nested")], "subfolder(s) (quad-39105) are not searched"),
+            (["--source", "GPKG:" + dir.file("none.gpkg") + ":quad"], "GPKG:" + dir.file("none.gpkg") + ":quad: no such file"),
             (["--source", dir.file("relief.pgw")], "relief.pgw"),
         ]
         // Every pixel nodata: a valid, empty bundle, and a warning saying why it is empty.
