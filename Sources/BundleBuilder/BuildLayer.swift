@@ -1,4 +1,5 @@
 import Foundation
+import TileGeometry
 import Raster
 import SourceReaders
 import TileStore
@@ -79,10 +80,12 @@ struct ZoomBand: Equatable {
 extension BuildOptions {
     /// Checks the layers against each other and the build's zoom range: sources given, zoom
     /// ranges inside the build and in order, series not overlapping (unless `allowOverlap`),
-    /// every zoom served (unless `allowGaps`), opacity in (0, 1].
+    /// every zoom served (unless `allowGaps`), opacity in (0, 1]. The zoom checks wait until
+    /// the zooms taken from the sources are known.
     func validateLayers() throws(BuildError) {
         guard !layers.isEmpty else { throw .noSources }
-        let range = minZoom...maxZoom
+        let zoomsKnown = zoomsFromSources.isEmpty
+        let range = zoomsKnown ? minZoom...maxZoom : 0...TileID.maxZoom
         for (i, layer) in layers.enumerated() {
             let what = "layer \(i + 1) (\(layer.name))"
             guard !layer.name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -105,6 +108,7 @@ extension BuildOptions {
         if let dup = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
             throw .layer("two layers are named \"\(dup)\": layer names must differ")
         }
+        guard zoomsKnown else { return }
         if !allowOverlap {
             let series = layers.indices.filter { layers[$0].kind == .series }
             for (a, i) in series.enumerated() {

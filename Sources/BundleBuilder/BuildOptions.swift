@@ -29,6 +29,9 @@ public struct BuildOptions: Sendable {
     public var name: String
     public var minZoom: Int
     public var maxZoom: Int
+    /// The ends of the zoom range taken from the sources once they are read (`SourceZooms`);
+    /// `minZoom` or `maxZoom` is then not used for that end.
+    public var zoomsFromSources: SourceZooms = []
     /// Destination `.mbtiles` path.
     public var output: String
     public var resampling: Resampling = .average
@@ -120,8 +123,10 @@ public struct BuildOptions: Sendable {
 
     /// Checks the options that need no file access.
     public func validate() throws(BuildError) {
-        for z in [minZoom, maxZoom] where !(0...TileID.maxZoom).contains(z) { throw .zoomTooHigh(z) }
-        guard minZoom <= maxZoom else { throw .zoomOrder(min: minZoom, max: maxZoom) }
+        if zoomsFromSources.isEmpty {
+            for z in [minZoom, maxZoom] where !(0...TileID.maxZoom).contains(z) { throw .zoomTooHigh(z) }
+            guard minZoom <= maxZoom else { throw .zoomOrder(min: minZoom, max: maxZoom) }
+        }
         try validateLayers()
         if let b = clipBounds, !(b.isValid && b.west < b.east && b.south < b.north) {
             throw .invalidOption("bounds \(b) must be west,south,east,north with west < east and south < north")

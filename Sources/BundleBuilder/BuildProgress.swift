@@ -44,4 +44,8 @@ public struct BuildReport: Sendable {
     public var start: BuildStart = .fresh
     /// `--update`: what changed and what was made again.
     public var update: UpdateSummary?
+    /// The build's zoom range.
+    public var zooms: ClosedRange<Int> = 0...0
+    /// The ends of `zooms` taken from the sources (`BuildOptions.zoomsFromSources`).
+    public var zoomsFromSources: SourceZooms = []
 }

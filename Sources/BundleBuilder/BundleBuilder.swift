@@ -53,10 +53,17 @@ public struct BundleBuilder: Sendable {
         }
     }
 
-    /// Checks everything that can be checked without writing: options and layers, every
-    /// source's header and georeference, the zoom range, the output folder.
-    func plan() throws(BuildError) -> Plan {
-        try options.validate()
+    /// The sources as read, every layer's, in drawing order.
+    struct Sources {
+        var infos: [SourceInfo]
+        /// The layer of each source.
+        var layerOf: [Int]
+        /// Per layer without `--scale`, the joint range of its non-8-bit sources (`Plan.sharedScales`).
+        var sharedScales: [String: [Double]]
+    }
+
+    /// Reads every source's header and georeference.
+    func inspectSources() throws(BuildError) -> Sources {
         var infos = [SourceInfo](), layerOf = [Int](), sharedScales = [String: [Double]]()
         for (l, layer) in options.layers.enumerated() {
             let paths = try SourceList.expand(layer.sources)
@@ -75,6 +82,11 @@ public struct BundleBuilder: Sendable {
             infos += layerInfos
             layerOf += Array(repeating: l, count: layerInfos.count)
         }
+        return Sources(infos: infos, layerOf: layerOf, sharedScales: sharedScales)
+    }
+
+    /// The region: the union of the sources, inside `--bounds` and the Mercator range.
+    func region(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> GeoBounds {
         var union = infos[0].bounds
         for info in infos.dropFirst() { union = union.union(info.bounds) }
         if let region = options.clipBounds {
@@ -86,6 +98,39 @@ public struct BundleBuilder: Sendable {
         guard let bounds = union.clippedToMercator else {
             throw .outsideMercator(path: infos[0].path, bounds: union)
         }
+        return bounds
+    }
+
+    /// The same build with the zooms `SourceZooms` takes from `sources` (checked again with them).
+    func withZooms(from sources: Sources) throws(BuildError) -> BundleBuilder {
+        let from = options.zoomsFromSources
+        let ranged = options.layers.compactMap(\.zooms)
+        let unranged = Set(options.layers.indices.filter { options.layers[$0].zooms == nil })
+        let finest = sources.infos.indices.filter { unranged.contains(sources.layerOf[$0]) }
+            .compactMap { ZoomChoice.pixelSize(sources.infos[$0]) }.min()
+        let region = try region(sources.infos, layerOf: sources.layerOf).mercator
+        let zooms = ZoomChoice.range(lowest: from.contains(.min) ? ranged.map(\.lowerBound).min() : options.minZoom,
+                                     highest: from.contains(.max) ? ranged.map(\.upperBound).max() : options.maxZoom,
+                                     from: from, finest: finest,
+                                     region: (region.maxX - region.minX, region.maxY - region.minY), tileSize: options.tileSize)
+        var resolved = options
+        resolved.minZoom = zooms.min
+        resolved.maxZoom = zooms.max
+        resolved.zoomsFromSources = []
+        let pixel = finest.map { String(format: "%.3g m", $0) } ?? "unknown"
+        logger.notice("zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.maxX - region.minX, region.maxY - region.minY)) (--minzoom and --maxzoom choose)")
+        try resolved.validate()
+        return BundleBuilder(options: resolved, logger: logger)
+    }
+
+    /// Checks everything that can be checked without writing: options and layers, every
+    /// source's header and georeference (unless already read), the zoom range, the output folder.
+    func plan(_ read: Sources? = nil) throws(BuildError) -> Plan {
+        try options.validate()
+        let sources: Sources
+        if let read { sources = read } else { sources = try inspectSources() }
+        let infos = sources.infos, layerOf = sources.layerOf, sharedScales = sources.sharedScales
+        let bounds = try region(infos, layerOf: layerOf)
         let bands = ZoomBand.bands(layers: options.layers, build: options.minZoom...options.maxZoom)
         var ranges = [[TileRange]]()
         for band in bands {
@@ -177,7 +222,16 @@ public struct BundleBuilder: Sendable {
     /// build of the same fingerprint left by a killed run is continued (`BuildReport.start`).
     public func build(progress: @escaping @Sendable (BuildProgress) -> Void = { _ in }) throws(BuildError) -> BuildReport {
         let start = Date()
-        let plan = try plan()
+        guard !options.zoomsFromSources.isEmpty else { return try run(plan(), start: start, progress: progress) }
+        try options.validate()
+        let sources = try inspectSources()
+        let resolved = try withZooms(from: sources)
+        var report = try resolved.run(resolved.plan(sources), start: start, progress: progress)
+        report.zoomsFromSources = options.zoomsFromSources
+        return report
+    }
+
+    private func run(_ plan: Plan, start: Date, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let infos = plan.sources
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
         let startStamps = infos.map { SourceFileStamp(path: $0.path) }
@@ -246,7 +300,8 @@ public struct BundleBuilder: Sendable {
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
                                tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                               spilledSources: spilled, start: begun, update: summary)
+                               spilledSources: spilled, start: begun, update: summary,
+                               zooms: options.minZoom...options.maxZoom)
         } catch {
             writer.abandon()
             throw error

@@ -42,10 +42,10 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Display name of the region (required unless the manifest names it).")
     var name: String?
 
-    @Option(name: .long, help: "Lowest zoom level (0-22); default: the lowest of the --source@Z0-Z1 ranges.")
+    @Option(name: .long, help: "Lowest zoom level (0-22); default: the lowest of the --source@Z0-Z1 ranges, or, when a source has no range, the highest zoom at which the region fits in one tile.")
     var minzoom: Int?
 
-    @Option(name: .long, help: "Highest zoom level (0-22); default: the highest of the --source@Z0-Z1 ranges.")
+    @Option(name: .long, help: "Highest zoom level (0-22); default: the highest of the --source@Z0-Z1 ranges, or, when a source has no range, the highest zoom whose pixels are not finer than the finest source's (as gdal2tiles).")
     var maxzoom: Int?
 
     @Option(name: .long, help: "Output .mbtiles path.")
@@ -226,6 +226,10 @@ struct BuildCommand: ParsableCommand {
             case let .resumed(units, tiles): print("resumed a partial build: \(units) unit(s) and \(tiles) tiles were already made")
             case let .discarded(reason): print("started over: a partial build left beside the output was deleted (\(reason))")
             }
+            let z = report.zooms, from = report.zoomsFromSources
+            if from == .both { print("zooms \(z.lowerBound)-\(z.upperBound), from the sources' resolution and extent (--minzoom and --maxzoom choose)") }
+            else if from == .max { print("highest zoom \(z.upperBound), from the sources' resolution (--maxzoom chooses)") }
+            else if from == .min { print("lowest zoom \(z.lowerBound), where the region fits one tile (--minzoom chooses)") }
             if let u = report.update { Self.printUpdate(u, base: update ?? "") }
             let ratio = report.uniqueImages > 0 ? Double(report.tilesStored) / Double(report.uniqueImages) : 1
             print(String(format: "%@: %d tiles stored (%d distinct, dedup %.2fx), %@ of tiles, %.1f s, %.0f tiles/s",
@@ -265,10 +269,11 @@ struct BuildCommand: ParsableCommand {
         }
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         let unranged = layers.contains { $0.zooms == nil }
-        guard let lo = minzoom ?? (unranged ? nil : lows.min()), let hi = maxzoom ?? (unranged ? nil : highs.max()) else {
-            throw ValidationError("give --minzoom and --maxzoom (or a zoom range with every source: --source PATH@Z0-Z1)")
-        }
-        var options = BuildOptions(sources: [], name: name ?? "", minZoom: lo, maxZoom: hi, output: out)
+        // Without a zoom given or ranged for every source, the builder takes it from the sources.
+        let lo = minzoom ?? (unranged ? nil : lows.min()), hi = maxzoom ?? (unranged ? nil : highs.max())
+        var options = BuildOptions(sources: [], name: name ?? "", minZoom: lo ?? 0, maxZoom: hi ?? 0, output: out)
+        if lo == nil { options.zoomsFromSources.insert(.min) }
+        if hi == nil { options.zoomsFromSources.insert(.max) }
         options.layers = layers
         options.recordsLayers = ranged
         options.allowGaps = allowGaps

@@ -103,4 +103,22 @@ import TrailMapTestSupport
         }
         #expect(!fx.dir.contents.contains { $0 == "bad.mbtiles" })
     }
+
+    /// SRTM elevation tiles, as they are downloaded (N39W106.hgt.zip) and unpacked in a folder.
+    @Test func srtmTilesZippedOrInAFolderAreSources() throws {
+        // 1201 pixels of 3 arc-seconds centred on the whole degrees, as SRTM tiles are.
+        let half = 0.5 / 1200
+        let rgb = try fx.geographic("dem", box: GeoBounds(west: -106 - half, south: 39 - half, east: -105 + half, north: 40 + half),
+                                    size: 1201, color: TestPatterns.checkerboard(cell: 64))
+        let dem = fx.dir.file("dem16.tif")
+        try GDALTools.translate(rgb, dem, ["-b", "1", "-ot", "Int16", "-scale", "0", "255", "0", "3000"])
+        let folder = fx.dir.file("srtm")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try GDALTools.translate(dem, folder + "/N39W106.hgt", ["-of", "SRTMHGT"])
+        try GDALTools.run("sh", ["-c", "cd '\(folder)' && zip -q ../N39W106.hgt.zip N39W106.hgt"])
+        let loose = try tiles(fx.build(fx.options([folder], min: 7, max: 9, out: "srtm-folder.mbtiles")))
+        let zipped = try tiles(fx.build(fx.options([fx.dir.file("N39W106.hgt.zip")], min: 7, max: 9, out: "srtm-zip.mbtiles")))
+        #expect(!loose.isEmpty)
+        #expect(zipped == loose, "the zipped tile builds as the unpacked one")
+    }
 }

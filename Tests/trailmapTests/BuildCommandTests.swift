@@ -155,4 +155,26 @@ import TrailMapTestSupport
         }
         #expect(!dir.contents.contains { $0.contains("x.mbtiles") })
     }
+
+    /// Without --minzoom/--maxzoom the build takes them from the sources and says which.
+    @Test func zoomsDefaultToTheSources() throws {
+        let png = try source("relief", width: 120, height: 80)
+        let tif = dir.file("relief-1km.tif")
+        try GDALTools.warp(png, tif, ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:32613", "-tr", "1000", "1000", "-dstnodata", "0"])
+        let out = dir.file("auto.mbtiles")
+        let r = try CLIRunner.run(["build", "--source", tif, "--name", "Auto", "--out", out, "--threads", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let levels = try BundleReader(path: out).zoomLevels().map(\.zoom)
+        let lo = try #require(levels.min()), hi = try #require(levels.max())
+        #expect(r.stdout.contains("zooms \(lo)-\(hi), from the sources' resolution and extent"), "\(r.stdout)")
+        // 1 km pixels at ~39°N are ~1.3 km in Web Mercator: zoom 6 (2.4 km) does not upsample them, zoom 7 (1.2 km) would.
+        #expect(hi == 6)
+        #expect(lo < hi)
+
+        // One end given: the other still comes from the sources.
+        let capped = try CLIRunner.run(["build", "--source", tif, "--name", "Auto", "--maxzoom", "\(hi - 1)",
+                                        "--out", dir.file("capped.mbtiles")])
+        #expect(capped.status == 0 && capped.stdout.contains("lowest zoom \(lo), where the region fits one tile"), "\(capped.stdout)")
+        #expect(try BundleReader(path: dir.file("capped.mbtiles")).zoomLevels().map(\.zoom) == Array(lo...(hi - 1)))
+    }
 }
