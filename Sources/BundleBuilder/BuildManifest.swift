@@ -12,9 +12,13 @@ public struct BuildManifest: Sendable {
     public var description: String?
     public var attribution: String?
     public var version: String?
-    /// The build's zooms; default: from the lowest to the highest zoom of the layers.
+    /// The build's zooms; default: from the lowest to the highest zoom of the layers, and when
+    /// no layer gives its zooms, the sources' (`zoomsFromSources`).
     public var minZoom: Int
     public var maxZoom: Int
+    /// The ends of the zoom range taken from the sources (`SourceZooms`): those neither the
+    /// manifest nor any layer gives.
+    public var zoomsFromSources: SourceZooms = []
     public var bounds: GeoBounds?
     public var allowGaps = false
     public var allowOverlap = false
@@ -52,6 +56,7 @@ public struct BuildManifest: Sendable {
     public func options(output: String) -> BuildOptions {
         var o = BuildOptions(sources: [], name: name, minZoom: minZoom, maxZoom: maxZoom, output: output)
         o.layers = layers
+        o.zoomsFromSources = zoomsFromSources
         o.allowGaps = allowGaps
         o.allowOverlap = allowOverlap
         o.recordsLayers = true
@@ -152,15 +157,13 @@ private struct FieldReader {
 
         let zoomRange = 0...TileID.maxZoom
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
-        guard let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? lows.min() else {
-            throw fail("minzoom", "is required when no layer gives its zooms")
-        }
-        guard let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? highs.max() else {
-            throw fail("maxzoom", "is required when no layer gives its zooms")
-        }
-        guard minZoom <= maxZoom else { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
+        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? lows.min()
+        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? highs.max()
+        if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
 
-        var m = BuildManifest(name: name, minZoom: minZoom, maxZoom: maxZoom, layers: layers)
+        var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers)
+        if minZoom == nil { m.zoomsFromSources.insert(.min) }
+        if maxZoom == nil { m.zoomsFromSources.insert(.max) }
         m.description = try string(top["description"], "description", nonEmpty: false)
         m.attribution = try string(top["attribution"], "attribution", nonEmpty: false)
         m.version = try string(top["version"], "version")

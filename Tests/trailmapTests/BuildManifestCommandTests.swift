@@ -62,6 +62,19 @@ import TrailMapTestSupport
         #expect(zooms == [3, 4, 5, 6], "the zoom range spans the layers when not given")
     }
 
+    @Test func withoutZoomsTheSourcesGiveThem() throws {
+        _ = try sources()
+        let manifest = try write(#"{"name": "Fine", "layers": [{"name": "fine", "sources": ["fine.png"]}]}"#, "auto.json")
+        let a = dir.file("auto-manifest.mbtiles"), b = dir.file("auto-flags.mbtiles")
+        let viaManifest = try CLIRunner.run(["build", "--manifest", manifest, "--out", a, "--threads", "2"])
+        #expect(viaManifest.status == 0, "\(viaManifest.stderr)")
+        let viaFlags = try CLIRunner.run(["build", "--name", "Fine", "--source", dir.file("fine.png"), "--out", b, "--threads", "2"])
+        #expect(viaFlags.status == 0, "\(viaFlags.stderr)")
+        let za = try BundleReader(path: a).zoomLevels().map(\.zoom), zb = try BundleReader(path: b).zoomLevels().map(\.zoom)
+        #expect(!za.isEmpty && za == zb)
+        #expect(viaManifest.stdout.contains("zooms \(za.first ?? -1)-\(za.last ?? -1), from the sources'"), "\(viaManifest.stdout)")
+    }
+
     @Test func theManifestSetsTextsBoundsAndOutput() throws {
         _ = try sources()
         let manifest = try write("""
