@@ -43,6 +43,7 @@ public struct SourceInfo: Sendable {
         case let .raster(d):
             "\(width)x\(height) \(d.driver) \(d.layout.rawValue) \(d.dataType), \(crs.name), \(d.overviews.count) overview(s)"
                 + (d.georeferencing.groundControlPoints.map { ", \($0.points.count) ground control points (\($0.fit))" } ?? "")
+                + (d.georeferencing.isRationalPolynomials ? ", RPC sensor model" : "")
         }
     }
 }

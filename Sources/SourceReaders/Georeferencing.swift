@@ -55,11 +55,21 @@ public enum Georeferencing: Sendable, Hashable {
     case affine(GeoTransform)
     /// Ground control points, fitted by `GCPTransform`.
     case groundControlPoints([GroundControlPoint], GCPTransform)
+    /// Rational polynomial coefficients (a satellite scene's sensor model, GDAL's "RPC" metadata
+    /// domain as `KEY=VALUE` items), from pixels to WGS 84 longitude and latitude, evaluated at
+    /// one height for the whole scene: its `HEIGHT_OFF`, the producer's mean terrain height.
+    case rationalPolynomials([String])
 
     /// The points and their fit when the georeference is ground control points.
     public var groundControlPoints: (points: [GroundControlPoint], fit: GCPTransform)? {
         if case let .groundControlPoints(points, fit) = self { return (points, fit) }
         return nil
+    }
+
+    /// Whether the georeference is a sensor model (RPCs).
+    public var isRationalPolynomials: Bool {
+        if case .rationalPolynomials = self { return true }
+        return false
     }
 
     /// The geotransform when the georeference is affine.

@@ -1,13 +1,14 @@
 import CGDAL
 
 /// Converts between a raster's pixel/line positions (edges at integers) and its CRS coordinates,
-/// both ways, in place: the geotransform, or GDAL's transformer fitted to ground control points
-/// (the polynomial or thin-plate spline gdalwarp uses). One per thread.
+/// both ways, in place: the geotransform, GDAL's transformer fitted to ground control points
+/// (the polynomial or thin-plate spline gdalwarp uses), or its RPC transformer. One per thread.
 public final class PixelGeolocator {
     private enum Kind {
         case affine(GeoTransform, inverse: GeoTransform)
         case polynomial(UnsafeMutableRawPointer)
         case spline(UnsafeMutableRawPointer)
+        case rational(UnsafeMutableRawPointer)
     }
 
     private let kind: Kind
@@ -39,7 +40,30 @@ public final class PixelGeolocator {
                     or: "GDAL cannot fit a \(method == .tps ? "thin-plate spline" : "polynomial") to them (are they in a line, or repeated?)"))
             }
             kind = method == .tps ? .spline(handle) : .polynomial(handle)
+        case let .rationalPolynomials(items):
+            GDALEnvironment.prepare()
+            kind = .rational(try Self.rpcTransformer(items, path: path))
         }
+    }
+
+    /// GDAL's RPC transformer for `items` (the "RPC" metadata domain) at the scene's `HEIGHT_OFF`;
+    /// pixel positions found back from coordinates to within 0.1 pixel, as gdalwarp's default.
+    private static func rpcTransformer(_ items: [String], path: String) throws(SourceReaderError) -> UnsafeMutableRawPointer {
+        var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        for item in items { list = CSLAddString(list, item) }
+        defer { CSLDestroy(list) }
+        var info = GDALRPCInfoV2()
+        GDALEnvironment.resetError()
+        guard GDALExtractRPCInfoV2(list, &info) != 0 else {
+            throw .badRationalPolynomials(path: path, reason: GDALEnvironment.lastError(or: "the RPC metadata is incomplete"))
+        }
+        var options: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        options = CSLSetNameValue(options, "RPC_HEIGHT", String(info.dfHEIGHT_OFF))
+        defer { CSLDestroy(options) }
+        guard let handle = GDALCreateRPCTransformerV2(&info, 0, 0.1, options) else {
+            throw .badRationalPolynomials(path: path, reason: GDALEnvironment.lastError(or: "GDAL cannot make a transformer of them"))
+        }
+        return handle
     }
 
     deinit {
@@ -47,6 +71,7 @@ public final class PixelGeolocator {
         case .affine: break
         case let .polynomial(h): GDALDestroyGCPTransformer(h)
         case let .spline(h): GDALDestroyTPSTransformer(h)
+        case let .rational(h): GDALDestroyRPCTransformer(h)
         }
     }
 
@@ -82,6 +107,7 @@ public final class PixelGeolocator {
             return
         case let .polynomial(h): (transform, handle) = (GDALGCPTransform, h)
         case let .spline(h): (transform, handle) = (GDALTPSTransform, h)
+        case let .rational(h): (transform, handle) = (GDALRPCTransform, h)
         }
         if success.count < count { success = [Int32](repeating: 0, count: count) }
         var zs = [Double](repeating: 0, count: count)

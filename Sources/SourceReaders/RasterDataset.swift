@@ -96,6 +96,9 @@ public final class RasterDataset {
             }
             georeferencing = .groundControlPoints(points, options.gcpTransform)
             declaredCRS = GDALGetGCPProjection(handle)
+        } else if let rpc = GDALGetMetadata(handle, "RPC"), CSLCount(rpc) > 0 {
+            georeferencing = .rationalPolynomials((0..<Int(CSLCount(rpc))).compactMap { i in rpc[i].map { String(cString: $0) } })
+            declaredCRS = nil
         } else {
             throw .noGeoreference(path: path)
         }
@@ -105,6 +108,8 @@ public final class RasterDataset {
         if let given = options.crs {
             crs = given
             assumed = true
+        } else if case .rationalPolynomials = georeferencing {
+            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes
         } else if let wkt = declaredCRS.map({ String(cString: $0) }), !wkt.isEmpty {
             crs = try SpatialReference(wkt: wkt)
         } else if hasWorldFile {

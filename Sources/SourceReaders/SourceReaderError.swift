@@ -3,6 +3,7 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
     case cannotOpen(path: String, reason: String)
     case noGeoreference(path: String)
     case badGroundControlPoints(path: String, reason: String)
+    case badRationalPolynomials(path: String, reason: String)
     case degenerateGeoTransform(path: String)
     case noCRS(path: String)
     case badCRS(input: String, reason: String)
@@ -16,9 +17,11 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .cannotOpen(path, reason): "\(path): GDAL cannot open it as a raster: \(reason)"
         case let .noGeoreference(path):
-            "\(path): the raster has no georeference (no geotransform or ground control points in the file, no world file beside it)"
+            "\(path): the raster has no georeference (no geotransform, ground control points or RPCs in the file, no world file beside it)"
         case let .badGroundControlPoints(path, reason):
             "\(path): its ground control points cannot georeference it: \(reason)"
+        case let .badRationalPolynomials(path, reason):
+            "\(path): its rational polynomial coefficients (RPC) cannot georeference it: \(reason)"
         case let .degenerateGeoTransform(path): "\(path): the geotransform is degenerate (zero pixel size)"
         case let .noCRS(path):
             "\(path): the raster declares no coordinate reference system; give one with --source-crs (an EPSG code, WKT or PROJ string)"
