@@ -53,17 +53,10 @@ enum BuildUnits {
         let r = ranges[unitZoom - minZoom]
         var found = Set<TileID>()
         for f in footprints {
-            let m = f.mercator, box = TileRange(bounds: f, zoom: unitZoom)
             // One tile of margin: the box is rounded inward by an epsilon, the test is exact.
-            let x0 = max(r.minX, box.minX - 1), x1 = min(r.maxX, box.maxX + 1)
-            let y0 = max(r.minY, box.minY - 1), y1 = min(r.maxY, box.maxY + 1)
-            guard x0 <= x1, y0 <= y1 else { continue }
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    let t = TileID(z: unitZoom, x: x, y: y)!
-                    if m.intersects(t.mercatorBounds) { found.insert(t) }
-                }
-            }
+            let m = f.mercator
+            guard let box = TileRange(bounds: f, zoom: unitZoom).grown(by: 1).intersection(r) else { continue }
+            for t in box where m.intersects(t.mercatorBounds) { found.insert(t) }
         }
         return found.sorted { morton($0) < morton($1) }
     }
@@ -100,16 +93,8 @@ enum BuildUnits {
     /// covers (each is read and drawn), plus one for the unit itself. Areas no source covers cost
     /// next to nothing.
     static func work(unit: TileID, top: TileRange, footprints: [TileRange]) -> Int {
-        let d = top.z - unit.z
-        let x0 = max(top.minX, unit.x << d), x1 = min(top.maxX, ((unit.x + 1) << d) - 1)
-        let y0 = max(top.minY, unit.y << d), y1 = min(top.maxY, ((unit.y + 1) << d) - 1)
-        guard x0 <= x1, y0 <= y1 else { return 1 }
-        var total = 1
-        for f in footprints {
-            let w = min(x1, f.maxX) - max(x0, f.minX) + 1, h = min(y1, f.maxY) - max(y0, f.minY) + 1
-            if w > 0 && h > 0 { total += w * h }
-        }
-        return total
+        guard let below = top.intersection(TileRange(under: unit, zoom: top.z)) else { return 1 }
+        return footprints.reduce(1) { $0 + ($1.intersection(below)?.count ?? 0) }
     }
 
     /// The units of shard `shard`: every band's units in order, cut into `shard.count` contiguous

@@ -201,12 +201,7 @@ public struct BundleBuilder: Sendable {
     /// (zooms where the subtree misses the ranges are left out).
     static func subtreeRanges(_ t: TileID, ranges: [TileRange], maxZoom: Int) -> [TileRange] {
         let minZ = ranges[0].z
-        return (t.z...maxZoom).compactMap { z in
-            let d = z - t.z, r = ranges[z - minZ]
-            let x0 = max(r.minX, t.x << d), x1 = min(r.maxX, ((t.x + 1) << d) - 1)
-            let y0 = max(r.minY, t.y << d), y1 = min(r.maxY, ((t.y + 1) << d) - 1)
-            return x0 <= x1 && y0 <= y1 ? TileRange(z: z, minX: x0, maxX: x1, minY: y0, maxY: y1) : nil
-        }
+        return (t.z...maxZoom).compactMap { z in ranges[z - minZ].intersection(TileRange(under: t, zoom: z)) }
     }
 
     /// Tiles of `ranges` in the subtree of `t`, down to `maxZoom`.

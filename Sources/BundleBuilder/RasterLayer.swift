@@ -9,7 +9,8 @@ final class GDALWindowReader: SourceWindowReader {
     let levels: [SourceLevel]
 
     init(_ description: RasterDescription) throws(SourceReaderError) {
-        dataset = try RasterDataset(path: description.path, openOptions: description.openOptions)
+        // Inspection checked the open options against the driver; each thread's copy need not.
+        dataset = try RasterDataset(path: description.path, openOptions: description.openOptions, checkingOptions: false)
         self.description = description
         let w = Double(description.width), h = Double(description.height)
         levels = [SourceLevel(width: description.width, height: description.height, scaleX: 1, scaleY: 1)]

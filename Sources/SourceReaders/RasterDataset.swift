@@ -13,8 +13,9 @@ public final class RasterDataset {
     public let openOptions: [String]
 
     /// Opens `path` read-only as a raster, with GDAL open options (`KEY=VALUE`, e.g. `DPI=300`
-    /// for a GeoPDF); an option the file's driver does not know is an error.
-    public init(path: String, openOptions: [String] = []) throws(SourceReaderError) {
+    /// for a GeoPDF); an option the file's driver does not know is an error, unless
+    /// `checkingOptions` is false (a source already inspected with the same options).
+    public init(path: String, openOptions: [String] = [], checkingOptions: Bool = true) throws(SourceReaderError) {
         GDALEnvironment.prepare()
         GDALEnvironment.resetError()
         var list: [UnsafeMutablePointer<CChar>?] = openOptions.map { strdup($0) } + [nil]
@@ -29,7 +30,7 @@ public final class RasterDataset {
         }
         // GDAL at most warns of an open option its driver does not know: check each against the
         // driver's list of open options.
-        if let unknown = Self.unknownOpenOption(openOptions, dataset: h) {
+        if checkingOptions, let unknown = Self.unknownOpenOption(openOptions, dataset: h) {
             let driver = GDALGetDatasetDriver(h).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
             GDALClose(h)
             throw .cannotOpen(path: path, reason: "driver \(driver) does not support open option \(unknown)")

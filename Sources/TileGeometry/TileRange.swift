@@ -30,6 +30,24 @@ public struct TileRange: Hashable, Sendable, Sequence, CustomStringConvertible {
     /// Number of tiles in the range.
     public var count: Int { (maxX - minX + 1) * (maxY - minY + 1) }
 
+    /// The tiles at zoom `z` (at least `tile.z`) under `tile`.
+    public init(under tile: TileID, zoom z: Int) {
+        let d = z - tile.z
+        self.init(z: z, minX: tile.x << d, maxX: ((tile.x + 1) << d) - 1, minY: tile.y << d, maxY: ((tile.y + 1) << d) - 1)
+    }
+
+    /// The tiles in both ranges (of one zoom), or nil when they share none.
+    public func intersection(_ other: TileRange) -> TileRange? {
+        let x0 = Swift.max(minX, other.minX), x1 = Swift.min(maxX, other.maxX)
+        let y0 = Swift.max(minY, other.minY), y1 = Swift.min(maxY, other.maxY)
+        return x0 <= x1 && y0 <= y1 ? TileRange(z: z, minX: x0, maxX: x1, minY: y0, maxY: y1) : nil
+    }
+
+    /// The range grown by `n` tiles on every side (not clamped to the zoom's tiles).
+    public func grown(by n: Int) -> TileRange {
+        TileRange(z: z, minX: minX - n, maxX: maxX + n, minY: minY - n, maxY: maxY + n)
+    }
+
     /// True when the tile lies in the range.
     public func contains(_ t: TileID) -> Bool {
         t.z == z && (minX...maxX).contains(t.x) && (minY...maxY).contains(t.y)

@@ -82,6 +82,20 @@ import Testing
         #expect(r.count == 1)
         #expect(r.tile(at: 0) == TileID(z: 10, x: 213, y: 388))
     }
+
+    @Test func intersectsTilesUnderATileAndGrows() throws {
+        let t = try #require(TileID(z: 3, x: 2, y: 5))
+        let under = TileRange(under: t, zoom: 5)
+        #expect(under == TileRange(z: 5, minX: 8, maxX: 11, minY: 20, maxY: 23))
+        #expect(Set(under) == Set(under.filter { $0.z == 5 && ($0.x >> 2, $0.y >> 2) == (2, 5) }) && under.count == 16)
+        #expect(TileRange(under: t, zoom: 3) == TileRange(z: 3, minX: 2, maxX: 2, minY: 5, maxY: 5))
+        let other = TileRange(z: 5, minX: 10, maxX: 30, minY: 0, maxY: 21)
+        #expect(under.intersection(other) == TileRange(z: 5, minX: 10, maxX: 11, minY: 20, maxY: 21))
+        #expect(other.intersection(under) == under.intersection(other))
+        #expect(under.intersection(TileRange(z: 5, minX: 12, maxX: 13, minY: 20, maxY: 23)) == nil, "side by side share nothing")
+        let g = under.grown(by: 1)
+        #expect(g.count == 36 && g.intersection(under) == under)
+    }
 }
 
 @Suite struct GeoBoundsTests {
