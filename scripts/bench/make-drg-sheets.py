@@ -9,17 +9,14 @@ then:  CASES=files FILES="$(echo OUTDIR/sheets/*.tif)" FILES_ZOOM=10-15 \
          scripts/bench/build-vs-gdal2tiles.sh"""
 import sys, os, subprocess
 import numpy as np
+import noise
 from osgeo import gdal
 gdal.UseExceptions()
 out = sys.argv[1]; os.makedirs(out + "/src", exist_ok=True); os.makedirs(out + "/sheets", exist_ok=True)
 rng = np.random.default_rng(7)
 PAL = [(255,255,255),(205,230,190),(150,110,60),(120,80,40),(120,180,230),(40,90,200),(0,0,0),(200,30,30),
        (250,200,120),(90,150,90),(180,180,180),(230,120,40),(100,100,100)]
-def smooth(shape, scale):
-    f = np.fft.rfft2(rng.standard_normal(shape))
-    ky = np.fft.fftfreq(shape[0])[:, None]; kx = np.fft.rfftfreq(shape[1])[None, :]
-    f *= np.exp(-(kx**2 + ky**2) * (scale**2))
-    a = np.fft.irfft2(f, s=shape); return (a - a.mean()) / a.std()
+def smooth(shape, scale): return noise.smooth(rng, shape, scale)
 res = 0.125 / 3000  # degrees per pixel (~3.6 m north-south at 39N)
 quads = [(-108.125, 39.0), (-108.0, 39.0), (-108.125, 39.125), (-108.0, 39.125)]
 for n, (w, s) in enumerate(quads):

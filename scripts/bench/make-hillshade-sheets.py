@@ -8,16 +8,13 @@ then:  CASES=files FILES="$(echo OUTDIR/sheets/*.tif)" FILES_ZOOM=9-14 \\
          scripts/bench/build-vs-gdal2tiles.sh"""
 import os, subprocess, sys
 import numpy as np
+import noise
 from osgeo import gdal
 gdal.UseExceptions()
 out = sys.argv[1]
 os.makedirs(out + "/dem", exist_ok=True); os.makedirs(out + "/sheets", exist_ok=True)
 rng = np.random.default_rng(11)
-def smooth(shape, scale):
-    f = np.fft.rfft2(rng.standard_normal(shape))
-    ky = np.fft.fftfreq(shape[0])[:, None]; kx = np.fft.rfftfreq(shape[1])[None, :]
-    f *= np.exp(-(kx**2 + ky**2) * scale**2)
-    a = np.fft.irfft2(f, s=shape); return (a - a.mean()) / a.std()
+def smooth(shape, scale): return noise.smooth(rng, shape, scale)
 for n, (w, s) in enumerate([(-107.25, 39.0), (-107.0, 39.0), (-107.25, 39.25), (-107.0, 39.25)]):
     H = W = 2500
     e = 2800 + 500 * smooth((H, W), 300) + 80 * smooth((H, W), 40) + 10 * smooth((H, W), 5)
