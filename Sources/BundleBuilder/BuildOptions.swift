@@ -123,10 +123,10 @@ public struct BuildOptions: Sendable {
 
     /// Checks the options that need no file access.
     public func validate() throws(BuildError) {
-        if zoomsFromSources.isEmpty {
-            for z in [minZoom, maxZoom] where !(0...TileID.maxZoom).contains(z) { throw .zoomTooHigh(z) }
-            guard minZoom <= maxZoom else { throw .zoomOrder(min: minZoom, max: maxZoom) }
-        }
+        // An end taken from the sources is checked once they are read; a given one now.
+        if !zoomsFromSources.contains(.min), !(0...TileID.maxZoom).contains(minZoom) { throw .zoomTooHigh(minZoom) }
+        if !zoomsFromSources.contains(.max), !(0...TileID.maxZoom).contains(maxZoom) { throw .zoomTooHigh(maxZoom) }
+        if zoomsFromSources.isEmpty, minZoom > maxZoom { throw .zoomOrder(min: minZoom, max: maxZoom) }
         try validateLayers()
         if let b = clipBounds, !(b.isValid && b.west < b.east && b.south < b.north) {
             throw .invalidOption("bounds \(b) must be west,south,east,north with west < east and south < north")

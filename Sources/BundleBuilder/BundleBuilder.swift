@@ -54,7 +54,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// The sources as read, every layer's, in drawing order.
-    struct Sources {
+    struct InspectedSources {
         var infos: [SourceInfo]
         /// The layer of each source.
         var layerOf: [Int]
@@ -63,7 +63,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// Reads every source's header and georeference.
-    func inspectSources() throws(BuildError) -> Sources {
+    func inspectSources() throws(BuildError) -> InspectedSources {
         var infos = [SourceInfo](), layerOf = [Int](), sharedScales = [String: [Double]]()
         for (l, layer) in options.layers.enumerated() {
             let paths = try SourceList.expand(layer.sources)
@@ -82,7 +82,7 @@ public struct BundleBuilder: Sendable {
             infos += layerInfos
             layerOf += Array(repeating: l, count: layerInfos.count)
         }
-        return Sources(infos: infos, layerOf: layerOf, sharedScales: sharedScales)
+        return InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales)
     }
 
     /// The region: the union of the sources, inside `--bounds` and the Mercator range.
@@ -101,33 +101,54 @@ public struct BundleBuilder: Sendable {
         return bounds
     }
 
-    /// The same build with the zooms `SourceZooms` takes from `sources` (checked again with them).
-    func withZooms(from sources: Sources) throws(BuildError) -> BundleBuilder {
+    /// The same build with the zooms `SourceZooms` takes from `sources` (checked again with
+    /// them). An update takes the zooms of the bundle it updates instead: new sources may hold
+    /// finer pixels or widen the region, and a build of other zooms is no update of it.
+    func withZooms(from sources: InspectedSources) throws(BuildError) -> BundleBuilder {
         let from = options.zoomsFromSources
+        var resolved = options
+        resolved.zoomsFromSources = []
+        if let base = options.update, let kept = Self.zooms(ofBundle: base) {
+            if from.contains(.min) { resolved.minZoom = kept.lowerBound }
+            if from.contains(.max) { resolved.maxZoom = kept.upperBound }
+            logger.notice("zooms \(resolved.minZoom)-\(resolved.maxZoom), those of \(base), the bundle updated")
+            try resolved.validate()
+            return BundleBuilder(options: resolved, logger: logger)
+        }
         let ranged = options.layers.compactMap(\.zooms)
         let unranged = Set(options.layers.indices.filter { options.layers[$0].zooms == nil })
         let finest = sources.infos.indices.filter { unranged.contains(sources.layerOf[$0]) }
-            .compactMap { ZoomChoice.pixelSize(sources.infos[$0]) }.min()
-        let region = try region(sources.infos, layerOf: sources.layerOf).mercator
+            .compactMap { sources.infos[$0].mercatorPixelSize }.min()
+        // The region's width the narrow way round: sources either side of the antimeridian, whose
+        // bounds span every longitude, are as wide as their parts together.
+        let bounds = try region(sources.infos, layerOf: sources.layerOf), box = bounds.mercator
+        let parts = sources.infos.flatMap(\.parts).compactMap { $0.intersection(bounds) }
+        let width = Antimeridian.spannedLongitudes(parts).map { $0 / 360 * ZoomChoice.worldWidth } ?? (box.maxX - box.minX)
+        let region = (width: min(width, box.maxX - box.minX), height: box.maxY - box.minY)
         let zooms = ZoomChoice.range(lowest: from.contains(.min) ? ranged.map(\.lowerBound).min() : options.minZoom,
                                      highest: from.contains(.max) ? ranged.map(\.upperBound).max() : options.maxZoom,
-                                     from: from, finest: finest,
-                                     region: (region.maxX - region.minX, region.maxY - region.minY), tileSize: options.tileSize)
-        var resolved = options
+                                     from: from, finest: finest, region: region, tileSize: options.tileSize)
         resolved.minZoom = zooms.min
         resolved.maxZoom = zooms.max
-        resolved.zoomsFromSources = []
         let pixel = finest.map { String(format: "%.3g m", $0) } ?? "unknown"
-        logger.notice("zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.maxX - region.minX, region.maxY - region.minY)) (--minzoom and --maxzoom choose)")
+        logger.notice("zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.width, region.height))")
         try resolved.validate()
         return BundleBuilder(options: resolved, logger: logger)
     }
 
+    /// The zooms a bundle's metadata gives, nil when it cannot be read (the update then fails
+    /// opening it, with the reason).
+    static func zooms(ofBundle path: String) -> ClosedRange<Int>? {
+        guard let pairs = try? BundleReader(path: path).metadataPairs(),
+              let lo = pairs["minzoom"].flatMap({ Int($0) }), let hi = pairs["maxzoom"].flatMap({ Int($0) }), lo <= hi else { return nil }
+        return lo...hi
+    }
+
     /// Checks everything that can be checked without writing: options and layers, every
     /// source's header and georeference (unless already read), the zoom range, the output folder.
-    func plan(_ read: Sources? = nil) throws(BuildError) -> Plan {
+    func plan(_ read: InspectedSources? = nil) throws(BuildError) -> Plan {
         try options.validate()
-        let sources: Sources
+        let sources: InspectedSources
         if let read { sources = read } else { sources = try inspectSources() }
         let infos = sources.infos, layerOf = sources.layerOf, sharedScales = sources.sharedScales
         let bounds = try region(infos, layerOf: layerOf)
@@ -222,7 +243,8 @@ public struct BundleBuilder: Sendable {
         let sources = try inspectSources()
         let resolved = try withZooms(from: sources)
         var report = try resolved.run(resolved.plan(sources), start: start, progress: progress)
-        report.zoomsFromSources = options.zoomsFromSources
+        // An update keeps its bundle's zooms (`withZooms`): none came from the sources.
+        report.zoomsFromSources = options.update == nil ? options.zoomsFromSources : []
         return report
     }
 

@@ -12,9 +12,9 @@ public enum SourceList {
     /// as a file or a subdataset name.
     public static let rasterExtensions: Set<String> = [
         "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw",
-        // Elevation and chart formats: SRTM tiles (also zipped, N39W106.hgt.zip), USGS DEM, DTED,
-        // BSB nautical charts.
-        "hgt", "dem", "dt0", "dt1", "dt2", "kap",
+        // Elevation and chart formats: SRTM tiles (also zipped, N39W106.hgt.zip), DTED, BSB
+        // nautical charts.
+        "hgt", "dt0", "dt1", "dt2", "kap",
     ]
 
     /// Expands each path: a folder becomes its raster files and zip archives (by extension,

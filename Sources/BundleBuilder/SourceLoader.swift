@@ -33,6 +33,9 @@ public struct SourceInfo: Sendable {
     /// Whether its pixels are palette colours (a colour table; a PNG of colour type 3), drawn
     /// by point samples under `average` (`Raster.Supersampling`). Read at inspection.
     public var isPaletted = false
+    /// The size of one of its pixels in Web Mercator metres, as GDAL suggests a warp's output
+    /// resolution (`ZoomChoice.pixelSize`); nil when it cannot be told. Found at inspection.
+    public var mercatorPixelSize: Double? = nil
     /// `parts` in Web Mercator metres, clipped to the Mercator square.
     public var mercatorParts: [MercatorBounds] { parts.compactMap { $0.clippedToMercator?.mercator } }
 
@@ -124,7 +127,7 @@ enum SourceLoader {
         let f = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt))
         return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
                           bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window,
-                          isPaletted: paletted)
+                          isPaletted: paletted, mercatorPixelSize: f.pixelSize)
     }
 
     private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {
@@ -137,7 +140,7 @@ enum SourceLoader {
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
                           crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
                           mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window,
-                          isPaletted: description.layout.isPalette)
+                          isPaletted: description.layout.isPalette, mercatorPixelSize: f.pixelSize)
     }
 
     /// The source's extent in degrees (a 33 × 33 grid of points over the raster, edges included,
@@ -148,7 +151,7 @@ enum SourceLoader {
     /// two sides. A source in degrees past ±180° gets the `window` its tiles are mapped through.
     static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
                           georeferencing: Georeferencing) throws(BuildError)
-        -> (bounds: GeoBounds, mercator: MercatorBounds, parts: [GeoBounds], window: Double?) {
+        -> (bounds: GeoBounds, mercator: MercatorBounds, parts: [GeoBounds], window: Double?, pixelSize: Double?) {
         let steps = 32
         var xs = [Double](), ys = [Double]()
         for j in 0...steps {
@@ -170,6 +173,8 @@ enum SourceLoader {
         guard !valid.isEmpty else {
             throw .source(.transformFailed(path: path, reason: "no point of the raster maps to longitude/latitude"))
         }
+        // Pixel (0, 0) and pixel (width, height), the first and last points, before any wrapping.
+        let corners = (lon0: xs[0], lat0: ys[0], lon1: xs[xs.count - 1], lat1: ys[ys.count - 1])
         let lons = valid.map { xs[$0] }
         var bounds = GeoBounds(west: lons.min()!, south: valid.map { ys[$0] }.min()!,
                                east: lons.max()!, north: valid.map { ys[$0] }.max()!)
@@ -201,11 +206,15 @@ enum SourceLoader {
         } else if crs.kind == .other, let span = crossing {
             // Through PROJ, which gives longitudes within ±180°.
             splitAcross180(span)
+        } else if georeferencing.affine == nil, crossing != nil || bounds.west < -180 - slack || bounds.east > 180 + slack {
+            // Degrees from control points or RPCs: their fit is not wrapped, so they are refused there.
+            throw .source(.transformFailed(path: path, reason: "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"))
         }
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
               let clipped = bounds.clippedToMercator
         else { throw .outsideMercator(path: path, bounds: bounds) }
-        return (bounds, clipped.mercator, parts, window)
+        let size = ZoomChoice.pixelSize(corners: corners, parts: parts, bounds: bounds, width: width, height: height)
+        return (bounds, clipped.mercator, parts, window, size)
     }
 
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits

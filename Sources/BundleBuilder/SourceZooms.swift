@@ -22,16 +22,28 @@ enum ZoomChoice {
     /// Width of a zoom-0 tile: the Mercator square's side.
     static let worldWidth = 2 * Double.pi * 6_378_137
 
-    /// The size in Web Mercator metres of one of the source's pixels: the diagonal of its
-    /// footprint over the diagonal of its pixel grid, as GDAL suggests a warp's output resolution
-    /// (`GDALSuggestedWarpOutput`). A source across the antimeridian counts both parts' widths.
-    static func pixelSize(_ info: SourceInfo) -> Double? {
-        let parts = info.mercatorParts
-        guard !parts.isEmpty else { return nil }
-        let width = parts.reduce(0) { $0 + ($1.maxX - $1.minX) }
-        let height = parts.map { $0.maxY - $0.minY }.max() ?? 0
-        let pixels = (Double(info.width) * Double(info.width) + Double(info.height) * Double(info.height)).squareRoot()
-        let size = (width * width + height * height).squareRoot() / pixels
+    /// The size in Web Mercator metres of one of a source's pixels, as GDAL suggests a warp's
+    /// output resolution (`GDALSuggestedWarpOutput2`): the distance from pixel (0, 0) to pixel
+    /// (width, height), `corners` in degrees, over the pixel grid's diagonal, so a rotated
+    /// footprint counts as its own length, not its box's. When a corner lies outside the
+    /// Mercator square (past ±85.05°), the diagonal of the footprint's box (`parts`, clipped; its
+    /// parts either side of the antimeridian side by side) over the diagonal of the rows inside.
+    static func pixelSize(corners: (lon0: Double, lat0: Double, lon1: Double, lat1: Double), parts: [GeoBounds],
+                          bounds: GeoBounds, width: Int, height: Int) -> Double? {
+        let limit = WebMercator.maxLatitude
+        let c = corners
+        if [c.lon0, c.lat0, c.lon1, c.lat1].allSatisfy(\.isFinite), abs(c.lat0) <= limit, abs(c.lat1) <= limit {
+            let a = WebMercator.project(lon: c.lon0, lat: c.lat0), b = WebMercator.project(lon: c.lon1, lat: c.lat1)
+            var dx = abs(b.x - a.x)
+            if dx > worldWidth / 2 { dx = worldWidth - dx }   // corners either side of 180°
+            let dy = abs(b.y - a.y)
+            if dx > 0 && dy > 0 { return (dx * dx + dy * dy).squareRoot() / hypot(Double(width), Double(height)) }
+        }
+        let boxes = parts.compactMap { $0.clippedToMercator?.mercator }
+        guard !boxes.isEmpty, bounds.north > bounds.south else { return nil }
+        let w = boxes.reduce(0) { $0 + ($1.maxX - $1.minX) }, h = boxes.map { $0.maxY - $0.minY }.max() ?? 0
+        let kept = (Swift.min(bounds.north, limit) - Swift.max(bounds.south, -limit)) / (bounds.north - bounds.south)
+        let size = (w * w + h * h).squareRoot() / hypot(Double(width), Double(height) * Swift.min(1, Swift.max(kept, 0)))
         return size.isFinite && size > 0 ? size : nil
     }
 
@@ -46,12 +58,15 @@ enum ZoomChoice {
         return z
     }
 
-    /// The highest zoom at which an extent of `width` by `height` metres fits in one tile.
+    /// The highest zoom whose tiles are at least `width` and `height` metres wide and tall (a
+    /// region that size still straddles tile edges, as gdal2tiles' lowest zoom does). The
+    /// tolerance keeps a region of exactly one tile (a tile's own bounds, through degrees and
+    /// back) at that tile's zoom.
     static func zoom(fitting width: Double, _ height: Double) -> Int {
         let extent = Swift.max(width, height)
         guard extent > 0 else { return TileID.maxZoom }
         var z = 0
-        while z < TileID.maxZoom && worldWidth / Double(1 << (z + 1)) >= extent { z += 1 }
+        while z < TileID.maxZoom && worldWidth / Double(1 << (z + 1)) * (1 + 1e-9) >= extent { z += 1 }
         return z
     }
 

@@ -106,11 +106,11 @@ public final class RasterDataset {
 
         let crs: SpatialReference
         var assumed = false
-        if let given = options.crs {
+        if case .rationalPolynomials = georeferencing {
+            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes, whatever --source-crs says
+        } else if let given = options.crs {
             crs = given
             assumed = true
-        } else if case .rationalPolynomials = georeferencing {
-            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes
         } else if let wkt = declaredCRS.map({ String(cString: $0) }), !wkt.isEmpty {
             crs = try SpatialReference(wkt: wkt)
         } else if hasWorldFile {

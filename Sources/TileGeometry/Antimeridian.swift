@@ -33,6 +33,21 @@ public enum Antimeridian {
     /// of the longitudes they leave out's complement, so that boxes on both sides of the
     /// antimeridian centre near it rather than near 0°.
     public static func centerLongitude(_ boxes: [GeoBounds]) -> Double? {
+        guard let (gapStart, gap) = widestGap(boxes) else { return nil }
+        // The data runs from the gap's end around to its start.
+        let west = gapStart + gap, east = gapStart + 360
+        return wrap((west + east) / 2)
+    }
+
+    /// The degrees of longitude boxes (each within ±180°) span together on the circle: 360° less
+    /// the widest gap they leave, so that boxes either side of the antimeridian span the
+    /// narrow way across it.
+    public static func spannedLongitudes(_ boxes: [GeoBounds]) -> Double? {
+        widestGap(boxes).map { 360 - $0.width }
+    }
+
+    /// The widest run of longitudes no box covers (the wrap-around one included): where it starts, and its width.
+    private static func widestGap(_ boxes: [GeoBounds]) -> (start: Double, width: Double)? {
         let spans = boxes.map { ($0.west, $0.east) }.sorted { $0.0 < $1.0 }
         guard !spans.isEmpty else { return nil }
         // Merge the spans, then find the widest gap between them, the wrap-around gap included.
@@ -49,8 +64,6 @@ public enum Antimeridian {
             gap = merged[k].0 - merged[k - 1].1
             gapStart = merged[k - 1].1
         }
-        // The data runs from the gap's end around to its start.
-        let west = gapStart + gap, east = gapStart + 360
-        return wrap((west + east) / 2)
+        return (gapStart, gap)
     }
 }

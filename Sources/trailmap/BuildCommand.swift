@@ -227,9 +227,10 @@ struct BuildCommand: ParsableCommand {
             case let .discarded(reason): print("started over: a partial build left beside the output was deleted (\(reason))")
             }
             let z = report.zooms, from = report.zoomsFromSources
-            if from == .both { print("zooms \(z.lowerBound)-\(z.upperBound), from the sources' resolution and extent (--minzoom and --maxzoom choose)") }
-            else if from == .max { print("highest zoom \(z.upperBound), from the sources' resolution (--maxzoom chooses)") }
-            else if from == .min { print("lowest zoom \(z.lowerBound), where the region fits one tile (--minzoom chooses)") }
+            let (lo, hi) = manifest == nil ? ("--minzoom", "--maxzoom") : ("the manifest's minzoom", "maxzoom")
+            if from == .both { print("zooms \(z.lowerBound)-\(z.upperBound), from the sources' resolution and extent (\(lo) and \(hi) choose)") }
+            else if from == .max { print("highest zoom \(z.upperBound), from the sources' resolution (\(manifest == nil ? hi : "the manifest's maxzoom") chooses)") }
+            else if from == .min { print("lowest zoom \(z.lowerBound), where the region fits one tile (\(lo) chooses)") }
             if let u = report.update { Self.printUpdate(u, base: update ?? "") }
             let ratio = report.uniqueImages > 0 ? Double(report.tilesStored) / Double(report.uniqueImages) : 1
             print(String(format: "%@: %d tiles stored (%d distinct, dedup %.2fx), %@ of tiles, %.1f s, %.0f tiles/s",

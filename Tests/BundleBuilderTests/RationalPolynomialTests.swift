@@ -84,6 +84,27 @@ import TrailMapTestSupport
         }
     }
 
+    /// RPCs give longitudes past 180° across the antimeridian, which the transformer does not
+    /// wrap: such a scene is refused, saying so, not built around the world.
+    @Test func aSceneAcrossTheAntimeridianIsRefused() throws {
+        var items = [
+            "LINE_OFF": "200", "SAMP_OFF": "200", "LINE_SCALE": "200", "SAMP_SCALE": "200",
+            "LAT_OFF": "-16.5", "LONG_OFF": "180", "LAT_SCALE": "0.25", "LONG_SCALE": "0.3",
+            "HEIGHT_OFF": "0", "HEIGHT_SCALE": "1000",
+        ]
+        items["LINE_NUM_COEFF"] = Self.coefficients([2: -1])
+        items["SAMP_NUM_COEFF"] = Self.coefficients([1: 1])
+        items["LINE_DEN_COEFF"] = Self.coefficients([0: 1])
+        items["SAMP_DEN_COEFF"] = Self.coefficients([0: 1])
+        let vrt = try scene("fiji", items: items)
+        var message = ""
+        #expect { try BundleBuilder(options: fx.options([vrt], min: 6, max: 8, out: "fiji.mbtiles")).build() } throws: { error in
+            message = "\(error)"
+            return true
+        }
+        #expect(message.contains(vrt) && message.contains("crosses the antimeridian"), "\(message)")
+    }
+
     @Test func incompleteRPCsAreRefusedNamingTheFile() throws {
         let vrt = try scene("partial", items: ["LINE_OFF": "200", "SAMP_OFF": "200", "LAT_OFF": "39.5"])
         var message = ""
@@ -91,7 +112,7 @@ import TrailMapTestSupport
             message = "\(error)"
             return true
         }
-        #expect(message.contains(vrt) && message.contains("RPC"), "\(message)")
+        #expect(message.contains(vrt) && message.contains("rational polynomial coefficients (RPC) cannot georeference it"), "\(message)")
         #expect(!fx.dir.contents.contains { $0 == "bad.mbtiles" })
     }
 }

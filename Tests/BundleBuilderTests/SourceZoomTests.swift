@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TileGeometry
 import TileStore
+import SourceReaders
 @testable import BundleBuilder
 import TrailMapTestSupport
 
@@ -103,6 +104,65 @@ import TrailMapTestSupport
         #expect(z == top...top)
     }
 
+    /// A sheet whose grid is turned 12° (a geotransform with rotation terms): its pixels are as
+    /// long as its diagonal says, not as its footprint's box; gdalwarp suggests the same.
+    @Test func aRotatedSheetCountsItsOwnDiagonal() throws {
+        let src = try fx.geographic("r", box: GeoBounds(west: -106, south: 39, east: -105.6, north: 39.3), size: 400)
+        let utm = try fx.projected(src, name: "r-utm", crs: "EPSG:32613", pixel: 25)
+        let gt = try #require(try RasterDataset(path: utm).describe(options: ReadOptions()).georeferencing.affine)
+        let a = 12 * Double.pi / 180, size = 25.0
+        let rotated = fx.dir.file("rotated.vrt")
+        try GDALTools.translate(utm, rotated, ["-of", "VRT"])
+        var xml = try String(contentsOfFile: rotated, encoding: .utf8)
+        let line = try #require(xml.range(of: "<GeoTransform>[^<]*</GeoTransform>", options: .regularExpression))
+        xml.replaceSubrange(line, with: "<GeoTransform>\(gt.c0), \(size * cos(a)), \(size * sin(a)), \(gt.c3), \(size * sin(a)), \(-size * cos(a))</GeoTransform>")
+        try xml.write(toFile: rotated, atomically: true, encoding: .utf8)
+        var o = fx.options([rotated], min: 0, max: 0, out: "rotated.mbtiles")
+        o.zoomsFromSources = .both
+        let top = try BundleBuilder(options: o).build().zooms.upperBound
+        let w = try warped(rotated)
+        #expect(top == Self.gdal2tilesZoom(w.pixel), "gdalwarp's \(w.pixel) m")
+        // The box of the turned footprint is ~1.18x the diagonal's length: a zoom coarser here.
+        let info = try SourceLoader.inspect(rotated, options: ReadOptions())
+        let box = info.mercatorBounds
+        let boxSize = hypot(box.maxX - box.minX, box.maxY - box.minY) / hypot(Double(info.width), Double(info.height))
+        #expect(Self.gdal2tilesZoom(boxSize) == top - 1, "the box's \(boxSize) m would lose a zoom")
+    }
+
+    /// An update keeps the zooms of the bundle it updates: a finer sheet added would otherwise
+    /// move the highest zoom, and a bundle of other zooms is not an update of it.
+    @Test func anUpdateKeepsItsBundlesZooms() throws {
+        let src = try fx.geographic("u", box: GeoBounds(west: -106, south: 39, east: -105, north: 40), size: 300)
+        let coarse = try fx.projected(src, name: "u-coarse", crs: "EPSG:32613", pixel: 600)
+        var first = fx.options([coarse], min: 0, max: 0, out: "first.mbtiles")
+        first.zoomsFromSources = .both
+        let zooms = try BundleBuilder(options: first).build().zooms
+        let fine = try fx.projected(src, name: "u-fine", crs: "EPSG:32613", pixel: 100)
+        var update = fx.options([coarse, fine], min: 0, max: 0, out: "second.mbtiles")
+        update.zoomsFromSources = .both
+        update.update = first.output
+        let report = try BundleBuilder(options: update).build()
+        #expect(report.zooms == zooms && report.update != nil, "\(report.zooms) after \(zooms)")
+        #expect(report.zoomsFromSources.isEmpty)
+        update.update = nil
+        update.output = fx.dir.file("fresh.mbtiles")
+        #expect(try BundleBuilder(options: update).build().zooms.upperBound > zooms.upperBound, "built afresh, the fine sheet raises it")
+    }
+
+    /// A sheet across the antimeridian spans every longitude in its bounds, but its region is as
+    /// wide as its two parts: the lowest zoom is not 0.
+    @Test func aSheetAcrossTheAntimeridianIsNarrow() throws {
+        let src = try fx.geographic("fiji", box: GeoBounds(west: 179, south: -17, east: 181, north: -16))
+        let sheet = try fx.projected(src, name: "fiji-utm", crs: "EPSG:32760", pixel: 500)
+        var o = fx.options([sheet], min: 0, max: 0, out: "fiji.mbtiles")
+        o.zoomsFromSources = .both
+        let z = try BundleBuilder(options: o).build().zooms
+        // About 2° of longitude: zoom 7 tiles are 2.8° wide, zoom 8 ones 1.4°. Its 500 m pixels at
+        // 16.5°S are 521 m in Web Mercator: zoom 8 (611 m), not 9 (306 m). (gdalwarp's suggested
+        // output for it spans the world, so it is no reference here.)
+        #expect(z == 7...8, "\(z)")
+    }
+
     @Test func aZoomOnTheSourcesGridIsKept() {
         let res12 = 2 * Double.pi * 6_378_137 / 256 / 4096
         #expect(ZoomChoice.zoom(forPixelSize: res12, tileSize: 256) == 12)
@@ -112,5 +172,10 @@ import TrailMapTestSupport
         #expect(ZoomChoice.zoom(fitting: ZoomChoice.worldWidth, ZoomChoice.worldWidth / 2) == 0)
         #expect(ZoomChoice.zoom(fitting: ZoomChoice.worldWidth / 4, 1) == 2)
         #expect(ZoomChoice.zoom(fitting: ZoomChoice.worldWidth / 4 * 1.01, 1) == 1)
+        // A tile's own bounds through degrees and back: a hair wider than the tile, still its zoom.
+        let t = TileID(z: 9, x: 100, y: 200)!
+        let b = t.mercatorBounds, g = WebMercator.unproject(x: b.minX, y: b.minY), h = WebMercator.unproject(x: b.maxX, y: b.maxY)
+        let p = WebMercator.project(lon: g.lon, lat: g.lat), q = WebMercator.project(lon: h.lon, lat: h.lat)
+        #expect(ZoomChoice.zoom(fitting: q.x - p.x, q.y - p.y) == 9)
     }
 }

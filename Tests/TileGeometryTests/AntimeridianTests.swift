@@ -47,4 +47,14 @@ import Testing
         let apart = [GeoBounds(west: -20, south: 0, east: -10, north: 1), GeoBounds(west: 10, south: 0, east: 20, north: 1)]
         #expect(Antimeridian.centerLongitude(apart) == 0)
     }
+
+    @Test func boxesSpanTheNarrowWayAround() throws {
+        let east = GeoBounds(west: 177, south: -19, east: 180, north: -16)
+        let west = GeoBounds(west: -180, south: -19, east: -178, north: -16)
+        #expect(abs(try #require(Antimeridian.spannedLongitudes([east, west])) - 5) < 1e-9, "across 180°: 5°, not 358°")
+        let apart = [GeoBounds(west: -20, south: 0, east: -10, north: 1), GeoBounds(west: 10, south: 0, east: 20, north: 1)]
+        #expect(Antimeridian.spannedLongitudes(apart) == 40, "the gap between them counts, the way round is wider")
+        #expect(Antimeridian.spannedLongitudes([GeoBounds(west: -106, south: 39, east: -104, north: 40)]) == 2)
+        #expect(Antimeridian.spannedLongitudes([]) == nil)
+    }
 }
