@@ -206,14 +206,17 @@ enum SourceLoader {
         } else if crs.kind == .other, let span = crossing {
             // Through PROJ, which gives longitudes within ±180°.
             splitAcross180(span)
-        } else if georeferencing.affine == nil, crossing != nil || bounds.west < -180 - slack || bounds.east > 180 + slack {
+        } else if georeferencing.affine == nil,
+                  crossing.map { $0.west < 180 - slack && $0.east > 180 + slack } == true
+                    || bounds.west < -180 - slack || bounds.east > 180 + slack {
             // Degrees from control points or RPCs: their fit is not wrapped, so they are refused there.
             throw .source(.transformFailed(path: path, reason: "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"))
         }
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
               let clipped = bounds.clippedToMercator
         else { throw .outsideMercator(path: path, bounds: bounds) }
-        let size = ZoomChoice.pixelSize(corners: corners, parts: parts, bounds: bounds, width: width, height: height)
+        let size = ZoomChoice.pixelSize(corners: corners, acrossAntimeridian: parts.count == 2, parts: parts, bounds: bounds,
+                                        width: width, height: height)
         return (bounds, clipped.mercator, parts, window, size)
     }
 

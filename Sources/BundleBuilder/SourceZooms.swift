@@ -28,16 +28,18 @@ enum ZoomChoice {
     /// footprint counts as its own length, not its box's. When a corner lies outside the
     /// Mercator square (past ±85.05°), the diagonal of the footprint's box (`parts`, clipped; its
     /// parts either side of the antimeridian side by side) over the diagonal of the rows inside.
-    static func pixelSize(corners: (lon0: Double, lat0: Double, lon1: Double, lat1: Double), parts: [GeoBounds],
-                          bounds: GeoBounds, width: Int, height: Int) -> Double? {
+    /// `acrossAntimeridian`: the footprint lies either side of 180°, so corners whose longitudes
+    /// are more than half a turn apart are close the other way round.
+    static func pixelSize(corners: (lon0: Double, lat0: Double, lon1: Double, lat1: Double), acrossAntimeridian: Bool,
+                          parts: [GeoBounds], bounds: GeoBounds, width: Int, height: Int) -> Double? {
         let limit = WebMercator.maxLatitude
         let c = corners
         if [c.lon0, c.lat0, c.lon1, c.lat1].allSatisfy(\.isFinite), abs(c.lat0) <= limit, abs(c.lat1) <= limit {
             let a = WebMercator.project(lon: c.lon0, lat: c.lat0), b = WebMercator.project(lon: c.lon1, lat: c.lat1)
             var dx = abs(b.x - a.x)
-            if dx > worldWidth / 2 { dx = worldWidth - dx }   // corners either side of 180°
-            let dy = abs(b.y - a.y)
-            if dx > 0 && dy > 0 { return (dx * dx + dy * dy).squareRoot() / hypot(Double(width), Double(height)) }
+            if acrossAntimeridian && dx > worldWidth / 2 { dx = worldWidth - dx }
+            let distance = (dx * dx + abs(b.y - a.y) * abs(b.y - a.y)).squareRoot()
+            if distance > 0 { return distance / hypot(Double(width), Double(height)) }
         }
         let boxes = parts.compactMap { $0.clippedToMercator?.mercator }
         guard !boxes.isEmpty, bounds.north > bounds.south else { return nil }

@@ -32,6 +32,7 @@ public struct TileRange: Hashable, Sendable, Sequence, CustomStringConvertible {
 
     /// The tiles at zoom `z` (at least `tile.z`) under `tile`.
     public init(under tile: TileID, zoom z: Int) {
+        precondition(z >= tile.z, "zoom \(z) is above tile \(tile)")
         let d = z - tile.z
         self.init(z: z, minX: tile.x << d, maxX: ((tile.x + 1) << d) - 1, minY: tile.y << d, maxY: ((tile.y + 1) << d) - 1)
     }

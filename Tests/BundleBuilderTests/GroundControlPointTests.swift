@@ -74,6 +74,20 @@ import TrailMapTestSupport
         }
     }
 
+    /// A sheet in degrees whose east edge is 180°: control points a hair off put its fitted edge
+    /// just past 180° (within half a pixel), which is not a crossing of the antimeridian.
+    @Test func aSheetEndingAt180IsRead() throws {
+        let src = try fx.geographic("edge", box: GeoBounds(west: 175, south: -17, east: 180, north: -16), size: 400)
+        let gcp = fx.dir.file("edge-gcp.tif")
+        let points: [(Double, Double, Double, Double)] = [(0, 0, 175, -16), (400, 0, 180, -16), (0, 400, 175, -17),
+                                                          (400, 400, 180.003, -17), (200, 200, 177.5, -16.5)]
+        try GDALTools.translate(src, gcp, ["-a_srs", "EPSG:4326"] + points.flatMap { ["-gcp", "\($0.0)", "\($0.1)", "\($0.2)", "\($0.3)"] })
+        let info = try SourceLoader.inspect(gcp, options: ReadOptions())
+        #expect(info.bounds.east > 180 && info.bounds.east < 180.01, "the fit overshoots 180 slightly: \(info.bounds)")
+        let reader = try fx.build(fx.options([gcp], min: 6, max: 8, out: "edge.mbtiles"))
+        #expect(try reader.zoomLevels().map(\.zoom) == [6, 7, 8])
+    }
+
     /// The fit is part of what decides the tiles: a build with another fit is not an update of the same settings.
     @Test func theFitIsInTheFingerprint() throws {
         var a = fx.options(["x.tif"], min: 5, max: 6)

@@ -129,6 +129,16 @@ import TrailMapTestSupport
         #expect(Self.gdal2tilesZoom(boxSize) == top - 1, "the box's \(boxSize) m would lose a zoom")
     }
 
+    /// A raster over 200° of longitude is that wide, not 160° the other way round: 818 px put its
+    /// pixels at 21 km (zoom 2), where 160° would make them 17.5 km (zoom 3, upsampled).
+    @Test func aSourceWiderThanHalfTheWorld() throws {
+        let src = try fx.geographic("wide", box: GeoBounds(west: -100, south: -40, east: 100, north: 40), size: 818)
+        var o = fx.options([src], min: 0, max: 0, out: "wide.mbtiles")
+        o.zoomsFromSources = .both
+        let top = try BundleBuilder(options: o).build().zooms.upperBound
+        #expect(top == Self.gdal2tilesZoom(try warped(src).pixel))
+    }
+
     /// An update keeps the zooms of the bundle it updates: a finer sheet added would otherwise
     /// move the highest zoom, and a bundle of other zooms is not an update of it.
     @Test func anUpdateKeepsItsBundlesZooms() throws {
