@@ -207,7 +207,7 @@ enum SourceLoader {
             // Through PROJ, which gives longitudes within ±180°.
             splitAcross180(span)
         } else if georeferencing.affine == nil,
-                  crossing.map { $0.west < 180 - slack && $0.east > 180 + slack } == true
+                  crossing.map({ $0.west < 180 - slack && $0.east > 180 + slack }) == true
                     || bounds.west < -180 - slack || bounds.east > 180 + slack {
             // Degrees from control points or RPCs: their fit is not wrapped, so they are refused there.
             throw .source(.transformFailed(path: path, reason: "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"))

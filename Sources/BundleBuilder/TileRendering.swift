@@ -48,7 +48,7 @@ struct TileRendering: Sendable {
         let minZ = zooms.lowerBound, maxZ = zooms.upperBound
         let threads = options.renderThreads
         let unitZ = unitZoom, units = self.units, band = self.band
-        let next = Atomic<Int>(0)
+        let spans = UnitSpans(count: units.count, threads: threads)
         let done = Atomic<Int>(0)
         let failure = Mutex<BuildError?>(nil)
         // A few chunks per thread: enough to keep the writer busy, little memory (bytesPerThread).
@@ -114,7 +114,7 @@ struct TileRendering: Sendable {
             do { try writer.add(resumed, kept: resumedKept) } catch { return .store(error) }
         }
 
-        for _ in 0..<threads {
+        for index in 0..<threads {
             let thread = Thread {
                 defer { queue.producerFinished() }
                 var scratch = TileRenderer.Scratch()
@@ -178,10 +178,13 @@ struct TileRendering: Sendable {
                     return .image(image)
                 }
 
+                var mine = 0..<0
                 while !queue.isCancelled {
-                    let u = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    if u >= units.count { break }
-                    let unit = units[u]
+                    if mine.isEmpty {
+                        guard let taken = spans.take(thread: index) else { break }
+                        mine = taken
+                    }
+                    let unit = units[mine.removeFirst()]
                     let ub = unit.mercatorBounds
                     let candidates = sources.indices.filter { sources[$0].touches(ub) }
                     do throws(BuildError) {
