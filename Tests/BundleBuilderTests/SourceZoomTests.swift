@@ -28,6 +28,13 @@ import TrailMapTestSupport
         return (gt[1], size[0], size[1])
     }
 
+    /// The zooms a build of `sources` takes from them.
+    func zoomsTaken(_ sources: [String], out: String) throws -> ClosedRange<Int> {
+        var o = fx.options(sources, min: 0, max: 0, out: out)
+        o.zoomsFromSources = .both
+        return try BundleBuilder(options: o).build().zooms
+    }
+
     func zooms(_ path: String) throws -> (min: Int, max: Int) {
         let levels = try BundleReader(path: path).zoomLevels().map(\.zoom)
         return (try #require(levels.min()), try #require(levels.max()))
@@ -59,9 +66,7 @@ import TrailMapTestSupport
         let src = try fx.geographic("m", box: GeoBounds(west: -106, south: 39, east: -105, north: 40), size: 400)
         let coarse = try fx.projected(src, name: "coarse", crs: "EPSG:32613", pixel: 1000)
         let fine = try fx.projected(src, name: "fine", crs: "EPSG:32613", pixel: 120)
-        var o = fx.options([coarse, fine], min: 0, max: 0, out: "mix.mbtiles")
-        o.zoomsFromSources = .both
-        let top = try BundleBuilder(options: o).build().zooms.upperBound
+        let top = try zoomsTaken([coarse, fine], out: "mix.mbtiles").upperBound
         #expect(top == Self.gdal2tilesZoom(try warped(fine).pixel))
         #expect(top > Self.gdal2tilesZoom(try warped(coarse).pixel))
     }
@@ -97,9 +102,7 @@ import TrailMapTestSupport
         // 20 px of 2 km: gdal2tiles would raise its highest zoom to where the region fits one tile.
         let src = try fx.geographic("s", box: GeoBounds(west: -105.5, south: 39.8, east: -105, north: 40.2), size: 20)
         let utm = try fx.projected(src, name: "small", crs: "EPSG:32613", pixel: 2000)
-        var o = fx.options([utm], min: 0, max: 0, out: "small.mbtiles")
-        o.zoomsFromSources = .both
-        let z = try BundleBuilder(options: o).build().zooms
+        let z = try zoomsTaken([utm], out: "small.mbtiles")
         let top = Self.gdal2tilesZoom(try warped(utm).pixel)
         #expect(z == top...top)
     }
@@ -117,9 +120,7 @@ import TrailMapTestSupport
         let line = try #require(xml.range(of: "<GeoTransform>[^<]*</GeoTransform>", options: .regularExpression))
         xml.replaceSubrange(line, with: "<GeoTransform>\(gt.c0), \(size * cos(a)), \(size * sin(a)), \(gt.c3), \(size * sin(a)), \(-size * cos(a))</GeoTransform>")
         try xml.write(toFile: rotated, atomically: true, encoding: .utf8)
-        var o = fx.options([rotated], min: 0, max: 0, out: "rotated.mbtiles")
-        o.zoomsFromSources = .both
-        let top = try BundleBuilder(options: o).build().zooms.upperBound
+        let top = try zoomsTaken([rotated], out: "rotated.mbtiles").upperBound
         let w = try warped(rotated)
         #expect(top == Self.gdal2tilesZoom(w.pixel), "gdalwarp's \(w.pixel) m")
         // The box of the turned footprint is ~1.18x the diagonal's length: a zoom coarser here.
@@ -133,9 +134,7 @@ import TrailMapTestSupport
     /// pixels at 21 km (zoom 2), where 160° would make them 17.5 km (zoom 3, upsampled).
     @Test func aSourceWiderThanHalfTheWorld() throws {
         let src = try fx.geographic("wide", box: GeoBounds(west: -100, south: -40, east: 100, north: 40), size: 818)
-        var o = fx.options([src], min: 0, max: 0, out: "wide.mbtiles")
-        o.zoomsFromSources = .both
-        let top = try BundleBuilder(options: o).build().zooms.upperBound
+        let top = try zoomsTaken([src], out: "wide.mbtiles").upperBound
         #expect(top == Self.gdal2tilesZoom(try warped(src).pixel))
     }
 
@@ -164,9 +163,7 @@ import TrailMapTestSupport
     @Test func aSheetAcrossTheAntimeridianIsNarrow() throws {
         let src = try fx.geographic("fiji", box: GeoBounds(west: 179, south: -17, east: 181, north: -16))
         let sheet = try fx.projected(src, name: "fiji-utm", crs: "EPSG:32760", pixel: 500)
-        var o = fx.options([sheet], min: 0, max: 0, out: "fiji.mbtiles")
-        o.zoomsFromSources = .both
-        let z = try BundleBuilder(options: o).build().zooms
+        let z = try zoomsTaken([sheet], out: "fiji.mbtiles")
         // About 2° of longitude: zoom 7 tiles are 2.8° wide, zoom 8 ones 1.4°. Its 500 m pixels at
         // 16.5°S are 521 m in Web Mercator: zoom 8 (611 m), not 9 (306 m). (gdalwarp's suggested
         // output for it spans the world, so it is no reference here.)
