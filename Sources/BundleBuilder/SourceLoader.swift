@@ -47,6 +47,7 @@ public struct SourceInfo: Sendable {
             "\(width)x\(height) \(d.driver) \(d.layout.rawValue) \(d.dataType), \(crs.name), \(d.overviews.count) overview(s)"
                 + (d.georeferencing.groundControlPoints.map { ", \($0.points.count) ground control points (\($0.fit))" } ?? "")
                 + (d.georeferencing.isRationalPolynomials ? ", RPC sensor model" : "")
+                + (d.neatline.map { ", a neatline of \($0.xs.count) vertices cuts its collar" } ?? "")
         }
     }
 }

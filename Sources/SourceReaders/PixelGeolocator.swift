@@ -85,6 +85,15 @@ public final class PixelGeolocator {
         run(xs: xs, ys: ys, count: count, toPixels: true)
     }
 
+    /// Arrays in place, CRS → pixel.
+    public func toPixels(xs: inout [Double], ys: inout [Double]) {
+        precondition(xs.count == ys.count)
+        let n = xs.count
+        xs.withUnsafeMutableBufferPointer { x in
+            ys.withUnsafeMutableBufferPointer { y in toPixels(xs: x.baseAddress!, ys: y.baseAddress!, count: n) }
+        }
+    }
+
     /// Arrays in place, pixel → CRS.
     public func toCRS(xs: inout [Double], ys: inout [Double]) {
         precondition(xs.count == ys.count)

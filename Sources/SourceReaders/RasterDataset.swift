@@ -148,10 +148,16 @@ public final class RasterDataset {
             }
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
-        return RasterDescription(path: path, openOptions: openOptions, driver: driver, width: width, height: height, layout: layout,
-                                 dataType: typeName, bands: selected, georeferencing: georeferencing, crs: crs, crsAssumed: assumed,
-                                 transparency: transparency, palette: palette, scale: scale,
-                                 overviews: overviews(bands: bands.map { $0! }))
+        var description = RasterDescription(path: path, openOptions: openOptions, driver: driver, width: width, height: height,
+                                            layout: layout, dataType: typeName, bands: selected, georeferencing: georeferencing,
+                                            crs: crs, crsAssumed: assumed, transparency: transparency, palette: palette,
+                                            scale: scale, overviews: overviews(bands: bands.map { $0! }))
+        // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
+        if let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty {
+            description.neatline = Neatline(wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
+                                            width: width, height: height)
+        }
+        return description
     }
 
     /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`--bands`)
@@ -365,6 +371,12 @@ public final class RasterDataset {
             for i in 0..<n where bytes[i] != 255 {
                 out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255)
             }
+        }
+        if let neatline = d.neatline {
+            let o = level > 0 ? d.overviews[level - 1] : nil
+            neatline.clip(out, x0: x0, y0: y0, width: w, height: h,
+                          scaleX: o.map { Double(d.width) / Double($0.width) } ?? 1,
+                          scaleY: o.map { Double(d.height) / Double($0.height) } ?? 1)
         }
     }
 

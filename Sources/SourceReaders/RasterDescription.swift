@@ -99,6 +99,9 @@ public struct RasterDescription: Sendable {
     public private(set) var scale: (min: Double, max: Double)?
     /// The file's overviews, largest first (none for most non-tiled formats).
     public let overviews: [OverviewLevel]
+    /// The map's neatline when the file declares one that cuts a collar off (geospatial PDFs):
+    /// pixels outside it read as transparent.
+    public var neatline: Neatline? = nil
 }
 
 extension RasterDescription {

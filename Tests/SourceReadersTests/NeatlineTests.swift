@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import SourceReaders
+
+/// The neatline polygon: read from WKT, and cut into RGBA windows row by row the same as a
+/// point-in-polygon test says, at full resolution and on overview levels.
+@Suite struct NeatlineTests {
+    /// A quadrilateral turned a little, as a lat/lon quad's neatline lies on a UTM sheet.
+    static let quad = "POLYGON ((12.5 3.2, 88.7 9.9, 80.1 71.4, 5.3 64.0, 12.5 3.2))"
+
+    static func neatline(_ wkt: String = quad, width: Int = 100, height: Int = 80) throws -> Neatline? {
+        // A geotransform of 1:1 pixels, y down, so CRS coordinates are pixel/line positions.
+        let locator = try PixelGeolocator(.affine(GeoTransform(c0: 0, c1: 1, c2: 0, c3: 0, c4: 0, c5: 1)), path: "test")
+        return Neatline(wkt: wkt, locator: locator, width: width, height: height)
+    }
+
+    @Test func readsTheOuterRingOfAPolygon() throws {
+        let r = try #require(Neatline.ring("POLYGON ((1 2,3 4, 5 6,1 2), (9 9, 9 8, 8 8, 9 9))"))
+        #expect(r.xs == [1, 3, 5] && r.ys == [2, 4, 6], "closing vertex dropped, hole ignored")
+        #expect(Neatline.ring("MULTIPOLYGON (((1 2,3 4,5 6,1 2)))") == nil)
+        #expect(Neatline.ring("POLYGON ((1 2,x 4,5 6))") == nil)
+        #expect(Neatline.ring("") == nil)
+    }
+
+    @Test func clipsWhatLiesOutsideAndNothingElse() throws {
+        let n = try #require(try Self.neatline())
+        var pixels = [UInt8](repeating: 255, count: 100 * 80 * 4)
+        pixels.withUnsafeMutableBufferPointer { n.clip($0.baseAddress!, x0: 0, y0: 0, width: 100, height: 80) }
+        var cut = 0
+        for y in 0..<80 {
+            for x in 0..<100 {
+                let inside = n.contains(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                #expect(pixels[(y * 100 + x) * 4 + 3] == (inside ? 255 : 0), "pixel \(x),\(y)")
+                if !inside { cut += 1 }
+                #expect(pixels[(y * 100 + x) * 4] == 255, "colour untouched")
+            }
+        }
+        #expect(cut > 1000 && cut < 4000, "\(cut) of 8,000 pixels lie in the collar")
+        // A window of an overview at half resolution: its pixel (i, j) is full-resolution (2i+1, 2j+1).
+        var half = [UInt8](repeating: 255, count: 20 * 10 * 4)
+        half.withUnsafeMutableBufferPointer { n.clip($0.baseAddress!, x0: 30, y0: 30, width: 20, height: 10, scaleX: 2, scaleY: 2) }
+        for j in 0..<10 {
+            for i in 0..<20 {
+                let inside = n.contains(x: Double(30 + i) * 2 + 1, y: Double(30 + j) * 2 + 1)
+                #expect(half[(j * 20 + i) * 4 + 3] == (inside ? 255 : 0))
+            }
+        }
+    }
+
+    @Test func aNeatlineAroundTheWholeRasterCutsNothing() throws {
+        #expect(try Self.neatline("POLYGON ((0 0, 100 0, 100 80, 0 80, 0 0))") == nil)
+        #expect(try Self.neatline("POLYGON ((-5 -5, 105 -5, 105 85, -5 85, -5 -5))") == nil)
+        #expect(try Self.neatline("POLYGON ((0 0, 100 0, 100 80, 0 80, 50 40, 0 0))") != nil, "a notch inside cuts")
+        #expect(try Self.neatline("POINT (1 2)") == nil)
+    }
+}
