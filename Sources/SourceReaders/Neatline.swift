@@ -10,32 +10,88 @@ public struct Neatline: Sendable, Hashable {
     public let xs: [Double]
     public let ys: [Double]
 
-    /// The neatline of a raster `width` × `height` whose metadata item is `wkt`, through
-    /// `locator` (CRS → pixels); nil when there is none, it cannot be read, or it leaves every
-    /// pixel inside (what GDAL reports for a PDF without a collar).
-    init?(wkt: String, locator: PixelGeolocator, width: Int, height: Int) {
-        guard var (xs, ys) = Self.ring(wkt), xs.count >= 3 else { return nil }
-        locator.toPixels(xs: &xs, ys: &ys)
-        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { return nil }
-        self.xs = xs
-        self.ys = ys
-        // Every corner pixel inside, and no vertex inside the raster: nothing is cut.
-        let w = Double(width), h = Double(height)
-        let corners = [(0.5, 0.5), (w - 0.5, 0.5), (0.5, h - 0.5), (w - 0.5, h - 0.5)]
-        let vertexInside = zip(xs, ys).contains { $0 > 0.5 && $0 < w - 0.5 && $1 > 0.5 && $1 < h - 0.5 }
-        if !vertexInside && corners.allSatisfy({ contains(x: $0.0, y: $0.1) }) { return nil }
+    /// What a `NEATLINE` metadata item amounts to for a raster.
+    public enum Reading: Sendable {
+        /// It cuts the raster.
+        case cuts(Neatline)
+        /// It leaves every pixel inside (what GDAL reports for a PDF without a collar), or is no polygon.
+        case cutsNothing
+        /// Most of it lies off the raster: coordinates of another georeference, as `gdalwarp`
+        /// copies a PDF's metadata into a raster of another CRS or extent. Not applied.
+        case offTheRaster
     }
 
-    /// The outer ring of a WKT `POLYGON ((x y, x y, ...), ...)`, without its closing vertex; nil
-    /// for anything else.
+    /// The neatline of a raster `width` × `height` whose metadata item is `wkt`, through
+    /// `locator` (CRS → pixels). Its edges are cut into 32 pieces before they are moved, so that
+    /// they follow a non-affine georeference (control points, RPCs).
+    static func read(wkt: String, locator: PixelGeolocator, affine: Bool, width: Int, height: Int) -> Reading {
+        guard let (rxs, rys) = ring(wkt), rxs.count >= 3 else { return .cutsNothing }
+        var xs = [Double](), ys = [Double]()
+        let pieces = affine ? 1 : 32
+        for i in rxs.indices {
+            let j = (i + 1) % rxs.count
+            for k in 0..<pieces {
+                let f = Double(k) / Double(pieces)
+                xs.append(rxs[i] + (rxs[j] - rxs[i]) * f)
+                ys.append(rys[i] + (rys[j] - rys[i]) * f)
+            }
+        }
+        locator.toPixels(xs: &xs, ys: &ys)
+        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { return .offTheRaster }
+        let n = Neatline(xs: xs, ys: ys)
+        let w = Double(width), h = Double(height)
+        // Most of the ring's box off the raster: not this raster's neatline.
+        let (x0, x1, y0, y1) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
+        let overlap = max(0, min(x1, w) - max(x0, 0)) * max(0, min(y1, h) - max(y0, 0))
+        guard overlap >= 0.5 * (x1 - x0) * (y1 - y0) else { return .offTheRaster }
+        // Every corner pixel's centre inside, and no edge through the box of pixel centres:
+        // nothing is cut.
+        let (bx0, bx1, by0, by1) = (0.5, w - 0.5, 0.5, h - 0.5)
+        let corners = [(bx0, by0), (bx1, by0), (bx0, by1), (bx1, by1)]
+        var edgeThrough = false
+        for i in xs.indices where !edgeThrough {
+            let j = (i + 1) % xs.count
+            edgeThrough = Self.segment((xs[i], ys[i]), (xs[j], ys[j]), meets: (bx0, bx1, by0, by1))
+        }
+        if !edgeThrough && corners.allSatisfy({ n.contains(x: $0.0, y: $0.1) }) { return .cutsNothing }
+        return .cuts(n)
+    }
+
+    private init(xs: [Double], ys: [Double]) {
+        self.xs = xs
+        self.ys = ys
+    }
+
+    /// Whether the segment from `a` to `b` meets the box (clipped Liang–Barsky).
+    static func segment(_ a: (Double, Double), _ b: (Double, Double), meets box: (Double, Double, Double, Double)) -> Bool {
+        var t0 = 0.0, t1 = 1.0
+        let dx = b.0 - a.0, dy = b.1 - a.1
+        for (p, q) in [(-dx, a.0 - box.0), (dx, box.1 - a.0), (-dy, a.1 - box.2), (dy, box.3 - a.1)] {
+            if p == 0 {
+                if q < 0 { return false }
+            } else {
+                let r = q / p
+                if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                if t0 > t1 { return false }
+            }
+        }
+        return true
+    }
+
+    /// The outer ring of a WKT `POLYGON ((x y, x y, ...), ...)` (`POLYGON Z` too), without its
+    /// closing vertex; nil for anything else.
     static func ring(_ wkt: String) -> (xs: [Double], ys: [Double])? {
         let text = wkt.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.uppercased().hasPrefix("POLYGON"), let open = text.range(of: "(("),
-              let close = text.range(of: ")", range: open.upperBound..<text.endIndex) else { return nil }
+        guard text.uppercased().hasPrefix("POLYGON"), let first = text.firstIndex(of: "(") else { return nil }
+        let afterFirst = text[text.index(after: first)...].drop(while: { $0.isWhitespace })
+        guard afterFirst.first == "(" else { return nil }
+        let body = afterFirst.dropFirst()
+        guard let close = body.firstIndex(of: ")") else { return nil }
         var xs = [Double](), ys = [Double]()
-        for point in text[open.upperBound..<close.lowerBound].split(separator: ",") {
-            let v = point.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Double($0) }
-            guard v.count >= 2 else { return nil }
+        for point in body[..<close].split(separator: ",") {
+            let tokens = point.split(whereSeparator: \.isWhitespace)
+            let v = tokens.compactMap { Double($0) }
+            guard v.count >= 2, v.count == tokens.count else { return nil }
             xs.append(v[0])
             ys.append(v[1])
         }

@@ -154,8 +154,12 @@ public final class RasterDataset {
                                             scale: scale, overviews: overviews(bands: bands.map { $0! }))
         // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
         if let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty {
-            description.neatline = Neatline(wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
-                                            width: width, height: height)
+            switch Neatline.read(wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
+                                 affine: georeferencing.affine != nil, width: width, height: height) {
+            case let .cuts(neatline): description.neatline = neatline
+            case .cutsNothing: break
+            case .offTheRaster: description.neatlineOffTheRaster = true
+            }
         }
         return description
     }

@@ -102,6 +102,8 @@ public struct RasterDescription: Sendable {
     /// The map's neatline when the file declares one that cuts a collar off (geospatial PDFs):
     /// pixels outside it read as transparent.
     public var neatline: Neatline? = nil
+    /// A `NEATLINE` metadata item that lies off the raster, not applied (a warning says so).
+    public var neatlineOffTheRaster = false
 }
 
 extension RasterDescription {

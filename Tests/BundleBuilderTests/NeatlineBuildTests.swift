@@ -73,6 +73,18 @@ import TrailMapTestSupport
         // Distance inside the rectangle (negative outside), in metres.
         let counts = try check(reader, zoom: 10, margin: 300) { x, y in min(x - x0, x1 - x, y - y0, y1 - y) }
         #expect(counts.outside > 20_000 && counts.inside > 20_000, "\(counts)")
+
+        // Warped to Web Mercator, the raster keeps the PDF's neatline in UTM metres: off the
+        // raster, so not applied (the sheet is drawn, collar and all), and said so.
+        let warped = fx.dir.file("warped.tif")
+        try GDALTools.warp(pdf, warped, ["-t_srs", "EPSG:3857"])
+        #expect(try GDALTools.run("gdalinfo", [warped]).contains("NEATLINE=POLYGON"), "gdalwarp copied the metadata")
+        let info = try SourceLoader.inspect(warped, options: ReadOptions())
+        guard case let .raster(wd) = info.kind else { Issue.record("read by GDAL"); return }
+        #expect(wd.neatline == nil && wd.neatlineOffTheRaster)
+        let whole = try fx.build(fx.options([warped], min: 10, max: 10, out: "warped.mbtiles"))
+        let drawn = try check(whole, zoom: 10, margin: 300, expectCut: false) { x, y in min(x - x0, x1 - x, y - y0, y1 - y) }
+        #expect(drawn.drawnOutside > 20_000, "\(drawn)")
     }
 
     @Test func aTurnedNeatlineInAGeoTIFFCutsItsCollar() throws {

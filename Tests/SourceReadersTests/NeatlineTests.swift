@@ -8,10 +8,15 @@ import Testing
     /// A quadrilateral turned a little, as a lat/lon quad's neatline lies on a UTM sheet.
     static let quad = "POLYGON ((12.5 3.2, 88.7 9.9, 80.1 71.4, 5.3 64.0, 12.5 3.2))"
 
-    static func neatline(_ wkt: String = quad, width: Int = 100, height: Int = 80) throws -> Neatline? {
+    static func reading(_ wkt: String = quad, width: Int = 100, height: Int = 80) throws -> Neatline.Reading {
         // A geotransform of 1:1 pixels, y down, so CRS coordinates are pixel/line positions.
         let locator = try PixelGeolocator(.affine(GeoTransform(c0: 0, c1: 1, c2: 0, c3: 0, c4: 0, c5: 1)), path: "test")
-        return Neatline(wkt: wkt, locator: locator, width: width, height: height)
+        return Neatline.read(wkt: wkt, locator: locator, affine: true, width: width, height: height)
+    }
+
+    static func neatline(_ wkt: String = quad, width: Int = 100, height: Int = 80) throws -> Neatline? {
+        if case let .cuts(n) = try reading(wkt, width: width, height: height) { return n }
+        return nil
     }
 
     @Test func readsTheOuterRingOfAPolygon() throws {
@@ -19,7 +24,10 @@ import Testing
         #expect(r.xs == [1, 3, 5] && r.ys == [2, 4, 6], "closing vertex dropped, hole ignored")
         #expect(Neatline.ring("MULTIPOLYGON (((1 2,3 4,5 6,1 2)))") == nil)
         #expect(Neatline.ring("POLYGON ((1 2,x 4,5 6))") == nil)
+        #expect(Neatline.ring("POLYGON ((1 x 2,3 4,5 6))") == nil, "every token a number")
         #expect(Neatline.ring("") == nil)
+        let spaced = try #require(Neatline.ring("polygon z ( (1 2 0,\r\n3 4 0, 5 6 0) )"))
+        #expect(spaced.xs == [1, 3, 5] && spaced.ys == [2, 4, 6])
     }
 
     @Test func clipsWhatLiesOutsideAndNothingElse() throws {
@@ -52,5 +60,40 @@ import Testing
         #expect(try Self.neatline("POLYGON ((-5 -5, 105 -5, 105 85, -5 85, -5 -5))") == nil)
         #expect(try Self.neatline("POLYGON ((0 0, 100 0, 100 80, 0 80, 50 40, 0 0))") != nil, "a notch inside cuts")
         #expect(try Self.neatline("POINT (1 2)") == nil)
+        // A slit through the middle from the right, every vertex off the raster: it cuts.
+        #expect(try Self.neatline("POLYGON ((-5 -5, 105 -5, 105 39, -3 39, -3 41, 105 41, 105 85, -5 85, -5 -5))") != nil)
+    }
+
+    /// A neatline in another georeference's coordinates (gdalwarp copies a PDF's metadata into a
+    /// raster of another CRS) lies off the raster: it is not applied.
+    @Test func aNeatlineOffTheRasterIsNotApplied() throws {
+        guard case .offTheRaster = try Self.reading("POLYGON ((400000 4400000, 410000 4400000, 410000 4390000, 400000 4400000))") else {
+            Issue.record("a ring thousands of pixels away was taken")
+            return
+        }
+        guard case .offTheRaster = try Self.reading("POLYGON ((50 40, 300 40, 300 300, 50 300, 50 40))") else {
+            Issue.record("a ring mostly off the raster was taken")
+            return
+        }
+    }
+
+    /// With control points the ring's edges are followed through the fit, not drawn straight
+    /// between its vertices: here pixel x = X + 0.002 Y², so the left edge X = 10 bows to x = 13.2
+    /// at Y = 40 where the chord between its ends passes x = 15.
+    @Test func edgesFollowANonAffineGeoreference() throws {
+        var points = [GroundControlPoint]()
+        for X in stride(from: 0.0, through: 100, by: 25) {
+            for Y in stride(from: 0.0, through: 80, by: 20) {
+                points.append(GroundControlPoint(pixel: X + 0.002 * Y * Y, line: Y, x: X, y: Y))
+            }
+        }
+        let locator = try PixelGeolocator(.groundControlPoints(points, .order2), path: "test")
+        let wkt = "POLYGON ((10 10, 90 10, 90 70, 10 70, 10 10))"
+        guard case let .cuts(n) = Neatline.read(wkt: wkt, locator: locator, affine: false, width: 100, height: 80) else {
+            Issue.record("the ring cuts")
+            return
+        }
+        #expect(n.contains(x: 14, y: 40), "right of the bowed edge, left of the chord")
+        #expect(!n.contains(x: 12.5, y: 40))
     }
 }
