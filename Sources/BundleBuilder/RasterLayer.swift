@@ -12,11 +12,11 @@ final class GDALWindowReader: SourceWindowReader {
         // Inspection checked the open options against the driver; each thread's copy need not.
         dataset = try RasterDataset(path: description.path, openOptions: description.openOptions, checkingOptions: false)
         self.description = description
-        let w = Double(description.width), h = Double(description.height)
-        levels = [SourceLevel(width: description.width, height: description.height, scaleX: 1, scaleY: 1)]
-            + description.overviews.map {
-                SourceLevel(width: $0.width, height: $0.height, scaleX: w / Double($0.width), scaleY: h / Double($0.height))
-            }
+        let sizes = [(description.width, description.height)] + description.overviews.map { ($0.width, $0.height) }
+        levels = sizes.enumerated().map { level, size in
+            let s = description.scale(ofLevel: level)
+            return SourceLevel(width: size.0, height: size.1, scaleX: s.x, scaleY: s.y)
+        }
     }
 
     func readWindow(level: Int, x0: Int, y0: Int, width: Int, height: Int, into buffer: UnsafeMutablePointer<UInt8>) throws {

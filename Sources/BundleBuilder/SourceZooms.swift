@@ -20,7 +20,7 @@ public struct SourceZooms: OptionSet, Sendable, Hashable {
 /// The arithmetic behind `SourceZooms`, in Web Mercator metres.
 enum ZoomChoice {
     /// Width of a zoom-0 tile: the Mercator square's side.
-    static let worldWidth = 2 * Double.pi * 6_378_137
+    static let worldWidth = WebMercator.tileSpan(zoom: 0)
 
     /// The size in Web Mercator metres of one of a source's pixels, as GDAL suggests a warp's
     /// output resolution (`GDALSuggestedWarpOutput2`): the distance from pixel (0, 0) to pixel
@@ -54,9 +54,7 @@ enum ZoomChoice {
     static func zoom(forPixelSize pixelSize: Double, tileSize: Int) -> Int {
         var z = 0
         // The tolerance keeps a source exactly on a zoom's grid (an EPSG:3857 tile export) at that zoom.
-        while z < TileID.maxZoom && worldWidth / (Double(tileSize) * Double(1 << (z + 1))) * (1 + 1e-9) >= pixelSize {
-            z += 1
-        }
+        while z < TileID.maxZoom && WebMercator.resolution(zoom: z + 1, tileSize: tileSize) * (1 + 1e-9) >= pixelSize { z += 1 }
         return z
     }
 
@@ -65,11 +63,8 @@ enum ZoomChoice {
     /// tolerance keeps a region of exactly one tile (a tile's own bounds, through degrees and
     /// back) at that tile's zoom.
     static func zoom(fitting width: Double, _ height: Double) -> Int {
-        let extent = Swift.max(width, height)
-        guard extent > 0 else { return TileID.maxZoom }
-        var z = 0
-        while z < TileID.maxZoom && worldWidth / Double(1 << (z + 1)) * (1 + 1e-9) >= extent { z += 1 }
-        return z
+        // A whole tile as one pixel: the zoom whose tiles are at least that wide.
+        zoom(forPixelSize: Swift.max(width, height), tileSize: 1)
     }
 
     /// The zoom range a build takes. For an end in `from`, `lowest`/`highest` are the other

@@ -104,15 +104,21 @@ public struct Neatline: Sendable, Hashable {
 
     /// Whether the point (pixel/line) lies inside the ring (even-odd rule).
     public func contains(x: Double, y: Double) -> Bool {
-        var inside = false
+        var line = [Double]()
+        crossings(atY: y, into: &line)
+        return line.reduce(false) { inside, c in c <= x ? !inside : inside }
+    }
+
+    /// The x positions, sorted, where the ring's edges cross the line at `y` (an edge counts
+    /// from its lower end up to but not including its upper one).
+    func crossings(atY y: Double, into line: inout [Double]) {
+        line.removeAll(keepingCapacity: true)
         var j = xs.count - 1
         for i in xs.indices {
-            if (ys[i] > y) != (ys[j] > y), x < xs[i] + (y - ys[i]) / (ys[j] - ys[i]) * (xs[j] - xs[i]) {
-                inside.toggle()
-            }
+            if (ys[i] > y) != (ys[j] > y) { line.append(xs[i] + (y - ys[i]) / (ys[j] - ys[i]) * (xs[j] - xs[i])) }
             j = i
         }
-        return inside
+        line.sort()
     }
 
     /// Makes the pixels of an RGBA window (`x0`, `y0`, `width` × `height`, at a level whose
@@ -120,27 +126,18 @@ public struct Neatline: Sendable, Hashable {
     /// outside the ring: one scanline of edge crossings a row.
     public func clip(_ out: UnsafeMutablePointer<UInt8>, x0: Int, y0: Int, width: Int, height: Int,
                      scaleX: Double = 1, scaleY: Double = 1) {
-        var crossings = [Double]()
+        var line = [Double]()
         for row in 0..<height {
-            let y = (Double(y0 + row) + 0.5) * scaleY
-            crossings.removeAll(keepingCapacity: true)
-            var j = xs.count - 1
-            for i in xs.indices {
-                if (ys[i] > y) != (ys[j] > y) {
-                    crossings.append(xs[i] + (y - ys[i]) / (ys[j] - ys[i]) * (xs[j] - xs[i]))
-                }
-                j = i
-            }
-            crossings.sort()
-            let line = out + row * width * 4
+            crossings(atY: (Double(y0 + row) + 0.5) * scaleY, into: &line)
+            let pixels = out + row * width * 4
             var k = 0, inside = false
             for col in 0..<width {
                 let x = (Double(x0 + col) + 0.5) * scaleX
-                while k < crossings.count && crossings[k] <= x {
+                while k < line.count && line[k] <= x {
                     inside.toggle()
                     k += 1
                 }
-                if !inside { line[col * 4 + 3] = 0 }
+                if !inside { pixels[col * 4 + 3] = 0 }
             }
         }
     }

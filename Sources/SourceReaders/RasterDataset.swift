@@ -346,11 +346,7 @@ public final class RasterDataset {
             let alpha = bands[colourBands]
             if d.layout == .paletteAlpha {
                 // The colour table's alpha times the band's.
-                if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
-                try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
-                    try read(alpha, x0, y0, w, h, into: m.baseAddress!, type: GDT_Byte, pixelSpace: 1)
-                }
-                for i in 0..<n { out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255) }
+                try multiplyAlpha(out, by: alpha, x0, y0, w, h)
             } else if eightBit {
                 try read(alpha, x0, y0, w, h, into: out + 3, type: GDT_Byte, pixelSpace: 4)
             } else {
@@ -368,20 +364,23 @@ public final class RasterDataset {
             for i in 0..<n where isNodata[i] { out[i * 4 + 3] = 0 }
         case .mask:
             guard let mask = GDALGetMaskBand(bands[0]) else { break }
-            if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
-            try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
-                try read(mask, x0, y0, w, h, into: m.baseAddress!, type: GDT_Byte, pixelSpace: 1)
-            }
-            for i in 0..<n where bytes[i] != 255 {
-                out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255)
-            }
+            try multiplyAlpha(out, by: mask, x0, y0, w, h)
         }
         if let neatline = d.neatline {
-            let o = level > 0 ? d.overviews[level - 1] : nil
-            neatline.clip(out, x0: x0, y0: y0, width: w, height: h,
-                          scaleX: o.map { Double(d.width) / Double($0.width) } ?? 1,
-                          scaleY: o.map { Double(d.height) / Double($0.height) } ?? 1)
+            let s = d.scale(ofLevel: level)
+            neatline.clip(out, x0: x0, y0: y0, width: w, height: h, scaleX: s.x, scaleY: s.y)
         }
+    }
+
+    /// Multiplies the window's alpha by an 8-bit band's values (an alpha band, a mask) read over it.
+    private func multiplyAlpha(_ out: UnsafeMutablePointer<UInt8>, by band: GDALRasterBandH,
+                               _ x0: Int, _ y0: Int, _ w: Int, _ h: Int) throws(SourceReaderError) {
+        let n = w * h
+        if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
+        try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
+            try read(band, x0, y0, w, h, into: m.baseAddress!, type: GDT_Byte, pixelSpace: 1)
+        }
+        for i in 0..<n where bytes[i] != 255 { out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255) }
     }
 
     private func read<T>(_ band: GDALRasterBandH, _ x0: Int, _ y0: Int, _ w: Int, _ h: Int,

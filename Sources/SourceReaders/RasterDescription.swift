@@ -107,6 +107,14 @@ public struct RasterDescription: Sendable {
 }
 
 extension RasterDescription {
+    /// How many full-resolution pixels one pixel of `level` (0: full resolution, n: overview n)
+    /// spans, per axis.
+    public func scale(ofLevel level: Int) -> (x: Double, y: Double) {
+        guard level > 0 else { return (1, 1) }
+        let o = overviews[level - 1]
+        return (Double(width) / Double(o.width), Double(height) / Double(o.height))
+    }
+
     /// The same raster with its non-8-bit bands mapped from `range` (sources of one series share
     /// a range, so that sheets meet without a step in brightness).
     public func scaled(from range: (min: Double, max: Double)) -> RasterDescription {
