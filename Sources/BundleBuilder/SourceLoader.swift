@@ -137,7 +137,8 @@ enum SourceLoader {
             throw .source(error)
         }
         let f = try footprint(path: path, width: description.width, height: description.height,
-                              crs: description.crs, georeferencing: description.georeferencing)
+                              crs: description.crs, georeferencing: description.georeferencing,
+                              window: description.drawnWindow)
         return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
                           crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
                           mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window,
@@ -150,15 +151,20 @@ enum SourceLoader {
     /// Mercator range). A source whose longitudes are narrowest taken across the antimeridian
     /// (UTM zone 1 or 60, Alaska Albers) spans every longitude in `bounds`, and `parts` holds its
     /// two sides. A source in degrees past ±180° gets the `window` its tiles are mapped through.
-    static func footprint(path: String, width: Int, height: Int, crs: SpatialReference,
-                          georeferencing: Georeferencing) throws(BuildError)
+    /// With a pixel `window` (the part a neatline leaves drawn), the footprint is that part's.
+    static func footprint(path: String, width fullWidth: Int, height fullHeight: Int, crs: SpatialReference,
+                          georeferencing: Georeferencing, window pixels: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil)
+        throws(BuildError)
         -> (bounds: GeoBounds, mercator: MercatorBounds, parts: [GeoBounds], window: Double?, pixelSize: Double?) {
+        let whole = (x0: 0, y0: 0, x1: fullWidth, y1: fullHeight)
+        let box = pixels.flatMap { $0.x1 > $0.x0 && $0.y1 > $0.y0 ? $0 : nil } ?? whole
+        let (width, height) = (box.x1 - box.x0, box.y1 - box.y0)
         let steps = 32
         var xs = [Double](), ys = [Double]()
         for j in 0...steps {
             for i in 0...steps {
-                xs.append(Double(i) / Double(steps) * Double(width))
-                ys.append(Double(j) / Double(steps) * Double(height))
+                xs.append(Double(box.x0) + Double(i) / Double(steps) * Double(width))
+                ys.append(Double(box.y0) + Double(j) / Double(steps) * Double(height))
             }
         }
         do { try PixelGeolocator(georeferencing, path: path).toCRS(xs: &xs, ys: &ys) } catch { throw .source(error) }
@@ -174,7 +180,8 @@ enum SourceLoader {
         guard !valid.isEmpty else {
             throw .source(.transformFailed(path: path, reason: "no point of the raster maps to longitude/latitude"))
         }
-        // Pixel (0, 0) and pixel (width, height), the first and last points, before any wrapping.
+        // The window's first and last corners (pixel (0, 0) and (width, height) of a whole raster),
+        // before any wrapping.
         let corners = (lon0: xs[0], lat0: ys[0], lon1: xs[xs.count - 1], lat1: ys[ys.count - 1])
         let lons = valid.map { xs[$0] }
         var bounds = GeoBounds(west: lons.min()!, south: valid.map { ys[$0] }.min()!,

@@ -102,6 +102,21 @@ public struct Neatline: Sendable, Hashable {
         return (xs, ys)
     }
 
+    /// The window of full-resolution pixels (`x0..<x1`, `y0..<y1`) of a `width` × `height`
+    /// raster outside which nothing is drawn, on any level up to one whose pixels are `coarsest`
+    /// full-resolution ones: the ring's box grown by half such a pixel and one more (a pixel is
+    /// drawn when its centre is inside, so it reaches half its size past the ring), within the
+    /// raster.
+    public func drawnWindow(width: Int, height: Int, coarsest: (x: Double, y: Double) = (1, 1))
+        -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let (gx, gy) = (coarsest.x / 2 + 1, coarsest.y / 2 + 1)
+        let x0 = max(0, min(width, Int((xs.min()! - gx).rounded(.down))))
+        let x1 = max(x0, min(width, Int((xs.max()! + gx).rounded(.up))))
+        let y0 = max(0, min(height, Int((ys.min()! - gy).rounded(.down))))
+        let y1 = max(y0, min(height, Int((ys.max()! + gy).rounded(.up))))
+        return (x0, y0, x1, y1)
+    }
+
     /// Whether the point (pixel/line) lies inside the ring (even-odd rule).
     public func contains(x: Double, y: Double) -> Bool {
         var line = [Double]()

@@ -115,6 +115,13 @@ extension RasterDescription {
         return (Double(width) / Double(o.width), Double(height) / Double(o.height))
     }
 
+    /// The window of full-resolution pixels outside which nothing is drawn
+    /// (`Neatline.drawnWindow`); the whole raster when no neatline cuts it.
+    public var drawnWindow: (x0: Int, y0: Int, x1: Int, y1: Int) {
+        neatline?.drawnWindow(width: width, height: height, coarsest: scale(ofLevel: overviews.count))
+            ?? (0, 0, width, height)
+    }
+
     /// The same raster with its non-8-bit bands mapped from `range` (sources of one series share
     /// a range, so that sheets meet without a step in brightness).
     public func scaled(from range: (min: Double, max: Double)) -> RasterDescription {

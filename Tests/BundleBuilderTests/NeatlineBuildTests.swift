@@ -73,6 +73,15 @@ import TrailMapTestSupport
         // Distance inside the rectangle (negative outside), in metres.
         let counts = try check(reader, zoom: 10, margin: 300) { x, y in min(x - x0, x1 - x, y - y0, y1 - y) }
         #expect(counts.outside > 20_000 && counts.inside > 20_000, "\(counts)")
+        // The bundle's bounds are the neatline's, not the page's: the collar is ~0.2° wide.
+        var problems = [String]()
+        let bounds = try reader.metadata(problems: &problems).bounds
+        var lons = [x0, x1, x0, x1], lats = [y0, y0, y1, y1]
+        try CoordinateTransformer(from: SpatialReference(userInput: "EPSG:32613"), to: .wgs84).transform(xs: &lons, ys: &lats)
+        let tolerance = 0.01   // under two 250 m pixels
+        #expect(abs(bounds.west - lons.min()!) < tolerance && abs(bounds.east - lons.max()!) < tolerance
+                    && abs(bounds.south - lats.min()!) < tolerance && abs(bounds.north - lats.max()!) < tolerance,
+                "bounds \(bounds) vs the neatline's \(lons.min()!)...\(lons.max()!), \(lats.min()!)...\(lats.max()!)")
 
         // Warped to Web Mercator, the raster keeps the PDF's neatline in UTM metres: off the
         // raster, so not applied (the sheet is drawn, collar and all), and said so.

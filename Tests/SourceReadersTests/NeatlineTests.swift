@@ -64,6 +64,27 @@ import Testing
         #expect(try Self.neatline("POLYGON ((-5 -5, 105 -5, 105 39, -3 39, -3 41, 105 41, 105 85, -5 85, -5 -5))") != nil)
     }
 
+    /// The window a neatline leaves drawn holds every pixel drawn at full resolution and on
+    /// coarser levels, and not much more: the source's footprint is taken from it.
+    @Test func theDrawnWindowHoldsEveryDrawnPixel() throws {
+        let n = try #require(try Self.neatline())
+        for scale in [1, 2, 4, 8] {
+            let w = n.drawnWindow(width: 100, height: 80, coarsest: (Double(scale), Double(scale)))
+            // The ring's box is x 5.3...88.7, y 3.2...71.4.
+            let g = Double(scale) / 2 + 2
+            #expect(Double(w.x0) >= 5.3 - g && Double(w.x1) <= 88.7 + g && Double(w.y0) >= 3.2 - g && Double(w.y1) <= 71.4 + g,
+                    "\(w) is near the ring's box at scale \(scale)")
+            for j in 0..<(80 / scale) {
+                for i in 0..<(100 / scale) where n.contains(x: (Double(i) + 0.5) * Double(scale), y: (Double(j) + 0.5) * Double(scale)) {
+                    #expect(i * scale >= w.x0 && (i + 1) * scale <= w.x1 && j * scale >= w.y0 && (j + 1) * scale <= w.y1,
+                            "level pixel \(i),\(j) at scale \(scale) lies outside \(w)")
+                }
+            }
+        }
+        let clamped = n.drawnWindow(width: 100, height: 80, coarsest: (64, 64))
+        #expect(clamped == (0, 0, 100, 80), "within the raster")
+    }
+
     /// A neatline in another georeference's coordinates (gdalwarp copies a PDF's metadata into a
     /// raster of another CRS) lies off the raster: it is not applied.
     @Test func aNeatlineOffTheRasterIsNotApplied() throws {
