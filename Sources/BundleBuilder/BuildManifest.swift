@@ -12,12 +12,13 @@ public struct BuildManifest: Sendable {
     public var description: String?
     public var attribution: String?
     public var version: String?
-    /// The build's zooms; default: from the lowest to the highest zoom of the layers, and when
-    /// no layer gives its zooms, the sources' (`zoomsFromSources`).
+    /// The build's zooms; default: from the lowest to the highest zoom of the layers when every
+    /// layer gives its zooms, else taken from the sources (`zoomsFromSources`), as `trailmap
+    /// build` takes them.
     public var minZoom: Int
     public var maxZoom: Int
-    /// The ends of the zoom range taken from the sources (`SourceZooms`): those neither the
-    /// manifest nor any layer gives.
+    /// The ends of the zoom range taken from the sources (`SourceZooms`): those the manifest does
+    /// not give when some layer gives no zooms either.
     public var zoomsFromSources: SourceZooms = []
     public var bounds: GeoBounds?
     public var allowGaps = false
@@ -157,8 +158,11 @@ private struct FieldReader {
 
         let zoomRange = 0...TileID.maxZoom
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
-        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? lows.min()
-        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? highs.max()
+        // As on the command line: unless every layer gives its zooms, the builder takes the
+        // missing ends from the unranged layers' sources, together with the ranged layers' zooms.
+        let unranged = layers.contains { $0.zooms == nil }
+        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min())
+        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max())
         if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
 
         var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers)

@@ -77,6 +77,29 @@ import TrailMapTestSupport
         #expect(viaManifest.stdout.contains("zooms 5-6, from the sources' resolution and extent (the manifest's minzoom and maxzoom choose)"), "\(viaManifest.stdout)")
     }
 
+    /// A layer with zooms beside one without: the unranged layer's sources extend the build to
+    /// their zooms, in a manifest as on the command line.
+    @Test func aLayerWithoutZoomsExtendsTheBuildToItsSources() throws {
+        _ = try sources()
+        let manifest = try write("""
+            {"name": "Mixed", "allowOverlap": true,
+             "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4},
+                        {"name": "fine", "sources": ["fine.png"]}]}
+            """, "mixed.json")
+        let a = dir.file("mixed-manifest.mbtiles"), b = dir.file("mixed-flags.mbtiles")
+        let viaManifest = try CLIRunner.run(["build", "--manifest", manifest, "--out", a, "--threads", "2"])
+        #expect(viaManifest.status == 0, "\(viaManifest.stderr)")
+        let viaFlags = try CLIRunner.run(["build", "--name", "Mixed", "--source", dir.file("coarse.png@3-4"),
+                                          "--source", dir.file("fine.png"), "--out", b, "--threads", "2", "--quiet"])
+        #expect(viaFlags.status == 0, "\(viaFlags.stderr)")
+        // fine.png alone gives zooms 5-6 (withoutZoomsTheSourcesGiveThem); coarse.png serves 3-4.
+        let zooms = try BundleReader(path: a).zoomLevels().map(\.zoom)
+        #expect(zooms == [3, 4, 5, 6], "\(zooms)")
+        let ta = try tiles(a), tb = try tiles(b)
+        #expect(!ta.isEmpty && ta == tb, "the same tiles, byte for byte (\(ta.count) and \(tb.count))")
+        #expect(viaManifest.stdout.contains("zooms 3-6, from the sources"), "\(viaManifest.stdout)")
+    }
+
     @Test func theManifestSetsTextsBoundsAndOutput() throws {
         _ = try sources()
         let manifest = try write("""
