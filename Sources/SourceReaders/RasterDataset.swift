@@ -133,9 +133,14 @@ public final class RasterDataset {
             }
         }
         var scale: (min: Double, max: Double)?
-        if type != GDT_Byte {
+        // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): 0...2^n - 1 is
+        // the full range, as a PNG of that bit depth shows it (read as bytes, it would be near black).
+        let bits = type == GDT_Byte && !layout.isPalette ? Self.bitsPerSample(bands[0]!) : nil
+        if type != GDT_Byte || bits != nil {
             if let given = options.scale {
                 scale = given
+            } else if let bits {
+                scale = (0, Double((1 << bits) - 1))
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
                 for band in bands.prefix(colourBands) {
@@ -162,6 +167,13 @@ public final class RasterDataset {
             }
         }
         return description
+    }
+
+    /// A band's bits a sample when fewer than 8 (GDAL's `NBITS` item, `IMAGE_STRUCTURE` domain).
+    private static func bitsPerSample(_ band: GDALRasterBandH) -> Int? {
+        guard let item = GDALGetMetadataItem(band, "NBITS", "IMAGE_STRUCTURE"), let n = Int(String(cString: item)),
+              (1..<8).contains(n) else { return nil }
+        return n
     }
 
     /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`--bands`)

@@ -100,6 +100,23 @@ import TrailMapTestSupport
         #expect(auto.scale.map { $0.min >= 1000 && $0.max <= 3000 } == true, "statistics of the band")
     }
 
+    /// A gray band of fewer than 8 bits a sample (TIFF NBITS) spans 0...2^n - 1, not 0...255;
+    /// `--scale` still chooses.
+    @Test func fewerThanEightBitsSpanTheirOwnRange() throws {
+        for bits in [2, 4] {
+            let top = (1 << bits) - 1
+            let narrow = try make("nbits\(bits)", ["-b", "1", "-scale", "0", "255", "0", "\(top)", "-co", "NBITS=\(bits)",
+                                                  "-co", "PHOTOMETRIC=MINISBLACK"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
+            let (d, px) = try read(narrow)
+            #expect(d.layout == .gray && d.scale?.min == 0 && d.scale?.max == Double(top), "\(bits) bits: \(String(describing: d.scale))")
+            #expect(px[0] == 0 && px[15 * 4] == 255, "\(bits) bits: the top value is white, not \(px[15 * 4])")
+            let (given, gpx) = try read(narrow, options: ReadOptions(scale: (0, Double(2 * top))))
+            #expect(given.scale?.max == Double(2 * top) && abs(Int(gpx[15 * 4]) - 128) <= 1)
+        }
+        let full = try make("eight", ["-b", "1"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
+        #expect(try read(full).0.scale == nil, "8-bit bands are read as they are")
+    }
+
     /// A Float32 raster (ENVI, written here byte by byte) with NaN holes: NaN is transparent and
     /// the band's own range (NaN ignored) maps to 0...255.
     @Test func floatBandsWithNaNHoles() throws {
