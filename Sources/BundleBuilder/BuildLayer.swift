@@ -108,6 +108,14 @@ extension BuildOptions {
         if let dup = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
             throw .layer("two layers are named \"\(dup)\": layer names must differ")
         }
+        if !zoomsKnown, !allowOverlap {
+            // A series without zooms serves every zoom of the build, so it overlaps any other
+            // series whatever zooms the sources give: said before they are read.
+            let series = layers.filter { $0.kind == .series }
+            if let whole = series.first(where: { $0.zooms == nil }), let other = series.first(where: { $0.name != whole.name }) {
+                throw .layer("series \"\(whole.name)\" (every zoom of the build) and \"\(other.name)\" serve the same zooms; give them zooms that meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)")
+            }
+        }
         guard zoomsKnown else { return }
         if !allowOverlap {
             let series = layers.indices.filter { layers[$0].kind == .series }

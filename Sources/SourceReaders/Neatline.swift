@@ -103,10 +103,11 @@ public struct Neatline: Sendable, Hashable {
     }
 
     /// The window of full-resolution pixels (`x0..<x1`, `y0..<y1`) of a `width` × `height`
-    /// raster outside which nothing is drawn, on any level up to one whose pixels are `coarsest`
-    /// full-resolution ones: the ring's box grown by half such a pixel and one more (a pixel is
-    /// drawn when its centre is inside, so it reaches half its size past the ring), within the
-    /// raster.
+    /// raster outside which nothing is drawn, on the file's levels up to one whose pixels are
+    /// `coarsest` full-resolution ones: the ring's box grown by half such a pixel and one more (a
+    /// pixel is drawn when its centre is inside, so it reaches half its size past the ring),
+    /// within the raster. A level the builder halves itself (`WindowPlan`) may reach up to one of
+    /// its pixels further, as it does past the raster's own edges.
     public func drawnWindow(width: Int, height: Int, coarsest: (x: Double, y: Double) = (1, 1))
         -> (x0: Int, y0: Int, x1: Int, y1: Int) {
         let (gx, gy) = (coarsest.x / 2 + 1, coarsest.y / 2 + 1)

@@ -133,14 +133,12 @@ public final class RasterDataset {
             }
         }
         var scale: (min: Double, max: Double)?
-        // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): 0...2^n - 1 is
-        // the full range, as a PNG of that bit depth shows it (read as bytes, it would be near black).
+        // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): widened to 8 bits
+        // as it is read (`RasterDescription.bitsPerSample`), unless --scale maps it.
         let bits = type == GDT_Byte && !layout.isPalette ? Self.bitsPerSample(bands[0]!) : nil
-        if type != GDT_Byte || bits != nil {
+        if type != GDT_Byte || (bits != nil && options.scale != nil) {
             if let given = options.scale {
                 scale = given
-            } else if let bits {
-                scale = (0, Double((1 << bits) - 1))
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
                 for band in bands.prefix(colourBands) {
@@ -157,6 +155,8 @@ public final class RasterDataset {
                                             layout: layout, dataType: typeName, bands: selected, georeferencing: georeferencing,
                                             crs: crs, crsAssumed: assumed, transparency: transparency, palette: palette,
                                             scale: scale, overviews: overviews(bands: bands.map { $0! }))
+        if scale == nil { description.bitsPerSample = bits }
+        if layout.hasAlpha, type == GDT_Byte { description.alphaBitsPerSample = Self.bitsPerSample(bands[colourBands]!) }
         // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
         if let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty {
             switch Neatline.read(wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
@@ -167,6 +167,13 @@ public final class RasterDataset {
             }
         }
         return description
+    }
+
+    /// Values of `bits` bits a sample (0...2^bits - 1) to 0...255, as a PNG of that depth shows
+    /// them; larger values (not in such a file) to 255.
+    static func widening(_ bits: Int) -> [UInt8] {
+        let top = (1 << bits) - 1
+        return (0..<256).map { v in v >= top ? 255 : UInt8((Double(v) * 255 / Double(top)).rounded()) }
     }
 
     /// A band's bits a sample when fewer than 8 (GDAL's `NBITS` item, `IMAGE_STRUCTURE` domain).
@@ -328,6 +335,10 @@ public final class RasterDataset {
             }
         }
         if eightBit { for i in 0..<n { out[i * 4 + 3] = 255 } }
+        if eightBit, let bits = d.bitsPerSample {
+            let widen = Self.widening(bits)
+            for i in 0..<n { for c in channels { out[i * 4 + c] = widen[Int(out[i * 4 + c])] } }
+        }
         // Gray and palette fan out to RGB.
         switch d.layout {
         case .gray, .grayAlpha:
@@ -358,9 +369,13 @@ public final class RasterDataset {
             let alpha = bands[colourBands]
             if d.layout == .paletteAlpha {
                 // The colour table's alpha times the band's.
-                try multiplyAlpha(out, by: alpha, x0, y0, w, h)
-            } else if eightBit {
+                try multiplyAlpha(out, by: alpha, x0, y0, w, h, bits: d.alphaBitsPerSample)
+            } else if eightBit || d.alphaBitsPerSample != nil {
                 try read(alpha, x0, y0, w, h, into: out + 3, type: GDT_Byte, pixelSpace: 4)
+                if let bits = d.alphaBitsPerSample {
+                    let widen = Self.widening(bits)
+                    for i in 0..<n { out[i * 4 + 3] = widen[Int(out[i * 4 + 3])] }
+                }
             } else {
                 if floats.count < n { floats = [Float](repeating: 0, count: n) }
                 try floats.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
@@ -384,13 +399,18 @@ public final class RasterDataset {
         }
     }
 
-    /// Multiplies the window's alpha by an 8-bit band's values (an alpha band, a mask) read over it.
+    /// Multiplies the window's alpha by an 8-bit band's values (an alpha band, a mask) read over it;
+    /// a band of fewer `bits` a sample is widened first.
     private func multiplyAlpha(_ out: UnsafeMutablePointer<UInt8>, by band: GDALRasterBandH,
-                               _ x0: Int, _ y0: Int, _ w: Int, _ h: Int) throws(SourceReaderError) {
+                               _ x0: Int, _ y0: Int, _ w: Int, _ h: Int, bits: Int? = nil) throws(SourceReaderError) {
         let n = w * h
         if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
         try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
             try read(band, x0, y0, w, h, into: m.baseAddress!, type: GDT_Byte, pixelSpace: 1)
+        }
+        if let bits {
+            let widen = Self.widening(bits)
+            for i in 0..<n { bytes[i] = widen[Int(bytes[i])] }
         }
         for i in 0..<n where bytes[i] != 255 { out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255) }
     }

@@ -104,6 +104,11 @@ public struct RasterDescription: Sendable {
     public var neatline: Neatline? = nil
     /// A `NEATLINE` metadata item that lies off the raster, not applied (a warning says so).
     public var neatlineOffTheRaster = false
+    /// The colour bands' bits a sample when fewer than 8 (a TIFF's `NBITS`; not palettes, not
+    /// under `--scale`): 0...2^n - 1 is widened to 0...255 as the bands are read.
+    public var bitsPerSample: Int? = nil
+    /// The same for an 8-bit-typed alpha band.
+    public var alphaBitsPerSample: Int? = nil
 }
 
 extension RasterDescription {

@@ -47,6 +47,30 @@ import TrailMapTestSupport
         #expect(abs(atSeam - 128) <= 3, "gray at the seam \(atSeam)")
     }
 
+    /// Scans of fewer than 8 bits a sample are widened by their own depth, not joined into the
+    /// series' range: a 2-bit sheet beside a 4-bit one and a 16-bit one still reaches white.
+    @Test func sheetsOfFewerBitsKeepTheirOwnRange() throws {
+        func scan(_ name: String, bits: Int, box: GeoBounds) throws -> String {
+            let gray = try fx.geographic(name + "-8", box: box, size: 64) { _, _ in (255, 255, 255, 255) }
+            let out = fx.dir.file(name + ".tif")
+            try GDALTools.translate(gray, out, ["-b", "1", "-scale", "0", "255", "0", "\((1 << bits) - 1)",
+                                                "-co", "NBITS=\(bits)", "-co", "PHOTOMETRIC=MINISBLACK"])
+            return out
+        }
+        let two = try scan("two", bits: 2, box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40))
+        let four = try scan("four", bits: 4, box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40))
+        let wide = try ramp("wide", box: GeoBounds(west: -105, south: 39, east: -104.5, north: 40), low: 0, high: 4000)
+        let reader = try fx.build(fx.options([two, four, wide], min: 9, max: 9, out: "bits.mbtiles", resampling: .nearest))
+        for (lon, what) in [(-105.75, "2-bit"), (-105.25, "4-bit")] {
+            let t = WebMercator.tile(lon: lon, lat: 39.5, zoom: 9)
+            let image = try #require(try fx.tile(reader, t))
+            let b = t.mercatorBounds, p = WebMercator.project(lon: lon, lat: 39.5)
+            let x = Int((p.x - b.minX) / (b.maxX - b.minX) * 256), y = Int((b.maxY - p.y) / (b.maxY - b.minY) * 256)
+            let i = (y * 256 + x) * 4
+            #expect(image.pixels[i] == 255 && image.pixels[i + 3] == 255, "the \(what) sheet's white is \(image.pixels[i])")
+        }
+    }
+
     /// A new sheet that widens the joint range changes every tile of the series: `--update`
     /// refuses, naming why, rather than keep tiles mapped from the old range.
     @Test func anUpdateThatWidensTheRangeIsRefused() throws {

@@ -108,13 +108,24 @@ import TrailMapTestSupport
             let narrow = try make("nbits\(bits)", ["-b", "1", "-scale", "0", "255", "0", "\(top)", "-co", "NBITS=\(bits)",
                                                   "-co", "PHOTOMETRIC=MINISBLACK"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
             let (d, px) = try read(narrow)
-            #expect(d.layout == .gray && d.scale?.min == 0 && d.scale?.max == Double(top), "\(bits) bits: \(String(describing: d.scale))")
+            // Widened as read, not scaled: a layer's sources never share a range with it.
+            #expect(d.layout == .gray && d.scale == nil && d.bitsPerSample == bits, "\(bits) bits")
             #expect(px[0] == 0 && px[15 * 4] == 255, "\(bits) bits: the top value is white, not \(px[15 * 4])")
+            let mid = 1 << (bits - 1)   // the first pixel of that value: column mid * 15 / top, rounded up
+            let column = (0..<16).first { Int((Double($0 * 17) * Double(top) / 255).rounded()) == mid }!
+            #expect(Int(px[column * 4]) == Int((Double(mid) * 255 / Double(top)).rounded()), "\(bits) bits: value \(mid)")
             let (given, gpx) = try read(narrow, options: ReadOptions(scale: (0, Double(2 * top))))
-            #expect(given.scale?.max == Double(2 * top) && abs(Int(gpx[15 * 4]) - 128) <= 1)
+            #expect(given.scale?.max == Double(2 * top) && given.bitsPerSample == nil && abs(Int(gpx[15 * 4]) - 128) <= 1)
         }
         let full = try make("eight", ["-b", "1"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
-        #expect(try read(full).0.scale == nil, "8-bit bands are read as they are")
+        #expect(try read(full).0.scale == nil && read(full).0.bitsPerSample == nil, "8-bit bands are read as they are")
+
+        // Gray + alpha at 4 bits: GDAL writes the alpha band at the band's depth; both are widened.
+        let alpha = try make("nbits-alpha", ["-b", "1", "-b", "1", "-scale", "0", "255", "0", "15", "-colorinterp", "gray,alpha",
+                                             "-co", "NBITS=4", "-co", "ALPHA=YES", "-co", "PHOTOMETRIC=MINISBLACK"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
+        let (ad, apx) = try read(alpha)
+        #expect(ad.layout == .grayAlpha && ad.alphaBitsPerSample == 4)
+        #expect(apx[15 * 4] == 255 && apx[15 * 4 + 3] == 255 && apx[3] == 0 && apx[8 * 4 + 3] == 136, "\(Array(apx[0..<64]))")
     }
 
     /// A Float32 raster (ENVI, written here byte by byte) with NaN holes: NaN is transparent and

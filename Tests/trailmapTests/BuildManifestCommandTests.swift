@@ -98,6 +98,12 @@ import TrailMapTestSupport
         let ta = try tiles(a), tb = try tiles(b)
         #expect(!ta.isEmpty && ta == tb, "the same tiles, byte for byte (\(ta.count) and \(tb.count))")
         #expect(viaManifest.stdout.contains("zooms 3-6, from the sources"), "\(viaManifest.stdout)")
+
+        // Without allowOverlap the two series overlap whatever the sources say: refused at once.
+        let strict = try write(#"{"name": "Mixed", "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}, {"name": "fine", "sources": ["fine.png"]}]}"#, "strict.json")
+        let refused = try CLIRunner.run(["build", "--manifest", strict, "--out", dir.file("strict.mbtiles")])
+        #expect(refused.status != 0 && refused.stderr.contains("series \"fine\" (every zoom of the build) and \"coarse\" serve the same zooms"), "\(refused.stderr)")
+        #expect(!refused.stdout.contains("inspecting") && !FileManager.default.fileExists(atPath: dir.file("strict.mbtiles")))
     }
 
     @Test func theManifestSetsTextsBoundsAndOutput() throws {
