@@ -220,12 +220,58 @@ enum SourceLoader {
             // Degrees from control points or RPCs: their fit is not wrapped, so they are refused there.
             throw .source(.transformFailed(path: path, reason: "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"))
         }
+        if crs.kind == .other {
+            // A pole inside the raster (a polar stereographic map, an orthographic view): every
+            // longitude, up to the pole, which the grid's points only come near.
+            let back = try? CoordinateTransformer(from: .wgs84, to: crs, path: path)
+            let locator = try? PixelGeolocator(georeferencing, path: path)
+            for pole in [90.0, -90.0] {
+                var px = [0.0], py = [pole]
+                back?.transform(xs: &px, ys: &py)
+                locator?.toPixels(xs: &px, ys: &py)
+                guard let x = px.first, let y = py.first, back != nil, locator != nil,
+                      x >= Double(box.x0), x <= Double(box.x1), y >= Double(box.y0), y <= Double(box.y1) else { continue }
+                (bounds.west, bounds.east) = (-180, 180)
+                if pole > 0 { bounds.north = 90 } else { bounds.south = -90 }
+                parts = [bounds]
+            }
+            // Points outside the projection's domain (the corners of a world Mollweide, around an
+            // orthographic disc): the outline lies between them and the valid ones, up to one
+            // grid step further than the valid points reach.
+            if valid.count < xs.count {
+                let step = Self.largestStep(xs: xs, ys: ys, side: steps + 1)
+                func grown(_ b: GeoBounds) -> GeoBounds {
+                    GeoBounds(west: max(-180, b.west - step.lon), south: max(-90, b.south - step.lat),
+                              east: min(180, b.east + step.lon), north: min(90, b.north + step.lat))
+                }
+                bounds = grown(bounds)
+                parts = parts.map(grown)
+            }
+        }
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
               let clipped = bounds.clippedToMercator
         else { throw .outsideMercator(path: path, bounds: bounds) }
         let size = ZoomChoice.pixelSize(corners: corners, acrossAntimeridian: parts.count == 2, parts: parts, bounds: bounds,
                                         width: width, height: height)
         return (bounds, clipped.mercator, parts, window, size)
+    }
+
+    /// The largest longitude and latitude steps between neighbouring valid points of a `side` ×
+    /// `side` grid (longitudes the short way round).
+    static func largestStep(xs: [Double], ys: [Double], side: Int) -> (lon: Double, lat: Double) {
+        var step = (lon: 0.0, lat: 0.0)
+        for j in 0..<side {
+            for i in 0..<side {
+                let a = j * side + i
+                guard xs[a].isFinite, ys[a].isFinite else { continue }
+                for b in [i + 1 < side ? a + 1 : -1, j + 1 < side ? a + side : -1] where b >= 0 && xs[b].isFinite && ys[b].isFinite {
+                    let dlon = abs(xs[b] - xs[a]).truncatingRemainder(dividingBy: 360)
+                    step.lon = max(step.lon, min(dlon, 360 - dlon))
+                    step.lat = max(step.lat, abs(ys[b] - ys[a]))
+                }
+            }
+        }
+        return step
     }
 
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits

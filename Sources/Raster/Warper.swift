@@ -29,7 +29,15 @@ struct Warper {
         let tb = tile.mercatorBounds
         let res = (tb.maxX - tb.minX) / Double(n)
         var grid = makeGrid(step: min(64, n), tile: tb, res: res, mapping: mapping)
-        guard let ratio = footprintRatio(grid) else { return nil }
+        var found = footprintRatio(grid)
+        // No cell with four valid corners: the tile may still cut the edge of the projection's
+        // domain (an orthographic disc's limb, a world Mollweide's outline) between the grid's
+        // points. Finer grids are tried while some point is valid, and down to 16 pixels anyway.
+        while found == nil, grid.step > 1, grid.step > 16 || grid.xs.contains(where: \.isFinite) {
+            grid = makeGrid(step: grid.step / 2, tile: tb, res: res, mapping: mapping)
+            found = footprintRatio(grid)
+        }
+        guard let ratio = found else { return nil }
         let plan = WindowPlan(levels: reader.levels, ratio: ratio)
         // Refine until bilinear interpolation is within the threshold everywhere.
         while grid.step > 1 {

@@ -37,19 +37,80 @@ struct WindowPlan {
         height = (lv.height + d - 1) / d
     }
 
+    /// Level pixels read at once, at most: a window halved many times (a source without
+    /// overviews at a zoom far coarser than its pixels) is read in chunks of up to this many, so
+    /// memory stays bounded however large the window (16 MB of RGBA).
+    static let chunkPixels = 1 << 22
+
     /// Reads effective pixels [x0, x1) × [y0, y1) (inside the level) into `buffer`, `(x1-x0) * 4`
     /// bytes a row: the level's window, halved `halvings` times by alpha-weighted 2×2 means.
-    func read(from reader: any SourceWindowReader, x0: Int, y0: Int, x1: Int, y1: Int, into buffer: inout [UInt8]) throws {
+    /// A large window is read in chunks aligned to the halvings' 2×2 blocks (the same result).
+    /// (`chunkPixels` and `chunkHalvings`, the most halvings done chunk by chunk, are for tests.)
+    func read(from reader: any SourceWindowReader, x0: Int, y0: Int, x1: Int, y1: Int, into buffer: inout [UInt8],
+              chunkPixels: Int = Self.chunkPixels, chunkHalvings: Int = 11) throws {
         let d = 1 << halvings
         let lv = reader.levels[level]
         let lx0 = x0 * d, ly0 = y0 * d
         let lx1 = min(x1 * d, lv.width), ly1 = min(y1 * d, lv.height)
         let w = lx1 - lx0, h = ly1 - ly0
-        if buffer.count < w * h * 4 { buffer = [UInt8](repeating: 0, count: w * h * 4) }
-        try buffer.withUnsafeMutableBufferPointer { b in
-            try reader.readWindow(level: level, x0: lx0, y0: ly0, width: w, height: h, into: b.baseAddress!)
-            var (cw, ch) = (w, h)
-            for _ in 0..<halvings { (cw, ch) = Decimation.halve(b.baseAddress!, width: cw, height: ch) }
+        if w * h <= chunkPixels {
+            if buffer.count < w * h * 4 { buffer = [UInt8](repeating: 0, count: w * h * 4) }
+            try buffer.withUnsafeMutableBufferPointer { b in
+                try reader.readWindow(level: level, x0: lx0, y0: ly0, width: w, height: h, into: b.baseAddress!)
+                var (cw, ch) = (w, h)
+                for _ in 0..<halvings { (cw, ch) = Decimation.halve(b.baseAddress!, width: cw, height: ch) }
+            }
+            return
+        }
+        // In chunks: first halved `k1` times (a chunk at least one block of 2^k1 level pixels a
+        // side) into an intermediate image, which is then halved the remaining times.
+        let k1 = min(halvings, chunkHalvings), d1 = 1 << k1
+        let side = max(1, Int(Double(chunkPixels).squareRoot()) / d1)   // intermediate pixels a chunk side
+        let iw = (w + d1 - 1) / d1, ih = (h + d1 - 1) / d1
+        // The intermediate image too within 16 chunks (only a window of millions of pixels a
+        // side, halved more than 11 times, exceeds it).
+        guard iw * ih <= 16 * chunkPixels else { throw WindowReadError.tooCoarse(perPixel: d) }
+        var inter = [UInt8](repeating: 0, count: iw * ih * 4)
+        var chunk = [UInt8](repeating: 0, count: min(side * d1, w) * min(side * d1, h) * 4)
+        for cy in stride(from: 0, to: ih, by: side) {
+            for cx in stride(from: 0, to: iw, by: side) {
+                let cx1 = min(cx + side, iw), cy1 = min(cy + side, ih)
+                let px0 = lx0 + cx * d1, py0 = ly0 + cy * d1
+                let pw = min(lx0 + cx1 * d1, lx1) - px0, ph = min(ly0 + cy1 * d1, ly1) - py0
+                try chunk.withUnsafeMutableBufferPointer { c in
+                    try reader.readWindow(level: level, x0: px0, y0: py0, width: pw, height: ph, into: c.baseAddress!)
+                    var (cw, ch) = (pw, ph)
+                    for _ in 0..<k1 { (cw, ch) = Decimation.halve(c.baseAddress!, width: cw, height: ch) }
+                    for row in 0..<ch {
+                        let from = row * cw * 4, to = ((cy + row) * iw + cx) * 4
+                        inter.withUnsafeMutableBufferPointer { i in
+                            (i.baseAddress! + to).update(from: c.baseAddress! + from, count: cw * 4)
+                        }
+                    }
+                }
+            }
+        }
+        var (cw, ch) = (iw, ih)
+        inter.withUnsafeMutableBufferPointer { i in
+            for _ in k1..<halvings { (cw, ch) = Decimation.halve(i.baseAddress!, width: cw, height: ch) }
+        }
+        if buffer.count < cw * ch * 4 { buffer = [UInt8](repeating: 0, count: cw * ch * 4) }
+        buffer.withUnsafeMutableBufferPointer { b in
+            inter.withUnsafeBufferPointer { b.baseAddress!.update(from: $0.baseAddress!, count: cw * ch * 4) }
+        }
+    }
+}
+
+/// Why a source window cannot be read.
+public enum WindowReadError: Error, CustomStringConvertible {
+    /// A zoom whose tile pixels each span `perPixel` × `perPixel` pixels of the source's coarsest
+    /// level, over a window too large to reduce within bounded memory.
+    case tooCoarse(perPixel: Int)
+
+    public var description: String {
+        switch self {
+        case let .tooCoarse(d):
+            "a tile pixel at this zoom spans \(d)×\(d) of its pixels and it has no overview that coarse: add overviews (gdaladdo -r average FILE) or build higher zooms only"
         }
     }
 }
