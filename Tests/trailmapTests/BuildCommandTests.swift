@@ -122,6 +122,13 @@ import TrailMapTestSupport
                                    "--maxzoom", "6", "--out", out, "--effort", "fast", "--src-nodata", "0"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try CLIRunner.run(["bundle", "verify", out]).status == 0)
+        // Negative numbers are values, not flags: `--bounds -110,...` and `--src-nodata -9999`.
+        let negative = try CLIRunner.run(["build", "--source", tif, "--name", "UTM", "--minzoom", "3", "--maxzoom", "4",
+                                          "--bounds", "-106,37,-100,41", "--src-nodata", "-9999", "--scale", "-5,300",
+                                          "--out", dir.file("negative.mbtiles")])
+        #expect(negative.status == 0, "\(negative.stderr)")
+        let bounds = try BundleReader(path: dir.file("negative.mbtiles")).metadataPairs()["bounds"]
+        #expect(bounds?.hasPrefix("-106.") == true, "\(String(describing: bounds))")
         let cases: [([String], String)] = [
             (["--source", tif, "--source-crs", "EPSG:999999"], "EPSG:999999"),
             (["--source", tif, "--scale", "5,5"], "MIN must be less than MAX"),
