@@ -8,8 +8,11 @@ enum BandRange {
     /// The band's minimum and maximum: GDAL's (from overviews or a sample where it can), or,
     /// when that is infinite (a floating-point band holding ±inf), the finite values' range
     /// over a decimated read of the band, without its nodata value. Nil when it holds no finite
-    /// value that is not nodata.
-    static func of(_ band: GDALRasterBandH, path: String) throws(SourceReaderError) -> (min: Double, max: Double)? {
+    /// value that is not nodata. With `nodata` (`--src-nodata`, overriding the file's), always
+    /// the decimated read, without that value: GDAL's own statistics would count it.
+    static func of(_ band: GDALRasterBandH, path: String, nodata given: Double? = nil) throws(SourceReaderError)
+        -> (min: Double, max: Double)? {
+        if let given { return try finite(band, path: path, nodata: given) }
         var minmax = [0.0, 0.0]
         GDALEnvironment.resetError()
         guard GDALComputeRasterMinMax(band, 1, &minmax) == CE_None else {
@@ -19,7 +22,8 @@ enum BandRange {
         return try finite(band, path: path)
     }
 
-    private static func finite(_ band: GDALRasterBandH, path: String) throws(SourceReaderError) -> (min: Double, max: Double)? {
+    private static func finite(_ band: GDALRasterBandH, path: String, nodata given: Double? = nil) throws(SourceReaderError)
+        -> (min: Double, max: Double)? {
         let w = Int(GDALGetRasterBandXSize(band)), h = Int(GDALGetRasterBandYSize(band))
         let bw = min(w, sampleSide), bh = min(h, sampleSide)
         var values = [Double](repeating: .nan, count: bw * bh)
@@ -31,7 +35,8 @@ enum BandRange {
             throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read the band to find its range (give --scale MIN,MAX)"))
         }
         var has: Int32 = 0
-        let nodata = GDALGetRasterNoDataValue(band, &has)
+        var nodata = GDALGetRasterNoDataValue(band, &has)
+        if let given { (nodata, has) = (given, given.isNaN ? 0 : 1) }
         // A Float32 band's nodata is compared as a Float, as its pixels are (`FloatNodata`).
         let single = GDALGetRasterDataType(band) == GDT_Float32, f = FloatNodata(nodata)
         func isNodata(_ v: Double) -> Bool { has != 0 && (single ? f.matches(Float(v)) : v == nodata) }

@@ -141,8 +141,11 @@ public final class RasterDataset {
                 scale = given
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
-                for band in bands.prefix(colourBands) {
-                    guard let band, let range = try BandRange.of(band, path: path) else { continue }
+                // --src-nodata's values are left out of the range, as the file's own nodata is.
+                var given = [Double?](repeating: nil, count: colourBands)
+                if options.nodata != nil, case let .nodata(values) = transparency { given = values.map { $0 } }
+                for (b, band) in bands.prefix(colourBands).enumerated() {
+                    guard let band, let range = try BandRange.of(band, path: path, nodata: given[b]) else { continue }
                     lo = min(lo, range.min)
                     hi = max(hi, range.max)
                 }

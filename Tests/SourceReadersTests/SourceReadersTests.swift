@@ -100,6 +100,19 @@ import TrailMapTestSupport
         #expect(auto.scale.map { $0.min >= 1000 && $0.max <= 3000 } == true, "statistics of the band")
     }
 
+    /// `--src-nodata` on a 16-bit band with no nodata of its own: the fill value is left out of
+    /// the range its pixels are scaled from, as a declared nodata is.
+    @Test func givenNodataIsLeftOutOfTheRange() throws {
+        let filled = try make("filled", ["-b", "1", "-ot", "UInt16", "-scale", "0", "255", "0", "4080"]) { c, _ in
+            (c < 4 ? 0 : UInt8(c * 16), 0, 0, 255)
+        }
+        let (plain, _) = try read(filled)
+        #expect(plain.scale?.min == 0, "the fill counts when nothing says it is nodata")
+        let (d, px) = try read(filled, options: ReadOptions(nodata: [0]))
+        #expect(d.scale.map { $0.min >= 1024 && $0.max <= 3840 } == true, "\(String(describing: d.scale))")
+        #expect(px[3] == 0 && px[4 * 4] == 0 && px[4 * 4 + 3] == 255 && px[15 * 4] == 255, "\(Array(px[0..<64]))")
+    }
+
     /// A gray band of fewer than 8 bits a sample (TIFF NBITS) spans 0...2^n - 1, not 0...255;
     /// `--scale` still chooses.
     @Test func fewerThanEightBitsSpanTheirOwnRange() throws {
