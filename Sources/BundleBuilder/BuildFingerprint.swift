@@ -105,4 +105,17 @@ struct SourceFileStamp: Equatable {
         size = st.size
         modifiedNanoseconds = st.modifiedNanoseconds
     }
+
+    /// A source's with the other files GDAL reads for it (`SourceInfo.files`): their sizes added,
+    /// their times mixed by position, so that a change in any of them changes the stamp. A
+    /// source of one file has that file's stamp.
+    init(source: SourceInfo) {
+        let files = source.files
+        self.init(path: files[0])
+        for (i, file) in files.enumerated().dropFirst() {
+            let other = SourceFileStamp(path: file)
+            size &+= other.size
+            modifiedNanoseconds &+= other.modifiedNanoseconds &* Int64(i + 1) &+ other.size
+        }
+    }
 }

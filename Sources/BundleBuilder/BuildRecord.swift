@@ -69,9 +69,9 @@ struct BuildRecord {
         let byKey = Dictionary(known.map { ("\($0.layer)\u{0}\($0.path)", $0) }, uniquingKeysWith: { _, last in last })
         for (i, info) in infos.enumerated() {
             if i > 0 { hashed(i, infos.count) }
-            let stamp = stamps?[i] ?? SourceFileStamp(path: info.path)
+            let stamp = stamps?[i] ?? SourceFileStamp(source: info)
             let footprint = Self.footprint(info)
-            let moved = stamps != nil && SourceFileStamp(path: info.path) != stamp
+            let moved = stamps != nil && SourceFileStamp(source: info) != stamp
             if let k = byKey["\(layerOf[i])\u{0}\(info.path)"],
                k.size == stamp.size, k.modified == stamp.modifiedNanoseconds, k.footprint == footprint {
                 out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified,
@@ -79,7 +79,14 @@ struct BuildRecord {
                 continue
             }
             let digest: (size: Int64, hex: String)
-            if GDALFiles.isGDALName(info.path) {
+            if info.files.count > 1 {
+                // The source and the files GDAL reads for it, one after the other.
+                do throws(SourceReaderError) {
+                    digest = try FileSHA256.digest { (feed) throws(SourceReaderError) in
+                        for file in info.files { try GDALFiles.read(file, into: feed) }
+                    }
+                } catch { throw .source(error) }
+            } else if GDALFiles.isGDALName(info.path) {
                 do throws(SourceReaderError) {
                     digest = try FileSHA256.digest { (feed) throws(SourceReaderError) in try GDALFiles.read(info.path, into: feed) }
                 } catch { throw .source(error) }

@@ -254,7 +254,7 @@ public struct BundleBuilder: Sendable {
     private func run(_ plan: Plan, start: Date, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let infos = plan.sources
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
-        let startStamps = infos.map { SourceFileStamp(path: $0.path) }
+        let startStamps = infos.map { SourceFileStamp(source: $0) }
         let total = plan.total
         let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path, startStamps[$0]) }
         var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales)

@@ -36,6 +36,12 @@ public struct SourceInfo: Sendable {
     /// The size of one of its pixels in Web Mercator metres, as GDAL suggests a warp's output
     /// resolution (`ZoomChoice.pixelSize`); nil when it cannot be told. Found at inspection.
     public var mercatorPixelSize: Double? = nil
+    /// The source's file and the others GDAL reads for it (`RasterDescription.companionFiles`):
+    /// what an update stamps and hashes.
+    public var files: [String] {
+        if case let .raster(d) = kind { return [path] + d.companionFiles }
+        return [path]
+    }
     /// `parts` in Web Mercator metres, clipped to the Mercator square.
     public var mercatorParts: [MercatorBounds] { parts.compactMap { $0.clippedToMercator?.mercator } }
 

@@ -159,6 +159,7 @@ public final class RasterDataset {
                                             crs: crs, crsAssumed: assumed, transparency: transparency, palette: palette,
                                             scale: scale, overviews: overviews(bands: bands.map { $0! }))
         if scale == nil { description.bitsPerSample = bits }
+        description.companionFiles = companionFiles()
         if layout.hasAlpha, type == GDT_Byte { description.alphaBitsPerSample = Self.bitsPerSample(bands[colourBands]!) }
         // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
         if let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty {
@@ -170,6 +171,21 @@ public final class RasterDataset {
             }
         }
         return description
+    }
+
+    /// The files GDAL lists for the dataset other than the source itself (or its container).
+    private func companionFiles() -> [String] {
+        guard let list = GDALGetFileList(handle) else { return [] }
+        defer { CSLDestroy(list) }
+        let own = [path, GDALFiles.subdataset(path)?.file].compactMap { $0 }.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var files = [String]()
+        for i in 0..<Int(CSLCount(list)) {
+            guard let item = list[i] else { continue }
+            let file = String(cString: item)
+            let standard = file.hasPrefix("/vsi") ? file : URL(fileURLWithPath: file).standardizedFileURL.path
+            if !own.contains(standard) && !files.contains(file) { files.append(file) }
+        }
+        return files
     }
 
     /// Values of `bits` bits a sample (0...2^bits - 1) to 0...255, as a PNG of that depth shows

@@ -109,6 +109,9 @@ public struct RasterDescription: Sendable {
     public var bitsPerSample: Int? = nil
     /// The same for an 8-bit-typed alpha band.
     public var alphaBitsPerSample: Int? = nil
+    /// The other files GDAL reads for it (`GDALGetFileList`: a VRT's member rasters, `.msk`,
+    /// `.ovr`, `.aux.xml`, world files), so that an update sees a change in any of them.
+    public var companionFiles: [String] = []
 }
 
 extension RasterDescription {

@@ -155,6 +155,35 @@ import TrailMapTestSupport
         try expectEqualToFullRebuild("v2.mbtiles", ["a", "b"])
     }
 
+    /// A VRT whose member raster is rewritten (the VRT file itself untouched) has changed: GDAL's
+    /// list of the files it reads is stamped and hashed with it. Built again untouched, nothing is.
+    @Test func aChangedMemberOfAVRTIsAChange() throws {
+        for name in ["a", "b"] { try sheet(name) }
+        for name in ["a", "b"] { try GDALTools.translate(dir.file("\(name).png"), dir.file("\(name).tif"), ["-a_srs", "EPSG:4326"]) }
+        let vrt = dir.file("ab.vrt")
+        try GDALTools.run("gdalbuildvrt", ["-q", vrt, dir.file("a.tif"), dir.file("b.tif")])
+        func vrtOptions(_ out: String, update: String? = nil) -> BuildOptions {
+            var o = BuildOptions(sources: [vrt], name: "Update", minZoom: 3, maxZoom: 7, output: dir.file(out))
+            o.threads = 2
+            o.update = update.map { dir.file($0) }
+            return o
+        }
+        _ = try BundleBuilder(options: vrtOptions("v1.mbtiles")).build()
+        let same = try #require(try BundleBuilder(options: vrtOptions("v2.mbtiles", update: "v1.mbtiles")).build().update)
+        #expect(same.sourcesChanged.isEmpty && same.tilesRendered == 0, "\(same.sourcesChanged), \(same.tilesRendered) rendered")
+
+        let vrtBefore = try String(contentsOfFile: vrt, encoding: .utf8)
+        try sheet("b", patch: true)
+        try FileManager.default.removeItem(atPath: dir.file("b.tif"))
+        try GDALTools.translate(dir.file("b.png"), dir.file("b.tif"), ["-a_srs", "EPSG:4326"])
+        #expect(try String(contentsOfFile: vrt, encoding: .utf8) == vrtBefore, "the VRT file is untouched")
+        let u = try #require(try BundleBuilder(options: vrtOptions("v3.mbtiles", update: "v2.mbtiles")).build().update)
+        #expect(u.sourcesChanged == [vrt] && u.tilesRendered > 0)
+        _ = try BundleBuilder(options: vrtOptions("full.mbtiles")).build()
+        let full = try TestBundle.tiles(dir.file("full.mbtiles")), got = try TestBundle.tiles(dir.file("v3.mbtiles"))
+        #expect(!full.isEmpty && got == full, "the update equals a full rebuild")
+    }
+
     /// A source whose size or time changed while the build read it is recorded with no hash, so
     /// that the next update makes its tiles again; one unchanged keeps its recorded hash.
     @Test func aSourceEditedDuringTheBuildIsRecordedAsChanged() throws {
