@@ -229,14 +229,17 @@ enum SourceLoader {
         if crs.kind == .other {
             // A pole inside the raster (a polar stereographic map, an orthographic view): every
             // longitude, up to the pole, which the grid's points only come near.
+            // The test: a ring of points 0.01° from the pole, every 45° of longitude, all strictly
+            // inside (a raster that only touches the pole, or a CRS where the pole is a line, fails it).
             let back = try? CoordinateTransformer(from: .wgs84, to: crs, path: path)
             let locator = try? PixelGeolocator(georeferencing, path: path)
             for pole in [90.0, -90.0] {
-                var px = [0.0], py = [pole]
-                back?.transform(xs: &px, ys: &py)
-                locator?.toPixels(xs: &px, ys: &py)
-                guard let x = px.first, let y = py.first, back != nil, locator != nil,
-                      x >= Double(box.x0), x <= Double(box.x1), y >= Double(box.y0), y <= Double(box.y1) else { continue }
+                guard let back, let locator else { break }
+                var px = (0..<8).map { Double($0) * 45 - 180 }, py = [Double](repeating: pole * 0.999_9, count: 8)
+                back.transform(xs: &px, ys: &py)
+                locator.toPixels(xs: &px, ys: &py)
+                guard px.indices.allSatisfy({ px[$0] > Double(box.x0) && px[$0] < Double(box.x1)
+                                                && py[$0] > Double(box.y0) && py[$0] < Double(box.y1) }) else { continue }
                 (bounds.west, bounds.east) = (-180, 180)
                 if pole > 0 { bounds.north = 90 } else { bounds.south = -90 }
                 parts = [bounds]

@@ -22,7 +22,7 @@ public struct TileRenderer: Sendable {
     /// Renders the sheets `sources` into one tile (see `render(_:layers:scratch:)`). Returns nil
     /// when the tile is fully transparent.
     public func render(_ tile: TileID, sources: [GeoreferencedSource], scratch: inout Scratch) -> RGBAImage? {
-        // A pyramid's reads cannot fail.
+        // A pyramid has every level, so its windows are never halved: its reads cannot fail.
         try! render(tile, layers: sources.map(\.layer), scratch: &scratch)
     }
 

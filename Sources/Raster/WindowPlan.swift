@@ -63,14 +63,21 @@ struct WindowPlan {
             return
         }
         // In chunks: first halved `k1` times (a chunk at least one block of 2^k1 level pixels a
-        // side) into an intermediate image, which is then halved the remaining times.
+        // side), straight into `buffer` when that is all, else into an intermediate image that is
+        // then halved the remaining times.
         let k1 = min(halvings, chunkHalvings), d1 = 1 << k1
         let side = max(1, Int(Double(chunkPixels).squareRoot()) / d1)   // intermediate pixels a chunk side
         let iw = (w + d1 - 1) / d1, ih = (h + d1 - 1) / d1
-        // The intermediate image too within 16 chunks (only a window of millions of pixels a
-        // side, halved more than 11 times, exceeds it).
-        guard iw * ih <= 16 * chunkPixels else { throw WindowReadError.tooCoarse(perPixel: d) }
-        var inter = [UInt8](repeating: 0, count: iw * ih * 4)
+        let direct = k1 == halvings
+        // The intermediate image within 16 chunks (only a window of millions of pixels a side,
+        // halved more than `chunkHalvings` times, exceeds it).
+        guard direct || iw * ih <= 16 * chunkPixels else { throw WindowReadError.tooCoarse(perPixel: d) }
+        var inter = [UInt8]()
+        if direct {
+            if buffer.count < iw * ih * 4 { buffer = [UInt8](repeating: 0, count: iw * ih * 4) }
+        } else {
+            inter = [UInt8](repeating: 0, count: iw * ih * 4)
+        }
         var chunk = [UInt8](repeating: 0, count: min(side * d1, w) * min(side * d1, h) * 4)
         for cy in stride(from: 0, to: ih, by: side) {
             for cx in stride(from: 0, to: iw, by: side) {
@@ -81,15 +88,20 @@ struct WindowPlan {
                     try reader.readWindow(level: level, x0: px0, y0: py0, width: pw, height: ph, into: c.baseAddress!)
                     var (cw, ch) = (pw, ph)
                     for _ in 0..<k1 { (cw, ch) = Decimation.halve(c.baseAddress!, width: cw, height: ch) }
-                    for row in 0..<ch {
-                        let from = row * cw * 4, to = ((cy + row) * iw + cx) * 4
-                        inter.withUnsafeMutableBufferPointer { i in
-                            (i.baseAddress! + to).update(from: c.baseAddress! + from, count: cw * 4)
+                    func place(_ out: UnsafeMutablePointer<UInt8>) {
+                        for row in 0..<ch {
+                            (out + ((cy + row) * iw + cx) * 4).update(from: c.baseAddress! + row * cw * 4, count: cw * 4)
                         }
+                    }
+                    if direct {
+                        buffer.withUnsafeMutableBufferPointer { place($0.baseAddress!) }
+                    } else {
+                        inter.withUnsafeMutableBufferPointer { place($0.baseAddress!) }
                     }
                 }
             }
         }
+        guard !direct else { return }
         var (cw, ch) = (iw, ih)
         inter.withUnsafeMutableBufferPointer { i in
             for _ in k1..<halvings { (cw, ch) = Decimation.halve(i.baseAddress!, width: cw, height: ch) }

@@ -182,6 +182,10 @@ public final class RasterDataset {
         for i in 0..<Int(CSLCount(list)) {
             guard let item = list[i] else { continue }
             let file = String(cString: item)
+            // Files behind a network file system (a VRT of remote COGs) are not stamped or hashed:
+            // that would download them on every build.
+            let network = ["/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsihdfs", "/vsiwebhdfs"]
+            if network.contains(where: { file.hasPrefix($0) }) { continue }
             let standard = file.hasPrefix("/vsi") ? file : URL(fileURLWithPath: file).standardizedFileURL.path
             if !own.contains(standard) && !files.contains(file) { files.append(file) }
         }

@@ -18,6 +18,18 @@ import TrailMapTestSupport
         let info = try SourceLoader.inspect(polar, options: ReadOptions())
         #expect(info.bounds.west == -180 && info.bounds.east == 180 && info.bounds.south == -90, "\(info.bounds)")
         #expect(info.parts.count == 1, "one part, not split at the antimeridian")
+
+        // A quadrant with a corner at the pole (polar mosaics are tiled so) covers a quarter of
+        // the longitudes; a raster in another CRS of degrees reaching 90°N is no polar cap either.
+        let quadrant = fx.dir.file("quadrant.tif")
+        try GDALTools.translate(polar, quadrant, ["-projwin", "0", "3000000", "3000000", "0"])
+        let q = try SourceLoader.inspect(quadrant, options: ReadOptions())
+        #expect(q.bounds.east - q.bounds.west < 180, "not every longitude: \(q.bounds)")
+        let north = try fx.geographic("north", box: GeoBounds(west: -20, south: 70, east: 40, north: 90), size: 120, color: Self.colour)
+        let nad83 = fx.dir.file("north-4269.tif")
+        try GDALTools.translate(north, nad83, ["-a_srs", "EPSG:4269"])
+        let n = try SourceLoader.inspect(nad83, options: ReadOptions())
+        #expect(n.bounds.west > -21 && n.bounds.east < 41, "\(n.bounds)")
     }
 
     /// Every z3 tile where `gdalwarp -t_srs EPSG:3857` draws a pixel of `source` is in the bundle.

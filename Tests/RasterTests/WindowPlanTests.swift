@@ -41,11 +41,16 @@ import TrailMapTestSupport
         let png = try TestSources.write(in: dir, name: "small", width: 64, height: 64,
                                         bounds: GeoBounds(west: 0, south: 0, east: 1, north: 1)) { _, _ in (1, 2, 3, 255) }
         let pyramid = try SourcePyramid(reader: try PNGRowReader(path: png), memoryBudget: 1 << 30, spillDirectory: dir.path)
-        let plan = WindowPlan(levels: [pyramid.levels[0]], factor: 2)
+        let plan = WindowPlan(levels: [pyramid.levels[0]], factor: 4)
         var out = [UInt8]()
-        // With chunks of 4 pixels, 64 × 64 halved once leaves 32 × 32, over 16 chunks' worth.
+        // With chunks of 4 pixels, 64 × 64 halved once chunk by chunk leaves an intermediate
+        // 32 × 32, over 16 chunks' worth, to halve once more.
         #expect(throws: WindowReadError.self) {
-            try plan.read(from: pyramid, x0: 0, y0: 0, x1: 32, y1: 32, into: &out, chunkPixels: 4, chunkHalvings: 1)
+            try plan.read(from: pyramid, x0: 0, y0: 0, x1: 16, y1: 16, into: &out, chunkPixels: 4, chunkHalvings: 1)
         }
+        // Halved no more than chunk by chunk, there is no intermediate image: it is read.
+        let once = WindowPlan(levels: [pyramid.levels[0]], factor: 2)
+        try once.read(from: pyramid, x0: 0, y0: 0, x1: 32, y1: 32, into: &out, chunkPixels: 4, chunkHalvings: 1)
+        #expect(Array(out.prefix(8)) == [1, 2, 3, 255, 1, 2, 3, 255])
     }
 }
