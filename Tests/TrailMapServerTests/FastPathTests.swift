@@ -169,7 +169,9 @@ enum RawHTTP {
     /// Sends `requests` in one write and reads one response per entry of `heads` (true: the
     /// request was HEAD, so no body). With `expectClose`, also checks that the server closes.
     static func blockingExchange(port: Int, _ requests: String, heads: [Bool], expectClose: Bool = false) throws -> [Response] {
-        let fd = try LoopbackSocket.connect(port: port, readTimeout: 10)
+        // A generous timeout: the checks are of bytes, not latency, and while the whole suite runs
+        // on two cores the build tests beside it can hold the cooperative pool for seconds.
+        let fd = try LoopbackSocket.connect(port: port, readTimeout: 60)
         defer { close(fd) }
         let bytes = Array(requests.utf8)
         guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
