@@ -79,16 +79,13 @@ struct BuildRecord {
                 continue
             }
             let digest: (size: Int64, hex: String)
-            if info.files.count > 1 {
-                // The source and the files GDAL reads for it, one after the other.
+            if info.files.count > 1 || GDALFiles.isGDALName(info.path) {
+                // Through GDAL's file system (a zip member, a subdataset's container), and the
+                // files GDAL reads with the source one after the other.
                 do throws(SourceReaderError) {
                     digest = try FileSHA256.digest { (feed) throws(SourceReaderError) in
                         for file in info.files { try GDALFiles.read(file, into: feed) }
                     }
-                } catch { throw .source(error) }
-            } else if GDALFiles.isGDALName(info.path) {
-                do throws(SourceReaderError) {
-                    digest = try FileSHA256.digest { (feed) throws(SourceReaderError) in try GDALFiles.read(info.path, into: feed) }
                 } catch { throw .source(error) }
             } else {
                 do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }

@@ -173,7 +173,11 @@ enum SourceLoader {
                 ys.append(Double(box.y0) + Double(j) / Double(steps) * Double(height))
             }
         }
-        do { try PixelGeolocator(georeferencing, path: path).toCRS(xs: &xs, ys: &ys) } catch { throw .source(error) }
+        let locator: PixelGeolocator
+        do {
+            locator = try PixelGeolocator(georeferencing, path: path)
+            locator.toCRS(xs: &xs, ys: &ys)
+        } catch { throw .source(error) }
         switch crs.kind {
         case .wgs84Degrees:
             break
@@ -229,17 +233,7 @@ enum SourceLoader {
         if crs.kind == .other {
             // A pole inside the raster (a polar stereographic map, an orthographic view): every
             // longitude, up to the pole, which the grid's points only come near.
-            // The test: a ring of points 0.01° from the pole, every 45° of longitude, all strictly
-            // inside (a raster that only touches the pole, or a CRS where the pole is a line, fails it).
-            let back = try? CoordinateTransformer(from: .wgs84, to: crs, path: path)
-            let locator = try? PixelGeolocator(georeferencing, path: path)
-            for pole in [90.0, -90.0] {
-                guard let back, let locator else { break }
-                var px = (0..<8).map { Double($0) * 45 - 180 }, py = [Double](repeating: pole * 0.999_9, count: 8)
-                back.transform(xs: &px, ys: &py)
-                locator.toPixels(xs: &px, ys: &py)
-                guard px.indices.allSatisfy({ px[$0] > Double(box.x0) && px[$0] < Double(box.x1)
-                                                && py[$0] > Double(box.y0) && py[$0] < Double(box.y1) }) else { continue }
+            for pole in [90.0, -90.0] where Self.holds(pole: pole, crs: crs, locator: locator, box: box, path: path) {
                 (bounds.west, bounds.east) = (-180, 180)
                 if pole > 0 { bounds.north = 90 } else { bounds.south = -90 }
                 parts = [bounds]
@@ -263,6 +257,20 @@ enum SourceLoader {
         let size = ZoomChoice.pixelSize(corners: corners, acrossAntimeridian: parts.count == 2, parts: parts, bounds: bounds,
                                         width: width, height: height)
         return (bounds, clipped.mercator, parts, window, size)
+    }
+
+    /// Whether the pixel `box` holds the pole at latitude `pole`: a ring of points 0.01° from
+    /// it, every 45° of longitude, all strictly inside (a raster that only touches the pole, or
+    /// a CRS where the pole is a line, fails).
+    static func holds(pole: Double, crs: SpatialReference, locator: PixelGeolocator,
+                      box: (x0: Int, y0: Int, x1: Int, y1: Int), path: String) -> Bool {
+        guard let back = try? CoordinateTransformer(from: .wgs84, to: crs, path: path) else { return false }
+        var px = (0..<8).map { Double($0) * 45 - 180 }, py = [Double](repeating: pole * 0.999_9, count: 8)
+        back.transform(xs: &px, ys: &py)
+        locator.toPixels(xs: &px, ys: &py)
+        return px.indices.allSatisfy {
+            px[$0] > Double(box.x0) && px[$0] < Double(box.x1) && py[$0] > Double(box.y0) && py[$0] < Double(box.y1)
+        }
     }
 
     /// The largest longitude and latitude steps between neighbouring valid points of a `side` ×

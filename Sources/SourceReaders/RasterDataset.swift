@@ -173,6 +173,9 @@ public final class RasterDataset {
         return description
     }
 
+    /// GDAL's virtual file systems that read over a network.
+    static let networkFileSystems = ["/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsihdfs", "/vsiwebhdfs"]
+
     /// The files GDAL lists for the dataset other than the source itself (or its container).
     private func companionFiles() -> [String] {
         guard let list = GDALGetFileList(handle) else { return [] }
@@ -184,8 +187,7 @@ public final class RasterDataset {
             let file = String(cString: item)
             // Files behind a network file system (a VRT of remote COGs) are not stamped or hashed:
             // that would download them on every build.
-            let network = ["/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsihdfs", "/vsiwebhdfs"]
-            if network.contains(where: { file.hasPrefix($0) }) { continue }
+            if Self.networkFileSystems.contains(where: { file.hasPrefix($0) }) { continue }
             let standard = file.hasPrefix("/vsi") ? file : URL(fileURLWithPath: file).standardizedFileURL.path
             if !own.contains(standard) && !files.contains(file) { files.append(file) }
         }
@@ -193,9 +195,11 @@ public final class RasterDataset {
     }
 
     /// Values of `bits` bits a sample (0...2^bits - 1) to 0...255, as a PNG of that depth shows
-    /// them; larger values (not in such a file) to 255.
-    static func widening(_ bits: Int) -> [UInt8] {
-        let top = (1 << bits) - 1
+    /// them; larger values (not in such a file) to 255. Made once for 1 to 7 bits.
+    static func widening(_ bits: Int) -> [UInt8] { wideningTables[bits] }
+
+    private static let wideningTables: [[UInt8]] = (0..<8).map { bits in
+        let top = max(1, (1 << bits) - 1)
         return (0..<256).map { v in v >= top ? 255 : UInt8((Double(v) * 255 / Double(top)).rounded()) }
     }
 
