@@ -69,13 +69,21 @@ public struct BundleBuilder: Sendable {
             let paths = try SourceList.expand(layer.sources)
             let read = layer.readOptions(over: options.read)
             var layerInfos = [SourceInfo]()
+            var unused = [(option: String, paths: [String])]()   // in the order first met
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
                 logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
                 if case let .raster(d) = info.kind, d.neatlineOffTheRaster {
                     logger.warning("\(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)")
                 }
+                for option in info.unusedOptions(scaleGiven: read.scale != nil) {
+                    if let i = unused.firstIndex(where: { $0.option == option }) { unused[i].paths.append(path) } else { unused.append((option, [path])) }
+                }
                 layerInfos.append(info)
+            }
+            for (option, paths) in unused {
+                let others = paths.count > 1 ? " and \(paths.count - 1) other source(s) like it" : ""
+                logger.warning("\(paths[0])\(others): \(option)")
             }
             if read.scale == nil, let range = SourceLoader.sharedScale(layerInfos), layerInfos.count > 1 {
                 logger.info("layer \(layer.name): non-8-bit bands mapped from \(range.min) to \(range.max), the sources' joint range (--scale chooses it)")

@@ -42,6 +42,13 @@ public struct SourceInfo: Sendable {
         if case let .raster(d) = kind { return [path] + d.companionFiles }
         return [path]
     }
+    /// Options given that do not apply to this source, each a sentence for a warning.
+    func unusedOptions(scaleGiven: Bool) -> [String] {
+        switch kind {
+        case .png: scaleGiven ? [RasterDescription.scaleOn8Bit(palette: isPaletted)] : []
+        case let .raster(d): d.unusedOptions
+        }
+    }
     /// `parts` in Web Mercator metres, clipped to the Mercator square.
     public var mercatorParts: [MercatorBounds] { parts.compactMap { $0.clippedToMercator?.mercator } }
 

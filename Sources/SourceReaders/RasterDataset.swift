@@ -7,6 +7,7 @@ public final class RasterDataset {
     public let path: String
     private let handle: GDALDatasetH
     private var floats: [Float] = []
+    private var doubles: [Double] = []
     private var bytes: [UInt8] = []
 
     /// The open options the raster was opened with (`KEY=VALUE`, GDAL's `-oo`).
@@ -136,22 +137,29 @@ public final class RasterDataset {
         // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): widened to 8 bits
         // as it is read (`RasterDescription.bitsPerSample`), unless --scale maps it.
         let bits = type == GDT_Byte && !layout.isPalette ? Self.bitsPerSample(bands[0]!) : nil
-        if type != GDT_Byte || (bits != nil && options.scale != nil) {
+        // Signed bytes typed Byte (GDAL 3.6's PIXELTYPE=SIGNEDBYTE) are scaled as 16-bit bands are.
+        let signedBytes = type == GDT_Byte && !layout.isPalette && Self.holdsSignedBytes(bands[0]!)
+        var unused = [String]()
+        if type != GDT_Byte || signedBytes || (bits != nil && options.scale != nil) {
             if let given = options.scale {
                 scale = given
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
                 // --src-nodata's values are left out of the range, as the file's own nodata is.
                 var given = [Double?](repeating: nil, count: colourBands)
-                if options.nodata != nil, case let .nodata(values) = transparency { given = values.map { $0 } }
+                if options.nodata != nil, let values = transparency.nodataValues { given = values.map { $0 } }
                 for (b, band) in bands.prefix(colourBands).enumerated() {
-                    guard let band, let range = try BandRange.of(band, path: path, nodata: given[b]) else { continue }
+                    guard let band, let range = try BandRange.of(band, path: path, nodata: given[b], signedBytes: signedBytes) else { continue }
                     lo = min(lo, range.min)
                     hi = max(hi, range.max)
                 }
-                guard lo.isFinite, hi.isFinite else { throw .readFailed(path: path, reason: "the bands hold no valid values") }
+                guard lo.isFinite, hi.isFinite else {
+                    throw .readFailed(path: path, reason: "no pixel holds a value to draw (every one is nodata or NaN)")
+                }
                 scale = (lo, hi > lo ? hi : lo + 1)
             }
+        } else if options.scale != nil {
+            unused.append(RasterDescription.scaleOn8Bit(palette: layout.isPalette))
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
         var description = RasterDescription(path: path, openOptions: openOptions, driver: driver, width: width, height: height,
@@ -159,6 +167,8 @@ public final class RasterDataset {
                                             crs: crs, crsAssumed: assumed, transparency: transparency, palette: palette,
                                             scale: scale, overviews: overviews(bands: bands.map { $0! }))
         if scale == nil { description.bitsPerSample = bits }
+        description.signedBytes = signedBytes
+        description.unusedOptions = unused
         description.companionFiles = companionFiles()
         if layout.hasAlpha, type == GDT_Byte { description.alphaBitsPerSample = Self.bitsPerSample(bands[colourBands]!) }
         // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
@@ -201,6 +211,12 @@ public final class RasterDataset {
     private static let wideningTables: [[UInt8]] = (0..<8).map { bits in
         let top = max(1, (1 << bits) - 1)
         return (0..<256).map { v in v >= top ? 255 : UInt8((Double(v) * 255 / Double(top)).rounded()) }
+    }
+
+    /// Whether an 8-bit band holds signed values (`PIXELTYPE=SIGNEDBYTE`, `IMAGE_STRUCTURE`
+    /// domain: how GDAL before 3.7 types a GeoTIFF's signed 8-bit samples).
+    private static func holdsSignedBytes(_ band: GDALRasterBandH) -> Bool {
+        GDALGetMetadataItem(band, "PIXELTYPE", "IMAGE_STRUCTURE").map { String(cString: $0) } == "SIGNEDBYTE"
     }
 
     /// A band's bits a sample when fewer than 8 (GDAL's `NBITS` item, `IMAGE_STRUCTURE` domain).
@@ -248,13 +264,14 @@ public final class RasterDataset {
 
     private func transparency(layout: BandLayout, bands: [GDALRasterBandH], colourBands: Int,
                               options: ReadOptions) throws(SourceReaderError) -> Transparency {
-        if layout.hasAlpha { return .alphaBand }
         if let given = options.nodata {
             guard given.count == 1 || given.count == colourBands else {
                 throw .badNodata(path: path, detail: "--src-nodata has \(given.count) values; the raster has \(colourBands) colour band(s): give 1 or \(colourBands)")
             }
-            return .nodata(given.count == 1 ? Array(repeating: given[0], count: colourBands) : given)
+            let values = given.count == 1 ? Array(repeating: given[0], count: colourBands) : given
+            return layout.hasAlpha ? .alphaBandAndNodata(values) : .nodata(values)
         }
+        if layout.hasAlpha { return .alphaBand }
         var values = [Double]()
         var any = false
         for band in bands.prefix(colourBands) {
@@ -328,36 +345,34 @@ public final class RasterDataset {
         let colourBands = d.layout.hasAlpha ? bands.count - 1 : bands.count
         let eightBit = d.scale == nil
         var isNodata = [Bool]()
-        if case .nodata = d.transparency { isNodata = [Bool](repeating: true, count: n) }
+        if d.transparency.nodataValues != nil { isNodata = [Bool](repeating: true, count: n) }
 
         // Colour bands.
         let channels: [Int] = d.layout == .rgb || d.layout == .rgba ? [0, 1, 2] : [0]
         for (b, channel) in channels.enumerated() {
             if eightBit {
                 try read(bands[b], x0, y0, w, h, into: out + channel, type: GDT_Byte, pixelSpace: 4)
-                if case let .nodata(values) = d.transparency, values[b].isFinite {
+                if let values = d.transparency.nodataValues, values[b].isFinite {
                     let v = values[b]
                     for i in 0..<n where isNodata[i] && Double(out[i * 4 + channel]) != v { isNodata[i] = false }
                 } else if !isNodata.isEmpty {
                     for i in 0..<n { isNodata[i] = false }
                 }
+            } else if d.dataType == "Float64" {
+                // Read as Doubles: values past Float's range (±3.4e38) keep their place in the scale.
+                if doubles.count < n { doubles = [Double](repeating: 0, count: n) }
+                try doubles.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
+                    try read(bands[b], x0, y0, w, h, into: f.baseAddress!, type: GDT_Float64, pixelSpace: 8)
+                    Self.scale(UnsafeBufferPointer(rebasing: f[0..<n]), d, band: b, channel: channel, into: out, isNodata: &isNodata)
+                }
             } else {
                 if floats.count < n { floats = [Float](repeating: 0, count: n) }
                 try floats.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
                     try read(bands[b], x0, y0, w, h, into: f.baseAddress!, type: GDT_Float32, pixelSpace: 4)
-                }
-                let (lo, hi) = d.scale!
-                let k = 255 / (hi - lo)
-                var nodataValue = Double.nan
-                if case let .nodata(values) = d.transparency { nodataValue = values[b] }
-                let nodataFloat = FloatNodata(nodataValue)
-                for i in 0..<n {
-                    let v = Double(floats[i])
-                    if !isNodata.isEmpty && (!nodataValue.isFinite || !nodataFloat.matches(floats[i])) && !v.isNaN {
-                        isNodata[i] = false
+                    if d.signedBytes {   // GDAL reads a SIGNEDBYTE band's values as 0...255
+                        for i in 0..<n where f[i] >= 128 { f[i] -= 256 }
                     }
-                    out[i * 4 + channel] = v.isNaN ? 0 : UInt8(max(0, min(255, ((v - lo) * k).rounded())))
-                    if v.isNaN { out[i * 4 + 3] = 0 } else if b == 0 { out[i * 4 + 3] = 255 }
+                    Self.scale(UnsafeBufferPointer(rebasing: f[0..<n]), d, band: b, channel: channel, into: out, isNodata: &isNodata)
                 }
             }
         }
@@ -388,11 +403,8 @@ public final class RasterDataset {
         case .rgb, .rgba:
             break
         }
-        // Transparency.
-        switch d.transparency {
-        case .none:
-            break
-        case .alphaBand:
+        // Transparency: the alpha band, then nodata values or the mask.
+        if d.layout.hasAlpha {
             let alpha = bands[colourBands]
             if d.layout == .paletteAlpha {
                 // The colour table's alpha times the band's.
@@ -414,7 +426,11 @@ public final class RasterDataset {
                     out[i * 4 + 3] = UInt8(max(0, min(255, (floats[i] / divisor).rounded())))
                 }
             }
-        case .nodata:
+        }
+        switch d.transparency {
+        case .none, .alphaBand:
+            break
+        case .nodata, .alphaBandAndNodata:
             for i in 0..<n where isNodata[i] { out[i * 4 + 3] = 0 }
         case .mask:
             guard let mask = GDALGetMaskBand(bands[0]) else { break }
@@ -423,6 +439,31 @@ public final class RasterDataset {
         if let neatline = d.neatline {
             let s = d.scale(ofLevel: level)
             neatline.clip(out, x0: x0, y0: y0, width: w, height: h, scaleX: s.x, scaleY: s.y)
+        }
+    }
+
+    /// Maps colour band `band`'s values from the description's scale to 0...255 into `channel` of
+    /// the RGBA window, NaN transparent; clears `isNodata` (when not empty) where a value is not
+    /// the band's nodata. The first band sets alpha.
+    private static func scale<T: BinaryFloatingPoint>(_ values: UnsafeBufferPointer<T>, _ d: RasterDescription, band b: Int,
+                                                      channel: Int, into out: UnsafeMutablePointer<UInt8>, isNodata: inout [Bool]) {
+        // A range wider than the largest Double (a Float64 band from -1e308 to 1e308) is halved
+        // first, which is exact: (v - lo) * k == (v/2 - lo/2) * (2k).
+        var (lo, hi) = d.scale!
+        let half: Double = (hi - lo).isFinite ? 1 : 0.5
+        (lo, hi) = (lo * half, hi * half)
+        let k = 255 / (hi - lo)
+        let nodataValue = d.transparency.nodataValues?[b] ?? .nan
+        // A Float32 band's nodata is compared as a Float, as its pixels are (`FloatNodata`).
+        let nodataFloat = FloatNodata(nodataValue), single = T.self == Float.self
+        for i in 0..<values.count {
+            let raw = Double(values[i]), v = raw * half
+            if !isNodata.isEmpty && !v.isNaN
+                && (!nodataValue.isFinite || !(single ? nodataFloat.matches(Float(raw)) : raw == nodataValue)) {
+                isNodata[i] = false
+            }
+            out[i * 4 + channel] = v.isNaN ? 0 : UInt8(max(0, min(255, ((v - lo) * k).rounded())))
+            if v.isNaN { out[i * 4 + 3] = 0 } else if b == 0 { out[i * 4 + 3] = 255 }
         }
     }
 

@@ -25,6 +25,17 @@ public enum Transparency: Sendable, Hashable {
     case nodata([Double])
     /// GDAL's mask band (an internal or `.msk` mask): 0 is transparent.
     case mask
+    /// An alpha band, and `--src-nodata`'s values as `nodata` (a pixel is transparent where
+    /// either says so).
+    case alphaBandAndNodata([Double])
+
+    /// The values whose pixels are transparent, when there are any.
+    public var nodataValues: [Double]? {
+        switch self {
+        case let .nodata(values), let .alphaBandAndNodata(values): values
+        case .none, .alphaBand, .mask: nil
+        }
+    }
 }
 
 /// What the user says about sources, overriding what the files declare.
@@ -109,6 +120,11 @@ public struct RasterDescription: Sendable {
     public var bitsPerSample: Int? = nil
     /// The same for an 8-bit-typed alpha band.
     public var alphaBitsPerSample: Int? = nil
+    /// Whether the bands hold signed bytes that GDAL types as `Byte` (a GeoTIFF's
+    /// `PIXELTYPE=SIGNEDBYTE`, GDAL before 3.7): -128...127, read through `scale` like 16-bit bands.
+    public var signedBytes = false
+    /// Options the user gave that do not apply to this source, each a sentence for a warning.
+    public var unusedOptions: [String] = []
     /// The other files GDAL reads for it (`GDALGetFileList`: a VRT's member rasters, `.msk`,
     /// `.ovr`, `.aux.xml`, world files), so that an update sees a change in any of them.
     public var companionFiles: [String] = []
@@ -128,6 +144,11 @@ extension RasterDescription {
     public var drawnWindow: (x0: Int, y0: Int, x1: Int, y1: Int) {
         neatline?.drawnWindow(width: width, height: height, coarsest: scale(ofLevel: overviews.count))
             ?? (0, 0, width, height)
+    }
+
+    /// The warning for `--scale` given for a source of 8-bit bands or palette indices.
+    public static func scaleOn8Bit(palette: Bool) -> String {
+        "--scale is not applied: its bands are \(palette ? "palette indices" : "8-bit") (--scale maps 16-bit, 32-bit and floating-point bands to 8 bits)"
     }
 
     /// The same raster with its non-8-bit bands mapped from `range` (sources of one series share

@@ -30,7 +30,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see the README). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
     var manifest: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"), transform: numbersValue("--bounds"))
     var bounds: String?
 
     @Flag(name: .long, help: "Allow zooms of the build that no --source@Z0-Z1 serves (they hold no tiles).")
@@ -63,10 +63,10 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The sources' CRS, overriding what they declare: an EPSG code (EPSG:32613), WKT or a PROJ string. Default: what each source declares; EPSG:4326 for world files.", valueName: "crs"))
     var sourceCrs: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: numbersValue("--src-nodata"))
     var srcNodata: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: numbersValue("--scale"))
     var scale: String?
 
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
@@ -284,6 +284,17 @@ struct BuildCommand: ParsableCommand {
     }
 
     /// Comma- or space-separated numbers, or nil when any is not one.
+    /// The value of an option that takes numbers, which may be negative (so it is parsed
+    /// unconditionally): another option in its place (`--scale --out x`) is a missing value.
+    static func numbersValue(_ option: String) -> @Sendable (String) throws -> String {
+        { value in
+            if value.hasPrefix("--"), value.dropFirst(2).first?.isLetter == true {
+                throw ValidationError("\(option) needs a value before \(value)")
+            }
+            return value
+        }
+    }
+
     static func numbers(_ text: String) -> [Double]? {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == " " })
         let values = parts.compactMap { Double($0) }

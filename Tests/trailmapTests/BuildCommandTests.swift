@@ -129,10 +129,19 @@ import TrailMapTestSupport
         #expect(negative.status == 0, "\(negative.stderr)")
         let bounds = try BundleReader(path: dir.file("negative.mbtiles")).metadataPairs()["bounds"]
         #expect(bounds?.hasPrefix("-106.") == true, "\(String(describing: bounds))")
+        // --scale on 8-bit bands does nothing, and the build says so (once for the sources alike).
+        let copy = dir.file("relief-utm-2.tif")
+        try FileManager.default.copyItem(atPath: tif, toPath: copy)
+        let scaled = try CLIRunner.run(["build", "--source", tif, "--source", copy, "--name", "UTM", "--minzoom", "3", "--maxzoom", "3",
+                                        "--scale", "0,100", "--out", dir.file("scaled.mbtiles")])
+        #expect(scaled.status == 0, "\(scaled.stderr)")
+        #expect(scaled.stderr.contains("relief-utm.tif and 1 other source(s) like it: --scale is not applied: its bands are 8-bit"), "\(scaled.stderr)")
         let cases: [([String], String)] = [
             (["--source", tif, "--source-crs", "EPSG:999999"], "EPSG:999999"),
             (["--source", tif, "--scale", "5,5"], "MIN must be less than MAX"),
             (["--source", tif, "--scale", "5"], "--scale must be MIN,MAX"),
+            (["--source", tif, "--scale", "--out", dir.file("y.mbtiles")], "--scale needs a value before --out"),
+            (["--source", tif, "--src-nodata", "--quiet"], "--src-nodata needs a value before --quiet"),
             (["--source", tif, "--src-nodata", "none"], "--src-nodata"),
             (["--source", tif, "--effort", "huge"], "effort"),
             (["--source", tif, "--bands", "0,1,2"], "--bands must be 1 to 4 band numbers"),
