@@ -200,7 +200,19 @@ enum SourceLoader {
         // The window's first and last corners (pixel (0, 0) and (width, height) of a whole raster),
         // before any wrapping.
         let corners = (lon0: xs[0], lat0: ys[0], lon1: xs[xs.count - 1], lat1: ys[ys.count - 1])
-        let lons = valid.map { xs[$0] }
+        // A point at a pole has no longitude of its own (PROJ gives an arbitrary one, e.g. 0 for
+        // a polar stereographic quadrant whose corner is the pole): its latitude counts, not its
+        // longitude.
+        let placed = valid.filter { abs(ys[$0]) < 90 - 1e-7 }
+        var lons = (placed.isEmpty ? valid : placed).map { xs[$0] }
+        // An edge on the antimeridian, of a raster on one side of it, is that side's: ±180° as
+        // PROJ gives it would otherwise span the world (a polar quadrant from -180° to -90°).
+        let onEdge = { (lon: Double) in abs(abs(lon) - 180) <= 1e-9 }
+        let inside = lons.filter { !onEdge($0) }
+        if !inside.isEmpty, inside.allSatisfy({ $0 < 0 }) || inside.allSatisfy({ $0 > 0 }) {
+            let side: Double = inside[0] < 0 ? -180 : 180
+            lons = lons.map { onEdge($0) ? side : $0 }
+        }
         var bounds = GeoBounds(west: lons.min()!, south: valid.map { ys[$0] }.min()!,
                                east: lons.max()!, north: valid.map { ys[$0] }.max()!)
         var parts = [bounds]

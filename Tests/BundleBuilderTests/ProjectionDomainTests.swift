@@ -25,6 +25,21 @@ import TrailMapTestSupport
         try GDALTools.translate(polar, quadrant, ["-projwin", "0", "3000000", "3000000", "0"])
         let q = try SourceLoader.inspect(quadrant, options: ReadOptions())
         #expect(q.bounds.east - q.bounds.west < 180, "not every longitude: \(q.bounds)")
+        // Each of the four quadrants spans its own 90 degrees: the pole's point has no longitude
+        // (PROJ gives it 0), and an edge on the antimeridian is the quadrant's side of it (it
+        // spanned the world, or 180 degrees).
+        let quadrants: [(window: [String], west: Double, east: Double)] = [
+            (["0", "3000000", "3000000", "0"], 0, 90), (["-3000000", "3000000", "0", "0"], -90, 0),
+            (["0", "0", "3000000", "-3000000"], 90, 180), (["-3000000", "0", "0", "-3000000"], -180, -90),
+        ]
+        for (i, quarter) in quadrants.enumerated() {
+            let file = fx.dir.file("quarter\(i).tif")
+            try GDALTools.run("gdal_create", ["-q", "-outsize", "60", "60", "-bands", "3", "-burn", "200", "-a_srs", "EPSG:3031",
+                                              "-a_ullr"] + quarter.window + [file])
+            let b = try SourceLoader.inspect(file, options: ReadOptions())
+            #expect(abs(b.bounds.west - quarter.west) < 0.5 && abs(b.bounds.east - quarter.east) < 0.5 && b.parts.count == 1,
+                    "\(quarter.window): \(b.bounds), \(b.parts.count) part(s)")
+        }
         let north = try fx.geographic("north", box: GeoBounds(west: -20, south: 70, east: 40, north: 90), size: 120, color: Self.colour)
         let nad83 = fx.dir.file("north-4269.tif")
         try GDALTools.translate(north, nad83, ["-a_srs", "EPSG:4269"])
