@@ -13,14 +13,19 @@ import TrailMapTestSupport
     func operationsInFlightWhenPostgreSQLStopsAllAnswer(_ mode: PostgresCluster.StopMode) async throws {
         let cluster = try await PostgresCluster.started()
         defer { cluster.remove() }
-        let catalog = try await retrying { try await CatalogFixture.openPostgres(cluster.url(options: "sslmode=disable&connect_timeout=2")) }
+        // Each operation waits at most 6 s for a connection: enough for the set-up while a full
+        // run on two cores loads the machine (2 s was not, once), short beside the 60 s limit.
+        let catalog = try await retrying { try await CatalogFixture.openPostgres(cluster.url(options: "sslmode=disable&connect_timeout=6")) }
         defer { catalog.close() }
         let files = CatalogFiles()
-        _ = try await catalog.publish(try files.writeSample(), tilesDirectory: files.dir.path)
+        let sample = try files.writeSample()
+        _ = try await retrying { try await catalog.publish(sample, tilesDirectory: files.dir.path) }
         var accounts = [Account]()
         for i in 0..<8 {
-            accounts.append(try await CatalogFixture.kdf.run { () throws(CatalogError) in
-                try catalog.register(email: "buyer\(i)@example.com", password: "correct horse battery")
+            accounts.append(try await retrying {
+                try await CatalogFixture.kdf.run { () throws(CatalogError) in
+                    try catalog.register(email: "buyer\(i)@example.com", password: "correct horse battery")
+                }
             })
         }
         // Each buyer buys again and again (each purchase a transaction) and a reader reads,
