@@ -66,7 +66,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: numbersValue("--src-nodata"))
     var srcNodata: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit or floating-point bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: numbersValue("--scale"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit, 32-bit, floating-point or signed 8-bit bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: numbersValue("--scale"))
     var scale: String?
 
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
@@ -283,7 +283,6 @@ struct BuildCommand: ParsableCommand {
         return options
     }
 
-    /// Comma- or space-separated numbers, or nil when any is not one.
     /// The value of an option that takes numbers, which may be negative (so it is parsed
     /// unconditionally): another option in its place (`--scale --out x`) is a missing value.
     static func numbersValue(_ option: String) -> @Sendable (String) throws -> String {
@@ -295,6 +294,7 @@ struct BuildCommand: ParsableCommand {
         }
     }
 
+    /// Comma- or space-separated numbers, or nil when any is not one.
     static func numbers(_ text: String) -> [Double]? {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == " " })
         let values = parts.compactMap { Double($0) }
