@@ -209,6 +209,7 @@ let package = Package(
             dependencies: [
                 "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials", "TrailMapAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),

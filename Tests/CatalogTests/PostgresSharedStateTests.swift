@@ -1,5 +1,6 @@
 @testable import Catalog
 import Foundation
+import PostgresNIO
 import Testing
 import TrailMapTestSupport
 
@@ -75,6 +76,24 @@ import TrailMapTestSupport
         #expect(after > held, "the other server's write was notified")
         // (Read in the database: `other` answers from its own listener, which may not have had the NOTIFY yet.)
         #expect(try await f.rows("SELECT change_stamp FROM catalog_state") == ["\(after)"], "the notified stamp is the database's")
+    }
+
+    /// A statement that fails while it runs (after its rows are described) is an error where it
+    /// is run, not a "current transaction is aborted" at the next statement.
+    @Test func aStatementFailingAsItRunsFailsThere() async throws {
+        let catalog = try await CatalogFixture.openPostgres(try await PostgresTestServer.freshDatabase())
+        defer { catalog.close() }
+        do {
+            _ = try await catalog.transaction(bumpsStamp: false) { conn in
+                try await conn.run("SELECT 1 / (random() * 0)::int", catalog.logger)
+                try await conn.run("SELECT 1", catalog.logger)
+                return 0
+            }
+            Issue.record("a division by zero went unnoticed")
+        } catch {
+            #expect("\(error)".contains("division by zero") && "\(error)".contains("22012"), "\(error)")
+        }
+        #expect(try await catalog.changeStamp() == 1, "the connection is usable after the rollback")
     }
 
     @Test func serversOpeningANewCatalogTogetherMigrateItOnce() async throws {

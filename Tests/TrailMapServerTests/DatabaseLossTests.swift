@@ -32,7 +32,7 @@ import TrailMapTestSupport
         let products = f.tiles.dir.file("products.json")
         let catalog = try await retrying { try await ReplicaTests.open(url) }
         defer { catalog.close() }
-        _ = try await catalog.publish(try ProductFile.load(path: products), tilesDirectory: f.tiles.dir.path)
+        _ = try await retrying { try await catalog.publish(try ProductFile.load(path: products), tilesDirectory: f.tiles.dir.path) }
 
         try await ReplicaTests.app(f, catalog).test(.live) { client in
             // While PostgreSQL runs: a session, a purchase, a tile token, a paid tile.
@@ -106,10 +106,10 @@ import TrailMapTestSupport
 
             // The change listener is back: a publish by another catalog instance shows in the
             // server's anonymous catalog, and the listener holds the database's stamp.
-            let publisher = try await ReplicaTests.open(url)
+            let publisher = try await retrying { try await ReplicaTests.open(url) }
             defer { publisher.close() }
             try Self.retitle(products, "utah", "Utah after the outage")
-            _ = try await publisher.publish(try ProductFile.load(path: products), tilesDirectory: f.tiles.dir.path)
+            _ = try await retrying { try await publisher.publish(try ProductFile.load(path: products), tilesDirectory: f.tiles.dir.path) }
             let stamp = try #require(Int(try cluster.psql("SELECT change_stamp FROM catalog_state").first ?? ""))
             var seen = false, held: Int?
             for _ in 0..<75 where !seen || held != stamp {

@@ -26,10 +26,10 @@ extension PostgresCatalog {
                     do {
                         let value = try await body(conn)
                         if bumpsStamp {
-                            try await conn.query("""
+                            try await conn.run("""
                                 WITH s AS (UPDATE catalog_state SET change_stamp = change_stamp + 1 WHERE id = 1 RETURNING change_stamp)
                                 SELECT pg_notify(\(Self.changeChannel), change_stamp::text) FROM s
-                                """, logger: logger)
+                                """, logger)
                         }
                         try await conn.query("COMMIT", logger: logger)
                         return value
@@ -102,9 +102,13 @@ extension PostgresConnection {
         try await self.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
     }
 
-    /// Runs a statement, ignoring any rows.
+    /// Runs a statement to its end, ignoring any rows. (postgres-nio returns from `query` once
+    /// the rows are described, before the statement has run: an error the server reports while
+    /// running it, e.g. a statement timeout waiting for a lock, comes with the rows. Not
+    /// reading them hid it, and the next statement failed with "current transaction is
+    /// aborted" instead.)
     func run(_ query: PostgresQuery, _ logger: Logger) async throws {
-        try await self.query(query, logger: logger)
+        for try await _ in try await self.query(query, logger: logger) {}
     }
 }
 

@@ -68,6 +68,9 @@ enum PostgresSchema {
     static func migrate(_ catalog: PostgresCatalog) async throws(CatalogError) {
         let logger = catalog.logger
         try await catalog.transaction(bumpsStamp: false) { conn in
+            // Not the operations' 30 s: a server may wait here while another migrates, and a
+            // migration may build indexes on large tables.
+            try await conn.run("SET LOCAL statement_timeout = '600s'", logger)
             try await conn.run("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger)
             try await conn.run("""
                 CREATE TABLE IF NOT EXISTS schema_migrations(version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
