@@ -173,26 +173,30 @@ enum SourceLoader {
         let box = pixels.flatMap { $0.x1 > $0.x0 && $0.y1 > $0.y0 ? $0 : nil } ?? whole
         let (width, height) = (box.x1 - box.x0, box.y1 - box.y0)
         let steps = 32
-        var xs = [Double](), ys = [Double]()
-        for j in 0...steps {
-            for i in 0...steps {
-                xs.append(Double(box.x0) + Double(i) / Double(steps) * Double(width))
-                ys.append(Double(box.y0) + Double(j) / Double(steps) * Double(height))
-            }
-        }
         let locator: PixelGeolocator
-        do {
-            locator = try PixelGeolocator(georeferencing, path: path)
+        do { locator = try PixelGeolocator(georeferencing, path: path) } catch { throw .source(error) }
+        /// A `side` × `side` grid of points over the pixel box, in longitude/latitude (NaN where
+        /// a point has none).
+        func grid(_ steps: Int) throws(BuildError) -> (xs: [Double], ys: [Double]) {
+            var xs = [Double](), ys = [Double]()
+            for j in 0...steps {
+                for i in 0...steps {
+                    xs.append(Double(box.x0) + Double(i) / Double(steps) * Double(width))
+                    ys.append(Double(box.y0) + Double(j) / Double(steps) * Double(height))
+                }
+            }
             locator.toCRS(xs: &xs, ys: &ys)
-        } catch { throw .source(error) }
-        switch crs.kind {
-        case .wgs84Degrees:
-            break
-        case .webMercator:
-            for i in xs.indices { (xs[i], ys[i]) = WebMercator.unproject(x: xs[i], y: ys[i]) }
-        case .other:
-            do { try CoordinateTransformer(from: crs, to: .wgs84, path: path).transform(xs: &xs, ys: &ys) } catch { throw .source(error) }
+            switch crs.kind {
+            case .wgs84Degrees:
+                break
+            case .webMercator:
+                for i in xs.indices { (xs[i], ys[i]) = WebMercator.unproject(x: xs[i], y: ys[i]) }
+            case .other:
+                do { try CoordinateTransformer(from: crs, to: .wgs84, path: path).transform(xs: &xs, ys: &ys) } catch { throw .source(error) }
+            }
+            return (xs, ys)
         }
+        var (xs, ys) = try grid(steps)
         let valid = xs.indices.filter { xs[$0].isFinite && ys[$0].isFinite }
         guard !valid.isEmpty else {
             throw .source(.transformFailed(path: path, reason: "no point of the raster maps to longitude/latitude"))
@@ -261,7 +265,23 @@ enum SourceLoader {
             // orthographic disc): the outline lies between them and the valid ones, up to one
             // grid step further than the valid points reach.
             if valid.count < xs.count {
-                let step = Self.largestStep(xs: xs, ys: ys, side: steps + 1)
+                var step = Self.largestStep(xs: xs, ys: ys, side: steps + 1)
+                // On one side of the antimeridian, a grid four times finer places the outline
+                // closer, and its smaller steps grow the bounds less (a full-disc GEOS view:
+                // about ±85° for its ±81°, not ±96°).
+                if parts.count == 1, bounds.east - bounds.west < 360 {
+                    let fine = 4 * steps
+                    let (fx, fy) = try grid(fine)
+                    let placed = fx.indices.filter { fx[$0].isFinite && fy[$0].isFinite && abs(fy[$0]) < 90 - 1e-7 }
+                    let lons = placed.map { fx[$0] }, lats = placed.map { fy[$0] }
+                    if let w = lons.min(), let e = lons.max(), e - w < 180, let s = lats.min(), let n = lats.max() {
+                        bounds = GeoBounds(west: min(bounds.west, w), south: min(bounds.south, s),
+                                           east: max(bounds.east, e), north: max(bounds.north, n))
+                        parts = [bounds]
+                        let fineStep = Self.largestStep(xs: fx, ys: fy, side: fine + 1)
+                        step = (min(step.lon, fineStep.lon), min(step.lat, fineStep.lat))
+                    }
+                }
                 func grown(_ b: GeoBounds) -> GeoBounds {
                     GeoBounds(west: max(-180, b.west - step.lon), south: max(-90, b.south - step.lat),
                               east: min(180, b.east + step.lon), north: min(90, b.north + step.lat))

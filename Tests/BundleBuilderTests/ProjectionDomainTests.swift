@@ -81,6 +81,19 @@ import TrailMapTestSupport
         try expectTilesWhereGDALDraws(moll, name: "moll")
     }
 
+    /// A geostationary full disc: the square's corners lie off the Earth. The coarse grid's
+    /// bounds stopped near ±76° of latitude and six z3 tiles at the top and bottom were lost.
+    @Test func aGeostationaryFullDiscReachesItsTopAndBottom() throws {
+        let disc = fx.dir.file("geos.tif")
+        try GDALTools.run("gdal_create", ["-q", "-outsize", "400", "400", "-bands", "3", "-burn", "200", "-a_srs",
+                                          "+proj=geos +h=35785831 +lon_0=-75 +sweep=x +datum=WGS84",
+                                          "-a_ullr", "-5434177", "5434177", "5434177", "-5434177", disc])
+        let info = try SourceLoader.inspect(disc, options: ReadOptions())
+        #expect(info.bounds.north > 81 && info.bounds.south < -81, "\(info.bounds)")
+        #expect(info.bounds.east - info.bounds.west < 200, "\(info.bounds)")
+        try expectTilesWhereGDALDraws(disc, name: "geos")
+    }
+
     @Test func theLimbOfAnOrthographicDiscIsDrawn() throws {
         let world = try fx.geographic("globe", box: GeoBounds(west: -180, south: -90, east: 180, north: 90), size: 360, color: Self.colour)
         let ortho = try fx.projected(world, name: "globe-ortho", crs: "+proj=ortho +lat_0=40 +lon_0=-100 +datum=WGS84", pixel: 100_000)
