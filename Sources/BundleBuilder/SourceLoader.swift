@@ -175,9 +175,17 @@ enum SourceLoader {
         let steps = 32
         let locator: PixelGeolocator
         do { locator = try PixelGeolocator(georeferencing, path: path) } catch { throw .source(error) }
-        /// A `side` × `side` grid of points over the pixel box, in longitude/latitude (NaN where
-        /// a point has none).
-        func grid(_ steps: Int) throws(BuildError) -> (xs: [Double], ys: [Double]) {
+        // One transformer to degrees serves both grids (the finer one only where points fall
+        // outside the projection's domain).
+        let toDegrees: CoordinateTransformer?
+        if case .other = crs.kind {
+            do { toDegrees = try CoordinateTransformer(from: crs, to: .wgs84, path: path) } catch { throw .source(error) }
+        } else {
+            toDegrees = nil
+        }
+        /// A `steps + 1` × `steps + 1` grid of points over the pixel box, in longitude/latitude
+        /// (NaN where a point has none).
+        func grid(_ steps: Int) -> (xs: [Double], ys: [Double]) {
             var xs = [Double](), ys = [Double]()
             for j in 0...steps {
                 for i in 0...steps {
@@ -192,11 +200,17 @@ enum SourceLoader {
             case .webMercator:
                 for i in xs.indices { (xs[i], ys[i]) = WebMercator.unproject(x: xs[i], y: ys[i]) }
             case .other:
-                do { try CoordinateTransformer(from: crs, to: .wgs84, path: path).transform(xs: &xs, ys: &ys) } catch { throw .source(error) }
+                toDegrees?.transform(xs: &xs, ys: &ys)
             }
             return (xs, ys)
         }
-        var (xs, ys) = try grid(steps)
+        /// The indices of points that have a longitude of their own: finite, and not at a pole
+        /// (PROJ gives a pole an arbitrary longitude, e.g. 0 for a polar stereographic quadrant
+        /// whose corner is the pole).
+        func placed(_ xs: [Double], _ ys: [Double]) -> [Int] {
+            xs.indices.filter { xs[$0].isFinite && ys[$0].isFinite && abs(ys[$0]) < 90 - 1e-7 }
+        }
+        let (xs, ys) = grid(steps)
         let valid = xs.indices.filter { xs[$0].isFinite && ys[$0].isFinite }
         guard !valid.isEmpty else {
             throw .source(.transformFailed(path: path, reason: "no point of the raster maps to longitude/latitude"))
@@ -204,11 +218,9 @@ enum SourceLoader {
         // The window's first and last corners (pixel (0, 0) and (width, height) of a whole raster),
         // before any wrapping.
         let corners = (lon0: xs[0], lat0: ys[0], lon1: xs[xs.count - 1], lat1: ys[ys.count - 1])
-        // A point at a pole has no longitude of its own (PROJ gives an arbitrary one, e.g. 0 for
-        // a polar stereographic quadrant whose corner is the pole): its latitude counts, not its
-        // longitude.
-        let placed = valid.filter { abs(ys[$0]) < 90 - 1e-7 }
-        var lons = (placed.isEmpty ? valid : placed).map { xs[$0] }
+        // A point at a pole counts for its latitude, not its longitude.
+        let withLongitude = placed(xs, ys)
+        var lons = (withLongitude.isEmpty ? valid : withLongitude).map { xs[$0] }
         // An edge on the antimeridian, of a raster on one side of it, is that side's: ±180° as
         // PROJ gives it would otherwise span the world (a polar quadrant from -180° to -90°).
         let onEdge = { (lon: Double) in abs(abs(lon) - 180) <= 1e-9 }
@@ -271,9 +283,9 @@ enum SourceLoader {
                 // about ±85° for its ±81°, not ±96°).
                 if parts.count == 1, bounds.east - bounds.west < 360 {
                     let fine = 4 * steps
-                    let (fx, fy) = try grid(fine)
-                    let placed = fx.indices.filter { fx[$0].isFinite && fy[$0].isFinite && abs(fy[$0]) < 90 - 1e-7 }
-                    let lons = placed.map { fx[$0] }, lats = placed.map { fy[$0] }
+                    let (fx, fy) = grid(fine)
+                    let finePlaced = placed(fx, fy)
+                    let lons = finePlaced.map { fx[$0] }, lats = finePlaced.map { fy[$0] }
                     if let w = lons.min(), let e = lons.max(), e - w < 180, let s = lats.min(), let n = lats.max() {
                         bounds = GeoBounds(west: min(bounds.west, w), south: min(bounds.south, s),
                                            east: max(bounds.east, e), north: max(bounds.north, n))
