@@ -141,18 +141,14 @@ import TrailMapTestSupport
         ]
     }
 
-    /// Every probe's answer, asked all at once. The test client gives up on a request after 20 s
-    /// (a hang fails the test); the server's own bound is the catalog's 2 s connect timeout.
-    /// `call`'s response, called again (up to 5 times, 0.5-4 s apart) while it is a 503.
+    /// `call`'s response, called again (up to 5 times, 0.5-4 s apart) while it is a 503 or the
+    /// call throws.
     static func pastStalls(_ call: () async throws -> TestResponse) async throws -> TestResponse {
-        var response = try await call()
-        for attempt in 0..<4 where response.status == .serviceUnavailable {
-            try await Task.sleep(for: .milliseconds(500 << attempt))
-            response = try await call()
-        }
-        return response
+        try await retrying(again: { $0.status == .serviceUnavailable }, call)
     }
 
+    /// Every probe's answer, asked all at once. The test client gives up on a request after 20 s
+    /// (a hang fails the test); the server's own bound is the catalog's 2 s connect timeout.
     static func answers(_ probes: [Probe]) async throws -> [TestResponse] {
         try await withThrowingTaskGroup(of: (Int, TestResponse).self) { group in
             for (i, p) in probes.enumerated() { group.addTask { (i, try await p.call()) } }

@@ -12,13 +12,22 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) 
 /// Runs `body` until it succeeds, at most `attempts` times, and throws the last error: for setting
 /// up against a server just started (a catalog opened with a short connect timeout, which a loaded
 /// machine can take longer than to hand out a first connection) where what is tested comes after.
-/// It waits 0.5, 1, 2, 4 s between attempts, so that a stall of the machine (a full test run on
-/// two cores has stalled connections for over 10 s) is outlasted rather than retried through.
-public func retrying<T>(_ attempts: Int = 5, _ body: () async throws -> T) async throws -> T {
-    var last: (any Error)?
+/// A result for which `again` holds (an HTTP 503 from such a server) is tried again too, and the
+/// last one is returned. It waits 0.5, 1, 2, 4 s between attempts, so that a stall of the machine
+/// (a full test run on two cores has stalled connections for over 10 s) is outlasted rather than
+/// retried through.
+public func retrying<T>(_ attempts: Int = 5, again: (T) -> Bool = { _ in false },
+                       _ body: () async throws -> T) async throws -> T {
+    var last: Result<T, any Error> = .failure(CancellationError())
     for attempt in 0..<max(1, attempts) {
         if attempt > 0 { try await Task.sleep(for: .milliseconds(500 << min(attempt - 1, 3))) }
-        do { return try await body() } catch { last = error }
+        do {
+            let value = try await body()
+            last = .success(value)
+            if !again(value) { break }
+        } catch {
+            last = .failure(error)
+        }
     }
-    throw last!
+    return try last.get()
 }

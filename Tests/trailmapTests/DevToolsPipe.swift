@@ -131,8 +131,8 @@ final class DevToolsPipe {
             if try evaluate("!!(\(condition))") as? Bool == true { return }
             usleep(100_000)
         }
-        let message = (try? evaluate("document.getElementById('msg') ? document.getElementById('msg').textContent : ''")) ?? ""
-        throw Failure("waited \(seconds) s for \(condition); the page says: \(message ?? "")")
+        let message = (try? evaluate("document.getElementById('msg') ? document.getElementById('msg').textContent : ''")) as? String ?? ""
+        throw Failure("waited \(seconds) s for \(condition); the page says: \(message)")
     }
 
     /// A left click at a point of the page, as the mouse makes it.
