@@ -171,7 +171,7 @@ let package = Package(
         ),
         .target(
             name: "TrailMapTestSupport",
-            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials"],
+            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TrailMapTestSupport",
             swiftSettings: upcoming
         ),
@@ -182,7 +182,8 @@ let package = Package(
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BundleBuilderTests",
-            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport"],
+            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
         .testTarget(

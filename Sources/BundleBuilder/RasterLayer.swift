@@ -10,7 +10,9 @@ final class GDALWindowReader: SourceWindowReader {
 
     init(_ description: RasterDescription) throws(SourceReaderError) {
         // Inspection checked the open options against the driver; each thread's copy need not.
-        dataset = try RasterDataset(path: description.path, openOptions: description.openOptions, checkingOptions: false)
+        // A drawn page's copy is a GeoTIFF: the page's open options are not its.
+        dataset = try RasterDataset(path: description.path, openOptions: description.renderedCopy == nil ? description.openOptions : [],
+                                    checkingOptions: false, file: description.renderedCopy)
         self.description = description
         let sizes = [(description.width, description.height)] + description.overviews.map { ($0.width, $0.height) }
         levels = sizes.enumerated().map { level, size in

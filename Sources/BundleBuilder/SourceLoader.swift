@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Raster
 import SourceReaders
 import TileGeometry
@@ -345,8 +346,12 @@ enum SourceLoader {
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits
     /// `memoryBudget`, else spilled to `scratch`); a GDAL raster is opened per thread later.
     static func prepare(_ info: SourceInfo, style: LayerStyle, memoryBudget: Int,
-                        scratch: String) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
+                        scratch: String, logger: Logger) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
         switch info.kind {
+        case let .raster(description) where description.drawsPages:
+            // A GeoPDF: drawn once, when a thread first needs it, and read from the copy.
+            let page = RenderedPage(description, scratch: scratch, logger: logger)
+            return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(try page.description()) }, nil)
         case let .raster(description):
             return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)
         case .png:

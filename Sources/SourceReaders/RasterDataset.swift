@@ -5,7 +5,7 @@ import Foundation
 /// own, and the builder bounds how many are open at once.
 public final class RasterDataset {
     public let path: String
-    private let handle: GDALDatasetH
+    let handle: GDALDatasetH
     private var floats: [Float] = []
     private var doubles: [Double] = []
     private var bytes: [UInt8] = []
@@ -15,15 +15,18 @@ public final class RasterDataset {
 
     /// Opens `path` read-only as a raster, with GDAL open options (`KEY=VALUE`, e.g. `DPI=300`
     /// for a GeoPDF); an option the file's driver does not know is an error, unless
-    /// `checkingOptions` is false (a source already inspected with the same options).
-    public init(path: String, openOptions: [String] = [], checkingOptions: Bool = true) throws(SourceReaderError) {
+    /// `checkingOptions` is false (a source already inspected with the same options). With
+    /// `file`, that file is opened in its place (a page `path` rendered once, `RenderedPage`),
+    /// and errors still name `path`.
+    public init(path: String, openOptions: [String] = [], checkingOptions: Bool = true,
+                file: String? = nil) throws(SourceReaderError) {
         GDALEnvironment.prepare()
         GDALEnvironment.resetError()
         var list: [UnsafeMutablePointer<CChar>?] = openOptions.map { strdup($0) } + [nil]
         defer { for p in list { free(p) } }
         let opened = list.withUnsafeMutableBufferPointer { options in
             options.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: options.count) { o in
-                GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : o, nil)
+                GDALOpenEx(file ?? path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : o, nil)
             }
         }
         guard let h = opened else {

@@ -128,6 +128,9 @@ public struct RasterDescription: Sendable {
     /// The other files GDAL reads for it (`GDALGetFileList`: a VRT's member rasters, `.msk`,
     /// `.ovr`, `.aux.xml`, world files), so that an update sees a change in any of them.
     public var companionFiles: [String] = []
+    /// A GeoTIFF holding the raster's pixels as its driver drew them (a GeoPDF page rendered
+    /// once, `RasterDataset.copyToGeoTIFF`), opened in place of `path`, without `openOptions`.
+    public var renderedCopy: String? = nil
 }
 
 extension RasterDescription {

@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import SourceReaders
+import Synchronization
+
+/// A source whose driver draws its pixels (a GeoPDF, `RasterDescription.drawsPages`), drawn once
+/// for the whole build. Each GDAL handle of a PDF draws the whole page again on its first read,
+/// so one handle per rendering thread drew every page once per thread: twice the CPU on two
+/// threads, no faster than one, and a page's bitmap in memory per thread. Here the first thread
+/// that needs the source draws it into a GeoTIFF in the scratch folder (only sources a tile
+/// touches are drawn; different sources are drawn by different threads at once); the others
+/// wait for it, and every thread then reads that copy. The file is unlinked as soon as it is
+/// written and read through `/proc/self/fd`, so nothing is left behind however the build ends.
+final class RenderedPage: Sendable {
+    private enum State {
+        case pending
+        case drawn(RasterDescription, descriptor: Int32)
+        case failed(SourceReaderError)
+    }
+
+    private let source: RasterDescription
+    private let scratch: String
+    private let logger: Logger
+    private let state = Mutex<State>(.pending)
+
+    init(_ source: RasterDescription, scratch: String, logger: Logger) {
+        self.source = source
+        self.scratch = scratch
+        self.logger = logger
+    }
+
+    deinit {
+        state.withLock { if case let .drawn(_, descriptor) = $0 { close(descriptor) } }
+    }
+
+    /// The source's description reading the drawn copy; the first call draws it, later ones
+    /// (from any thread) wait for that and share its result, an error included.
+    func description() throws(SourceReaderError) -> RasterDescription {
+        try state.withLock { (state: inout State) throws(SourceReaderError) -> RasterDescription in
+            switch state {
+            case let .drawn(description, _):
+                return description
+            case let .failed(error):
+                throw error
+            case .pending:
+                do throws(SourceReaderError) {
+                    let (description, descriptor) = try draw()
+                    state = .drawn(description, descriptor: descriptor)
+                    return description
+                } catch {
+                    state = .failed(error)
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func draw() throws(SourceReaderError) -> (RasterDescription, Int32) {
+        let file = URL(fileURLWithPath: scratch).appendingPathComponent(".trailmap-page-\(getpid())-\(UUID().uuidString.prefix(8)).tif").path
+        let start = Date()
+        logger.info("drawing \(source.path) (\(source.width)x\(source.height) px) once for every thread: a PDF page is drawn, not decoded")
+        try RasterDataset(path: source.path, openOptions: source.openOptions, checkingOptions: false).copyToGeoTIFF(file)
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        unlink(file)
+        guard descriptor >= 0 else {
+            throw .readFailed(path: source.path, reason: "its drawn copy \(file) cannot be opened: \(String(cString: strerror(errno)))")
+        }
+        var description = source
+        description.renderedCopy = "/proc/self/fd/\(descriptor)"
+        logger.notice("drew \(source.path) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        return (description, descriptor)
+    }
+}
