@@ -120,29 +120,64 @@ enum SourceLoader {
         return head[25]
     }
 
-    /// A PNG with a world file or JSON sidecar, read by TrailMap's own decoder; nil when the world
-    /// file has rotation terms or there is none (GDAL reads those, and finds ground control points
-    /// in an `.aux.xml`).
+    /// A PNG with a world file or JSON sidecar, read by TrailMap's own decoder; nil when GDAL
+    /// must read it (no georeference TrailMap finds, or ground control points in an `.aux.xml`).
+    /// A PNG that GDAL wrote (`gdal_translate -of PNG -co WORLDFILE=YES`, a QGIS export) declares
+    /// its CRS, and may declare its geotransform, in an `.aux.xml` beside it; a world file may be
+    /// rotated or flipped. GDAL reads those georeferences (in its order of georeference sources,
+    /// the `.aux.xml` first), and TrailMap still decodes the pixels.
     private static func inspectPNG(_ path: String, paletted: Bool, options: ReadOptions) throws(BuildError) -> SourceInfo? {
         let reader: PNGRowReader
         do { reader = try PNGRowReader(path: path) } catch { throw .sourceUnreadable(path: path, error) }
-        let worldFileCRS: CRS = options.crs?.kind == .webMercator ? .epsg3857 : .epsg4326
-        let g: Georeference
-        do {
-            g = try GeoreferenceLocator.locate(image: path, width: reader.width, height: reader.height, worldFileCRS: worldFileCRS)
-        } catch {
-            switch error {
-            case .rotated, .missing: return nil
-            default: break
+        var declared: (crs: SpatialReference, transform: GeoTransform)?
+        if FileManager.default.fileExists(atPath: path + ".aux.xml") {
+            switch try gdalGeoreference(path, options: options) {
+            case let .affine(crs, transform): declared = (crs, transform)
+            case .notAffine: return nil
+            case .none: break   // the .aux.xml holds no georeference: the world file or JSON sidecar
             }
-            throw .georeference(error)
         }
-        let crs = options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84)
-        let gt = GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
+        if declared == nil {
+            let worldFileCRS: CRS = options.crs?.kind == .webMercator ? .epsg3857 : .epsg4326
+            do {
+                let g = try GeoreferenceLocator.locate(image: path, width: reader.width, height: reader.height,
+                                                       worldFileCRS: worldFileCRS)
+                declared = (options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84),
+                            GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight))
+            } catch {
+                switch error {
+                case .notNorthUp:
+                    guard case let .affine(crs, transform) = try gdalGeoreference(path, options: options) else { return nil }
+                    declared = (crs, transform)
+                case .missing: return nil
+                default: throw .georeference(error)
+                }
+            }
+        }
+        guard let (crs, gt) = declared else { return nil }
         let f = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt))
         return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
                           bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.window,
                           isPaletted: paletted, mercatorPixelSize: f.pixelSize)
+    }
+
+    /// What GDAL reads of a PNG's georeference.
+    private enum GDALGeoreference {
+        case affine(SpatialReference, GeoTransform)
+        /// Ground control points or RPCs: GDAL reads the whole source.
+        case notAffine
+    }
+
+    /// The georeference and CRS GDAL reads for a PNG (`--source-crs` first), nil when it finds none.
+    private static func gdalGeoreference(_ path: String, options: ReadOptions) throws(BuildError) -> GDALGeoreference? {
+        do {
+            let read = try RasterDataset(path: path).georeference(options: options)
+            guard let transform = read.georeferencing.affine else { return .notAffine }
+            return .affine(read.crs, transform)
+        } catch {
+            if case .noGeoreference = error { return nil }
+            throw .source(error)
+        }
     }
 
     private static func inspectRaster(_ path: String, options: ReadOptions) throws(BuildError) -> SourceInfo {

@@ -4,15 +4,17 @@ import Foundation
 public enum GeoreferenceError: Error, CustomStringConvertible, Equatable {
     case unreadable(path: String, reason: String)
     case malformed(path: String, reason: String)
-    case rotated(path: String)
+    /// Rotation terms, a negative pixel width or a positive pixel height: the builder reads such
+    /// world files through GDAL.
+    case notNorthUp(path: String)
     case missing(image: String)
 
     public var description: String {
         switch self {
         case let .unreadable(path, reason): "\(path): cannot read georeference: \(reason)"
         case let .malformed(path, reason): "\(path): malformed georeference: \(reason)"
-        case let .rotated(path):
-            "\(path): the world file has rotation terms (lines 2 and 3 are not 0); rotated sources are not supported, warp the image to north-up first (e.g. gdalwarp)"
+        case let .notNorthUp(path):
+            "\(path): the world file is not north-up (rotation terms on lines 2 and 3, a negative pixel width or a positive pixel height)"
         case let .missing(image):
             "\(image): no georeference found: put a world file (.pgw, .pngw or .wld) or a JSON sidecar (.json with bounds and crs) beside it"
         }
@@ -21,7 +23,8 @@ public enum GeoreferenceError: Error, CustomStringConvertible, Equatable {
 
 /// ESRI world files: six numbers, one per line (A, D, B, E, C, F), C/F being the centre of the top-left pixel.
 public enum WorldFile {
-    /// Parses world file text; rotation terms (D, B) must be zero.
+    /// Parses world file text of a north-up image: no rotation terms (D, B), a positive pixel width
+    /// (A) and a negative pixel height (E).
     public static func parse(_ text: String, crs: CRS, path: String = "world file") throws(GeoreferenceError) -> Georeference {
         let lines = text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -37,9 +40,10 @@ public enum WorldFile {
             v.append(d)
         }
         let (a, d, b, e, c, f) = (v[0], v[1], v[2], v[3], v[4], v[5])
-        guard d == 0, b == 0 else { throw .rotated(path: path) }
-        guard a > 0 else { throw .malformed(path: path, reason: "pixel width (line 1) must be positive, got \(a)") }
-        guard e < 0 else { throw .malformed(path: path, reason: "pixel height (line 4) must be negative (north-up), got \(e)") }
+        guard a * e - b * d != 0 else {
+            throw .malformed(path: path, reason: "lines 1 to 4 (\(a), \(d), \(b), \(e)) give pixels no area")
+        }
+        guard d == 0, b == 0, a > 0, e < 0 else { throw .notNorthUp(path: path) }
         return Georeference(crs: crs, originX: c - a / 2, originY: f - e / 2, pixelWidth: a, pixelHeight: -e)
     }
 

@@ -49,6 +49,40 @@ extension RasterDatasetTests {
         #expect(try !read(plain).0.signedBytes && read(plain).0.scale == nil)
     }
 
+    /// The default range is the band's exact minimum and maximum. An Int16 band of 1500 but for
+    /// one pixel of 1000: GDAL's approximate statistics (a sample) and a decimated read both
+    /// miss that pixel, and the band came out constant (1500, drawn black everywhere).
+    @Test func theRangeHoldsEveryPixel() throws {
+        let side = 2500
+        var data = Data(count: side * side * 2)
+        data.withUnsafeMutableBytes { raw in
+            let px = raw.bindMemory(to: Int16.self)
+            px.initialize(repeating: Int16(1500).littleEndian)
+            px[1777 * side + 1235] = Int16(1000).littleEndian
+        }
+        let raw = dir.file("outlier.dat")
+        try data.write(to: URL(fileURLWithPath: raw))
+        try """
+        ENVI
+        samples = \(side)
+        lines = \(side)
+        bands = 1
+        header offset = 0
+        file type = ENVI Standard
+        data type = 2
+        interleave = bsq
+        byte order = 0
+        map info = {Geographic Lat/Lon, 1, 1, -106, 40, 0.0004, 0.0004, WGS-84}
+        """.write(toFile: dir.file("outlier.hdr"), atomically: true, encoding: .utf8)
+        let tif = dir.file("outlier.tif")
+        try GDALTools.translate(raw, tif, ["-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"])
+        let d = try RasterDataset(path: tif).describe(options: ReadOptions())
+        #expect(d.scale?.min == 1000 && d.scale?.max == 1500, "\(String(describing: d.scale))")
+        // With --src-nodata the range is TrailMap's own scan, which must see it too.
+        let masked = try RasterDataset(path: tif).describe(options: ReadOptions(nodata: [0]))
+        #expect(masked.scale?.min == 1000 && masked.scale?.max == 1500, "\(String(describing: masked.scale))")
+    }
+
     /// A Float64 band from -1e308 to 1e308: the range's width overflows a Double, and before
     /// it was halved every pixel drew black.
     @Test func rangesWiderThanADouble() throws {

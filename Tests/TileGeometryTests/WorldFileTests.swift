@@ -17,15 +17,14 @@ import Testing
         #expect(abs(back.originX - g.originX) < 1e-6 && abs(back.originY - g.originY) < 1e-6)
     }
 
-    @Test func rejectsRotation() {
-        #expect(throws: GeoreferenceError.rotated(path: "a.pgw")) {
-            try WorldFile.parse("0.5\n0.1\n0\n-0.5\n0\n0\n", crs: .epsg4326, path: "a.pgw")
+    @Test(arguments: ["0.5\n0.1\n0\n-0.5\n0\n0", "-0.5\n0\n0\n-0.5\n0\n0", "0.5\n0\n0\n0.5\n0\n0"])
+    func tellsWhatIsNotNorthUp(text: String) {
+        #expect(throws: GeoreferenceError.notNorthUp(path: "a.pgw")) {
+            try WorldFile.parse(text, crs: .epsg4326, path: "a.pgw")
         }
-        let message = GeoreferenceError.rotated(path: "a.pgw").description
-        #expect(message.contains("a.pgw") && message.contains("not supported"))
     }
 
-    @Test(arguments: ["", "1\n2\n3\n4\n5", "0.5\n0\n0\n-0.5\n0\nabc", "0.5\n0\n0\n0.5\n0\n0", "-0.5\n0\n0\n-0.5\n0\n0",
+    @Test(arguments: ["", "1\n2\n3\n4\n5", "0.5\n0\n0\n-0.5\n0\nabc", "0\n0\n0\n-0.5\n0\n0", "0.5\n1\n0.5\n1\n0\n0",
                       "0.5\n0\n0\n-0.5\n0\n0\n7"])
     func rejectsMalformed(text: String) {
         #expect {
