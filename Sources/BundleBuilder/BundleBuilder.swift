@@ -353,7 +353,8 @@ public struct BundleBuilder: Sendable {
             let layer = options.layers[plan.layerOf[i]]
             let style = LayerStyle(resampling: layer.resampling ?? options.resampling, opacity: layer.opacity,
                                    layer: plan.layerOf[i])
-            let (source, pyramid) = try SourceLoader.prepare(info, style: style, memoryBudget: budget, scratch: scratch, logger: logger)
+            let (source, pyramid) = try SourceLoader.prepare(info, style: style, memoryBudget: budget, memoryLimit: options.memoryLimit,
+                                                             scratch: scratch, logger: logger)
             if let pyramid {
                 if !pyramid.isFileBacked { budget -= pyramid.byteCount }
                 logger.debug("decoded \(info.path) \(info.width)x\(info.height) \(pyramid.isFileBacked ? "spilled to disk" : "in memory")")

@@ -380,7 +380,10 @@ enum SourceLoader {
 
     /// Makes a source renderable: a PNG is decoded into a pyramid (in memory when it fits
     /// `memoryBudget`, else spilled to `scratch`); a GDAL raster is opened per thread later.
-    static func prepare(_ info: SourceInfo, style: LayerStyle, memoryBudget: Int,
+    /// A PNG whose rows alone, as the pyramid keeps them while decoding, would take more than
+    /// half of `memoryLimit` (the share PNG sources may hold) is refused before anything is
+    /// allocated.
+    static func prepare(_ info: SourceInfo, style: LayerStyle, memoryBudget: Int, memoryLimit: Int,
                         scratch: String, logger: Logger) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
         switch info.kind {
         case let .raster(description) where description.drawsPages:
@@ -390,6 +393,11 @@ enum SourceLoader {
         case let .raster(description):
             return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)
         case .png:
+            // The pyramid holds about four full-width RGBA rows at once (two a level, halving).
+            let rows = info.width.multipliedReportingOverflow(by: 16)
+            guard !rows.overflow, rows.partialValue <= memoryLimit / 2 else {
+                throw .pixels(path: info.path, reason: "its rows are \(info.width) pixels wide, and decoding them takes \(rows.partialValue >> 20) MB, more than half of --memory-limit (\(memoryLimit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by window")
+            }
             do {
                 let reader = try PNGRowReader(path: info.path)
                 let pyramid = try SourcePyramid(reader: reader, memoryBudget: memoryBudget, spillDirectory: scratch)

@@ -21,6 +21,8 @@ public final class PNGRowReader {
     public convenience init(
         path: String, maxPixels: Int = 1 << 32, maxInterlacedBytes: Int = 256 << 20
     ) throws(PNGError) {
+        // Before libpng allocates rows of the width the header declares.
+        try PNGImageData.check(path: path, maxPixels: maxPixels)
         try self.init(maxPixels: maxPixels, maxInterlacedBytes: maxInterlacedBytes) { reader, err, len in
             cpng_reader_open_file(reader, path, err, len)
         }

@@ -111,8 +111,8 @@ struct PNGAdaptiveLevelTests {
         for (palette, dense, text) in [(13, 10, "0...12"), (7, 13, "dense level must be 0...12"), (7, -1, "dense level")] {
             let options = Self.options(.init(palette: palette, dense: dense, denseBitsPerPixel: 0))
             let error = #expect(throws: PNGError.self) {
-                try PNGEncoder.encode(PNGFixtures.photo(width: 32, height: 32), options: options)
-                try PNGEncoder.encode(Self.paletteImage(), options: options)
+                _ = try PNGEncoder.encode(PNGFixtures.photo(width: 32, height: 32), options: options)
+                _ = try PNGEncoder.encode(Self.paletteImage(), options: options)
             }
             if case .encodeFailed(let message)? = error {
                 #expect(message.contains(text), "\(message)")

@@ -1,3 +1,4 @@
+import TrailMapTestSupport
 import CPNG
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import TrailMapTestSupport
 import Foundation
 import Testing
 @testable import Raster

@@ -1,3 +1,4 @@
+import TrailMapTestSupport
 import Foundation
 import Testing
 @testable import Raster
@@ -90,6 +91,21 @@ struct PNGRobustnessTests {
             try PNGRowReader(path: path)
         }
         #expect(throws: PNGError.tooLarge(width: 64, height: 48)) { try PNGDecoder.decode(valid, maxPixels: 1000) }
+    }
+
+    /// A few dozen bytes declaring 100,000,000 × 1 RGBA pixels: refused at open, from the chunk
+    /// headers, rather than found short after the builder allocated the rows (858 MB; 16.8 GB for
+    /// a width of 2³¹ − 1).
+    @Test func aHeaderDeclaringMoreThanItsDataCanHoldIsCorruptAtOpen() throws {
+        let png = PNGBytes.signature + PNGBytes.ihdr(width: 100_000_000, height: 1, bitDepth: 8, colorType: 6)
+            + PNGBytes.chunk("IDAT", PNGBytes.zlibStored([0, 1, 2, 3, 4])) + PNGBytes.chunk("IEND", [])
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(png, to: "bomb.png")
+        let error = #expect(throws: PNGError.self) { try PNGRowReader(path: path) }
+        #expect(corruptMessage(error)?.contains("cannot hold the 100000000×1 pixels") == true, "\(String(describing: error))")
+        // A file whose data can hold its rows opens.
+        let fine = try directory.write(valid, to: "fine.png")
+        #expect(try PNGRowReader(path: fine).width == 64)
     }
 
     @Test func zeroWidthIsCorrupt() {

@@ -1,13 +1,13 @@
 /// Byte-level PNG helpers: IHDR fields, chunk positions, hand-made PNGs.
-enum PNGBytes {
-    static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+public enum PNGBytes {
+    public static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
 
-    static func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
-    static func bitDepth(_ png: [UInt8]) -> UInt8 { png[24] }
-    static func interlace(_ png: [UInt8]) -> UInt8 { png[28] }
+    public static func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
+    public static func bitDepth(_ png: [UInt8]) -> UInt8 { png[24] }
+    public static func interlace(_ png: [UInt8]) -> UInt8 { png[28] }
 
     /// Chunks as (type, offset of the length field, data length).
-    static func chunks(_ png: [UInt8]) -> [(type: String, offset: Int, length: Int)] {
+    public static func chunks(_ png: [UInt8]) -> [(type: String, offset: Int, length: Int)] {
         var result: [(String, Int, Int)] = []
         var offset = 8
         while offset + 12 <= png.count {
@@ -19,27 +19,27 @@ enum PNGBytes {
         return result
     }
 
-    static let crcTable: [UInt32] = (0..<256).map { n in
+    public static let crcTable: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         ~bytes.reduce(0xFFFF_FFFF as UInt32) { crcTable[Int(($0 ^ UInt32($1)) & 0xFF)] ^ ($0 >> 8) }
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
+    public static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
     }
 
     /// A zlib stream of stored (uncompressed) deflate blocks.
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var start = 0
         repeat {
@@ -57,12 +57,12 @@ enum PNGBytes {
         return out + bigEndian(b << 16 | a)
     }
 
-    static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlace: UInt8 = 0) -> [UInt8] {
+    public static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlace: UInt8 = 0) -> [UInt8] {
         chunk("IHDR", bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, interlace])
     }
 
     /// A non-interlaced PNG from packed rows (filter type 0 is prepended to each row).
-    static func make(
+    public static func make(
         width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
         palette: [UInt8]? = nil, transparency: [UInt8]? = nil
     ) -> [UInt8] {
