@@ -3,8 +3,9 @@ import TileGeometry
 
 /// Reprojects a source in any CRS into a tile. The Mercator → source-pixel transform is exact on a
 /// grid of points over the tile and bilinear between them; the grid is refined until the
-/// interpolation error, checked at every cell's centre, is below 0.125 source pixels (gdalwarp's
-/// default error threshold). Each tile pixel then samples the source level where it spans one to
+/// interpolation error, checked at every cell's centre, is below 0.125 pixels of the sampled
+/// source level and 0.125 tile pixels (gdalwarp's default error threshold, which is in output
+/// pixels; the second binds where the source is magnified, e.g. a coarse grid near a pole). Each tile pixel then samples the source level where it spans one to
 /// two pixels: the area-weighted mean of the pixels under its footprint (an axis-aligned box
 /// from the local Jacobian), bilinear interpolation, or the nearest pixel.
 struct Warper {
@@ -39,10 +40,13 @@ struct Warper {
         }
         guard let ratio = found else { return nil }
         let plan = WindowPlan(levels: reader.levels, ratio: ratio)
-        // Refine until bilinear interpolation is within the threshold everywhere.
+        // Refine until bilinear interpolation is within the threshold everywhere: in the plan's
+        // pixels, and in tile pixels where one spans less than a plan pixel (`ratio` is the
+        // smallest span over the tile, so the bound holds for every cell).
+        let threshold = Warper.maxError * min(1, ratio / max(plan.scaleX, plan.scaleY))
         while grid.step > 1 {
             let error = interpolationError(grid, tile: tb, res: res, mapping: mapping, plan: plan)
-            if error <= Warper.maxError { break }
+            if error <= threshold { break }
             grid = makeGrid(step: grid.step / 2, tile: tb, res: res, mapping: mapping)
         }
         // To effective pixels of the plan.
