@@ -73,6 +73,9 @@ public struct BundleBuilder: Sendable {
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
                 logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
+                if case let .raster(d) = info.kind, d.nothingToDraw {
+                    logger.warning("\(path): every pixel is nodata or NaN, so it draws nothing")
+                }
                 if case let .raster(d) = info.kind, d.neatlineOffTheRaster {
                     logger.warning("\(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)")
                 }

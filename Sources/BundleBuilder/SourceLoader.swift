@@ -82,7 +82,7 @@ enum SourceLoader {
     /// maximum), or nil when none has one: sheets of one series scaled alike.
     static func sharedScale(_ infos: [SourceInfo]) -> (min: Double, max: Double)? {
         let ranges = infos.compactMap { info -> (min: Double, max: Double)? in
-            if case let .raster(d) = info.kind { return d.scale }
+            if case let .raster(d) = info.kind, !d.nothingToDraw { return d.scale }
             return nil
         }
         guard let lo = ranges.map(\.min).min(), let hi = ranges.map(\.max).max() else { return nil }

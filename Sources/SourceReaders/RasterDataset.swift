@@ -104,6 +104,7 @@ public final class RasterDataset {
             }
         }
         var scale: (min: Double, max: Double)?
+        var nothingToDraw = false
         // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): widened to 8 bits
         // as it is read (`RasterDescription.bitsPerSample`), unless --scale maps it.
         let bits = type == GDT_Byte && !layout.isPalette ? Self.bitsPerSample(bands[0]!) : nil
@@ -123,10 +124,14 @@ public final class RasterDataset {
                     lo = min(lo, range.min)
                     hi = max(hi, range.max)
                 }
-                guard lo.isFinite, hi.isFinite else {
-                    throw .readFailed(path: path, reason: "no pixel holds a value to draw (every one is nodata or NaN)")
+                // Every pixel nodata or NaN (an empty sheet of a DEM series): transparent whatever
+                // the range, and left out of the layer's joint one.
+                if lo.isFinite, hi.isFinite {
+                    scale = (lo, hi > lo ? hi : lo + 1)
+                } else {
+                    scale = (0, 1)
+                    nothingToDraw = true
                 }
-                scale = (lo, hi > lo ? hi : lo + 1)
             }
         } else if options.scale != nil {
             unused.append(RasterDescription.scaleOn8Bit(palette: layout.isPalette))
@@ -138,6 +143,7 @@ public final class RasterDataset {
                                             scale: scale, overviews: overviews(bands: bands.map { $0! }))
         if scale == nil { description.bitsPerSample = bits }
         description.signedBytes = signedBytes
+        description.nothingToDraw = nothingToDraw
         description.unusedOptions = unused
         description.companionFiles = companionFiles()
         if layout.hasAlpha, type == GDT_Byte { description.alphaBitsPerSample = Self.bitsPerSample(bands[colourBands]!) }

@@ -123,6 +123,9 @@ public struct RasterDescription: Sendable {
     /// Whether the bands hold signed bytes that GDAL types as `Byte` (a GeoTIFF's
     /// `PIXELTYPE=SIGNEDBYTE`, GDAL before 3.7): -128...127, read through `scale` like 16-bit bands.
     public var signedBytes = false
+    /// Every pixel of its non-8-bit bands is nodata or NaN: it draws nothing, its `scale` is a
+    /// placeholder, and a layer's joint range leaves it out.
+    public var nothingToDraw = false
     /// Options the user gave that do not apply to this source, each a sentence for a warning.
     public var unusedOptions: [String] = []
     /// The other files GDAL reads for it (`GDALGetFileList`: a VRT's member rasters, `.msk`,
