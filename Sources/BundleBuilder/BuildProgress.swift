@@ -17,6 +17,9 @@ public struct BuildProgress: Sendable {
     public var total: Int
     public var stored: Int
     public var elapsed: TimeInterval
+    /// Sources whose pages are being drawn now (GeoPDFs, drawn once when a tile first needs
+    /// them, which can take minutes): what the rendering waits on.
+    public var drawing: [String] = []
 
     /// Tiles per second since rendering started.
     public var rate: Double { elapsed > 0 ? Double(done) / elapsed : 0 }
@@ -25,6 +28,28 @@ public struct BuildProgress: Sendable {
     public var eta: TimeInterval? {
         guard rate > 0, total >= done else { return nil }
         return Double(total - done) / rate
+    }
+
+    /// A line for a person: the phase, counts, rate and time left; while GeoPDF pages are drawn,
+    /// which ones.
+    public var line: String {
+        switch phase {
+        case .decoding: return "decoding source \(done + 1) of \(total)"
+        case .hashing: return "hashing sources for the build record: \(done) of \(total)"
+        case .finishing: return "finishing: \(stored) tiles stored"
+        case .rendering:
+            let pct = total > 0 ? Double(done) * 100 / Double(total) : 100
+            let left = eta.map(Self.clock) ?? "--:--"
+            let pages = drawing.isEmpty ? ""
+                : ", drawing " + drawing.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
+            return String(format: "tiles %d/%d (%.1f%%), %.0f tiles/s, %d stored, ETA %@", done, total, pct, rate, stored, left) + pages
+        }
+    }
+
+    /// Seconds as m:ss, or h:mm:ss from an hour.
+    public static func clock(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }
 

@@ -351,13 +351,14 @@ public struct BundleBuilder: Sendable {
         var sources = [PreparedSource]()
         var pyramids = [SourcePyramid]()
         let scratch = options.scratchDirectory ?? URL(fileURLWithPath: options.output).deletingLastPathComponent().path
+        let drawings = RenderedPage.Drawings()
         for (i, info) in infos.enumerated() {
             progress(BuildProgress(phase: .decoding, done: i, total: infos.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
             let layer = options.layers[plan.layerOf[i]]
             let style = LayerStyle(resampling: layer.resampling ?? options.resampling, opacity: layer.opacity,
                                    layer: plan.layerOf[i])
             let (source, pyramid) = try SourceLoader.prepare(info, style: style, memoryBudget: budget, memoryLimit: options.memoryLimit,
-                                                             scratch: scratch, logger: logger)
+                                                             scratch: scratch, logger: logger, drawings: drawings)
             if let pyramid {
                 if !pyramid.isFileBacked { budget -= pyramid.byteCount }
                 logger.debug("decoded \(info.path) \(info.width)x\(info.height) \(pyramid.isFileBacked ? "spilled to disk" : "in memory")")
@@ -389,7 +390,7 @@ public struct BundleBuilder: Sendable {
                 return try Self.decodeRoot(data, unit: unit)
             }) { done, stored in
                 progress(BuildProgress(phase: .rendering, done: offset + done, total: plan.total, stored: stored,
-                                       elapsed: Date().timeIntervalSince(renderStart)))
+                                       elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current))
             }
             if let failure = outcome { throw failure }
             before += plan.bandTotals[b]

@@ -12,6 +12,14 @@ import Synchronization
 /// wait for it, and every thread then reads that copy. The file is unlinked as soon as it is
 /// written and read through `/proc/self/fd`, so nothing is left behind however the build ends.
 final class RenderedPage: Sendable {
+    /// The sources being drawn now, for the build's progress.
+    final class Drawings: Sendable {
+        private let paths = Mutex<[String]>([])
+        var current: [String] { paths.withLock { $0 } }
+        func begin(_ path: String) { paths.withLock { $0.append(path) } }
+        func end(_ path: String) { paths.withLock { if let i = $0.firstIndex(of: path) { $0.remove(at: i) } } }
+    }
+
     private enum State {
         case pending
         case drawn(RasterDescription, descriptor: Int32)
@@ -21,12 +29,14 @@ final class RenderedPage: Sendable {
     private let source: RasterDescription
     private let scratch: String
     private let logger: Logger
+    private let drawings: Drawings
     private let state = Mutex<State>(.pending)
 
-    init(_ source: RasterDescription, scratch: String, logger: Logger) {
+    init(_ source: RasterDescription, scratch: String, logger: Logger, drawings: Drawings) {
         self.source = source
         self.scratch = scratch
         self.logger = logger
+        self.drawings = drawings
     }
 
     deinit {
@@ -58,6 +68,8 @@ final class RenderedPage: Sendable {
     private func draw() throws(SourceReaderError) -> (RasterDescription, Int32) {
         let file = URL(fileURLWithPath: scratch).appendingPathComponent(".trailmap-page-\(getpid())-\(UUID().uuidString.prefix(8)).tif").path
         let start = Date()
+        drawings.begin(source.path)
+        defer { drawings.end(source.path) }
         logger.info("drawing \(source.path) (\(source.width)x\(source.height) px) once for every thread: a PDF page is drawn, not decoded")
         try RasterDataset(path: source.path, openOptions: source.openOptions, checkingOptions: false).copyToGeoTIFF(file)
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)

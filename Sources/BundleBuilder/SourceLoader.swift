@@ -384,11 +384,12 @@ enum SourceLoader {
     /// half of `memoryLimit` (the share PNG sources may hold) is refused before anything is
     /// allocated.
     static func prepare(_ info: SourceInfo, style: LayerStyle, memoryBudget: Int, memoryLimit: Int,
-                        scratch: String, logger: Logger) throws(BuildError) -> (PreparedSource, SourcePyramid?) {
+                        scratch: String, logger: Logger, drawings: RenderedPage.Drawings) throws(BuildError)
+        -> (PreparedSource, SourcePyramid?) {
         switch info.kind {
         case let .raster(description) where description.drawsPages:
             // A GeoPDF: drawn once, when a thread first needs it, and read from the copy.
-            let page = RenderedPage(description, scratch: scratch, logger: logger)
+            let page = RenderedPage(description, scratch: scratch, logger: logger, drawings: drawings)
             return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(try page.description()) }, nil)
         case let .raster(description):
             return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)

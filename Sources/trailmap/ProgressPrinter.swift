@@ -12,17 +12,7 @@ final class ProgressPrinter: Sendable {
 
     func report(_ p: BuildProgress) {
         guard !quiet else { return }
-        let line: String
-        switch p.phase {
-        case .decoding: line = "decoding source \(p.done + 1) of \(p.total)"
-        case .hashing: line = "hashing sources for the build record: \(p.done) of \(p.total)"
-        case .finishing: line = "finishing: \(p.stored) tiles stored"
-        case .rendering:
-            let pct = p.total > 0 ? Double(p.done) * 100 / Double(p.total) : 100
-            let eta = p.eta.map(ProgressPrinter.clock) ?? "--:--"
-            line = String(format: "tiles %d/%d (%.1f%%), %.0f tiles/s, %d stored, ETA %@",
-                          p.done, p.total, pct, p.rate, p.stored, eta)
-        }
+        let line = p.line
         if interactive {
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line + (p.phase == .finishing ? "\n" : "")).utf8))
         } else {
@@ -36,8 +26,6 @@ final class ProgressPrinter: Sendable {
         }
     }
 
-    static func clock(_ seconds: TimeInterval) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
-    }
+    /// Seconds as m:ss, or h:mm:ss from an hour (as build progress shows them).
+    static func clock(_ seconds: TimeInterval) -> String { BuildProgress.clock(seconds) }
 }

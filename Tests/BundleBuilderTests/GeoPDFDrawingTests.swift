@@ -57,3 +57,18 @@ import TrailMapTestSupport
         #expect(!fx.dir.contents.contains("pdf.mbtiles"))
     }
 }
+
+/// The progress line says which pages are being drawn while tiles wait for them.
+@Suite struct DrawingProgressTests {
+    @Test func theProgressLineNamesThePagesBeingDrawn() {
+        var p = BuildProgress(phase: .rendering, done: 0, total: 40, stored: 0, elapsed: 12)
+        #expect(p.line == "tiles 0/40 (0.0%), 0 tiles/s, 0 stored, ETA --:--")
+        p.drawing = ["/maps/a.pdf", "/maps/b.pdf"]
+        #expect(p.line.hasSuffix("ETA --:--, drawing a.pdf, b.pdf"), "\(p.line)")
+        let drawings = RenderedPage.Drawings()
+        drawings.begin("/maps/a.pdf")
+        drawings.begin("/maps/b.pdf")
+        drawings.end("/maps/a.pdf")
+        #expect(drawings.current == ["/maps/b.pdf"])
+    }
+}

@@ -147,20 +147,7 @@ import TrailMapTestSupport
         let values: [Float] = [10, 20, .nan, 30, 40, 50, .nan, 110]
         var data = Data()
         for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        let raw = dir.file("dem.dat")
-        try data.write(to: URL(fileURLWithPath: raw))
-        try """
-        ENVI
-        samples = 4
-        lines = 2
-        bands = 1
-        header offset = 0
-        file type = ENVI Standard
-        data type = 4
-        interleave = bsq
-        byte order = 0
-        map info = {Geographic Lat/Lon, 1, 1, -106, 40, 0.25, 0.5, WGS-84}
-        """.write(toFile: dir.file("dem.hdr"), atomically: true, encoding: .utf8)
+        let raw = try envi("dem", type: 4, samples: 4, lines: 2, pixel: (0.25, 0.5), data: data)
         let (d, px) = try read(raw)
         #expect(d.layout == .gray && d.dataType == "Float32")
         #expect(d.scale?.min == 10 && d.scale?.max == 110)

@@ -16,19 +16,25 @@ extension RasterDatasetTests {
                 withUnsafeBytes(of: Float(v).bitPattern.littleEndian) { data.append(contentsOf: $0) }
             }
         }
+        return try envi(name, type: type, samples: values.count, lines: 1, pixel: (0.125, 0.125), data: data)
+    }
+
+    /// An ENVI raster of one band: `data` holds `samples` × `lines` little-endian values of ENVI
+    /// data `type` (2 Int16, 4 Float32, 5 Float64), in degrees from (-106°, 40°) by `pixel`.
+    func envi(_ name: String, type: Int, samples: Int, lines: Int, pixel: (x: Double, y: Double), data: Data) throws -> String {
         let raw = dir.file(name + ".dat")
         try data.write(to: URL(fileURLWithPath: raw))
         try """
         ENVI
-        samples = \(values.count)
-        lines = 1
+        samples = \(samples)
+        lines = \(lines)
         bands = 1
         header offset = 0
         file type = ENVI Standard
         data type = \(type)
         interleave = bsq
         byte order = 0
-        map info = {Geographic Lat/Lon, 1, 1, -106, 40, 0.125, 0.125, WGS-84}
+        map info = {Geographic Lat/Lon, 1, 1, -106, 40, \(pixel.x), \(pixel.y), WGS-84}
         """.write(toFile: dir.file(name + ".hdr"), atomically: true, encoding: .utf8)
         return raw
     }
@@ -60,20 +66,7 @@ extension RasterDatasetTests {
             px.initialize(repeating: Int16(1500).littleEndian)
             px[1777 * side + 1235] = Int16(1000).littleEndian
         }
-        let raw = dir.file("outlier.dat")
-        try data.write(to: URL(fileURLWithPath: raw))
-        try """
-        ENVI
-        samples = \(side)
-        lines = \(side)
-        bands = 1
-        header offset = 0
-        file type = ENVI Standard
-        data type = 2
-        interleave = bsq
-        byte order = 0
-        map info = {Geographic Lat/Lon, 1, 1, -106, 40, 0.0004, 0.0004, WGS-84}
-        """.write(toFile: dir.file("outlier.hdr"), atomically: true, encoding: .utf8)
+        let raw = try envi("outlier", type: 2, samples: side, lines: side, pixel: (0.0004, 0.0004), data: data)
         let tif = dir.file("outlier.tif")
         try GDALTools.translate(raw, tif, ["-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"])
         let d = try RasterDataset(path: tif).describe(options: ReadOptions())
