@@ -387,8 +387,9 @@ enum SourceLoader {
                         scratch: String, logger: Logger, drawings: RenderedPage.Drawings) throws(BuildError)
         -> (PreparedSource, SourcePyramid?) {
         switch info.kind {
-        case let .raster(description) where description.drawsPages:
-            // A GeoPDF: drawn once, when a thread first needs it, and read from the copy.
+        case let .raster(description) where description.drawsPages && description.transparency != .mask:
+            // A GeoPDF: drawn once, when a thread first needs it, and read from the copy (which
+            // holds the bands, not a mask band: a page with one is read per thread as before).
             let page = RenderedPage(description, scratch: scratch, logger: logger, drawings: drawings)
             return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(try page.description()) }, nil)
         case let .raster(description):
