@@ -9,8 +9,9 @@ import Synchronization
 /// threads, no faster than one, and a page's bitmap in memory per thread. Here the first thread
 /// that needs the source draws it into a GeoTIFF in the scratch folder (only sources a tile
 /// touches are drawn; different sources are drawn by different threads at once); the others
-/// wait for it, and every thread then reads that copy. The file is unlinked as soon as it is
-/// written and read through `/proc/self/fd`, so nothing is left behind however the build ends.
+/// wait for it, and every thread then reads that copy. The file is unlinked before GDAL writes
+/// it, and written and read through `/proc/self/fd`, so nothing is left behind however the
+/// build ends (a build stopped while drawing left it).
 final class RenderedPage: Sendable {
     /// The sources being drawn now, for the build's progress.
     final class Drawings: Sendable {
@@ -67,18 +68,26 @@ final class RenderedPage: Sendable {
 
     private func draw() throws(SourceReaderError) -> (RasterDescription, Int32) {
         let file = URL(fileURLWithPath: scratch).appendingPathComponent(".trailmap-page-\(getpid())-\(UUID().uuidString.prefix(8)).tif").path
+        // Unlinked before anything is written: GDAL writes and threads read it through the
+        // descriptor, so no interruption leaves it behind.
+        let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .readFailed(path: source.path, reason: "drawing it into \(file) failed: \(String(cString: strerror(errno)))")
+        }
+        unlink(file)
+        let copy = "/proc/self/fd/\(descriptor)"
         let start = Date()
         drawings.begin(source.path)
         defer { drawings.end(source.path) }
         logger.info("drawing \(source.path) (\(source.width)x\(source.height) px) once for every thread: a PDF page is drawn, not decoded")
-        try RasterDataset(path: source.path, openOptions: source.openOptions, checkingOptions: false).copyToGeoTIFF(file)
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        unlink(file)
-        guard descriptor >= 0 else {
-            throw .readFailed(path: source.path, reason: "its drawn copy \(file) cannot be opened: \(String(cString: strerror(errno)))")
+        do {
+            try RasterDataset(path: source.path, openOptions: source.openOptions, checkingOptions: false).copyToGeoTIFF(copy)
+        } catch {
+            close(descriptor)
+            throw error
         }
         var description = source
-        description.renderedCopy = "/proc/self/fd/\(descriptor)"
+        description.renderedCopy = copy
         logger.notice("drew \(source.path) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
         return (description, descriptor)
     }

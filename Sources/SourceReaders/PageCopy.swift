@@ -10,17 +10,23 @@ extension RasterDescription {
 }
 
 extension RasterDataset {
-    /// Rows copied at once.
+    /// Rows copied at once from a raster whose blocks are single rows.
     static let copyRows = 256
 
     /// Writes the raster's bands as the driver reads them (a PDF page drawn at the resolution of
-    /// its open options) to a GeoTIFF at `file`: 256-pixel tiles, ZSTD level 1 (LZW where GDAL
-    /// has no ZSTD), BigTIFF when needed. Pixels only, the same grid and bands: the source's
-    /// description (georeference, neatline, transparency) reads it unchanged. The bands are
-    /// read strip by strip, band by band: GDAL's PDF driver draws the whole page on the first
-    /// band read and serves later ones from it, where a dataset-wide copy (`GDALCreateCopy`)
-    /// drew each swath again (32 s against 23 s for one vector-heavy sheet). On failure the
-    /// partial file is removed and the error names the raster.
+    /// its open options) to a new GeoTIFF at `file` (a path GDAL can create: a name, or
+    /// `/proc/self/fd/N` of a file already unlinked): 256-pixel tiles, ZSTD level 1 (LZW where
+    /// GDAL has no ZSTD), BigTIFF when needed. Pixels only, the same grid and bands: the source's
+    /// description (georeference, neatline, transparency) reads it unchanged. On failure the
+    /// error names the raster.
+    ///
+    /// How it reads decides how often GDAL's PDF driver draws the page. Up to 8192 pixels a
+    /// side its blocks are single rows, and it draws the whole page on the first band read and
+    /// serves later ones from it: band by band, 256 rows at a time (reading all bands at once
+    /// drew each strip again: 63 s against 23 s for one vector-heavy sheet). Larger pages come
+    /// in 1024-pixel blocks, each drawn once for all bands when they are read together: all
+    /// bands at once, a row of blocks at a time (band by band drew each block per band: a
+    /// 10000×8000 page took over 120 s, against 4.6 s).
     public func copyToGeoTIFF(_ file: String) throws(SourceReaderError) {
         GDALEnvironment.resetError()
         guard let driver = GDALGetDriverByName("GTiff") else {
@@ -31,6 +37,10 @@ extension RasterDataset {
             throw .readFailed(path: path, reason: "it has no bands to draw")
         }
         let type = GDALGetRasterDataType(first)
+        var blockWidth: Int32 = 0, blockHeight: Int32 = 0
+        GDALGetBlockSize(first, &blockWidth, &blockHeight)
+        let byRows = Int(blockWidth) >= width
+        let strip = byRows ? Self.copyRows : max(1, min(Int(blockHeight), height))
         let creationOptions = String(cString: GDALGetMetadataItem(UnsafeMutableRawPointer(driver), GDAL_DMD_CREATIONOPTIONLIST, nil))
         let compression = creationOptions.contains("ZSTD") ? ["COMPRESS=ZSTD", "ZSTD_LEVEL=1"] : ["COMPRESS=LZW"]
         let options = ["TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "BIGTIFF=IF_SAFER"] + compression
@@ -43,21 +53,34 @@ extension RasterDataset {
             throw .readFailed(path: path, reason: "drawing it into \(file) failed: \(GDALEnvironment.lastError(or: "GDAL could not create the file"))")
         }
         let sampleBytes = Int(GDALGetDataTypeSizeBytes(type))
-        var buffer = [UInt8](repeating: 0, count: width * min(Self.copyRows, height) * sampleBytes)
+        var buffer = [UInt8](repeating: 0, count: width * min(strip, height) * sampleBytes * (byRows ? 1 : bandCount))
         var failure: String?
-        strips: for y in stride(from: 0, to: height, by: Self.copyRows) {
-            let rows = min(Self.copyRows, height - y)
-            for b in 1...bandCount {
-                guard let from = GDALGetRasterBand(handle, Int32(b)), let to = GDALGetRasterBand(copy, Int32(b)) else {
-                    failure = "band \(b) is missing"
-                    break strips
+        strips: for y in stride(from: 0, to: height, by: strip) {
+            let rows = min(strip, height - y)
+            let (x0, y0, w, h) = (Int32(0), Int32(y), Int32(width), Int32(rows))
+            if byRows {
+                for b in 1...bandCount {
+                    guard let from = GDALGetRasterBand(handle, Int32(b)), let to = GDALGetRasterBand(copy, Int32(b)) else {
+                        failure = "band \(b) is missing"
+                        break strips
+                    }
+                    let ok = buffer.withUnsafeMutableBytes { p in
+                        GDALRasterIO(from, GF_Read, x0, y0, w, h, p.baseAddress, w, h, type, 0, 0) == CE_None
+                            && GDALRasterIO(to, GF_Write, x0, y0, w, h, p.baseAddress, w, h, type, 0, 0) == CE_None
+                    }
+                    if !ok {
+                        failure = GDALEnvironment.lastError(or: "GDAL could not copy rows \(y)-\(y + rows - 1) of band \(b)")
+                        break strips
+                    }
                 }
+            } else {
+                let n = Int32(bandCount)
                 let ok = buffer.withUnsafeMutableBytes { p in
-                    GDALRasterIO(from, GF_Read, 0, Int32(y), Int32(width), Int32(rows), p.baseAddress, Int32(width), Int32(rows), type, 0, 0) == CE_None
-                        && GDALRasterIO(to, GF_Write, 0, Int32(y), Int32(width), Int32(rows), p.baseAddress, Int32(width), Int32(rows), type, 0, 0) == CE_None
+                    GDALDatasetRasterIO(handle, GF_Read, x0, y0, w, h, p.baseAddress, w, h, type, n, nil, 0, 0, 0) == CE_None
+                        && GDALDatasetRasterIO(copy, GF_Write, x0, y0, w, h, p.baseAddress, w, h, type, n, nil, 0, 0, 0) == CE_None
                 }
                 if !ok {
-                    failure = GDALEnvironment.lastError(or: "GDAL could not copy rows \(y)-\(y + rows - 1) of band \(b)")
+                    failure = GDALEnvironment.lastError(or: "GDAL could not copy rows \(y)-\(y + rows - 1)")
                     break strips
                 }
             }
@@ -66,7 +89,6 @@ extension RasterDataset {
         GDALClose(copy)
         if failure == nil, CPLGetLastErrorType() == CE_Failure { failure = GDALEnvironment.lastError(or: "GDAL could not write it") }
         if let failure {
-            unlink(file)
             throw .readFailed(path: path, reason: "drawing it into \(file) failed: \(failure)")
         }
     }

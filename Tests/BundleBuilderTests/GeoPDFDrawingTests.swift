@@ -14,18 +14,19 @@ import TrailMapTestSupport
     let fx = RealSourceFixture()
 
     @Test func aGeoPDFPageIsDrawnOnceForEveryThread() throws {
+        let dpi = "DPI=144"
         let src = try fx.geographic("pdf-src", box: RealSourceTests.box, size: 200, color: TestSources.terrain)
         let utm = try fx.projected(src, name: "pdf-utm", crs: "EPSG:32613", pixel: 500)
         let pdf = fx.dir.file("map.pdf")
         try GDALTools.translate(utm, pdf, ["-of", "PDF", "-co", "DPI=72"])
         // The page as GDAL draws it, at the resolution the build asks for, as a GeoTIFF.
         let drawn = fx.dir.file("drawn.tif")
-        try GDALTools.translate(pdf, drawn, ["-oo", "DPI=144"])
+        try GDALTools.translate(pdf, drawn, ["-oo", dpi])
 
         let scratch = fx.dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         var o = fx.options([pdf], min: 6, max: 9, out: "pdf.mbtiles")
-        o.read.openOptions = ["DPI=144"]
+        o.read.openOptions = [dpi]
         o.threads = 3
         o.scratchDirectory = scratch
         let log = CapturedLog()
