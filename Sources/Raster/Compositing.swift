@@ -31,6 +31,9 @@ public enum Compositing {
     /// along their shared edge is covered by both together, not left see-through as "over" would
     /// leave it (0.6 and 0.4 make 1, not 0.76); where `top` covers a pixel fully it wins, and where
     /// `bottom` does it shows through whatever `top` leaves, as with "over". Both must have the same size.
+    /// Each sheet's coverage was rounded to 1/255, so parts that make a whole can add up to a
+    /// little less (four quarter-pixels where four sheets meet made 254): two partial coverages
+    /// within `roundingSlack` of full make it full.
     public static func join(_ top: RGBAImage, onto bottom: inout RGBAImage) {
         precondition(top.width == bottom.width && top.height == bottom.height)
         top.pixels.withUnsafeBufferPointer { t in
@@ -47,13 +50,17 @@ public enum Compositing {
                         for c in 0..<3 {
                             b[p + c] = UInt8((Int(t[p + c]) * ta + Int(b[p + c]) * ba + oa / 2) / oa)
                         }
-                        b[p + 3] = UInt8(oa)
+                        b[p + 3] = ba > 0 && oa >= 255 - roundingSlack ? 255 : UInt8(oa)
                     }
                     p += 4
                 }
             }
         }
     }
+
+    /// How far below 255 the sum of rounded partial coverages may fall and still be full: half a
+    /// step for each of up to four sheets meeting at a pixel, plus one.
+    static let roundingSlack = 2
 
     /// Multiplies every pixel's alpha by `opacity` (0...1).
     public static func fade(_ image: inout RGBAImage, opacity: Double) {

@@ -106,6 +106,15 @@ import TrailMapTestSupport
         var thin = RGBAImage(width: 1, height: 1, fill: (0, 0, 200, 50))
         Compositing.join(RGBAImage(width: 1, height: 1, fill: (200, 0, 0, 50)), onto: &thin)
         #expect(thin.pixels == [100, 0, 100, 100])
+        // Four sheets meeting at a pixel, each covering a quarter rounded to 1/255: 63 + 64 + 63
+        // + 64 = 254, which is the whole pixel.
+        var corner = RGBAImage(width: 1, height: 1, fill: (100, 100, 100, 63))
+        for a in [64, 63, 64] as [UInt8] { Compositing.join(RGBAImage(width: 1, height: 1, fill: (100, 100, 100, a)), onto: &corner) }
+        #expect(corner.pixels == [100, 100, 100, 255])
+        // Two edges of the mosaic's outline that only come near a whole stay partial.
+        var outline = RGBAImage(width: 1, height: 1, fill: (100, 100, 100, 120))
+        Compositing.join(RGBAImage(width: 1, height: 1, fill: (100, 100, 100, 120)), onto: &outline)
+        #expect(outline.pixels[3] == 240)
     }
 }
 
