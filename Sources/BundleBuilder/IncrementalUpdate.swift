@@ -118,7 +118,11 @@ struct UpdateBase {
     /// Opens `path` and checks it can be updated with `tileSettings`.
     static func open(_ path: String, tileSettings: String) throws(BuildError) -> UpdateBase {
         let record: [String: String]
-        do { record = try BundleReader(path: path).buildRecord() } catch { throw .update(path: path, "\(error)") }
+        do { record = try BundleReader(path: path).buildRecord() } catch {
+            // The bundle's errors name it already.
+            let message = "\(error)"
+            throw .update(path: path, message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message)
+        }
         guard let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey]) else {
             throw .update(path: path, "it records no sources (it was not built by this version of TrailMap): run a full build without --update")
         }

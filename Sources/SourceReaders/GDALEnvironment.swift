@@ -33,4 +33,22 @@ public enum GDALEnvironment {
     }
 
     static func resetError() { CPLErrorReset() }
+
+    /// GDAL warnings gathered by `collectingWarnings`.
+    private final class Warnings { var messages: [String] = [] }
+
+    /// Runs `body` and returns what it returns with the warnings GDAL raised on this thread
+    /// meanwhile (none are collected unless `collecting`).
+    static func collectingWarnings<T>(when collecting: Bool, _ body: () -> T) -> (T, [String]) {
+        guard collecting else { return (body(), []) }
+        let warnings = Unmanaged.passRetained(Warnings())
+        CPLPushErrorHandlerEx({ level, _, message in
+            guard level == CE_Warning, let message, let data = CPLGetErrorHandlerUserData() else { return }
+            Unmanaged<Warnings>.fromOpaque(data).takeUnretainedValue().messages.append(String(cString: message))
+        }, warnings.toOpaque())
+        let value = body()
+        CPLPopErrorHandler()
+        let messages = warnings.takeRetainedValue().messages
+        return (value, messages)
+    }
 }

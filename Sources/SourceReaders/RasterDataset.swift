@@ -24,13 +24,24 @@ public final class RasterDataset {
         GDALEnvironment.resetError()
         var list: [UnsafeMutablePointer<CChar>?] = openOptions.map { strdup($0) } + [nil]
         defer { for p in list { free(p) } }
-        let opened = list.withUnsafeMutableBufferPointer { options in
-            options.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: options.count) { o in
-                GDALOpenEx(file ?? path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : o, nil)
+        let (opened, warnings) = GDALEnvironment.collectingWarnings(when: checkingOptions && !openOptions.isEmpty) {
+            list.withUnsafeMutableBufferPointer { options in
+                options.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: options.count) { o in
+                    GDALOpenEx(file ?? path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : o, nil)
+                }
             }
         }
         guard let h = opened else {
-            throw .cannotOpen(path: path, reason: GDALEnvironment.lastError(or: "not a raster format GDAL reads"))
+            throw .cannotOpen(path: path, reason: Self.openFailure(path: file ?? path))
+        }
+        // A value the driver does not take (DPI=abc, DPI=0 for a PDF) is only a GDAL warning,
+        // and the driver's default is used: an error here.
+        for option in openOptions {
+            let key = String(option.prefix { $0 != "=" })
+            if let warning = warnings.first(where: { $0.uppercased().contains(key.uppercased()) }) {
+                GDALClose(h)
+                throw .cannotOpen(path: path, reason: "open option \(option): \(warning)")
+            }
         }
         // GDAL at most warns of an open option its driver does not know: check each against the
         // driver's list of open options.
@@ -45,6 +56,20 @@ public final class RasterDataset {
     }
 
     deinit { GDALClose(handle) }
+
+    /// Why GDAL opened no raster: its message, or the system's when the file itself cannot be
+    /// opened for want of file descriptors (GDAL then says only that no driver reads it).
+    static func openFailure(path: String) -> String {
+        let message = GDALEnvironment.lastError(or: "not a raster format GDAL reads")
+        guard !path.hasPrefix("/vsi") else { return message }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            close(fd)
+            return message
+        }
+        guard errno == EMFILE || errno == ENFILE else { return message }
+        return "too many open files (\(String(cString: strerror(errno)))): raise the limit (ulimit -n) or build with fewer --threads"
+    }
 
     /// The first key of `options` (`KEY=VALUE`) missing from the dataset's driver's open-option list.
     private static func unknownOpenOption(_ options: [String], dataset: GDALDatasetH) -> String? {

@@ -37,6 +37,19 @@ import TrailMapTestSupport
         #expect(RealSourceFixture.opaquePSNR(tile, reference) >= 25, "the same map, rasterized finer")
     }
 
+    /// A value the driver does not take is only a GDAL warning, after which it uses its default:
+    /// an error here, with GDAL's words.
+    @Test(arguments: ["DPI=abc", "DPI=0", "BANDS=7"])
+    func aValueTheDriverDoesNotTakeIsAnError(option: String) throws {
+        let pdf = try geoPDF()
+        var o = fx.options([pdf], min: 7, max: 8, out: "bad-value.mbtiles")
+        o.read.openOptions = [option]
+        #expect { try BundleBuilder(options: o).build() } throws: { error in
+            "\(error)".contains(pdf) && "\(error)".contains("open option \(option):")
+        }
+        #expect(!fx.dir.contents.contains("bad-value.mbtiles"))
+    }
+
     @Test func anOptionTheDriverDoesNotKnowIsAnError() throws {
         let pdf = try geoPDF()
         var o = fx.options([pdf], min: 7, max: 8, out: "bad.mbtiles")
