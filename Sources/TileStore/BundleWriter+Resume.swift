@@ -41,7 +41,7 @@ extension BundleWriter {
         if FileManager.default.fileExists(atPath: partial) {
             switch openPartial(partial, fingerprint: fingerprint) {
             case let .success((db, stats, units)):
-                return (BundleWriter(path: path, temporaryPath: partial, db: db, stats: stats, lock: lock),
+                return (BundleWriter(path: path, temporaryPath: partial, db: db, stats: stats, lock: lock, mayHoldTiles: true),
                         .resumed(units: units, tiles: stats.tiles))
             case let .failure(reason):
                 removePartial(partial)

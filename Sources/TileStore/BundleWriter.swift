@@ -34,8 +34,13 @@ public final class BundleWriter: Sendable {
     let state: Mutex<BundleWriteStats>
     /// A resumable writer's lock on `.NAME.building.lock`: one build at a time writes the file.
     let lock: FileLock?
+    /// Whether the file held tiles when the writer took it over (a resumed build): a tile may
+    /// be written again (those of a unit cut short), which replaces it and is not counted twice.
+    let mayHoldTiles: Bool
 
-    init(path: String, temporaryPath: String, db: DatabaseQueue, stats: BundleWriteStats, lock: FileLock?) {
+    init(path: String, temporaryPath: String, db: DatabaseQueue, stats: BundleWriteStats, lock: FileLock?,
+         mayHoldTiles: Bool = false) {
+        self.mayHoldTiles = mayHoldTiles
         self.path = path
         self.temporaryPath = temporaryPath
         self.db = db
@@ -126,17 +131,24 @@ public final class BundleWriter: Sendable {
                 let image = try db.cachedStatement(sql: "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
                 let map = try db.cachedStatement(
                     sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+                let existing = mayHoldTiles ? try db.cachedStatement(sql: """
+                    SELECT length(i.tile_data) FROM map m JOIN images i ON i.tile_id = m.tile_id
+                    WHERE m.zoom_level = ? AND m.tile_column = ? AND m.tile_row = ?
+                    """) : nil
                 for (tile, bytes) in batch {
                     let id = TileHash.id(bytes)
+                    let before = try existing.flatMap { try Int.fetchOne($0, arguments: [tile.z, tile.x, tile.tmsY]) }
                     try image.execute(arguments: [id, Data(bytes)])
                     if db.changesCount > 0 {
                         d.uniqueImages += 1
                         d.storedBytes += bytes.count
                     }
                     try map.execute(arguments: [tile.z, tile.x, tile.tmsY, id])
-                    d.tiles += 1
-                    d.tileBytes += bytes.count
-                    d.tilesPerZoom[tile.z, default: 0] += 1
+                    d.tileBytes += bytes.count - (before ?? 0)
+                    if before == nil {
+                        d.tiles += 1
+                        d.tilesPerZoom[tile.z, default: 0] += 1
+                    }
                 }
                 copied.tiles += d.tiles
                 copied.uniqueImages += d.uniqueImages
