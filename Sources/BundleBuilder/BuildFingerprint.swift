@@ -16,6 +16,9 @@ struct BuildFingerprint: Equatable {
     /// `settings` without the texts (name, description, attribution, version, region id): what
     /// decides the tiles. `--update` needs the same; the texts may change.
     var tileSettings: String
+    /// What `tileSettings` hashes, as JSON (sorted keys): recorded so that a refused update can
+    /// say which setting differs.
+    var tileSettingsJSON: String
 
     /// One layer as the fingerprint sees it.
     private struct LayerSettings: Codable {
@@ -83,15 +86,62 @@ struct BuildFingerprint: Equatable {
         var tilesOnly = s
         (tilesOnly.name, tilesOnly.description, tilesOnly.attribution, tilesOnly.version, tilesOnly.regionID) = ("", "", "", "", nil)
         tileSettings = Self.hash(tilesOnly)
+        tileSettingsJSON = Self.json(tilesOnly)
         full = Self.hash([settings, Self.hash(stamps)] + (base.map { ["update of \($0)"] } ?? []))
     }
 
     private static func hash<T: Encodable>(_ value: T) -> String {
+        FileSHA256.hex(of: Data(json(value).utf8))
+    }
+
+    private static func json<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data()
-        return FileSHA256.hex(of: data)
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
+
+    /// The settings that differ between two `tileSettingsJSON`s, in words ("the zooms", "layer
+    /// 1's name"); empty when either cannot be read.
+    static func differences(_ old: String, _ new: String) -> [String] {
+        func object(_ text: String) -> [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        }
+        guard let a = object(old), let b = object(new) else { return [] }
+        func same(_ x: Any?, _ y: Any?) -> Bool {
+            switch (x, y) {
+            case (nil, nil): return true
+            case let (x?, y?):
+                let text = { (v: Any) in (try? JSONSerialization.data(withJSONObject: [v], options: .sortedKeys)) ?? Data() }
+                return text(x) == text(y)
+            default: return false
+            }
+        }
+        var found = [String]()
+        for key in Set(a.keys).union(b.keys).sorted() where !same(a[key], b[key]) {
+            if key == "layers", let la = a[key] as? [[String: Any]], let lb = b[key] as? [[String: Any]], la.count == lb.count {
+                for (i, (x, y)) in zip(la, lb).enumerated() {
+                    let fields = Set(x.keys).union(y.keys).sorted().filter { !same(x[$0], y[$0]) }
+                    guard !fields.isEmpty else { continue }
+                    let named = fields.contains("name") || fields.contains("title")
+                    found.append("layer \(i + 1)'s " + fields.map { words[$0] ?? $0 }.joined(separator: " and ")
+                                 + (named ? " (taken from its first source unless given: did the sources' order change?)" : ""))
+                }
+            } else {
+                found.append(words[key] ?? key)
+            }
+        }
+        return found
+    }
+
+    /// Settings' names as the user knows them.
+    private static let words: [String: String] = [
+        "builder": "builder version", "zooms": "zooms", "layers": "layers", "allowGaps": "--allow-gaps",
+        "allowOverlap": "layer overlap", "recordsLayers": "layer records", "clip": "--bounds", "resampling": "resampling",
+        "crs": "--source-crs", "nodata": "--src-nodata", "scale": "--scale", "gcpTransform": "--gcp-transform", "bands": "--bands",
+        "openOptions": "--open-option", "sharedScales": "joint range of 16-bit sources (a new or changed source can widen it)",
+        "tileSize": "tile size", "encoding": "tile format and encoder", "unitPolicy": "builder's division of work",
+        "name": "name", "title": "title", "kind": "kind", "opacity": "opacity",
+    ]
 }
 
 /// A file's size and modification time (zero when it cannot be read).

@@ -11,6 +11,8 @@ struct BuildRecord {
     static let fingerprintKey = "fingerprint"
     static let settingsKey = "settings"
     static let tileSettingsKey = "tile-settings"
+    /// The tile settings themselves (JSON), so that a refused update can name what differs.
+    static let tileSettingsJSONKey = "tile-settings-json"
     static let sourcesKey = "sources"
     static let shardKey = "shard"
     static let planKey = "plan"

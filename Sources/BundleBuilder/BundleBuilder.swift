@@ -271,7 +271,7 @@ public struct BundleBuilder: Sendable {
         var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales)
         var update: (base: UpdateBase, changes: SourceChanges)?
         if let path = options.update {
-            let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings)
+            let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
             let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
                                                     layers: options.layers.count)
             logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
@@ -317,6 +317,7 @@ public struct BundleBuilder: Sendable {
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
                                    elapsed: Date().timeIntervalSince(start)))
             var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
+                          BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON,
                           BuildRecord.sourcesKey: BuildRecord.json(records)]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description

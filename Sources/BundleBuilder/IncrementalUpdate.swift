@@ -115,8 +115,8 @@ struct UpdateBase {
     let record: [String: String]
     let sources: [BuildRecord.Source]
 
-    /// Opens `path` and checks it can be updated with `tileSettings`.
-    static func open(_ path: String, tileSettings: String) throws(BuildError) -> UpdateBase {
+    /// Opens `path` and checks it can be updated with `tileSettings` (`json`: what they hash).
+    static func open(_ path: String, tileSettings: String, json: String) throws(BuildError) -> UpdateBase {
         let record: [String: String]
         do { record = try BundleReader(path: path).buildRecord() } catch {
             // The bundle's errors name it already.
@@ -132,7 +132,11 @@ struct UpdateBase {
         guard record[BuildRecord.tileSettingsKey] == tileSettings else {
             let builder = (try? BundleReader(path: path).metadataPairs())?["trailmap:builder"]
             let by = builder.map { $0 == BundleBuilder.version ? "" : " It was built by \($0); this is \(BundleBuilder.version), which draws tiles differently." } ?? ""
-            throw .update(path: path, "it was built with other settings (zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version): run a full build without --update.\(by)")
+            let differing = record[BuildRecord.tileSettingsJSONKey].map { BuildFingerprint.differences($0, json) } ?? []
+            let which = differing.isEmpty
+                ? "zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version"
+                : "these differ: " + differing.joined(separator: ", ")
+            throw .update(path: path, "it was built with other settings (\(which)): run a full build without --update.\(by)")
         }
         return UpdateBase(path: path, record: record, sources: sources)
     }

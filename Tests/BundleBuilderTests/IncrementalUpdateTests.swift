@@ -213,7 +213,12 @@ import TrailMapTestSupport
         try TestBundle.write([(TileID(z: 3, x: 1, y: 3)!, [1, 2, 3])], to: dir.file("foreign.mbtiles"),
                              metadata: BundleMetadata(name: "F", bounds: .world, minZoom: 3, maxZoom: 3))
         #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "foreign.mbtiles")).contains("records no sources"))
-        #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles", max: 8)).contains("other settings"))
+        let zooms = refusal(options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles", max: 8))
+        #expect(zooms.contains("other settings (these differ: zooms)"), "names what differs: \(zooms)")
+        var resampled = options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles")
+        resampled.resampling = .nearest
+        let resampling = refusal(resampled)
+        #expect(resampling.contains("these differ: resampling"), "\(resampling)")
         // A bundle of an earlier builder version: its tile settings differ, and the message says why.
         try FileManager.default.copyItem(atPath: dir.file("v1.mbtiles"), toPath: dir.file("old.mbtiles"))
         try GDALTools.run("sqlite3", [dir.file("old.mbtiles"),
