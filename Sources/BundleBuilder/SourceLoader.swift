@@ -130,8 +130,16 @@ enum SourceLoader {
         let reader: PNGRowReader
         do { reader = try PNGRowReader(path: path) } catch { throw .sourceUnreadable(path: path, error) }
         var declared: (crs: SpatialReference, transform: GeoTransform)?
+        // What GDAL reads, asked at most once.
+        var asked: GDALGeoreference??
+        func viaGDAL() throws(BuildError) -> GDALGeoreference? {
+            if let asked { return asked }
+            let read = try gdalGeoreference(path, options: options)
+            asked = .some(read)
+            return read
+        }
         if FileManager.default.fileExists(atPath: path + ".aux.xml") {
-            switch try gdalGeoreference(path, options: options) {
+            switch try viaGDAL() {
             case let .affine(crs, transform): declared = (crs, transform)
             case .notAffine: return nil
             case .none: break   // the .aux.xml holds no georeference: the world file or JSON sidecar
@@ -147,7 +155,7 @@ enum SourceLoader {
             } catch {
                 switch error {
                 case .notNorthUp:
-                    guard case let .affine(crs, transform) = try gdalGeoreference(path, options: options) else { return nil }
+                    guard case let .affine(crs, transform) = try viaGDAL() else { return nil }
                     declared = (crs, transform)
                 case .missing: return nil
                 default: throw .georeference(error)
