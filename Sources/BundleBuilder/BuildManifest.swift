@@ -30,11 +30,13 @@ public struct BuildManifest: Sendable {
     public var format: TileFormat?
     public var quality: Int?
     public var lossless: Bool?
+    public var rounding: TileRounding?
     public var layers: [BuildLayer]
 
     static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
                                          "allowGaps", "allowOverlap", "output", "layers"]
-    static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling"]
+    static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling",
+                                            "rounding"]
     static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
                                            "nodata", "scale", "bands", "openOptions", "gcpTransform", "resampling", "opacity"]
 
@@ -73,6 +75,7 @@ public struct BuildManifest: Sendable {
         if let format { o.format = format }
         o.quality = quality
         o.lossless = lossless ?? false
+        if let rounding { o.rounding = rounding }
         return o
     }
 
@@ -198,6 +201,7 @@ private struct FieldReader {
             m.effort = try choice(o["effort"], "output.effort", BuildEffort.self)
             m.pngLevel = try integer(o["pngLevel"], "output.pngLevel", in: 0...12)
             m.resampling = try choice(o["resampling"], "output.resampling", Resampling.self)
+            m.rounding = try choice(o["rounding"], "output.rounding", TileRounding.self)
         }
         return m
     }

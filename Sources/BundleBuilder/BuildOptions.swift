@@ -65,9 +65,13 @@ public struct BuildOptions: Sendable {
     public var quality: Int?
     /// How hard the encoder works (`--effort`); PNG's levels are in `encoding`.
     public var effort = BuildOptions.defaultEffort
+    /// How PNG tiles store resampled values between two levels (`--rounding`; default `.compact`:
+    /// up or down, whichever compresses better).
+    public var rounding = TileRounding.compact
     /// Everything the tile encoder needs.
     public var tileEncoding: TileEncoding {
         var e = TileEncoding(png: encoding)
+        e.png.rounding = rounding
         e.format = format
         e.lossless = lossless
         e.quality = quality ?? (format == .jpg ? 85 : 90)

@@ -17,7 +17,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// The builder's version, stored as `trailmap:builder`.
-    public static let version = "trailmap-builder 0.7.0"
+    public static let version = "trailmap-builder 0.8.0"
 
     /// Above this many tiles a build is refused as a likely mistake in the zoom range.
     public static let maxTiles = 200_000_000

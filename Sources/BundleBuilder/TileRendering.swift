@@ -173,6 +173,7 @@ struct TileRendering: Sendable {
                         image = TileDownsampler.parent(of: images, tileSize: n)
                     }
                     if let image { try emit(t, .made(image)) }
+                    image?.roundingAlternates = nil  // encoded: the level above needs only the pixels
                     done.add(1, ordering: .relaxed)
                     update?.countRendered(1)
                     return .image(image)

@@ -86,8 +86,9 @@ final class UpperLevels: @unchecked Sendable {
             case let .kept(t): images.append(try update?.oldImage(t) ?? nil)
             }
         }
-        let made = TileDownsampler.parent(of: images, tileSize: tileSize)
+        var made = TileDownsampler.parent(of: images, tileSize: tileSize)
         if let made { try emit(parent, .made(made)) }
+        made?.roundingAlternates = nil  // encoded: the level above needs only the pixels
         update?.countRendered(1)
         return .image(made)
     }

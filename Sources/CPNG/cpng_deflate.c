@@ -178,11 +178,16 @@ int cpng_deflate_idat(const cpng_encode_params *p, size_t stride, uint8_t **zdat
     }
     size_t n = (stride + 1) * (size_t)p->height;
     uint8_t *filtered = (uint8_t *)malloc(n);
+    int flexible = p->alternates != NULL;
     uint8_t *scratch = (uint8_t *)malloc(stride);
+    uint8_t *chosen = flexible ? (uint8_t *)malloc(stride * (size_t)p->height) : NULL;
     int status = CPNG_ERR_NOMEM;
-    if (filtered != NULL && scratch != NULL) {
-        uint64_t entropy = cpng_filter_image(p->rows, stride, p->height, bytes_per_pixel(p), choice,
-                                             allowed, filtered, scratch);
+    if (filtered != NULL && scratch != NULL && (chosen != NULL || !flexible)) {
+        uint64_t entropy =
+            flexible ? cpng_filter_image_alternates(p->rows, p->alternates, stride, p->height, bytes_per_pixel(p),
+                                                    choice, allowed, filtered, chosen, scratch)
+                     : cpng_filter_image(p->rows, stride, p->height, bytes_per_pixel(p), choice, allowed,
+                                         filtered, scratch);
         /* Near-optimal parsing pays where the rows are dense: it costs less time per byte saved
          * there (docs/png-compression.md). */
         int level = p->compression_level;
@@ -195,6 +200,7 @@ int cpng_deflate_idat(const cpng_encode_params *p, size_t stride, uint8_t **zdat
     }
     free(filtered);
     free(scratch);
+    free(chosen);
     return status;
 }
 

@@ -98,11 +98,36 @@ uint64_t cpng_filter_image(const uint8_t *rows, size_t stride, uint32_t height, 
     return cpng_filter_rows(rows, stride, 0, height, bpp, choice, allowed, out, scratch);
 }
 
+/* The allowed filter with the least cost for `row` after `prev` (NULL on the first row) under a
+ * per-row heuristic (CPNG_CHOICE_MINSUM or _ENTROPY): its filtered bytes go to dst, its cost to
+ * *cost; -1 when no filter is allowed. scratch holds len bytes. */
+static int choose_filter(const uint8_t *row, const uint8_t *prev, size_t len, size_t bpp, int choice, int allowed,
+                         uint8_t *dst, uint8_t *scratch, uint64_t *cost) {
+    static const int flag_of[5] = {CPNG_FILTER_NONE, CPNG_FILTER_SUB, CPNG_FILTER_UP, CPNG_FILTER_AVG,
+                                   CPNG_FILTER_PAETH};
+    if (choice == CPNG_CHOICE_ENTROPY) (void)pthread_once(&xlog_once, xlog_init);
+    uint64_t best_cost = UINT64_MAX;
+    int best = -1;
+    for (int t = 0; t < 5; t++) {
+        if ((allowed & flag_of[t]) == 0) continue;
+        /* The first candidate goes straight into place; later ones into scratch, copied over
+         * when they win (a copy is cheaper than filtering the winner again). */
+        uint8_t *into = best < 0 ? dst : scratch;
+        cpng_filter_row(t, row, prev, len, bpp, into);
+        uint64_t c = choice == CPNG_CHOICE_MINSUM ? minsum_cost(into, len) : entropy_cost(into, len);
+        if (c < best_cost) {
+            best_cost = c;
+            best = t;
+            if (into != dst) memcpy(dst, into, len);
+        }
+    }
+    *cost = best_cost;
+    return best;
+}
+
 uint64_t cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count, size_t bpp,
                           int choice, int allowed, uint8_t *out, uint8_t *scratch) {
     uint64_t entropy = 0;
-    static const int flag_of[5] = {CPNG_FILTER_NONE, CPNG_FILTER_SUB, CPNG_FILTER_UP, CPNG_FILTER_AVG,
-                                   CPNG_FILTER_PAETH};
     for (uint32_t y = first; y < first + count; y++) {
         const uint8_t *row = rows + (size_t)y * stride;
         const uint8_t *prev = y > 0 ? row - stride : NULL;
@@ -112,30 +137,105 @@ uint64_t cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, ui
             cpng_filter_row(choice, row, prev, stride, bpp, dst + 1);
             continue;
         }
-        if (choice == CPNG_CHOICE_ENTROPY) (void)pthread_once(&xlog_once, xlog_init);
-        uint64_t best_cost = UINT64_MAX;
-        int best = -1;
-        for (int t = 0; t < 5; t++) {
-            if ((allowed & flag_of[t]) == 0) continue;
-            /* The first candidate goes straight into place; later ones into scratch, copied over
-             * when they win (a copy is cheaper than filtering the winner again). */
-            uint8_t *into = best < 0 ? dst + 1 : scratch;
-            cpng_filter_row(t, row, prev, stride, bpp, into);
-            uint64_t cost = choice == CPNG_CHOICE_MINSUM ? minsum_cost(into, stride)
-                                                         : entropy_cost(into, stride);
-            if (cost < best_cost) {
-                best_cost = cost;
-                best = t;
-                if (into != dst + 1) memcpy(dst + 1, into, stride);
-            }
-        }
+        uint64_t cost = 0;
+        int best = choose_filter(row, prev, stride, bpp, choice, allowed, dst + 1, scratch, &cost);
         if (best < 0) { /* no filter allowed: None */
             best = 0;
             cpng_filter_row(0, row, prev, stride, bpp, dst + 1);
         } else if (choice == CPNG_CHOICE_ENTROPY) {
-            entropy += best_cost;
+            entropy += cost;
         }
         dst[0] = (uint8_t)best;
+    }
+    return entropy;
+}
+
+/* Of a row byte v0 and its alternate v1, the one whose residue from `pred` is smaller (mod 256,
+ * read as signed); ties, and alternates more than one away from v0, keep v0. */
+static inline uint8_t nearer(uint8_t v0, uint8_t v1, int pred) {
+    int d0 = (int8_t)(uint8_t)(v0 - pred), d1 = (int8_t)(uint8_t)(v1 - pred);
+    int m0 = d0 < 0 ? -d0 : d0, m1 = d1 < 0 ? -d1 : d1;
+    int usable = (uint8_t)(v1 - v0 + 1) <= 2;
+    return usable && m1 < m0 ? v1 : v0;
+}
+
+/* Filters one row with PNG filter `type`, each byte taken from row or alt, whichever the filter
+ * predicts more closely; the bytes taken go to `chosen` (later bytes are predicted from them),
+ * the residues to `out`. prev: the previous row's chosen bytes, NULL on the first row. */
+static void filter_row_alternates(int type, const uint8_t *row, const uint8_t *alt, const uint8_t *prev,
+                                  size_t len, size_t bpp, uint8_t *chosen, uint8_t *out) {
+    size_t head = bpp < len ? bpp : len;
+    size_t i = 0;
+#define TAKE(expr)                                    \
+    do {                                              \
+        int pred = (expr);                            \
+        uint8_t v = nearer(row[i], alt[i], pred);     \
+        chosen[i] = v;                                \
+        out[i] = (uint8_t)(v - pred);                 \
+    } while (0)
+    /* With no previous row, Up predicts 0 (None), Average half the left byte, Paeth the left byte (Sub). */
+    if (prev == NULL) {
+        switch (type) {
+        case 1: case 4:
+            for (; i < head; i++) TAKE(0);
+            for (; i < len; i++) TAKE(chosen[i - bpp]);
+            break;
+        case 3:
+            for (; i < head; i++) TAKE(0);
+            for (; i < len; i++) TAKE(chosen[i - bpp] >> 1);
+            break;
+        default:
+            for (; i < len; i++) TAKE(0);
+            break;
+        }
+    } else {
+        switch (type) {
+        case 1: /* Sub */
+            for (; i < head; i++) TAKE(0);
+            for (; i < len; i++) TAKE(chosen[i - bpp]);
+            break;
+        case 2: /* Up */
+            for (; i < len; i++) TAKE(prev[i]);
+            break;
+        case 3: /* Average */
+            for (; i < head; i++) TAKE(prev[i] >> 1);
+            for (; i < len; i++) TAKE(((unsigned)chosen[i - bpp] + prev[i]) >> 1);
+            break;
+        case 4: /* Paeth */
+            for (; i < head; i++) TAKE(prev[i]);
+            for (; i < len; i++) TAKE(paeth(chosen[i - bpp], prev[i], prev[i - bpp]));
+            break;
+        default: /* None */
+            for (; i < len; i++) TAKE(0);
+            break;
+        }
+    }
+#undef TAKE
+}
+
+uint64_t cpng_filter_image_alternates(const uint8_t *rows, const uint8_t *alternates, size_t stride,
+                                      uint32_t height, size_t bpp, int choice, int allowed, uint8_t *out,
+                                      uint8_t *chosen, uint8_t *scratch) {
+    uint64_t entropy = 0;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = rows + (size_t)y * stride, *alt = alternates + (size_t)y * stride;
+        const uint8_t *prev = y > 0 ? chosen + (size_t)(y - 1) * stride : NULL;
+        uint8_t *dst = out + (size_t)y * (stride + 1), *mine = chosen + (size_t)y * stride;
+        /* A per-row heuristic chooses on the row as rounded to nearest, after the previous row as
+         * stored; the winner is then applied with alternates. Choosing among the five filters
+         * each applied with alternates was 0.1% smaller for 5x the work. */
+        int type = choice;
+        if (choice > CPNG_CHOICE_PAETH) {
+            uint64_t cost = 0;
+            type = choose_filter(row, prev, stride, bpp, choice, allowed, dst + 1, scratch, &cost);
+            if (type < 0) {
+                type = 0;
+            } else if (choice == CPNG_CHOICE_ENTROPY) {
+                entropy += cost;
+            }
+        }
+        dst[0] = (uint8_t)type;
+        filter_row_alternates(type, row, alt, prev, stride, bpp, mine, dst + 1);
     }
     return entropy;
 }

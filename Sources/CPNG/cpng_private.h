@@ -45,6 +45,14 @@ CPNG_HIDDEN uint64_t cpng_filter_image(const uint8_t *rows, size_t stride, uint3
 CPNG_HIDDEN uint64_t cpng_filter_rows(const uint8_t *rows, size_t stride, uint32_t first, uint32_t count,
                                   size_t bpp, int choice, int allowed, uint8_t *out, uint8_t *scratch);
 
+/* cpng_filter_image for rows whose bytes may each be stored as rows[i] or alternates[i] (see
+ * cpng_encode_params.alternates): each row's filter is chosen as cpng_filter_image would, after
+ * the previous row as stored; then every byte takes whichever value that filter predicts more
+ * closely. The rows stored go to `chosen` (height * stride bytes). scratch holds stride bytes. */
+CPNG_HIDDEN uint64_t cpng_filter_image_alternates(const uint8_t *rows, const uint8_t *alternates, size_t stride,
+                                              uint32_t height, size_t bpp, int choice, int allowed,
+                                              uint8_t *out, uint8_t *chosen, uint8_t *scratch);
+
 /* Checks encoder parameters; returns a message, or NULL and the row stride. */
 CPNG_HIDDEN const char *cpng_validate_encode(const cpng_encode_params *p, size_t *stride_out);
 

@@ -149,6 +149,10 @@ const char *cpng_validate_encode(const cpng_encode_params *p, size_t *stride_out
     } else if (p->compression_level < 0 || p->compression_level > 9) {
         return "compression level must be 0...9";
     }
+    if (p->alternates != NULL &&
+        (p->deflater != CPNG_DEFLATER_LIBDEFLATE || p->bit_depth != 8 || p->color_type == CPNG_COLOR_PALETTE)) {
+        return "rounding alternates need the libdeflate deflater and 8-bit gray or truecolour rows";
+    }
     if (p->strategy < 0 || p->strategy > 4) {
         return "invalid zlib strategy";
     }

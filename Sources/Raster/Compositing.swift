@@ -5,6 +5,8 @@ public enum Compositing {
     public static func draw(_ top: RGBAImage, over bottom: inout RGBAImage, opacity: Double = 1) {
         precondition(top.width == bottom.width && top.height == bottom.height)
         let factor = Int((min(max(opacity, 0), 1) * 256).rounded())
+        let carried = Carried(top, bottom)
+        defer { carried?.finish(top, onto: &bottom, opacityFactor: factor) }
         top.pixels.withUnsafeBufferPointer { t in
             bottom.pixels.withUnsafeMutableBufferPointer { b in
                 var p = 0
@@ -36,6 +38,8 @@ public enum Compositing {
     /// within `roundingSlack` of full make it full.
     public static func join(_ top: RGBAImage, onto bottom: inout RGBAImage) {
         precondition(top.width == bottom.width && top.height == bottom.height)
+        let carried = Carried(top, bottom)
+        defer { carried?.finish(top, onto: &bottom, opacityFactor: 256) }
         top.pixels.withUnsafeBufferPointer { t in
             bottom.pixels.withUnsafeMutableBufferPointer { b in
                 var p = 0
@@ -66,12 +70,52 @@ public enum Compositing {
     public static func fade(_ image: inout RGBAImage, opacity: Double) {
         let factor = Int((min(max(opacity, 0), 1) * 256).rounded())
         guard factor < 256 else { return }
+        var alternates = image.roundingAlternates
         image.pixels.withUnsafeMutableBufferPointer { b in
             var p = 3
             while p < b.count {
                 b[p] = UInt8((Int(b[p]) * factor + 128) >> 8)
+                alternates?[p] = b[p]
                 p += 4
             }
+        }
+        image.roundingAlternates = alternates
+    }
+
+    /// The rounding alternates of a composite (`RGBAImage.roundingAlternates`): a pixel the top
+    /// covers fully takes the top's, one it leaves alone keeps the bottom's, and a blended one
+    /// has none (its value was rounded again).
+    private struct Carried {
+        let top: [UInt8]
+        let result: [UInt8]
+
+        /// Nil when neither image has alternates.
+        init?(_ top: RGBAImage, _ bottom: RGBAImage) {
+            guard top.roundingAlternates != nil || bottom.roundingAlternates != nil else { return nil }
+            self.top = top.roundingAlternates ?? top.pixels
+            result = bottom.roundingAlternates ?? bottom.pixels
+        }
+
+        /// Sets `bottom`'s alternates once the composite is drawn (`opacityFactor` 256 is opaque).
+        func finish(_ topImage: RGBAImage, onto bottom: inout RGBAImage, opacityFactor factor: Int) {
+            var result = self.result
+            topImage.pixels.withUnsafeBufferPointer { t in
+            bottom.pixels.withUnsafeBufferPointer { b in
+            top.withUnsafeBufferPointer { ta in
+            result.withUnsafeMutableBufferPointer { r in
+                var p = 0
+                while p < t.count {
+                    let alpha = factor >= 256 ? Int(t[p + 3]) : (Int(t[p + 3]) * factor + 128) >> 8
+                    if alpha == 255 {
+                        r[p] = ta[p]; r[p + 1] = ta[p + 1]; r[p + 2] = ta[p + 2]
+                    } else if alpha > 0 {
+                        r[p] = b[p]; r[p + 1] = b[p + 1]; r[p + 2] = b[p + 2]
+                    }
+                    r[p + 3] = b[p + 3]
+                    p += 4
+                }
+            }}}}
+            bottom.roundingAlternates = result
         }
     }
 }

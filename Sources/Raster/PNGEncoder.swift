@@ -4,7 +4,8 @@ import CPNG
 /// distinct RGBA colours, otherwise the fewest channels that hold the image exactly.
 /// Thread-safe: call from any number of tasks at once.
 public enum PNGEncoder: Sendable {
-    /// Encodes `image`; decoding the result gives back exactly `image.pixels`.
+    /// Encodes `image`; decoding the result gives back exactly `image.pixels` (with
+    /// `options.rounding` `.compact`, each byte `image.pixels`' or its rounding alternate's).
     public static func encode(_ image: RGBAImage, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else {
             throw .encodeFailed("cannot encode an empty image (\(image.width)×\(image.height))")
@@ -52,9 +53,11 @@ public enum PNGEncoder: Sendable {
         }
         let searchesLayouts = options.effort == .best && options.deflater == .libdeflate && !options.interlaced
         if layouts.isEmpty || searchesLayouts {
-            layouts.append(options.reduceChannels
+            let layout = options.reduceChannels
                 ? PNGLayout.truecolor(image, opaque: opaque, gray: gray)
-                : PNGLayout.rgba(image))
+                : PNGLayout.rgba(image)
+            let flexible = options.rounding == .compact && options.deflater == .libdeflate && !options.interlaced
+            layouts.append(flexible ? layout.withAlternates(of: image) : layout)
         }
         return layouts
     }

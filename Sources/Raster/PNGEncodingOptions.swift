@@ -1,5 +1,6 @@
 /// How `PNGEncoder` trades speed for size. Every reduction is lossless: decoding the output
-/// gives back exactly the same RGBA bytes.
+/// gives back exactly the same RGBA bytes, unless `rounding` is `.compact` and the image carries
+/// rounding alternates (then each byte is the image's or its alternate, within one level).
 public struct PNGEncodingOptions: Sendable, Codable {
     /// Which deflate implementation compresses the image data.
     public enum Deflater: Sendable, Codable, CustomStringConvertible {
@@ -38,6 +39,10 @@ public struct PNGEncodingOptions: Sendable, Codable {
     public var effort: Effort
     /// libdeflate with `.fast` effort only: levels chosen per image (nil: `compressionLevel` for all).
     public var adaptiveLevels: AdaptiveLevels?
+    /// How values between two levels are stored where the image knows them
+    /// (`RGBAImage.roundingAlternates`; libdeflate, non-interlaced, gray and truecolour layouts
+    /// only). Default `.nearest`: the pixels exactly.
+    public var rounding = TileRounding.nearest
     /// libdeflate level of the `.best` filter search (1...12).
     var searchLevel = 1
     /// Write an Adam7-interlaced PNG (internal: tests need interlaced input). Interlaced output

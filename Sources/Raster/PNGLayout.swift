@@ -12,10 +12,37 @@ struct PNGLayout {
     var palette: [UInt8] = []
     /// tRNS bytes (palette type only).
     var transparency: [UInt8] = []
+    /// Per byte of `rows`, a value the encoder may store instead (`TileRounding.compact`; 8-bit
+    /// gray and truecolour only), or nil.
+    var alternates: [UInt8]?
 
     /// The image as RGBA8, unchanged.
     static func rgba(_ image: RGBAImage) -> PNGLayout {
         PNGLayout(width: image.width, height: image.height, colorType: CPNG_COLOR_RGBA, bitDepth: 8, rows: image.pixels)
+    }
+
+    /// This layout with the image's rounding alternates packed like its rows (8-bit gray and
+    /// truecolour layouts of that image). Alpha is stored exactly.
+    func withAlternates(of image: RGBAImage) -> PNGLayout {
+        guard var source = image.roundingAlternates, bitDepth == 8, colorType != CPNG_COLOR_PALETTE else { return self }
+        var p = 3
+        while p < source.count {
+            source[p] = image.pixels[p]
+            p += 4
+        }
+        var layout = self
+        layout.alternates = Self.pack(source, pixelCount: image.width * image.height, channels: Self.channelCount(colorType))
+        return layout
+    }
+
+    /// Bytes per pixel of an 8-bit colour type other than palette.
+    static func channelCount(_ colorType: Int32) -> Int {
+        switch colorType {
+        case CPNG_COLOR_RGB: 3
+        case CPNG_COLOR_GRAY_ALPHA: 2
+        case CPNG_COLOR_GRAY: 1
+        default: 4
+        }
     }
 
     /// Which channels an image really needs.
@@ -37,17 +64,22 @@ struct PNGLayout {
     /// Drops the channels an image does not need: RGBA, RGB, gray+alpha or gray, 8-bit.
     static func truecolor(_ image: RGBAImage, opaque: Bool, gray: Bool) -> PNGLayout {
         let colorType: Int32
-        let picks: [Int]
         switch (opaque, gray) {
         case (false, false): return rgba(image)
-        case (true, false): (colorType, picks) = (CPNG_COLOR_RGB, [0, 1, 2])
-        case (false, true): (colorType, picks) = (CPNG_COLOR_GRAY_ALPHA, [0, 3])
-        case (true, true): (colorType, picks) = (CPNG_COLOR_GRAY, [0])
+        case (true, false): colorType = CPNG_COLOR_RGB
+        case (false, true): colorType = CPNG_COLOR_GRAY_ALPHA
+        case (true, true): colorType = CPNG_COLOR_GRAY
         }
-        let pixelCount = image.width * image.height
-        let channels = picks.count
-        let rows = [UInt8](unsafeUninitializedCapacity: pixelCount * channels) { out, initialized in
-            image.pixels.withUnsafeBufferPointer { src in
+        let rows = pack(image.pixels, pixelCount: image.width * image.height, channels: channelCount(colorType))
+        return PNGLayout(width: image.width, height: image.height, colorType: colorType, bitDepth: 8, rows: rows)
+    }
+
+    /// RGBA bytes reduced to `channels` per pixel: 1 red (gray), 2 red and alpha (gray and alpha),
+    /// 3 red, green and blue, 4 all.
+    private static func pack(_ rgba: [UInt8], pixelCount: Int, channels: Int) -> [UInt8] {
+        guard channels < 4 else { return rgba }
+        return [UInt8](unsafeUninitializedCapacity: pixelCount * channels) { out, initialized in
+            rgba.withUnsafeBufferPointer { src in
                 switch channels {
                 case 1:
                     for i in 0..<pixelCount { out[i] = src[i &* 4] }
@@ -66,7 +98,6 @@ struct PNGLayout {
             }
             initialized = pixelCount * channels
         }
-        return PNGLayout(width: image.width, height: image.height, colorType: colorType, bitDepth: 8, rows: rows)
     }
 
     /// Palette indices packed at the palette's smallest bit depth, most significant bits first.

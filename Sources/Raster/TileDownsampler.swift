@@ -6,9 +6,10 @@ public enum TileDownsampler {
     public static func parent(of children: [RGBAImage?], tileSize n: Int) -> RGBAImage? {
         precondition(children.count == 4)
         guard children.contains(where: { $0 != nil }) else { return nil }
-        var out = [UInt8](repeating: 0, count: n * n * 4)
+        var out = [UInt8](repeating: 0, count: n * n * 4), alternates = out
         let half = n / 2
         out.withUnsafeMutableBufferPointer { o in
+        alternates.withUnsafeMutableBufferPointer { alt in
             for (q, child) in children.enumerated() {
                 guard let child else { continue }
                 precondition(child.width == n && child.height == n)
@@ -24,15 +25,18 @@ public enum TileDownsampler {
                             let o4 = ((oy + j) * n + ox + i) * 4
                             for ch in 0..<3 {
                                 let s = Int(c[a0 + ch]) * w0 + Int(c[a1 + ch]) * w1 + Int(c[b0 + ch]) * w2 + Int(c[b1 + ch]) * w3
-                                o[o4 + ch] = UInt8((s + sa / 2) / sa)
+                                let v = UInt8((s + sa / 2) / sa)
+                                o[o4 + ch] = v
+                                alt[o4 + ch] = RoundingPair.other(sum: s, count: sa, rounded: v)
                             }
                             o[o4 + 3] = UInt8((sa + 2) / 4)
+                            alt[o4 + 3] = o[o4 + 3]
                         }
                     }
                 }
             }
-        }
-        let image = RGBAImage(width: n, height: n, pixels: out)
+        }}
+        let image = RGBAImage(width: n, height: n, pixels: out, roundingAlternates: alternates)
         return image.isFullyTransparent ? nil : image
     }
 }

@@ -119,9 +119,10 @@ public struct TileRenderer: Sendable {
                 }
             }
         }}}}
-        var out = [UInt8](repeating: 0, count: n * n * 4)
+        var out = [UInt8](repeating: 0, count: n * n * 4), alternates = out
         rows.withUnsafeBufferPointer { h in
         out.withUnsafeMutableBufferPointer { o in
+        alternates.withUnsafeMutableBufferPointer { alt in
             for j in 0..<n {
                 let ys = Int(yt.start[j]), ye = ys + Int(yt.count[j])
                 if ys == ye { continue }
@@ -135,14 +136,15 @@ public struct TileRenderer: Sendable {
                     guard sa > 0 else { continue }
                     let q = (j * n + i) * 4
                     let alpha = sa / (xt.total[i] * yTotal)
-                    o[q] = UInt8(min(sum[0] / sa + 0.5, 255))
-                    o[q + 1] = UInt8(min(sum[1] / sa + 0.5, 255))
-                    o[q + 2] = UInt8(min(sum[2] / sa + 0.5, 255))
+                    (o[q], alt[q]) = RoundingPair.split(sum[0] / sa)
+                    (o[q + 1], alt[q + 1]) = RoundingPair.split(sum[1] / sa)
+                    (o[q + 2], alt[q + 2]) = RoundingPair.split(sum[2] / sa)
                     o[q + 3] = UInt8(min(alpha + 0.5, 255))
+                    alt[q + 3] = o[q + 3]
                 }
             }
-        }}
-        return RGBAImage(width: n, height: n, pixels: out)
+        }}}
+        return RGBAImage(width: n, height: n, pixels: out, roundingAlternates: alternates)
     }
 
     @inline(__always) private func sourceX(_ mx: Double, _ crs: CRS) -> Double {

@@ -38,11 +38,14 @@ extension Warper {
             }
         }}}}}
         var out = [UInt8](repeating: 0, count: n * n * 4)
+        // Nearest-neighbour samples are whole: no alternates.
+        var alternates = [UInt8](repeating: 0, count: resampling == .nearest ? 0 : n * n * 4)
         window.withUnsafeBufferPointer { win in
         out.withUnsafeMutableBufferPointer { o in
+        alternates.withUnsafeMutableBufferPointer { a in
         px.withUnsafeBufferPointer { px in
         py.withUnsafeBufferPointer { py in
-            let w = win.baseAddress!, out = o.baseAddress!
+            let w = win.baseAddress!, out = o.baseAddress!, alt = a.baseAddress
             // Level bounds relative to the window.
             let lx0 = -Double(origin.x), ly0 = -Double(origin.y)
             let lx1 = lx0 + Double(level.w), ly1 = ly0 + Double(level.h)
@@ -75,7 +78,7 @@ extension Warper {
                     tap(xb, ya, fx * (1 - fy))
                     tap(xa, yb, (1 - fx) * fy)
                     tap(xb, yb, fx * fy)
-                    write(sum, total: 1, to: out + q * 4)
+                    write(sum, total: 1, to: out + q * 4, alternates: alt! + q * 4)
                 }
             case .average:
                 cellOf.withUnsafeBufferPointer { cellOf in
@@ -115,11 +118,12 @@ extension Warper {
                             }
                             sum += row * wy
                         }
-                        write(sum, total: Float(max((xhi - xlo) * (yhi - ylo), 1e-12)), to: out + q * 4)
+                        write(sum, total: Float(max((xhi - xlo) * (yhi - ylo), 1e-12)), to: out + q * 4,
+                              alternates: alt! + q * 4)
                     }
                 }}}}
             }
-        }}}}
-        return RGBAImage(width: n, height: n, pixels: out)
+        }}}}}
+        return RGBAImage(width: n, height: n, pixels: out, roundingAlternates: alternates.isEmpty ? nil : alternates)
     }
 }

@@ -8,6 +8,7 @@ import TileStore
 
 extension Resampling: ExpressibleByArgument {}
 extension BuildEffort: ExpressibleByArgument {}
+extension TileRounding: ExpressibleByArgument {}
 extension GCPTransform: ExpressibleByArgument {}
 
 /// `--png-deflater`.
@@ -100,6 +101,11 @@ struct BuildCommand: ParsableCommand {
         valueName: "level"))
     var pngLevel: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "How PNG tiles store a resampled value that falls between two levels: compact (rounded up or down, whichever the PNG filter predicts better: within one level of the exact value, ~10-15% fewer bytes on photographic tiles; the default) or nearest (within half a level).",
+        valueName: "rounding"))
+    var rounding: TileRounding?
+
     @Option(name: .long, help: "Deflate implementation for tile PNGs: libdeflate or zlib (the encoder before libdeflate).")
     var pngDeflater: PNGDeflaterArgument = .libdeflate
 
@@ -170,6 +176,9 @@ struct BuildCommand: ParsableCommand {
         if lossless && chosen != .webp && !(chosen == nil && manifest != nil) {
             throw ValidationError("--lossless applies to --format webp only (png is always lossless, jpeg never)")
         }
+        if rounding != nil && chosen == .webp {
+            throw ValidationError("--rounding applies to png tiles (and the transparent tiles of jpeg bundles), not webp")
+        }
         if let tileSize, tileSize != 256 && tileSize != 512 { throw ValidationError("--tile-size must be 256 or 512") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
         if update != nil && shard != nil { throw ValidationError("--update and --shard exclude each other: update the merged bundle") }
@@ -205,6 +214,7 @@ struct BuildCommand: ParsableCommand {
             if let quality { options.quality = quality; options.lossless = false }
         }
         if let effort { options.effort = effort }
+        if let rounding { options.rounding = rounding }
         if let v = bounds.flatMap(Self.numbers), v.count == 4 {
             options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
         }

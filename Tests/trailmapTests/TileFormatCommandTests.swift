@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import Testing
 import TileGeometry
 import TileStore
@@ -29,6 +30,8 @@ import TrailMapTestSupport
             (["--format", "png", "--lossless"], "--lossless applies to --format webp only"),
             (["--format", "webp", "--lossless", "--quality", "90"], "exclude each other"),
             (["--tile-size", "300"], "--tile-size must be 256 or 512"),
+            (["--rounding", "up"], "--rounding"),
+            (["--format", "webp", "--rounding", "nearest"], "--rounding applies to png tiles"),
         ]
         for (i, (flags, message)) in bad.enumerated() {
             let out = dir.file("bad\(i).mbtiles")
@@ -36,6 +39,30 @@ import TrailMapTestSupport
             #expect(r.status != 0 && r.stderr.contains(message), "\(flags): \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
+    }
+
+    /// `--rounding nearest` stores the computed values; the default stores each within one level
+    /// of them, in fewer bytes.
+    @Test func theRoundingFlagChoosesHowValuesAreStored() throws {
+        let src = try TestSources.write(in: dir, name: "terrain", width: 480, height: 320, bounds: Self.box, color: TestSources.terrain)
+        var bundles = [String: [TileID: Data]]()
+        for flags in [[], ["--rounding", "nearest"], ["--rounding", "compact"]] {
+            let out = dir.file("r\(flags.joined()).mbtiles")
+            let r = try CLIRunner.run(["build", "--source", src, "--name", "R", "--minzoom", "3", "--maxzoom", "6", "--quiet", "--out", out] + flags)
+            #expect(r.status == 0, "\(flags): \(r.stderr)")
+            bundles[flags.last ?? "default"] = try TestBundle.tiles(out)
+        }
+        let compact = try #require(bundles["compact"]), nearest = try #require(bundles["nearest"])
+        #expect(bundles["default"] == compact, "compact is the default")
+        #expect(Set(compact.keys) == Set(nearest.keys))
+        let size = { (tiles: [TileID: Data]) in tiles.values.reduce(0) { $0 + $1.count } }
+        #expect(size(compact) < size(nearest), "compact \(size(compact)) B, nearest \(size(nearest)) B")
+        var largest = 0
+        for (t, data) in compact {
+            let a = try TileDecoder.decode(Array(data)), b = try TileDecoder.decode(Array(nearest[t]!))
+            for i in 0..<a.pixels.count { largest = max(largest, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
+        }
+        #expect(largest == 1, "compact tiles are \(largest) levels from nearest ones")
     }
 
     @Test func theManifestChoosesTheFormat() throws {

@@ -40,9 +40,11 @@
 # always RGBA PNGs from GDAL's PNG driver (zlib level 6), every tile even when identical to
 # another; it renders the base zoom from the source and each lower zoom by decoding and
 # averaging the 4 child PNG tiles it wrote back from disk. trailmap writes one MBTiles (SQLite)
-# with identical tiles stored once, chooses the PNG colour type per tile, renders the top zoom
-# from the sources (using their overviews) and each lower zoom as the 2x2 alpha-weighted mean of
-# the zoom below, in memory. Inputs are read once before the timed runs (warm page cache for
+# with identical tiles stored once, chooses the PNG colour type per tile, stores each resampled
+# colour value rounded up or down, whichever its PNG filter predicts better (within one level of
+# the exact mean where gdal2tiles rounds to nearest; --rounding nearest to compare that too),
+# renders the top zoom from the sources (using their overviews) and each lower zoom as the 2x2
+# alpha-weighted mean of the zoom below, in memory. Inputs are read once before the timed runs (warm page cache for
 # both). gdal2tiles' memory figures include GDAL's block cache, by default 5% of RAM per process.
 #
 # Prints per case: each run's times and peak memory, the time ratio (best-of-RUNS of each tool;

@@ -143,6 +143,15 @@ typedef struct cpng_encode_params {
      */
     int dense_level;
     uint64_t dense_bits;
+    /*
+     * libdeflate, 8-bit gray, gray+alpha, RGB or RGBA only; NULL otherwise. Per byte of `rows`
+     * (same packing, rows_length bytes), a second value the encoder may store instead: the byte
+     * whichever of the two the row's filter predicts more closely (ties keep `rows`). Callers
+     * give the other integer next to an exact value that `rows` holds rounded, so the image
+     * stays within one level of that value; a value more than one from its row byte is ignored.
+     * NULL: `rows` exactly.
+     */
+    const uint8_t *alternates;
 } cpng_encode_params;
 
 /*
