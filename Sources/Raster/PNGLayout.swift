@@ -25,10 +25,14 @@ struct PNGLayout {
     /// truecolour layouts of that image). Alpha is stored exactly.
     func withAlternates(of image: RGBAImage) -> PNGLayout {
         guard var source = image.roundingAlternates, bitDepth == 8, colorType != CPNG_COLOR_PALETTE else { return self }
-        var p = 3
-        while p < source.count {
-            source[p] = image.pixels[p]
-            p += 4
+        image.pixels.withUnsafeBufferPointer { pixels in
+            source.withUnsafeMutableBufferPointer { s in
+                var p = 3
+                while p < s.count {
+                    s[p] = pixels[p]
+                    p += 4
+                }
+            }
         }
         var layout = self
         layout.alternates = Self.pack(source, pixelCount: image.width * image.height, channels: Self.channelCount(colorType))
