@@ -19,6 +19,8 @@
 #                  gdalbuildvrt mosaic of per-file warped VRTs in EPSG:3857 (gdalwarp -of VRT
 #                  -dstalpha -r VRT_RESAMPLING; default near, as gdal2tiles warps a file itself)
 #        FILES_ZOOM  zoom range of the files case (required with it), e.g. 8-14
+#        REF_TILES  top-zoom tiles on which both tools are also compared with `gdalwarp -r average`
+#                  of the sources to the tile (scripts/bench/reference_psnr.py; default 6, 0: off)
 #
 # Cases (inputs: see the header of make-utm-mosaic.sh):
 #   single  one tiled DEFLATE GeoTIFF with overviews, the conterminous US in EPSG:5070 Albers at
@@ -64,6 +66,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CASES=${CASES:-single,mosaic}
 RUNS=${RUNS:-1}
 THREADS=${THREADS:-2}
+REF_TILES=${REF_TILES:-6}
 SINGLE_ZOOM=${SINGLE_ZOOM:-0-7}
 MOSAIC_ZOOM=${MOSAIC_ZOOM:-6-11}
 die() { echo "error: $*" >&2; exit 1; }
@@ -197,6 +200,12 @@ bench_case() {
   declare -A C=()
   local k v
   while IFS='=' read -r k v; do [[ -n $k && $k != *" "* ]] && C[$k]=$v; done < <(grep '^[a-z_]*=' "$WORK/cmp-$name.txt")
+  if [[ $TRAILMAP != skip ]] && ((REF_TILES > 0)); then
+    echo "== $name: both against gdalwarp -r average, $REF_TILES tiles at z$maxz" >&2
+    "$PY" "$ROOT/scripts/bench/reference_psnr.py" "$maxz" "$REF_TILES" "$tout" "$gout" "${sources[@]}" \
+      >"$WORK/ref-$name.txt" || die "reference_psnr.py failed"
+    while IFS='=' read -r k v; do C[$k]=$v; done < <(grep '^ref_[a-z]*=' "$WORK/ref-$name.txt")
+  fi
 
   local gmin gmax
   gmin=$(py "print(min([${g_secs[*]/%/,}]))"); gmax=$(py "print(max([${g_secs[*]/%/,}]))")
@@ -226,6 +235,8 @@ bench_case() {
   printf '%-36s %-34s %-10s %s\n' "bytes ratio (trailmap/gdal2tiles)" "${bytes_ratio}x" "<= 0.8x" "$v2"
   printf '%-36s %-34s %-10s %s\n' "PSNR trailmap vs gdal2tiles" "$psnr dB" ">= 35 dB" "$v3"
   printf '%-36s %s\n' "  PSNR where both opaque" "${C[psnr_opaque]} dB (edge pixels, partly transparent in either: ${C[edge_pixels]})"
+  [[ -n ${C[ref_tiles]:-} ]] && printf '%-36s %s\n' "PSNR against gdalwarp -r average" \
+    "trailmap ${C[ref_trailmap]} dB, gdal2tiles ${C[ref_gdal]} dB (${C[ref_tiles]} interior z$maxz tiles)"
   printf '%-36s %-34s %-10s %s\n' "peak RSS trailmap" "$(mb "$t_rss") MB" "<= 256 MB" "$v4"
   printf '%-36s %s\n' "peak RSS gdal2tiles" "$(mb "$g_rss") MB largest process, $(mb "$g_pss") MB tree PSS"
   printf '%-36s %s\n' "tiles trailmap / gdal2tiles / both" \
@@ -233,7 +244,9 @@ bench_case() {
   printf '%-36s %s\n' "bytes trailmap / gdal2tiles" \
     "${C[trailmap_bytes]} / ${C[gdal_bytes]} (trailmap stored ${C[trailmap_unique_tiles]} distinct tiles, ${C[trailmap_unique_bytes]} B; bundle file $(stat -c %s "$tout") B)"
   grep -v '^[a-z_]*=' "$WORK/cmp-$name.txt"
-  SUMMARY+=("$name: time ${time_ratio}x $v1, bytes ${bytes_ratio}x $v2, PSNR $psnr dB $v3, trailmap RSS $(mb "$t_rss") MB $v4")
+  local ref=""
+  [[ -n ${C[ref_tiles]:-} ]] && ref=" (against gdalwarp -r average: trailmap ${C[ref_trailmap]} dB, gdal2tiles ${C[ref_gdal]} dB)"
+  SUMMARY+=("$name: time ${time_ratio}x $v1, bytes ${bytes_ratio}x $v2, PSNR $psnr dB $v3$ref, trailmap RSS $(mb "$t_rss") MB $v4")
 }
 
 for c in ${CASES//,/ }; do
