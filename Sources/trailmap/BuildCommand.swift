@@ -102,7 +102,7 @@ struct BuildCommand: ParsableCommand {
     var pngLevel: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How PNG tiles store a resampled value that falls between two levels: compact (rounded up or down, whichever the PNG filter predicts better: within one level of the exact value, ~10-15% fewer bytes on photographic tiles; the default) or nearest (within half a level).",
+        "How PNG tiles store a resampled value that falls between two levels: compact (rounded up or down, whichever the PNG filter predicts better: within one level of the exact value, 2-20% fewer bytes, most on smooth imagery; the default) or nearest (within half a level).",
         valueName: "rounding"))
     var rounding: TileRounding?
 
