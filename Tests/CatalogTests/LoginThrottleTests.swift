@@ -5,10 +5,12 @@ import TrailMapTestSupport
 
 /// Hardening, finding 5: password guessing and account farming are throttled per email and per
 /// address, atomically, on both backends; password hashing runs on a bounded pool of its own.
+/// Tests that must see a lock hold it 600 s: with the default 2 s first lock, a loaded machine
+/// (password hashing in a debug build beside other suites) let it expire before the next attempt.
 @Suite struct LoginThrottleTests {
     @Test(arguments: Backend.allCases)
     func finding5_parallelGuessesCannotSlipPastThePerEmailCount(_ backend: Backend) async throws {
-        let f = try await CatalogFixture(backend)
+        let f = try await CatalogFixture(backend, firstLock: 600)
         _ = try await f.account()
         // 40 wrong passwords at once: only the 5 free attempts may reach the password check.
         let outcomes = await withTaskGroup(of: String.self) { group in
@@ -23,7 +25,7 @@ import TrailMapTestSupport
 
     @Test(arguments: Backend.allCases)
     func finding5_oneAddressGuessingManyEmailsIsThrottled(_ backend: Backend) async throws {
-        let f = try await CatalogFixture(backend)
+        let f = try await CatalogFixture(backend, firstLock: 600)
         _ = try await f.account()
         for i in 0..<20 {
             #expect(await CatalogFixture.code { _ = try await f.login("user\(i)@example.com", "wrong password", address: "203.0.113.7") }
@@ -67,7 +69,7 @@ import TrailMapTestSupport
 
     @Test(arguments: Backend.allCases)
     func finding5_registrationsFromOneAddressAreThrottled(_ backend: Backend) async throws {
-        let f = try await CatalogFixture(backend)
+        let f = try await CatalogFixture(backend, firstLock: 600)
         for i in 0..<20 { _ = try await f.register("farm\(i)@example.com", "long enough password", address: "203.0.113.9") }
         await #expect {
             try await f.register("farm20@example.com", "long enough password", address: "203.0.113.9")
