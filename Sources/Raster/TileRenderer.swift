@@ -132,15 +132,8 @@ public struct TileRenderer: Sendable {
                     for b in ys..<ye {
                         sum += h[(Int(yt.index[b]) - origin.y) * n + i] * yt.weight[b]
                     }
-                    let sa = sum[3]
-                    guard sa > 0 else { continue }
                     let q = (j * n + i) * 4
-                    let alpha = sa / (xt.total[i] * yTotal)
-                    (o[q], alt[q]) = RoundingPair.split(sum[0] / sa)
-                    (o[q + 1], alt[q + 1]) = RoundingPair.split(sum[1] / sa)
-                    (o[q + 2], alt[q + 2]) = RoundingPair.split(sum[2] / sa)
-                    o[q + 3] = UInt8(min(alpha + 0.5, 255))
-                    alt[q + 3] = o[q + 3]
+                    RoundingPair.write(sum, total: xt.total[i] * yTotal, to: o.baseAddress! + q, alternates: alt.baseAddress! + q)
                 }
             }
         }}}

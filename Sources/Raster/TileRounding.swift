@@ -31,6 +31,20 @@ enum RoundingPair {
         return (n, d > 0 ? n + 1 : n - 1)
     }
 
+    /// Writes an alpha-weighted sum (colours × alpha, alpha in the last lane; `total` the weight
+    /// of full coverage) as straight RGBA to `o`, and each colour's other rounding to `alt`
+    /// (alpha's is alpha itself). Nothing where the sum holds no weight.
+    @inline(__always) static func write(_ sum: SIMD4<Float>, total: Float, to o: UnsafeMutablePointer<UInt8>,
+                                        alternates alt: UnsafeMutablePointer<UInt8>) {
+        let sa = sum[3]
+        guard sa > 0 else { return }
+        (o[0], alt[0]) = split(sum[0] / sa)
+        (o[1], alt[1]) = split(sum[1] / sa)
+        (o[2], alt[2]) = split(sum[2] / sa)
+        o[3] = UInt8(min(sa / total + 0.5, 255))
+        alt[3] = o[3]
+    }
+
     /// The other level next to the exact `sum / count` (count > 0) when `rounded` is its nearest
     /// level: `rounded` itself when the division is exact.
     @inline(__always) static func other(sum: Int, count: Int, rounded: UInt8) -> UInt8 {

@@ -147,17 +147,4 @@ struct Warper {
         }
         return worst
     }
-
-    /// Writes an alpha-weighted sum (colours × alpha, alpha in the last lane) as straight RGBA,
-    /// and each colour's other rounding to `alt` (`RGBAImage.roundingAlternates`).
-    @inline(__always) func write(_ sum: SIMD4<Float>, total: Float, to o: UnsafeMutablePointer<UInt8>,
-                                 alternates alt: UnsafeMutablePointer<UInt8>) {
-        let sa = sum[3]
-        guard sa > 0 else { return }
-        (o[0], alt[0]) = RoundingPair.split(sum[0] / sa)
-        (o[1], alt[1]) = RoundingPair.split(sum[1] / sa)
-        (o[2], alt[2]) = RoundingPair.split(sum[2] / sa)
-        o[3] = UInt8(min(sa / total + 0.5, 255))
-        alt[3] = o[3]
-    }
 }

@@ -78,7 +78,7 @@ extension Warper {
                     tap(xb, ya, fx * (1 - fy))
                     tap(xa, yb, (1 - fx) * fy)
                     tap(xb, yb, fx * fy)
-                    write(sum, total: 1, to: out + q * 4, alternates: alt! + q * 4)
+                    RoundingPair.write(sum, total: 1, to: out + q * 4, alternates: alt! + q * 4)
                 }
             case .average:
                 cellOf.withUnsafeBufferPointer { cellOf in
@@ -118,7 +118,7 @@ extension Warper {
                             }
                             sum += row * wy
                         }
-                        write(sum, total: Float(max((xhi - xlo) * (yhi - ylo), 1e-12)), to: out + q * 4,
+                        RoundingPair.write(sum, total: Float(max((xhi - xlo) * (yhi - ylo), 1e-12)), to: out + q * 4,
                               alternates: alt! + q * 4)
                     }
                 }}}}
