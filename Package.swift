@@ -175,6 +175,7 @@ let package = Package(
             path: "Tests/TrailMapTestSupport",
             swiftSettings: upcoming
         ),
+        .testTarget(name: "AreasTests", dependencies: ["Areas", "Catalog"], swiftSettings: upcoming),
         .testTarget(name: "EssentialsTests", dependencies: ["Essentials", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),

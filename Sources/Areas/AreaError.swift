@@ -16,6 +16,12 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
     case busy(retryAfter: Int)
     /// The quotes waiting to be bought hold as many bytes as the server keeps for them.
     case quotesFull(retryAfter: Int)
+    /// The account (or its address) already has a quote being cut.
+    case quoteInProgress(retryAfter: Int)
+    /// The account (or its address) asked for more quotes than its rate allows.
+    case tooManyQuotes(retryAfter: Int)
+    /// The account's (or its address's) unbought quotes hold its share of the quote space.
+    case quoteSpaceUsed(retryAfter: Int)
     /// A source bundle cannot be read or written.
     case cutFailed(String)
     case catalog(CatalogError)
@@ -33,6 +39,9 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
         case let .notAnAreaProduct(id): "\(id) is not an area product"
         case let .busy(s): "the server is cutting other areas; try again in \(s) seconds"
         case let .quotesFull(s): "the server holds as many unbought area quotes as it has room for; try again in \(s) seconds, when older ones expire"
+        case let .quoteInProgress(s): "a quote of yours is being cut; try again in \(s) seconds, when it is ready"
+        case let .tooManyQuotes(s): "too many area quotes asked for lately; try again in \(s) seconds"
+        case let .quoteSpaceUsed(s): "your unbought area quotes hold all the room kept for one account; buy one or try again in \(s) seconds, when they expire"
         case let .cutFailed(m): "the area could not be cut: \(m)"
         case let .catalog(e): e.description
         }
@@ -46,6 +55,9 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
         case .tooLarge: "area_too_large"
         case .notAnAreaProduct: "not_an_area_product"
         case .busy, .quotesFull: "busy"
+        case .quoteInProgress: "quote_in_progress"
+        case .tooManyQuotes: "too_many_quotes"
+        case .quoteSpaceUsed: "quote_space_used"
         case .cutFailed: "area_unavailable"
         case let .catalog(e): e.code
         }

@@ -18,34 +18,40 @@ public final class AreaQuoting: Sendable {
     public let areasDirectory: String
     /// How long a quote may be bought.
     public let lifetime: TimeInterval
-    /// Cuts running at once; more answer `busy`.
-    public let maxConcurrentCuts: Int
-    /// Bytes the cut bundles of unbought quotes may take on disk, all accounts together (each
-    /// account keeps at most 8 quotes, but accounts are cheap): a quote that could pass it answers
-    /// `quotesFull` until older quotes expire or are bought.
+    /// Cuts running at once; more wait their turn (`QuoteAdmission`).
+    public var maxConcurrentCuts: Int { admission.limits.maxConcurrentCuts }
+    /// Bytes the cut bundles of unbought quotes may take on disk, all accounts together: a quote
+    /// that could pass it answers `quotesFull` until older quotes expire or are bought. Each
+    /// account and each address may fill only a share of it (`QuoteSpace`).
     public let maxUnboughtBytes: Int64
-    private let running = Mutex(0)
+    private let admission: QuoteAdmission
+    private let space: QuoteSpace
     private let logger: Logger
     /// Told of each saved quote's bundle: its path, its file identity while it was hashed, and
     /// its SHA-256 (the server's download check then need not hash it again).
     private let cut: @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void
 
     public init(catalog: any CatalogStore, tilesDirectory: String, lifetime: TimeInterval = 900, maxConcurrentCuts: Int = 2,
-                maxUnboughtBytes: Int64 = 2_000_000_000, logger: Logger = Logger(label: "trailmap.areas"),
+                maxUnboughtBytes: Int64 = 2_000_000_000, fairness: AreaQuoteFairness = AreaQuoteFairness(),
+                logger: Logger = Logger(label: "trailmap.areas"),
                 cut: @escaping @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void = { _, _, _ in }) {
         self.catalog = catalog
         self.tilesDirectory = tilesDirectory
         areasDirectory = (tilesDirectory as NSString).appendingPathComponent(".trailmap-areas")
         self.lifetime = lifetime
-        self.maxConcurrentCuts = max(1, maxConcurrentCuts)
         self.maxUnboughtBytes = max(0, maxUnboughtBytes)
+        admission = QuoteAdmission(limits: .init(maxConcurrentCuts: maxConcurrentCuts, perAddressInFlight: fairness.perAddressInFlight,
+                                                 perAccountPerWindow: fairness.quotesPerAccount, perAddressPerWindow: fairness.quotesPerAddress,
+                                                 window: fairness.window))
+        space = QuoteSpace(total: max(0, maxUnboughtBytes), fairness: fairness)
         self.logger = logger
         self.cut = cut
     }
 
-    /// A quote for `request` by `account`, among the area products `available` (nil: all).
-    /// Returns the quote, its area product and, when the top zoom was lowered, why.
-    public func quote(_ request: AreaQuoteRequest, account: Account, available: Set<String>? = nil,
+    /// A quote for `request` by `account` from client `address` (nil: a local caller), among the
+    /// area products `available` (nil: all). Returns the quote, its area product and, when the
+    /// top zoom was lowered, why.
+    public func quote(_ request: AreaQuoteRequest, account: Account, address: String? = nil, available: Set<String>? = nil,
                       now: Date = Date()) async throws(AreaError) -> (quote: AreaQuoteRecord, product: Product, message: String?) {
         let shape = try AreaShape(request: request)
         if let lo = request.minzoom, let hi = request.maxzoom, lo > hi { throw .invalidRequest("minzoom must not be above maxzoom") }
@@ -59,20 +65,18 @@ public final class AreaQuoting: Sendable {
                 throw products.contains { $0.id == id } ? .notAnAreaProduct(id) : .catalog(.unknownProduct(id))
             }
         }
-        let slot = running.withLock { n -> Bool in
-            guard n < maxConcurrentCuts else { return false }
-            n += 1
-            return true
-        }
-        guard slot else { throw .busy(retryAfter: 2) }
-        defer { running.withLock { $0 -= 1 } }
+        let ticket = try await admission.enter(account: account.id, address: address, now: now)
+        defer { admission.leave(ticket) }
         // The cut may take up to its product's cap; the quotes waiting already take theirs.
-        let waiting: Int64
-        do { waiting = try await catalog.unboughtAreaQuoteBytes() } catch { throw .catalog(error) }
+        let waiting: Int64, mine: Int64
+        do {
+            waiting = try await catalog.unboughtAreaQuoteBytes(accountID: nil)
+            mine = try await catalog.unboughtAreaQuoteBytes(accountID: account.id)
+        } catch { throw .catalog(error) }
         let largest = offers.map { $0.areaOffer?.maxBytes ?? $0.size }.max() ?? 0
-        guard waiting + largest <= maxUnboughtBytes else {
-            logger.warning("area quote refused: unbought quotes hold \(waiting) bytes, the limit is \(maxUnboughtBytes)")
-            throw .quotesFull(retryAfter: 60)
+        if let refusal = space.refusal(waiting: waiting, account: mine, address: space.held(by: address, now: now), largest: largest) {
+            logger.warning("area quote for \(account.id) refused: \(refusal.code) (unbought quotes hold \(waiting) bytes of \(maxUnboughtBytes), this account's \(mine))")
+            throw refusal
         }
         let directory = tilesDirectory, areas = areasDirectory, id = AreaQuoteRecord.newID()
         let job = QuoteJob(shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region && !$0.free },
@@ -90,9 +94,15 @@ public final class AreaQuoting: Sendable {
             remove([job.output])
             throw .catalog(error)
         }
+        space.record(id: id, bytes: record.size, address: address, until: record.expiresAt)
         if let identity = made.identity { cut(job.output, identity, made.sha256) }
         logger.info("quote \(id) for \(account.id): \(made.offer.id), zooms \(record.minZoom)-\(record.maxZoom), \(record.size) bytes")
         return (record, made.offer, Self.message(record, made.offer))
+    }
+
+    /// A quote was bought: its bytes no longer count against the address it was cut for.
+    public func bought(quoteID: String) {
+        space.forget(id: quoteID)
     }
 
     /// What a quote says when it differs from its request (its top zoom lowered to fit the cap), or nil.

@@ -46,8 +46,9 @@ public protocol CatalogStore: Sendable {
     func areaQuote(id: String, account: Account) async throws(CatalogError) -> AreaQuoteRecord?
     func buyArea(quoteID: String, purchase: StorePurchase, account: Account, now: Date) async throws(CatalogError) -> AreaOutcome
     func removeExpiredAreaQuotes(before: Date) async throws(CatalogError) -> [String]
-    /// The bytes of every quote's cut bundle not bought yet (on disk until bought or swept).
-    func unboughtAreaQuoteBytes() async throws(CatalogError) -> Int64
+    /// The bytes of the cut bundles not bought yet (on disk until bought or swept): every
+    /// account's (`accountID` nil) or one account's.
+    func unboughtAreaQuoteBytes(accountID: String?) async throws(CatalogError) -> Int64
 
     // Tile-token keys (shared by every server on the catalog).
     func tileTokenKeys(now: Date, rotateAfter: TimeInterval, keep: TimeInterval) async throws(CatalogError) -> [TileTokenKey]
@@ -55,3 +56,10 @@ public protocol CatalogStore: Sendable {
 }
 
 extension CatalogDatabase: CatalogStore {}
+
+extension CatalogStore {
+    /// The bytes of every account's cut bundles not bought yet.
+    public func unboughtAreaQuoteBytes() async throws(CatalogError) -> Int64 {
+        try await unboughtAreaQuoteBytes(accountID: nil)
+    }
+}

@@ -59,17 +59,27 @@ public struct AreaQuoteRequest: Codable, Sendable, Equatable {
 
     /// `AreaQuoteRequest` in the OpenAPI document.
     public static var schema: JSONValue {
-        // What JSON Schema can say is said here; values that contradict each other (a circle and a
-        // box, west >= east, minzoom > maxzoom, a latitude beyond Mercator's) are answered 422.
-        let degrees: JSONValue = ["type": "number", "minimum": .integer(-180), "maximum": .integer(180)]
-        return Schema.object([
-            "center": Schema.array(degrees, minItems: 2, maxItems: 2, description: "longitude, latitude in degrees"),
+        // What JSON Schema can say is said here: a circle or a box (oneOf), latitudes within Web
+        // Mercator's. Values that contradict each other (west >= east, minzoom > maxzoom) are 422.
+        let lon: JSONValue = ["type": "number", "minimum": .integer(-180), "maximum": .integer(180)]
+        let lat: JSONValue = ["type": "number", "minimum": .number(-85.0511), "maximum": .number(85.0511)]
+        func pair(_ items: [JSONValue], _ description: String) -> JSONValue {
+            ["type": "array", "prefixItems": .array(items), "items": false, "minItems": .integer(Int64(items.count)),
+             "maxItems": .integer(Int64(items.count)), "description": .string(description)]
+        }
+        guard case var .object(o) = Schema.object([
+            "center": pair([lon, lat], "longitude, latitude in degrees"),
             "radiusKm": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .number(maxRadiusKm)],
-            "bbox": Schema.array(degrees, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
+            "bbox": pair([lon, lat, lon, lat], "west, south, east, north in degrees"),
             "minzoom": Schema.integer(minimum: 0, maximum: 24), "maxzoom": Schema.integer(minimum: 0, maximum: 24),
             "productId": Schema.string(pattern: APIPattern.productID),
         ], optional: ["center", "radiusKm", "bbox", "minzoom", "maxzoom", "productId"],
-           description: "Either center and radiusKm, or bbox")
+           description: "Either center and radiusKm (a circle), or bbox (a box)") else { return .null }
+        o["oneOf"] = [
+            ["required": ["center", "radiusKm"], "not": ["required": ["bbox"]]],
+            ["required": ["bbox"], "not": ["anyOf": [["required": ["center"]], ["required": ["radiusKm"]]]]],
+        ]
+        return .object(o)
     }
 }
 

@@ -14,6 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var tilesDirectory: String
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
+    /// The origin clients reach the server at (`https://maps.example.com`, no trailing slash),
+    /// written into TileJSON, WMTS capabilities and tile-token URLs. nil: those URLs are relative
+    /// to the server (WMTS, whose clients need absolute URLs, uses the listen address). The
+    /// request's Host header is never echoed, so a cache that ignores Host cannot be poisoned.
+    public var publicURL: String?
     public var emptyTiles: EmptyTiles = .notFound
     /// Folder holding Debian's libjs-leaflet (`leaflet.js`, `leaflet.css`, `images/`).
     public var leafletDirectory: String = "/usr/share/javascript/leaflet"
@@ -22,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     /// Listen queue length: bursts of new connections wait here instead of being dropped
     /// (256, Hummingbird's default, overflowed with 1,000 clients connecting at once).
     public var backlog: Int = 4096
+    /// Most connections open at once; one past it is answered 503 and closed when accepted.
+    public var maxConnections: Int = 10_000
     /// `Cache-Control` max-age of tiles, in seconds.
     public var tileMaxAge: Int = 3600
     /// The tile cache: byte budget, policy, bundles, memory pressure, prefetch.

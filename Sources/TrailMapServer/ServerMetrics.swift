@@ -12,6 +12,7 @@ public final class ServerMetrics: Sendable {
     private let tiles: Counter
     private let notModified: Counter
     private let timedOut: Counter
+    private let refusedConnections: Counter
     private let cacheSource = Mutex<CacheSystem?>(nil)
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
@@ -27,12 +28,17 @@ public final class ServerMetrics: Sendable {
         notModified = registry.makeCounter(name: "trailmap_tiles_not_modified_total", help: "Tile requests answered 304.")
         timedOut = registry.makeCounter(name: "trailmap_connections_timed_out_total",
                                         help: "Connections closed for a request not complete in time or for being idle.")
+        refusedConnections = registry.makeCounter(name: "trailmap_connections_refused_total",
+                                                  help: "Connections answered 503 and closed for being past the open-connection cap.")
     }
 
-    /// Records one request.
     /// A connection closed by `ConnectionDeadlines`.
     func recordTimeout() { timedOut.increment() }
 
+    /// A connection refused by `ConnectionLimit`.
+    func recordRefusedConnection() { refusedConnections.increment() }
+
+    /// Records one request.
     func record(route: Route, status: Int, bodyBytes: Int, duration: Duration) {
         let key = RouteStatus(route: route, status: status)
         let counter = requests.withLock { map in

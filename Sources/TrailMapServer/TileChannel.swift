@@ -21,9 +21,17 @@ struct TileChannel: ServerChildChannel {
     let http1: HTTP1Channel
     let responder: TileResponder
     let listener = ListenerTuning()
+    let limit: ConnectionLimit
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         if let server = channel.parent { listener.tune(server) }
+        guard limit.admit(channel) else {
+            responder.metrics.recordRefusedConnection()
+            do { try channel.pipeline.syncOperations.addHandler(ConnectionLimit.Refusal(), position: .first) } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+            return http1.setup(channel: channel, logger: logger)
+        }
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let wired = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
@@ -83,8 +91,9 @@ final class ListenerTuning: Sendable {
 extension HTTPServerBuilder {
     /// HTTP/1 with the tile fast path.
     static func tiles(_ responder: TileResponder) -> HTTPServerBuilder {
-        HTTPServerBuilder { respond in
-            TileChannel(http1: HTTP1Channel(responder: respond), responder: responder)
+        let limit = ConnectionLimit(max: responder.config.maxConnections)
+        return HTTPServerBuilder { respond in
+            TileChannel(http1: HTTP1Channel(responder: respond), responder: responder, limit: limit)
         }
     }
 }

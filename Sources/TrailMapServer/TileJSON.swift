@@ -43,7 +43,8 @@ enum TileJSON {
         var bounds: [Double]?
         var format: String?
         var tileSize: Int?
-        /// True for a tileset of a paid product (then `productId` names it); left out otherwise.
+        /// True for a tileset not open to everyone: a paid product's (then `productId` names it), or
+        /// one no product sells on its own; left out otherwise.
         var paid: Bool?
         var productId: String?
 
@@ -51,7 +52,7 @@ enum TileJSON {
         init(_ t: Tileset, base: String, paidProduct: String? = nil) {
             id = t.id
             tilejson = "\(base)/tiles/\(t.id).json"
-            if let failure = t.failure {
+            if let failure = t.publicFailure {
                 status = "unavailable"
                 error = failure
             } else {
@@ -66,7 +67,7 @@ enum TileJSON {
             }
             if let paidProduct {
                 paid = true
-                productId = paidProduct
+                productId = paidProduct.isEmpty ? nil : paidProduct
             }
         }
     }

@@ -37,12 +37,12 @@ public struct TileResponder: HTTPResponder {
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
         self.store = store.map {
-            StoreAPI(settings: $0, logger: logger, tilesDirectory: registry.directory) { id in
+            StoreAPI(settings: $0, logger: logger, tilesDirectory: registry.directory, publicOrigin: config.publicURL ?? "") { id in
                 if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
                 return "png"
             }
         }
-        access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens) }
+        access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets) }
         publicTileCaching = "public, max-age=\(config.tileMaxAge)"
         privateTileCaching = "private, max-age=\(config.tileMaxAge)"
         metrics.attach(registry.cache)
@@ -76,8 +76,14 @@ public struct TileResponder: HTTPResponder {
 
     /// `GET /tiles`: every tileset's summary, paid ones marked with their product.
     func tilesetList(_ request: Request) async -> Response {
-        let paid = (try? await access?.paidMap()) ?? [:]
-        return json(TileJSON.list(registry.all, base: origin(request), paidProduct: { paid[$0] }), request: request)
+        let map = try? await access?.accessMap()
+        // Without a store every tileset is public; with one whose catalog cannot be read, none is.
+        let guarding: (String) -> String? = { id in
+            guard access != nil else { return nil }
+            guard let map else { return TileAccess.closedProduct }
+            return map.product(for: id)
+        }
+        return json(TileJSON.list(registry.all, base: origin, paidProduct: guarding), request: request)
     }
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
@@ -172,7 +178,7 @@ public struct TileResponder: HTTPResponder {
             found = try registry.cachedTile(tileset, tile, client: client).map { ($0.buffer, $0.etag) }
         } catch let error as TileCacheError {
             logger.warning("tileset \(id): \(error)")
-            var e = APIError.unavailable("tileset \(id) is busy: \(error)")
+            var e = APIError.unavailable("tileset \(id) is busy; try again shortly")
             e.headers[.retryAfter] = "1"
             throw e
         } catch {
@@ -196,7 +202,7 @@ public struct TileResponder: HTTPResponder {
     func tileJSON(_ raw: String, request: Request) throws -> Response {
         let id = try tilesetID(Substring(raw))
         let t = try available(id)
-        return json(TileJSON.document(t, base: origin(request)), request: request)
+        return json(TileJSON.document(t, base: origin), request: request)
     }
 
     /// The decoded, validated tileset id of a path component.
@@ -213,7 +219,7 @@ public struct TileResponder: HTTPResponder {
         case .unknown: throw APIError.notFound("unknown_tileset", "no tileset \(id)")
         case .removed: throw APIError.unavailable("tileset \(id) was removed from the tiles folder")
         case let .found(t):
-            if let failure = t.failure { throw APIError.unavailable("tileset \(id) cannot be served: \(failure)") }
+            if let failure = t.publicFailure { throw APIError.unavailable("tileset \(id) cannot be served: \(failure)") }
             return t
         }
     }
@@ -224,9 +230,18 @@ public struct TileResponder: HTTPResponder {
     /// Whether an If-None-Match value matches a strong ETag (weak comparison, as RFC 9110 says for this header).
     static func matches(_ header: String, etag: String) -> Bool { TileRequestParsing.etagMatches(header, etag: etag) }
 
-    /// `http://host:port` as the client addressed the server (for URLs in TileJSON).
-    func origin(_ request: Request) -> String {
-        StoreAPI.origin(request, fallback: "http://\(config.host):\(config.port)")
+    /// The prefix of URLs in TileJSON and tile lists: the configured public origin, else none
+    /// (URLs relative to the server). Never taken from the request's Host header.
+    var origin: String { config.publicURL ?? "" }
+
+    /// The prefix of URLs in WMTS capabilities, whose clients (GDAL, QGIS) need absolute URLs: the
+    /// public origin, else the listen address when it is one a client can reach, else none.
+    var wmtsOrigin: String {
+        if let u = config.publicURL { return u }
+        let wildcard = ["0.0.0.0", "::", "[::]", ""].contains(config.host)
+        guard !wildcard, config.port > 0 else { return "" }
+        let host = config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host
+        return "http://\(host):\(config.port)"
     }
 
     /// A JSON response, gzip-compressed when the client accepts it and it is worth it.

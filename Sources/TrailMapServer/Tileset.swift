@@ -29,8 +29,12 @@ public final class Tileset: Sendable {
     public let id: String
     public let path: String
     let identity: FileIdentity
-    /// Why the bundle cannot be served (corrupt, unreadable), or nil.
+    /// Why the bundle cannot be served (corrupt, unreadable), or nil: for the server's log only,
+    /// as it may name server paths.
     public let failure: String?
+    /// The reason clients are given when `failure` is set: `failure` with every file path replaced
+    /// by the bundle's file name, so no answer discloses where the server keeps its files.
+    public let publicFailure: String?
     public let metadata: BundleMetadata
     public let metadataPairs: [String: String]
     /// The file's tile source, opened on first read by the cache's bundle manager.
@@ -73,6 +77,7 @@ public final class Tileset: Sendable {
         self.metadataPairs = pairs
         self.bundle = bundle
         self.failure = failure
+        publicFailure = failure.map { Self.redactingPaths($0, path: path) }
         hashedTileIDs = pairs["trailmap:builder"] != nil
         tileSize = BundleMetadata.tileSize(pairs) ?? 256
         format = pairs["format"].flatMap(TileFormat.init(metadata:)) ?? .png
@@ -101,4 +106,15 @@ public final class Tileset: Sendable {
 
     /// Valid tileset ids: letters, digits, `-`, `_`, `.`, not starting with a dot, at most 128 characters.
     public static func isValidID<S: StringProtocol>(_ id: S) -> Bool { TileRequestParsing.isValidTilesetID(id) }
+
+    /// `text` with `path` (and any other absolute path in it) replaced by the file's name.
+    static func redactingPaths(_ text: String, path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        var out = text.replacingOccurrences(of: path, with: name)
+        let pattern = #"(?<![A-Za-z0-9.])/(?:[^\s/'"`:,;()]+/)*[^\s/'"`:,;()]*"#
+        if let re = try? NSRegularExpression(pattern: pattern) {
+            out = re.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: name)
+        }
+        return out
+    }
 }

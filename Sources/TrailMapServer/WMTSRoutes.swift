@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Raster
 import TileGeometry
 import TileStore
@@ -11,7 +12,7 @@ import TileStore
 extension TileResponder {
     func wmtsCapabilities(_ request: Request) -> Response {
         Response(status: .ok, headers: [.contentType: "application/xml; charset=utf-8", .cacheControl: "no-cache", .accessControlAllowOrigin: "*"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: WMTS.capabilities(registry.all, base: origin(request)))))
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: WMTS.capabilities(registry.all, base: wmtsOrigin))))
     }
 
     /// `GET /wmts?...`: parameter names are case-insensitive, as OGC services' are.
@@ -78,7 +79,8 @@ extension TileResponder {
         } catch let e as APIError {
             return WMTS.Exception(status: e.status, code: "NoApplicableCode", locator: nil, text: e.message).response
         } catch {
-            return WMTS.Exception(status: .internalServerError, code: "NoApplicableCode", locator: nil, text: "\(error)").response
+            logger.error("WMTS tile of \(id): \(error)")
+            return WMTS.Exception(status: .internalServerError, code: "NoApplicableCode", locator: nil, text: "the tile could not be read").response
         }
     }
 }

@@ -30,6 +30,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port: Int = 8080
 
+    @Option(name: .long, help: "Origin clients reach this server at, e.g. https://maps.example.com, written into TileJSON, WMTS and tile-token URLs (default: URLs relative to the server; WMTS uses the listen address).")
+    var publicURL: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "With a store: tilesets (file names without extension) served to everyone although no free product sells them. Every other tileset no product sells, areas' sources included, is closed.")
+    var publicTilesets: [String] = []
+
+    @Option(name: .long, help: "Most connections open at once; a connection beyond it is closed as soon as it is accepted.")
+    var maxConnections: Int = 10_000
+
     @Option(name: .long, help: "Answer for a missing tile inside a tileset's range: 404 or transparent.")
     var emptyTiles: ServerConfiguration.EmptyTiles = .notFound
 
@@ -88,6 +97,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--tiles \(tiles) is not a folder")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        if let publicURL, PublicOrigin.normalized(publicURL) == nil {
+            throw ValidationError("--public-url must be an http or https origin such as https://maps.example.com (an optional path, no query or fragment)")
+        }
+        for name in publicTilesets where name.isEmpty || name.hasPrefix(".") || name.utf8.count > 255
+            || !name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }) {
+            throw ValidationError("--public-tilesets: '\(name)' is not a tileset name (a bundle's file name without extension: letters, digits, '-', '_' and '.')")
+        }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1...1000000") }
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
         guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be in (0, 3600] seconds") }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be in (0, 86400] seconds") }
@@ -111,6 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
         var config = ServerConfiguration(tilesDirectory: tiles)
         config.host = host
         config.port = port
+        config.publicURL = publicURL.flatMap(PublicOrigin.normalized)
+        config.maxConnections = maxConnections
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
@@ -132,6 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let quiet = global.quiet
         var storeSettings = try await store.settings(logger: logger)
+        storeSettings?.publicTilesets = Set(publicTilesets)
         storeSettings?.patches = PatchStore(root: patches ?? PatchStoreLocation.defaultRoot(tiles: tiles))
         let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,
                                              store: storeSettings) { bound in

@@ -139,6 +139,10 @@ import TrailMapTestSupport
         #expect(try await f.store.unboughtAreaQuoteBytes() == 3 * 1234)
         _ = try await f.store.buyArea(quoteID: quotes[0].id, purchase: Self.consumable("t1"), account: ann, now: Date())
         #expect(try await f.store.unboughtAreaQuoteBytes() == 2 * 1234, "a bought quote's bundle is an area's")
+        // Per account: ann's own, and none for an account without quotes.
+        #expect(try await f.store.unboughtAreaQuoteBytes(accountID: ann.id) == 2 * 1234)
+        let bob = try await f.account("bob@example.com")
+        #expect(try await f.store.unboughtAreaQuoteBytes(accountID: bob.id) == 0)
         // Keeping 1 unbought quote drops the older unbought one, never the bought one.
         let q = AreaQuoteRecord(id: AreaQuoteRecord.newID(), accountId: ann.id, productId: "area", title: "x", bundlePath: "/nowhere/x.mbtiles",
                                 size: 1, sha256: "", tiles: 1, minZoom: 3, maxZoom: 3, requestedMaxZoom: 3, bounds: CatalogFiles.colorado,

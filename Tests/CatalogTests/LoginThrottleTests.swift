@@ -43,6 +43,25 @@ import TrailMapTestSupport
         #expect(try await f.login("ann@example.com", address: "198.51.100.1").account.email == "ann@example.com")
     }
 
+    /// Round 3, finding 5: wrong passwords for someone else's email lock the stranger's address
+    /// out of that account, never the owner signing in from elsewhere.
+    @Test(arguments: Backend.allCases)
+    func aStrangersWrongPasswordsDoNotLockTheOwnerOut(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend, firstLock: 600)
+        _ = try await f.account()
+        for _ in 0..<5 {
+            #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", address: "203.0.113.66") }
+                    == "invalid_credentials")
+        }
+        // The stranger's address now waits for this account...
+        #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", address: "203.0.113.66") }
+                == "too_many_attempts")
+        #expect(await f.store.loginWait(email: "ann@example.com", address: "203.0.113.66") ?? 0 >= 1)
+        // ...and the owner, from their own address, is not asked to wait and signs in.
+        #expect(await f.store.loginWait(email: "ann@example.com", address: "198.51.100.20") == nil)
+        #expect(try await f.login("ann@example.com", address: "198.51.100.20").account.email == "ann@example.com")
+    }
+
     @Test(arguments: Backend.allCases)
     func finding5_successfulLoginsDoNotCountAgainstTheirAddress(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)

@@ -256,6 +256,24 @@ import TrailMapTestSupport
         }
     }
 
+    /// Hardening round 3, finding 1: quoting is rated per account, so one account cannot keep the
+    /// server's cutting slots busy; another account still quotes.
+    @Test func quotesAreRatedPerAccount() async throws {
+        let f = try AreaFixture()
+        var fairness = AreaQuoteFairness()
+        fairness.quotesPerAccount = 2
+        try await f.store.app(fairness: fairness).test(.live) { client in
+            let ann = try await APIUser.register(client, email: "ann@example.com")
+            let bob = try await APIUser.register(client, email: "bob@example.com")
+            let ask: [String: Any] = ["center": [-105.5, 40.0], "radiusKm": 2, "productId": "area-small"]
+            for _ in 0..<2 { #expect(try await Self.quote(ann, ask).status == .created) }
+            let refused = try await Self.quote(ann, ask)
+            #expect(refused.status == .tooManyRequests && StoreFixture.errorCode(refused) == "too_many_quotes", "\(StoreFixture.json(refused))")
+            #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 0)
+            #expect(try await Self.quote(bob, ask).status == .created)
+        }
+    }
+
     /// A quote's cut bundle is hashed once: the quoting tells the server's download check the
     /// file's identity and SHA-256 as they were hashed.
     @Test func aQuoteTellsItsCutFilesIdentityAndHash() async throws {

@@ -30,13 +30,16 @@ import TrailMapTestSupport
             let url = Self.link(made)
             #expect(url.hasPrefix("/bundles/colorado/1/\(FileSHA256.hex(of: bundle)).mbtiles?exp="), "\(url)")
             let again = try await ann.call(.post, "/api/v1/download-links", ["productId": "colorado"])
-            #expect(Self.link(again) == url, "the same URL within the hour: one CDN copy")
+            #expect(Self.link(again) == url, "the same URL within five minutes")
+            let exp = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "exp" }?.value.flatMap { Int64($0) })
+            let ahead = exp - Int64(Date().timeIntervalSince1970)
+            #expect(ahead > 590 && ahead <= 900, "links live ten to fifteen minutes: \(ahead) s")
 
             // No credentials needed; public, immutable, ETag = SHA-256, Range.
             let whole = try await client.execute(uri: url, method: .get)
             #expect(whole.status == .ok && Data(Array(buffer: whole.body)) == bundle)
             #expect(whole.headers[.cacheControl]?.hasPrefix("public, max-age=") == true)
-            #expect(whole.headers[.cacheControl]?.hasSuffix(", immutable") == true)
+            #expect(whole.headers[.cacheControl]?.hasSuffix(", s-maxage=60") == true, "a CDN asks the origin again every minute")
             #expect(whole.headers[.eTag] == "\"\(FileSHA256.hex(of: bundle))\"")
             let part = try await client.execute(uri: url, method: .get, headers: [.range: "bytes=100-199"])
             #expect(part.status == .partialContent && Data(Array(buffer: part.body)) == bundle[100..<200])
@@ -47,7 +50,8 @@ import TrailMapTestSupport
             let forgedSig = url.replacingOccurrences(of: "sig=", with: "sig=AA")
             let otherProduct = url.replacingOccurrences(of: "/bundles/colorado/", with: "/bundles/utah/")
             let otherExpiry = url.replacingOccurrences(of: "exp=", with: "exp=9")
-            for bad in [forgedSig, otherProduct, otherExpiry, String(url.prefix { $0 != "?" })] {
+            let otherAccount = url.replacingOccurrences(of: "acct=", with: "acct=x")
+            for bad in [forgedSig, otherProduct, otherExpiry, otherAccount, String(url.prefix { $0 != "?" })] {
                 let r = try await client.execute(uri: bad, method: .get)
                 #expect(r.status == .forbidden && StoreFixture.errorCode(r) == "invalid_link", "\(bad): \(r.status)")
             }
@@ -55,9 +59,10 @@ import TrailMapTestSupport
             // Expired: a link signed with the catalog's key for an expiry in the past.
             let (sha, past) = (FileSHA256.hex(of: bundle), Int64(Date().timeIntervalSince1970) - 10)
             let tokens = TileTokens(catalog: f.catalog)
-            let (key, mac) = try await tokens.sign(StoreAPI.linkMessage("colorado", 1, sha, past))
+            let annID = try f.catalog.authenticate(token: ann.token).id
+            let (key, mac) = try await tokens.sign(StoreAPI.linkMessage("colorado", 1, sha, past, account: annID))
             let expired = try await client.execute(
-                uri: "/bundles/colorado/1/\(sha).mbtiles?exp=\(past)&key=\(key)&sig=\(Base64URL.encode(mac))", method: .get)
+                uri: "/bundles/colorado/1/\(sha).mbtiles?exp=\(past)&acct=\(annID)&key=\(key)&sig=\(Base64URL.encode(mac))", method: .get)
             #expect(expired.status == .forbidden && StoreFixture.errorCode(expired) == "link_expired")
 
             // Another server on the same catalog accepts the link.
@@ -74,6 +79,27 @@ import TrailMapTestSupport
             let fresh = Self.link(try await ann.call(.post, "/api/v1/download-links", ["productId": "colorado"]))
             #expect(fresh.hasPrefix("/bundles/colorado/2/"), "\(fresh)")
             #expect(try await client.execute(uri: fresh, method: .get).status == .ok)
+        }
+    }
+
+    /// Hardening round 3, finding 4: a link stops serving at the origin as soon as the purchase it
+    /// was made for is refunded (it served the bundle `public, immutable` for up to two hours).
+    @Test func aRefundEndsTheAccountsLinksAtTheOrigin() async throws {
+        let f = try StoreFixture()
+        try await f.app().test(.live) { client in
+            let ann = try await APIUser.register(client, email: "ann@example.com")
+            let bought = try await ann.buy("colorado")
+            #expect(bought.status == .created)
+            let url = Self.link(try await ann.call(.post, "/api/v1/download-links", ["productId": "colorado"]))
+            #expect(try await client.execute(uri: url, method: .get, headers: [.range: "bytes=0-15"]).status == .partialContent)
+            let txn = try #require(StoreFixture.json(bought)["transactionId"] as? String)
+            let note = try await ann.call(.post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": txn])
+            let payload = try #require(StoreFixture.json(note)["signedPayload"] as? String)
+            let posted = try await client.execute(uri: "/api/v1/store/notifications", method: .post,
+                                                  headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
+            #expect(StoreFixture.json(posted)["result"] as? String == "revoked")
+            let after = try await client.execute(uri: url, method: .get)
+            #expect(after.status == .forbidden && StoreFixture.errorCode(after) == "link_revoked", "\(after.status)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Areas
 import Catalog
 import Foundation
 import HTTPTypes
@@ -35,12 +36,15 @@ struct StoreFixture {
     }
 
     /// `areaQuoteSpace`: bytes unbought area quotes may take (nil: the server's default).
-    func app(available: Set<String>? = nil, areaQuoteSpace: Int64? = nil) throws -> Application<TileResponder> {
+    func app(available: Set<String>? = nil, areaQuoteSpace: Int64? = nil, publicTilesets: Set<String> = [],
+             fairness: AreaQuoteFairness? = nil) throws -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
         config.port = 0
         config.reloadInterval = .milliseconds(100)
         var settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
         if let areaQuoteSpace { settings.maxUnboughtAreaBytes = areaQuoteSpace }
+        settings.publicTilesets = publicTilesets
+        if let fairness { settings.areaQuoteFairness = fairness }
         return TileServer.makeApplication(config: config, store: settings)
     }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// the count are one step under one lock. A successful login clears its email's count and takes
 /// its own attempt back from its address's count (so an address's count is its failures).
 ///
-/// - Per email: 5 attempts free, then each further one must wait, doubling from 2 s up to 15 min.
+/// - Per email from one address: 5 attempts free, then each further one must wait, doubling from
+///   2 s up to 15 min (a stranger guessing from elsewhere never locks the owner out).
 /// - Per address: 20 failed logins free, then the same doubling (one address guessing many emails).
 /// - Registrations per address: 20 free, then the same doubling (each is a 32 MiB scrypt).
 ///
@@ -49,7 +50,7 @@ final class LoginThrottle: Sendable {
     /// A login that succeeded: its email starts again from zero, its address gets the attempt back.
     func succeeded(email: String, address: String?) {
         state.withLock { s in
-            s.removeValue(forKey: ThrottleRules.emailKey(email))
+            s.removeValue(forKey: ThrottleRules.emailKey(email, address: address))
             if let key = ThrottleRules.addressKey(address), let e = s[key] {
                 s[key] = ThrottleRules.succeeded(address: e, limits: limits)
             }

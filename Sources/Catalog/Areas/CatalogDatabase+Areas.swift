@@ -95,9 +95,12 @@ extension CatalogDatabase {
         }
     }
 
-    /// The bytes of every quote's cut bundle not bought yet.
-    public func unboughtAreaQuoteBytes() throws(CatalogError) -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM area_quotes WHERE area_id IS NULL") ?? 0 }
+    /// The bytes of the cut bundles not bought yet: every account's (`accountID` nil) or one account's.
+    public func unboughtAreaQuoteBytes(accountID: String?) throws(CatalogError) -> Int64 {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM area_quotes WHERE area_id IS NULL AND (? IS NULL OR account_id = ?)",
+                               arguments: [accountID, accountID]) ?? 0
+        }
     }
 
     /// Inserts a product row with every column (a bought area).

@@ -104,12 +104,18 @@ extension PostgresCatalog {
         }
     }
 
-    /// The bytes of every quote's cut bundle not bought yet.
-    public func unboughtAreaQuoteBytes() async throws(CatalogError) -> Int64 {
+    /// The bytes of the cut bundles not bought yet: every account's (`accountID` nil) or one account's.
+    public func unboughtAreaQuoteBytes(accountID: String?) async throws(CatalogError) -> Int64 {
         let logger = logger
         return try await withConnection { conn in
-            try await conn.rows("SELECT COALESCE(SUM(size), 0)::bigint AS total FROM area_quotes WHERE area_id IS NULL", logger)
-                .first.map { try $0.get("total", as: Int64.self) } ?? 0
+            let rows = if let accountID {
+                try await conn.rows("""
+                    SELECT COALESCE(SUM(size), 0)::bigint AS total FROM area_quotes WHERE area_id IS NULL AND account_id = \(accountID)
+                    """, logger)
+            } else {
+                try await conn.rows("SELECT COALESCE(SUM(size), 0)::bigint AS total FROM area_quotes WHERE area_id IS NULL", logger)
+            }
+            return try rows.first.map { try $0.get("total", as: Int64.self) } ?? 0
         }
     }
 }

@@ -45,7 +45,7 @@ extension PostgresCatalog {
     /// A login that succeeded: its email starts again from zero, its address gets the attempt back.
     func succeeded(email: String, address: String?) async throws(CatalogError) {
         let limits = throttleLimits, logger = logger
-        let emailKey = ThrottleRules.emailKey(email), addressKey = ThrottleRules.addressKey(address)
+        let emailKey = ThrottleRules.emailKey(email, address: address), addressKey = ThrottleRules.addressKey(address)
         try await transaction(bumpsStamp: false) { conn in
             try await conn.run("DELETE FROM login_attempts WHERE key = \(emailKey)", logger)
             guard let addressKey else { return }

@@ -22,10 +22,12 @@ enum ThrottleRules {
         var last = Date.distantPast
     }
 
-    /// The keys a login attempt counts against, with their free attempts.
+    /// The keys a login attempt counts against, with their free attempts: the email *from this
+    /// address* (so a stranger's wrong passwords lock only the stranger's address out of that
+    /// account, never the owner elsewhere) and the address across all emails.
     static func loginKeys(email: String?, address: String?, limits: Limits) -> [(key: String, free: Int)] {
         var keys: [(String, Int)] = []
-        if let email { keys.append(("e:" + email.lowercased(), limits.perEmail)) }
+        if let email { keys.append((emailKey(email, address: address), limits.perEmail)) }
         if let address, !address.isEmpty { keys.append(("a:" + address, limits.perAddress)) }
         return keys
     }
@@ -42,8 +44,10 @@ enum ThrottleRules {
         return "a:" + address
     }
 
-    /// The email key a successful login clears.
-    static func emailKey(_ email: String) -> String { "e:" + email.lowercased() }
+    /// The email-from-an-address key a login counts against and a successful login clears.
+    static func emailKey(_ email: String, address: String?) -> String {
+        "e:" + email.lowercased() + "|" + (address ?? "")
+    }
 
     /// Admits an attempt against `entries` (one per key, in the order of `frees`): returns the
     /// seconds to wait (nothing counted) when any is locked, else counts it in every entry, locks

@@ -9,14 +9,16 @@ import TrailMapAPI
 
 /// `/areas/quotes` and `/areas`: quote an area around a place, buy a quote.
 extension StoreAPI {
-    func areaQuote(_ request: Request) async throws -> Response {
+    func areaQuote(_ request: Request, context: TrailMapRequestContext) async throws -> Response {
         let a = try await account(request)
         let b = try await body(AreaQuoteRequest.self, request)
         if let id = b.productId, !ProductFile.isValidProductID(id) {
             throw APIError.badRequest("invalid product id: use letters, digits, '.', '_' and '-'")
         }
         let made: (quote: AreaQuoteRecord, product: Product, message: String?)
-        do { made = try await areas.quote(b, account: a, available: settings.availableProducts) } catch { throw APIError(error) }
+        do { made = try await areas.quote(b, account: a, address: context.clientAddress, available: settings.availableProducts) } catch {
+            throw APIError(error)
+        }
         return JSONReply.make(Self.quoteBody(made.quote, made.product, message: made.message), status: .created, request: request,
                               cacheControl: "no-store")
     }
@@ -46,6 +48,7 @@ extension StoreAPI {
             throw APIError(.forbidden, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
         }
         let outcome = try await catalog.buyArea(quoteID: b.quoteId, purchase: verified, account: a, now: Date())
+        areas.bought(quoteID: b.quoteId)
         let p = outcome.area
         logger.info("area \(p.id) bought by \(a.id) with \(outcome.transactionId)\(outcome.alreadyRecorded ? " (again)" : "")")
         let body = AreaPurchaseResult(areaId: p.id, productId: p.areaOrigin?.of ?? verified.productId, transactionId: outcome.transactionId,
@@ -80,6 +83,9 @@ extension APIError {
             largestRadiusKm = radius
         case let .busy(s), let .quotesFull(s):
             self.init(.serviceUnavailable, code: e.code, message: e.description)
+            headers[.retryAfter] = String(s)
+        case let .quoteInProgress(s), let .tooManyQuotes(s), let .quoteSpaceUsed(s):
+            self.init(.tooManyRequests, code: e.code, message: e.description)
             headers[.retryAfter] = String(s)
         case .cutFailed: self.init(.serviceUnavailable, code: e.code, message: e.description)
         }

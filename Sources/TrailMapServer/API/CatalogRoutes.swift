@@ -29,7 +29,7 @@ extension StoreAPI {
                                              available: settings.availableProducts, only: id).first
         else { throw APIError(CatalogError.unknownProduct(id)) }
         let p = item.product
-        let base = Self.origin(request, fallback: "")
+        let base = publicOrigin
         // Area products and bought areas have no tileset of their own: preview the first bundle they cut from.
         var previewTileset = p.tileset
         if let first = p.areaOffer?.tilesets.first {

@@ -5,12 +5,14 @@ import Hummingbird
 import TrailMapAPI
 
 /// Signed bundle links for CDNs (issue "Scale-out"). `POST /api/v1/download-links` gives an
-/// entitled account `/bundles/{productId}/{version}/{sha256}.mbtiles?exp=&key=&sig=`: an HMAC
-/// (the catalog's rotating tile-token keys, so any server on the catalog checks it) over the
-/// product, version, SHA-256 and expiry. The path names the exact bytes, so the answer is
-/// immutable and public for as long as the link lives; expiries are whole hours (one to two
-/// hours ahead), so everyone who asks within the same hour gets the same URL and a CDN keeps one
-/// copy. A link for a version that is no longer published is 410.
+/// entitled account `/bundles/{productId}/{version}/{sha256}.mbtiles?exp=&acct=&key=&sig=`: an
+/// HMAC (the catalog's rotating tile-token keys, so any server on the catalog checks it) over the
+/// product, version, SHA-256, expiry and account. Expiries are whole five minutes, ten to fifteen
+/// minutes ahead, so one account asking again gets the same URL. The origin checks on every
+/// request that the account is still entitled (a refund ends its links at once there), and
+/// answers `s-maxage=60`, so a CDN asks it again, by ETag, at least every minute: a refunded
+/// link is served from a CDN's copy for at most that minute. The price: a CDN keeps a copy per
+/// account and link, not one per bundle. A link for a version that is no longer published is 410.
 extension StoreAPI {
     /// `POST /api/v1/download-links`
     func downloadLink(_ request: Request) async throws -> Response {
@@ -19,9 +21,9 @@ extension StoreAPI {
         guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
         let p = try await catalog.downloadable(productID: b.productId, account: a)
         let now = Date()
-        let expires = (Int64(now.timeIntervalSince1970) / 3600 + 2) * 3600
-        let (keyID, mac) = try await tileTokens.sign(Self.linkMessage(p.id, p.version, p.sha256, expires), now: now)
-        let url = "/bundles/\(p.id)/\(p.version)/\(p.sha256).mbtiles?exp=\(expires)&key=\(keyID)&sig=\(Base64URL.encode(mac))"
+        let expires = (Int64(now.timeIntervalSince1970) / Self.linkStep + 3) * Self.linkStep
+        let (keyID, mac) = try await tileTokens.sign(Self.linkMessage(p.id, p.version, p.sha256, expires, account: a.id), now: now)
+        let url = "/bundles/\(p.id)/\(p.version)/\(p.sha256).mbtiles?exp=\(expires)&acct=\(a.id)&key=\(keyID)&sig=\(Base64URL.encode(mac))"
         return JSONReply.make(DownloadLink(url: url, expiresAt: JSONReply.time(Date(timeIntervalSince1970: Double(expires))),
                                            version: p.version, size: p.size, sha256: p.sha256),
                               status: .created, request: request, cacheControl: "no-store")
@@ -34,8 +36,9 @@ extension StoreAPI {
         let sha = String(file.dropLast(8))
         let q = request.uri.queryParameters
         guard let expires = q["exp"].flatMap({ Int64($0) }), let keyID = q["key"].flatMap({ Int64($0) }),
+              let account = q["acct"].map(String.init), Self.isLinkAccount(account),
               let mac = q["sig"].flatMap({ Base64URL.decode($0) }),
-              try await tileTokens.verify(Self.linkMessage(id, v, sha, expires), keyID: keyID, mac: mac)
+              try await tileTokens.verify(Self.linkMessage(id, v, sha, expires, account: account), keyID: keyID, mac: mac)
         else { throw APIError(.forbidden, code: "invalid_link", message: "this download link is not valid: ask the API for a new one (POST /api/v1/download-links)") }
         let now = Int64(Date().timeIntervalSince1970)
         guard expires > now else {
@@ -44,11 +47,24 @@ extension StoreAPI {
         guard let p = try await catalog.product(id: id), p.version == v, p.sha256 == sha else {
             throw APIError(.gone, code: "version_gone", message: "version \(v) of \(id) is no longer published: ask for a link to the current one")
         }
-        return try await bundleResponse(request, p, cacheControl: "public, max-age=\(expires - now), immutable")
+        let entitled = p.free ? true : try await catalog.isEntitled(accountID: account, productID: p.id)
+        guard entitled else {
+            throw APIError(.forbidden, code: "link_revoked",
+                           message: "the purchase this link was made for is no longer active (refunded or revoked)")
+        }
+        return try await bundleResponse(request, p, cacheControl: "public, max-age=\(expires - now), s-maxage=60")
     }
 
+    /// Links expire on multiples of this many seconds.
+    static let linkStep: Int64 = 300
+
     /// What a link signs.
-    static func linkMessage(_ product: String, _ version: Int, _ sha256: String, _ expires: Int64) -> Data {
-        Data("bundle|\(product)|\(version)|\(sha256)|\(expires)".utf8)
+    static func linkMessage(_ product: String, _ version: Int, _ sha256: String, _ expires: Int64, account: String) -> Data {
+        Data("bundle|\(product)|\(version)|\(sha256)|\(expires)|\(account)".utf8)
+    }
+
+    /// Whether a link's `acct` can be an account id (bounded, no separator of the signed message).
+    static func isLinkAccount(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "|") }
     }
 }

@@ -25,14 +25,19 @@ struct StoreAPI: Sendable {
     /// Quotes and cuts areas from the tiles folder's bundles.
     let areas: AreaQuoting
 
-    init(settings: StoreSettings, logger: Logger, tilesDirectory: String,
+    /// The prefix of absolute URLs in answers (the configured public origin), or "" for relative ones.
+    let publicOrigin: String
+
+    init(settings: StoreSettings, logger: Logger, tilesDirectory: String, publicOrigin: String = "",
          tileExtension: @escaping @Sendable (String) -> String = { _ in "png" }) {
         self.settings = settings
+        self.publicOrigin = publicOrigin
         self.logger = logger
         self.tileExtension = tileExtension
         let integrity = bundleIntegrity
         areas = AreaQuoting(catalog: settings.catalog, tilesDirectory: tilesDirectory,
-                            maxUnboughtBytes: settings.maxUnboughtAreaBytes, logger: logger) { path, identity, sha256 in
+                            maxUnboughtBytes: settings.maxUnboughtAreaBytes, fairness: settings.areaQuoteFairness,
+                            logger: logger) { path, identity, sha256 in
             integrity.prime(path: path, identity: identity, sha256: sha256)
         }
     }
@@ -65,7 +70,7 @@ struct StoreAPI: Sendable {
         r.get("/downloads/:product/patches/:patch", .download) { request, context in
             try await patchDownload(request, product: try Self.parameter("product", context), patch: try Self.parameter("patch", context))
         }
-        r.on("/areas/quotes", .post, .api) { request, _ in try await areaQuote(request) }
+        r.on("/areas/quotes", .post, .api) { request, context in try await areaQuote(request, context: context) }
         r.get("/areas/quotes/:quote", .api) { request, context in try await areaQuoteDetail(request, quote: try Self.parameter("quote", context)) }
         r.on("/areas", .post, .api) { request, _ in try await buyArea(request) }
         r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
@@ -138,15 +143,6 @@ struct StoreAPI: Sendable {
             throw APIError.badRequest("invalid product id: use letters, digits, '.', '_' and '-'")
         }
         return id
-    }
-
-    /// `http://host:port` as the client addressed the server.
-    static func origin(_ request: Request, fallback: String) -> String {
-        if let authority = request.head.authority, !authority.isEmpty, authority.utf8.count < 256,
-           authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\"") }) {
-            return "http://\(authority)"
-        }
-        return fallback
     }
 
     static func empty(_ status: HTTPResponse.Status = .noContent) -> Response {

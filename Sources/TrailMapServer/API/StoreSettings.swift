@@ -1,3 +1,4 @@
+import Areas
 import BundlePatch
 import Catalog
 import Foundation
@@ -10,6 +11,9 @@ public struct StoreSettings: Sendable {
     public var sandbox: (any SandboxSigning)?
     /// The store's product ids ready for sale; nil: every published product.
     public var availableProducts: Set<String>?
+    /// Tilesets served to everyone although no free product sells them (a tileset no product
+    /// sells, or only areas cut from, is otherwise closed).
+    public var publicTilesets: Set<String> = []
     /// Largest accepted request body.
     public var maxBodyBytes: Int = 64 * 1024
     /// Where logins and registrations hash passwords: threads of its own, a bounded queue.
@@ -19,6 +23,8 @@ public struct StoreSettings: Sendable {
     /// Bytes the cut bundles of unbought area quotes may take, all accounts together
     /// (`AreaQuoting.maxUnboughtBytes`).
     public var maxUnboughtAreaBytes: Int64 = 2_000_000_000
+    /// How area quoting is shared between accounts and addresses (in flight, rates, space shares).
+    public var areaQuoteFairness = AreaQuoteFairness()
     /// Signs and checks tile tokens (`?token=`) with rotating keys kept in the catalog.
     public let tileTokens: TileTokens
 

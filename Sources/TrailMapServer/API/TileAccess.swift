@@ -8,20 +8,44 @@ import TrailMapAPI
 /// Which tilesets are paid, and who may read them: an entitled account's bearer token or a
 /// tile token (`?token=`). The paid set is re-read from the catalog at most once a second, so
 /// products published while the server runs are protected at once.
+///
+/// With a store, a tileset is public only when a free product sells it or the operator names it
+/// (`publicTilesets`). Every other one is closed: a paid product's to its buyers, and one that
+/// no region product sells (a bundle areas are cut from, or one nobody claims) to everyone
+/// (`closedProduct`).
 final class TileAccess: Sendable {
     private let catalog: any CatalogStore
     private let tokens: TileTokens
+    /// Tilesets the operator makes public although no free product sells them.
+    private let publicTilesets: Set<String>
+    /// The product id standing for "no product sells this tileset on its own": nobody is entitled to it.
+    static let closedProduct = ""
     /// The paid map and when it was read; nil until a read succeeds.
-    private let paid = Mutex<(at: ContinuousClock.Instant, map: [String: String]?)>((.now - .seconds(10), nil))
+    private let paid = Mutex<(at: ContinuousClock.Instant, map: AccessMap?)>((.now - .seconds(10), nil))
+
+    /// Who may read which tileset, as last read from the catalog.
+    struct AccessMap: Sendable {
+        /// Paid tileset → the product whose buyers may read it.
+        var paid: [String: String] = [:]
+        /// Tilesets free products sell, and those the operator makes public.
+        var open: Set<String> = []
+
+        /// The product guarding `tileset`: nil when it is public, `closedProduct` when no product sells it.
+        func product(for tileset: String) -> String? {
+            if let p = paid[tileset] { return p }
+            return open.contains(tileset) ? nil : TileAccess.closedProduct
+        }
+    }
 
     /// Catalog reads made for the paid map, and how many of them ran on an event loop (tests:
     /// there must be none; a read there would stall every connection of that loop).
     let reads = Atomic<Int>(0)
     let readsOnEventLoop = Atomic<Int>(0)
 
-    init(catalog: any CatalogStore, tokens: TileTokens) {
+    init(catalog: any CatalogStore, tokens: TileTokens, publicTilesets: Set<String> = []) {
         self.catalog = catalog
         self.tokens = tokens
+        self.publicTilesets = publicTilesets
     }
 
     /// The product id of a paid tileset, or nil when the tileset is public, from the paid map
@@ -33,29 +57,39 @@ final class TileAccess: Sendable {
         let (at, map) = paid.withLock { ($0.at, $0.map) }
         guard let map else { throw Self.neverRead }
         guard allowStale || at > now - .seconds(1) else { throw StaleAccessMap() }
-        return map[tileset]
+        return map.product(for: tileset)
     }
 
     /// The product id of a paid tileset, or nil when the tileset is public, re-reading the paid
     /// map when it is older than a second. Fails closed: while the catalog has never been read,
     /// no tileset counts as public (503); after a failed re-read the last map read stays in force.
     func paidProduct(tileset: String) async throws -> String? {
-        try await paidMap()[tileset]
+        try await accessMap().product(for: tileset)
     }
 
-    /// Paid tileset → product id (see `paidProduct`).
-    func paidMap() async throws -> [String: String] {
+    /// Who may read which tileset (see `paidProduct`).
+    func accessMap() async throws -> AccessMap {
         let now = ContinuousClock.now
         if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit }
         reads.add(1, ordering: .relaxed)
         if MultiThreadedEventLoopGroup.currentEventLoop != nil { readsOnEventLoop.add(1, ordering: .relaxed) }
-        let fresh = try? await catalog.products().filter { !$0.free }.reduce(into: [String: String]()) { $0[$1.tileset] = $1.id }
-        let map = paid.withLock { state -> [String: String]? in
+        let fresh = (try? await catalog.products()).map { Self.map($0, publicTilesets: publicTilesets) }
+        let map = paid.withLock { state -> AccessMap? in
             if let fresh { state = (now, fresh) }
             return state.map
         }
         guard let map else { throw Self.neverRead }
         return map
+    }
+
+    /// The access map of `products`: a free region product's tileset is open unless a paid
+    /// product sells it too; a bundle an area product cuts from is never open by being one.
+    static func map(_ products: [Product], publicTilesets: Set<String>) -> AccessMap {
+        var m = AccessMap(open: publicTilesets)
+        for p in products where p.areaOffer == nil {
+            if p.free { m.open.insert(p.tileset) } else { m.paid[p.tileset] = p.id }
+        }
+        return m
     }
 
     private static var neverRead: APIError {
@@ -66,6 +100,10 @@ final class TileAccess: Sendable {
 
     /// Throws 401/403 unless the request may read a tile of `productID`.
     func authorize(_ request: Request, productID: String) async throws {
+        guard productID != Self.closedProduct else {
+            throw APIError(.forbidden, code: "tileset_not_public",
+                           message: "this tileset is not sold on its own: buy the region or area that holds it")
+        }
         var accountID: String?
         if let token = request.uri.queryParameters["token"].map(String.init) {
             guard let holder = try await tokens.holder(of: token, productID: productID) else {
@@ -98,7 +136,7 @@ extension StoreAPI {
         guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
         let p = try await catalog.downloadable(productID: b.productId, account: a)
         let t = try await tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
-        let base = Self.origin(request, fallback: "")
+        let base = publicOrigin
         return JSONReply.make(TileTokenGrant(token: t.token, expiresAt: JSONReply.time(t.expiresAt),
                                              tilesURL: "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"),
                               status: .created, request: request, cacheControl: "no-store")
