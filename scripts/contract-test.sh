@@ -42,8 +42,7 @@ curl -sf -XPOST "$BASE/accounts" -H 'Content-Type: application/json' -d "$CREDS"
 TOKEN=$(curl -sf -XPOST "$BASE/sessions" -H 'Content-Type: application/json' -d "$CREDS" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 # DELETE /sessions would log the test's own token out halfway: it is tested by the Swift suite.
-# A body over the 64 KiB limit is refused with 413 before its fields are looked at: that is a
-# rejection of schema-invalid data too (schemathesis' default list leaves 413 out).
+# A body over the 64 KiB limit is refused (400 body_too_large) before its fields are looked at.
 # 422 answers a schema-valid request whose values contradict each other or the catalog, which
 # JSON Schema cannot say (an area's minzoom above its maxzoom, west >= east, a circle and a box at
 # once, an area larger than its product's cap, an area product bought as a region): a request the

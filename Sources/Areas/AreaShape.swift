@@ -34,14 +34,20 @@ public struct AreaShape: Sendable, Equatable {
             halfHeightKm = radius
             isCircle = true
         case let (nil, nil, b?):
-            guard b.count == 4, b.allSatisfy(\.isFinite), let box = Optional(GeoBounds(west: b[0], south: b[1], east: b[2], north: b[3])),
-                  box.isValid, abs(box.south) <= WebMercator.maxLatitude, abs(box.north) <= WebMercator.maxLatitude else {
-                throw .invalidRequest("bbox must be [west, south, east, north] with west < east, south < north, latitudes within ±85.05")
+            // Two corners: latitudes in either order; west > east is a box across the antimeridian;
+            // a box of no width or height is the tiles at its point.
+            guard b.count == 4, b.allSatisfy(\.isFinite), (-180...180).contains(b[0]), (-180...180).contains(b[2]),
+                  abs(b[1]) <= WebMercator.maxLatitude, abs(b[3]) <= WebMercator.maxLatitude else {
+                throw .invalidRequest("bbox must be [west, south, east, north] with longitudes -180 to 180 and latitudes within ±85.05")
             }
-            let lat = (box.south + box.north) / 2
-            center = ((box.west + box.east) / 2, lat)
-            halfHeightKm = (box.north - box.south) / 2 * Self.kmPerDegree
-            halfWidthKm = (box.east - box.west) / 2 * Self.kmPerDegree * max(cos(lat * .pi / 180), 1e-6)
+            let (south, north) = (min(b[1], b[3]), max(b[1], b[3]))
+            let width = b[2] >= b[0] ? b[2] - b[0] : b[2] + 360 - b[0]
+            var lon = b[0] + width / 2
+            if lon > 180 { lon -= 360 }
+            let lat = (south + north) / 2
+            center = (lon, lat)
+            halfHeightKm = (north - south) / 2 * Self.kmPerDegree
+            halfWidthKm = width / 2 * Self.kmPerDegree * max(cos(lat * .pi / 180), 1e-6)
             isCircle = false
             guard max(halfWidthKm, halfHeightKm) <= AreaQuoteRequest.maxRadiusKm else {
                 throw .invalidRequest("the bbox may reach at most \(Int(AreaQuoteRequest.maxRadiusKm)) km from its centre")

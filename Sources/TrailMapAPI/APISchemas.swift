@@ -43,6 +43,11 @@ public enum APISchemas {
             "AreaPurchase": AreaPurchaseRequest.schema,
             "AreaPurchaseResult": AreaPurchaseResult.schema,
             "NearbyRegion": NearbyRegion.schema,
+            "TrailProduct": TrailProduct.schema,
+            "TrailResult": TrailResult.schema,
+            "TrailSearchResult": TrailSearchResult.schema,
+            "TrailPlace": TrailPlace.schema,
+            "TrailDetail": TrailDetail.schema,
         ]
     }
 }

@@ -10,7 +10,7 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Publish region bundles as store products and look at the catalog.",
-        subcommands: [PublishCommand.self, CatalogListCommand.self, RevokeTileTokensCommand.self]
+        subcommands: [PublishCommand.self, CatalogListCommand.self, RevokeTileTokensCommand.self, PlacesCommand.self]
     )
 
     static let defaultDatabase = "Catalog/catalog.sqlite"

@@ -94,7 +94,7 @@ import FoundationNetworking
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let big = String(repeating: "x", count: 70_000)
             let cases: [(HTTPRequest.Method, String, ByteBuffer?, HTTPFields, HTTPResponse.Status)] = [
-                (.post, "/api/v1/purchases", ByteBuffer(string: "{\"signedTransaction\": \"\(big)\"}"), [:], .contentTooLarge),
+                (.post, "/api/v1/purchases", ByteBuffer(string: "{\"signedTransaction\": \"\(big)\"}"), [:], .badRequest),
                 (.post, "/api/v1/purchases", ByteBuffer(string: "{not json"), [:], .badRequest),
                 (.post, "/api/v1/purchases", ByteBuffer(string: "{\"signedTransaction\": 5}"), [:], .badRequest),
                 (.post, "/api/v1/purchases", ByteBuffer(string: "x"), [.contentType: "text/plain"], .unsupportedMediaType),

@@ -9,7 +9,24 @@ enum OpenAPIDocument {
     private struct Op {
         var method: String, path: String, summary: String, auth: Bool, body: String?, answers: [String: String]
         var replies: [String: String] = [:]
+        /// Query parameters (all optional): name → schema.
+        var query: [String: JSONValue] = [:]
     }
+
+    /// `GET /trails`'s query parameters.
+    static let trailQuery: [String: JSONValue] = [
+        "near": Schema.string(maxLength: 200, description: "LAT,LON, or a place name of the server's list"),
+        "radiusKm": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .integer(20_000)],
+        "bbox": Schema.string(pattern: "^-?[0-9]{1,3}(\\.[0-9]{1,12})?(,-?[0-9]{1,3}(\\.[0-9]{1,12})?){3}$", description: "west,south,east,north in degrees"),
+        "q": Schema.string(maxLength: 200, description: "name or ref: case and accents ignored, the last word a prefix, typos tolerated"),
+        "difficulty": Schema.string(maxLength: 200, description: "comma-separated: easy, moderate, hard, expert, unknown"),
+        "uses": Schema.string(maxLength: 200, description: "comma-separated uses every result allows: foot, bicycle, horse, motor_vehicle, ski"),
+        "excludeUses": Schema.string(maxLength: 200, description: "comma-separated uses no result allows"),
+        "minLengthKm": ["type": "number", "minimum": .integer(0)], "maxLengthKm": ["type": "number", "minimum": .integer(0)],
+        "sort": Schema.string(enum: ["distance", "length", "name"]),
+        "limit": Schema.integer(minimum: 1, maximum: 1000),
+        "cursor": Schema.string(maxLength: 512, description: "nextCursor of the previous page"),
+    ]
 
     private static let errors = ["400": "bad input", "401": "missing or invalid bearer token", "404": "not found"]
 
@@ -54,7 +71,7 @@ enum OpenAPIDocument {
            body: "AreaQuoteRequest",
            answers: ["201": "the quote (the top zoom may be lowered to fit the product's cap: see message)",
                      "404": "no area product covers the place (error.nearby lists the nearest regions); unknown product",
-                     "422": "values that contradict each other (invalid_area: west >= east, south >= north, minzoom > maxzoom, zooms no area product there has), not an area product, or larger than the cap at the zooms asked (area_too_large, error.largestRadiusKm)",
+                     "422": "values that contradict each other (invalid_area: a box reaching more than 200 km from its centre, minzoom > maxzoom, zooms no area product there has), not an area product, or larger than the cap at the zooms asked (area_too_large, error.largestRadiusKm)",
                      "429": "a quote of the account's (or of its address's) is being cut (quote_in_progress), too many quotes lately (too_many_quotes), or its unbought quotes hold its share of the space (quote_space_used); Retry-After",
                      "503": "busy: the waiting line is full, or unbought quotes fill the server's space (Retry-After)"],
            replies: ["201": "AreaQuote"]),
@@ -73,6 +90,16 @@ enum OpenAPIDocument {
            summary: "A signed, expiring link to the bundle that needs no credentials, for CDNs (GET|HEAD /bundles/...)", auth: true,
            body: "DownloadLinkRequest", answers: ["201": "the link", "403": "not entitled or revoked"],
            replies: ["201": "DownloadLink"]),
+        Op(method: "get", path: "/trails",
+           summary: "Search the published regions' trails: near a point or place, in a box, by name, difficulty, uses, length; each result names the regions holding it",
+           auth: false, body: nil,
+           answers: ["200": "a page of trails", "404": "near names no place of the server's list (unknown_place)",
+                     "422": "values that contradict each other or name nothing (invalid_trail_query: a radius without a point, near and bbox both, min above max length, an unknown difficulty or use, a cursor of another query)"],
+           replies: ["200": "TrailSearchResult"], query: trailQuery),
+        Op(method: "get", path: "/trails/{trailId}", summary: "A trail: its facts and regions, and its line (GeoJSON) for an owner of one of them",
+           auth: false, body: nil, answers: ["200": "the trail", "404": "no published region holds it"], replies: ["200": "TrailDetail"]),
+        Op(method: "get", path: "/trails/{trailId}/gpx", summary: "A trail's line as GPX, for an owner of a region holding it (free regions: everyone)",
+           auth: false, body: nil, answers: ["200": "the GPX file", "401": "a paid trail: sign in", "403": "not entitled to a region holding it"]),
         Op(method: "post", path: "/store/notifications", summary: "App Store Server Notifications V2", auth: false,
            body: "Notification", answers: ["200": "handled (revoked, restored, duplicate, pending, superseded or ignored)",
                                             "403": "not the store's signature, chain or claims"],
@@ -120,14 +147,18 @@ enum OpenAPIDocument {
                 let schema = switch name {
                 case "productId": Schema.string(pattern: productIDPattern)
                 case "fromVersion": Schema.integer(minimum: 1, maximum: Int64(Int32.max))
+                case "trailId": Schema.string(pattern: "^[0-9a-f]{16}$")
                 default: Schema.string(minLength: 1, maxLength: 64)
                 }
                 return ["name": .string(name), "in": "path", "required": true, "schema": schema]
             }
-            if !params.isEmpty { o["parameters"] = .array(params) }
+            let query = op.query.keys.sorted().map { name -> JSONValue in
+                ["name": .string(name), "in": "query", "required": false, "schema": op.query[name]!]
+            }
+            if !(params + query).isEmpty { o["parameters"] = .array(params + query) }
             if op.auth { o["security"] = [["bearer": []]] }
             if let body = op.body {
-                responses["413"] = ["description": "the body is larger than 64 KiB", "content": content("Error")]
+                responses["400"] = ["description": "bad input, or a body larger than 64 KiB (body_too_large)", "content": content("Error")]
                 o["requestBody"] = ["required": true, "content": content(body)]
             }
             o["responses"] = .object(responses)

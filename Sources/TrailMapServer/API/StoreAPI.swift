@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Trails
 
 /// The store API under `/api/v1/` (docs/api.md): accounts, devices, catalog, purchases,
 /// entitlements, downloads, tile tokens, store notifications and the sandbox store.
@@ -24,6 +25,10 @@ struct StoreAPI: Sendable {
 
     /// Quotes and cuts areas from the tiles folder's bundles.
     let areas: AreaQuoting
+    /// The published regions' trail indexes.
+    let trailShelf: TrailShelf
+    /// The operator's place names for trail searches (`trailmap catalog places load`).
+    let places: PlaceShelf
 
     /// The prefix of absolute URLs in answers (the configured public origin), or "" for relative ones.
     let publicOrigin: String
@@ -32,6 +37,8 @@ struct StoreAPI: Sendable {
          tileExtension: @escaping @Sendable (String) -> String = { _ in "png" }) {
         self.settings = settings
         self.publicOrigin = publicOrigin
+        trailShelf = TrailShelf(logger: logger)
+        places = PlaceShelf(path: Gazetteer.defaultPath(tilesDirectory: tilesDirectory), logger: logger)
         self.logger = logger
         self.tileExtension = tileExtension
         let integrity = bundleIntegrity
@@ -75,6 +82,9 @@ struct StoreAPI: Sendable {
         r.on("/areas", .post, .api) { request, _ in try await buyArea(request) }
         r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
         r.on("/download-links", .post, .api) { request, _ in try await downloadLink(request) }
+        r.get("/trails", .api) { request, _ in try await trailSearch(request) }
+        r.get("/trails/:trail", .api) { request, context in try await trailDetail(request, id: try Self.parameter("trail", context)) }
+        r.get("/trails/:trail/gpx", .api) { request, context in try await trailGPX(request, id: try Self.parameter("trail", context)) }
         r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
         r.on("/sandbox/transactions", .post, .api) { request, _ in try await sandboxTransaction(request) }
         r.on("/sandbox/notifications", .post, .api) { request, _ in try await sandboxNotification(request) }
@@ -88,6 +98,7 @@ struct StoreAPI: Sendable {
         r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
                   "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
                   "/downloads/:product/patches/:patch", "/areas/quotes", "/areas/quotes/:quote", "/areas", "/tile-tokens", "/download-links",
+                  "/trails", "/trails/:trail", "/trails/:trail/gpx",
                   "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
     }
 
@@ -117,7 +128,9 @@ struct StoreAPI: Sendable {
         Self.bearer(request) == nil ? nil : try await account(request)
     }
 
-    /// Decodes a JSON body of at most `settings.maxBodyBytes`.
+    /// Decodes a JSON body of at most `settings.maxBodyBytes`; a larger one is a 400 `body_too_large`
+    /// (bad input as any other: every client and contract checker reads it so, where a 413 is not
+    /// on schemathesis' list of rejections).
     func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "send JSON (Content-Type: application/json)")
@@ -125,7 +138,7 @@ struct StoreAPI: Sendable {
         var request = request
         let buffer: ByteBuffer
         do { buffer = try await request.collectBody(upTo: settings.maxBodyBytes) } catch {
-            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(settings.maxBodyBytes) bytes")
+            throw APIError(.badRequest, code: "body_too_large", message: "the request body is larger than \(settings.maxBodyBytes) bytes")
         }
         do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch let DecodingError.keyNotFound(key, _) {
             throw APIError.badRequest("the JSON body needs \"\(key.stringValue)\"")
