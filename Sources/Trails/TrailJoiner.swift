@@ -1,3 +1,5 @@
+import Foundation
+
 /// Joins the segments of one named trail: features with the same name and ref whose ends lie
 /// within a tolerance of each other become one trail. Its lines are chained end to end (reversing
 /// segments as needed); its difficulty is the hardest known of its segments; a use is allowed
@@ -16,10 +18,28 @@ enum TrailJoiner {
             while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
             return i
         }
+        // Ends are bucketed in cells at least the tolerance wide: only ends in neighbouring cells can touch.
+        let cellDegrees = max(toleranceMetres, 0.01) / 100_000
+        func cell(_ p: LonLat) -> SIMD2<Int64> {
+            SIMD2(Int64((p.lat / cellDegrees).rounded(.down)), Int64((p.lon * cos(p.lat * .pi / 180) / cellDegrees).rounded(.down)))
+        }
         for members in groups.values where members.count > 1 {
-            for (k, i) in members.enumerated() {
-                for j in members[(k + 1)...] where touches(trails[i].geometry, trails[j].geometry, toleranceMetres) {
-                    parent[find(i)] = find(j)
+            var grid = [SIMD2<Int64>: [Int]]()
+            for i in members {
+                for p in ends(trails[i].geometry) { grid[cell(p), default: []].append(i) }
+            }
+            for i in members {
+                for p in ends(trails[i].geometry) {
+                    let c = cell(p)
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            for j in grid[c &+ SIMD2(Int64(dy), Int64(dx))] ?? [] where j != i && find(i) != find(j) {
+                                if ends(trails[j].geometry).contains(where: { Geodesic.distance(p, $0) <= toleranceMetres }) {
+                                    parent[find(i)] = find(j)
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -43,13 +63,6 @@ enum TrailJoiner {
 
     static func ends(_ g: TrailGeometry) -> [LonLat] {
         g.parts.flatMap { [$0.first, $0.last].compactMap { $0 } }
-    }
-
-    static func touches(_ a: TrailGeometry, _ b: TrailGeometry, _ tolerance: Double) -> Bool {
-        for p in ends(a) {
-            for q in ends(b) where Geodesic.distance(p, q) <= tolerance { return true }
-        }
-        return false
     }
 
     static func merge(_ members: [TrailRecord], toleranceMetres: Double) -> TrailRecord {

@@ -29,7 +29,7 @@ public enum TrailStoreSchema {
     );
     CREATE VIRTUAL TABLE trails_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
     CREATE VIRTUAL TABLE trails_fts USING fts5(name, ref, content='trails', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2');
+        tokenize='unicode61 remove_diacritics 2', columnsize=0);
     CREATE TABLE trails_info (name TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL);
     """
 

@@ -115,4 +115,32 @@ import Trails
         #expect(sky.difficulty == .moderate)
         #expect(sky.allowedUses == [] && sky.forbiddenUses == TrailUses([.bicycle, .horse]))
     }
+
+    @Test func joiningWithinTheToleranceOnly() throws {
+        // Ridge Trail: segment 2 starts 3 m north of segment 1's end and runs backwards (its end
+        // is the far point); segment 3 starts 20 m beyond segment 2's far end. Another trail
+        // touches segment 1 but has another name.
+        let path = dir.file("ridge.geojson")
+        try """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"name":"Ridge Trail"},"geometry":{"type":"LineString","coordinates":[[-105.60,40.30],[-105.59,40.30]]}},
+        {"type":"Feature","properties":{"name":"Ridge Trail"},"geometry":{"type":"LineString","coordinates":[[-105.58,40.30],[-105.59,40.300027]]}},
+        {"type":"Feature","properties":{"name":"Ridge Trail"},"geometry":{"type":"LineString","coordinates":[[-105.58,40.30018],[-105.57,40.30]]}},
+        {"type":"Feature","properties":{"name":"Spur"},"geometry":{"type":"LineString","coordinates":[[-105.59,40.30],[-105.59,40.31]]}}
+        ]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let separate = try TrailIngest.read(path: path).trails
+        let result = try TrailIngest.read(path: path, options: TrailIngestOptions(join: true))
+        #expect(result.trails.count == 3 && result.joinedTrails == 1)
+        let ridge = result.trails.filter { $0.name == "Ridge Trail" }.sorted { $0.lengthMetres > $1.lengthMetres }
+        #expect(ridge.count == 2)
+        let joined = try #require(ridge.first)
+        #expect(joined.geometry.parts.count == 1, "chained into one line, the second segment reversed")
+        #expect(joined.start == LonLat(lon: -105.60, lat: 40.30) && joined.end == LonLat(lon: -105.58, lat: 40.30))
+        let expected = separate[0].lengthMetres + separate[1].lengthMetres + Geodesic.distance(LonLat(lon: -105.59, lat: 40.30), LonLat(lon: -105.59, lat: 40.300027))
+        #expect(abs(joined.lengthMetres - expected) < 0.01)
+        var tight = TrailIngestOptions(join: true)
+        tight.joinToleranceMetres = 2
+        #expect(try TrailIngest.read(path: path, options: tight).joinedTrails == 0)
+    }
 }
