@@ -29,6 +29,11 @@ public enum TrailSearch {
         return try search(query, in: indexes)
     }
 
+    /// Searches the bundles at `urls` (file URLs, e.g. the installed regions).
+    public static func search(_ query: TrailQuery, bundles urls: [URL]) throws(TrailSearchError) -> TrailPage {
+        try search(query, bundles: urls.map(\.path))
+    }
+
     /// Searches open indexes.
     public static func search(_ query: TrailQuery, in indexes: [TrailIndex]) throws(TrailSearchError) -> TrailPage {
         do throws(TrailQueryError) { try query.validate() } catch { throw .query(error) }

@@ -6,8 +6,8 @@ import Trails
 struct TrailsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trails",
-        abstract: "Put trails from vector files into a bundle, search them and show one.",
-        subcommands: [TrailsAddCommand.self, TrailsSearchCommand.self, TrailsShowCommand.self]
+        abstract: "Put trails from vector files into a bundle, search them, show one, check them.",
+        subcommands: [TrailsAddCommand.self, TrailsSearchCommand.self, TrailsShowCommand.self, TrailsVerifyCommand.self]
     )
 }
 
@@ -158,5 +158,23 @@ struct TrailsShowCommand: ParsableCommand {
 
     func run() throws {
         try TrailsOutput.show(id: id, bundles: [bundle], gpx: gpx, geojson: geojson, json: json)
+    }
+}
+
+struct TrailsVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check a bundle's trails tables: counts, spatial index, every geometry.")
+
+    @Argument(help: "The .mbtiles bundle.") var bundle: String
+
+    func run() throws {
+        let problems: [TrailProblem]
+        do throws(TrailStoreError) { problems = try TrailIndex(bundle: bundle).verify() } catch {
+            throw CommandFailure(description: error.description)
+        }
+        guard problems.isEmpty else {
+            for p in problems { FileHandle.standardError.write(Data("\(bundle): \(p)\n".utf8)) }
+            throw CommandFailure(description: "\(bundle): \(problems.count) problem\(problems.count == 1 ? "" : "s") in its trails")
+        }
+        print("\(bundle): trails OK")
     }
 }

@@ -95,3 +95,40 @@ import Trails
         #expect(abs(trail.lengthMetres - reference) < 0.01, "\(trail.lengthMetres) vs \(reference)")
     }
 }
+
+/// Damaged trails tables: verify names each problem; search fails with a structured error, never traps.
+@Suite struct TrailVerifyTests {
+    let dir = TemporaryDirectory()
+
+    @Test func damageIsFoundAndNeverCrashesASearch() throws {
+        let src = try TrailFixtures.geoJSON(in: dir)
+        let records = try TrailIngest.read(path: src, options: TrailIngestOptions(mapping: try TrailFixtures.mapping(in: dir))).trails
+        let bundle = try TrailFixtures.bundle(in: dir)
+        try TrailStoreWriter.write(records, toBundle: bundle)
+        #expect(try TrailIndex(bundle: bundle).verify() == [])
+        let bear = TrailID(identity: "field:trail_id:RMNP-1"), longs = TrailID(identity: "field:trail_id:RMNP-3")
+        let glacier = TrailID(identity: "field:trail_id:RMNP-5")
+        let queue = try DatabaseQueue(path: bundle)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE trails SET geometry = X'05FFFF', name = X'FF00' WHERE id = ?", arguments: [bear.value])
+            try db.execute(sql: "UPDATE trails SET difficulty = 'lethal', min_lon = 0 WHERE id = ?", arguments: [longs.value])
+            try db.execute(sql: "UPDATE trails SET length_m = -1, min_lat = 'north' WHERE id = ?", arguments: [glacier.value])
+            try db.execute(sql: "DELETE FROM trails_rtree WHERE id = ?", arguments: [longs.value])
+        }
+        try queue.close()
+        let problems = try TrailIndex(bundle: bundle).verify()
+        #expect(Set(problems) == [.spatialIndexMismatch(trails: 6, indexed: 5), .badGeometry(id: bear),
+                                  .badDifficulty(id: longs, value: "lethal"), .boundsMismatch(id: longs),
+                                  .badLength(id: glacier), .boundsMismatch(id: glacier)])
+        var q = TrailQuery()
+        q.near = TrailFixtures.bearLake
+        q.radiusKm = 5
+        #expect(throws: TrailSearchError.store(.badGeometry(path: bundle, id: bear))) { try TrailSearch.search(q, bundles: [URL(fileURLWithPath: bundle)]) }
+        // Without geometry, the damaged rows still read (the difficulty off the ladder as unknown).
+        var byName = TrailQuery()
+        byName.text = "longs"
+        let hit = try #require(try TrailIndex(bundle: bundle).search(byName).hits.first)
+        #expect(hit.trail.difficulty == .unknown)
+        #expect(throws: TrailStoreError.badGeometry(path: bundle, id: bear)) { try TrailIndex(bundle: bundle).trail(bear) }
+    }
+}

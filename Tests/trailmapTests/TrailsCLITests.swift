@@ -43,6 +43,8 @@ import TrailMapTestSupport
         let add = try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stdout.contains("3 trails from 3 line features"))
+        let verify = try CLIRunner.run(["trails", "verify", bundle])
+        #expect(verify.status == 0 && verify.stdout.contains("trails OK"), "\(verify.stdout)\(verify.stderr)")
 
         let typo = try CLIRunner.run(["trails", "search", bundle, "--q", "Bear Lake Trial", "--json"])
         #expect(typo.status == 0, "\(typo.stderr)")
@@ -95,6 +97,8 @@ import TrailMapTestSupport
         #expect(both.status != 0 && both.stderr.contains("--near and --bbox"), "\(both.stderr)")
         let radius = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "0"])
         #expect(radius.status != 0 && radius.stderr.contains("--radius-km"), "\(radius.stderr)")
+        let noTrails = try CLIRunner.run(["trails", "verify", try self.bundle("other.mbtiles")])
+        #expect(noTrails.status != 0 && noTrails.stderr.contains("holds no trails"), "\(noTrails.stderr)")
         let unknown = try CLIRunner.run(["trails", "show", bundle, "0123456789abcdef"])
         #expect(unknown.status != 0 && unknown.stderr.contains("no trail 0123456789abcdef"), "\(unknown.stderr)")
     }
