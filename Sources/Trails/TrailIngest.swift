@@ -67,7 +67,9 @@ public enum TrailIngest {
             guard let record else { return }
             if seen.insert(record.id).inserted { trails.append(record) } else { result.duplicates += 1 }
         }
-        if result.lineFeatures == 0 { throw .noLines(path: path) }
+        if result.lineFeatures == 0 {
+            throw result.filteredOut > 0 ? .noneMatchFilter(path: path, lines: result.filteredOut) : .noLines(path: path)
+        }
         if options.join {
             let joined = TrailJoiner.join(trails, toleranceMetres: options.joinToleranceMetres)
             result.joinedTrails = joined.joinedCount

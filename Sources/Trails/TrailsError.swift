@@ -5,6 +5,8 @@ public enum TrailIngestError: Error, Equatable, Sendable, CustomStringConvertibl
     case cannotOpen(path: String, reason: String)
     /// The file (or the chosen layers) holds no line features.
     case noLines(path: String)
+    /// The file has lines, but the mapping's filter leaves none (e.g. an OpenStreetMap extract of roads only).
+    case noneMatchFilter(path: String, lines: Int)
     /// A layer named in the options is not in the file.
     case noSuchLayer(path: String, layer: String)
     /// A layer with line features declares no coordinate reference system.
@@ -32,6 +34,7 @@ public enum TrailIngestError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case let .cannotOpen(path, reason): "\(path): GDAL cannot open it as a vector file: \(reason)"
         case let .noLines(path): "\(path): no line features (LineString or MultiLineString) in it"
+        case let .noneMatchFilter(path, lines): "\(path): none of its \(lines) lines passes the mapping's filter"
         case let .noSuchLayer(path, layer): "\(path): no layer named \(layer)"
         case let .noCRS(path, layer): "\(path): layer \(layer) declares no coordinate reference system"
         case let .badCRS(input, reason): "unknown coordinate reference system '\(input)': \(reason)"

@@ -24,6 +24,7 @@ struct TrailsAddCommand: ParsableCommand {
     @Option(name: .long, help: "How close ends must be to join, metres.") var joinToleranceM: Double = 5
     @Option(name: .long, help: "CRS of layers that declare none (EPSG code, WKT or PROJ string).") var assumeCrs: String?
     @Flag(name: .long, help: "Skip features with bad geometry or text (and list them) instead of failing.") var skipInvalid = false
+    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard !trails.isEmpty else { throw ValidationError("Give at least one --trails FILE.") }
@@ -35,6 +36,7 @@ struct TrailsAddCommand: ParsableCommand {
     }
 
     func run() throws {
+        LogSetup.bootstrap(level: global.logLevel)
         var options = TrailIngestOptions(join: join)
         options.joinToleranceMetres = joinToleranceM
         options.assumedCRS = assumeCrs

@@ -31,6 +31,13 @@ import Trails
             "geometry":{"type":"Polygon","coordinates":[[[-105.6,40.3],[-105.5,40.3],[-105.5,40.4],[-105.6,40.3]]]}}]}
             """, "points.geojson")
         #expect(throws: TrailIngestError.noLines(path: points)) { try TrailIngest.read(path: points) }
+        // Lines, but none a trail by the OpenStreetMap preset.
+        let roads = try write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <osm version="0.6"><node id="1" version="1" lat="40.3" lon="-105.6"/><node id="2" version="1" lat="40.31" lon="-105.6"/>
+            <way id="9" version="1"><nd ref="1"/><nd ref="2"/><tag k="highway" v="primary"/></way></osm>
+            """, "roads.osm")
+        #expect(throws: TrailIngestError.noneMatchFilter(path: roads, lines: 1)) { try TrailIngest.read(path: roads) }
         let gpx = try TrailFixtures.convert(points, to: dir.file("waypoints.gpx"), format: "GPX", ["-where", "name = 'Summit'", "-nlt", "POINT"])
         #expect(throws: TrailIngestError.noLines(path: gpx)) { try TrailIngest.read(path: gpx) }
     }
