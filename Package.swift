@@ -76,6 +76,18 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Trails as data: reading line layers through OGR, trail records, their tables in a bundle, search.
+        .target(
+            name: "Trails",
+            dependencies: [
+                "CGDAL", "SourceReaders", "Essentials",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BundleBuilder",
             dependencies: [
@@ -147,7 +159,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -222,6 +234,12 @@ let package = Package(
         .testTarget(
             name: "RegionManagerTests",
             dependencies: ["RegionManager", "TileStore", "TrailMapTestSupport", "TrailMapAPI"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "TrailsTests",
+            dependencies: ["Trails", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -9,9 +9,14 @@ import TileStore
 ///     trailmap-content-1\n
 ///     m <bytes of name>:<name> <bytes of value>:<value>\n    every metadata row, by name (bytewise)
 ///     t <zoom> <column> <TMS row> <tile hash>\n              every tile, by zoom, column, row
+///     r <id> <row hash>\n                                    every row of `trails`, by id (when the table exists)
 ///
-/// where a tile's hash is `TileHash.id` of its bytes (the first 128 bits of their SHA-256, hex).
-/// Two bundles with the same hash hold the same metadata and the same tiles.
+/// where a tile's hash is `TileHash.id` of its bytes (the first 128 bits of their SHA-256, hex),
+/// and a trail row's hash is `TileHash.id` of its columns, by name, each as
+/// `<name> 0x1F <value> 0x1E` with the value `n` (NULL), `i<decimal>`, `f<IEEE bits in hex>`,
+/// `t<bytes>:<UTF-8>` or `b<bytes>:<bytes>`. Two bundles with the same hash hold the same
+/// metadata, the same tiles and the same trails; a bundle without trails hashes as before trails
+/// existed. (The trails' R*Tree and FTS index are derived from `trails` and not hashed.)
 public enum ContentHash {
     /// One tile's address (TMS row, as stored) and hash.
     public struct TileEntry: Sendable, Equatable {
@@ -51,12 +56,36 @@ public enum ContentHash {
                     hasher.update(data: Data("t \(entry.zoom) \(entry.column) \(entry.row) \(entry.hash)\n".utf8))
                     try tile(entry)
                 }
+                if try db.tableExists("trails") { try hashTrails(db, into: &hasher, path: path) }
                 return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), metadata)
             }
         } catch let e as PatchError {
             throw e
         } catch {
             throw .file(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The `r` lines: every row of `trails` by id, all its columns hashed by name.
+    static func hashTrails(_ db: Database, into hasher: inout SHA256, path: String) throws {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM trails ORDER BY id")
+        while let row = try cursor.next() {
+            guard let id = Int64.fromDatabaseValue(row["id"] as DatabaseValue) else {
+                throw PatchError.file(path: path, reason: "a trail row without an integer id")
+            }
+            var bytes = [UInt8]()
+            for name in row.columnNames.sorted() {
+                bytes += Array(name.utf8) + [0x1f]
+                switch (row[name] as DatabaseValue).storage {
+                case .null: bytes += Array("n".utf8)
+                case let .int64(v): bytes += Array("i\(v)".utf8)
+                case let .double(v): bytes += Array("f\(String(v.bitPattern, radix: 16))".utf8)
+                case let .string(s): bytes += Array("t\(s.utf8.count):".utf8) + Array(s.utf8)
+                case let .blob(d): bytes += Array("b\(d.count):".utf8) + Array(d)
+                }
+                bytes.append(0x1e)
+            }
+            hasher.update(data: Data("r \(id) \(TileHash.id(bytes))\n".utf8))
         }
     }
 }

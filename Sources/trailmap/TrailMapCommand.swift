@@ -7,7 +7,7 @@ struct TrailMapCommand: AsyncParsableCommand {
         abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
         version: "0.1.0",
         subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, CatalogCommand.self, StoreCommand.self,
-                      AccountCommand.self, RegionsCommand.self]
+                      AccountCommand.self, RegionsCommand.self, TrailsCommand.self]
     )
 }
 

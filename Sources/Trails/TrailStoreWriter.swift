@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Writes trails into an existing MBTiles bundle, replacing any it held, in one transaction: a
+/// reader sees the old trails or the new ones, never a mix, and a failure leaves the file as it was.
+public enum TrailStoreWriter {
+    static let logger = Logger(label: "trailmap.trails.store")
+
+    /// Replaces the trails of the bundle at `path` with `trails`.
+    public static func write(_ trails: [TrailRecord], toBundle path: String) throws(TrailStoreError) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
+        let queue: DatabaseQueue
+        do {
+            var config = Configuration()
+            config.prepareDatabase { try $0.execute(sql: "PRAGMA trusted_schema = OFF") }
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_NOTADB {
+            throw .notBundle(path: path, reason: "not an SQLite database")
+        } catch {
+            throw .notBundle(path: path, reason: "\(error)")
+        }
+        defer { try? queue.close() }
+        do {
+            try queue.write { db in
+                let names = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM sqlite_master WHERE type IN ('table', 'view')"))
+                guard names.contains("tiles"), names.contains("metadata") else {
+                    throw TrailStoreError.notBundle(path: path, reason: names.contains("tiles") ? "no metadata table" : "no tiles table")
+                }
+                try write(trails, into: db, path: path)
+            }
+        } catch let e as TrailStoreError {
+            throw e
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_NOTADB {
+            throw .notBundle(path: path, reason: "not an SQLite database")
+        } catch {
+            throw .sqlite(path: path, message: "\(error)")
+        }
+        logger.info("trails written", metadata: ["bundle": "\(path)", "trails": "\(trails.count)"])
+    }
+
+    /// Drops the trails tables and writes `trails` inside the caller's transaction (`path` names the file in errors).
+    public static func write(_ trails: [TrailRecord], into db: Database, path: String) throws {
+        for table in TrailStoreSchema.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+        try db.execute(sql: TrailStoreSchema.create)
+        let row = try db.makeStatement(sql: """
+            INSERT INTO trails (id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m,
+                min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat, geometry, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let box = try db.makeStatement(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
+        var seen = Set<TrailID>()
+        for t in trails {
+            guard seen.insert(t.id).inserted else { throw TrailStoreError.duplicateID(path: path, id: t.id) }
+            let b = t.bounds, s = t.start, e = t.end
+            try row.execute(arguments: [t.id.value, t.name, t.ref, t.difficulty.rawValue, t.allowedUses.rawValue,
+                                        t.forbiddenUses.rawValue, t.surface, t.lengthMetres,
+                                        b.west, b.south, b.east, b.north, s.lon, s.lat, e.lon, e.lat,
+                                        Data(GeometryCodec.encode(t.geometry)), t.source])
+            try box.execute(arguments: [t.id.value, b.west, b.east, b.south, b.north])
+        }
+        try db.execute(sql: "INSERT INTO trails_fts (trails_fts) VALUES ('rebuild')")
+        try db.execute(sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', ?)",
+                       arguments: [TrailStoreSchema.version, String(trails.count)])
+    }
+}

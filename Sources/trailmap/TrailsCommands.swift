@@ -1,0 +1,182 @@
+import ArgumentParser
+import Foundation
+import Trails
+
+/// `trailmap trails ...`: trails as data in a bundle.
+struct TrailsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trails",
+        abstract: "Put trails from vector files into a bundle, search them, show one, check them.",
+        subcommands: [TrailsAddCommand.self, TrailsSearchCommand.self, TrailsShowCommand.self, TrailsVerifyCommand.self]
+    )
+}
+
+struct TrailsAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Read line layers (GeoJSON, GPX, GeoPackage, Shapefile, KML, FlatGeobuf, OpenStreetMap...) and store them as the bundle's trails, replacing any it held.")
+
+    @Argument(help: "The .mbtiles bundle to add the trails to.") var bundle: String
+    @Option(name: .long, help: "A vector file GDAL reads (repeatable).") var trails: [String] = []
+    @Option(name: .long, help: "A JSON field mapping (source fields to name, ref, difficulty, uses, surface).") var mapping: String?
+    @Option(name: .long, help: "A built-in mapping: osm (the default for .osm and .pbf files) or generic.") var preset: String?
+    @Flag(name: .long, help: "Join segments of one named trail (same name and ref, ends touching) into one trail.") var join = false
+    @Option(name: .long, help: "How close ends must be to join, metres.") var joinToleranceM: Double = 5
+    @Option(name: .long, help: "CRS of layers that declare none (EPSG code, WKT or PROJ string).") var assumeCrs: String?
+    @Flag(name: .long, help: "Skip features with bad geometry or text (and list them) instead of failing.") var skipInvalid = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard !trails.isEmpty else { throw ValidationError("Give at least one --trails FILE.") }
+        if mapping != nil, preset != nil { throw ValidationError("Give --mapping or --preset, not both.") }
+        if let preset, !["osm", "generic"].contains(preset) { throw ValidationError("--preset must be osm or generic, not \(preset).") }
+        guard joinToleranceM.isFinite, joinToleranceM >= 0, joinToleranceM <= 1000 else {
+            throw ValidationError("--join-tolerance-m must be 0...1000.")
+        }
+    }
+
+    func run() throws {
+        LogSetup.bootstrap(level: global.logLevel)
+        var options = TrailIngestOptions(join: join)
+        options.joinToleranceMetres = joinToleranceM
+        options.assumedCRS = assumeCrs
+        options.skipInvalidFeatures = skipInvalid
+        do throws(TrailIngestError) {
+            if let mapping { options.mapping = try TrailFieldMapping.load(path: mapping) }
+            if let preset { options.mapping = preset == "osm" ? .osm : .generic }
+        } catch { throw CommandFailure(description: TrailsMessages.ingest(error)) }
+        let result: TrailIngestResult
+        do throws(TrailIngestError) { result = try TrailIngest.read(paths: trails, options: options) } catch {
+            throw CommandFailure(description: TrailsMessages.ingest(error))
+        }
+        for problem in result.skipped { FileHandle.standardError.write(Data("skipped: \(TrailsMessages.ingest(problem))\n".utf8)) }
+        do throws(TrailStoreError) { try TrailStoreWriter.write(result.trails, toBundle: bundle) } catch {
+            throw CommandFailure(description: error.description)
+        }
+        var line = "\(bundle): \(result.trails.count) trails from \(result.lineFeatures) line features"
+        if result.filteredOut > 0 { line += ", \(result.filteredOut) left out by the mapping's filter" }
+        if result.joinedTrails > 0 { line += ", \(result.joinedTrails) joined from segments" }
+        if result.duplicates > 0 { line += ", \(result.duplicates) duplicates dropped" }
+        if !result.skipped.isEmpty { line += ", \(result.skipped.count) invalid features skipped" }
+        print(line)
+    }
+}
+
+/// The query options shared by `trails search` and `regions trails search`.
+struct TrailQueryOptions: ParsableArguments {
+    @Option(name: .long, help: "Name or ref words (any case and accents, the last word a prefix, typos tolerated).") var q: String?
+    @Option(name: .long, help: "LAT,LON to search around (with --radius-km); write --near=LAT,LON when LAT is negative.") var near: String?
+    @Option(name: .long, help: "Greatest distance from --near to the trail, km.") var radiusKm: Double?
+    @Option(name: .long, help: "W,S,E,N in degrees (W > E crosses the antimeridian); write --bbox=W,S,E,N when W is negative.") var bbox: String?
+    @Option(name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.") var difficulty: [String] = []
+    @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses: [String] = []
+    @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []
+    @Option(name: .long, help: "Shortest length, km.") var minLengthKm: Double?
+    @Option(name: .long, help: "Longest length, km.") var maxLengthKm: Double?
+    @Option(name: .long, help: "distance (with --near), length (longest first) or name.") var sort: String?
+    @Option(name: .long, help: "Results per page (1...1000).") var limit: Int = 20
+    @Option(name: .long, help: "The cursor a previous page printed.") var cursor: String?
+
+    func query() throws -> TrailQuery {
+        var query = TrailQuery()
+        query.text = q
+        if let near {
+            let (lat, lon) = try PointArgument.parse(near)
+            query.near = LonLat(lon: lon, lat: lat)
+        }
+        query.radiusKm = radiusKm
+        if let bbox {
+            let parts = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3] else {
+                throw ValidationError("--bbox: give W,S,E,N in degrees, e.g. -105.7,40.3,-105.6,40.4.")
+            }
+            query.bbox = TrailBox(west: w, south: s, east: e, north: n)
+        }
+        for word in Self.list(difficulty) {
+            guard let d = TrailDifficulty(rawValue: word) else {
+                throw ValidationError("--difficulty: \(word) is not one of \(TrailDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            query.difficulties.insert(d)
+        }
+        query.uses = try Self.uses(uses, flag: "--uses")
+        query.excludeUses = try Self.uses(excludeUses, flag: "--exclude-uses")
+        query.minLengthKm = minLengthKm
+        query.maxLengthKm = maxLengthKm
+        if let sort {
+            guard let s = TrailQuery.Sort(rawValue: sort) else { throw ValidationError("--sort must be distance, length or name.") }
+            query.sort = s
+        }
+        query.limit = limit
+        query.cursor = cursor
+        do { try query.validate() } catch { throw ValidationError(TrailsMessages.query(error)) }
+        return query
+    }
+
+    static func list(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    static func uses(_ values: [String], flag: String) throws -> TrailUses {
+        var out = TrailUses()
+        for word in list(values) {
+            guard let use = TrailUse(rawValue: word.replacingOccurrences(of: "-", with: "_")) else {
+                throw ValidationError("\(flag): \(word) is not one of \(TrailUse.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            out.insert(.of(use))
+        }
+        return out
+    }
+}
+
+struct TrailsSearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Search the trails of one or more bundles.")
+
+    @Argument(help: "The .mbtiles bundles to search.") var bundles: [String]
+    @OptionGroup var query: TrailQueryOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard !bundles.isEmpty else { throw ValidationError("Give at least one bundle.") }
+        _ = try query.query()
+    }
+
+    func run() throws {
+        try TrailsOutput.search(try query.query(), bundles: bundles, json: json)
+    }
+}
+
+struct TrailsShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "One trail in detail; its line as GPX or GeoJSON.")
+
+    @Argument(help: "The .mbtiles bundle.") var bundle: String
+    @Argument(help: "The trail id (16 hexadecimal digits, as search prints it).") var id: String
+    @Option(name: .long, help: "Write the trail as a GPX track to this file.") var gpx: String?
+    @Option(name: .long, help: "Write the trail as a GeoJSON feature to this file.") var geojson: String?
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard TrailID(id) != nil else { throw ValidationError("\(id) is not a trail id (16 hexadecimal digits).") }
+    }
+
+    func run() throws {
+        try TrailsOutput.show(id: id, bundles: [bundle], gpx: gpx, geojson: geojson, json: json)
+    }
+}
+
+struct TrailsVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check a bundle's trails tables: counts, spatial index, every geometry.")
+
+    @Argument(help: "The .mbtiles bundle.") var bundle: String
+
+    func run() throws {
+        let problems: [TrailProblem]
+        do throws(TrailStoreError) { problems = try TrailIndex(bundle: bundle).verify() } catch {
+            throw CommandFailure(description: error.description)
+        }
+        guard problems.isEmpty else {
+            for p in problems { FileHandle.standardError.write(Data("\(bundle): \(p)\n".utf8)) }
+            throw CommandFailure(description: "\(bundle): \(problems.count) problem\(problems.count == 1 ? "" : "s") in its trails")
+        }
+        print("\(bundle): trails OK")
+    }
+}
