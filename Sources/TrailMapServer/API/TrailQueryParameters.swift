@@ -10,11 +10,12 @@ extension StoreAPI {
     /// Radius of a search near a point when none is given, in kilometres.
     static let defaultTrailRadiusKm = 25.0
 
-    func trailQuery(_ q: Request.URI.QueryParameters) throws -> (TrailQuery, TrailPlace?) {
+    /// `value(name)`: the query parameter `name` as sent, or nil.
+    func trailQuery(_ value: (String) -> String?) throws -> (TrailQuery, TrailPlace?) {
         var query = TrailQuery()
         var place: TrailPlace?
         func text(_ name: String, max: Int = 200) throws -> String? {
-            guard let v = q[Substring(name)].map(String.init) else { return nil }
+            guard let v = value(name) else { return nil }
             guard v.utf8.count <= max else { throw APIError.badRequest("\(name): longer than \(max) bytes") }
             return v
         }

@@ -12,11 +12,12 @@ import TrailMapAPI
 extension StoreAPI {
     func trailSearch(_ request: Request) async throws -> Response {
         let account = try await optionalAccount(request)
-        let (query, place) = try trailQuery(request.uri.queryParameters)
+        let parameters = request.uri.queryParameters
+        let (query, place) = try trailQuery { parameters[Substring($0)].map(String.init) }
         let products = try await catalog.products()
         let shelf = trailShelf.indexes(of: products)
         let page: TrailPage
-        do { page = try TrailSearch.search(query, in: shelf.map(\.index)) } catch { throw APIError(error) }
+        do throws(TrailSearchError) { page = try TrailSearch.search(query, in: shelf.map(\.index)) } catch { throw APIError(error) }
         let owners = try await ownership(of: shelf.map(\.product), account: account)
         let byPath = Dictionary(shelf.map { ($0.index.path, $0.product) }, uniquingKeysWith: { a, _ in a })
         let results = page.hits.map { hit in

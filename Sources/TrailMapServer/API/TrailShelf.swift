@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Synchronization
 import Trails
+import TrailMapAPI
 
 /// The open trail indexes of the published region bundles, one per bundle file: reopened when
 /// the file is replaced (a new version published), closed when no product names it any more.
