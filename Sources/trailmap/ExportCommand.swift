@@ -25,6 +25,9 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: .long, help: "Write into a folder that is not empty.") var force = false
     @OptionGroup var global: GlobalOptions
 
+    static let publicArchiveNote = "note: a PMTiles archive has no access control: once uploaded, anyone with its URL can read "
+        + "every tile. Do not upload a bundle you sell (the server checks each buyer; object storage and CDNs do not).\n"
+
     func validate() throws {
         guard (dir == nil) != (pmtiles == nil) else { throw ValidationError("give either --dir OUT/ or --pmtiles OUT.pmtiles") }
         if let pmtiles, !pmtiles.hasSuffix(".pmtiles") { throw ValidationError("--pmtiles must end in .pmtiles") }
@@ -32,6 +35,9 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         if let pmtiles {
+            // The archive is read by Range requests with no check of who reads: a bundle sold in
+            // the store would be free to anyone with its URL (shown even with --quiet).
+            FileHandle.standardError.write(Data(Self.publicArchiveNote.utf8))
             let start = Date()
             let s = try PMTilesExporter.export(from: file, to: pmtiles)
             if !global.quiet {

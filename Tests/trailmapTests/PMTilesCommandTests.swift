@@ -23,4 +23,20 @@ import TrailMapTestSupport
             #expect(bad.status != 0 && bad.stderr.contains(message), "\(args): \(bad.stderr)")
         }
     }
+
+    /// Issue 36 ("Also"): an archive is public once uploaded, which a bundle sold in the store must
+    /// not be; the export says so on stderr, with --quiet too, and a folder export does not.
+    @Test func pmtilesExportSaysTheArchiveIsPublic() throws {
+        let src = try TestSources.write(in: dir, name: "paid", width: 120, height: 80,
+                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let bundle = dir.file("paid.mbtiles")
+        #expect(try CLIRunner.run(["build", "--source", src, "--name", "Paid", "--minzoom", "2", "--maxzoom", "4", "--out", bundle, "--quiet"]).status == 0)
+        for quiet in [false, true] {
+            let r = try CLIRunner.run(["bundle", "export", bundle, "--pmtiles", dir.file("paid-\(quiet).pmtiles")] + (quiet ? ["--quiet"] : []))
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("anyone with its URL can read every tile") && r.stderr.contains("Do not upload a bundle you sell"), "\(r.stderr)")
+        }
+        let folder = try CLIRunner.run(["bundle", "export", bundle, "--dir", dir.file("folder"), "--quiet"])
+        #expect(folder.status == 0 && !folder.stderr.contains("anyone with its URL"), "\(folder.stderr)")
+    }
 }
