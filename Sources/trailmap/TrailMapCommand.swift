@@ -15,7 +15,7 @@ struct TrailMapCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
+            if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
