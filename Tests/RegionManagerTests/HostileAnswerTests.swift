@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import RegionManager
 import Synchronization
 import Testing
@@ -112,26 +109,10 @@ import TrailMapTestSupport
 
     // MARK: finding 12, plain http
 
-    /// An IPv4 address of this machine that is not loopback (the test server is reached there).
-    static func nonLoopbackAddress() -> String? {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return nil }
-        defer { freeifaddrs(list) }
-        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
-            guard let sa = entry.pointee.ifa_addr, sa.pointee.sa_family == sa_family_t(AF_INET) else { continue }
-            var address = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            guard inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil else { continue }
-            let s = String(cString: text)
-            if !s.hasPrefix("127.") { return s }
-        }
-        return nil
-    }
-
     /// A password over plain http to another machine is refused before a byte is sent, with a
     /// structured error; allowed explicitly, it goes; on this machine it needs nothing.
     @Test func plainHTTPToAnotherMachineIsRefusedUnlessAllowed() async throws {
-        let address = try #require(Self.nonLoopbackAddress(), "this machine has no non-loopback IPv4 address")
+        let address = try #require(NetworkAddresses.nonLoopbackIPv4(), "this machine has no non-loopback IPv4 address")
         let requests = Mutex<[String]>([])
         let server = try TestHTTPServer(address: "0.0.0.0") { r in
             requests.withLock { $0.append("\(r.method) \(r.path) \(String(decoding: r.body, as: UTF8.self))") }

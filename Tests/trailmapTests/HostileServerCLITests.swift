@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 import TrailMapAPI
 import TrailMapTestSupport
@@ -61,26 +58,10 @@ import TrailMapTestSupport
         #expect(!json.stdout.unicodeScalars.contains { $0.value == 0x1B })
     }
 
-    /// An IPv4 address of this machine that is not loopback.
-    static func nonLoopbackAddress() -> String? {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return nil }
-        defer { freeifaddrs(list) }
-        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
-            guard let sa = entry.pointee.ifa_addr, sa.pointee.sa_family == sa_family_t(AF_INET) else { continue }
-            var address = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            guard inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil else { continue }
-            let s = String(cString: text)
-            if !s.hasPrefix("127.") { return s }
-        }
-        return nil
-    }
-
     /// Finding 12: `account login` to an http:// server on another machine is refused, naming
     /// --insecure-http, before the password is sent; with the flag it goes; loopback needs none.
     @Test func plainHTTPToAnotherMachineNeedsTheFlag() throws {
-        let address = try #require(Self.nonLoopbackAddress(), "this machine has no non-loopback IPv4 address")
+        let address = try #require(NetworkAddresses.nonLoopbackIPv4(), "this machine has no non-loopback IPv4 address")
         let server = try CraftedAnswerServer(address: "0.0.0.0") { _, _ in
             .init(status: 401, body: Self.json(APIErrorBody(code: "unauthorized", message: "wrong password")))
         }
