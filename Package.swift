@@ -42,6 +42,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // SQLite's defensive mode (a variadic C call), for the patch files a device opens.
+        .systemLibrary(name: "CSQLiteConfig", path: "Sources/CSQLiteConfig"),
         // Small helpers every module uses: constant-time compare, hex, base64url, file SHA-256, atomic files, file locks.
         .target(
             name: "Essentials",
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "BundlePatch",
             dependencies: [
-                "TileStore", "Essentials",
+                "TileStore", "Essentials", "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -233,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RegionManagerTests",
-            dependencies: ["RegionManager", "TileStore", "TrailMapTestSupport", "TrailMapAPI"],
+            dependencies: ["RegionManager", "TileStore", "TileGeometry", "TrailMapTestSupport", "TrailMapAPI", "BundlePatch", "Essentials"],
             swiftSettings: upcoming
         ),
         .testTarget(

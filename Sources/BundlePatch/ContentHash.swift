@@ -29,10 +29,7 @@ public enum ContentHash {
     /// Hashes the bundle at `path`, calling `tile` with every tile's entry in order (for an index).
     public static func of(bundle path: String, tile: (TileEntry) throws -> Void = { _ in }) throws(PatchError) -> (hash: String, metadata: [String: String]) {
         do {
-            var config = Configuration()
-            config.readonly = true
-            config.prepareDatabase { try $0.execute(sql: "PRAGMA trusted_schema = OFF") }
-            let db = try DatabaseQueue(path: path, configuration: config)
+            let db = try DatabaseQueue(path: path, configuration: GuardedSQLite.configuration(readonly: true))
             return try db.read { db in
                 var hasher = SHA256()
                 hasher.update(data: Data("trailmap-content-1\n".utf8))

@@ -10,21 +10,35 @@ public enum PatchApplier {
     /// patch's starting content (a bundle changed locally is refused). After: the result's
     /// content hash must equal `expected` (the published version's); otherwise `output` is
     /// deleted and `resultMismatch` thrown. Returns the result's content hash.
+    ///
+    /// Each patch must be a plain patch file (`PatchFile.check`: tables only, rows and bytes
+    /// within its size); every connection is in SQLite's defensive mode with `trusted_schema =
+    /// OFF`. `output` may grow to what the patches' sizes allow (`outputLimit`), and never past
+    /// `maxOutputBytes` (the room the caller has: storage budget, free disk): beyond it SQLite
+    /// stops writing and `tooLarge` is thrown, `output` deleted.
     @discardableResult
-    public static func apply(_ patches: [String], to base: String, output: String, expected: String) throws(PatchError) -> String {
+    public static func apply(_ patches: [String], to base: String, output: String, expected: String,
+                             maxOutputBytes: Int64? = nil) throws(PatchError) -> String {
         guard !patches.isEmpty else { throw .corrupt(path: base, reason: "no patches to apply") }
-        let headers = try patches.map { p throws(PatchError) in try PatchFile.header(p) }
+        let checked = try patches.map { p throws(PatchError) in try PatchFile.checked(p) }
+        let headers = checked.map { $0.header }, extents = checked.map { $0.extent }
         for (a, b) in zip(headers, headers.dropFirst()) where a.toContent != b.fromContent || a.toVersion != b.fromVersion {
             throw .corrupt(path: patches[headers.firstIndex(of: b)!], reason: "it does not start where the patch before it ends (version \(a.toVersion))")
         }
         let found = try ContentHash.of(bundle: base).hash
         guard found == headers[0].fromContent else { throw .wrongBase(path: base, expected: headers[0].fromContent, found: found) }
+        let baseBytes = ((try? FileManager.default.attributesOfItem(atPath: base))?[.size] as? NSNumber)?.int64Value ?? 0
+        let limit = min(outputLimit(baseBytes: baseBytes, extents), maxOutputBytes ?? .max)
+        guard baseBytes <= limit else { throw .tooLarge(limit: limit) }
         try? FileManager.default.removeItem(atPath: output)
         do {
             try FileManager.default.copyItem(atPath: base, toPath: output)
-            let db = try DatabaseQueue(path: output)
+            let db = try DatabaseQueue(path: output, configuration: GuardedSQLite.configuration(readonly: false))
             try db.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+                // SQLite refuses to grow the file past the limit (SQLITE_FULL).
+                let pageSize = max(512, try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, limit / pageSize))")
                 let deduplicated = try db.tableExists("images") && db.tableExists("map")
                 for path in patches {
                     try db.execute(sql: "ATTACH DATABASE ? AS p", arguments: [path])
@@ -44,6 +58,9 @@ public enum PatchApplier {
         } catch let e as PatchError {
             try? FileManager.default.removeItem(atPath: output)
             throw e
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_FULL {
+            try? FileManager.default.removeItem(atPath: output)
+            throw .tooLarge(limit: limit)
         } catch {
             try? FileManager.default.removeItem(atPath: output)
             throw .corrupt(path: patches.joined(separator: ", "), reason: "\(error)")
@@ -58,6 +75,14 @@ public enum PatchApplier {
             throw .resultMismatch(expected: expected, found: result)
         }
         return result
+    }
+
+    /// Most bytes a bundle of `baseBytes` can have once patches of these extents are applied: the
+    /// base, plus each patch's file and a generous 256 bytes of index and page overhead per row,
+    /// plus 1 MiB. A patch of real tables stays far below it; what a server sends cannot pass it.
+    public static func outputLimit(baseBytes: Int64, _ extents: [PatchFile.Extent]) -> Int64 {
+        // Rows are at most a quarter of a checked file's bytes: no overflow.
+        extents.reduce(baseBytes + (1 << 20)) { $0 + $1.fileBytes + $1.rows * 256 }
     }
 
     private static func applyOne(_ db: Database, deduplicated: Bool, path: String) throws {

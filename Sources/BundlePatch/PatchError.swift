@@ -10,6 +10,13 @@ public enum PatchError: Error, CustomStringConvertible, Equatable {
     case wrongBase(path: String, expected: String, found: String)
     /// The patched bundle's content differs from the published version's.
     case resultMismatch(expected: String, found: String)
+    /// A patch file that could do more than a patch may: something other than the patch's tables
+    /// in it (a view, trigger, virtual table, generated column, explicit index), or more rows or
+    /// bytes than a file of its size can hold. Nothing was applied.
+    case unsafe(path: String, reason: String)
+    /// Applying the patches would make the bundle larger than `limit` bytes (the room allowed, or
+    /// what patches of their size can add). Nothing was kept.
+    case tooLarge(limit: Int64)
 
     public var description: String {
         switch self {
@@ -19,6 +26,8 @@ public enum PatchError: Error, CustomStringConvertible, Equatable {
             "\(path) is not the bundle the patch starts from (content \(found.prefix(12))…, the patch needs \(expected.prefix(12))…): it was changed locally or is another version"
         case let .resultMismatch(expected, found):
             "the patched bundle's content (\(found.prefix(12))…) is not the published version's (\(expected.prefix(12))…)"
+        case let .unsafe(path, reason): "\(path): refused, not a plain patch: \(reason)"
+        case let .tooLarge(limit): "the patched bundle would be larger than \(limit) bytes; nothing was kept"
         }
     }
 }

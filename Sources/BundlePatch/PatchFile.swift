@@ -86,12 +86,14 @@ public enum PatchFile {
         }
     }
 
-    /// Reads and checks a patch's header.
-    public static func header(_ path: String) throws(PatchError) -> Header {
+    /// Reads and checks a patch's header, after checking the file is a plain patch (`check`).
+    public static func header(_ path: String) throws(PatchError) -> Header { try checked(path).header }
+
+    /// Checks the file is a plain patch (`check`), then reads and checks its header.
+    public static func checked(_ path: String) throws(PatchError) -> (header: Header, extent: Extent) {
+        let extent = try check(path)
         do {
-            var config = Configuration()
-            config.readonly = true
-            let db = try DatabaseQueue(path: path, configuration: config)
+            let db = try DatabaseQueue(path: path, configuration: GuardedSQLite.configuration(readonly: true))
             let pairs = try db.read { db in
                 try Row.fetchAll(db, sql: "SELECT name, value FROM patch").pairs()
             } as [String: String]
@@ -100,7 +102,7 @@ public enum PatchFile {
                   let fc = pairs["from_content"], let tc = pairs["to_content"] else {
                 throw PatchError.corrupt(path: path, reason: "its header lacks versions or content hashes")
             }
-            return Header(fromVersion: f, toVersion: t, fromContent: fc, toContent: tc)
+            return (Header(fromVersion: f, toVersion: t, fromContent: fc, toContent: tc), extent)
         } catch let e as PatchError {
             throw e
         } catch {

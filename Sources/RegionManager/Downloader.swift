@@ -138,7 +138,7 @@ public struct Downloader: Sendable {
                 guard failures < http.retry.attempts else {
                     throw RegionManagerError.serverFailure(status: x.status, attempts: failures, message: HTTPClient.errorMessage(x.errorBody))
                 }
-                let after = x.headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int($0 * 1000)) }
+                let after = ServerInput.retryAfter(x.headers["retry-after"])
                 try await Task.sleep(for: http.retry.delay(after: failures, retryAfter: after))
             default:
                 throw StoreClient.error(for: HTTPReply(status: x.status, headers: x.headers, body: x.errorBody),

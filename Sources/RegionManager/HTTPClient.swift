@@ -21,11 +21,16 @@ public struct HTTPClient: Sendable {
     public let retry: RetryPolicy
     /// Largest answer `send` keeps in memory; a larger one is refused (`invalidResponse`).
     public let maxBodyBytes: Int
+    /// Whether plain `http://` may reach another machine (passwords, tokens and bundles then
+    /// cross the network unencrypted). Loopback (`localhost`, 127.0.0.0/8, ::1) is always allowed.
+    public let allowsInsecureHTTP: Bool
     private let transport: StreamingTransport
 
-    public init(retry: RetryPolicy = .standard, timeout: TimeInterval = 30, maxBodyBytes: Int = 16 << 20) {
+    public init(retry: RetryPolicy = .standard, timeout: TimeInterval = 30, maxBodyBytes: Int = 16 << 20,
+                allowsInsecureHTTP: Bool = false) {
         self.retry = retry
         self.maxBodyBytes = maxBodyBytes
+        self.allowsInsecureHTTP = allowsInsecureHTTP
         transport = StreamingTransport(timeout: timeout)
     }
 
@@ -35,6 +40,9 @@ public struct HTTPClient: Sendable {
     /// or as it arrives, is cut off with `invalidResponse`.
     public func stream(_ request: URLRequest, head: @escaping (Int, [String: String]) throws -> Int64,
                        body: @escaping (Data) throws -> Void) async throws {
+        if let url = request.url, !allowsInsecureHTTP, TransportSecurity.isPlainHTTPToAnotherMachine(url) {
+            throw RegionManagerError.insecureHTTP(server: TransportSecurity.origin(url))
+        }
         try await transport.run(request, .init(head: head, body: body))
     }
 
@@ -69,7 +77,7 @@ public struct HTTPClient: Sendable {
                     throw RegionManagerError.serverFailure(status: reply.status, attempts: attempt,
                                                            message: HTTPClient.errorMessage(reply.body))
                 }
-                let after = reply.header("retry-after").flatMap(Double.init).map { Duration.milliseconds(Int($0 * 1000)) }
+                let after = ServerInput.retryAfter(reply.header("retry-after"))
                 try await Task.sleep(for: retry.delay(after: attempt, retryAfter: after))
             } catch let error as RegionManagerError {
                 throw error

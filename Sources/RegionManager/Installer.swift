@@ -50,6 +50,17 @@ public struct Installer: Sendable {
         }
     }
 
+    /// Most bytes a new file for a region may take now: what the storage budget leaves beside the
+    /// other regions (`usedByOthers`), and the free disk.
+    public func room(usedByOthers: Int64) throws -> Int64 {
+        let free: Int64
+        do { free = try freeSpace(tilesDirectory) } catch {
+            throw RegionManagerError.fileSystem(path: tilesDirectory, reason: "cannot read free space (\(error))")
+        }
+        guard let budget = storageBudget else { return max(0, free) }
+        return max(0, min(free, budget - usedByOthers))
+    }
+
     /// Verifies the partial file's size and SHA-256, then renames it over `Tiles/fileName` (fsynced).
     /// A file that fails verification is deleted with its sidecar and nothing else changes.
     /// - Returns: the installed file's path.

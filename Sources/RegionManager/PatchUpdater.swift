@@ -16,7 +16,11 @@ extension RegionManager {
         guard !update.patches.isEmpty, update.patchSize < update.fullSize, let expected = update.contentHash else { return nil }
         guard let token = client.token else { throw RegionManagerError.notLoggedIn(server: client.server.absoluteString) }
         try installer.prepare()
-        var files = [String]()
+        // Room, before any byte: the patch files beside the installed bundle (budget and disk).
+        let usedByOthers = try state.loadRegistry().values.filter { $0.productId != productId }.reduce(Int64(0)) { $0 + $1.size }
+        let patchBytes = update.patches.reduce(Int64(0)) { $0 + $1.size }
+        try installer.checkRoom(size: local.size + patchBytes, alreadyDownloaded: local.size, usedByOthers: usedByOthers)
+        var partials = [PartialDownload]()
         var downloaded: Int64 = 0
         for link in update.patches {
             guard let url = client.resolve(link.url) else {
@@ -34,19 +38,22 @@ extension RegionManager {
                 partial.remove()
                 throw RegionManagerError.checksumMismatch(productId: productId, expected: link.sha256, actual: actual)
             }
-            files.append(partial.path)
+            partials.append(partial)
         }
-        let output = (installer.tilesDirectory as NSString).appendingPathComponent(".\(productId).patched")
+        let files = partials.map(\.path)
+        let output = (installer.tilesDirectory as NSString).appendingPathComponent(".\(PartialDownload.safe(productId)).patched")
+        // The patched copy may take what the budget leaves beside the other regions and what the
+        // disk holds; SQLite stops it there (a patch's own size bounds it far below, too).
+        let room = try installer.room(usedByOthers: usedByOthers)
         do {
-            try PatchApplier.apply(files, to: local.file, output: output, expected: expected)
+            try PatchApplier.apply(files, to: local.file, output: output, expected: expected, maxOutputBytes: room)
         } catch {
+            // A patch refused or failed is not tried again: the caller downloads the whole bundle.
+            for p in partials { p.remove() }
             throw RegionManagerError.patch(productId, error.description)
         }
         try DurableFile.move(output, to: local.file)
-        for f in files {
-            try? FileManager.default.removeItem(atPath: f)
-            try? FileManager.default.removeItem(atPath: f + ".json")
-        }
+        for p in partials { p.remove() }
         let size = (try? FileManager.default.attributesOfItem(atPath: local.file)[.size] as? NSNumber)?.int64Value ?? update.fullSize
         var region = local
         region.version = update.toVersion

@@ -62,7 +62,10 @@ extension RegionManagerError {
     static func km(_ value: Double) -> String { "\(number(value)) km" }
 
     /// At most one decimal, no trailing `.0`; thousands separated by commas.
+    /// Any server number prints: not a number as `?`, one beyond a trillion in exponent form.
     static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "?" }
+        guard abs(value) < 1e12 else { return String(format: "%.3g", value) }
         if value > 0, value < 0.1 { return String(format: "%.2f", (value * 100).rounded(.down) / 100) }
         let rounded = (value * 10).rounded(.down) / 10
         if rounded >= 1000 || rounded == rounded.rounded() {

@@ -58,6 +58,13 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
     case transactionUsed(message: String)
     /// The store transaction is for another product than the quote's.
     case wrongAreaProduct(message: String)
+    /// The server sent an id or name (`field`: product id, tileset name, area id...) that is not
+    /// safe as a file name (`A-Z a-z 0-9 . _ -`, no leading dot, at most 128 characters); nothing
+    /// was written.
+    case unsafeName(field: String, value: String)
+    /// The server is reached over plain http on another machine: passwords and tokens would cross
+    /// the network unencrypted. Nothing was sent.
+    case insecureHTTP(server: String)
 
     public var description: String {
         switch self {
@@ -99,6 +106,12 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
             return "File operation failed on \(path): \(reason)"
         case let .patch(id, reason):
             return "The update of \(id) by patch failed, the installed version is unchanged: \(reason)"
+        case let .unsafeName(field, value):
+            return "The server sent a \(field) that is not safe as a file name: \(String(value.prefix(80)).debugDescription) "
+                + "(letters, digits, '.', '_' and '-' only, not starting with '.'). Nothing was changed on this device."
+        case let .insecureHTTP(server):
+            return "Refusing to talk to \(server) over plain http: your password and session token would cross the network "
+                + "unencrypted. Use an https:// server (a server on this machine, such as http://127.0.0.1, needs nothing)."
         default:
             return areaDescription
         }

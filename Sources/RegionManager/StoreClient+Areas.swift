@@ -22,22 +22,39 @@ extension StoreClient {
     /// `POST /areas/quotes`: what an area around a point (or a box) would be, at its exact size, and its price.
     public func quoteArea(_ request: AreaQuoteRequest) async throws -> AreaQuote {
         // Not idempotent: every call makes a quote (a retried one is just another quote).
-        try await call("POST", "areas/quotes", body: request, auth: true, idempotent: false,
-                       context: ErrorContext(productId: request.productId, center: request.center, radiusKm: request.radiusKm,
-                                            minzoom: request.minzoom, maxzoom: request.maxzoom, quoting: true))
+        let quote: AreaQuote = try await call("POST", "areas/quotes", body: request, auth: true, idempotent: false,
+                                              context: ErrorContext(productId: request.productId, center: request.center,
+                                                                    radiusKm: request.radiusKm, minzoom: request.minzoom,
+                                                                    maxzoom: request.maxzoom, quoting: true))
+        try Self.check(quote)
+        return quote
     }
 
     /// `GET /areas/quotes/{quoteId}`: one of the account's quotes.
     public func areaQuote(id quoteId: String) async throws -> AreaQuote {
-        try await call("GET", "areas/quotes/\(Self.segment(quoteId))", body: nil as Data?, auth: true, idempotent: true,
-                       context: ErrorContext(quoteId: quoteId))
+        let quote: AreaQuote = try await call("GET", "areas/quotes/\(Self.segment(quoteId))", body: nil as Data?, auth: true,
+                                              idempotent: true, context: ErrorContext(quoteId: quoteId))
+        try Self.check(quote)
+        return quote
     }
 
     /// `POST /areas`: pays for a quote with a signed Consumable transaction of its area product.
     /// Idempotent by transaction: the same transaction again answers the same area (`alreadyRecorded`).
     public func buyArea(quoteId: String, signedTransaction: String) async throws -> AreaPurchaseResult {
-        try await call("POST", "areas", body: AreaPurchaseRequest(quoteId: quoteId, signedTransaction: signedTransaction), auth: true,
-                       idempotent: true, context: ErrorContext(quoteId: quoteId))
+        let result: AreaPurchaseResult = try await call("POST", "areas", body: AreaPurchaseRequest(quoteId: quoteId, signedTransaction: signedTransaction),
+                                                        auth: true, idempotent: true, context: ErrorContext(quoteId: quoteId))
+        try ServerInput.name(result.areaId, "area id")
+        try ServerInput.name(result.productId, "product id")
+        try ServerInput.nonNegative(result.size, "area size")
+        return result
+    }
+
+    /// A quote's ids (it names the product bought next) and sizes.
+    static func check(_ quote: AreaQuote) throws(RegionManagerError) {
+        try ServerInput.name(quote.quoteId, "quote id")
+        try ServerInput.name(quote.productId, "product id")
+        try ServerInput.nonNegative(quote.size, "area size")
+        try ServerInput.nonNegative(quote.maxBytes, "area size cap")
     }
 
     /// `zooms 15 and up`, `zooms up to 9`, `zooms 3 to 9`, or nil when no zoom was asked for.
@@ -58,7 +75,9 @@ extension StoreClient {
         case "area_not_covered":
             return .areaNotCovered(center: context.center, zooms: Self.zooms(context.minzoom, context.maxzoom), nearby: e.nearby ?? [])
         case "area_too_large":
-            return .areaTooLarge(radiusKm: context.radiusKm, largestRadiusKm: e.largestRadiusKm, message: e.message)
+            // A radius beyond what a quote may ask for, or not a number at all, is no advice.
+            let largest = ServerInput.kilometres(e.largestRadiusKm, limit: AreaQuoteRequest.maxRadiusKm)
+            return .areaTooLarge(radiusKm: context.radiusKm, largestRadiusKm: largest, message: e.message)
         case "area_product":
             return .areaProduct(context.productId ?? "this product")
         case "not_an_area_product":

@@ -50,19 +50,27 @@ public struct StoreClient: Sendable {
     // MARK: catalog
 
     /// The catalog; statuses are this device's when logged in with a device id.
+    /// Every product's id and file name are checked (`unsafeName`) before any becomes a path.
     public func catalog(deviceId: String?) async throws -> CatalogListing {
-        try await call("GET", "catalog" + Self.deviceQuery(deviceId), body: nil as Data?, auth: token != nil, idempotent: true)
+        let listing: CatalogListing = try await call("GET", "catalog" + Self.deviceQuery(deviceId), body: nil as Data?,
+                                                     auth: token != nil, idempotent: true)
+        for p in listing.products { try ServerInput.check(p) }
+        return listing
     }
 
     public func product(_ productId: String, deviceId: String?) async throws -> ProductDetail {
-        try await call("GET", "catalog/\(Self.segment(productId))" + Self.deviceQuery(deviceId), body: nil as Data?,
-                       auth: token != nil, idempotent: true, productId: productId)
+        let detail: ProductDetail = try await call("GET", "catalog/\(Self.segment(productId))" + Self.deviceQuery(deviceId),
+                                                   body: nil as Data?, auth: token != nil, idempotent: true, productId: productId)
+        try ServerInput.check(detail.summary)
+        return detail
     }
 
     /// How to get the published version of a product from `fromVersion`: patches beside the full size.
     public func productUpdate(_ productId: String, from fromVersion: Int) async throws -> ProductUpdate {
-        try await call("GET", "updates/\(Self.segment(productId))/\(fromVersion)", body: nil as Data?, auth: true, idempotent: true,
-                       productId: productId)
+        let update: ProductUpdate = try await call("GET", "updates/\(Self.segment(productId))/\(fromVersion)", body: nil as Data?,
+                                                   auth: true, idempotent: true, productId: productId)
+        try ServerInput.check(update)
+        return update
     }
 
     /// A server path the API gave (`/api/v1/...`), on the server's own origin.
@@ -75,6 +83,7 @@ public struct StoreClient: Sendable {
 
     public func entitlements() async throws -> [Entitlement] {
         let list: EntitlementList = try await call("GET", "entitlements", body: nil as Data?, auth: true, idempotent: true)
+        for e in list.entitlements { try ServerInput.name(e.productId, "product id") }
         return list.entitlements
     }
 

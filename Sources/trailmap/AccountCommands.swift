@@ -39,7 +39,7 @@ struct AccountRegisterCommand: AsyncParsableCommand {
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
         let account = try await accounts.register(email: credentials.email, password: try credentials.resolvedPassword(),
                                                   deviceName: credentials.device)
-        print("Registered and logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
+        TerminalText.print("Registered and logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
     }
 }
 
@@ -53,7 +53,7 @@ struct AccountLoginCommand: AsyncParsableCommand {
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
         let account = try await accounts.login(email: credentials.email, password: try credentials.resolvedPassword(),
                                                deviceName: credentials.device)
-        print("Logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
+        TerminalText.print("Logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
     }
 }
 
@@ -64,7 +64,7 @@ struct AccountLogoutCommand: AsyncParsableCommand {
     func run() async throws {
         let state = try options.state()
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
-        if let warning = try await accounts.logout() { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
-        print("Logged out. Installed regions stay usable offline.")
+        if let warning = try await accounts.logout() { FileHandle.standardError.write(Data((TerminalText.clean(warning) + "\n").utf8)) }
+        TerminalText.print("Logged out. Installed regions stay usable offline.")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import TileStore
 
 /// `trailmap bundle export FILE --dir OUT/`: the tiles as plain files, for static file servers.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json, or as one PMTiles archive.",
@@ -23,15 +23,24 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "Write one PMTiles v3 archive instead (Hilbert-ordered, deduplicated, run-length encoded), for object storage behind a CDN.")
     var pmtiles: String?
     @Flag(name: .long, help: "Write into a folder that is not empty.") var force = false
+    @Option(name: .long, help: "With --pmtiles: the store's catalog (\(CatalogLocation.help)), to say which products sell the bundle (an archive is public once uploaded).")
+    var catalog: String?
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard (dir == nil) != (pmtiles == nil) else { throw ValidationError("give either --dir OUT/ or --pmtiles OUT.pmtiles") }
         if let pmtiles, !pmtiles.hasSuffix(".pmtiles") { throw ValidationError("--pmtiles must end in .pmtiles") }
+        if let catalog {
+            guard pmtiles != nil else { throw ValidationError("--catalog goes with --pmtiles") }
+            _ = try CatalogLocation(catalog)
+        }
     }
 
-    func run() throws {
+    func run() async throws {
         if let pmtiles {
+            // The archive is read by Range requests with no check of who reads: a bundle sold in
+            // the store would be free to anyone with its URL (shown even with --quiet).
+            if let line = try await publicArchiveLine() { FileHandle.standardError.write(Data((line + "\n").utf8)) }
             let start = Date()
             let s = try PMTilesExporter.export(from: file, to: pmtiles)
             if !global.quiet {
@@ -68,5 +77,16 @@ struct ExportCommand: ParsableCommand {
                          dir, stats.tiles, ByteSize.format(stats.bytes), range, stats.fileExtension,
                          Date().timeIntervalSince(start)))
         }
+    }
+
+    /// The general note, or with --catalog a warning naming the products that sell the bundle
+    /// (nothing when none does).
+    private func publicArchiveLine() async throws -> String? {
+        guard let catalog else { return PaidBundleNote.general }
+        let location = try CatalogLocation(catalog)
+        guard location.exists else { throw ValidationError("no catalog at \(location)") }
+        let store = try await location.open(logger: global.logger("trailmap.catalog"))
+        defer { CatalogLocation.close(store) }
+        return PaidBundleNote.line(file: file, sellers: try await PaidBundleNote.sellers(of: file, in: store))
     }
 }

@@ -22,6 +22,9 @@ struct RegionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Attempts per request on network errors and 5xx answers.", visibility: .hidden))
     var attempts: Int = 4
 
+    @Flag(name: .customLong("insecure-http"), help: "Allow a plain http:// server on another machine: your password, session token and maps then cross the network unencrypted. (A server on this machine, e.g. http://127.0.0.1, needs no flag.)")
+    var insecureHTTP = false
+
     func validate() throws {
         if let server { _ = try Self.parseServer(server) }
         guard chunkSize.bytes > 0 else { throw ValidationError("--chunk-size must be positive") }
@@ -46,7 +49,7 @@ struct RegionOptions: ParsableArguments {
         return URL(string: "http://127.0.0.1:8080") ?? URL(fileURLWithPath: "/")
     }
 
-    var http: HTTPClient { HTTPClient(retry: RetryPolicy(attempts: attempts)) }
+    var http: HTTPClient { HTTPClient(retry: RetryPolicy(attempts: attempts), allowsInsecureHTTP: insecureHTTP) }
 
     func manager() throws -> RegionManager {
         let state = try state()

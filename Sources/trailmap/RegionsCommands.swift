@@ -60,10 +60,10 @@ struct RegionsBuyCommand: AsyncParsableCommand {
 
     func run() async throws {
         switch try await options.manager().buy(id) {
-        case let .free(p): print("\(p.title) is free: nothing to buy. Install it with `trailmap regions install \(id)`.")
-        case let .alreadyOwned(_, message): print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
+        case let .free(p): TerminalText.print("\(p.title) is free: nothing to buy. Install it with `trailmap regions install \(id)`.")
+        case let .alreadyOwned(_, message): TerminalText.print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
         case let .purchased(p, result):
-            print("Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \(id)`.")
+            TerminalText.print("Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \(id)`.")
         }
     }
 }
@@ -110,7 +110,7 @@ struct RegionsUninstallCommand: AsyncParsableCommand {
 
     func run() async throws {
         let outcome = try await options.manager().uninstall(id)
-        print("Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free.")
+        TerminalText.print("Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free.")
         RegionsOutput.warn(outcome.warning)
     }
 }
@@ -125,7 +125,7 @@ struct RegionsRestoreCommand: AsyncParsableCommand {
         let printer = download.printer
         let items = try await options.manager().restore { printer.report($0, $1) }
         if json { try RegionsOutput.json(items) } else if items.isEmpty {
-            print("Your account owns no regions yet.")
+            TerminalText.print("Your account owns no regions yet.")
         } else {
             RegionsOutput.table(["ID", "RESULT", "NOTE"], items.map { [$0.productId, $0.result.replacingOccurrences(of: "_", with: " "), $0.message ?? ""] })
         }
@@ -155,7 +155,7 @@ struct RegionsUpdateCommand: AsyncParsableCommand {
         let printer = download.printer
         let outcomes = try await options.manager().update(id) { printer.report($0, $1) }
         if json { try RegionsOutput.json(outcomes); return }
-        if outcomes.isEmpty { print("Everything installed is up to date.") }
+        if outcomes.isEmpty { TerminalText.print("Everything installed is up to date.") }
         outcomes.forEach(RegionsOutput.installed)
     }
 }
@@ -174,6 +174,6 @@ struct RegionsSandboxRefundCommand: AsyncParsableCommand {
 
     func run() async throws {
         let transaction = try await options.manager().sandboxNotify(id, type: type)
-        print("The store sent \(type) for transaction \(transaction) of \(id). See `trailmap regions status`.")
+        TerminalText.print("The store sent \(type) for transaction \(transaction) of \(id). See `trailmap regions status`.")
     }
 }

@@ -9,6 +9,21 @@ struct TrailMapCommand: AsyncParsableCommand {
         subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, CatalogCommand.self, StoreCommand.self,
                       AccountCommand.self, RegionsCommand.self, TrailsCommand.self]
     )
+
+    /// As ArgumentParser's own, but a device-side error is reported through `TerminalText`
+    /// (control characters a server put in it removed, flags named).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: TerminalText.reported(error))
+        }
+    }
 }
 
 /// `trailmap bundle ...`: work on existing bundles.

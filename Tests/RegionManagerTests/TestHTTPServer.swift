@@ -43,7 +43,8 @@ final class TestHTTPServer: Sendable {
     private let listener: Int32
     private let stopped = StopFlag()
 
-    init(handler: @escaping @Sendable (Request) -> Response) throws {
+    /// Listens on `address` (loopback unless a test needs the server reached from another address).
+    init(address: String = "127.0.0.1", handler: @escaping @Sendable (Request) -> Response) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -51,7 +52,7 @@ final class TestHTTPServer: Sendable {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = 0
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_addr.s_addr = inet_addr(address)
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
