@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import Trails
 import Catalog
 import TrailMapAPI
 @testable import TrailMapServer
@@ -93,6 +94,7 @@ import TrailMapTestSupport
 
     @Test func everyBodyKeepsToTheDocumentAndTheDocumentToTheTypes() async throws {
         let f = try StoreFixture(coloradoLayers: ProductLevelsTests.layers)
+        let trails = try Self.publishTrailRegion(f)
         try await f.app().test(.live) { client in
             let served = StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))
             let c = Checker(contract: OpenAPIContract(document: served))
@@ -214,6 +216,17 @@ import TrailMapTestSupport
             c.check(try #require(uncovered.error.nearby?.first), as: "NearbyRegion")
             c.check(APIErrorBody(code: "area_too_large", message: "larger than the cap", largestRadiusKm: 2.5), as: "Error")
 
+            // Trails: a page near a place, and one trail with its line.
+            let page = try c.answer(try await Self.send(client, .get, "/api/v1/trails?near=Estes%20Park&radiusKm=15&limit=2"),
+                                    TrailSearchResult.self, "get", "/trails", .ok)
+            #expect(page.trails.count == 2 && page.nextCursor != nil && page.place?.name == "Estes Park")
+            let rest = try c.answer(try await Self.send(client, .get, "/api/v1/trails?near=Estes%20Park&radiusKm=15&limit=2&cursor=\(page.nextCursor ?? "")"),
+                                    TrailSearchResult.self, "get", "/trails", .ok)
+            #expect(rest.trails.count == 2 && rest.nextCursor == nil)
+            let trailDetail = try c.answer(try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)"), TrailDetail.self,
+                                      "get", "/trails/{trailId}", .ok)
+            #expect(trailDetail.geometry != nil && trailDetail.gpxURL != nil && trailDetail.trail.products.first?.owned == true)
+
             // An error.
             let missing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,
                                        "get", "/catalog/{productId}", .notFound)
@@ -230,6 +243,23 @@ import TrailMapTestSupport
                 #expect(unseen.isEmpty, "\(name): no checked value had \(unseen.sorted())")
             }
         }
+    }
+
+    /// Publishes a free region whose bundle holds `TrailRoutesTests`' Colorado trails, and a place list.
+    static func publishTrailRegion(_ f: StoreFixture) throws -> [TrailRecord] {
+        let bundle = try f.tiles.bundle("rocky")
+        var lines = TrailRoutesTests.coloradoLines
+        lines[0].tags["ref"] = "E1"
+        lines[0].tags["surface"] = "dirt"
+        let records = try TrailRoutesTests.addTrails(lines, to: bundle, dir: f.tiles.dir)
+        let file = f.tiles.dir.file("rocky.json")
+        let entry: [String: Any] = ["productId": "rocky", "title": "Rocky Mountain", "category": "Parks", "price": ["amount": "0", "currency": "USD"],
+                                    "bundle": "rocky.mbtiles"]
+        try JSONSerialization.data(withJSONObject: ["products": [entry]]).write(to: URL(fileURLWithPath: file))
+        _ = try f.catalog.publish(try ProductFile.load(path: file), tilesDirectory: f.tiles.dir.path)
+        try Gazetteer.write([Place(name: "Estes Park", lon: -105.5217, lat: 40.3772, population: 5904)],
+                            to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))
+        return records.sorted { $0.id < $1.id }
     }
 
     /// Publishes an area product cutting from the fixture's two state bundles.
