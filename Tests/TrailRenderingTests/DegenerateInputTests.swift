@@ -12,7 +12,7 @@ import TileGeometry
         let t = WebMercator.tile(lon: -106.95, lat: 39.40, zoom: 14)
         let y = Double(t.y * 256) + 128
         let x0 = Double(t.x * 256)
-        var broken = TilePixels.line("gap", name: "Gap Trail", .easy, zoom: 14, [(x0 + 10, y), (x0 + 100, y), (x0 + 150, y), (x0 + 240, y)])
+        var broken = TilePixels.line("gap", name: "Gap Trail", .easy, zoom: 14, [(x0 + 10, y), (x0 + 100, y), (x0 + 125, y), (x0 + 150, y), (x0 + 240, y)])
         // The third point is not a coordinate: the line breaks there.
         broken.coordinates[4] = .nan
         let lines = [

@@ -57,7 +57,7 @@ import TileGeometry
         var base = RGBAImage(width: 256, height: 256, fill: (10, 90, 30, 255))
         try renderer.render(z: t.z, x: t.x, y: t.y, over: &base)
         let easy = Self.style.color(for: .easy)
-        #expect(base.rgba(128, 72) == [easy.red, easy.green, easy.blue, 255])
+        #expect(base.rgba(128, 24) == [easy.red, easy.green, easy.blue, 255])
         #expect(base.rgba(128, 50) == [10, 90, 30, 255], "the base shows where there is no line")
         // An anti-aliased edge pixel blends the casing with the base.
         let overlay = try renderer.render(z: t.z, x: t.x, y: t.y)
