@@ -99,8 +99,9 @@ public final class TrailTileRenderer: @unchecked Sendable {
             let path = StrokePath(trails: trails, scale: scale, originX: Double(originX), originY: Double(originY),
                                   width: Double(width), height: Double(height), margin: margin)
             let cr = canvas.cr
+            var run = [SIMD2<Double>](), keep = [Bool]()
             if casing > 0, style.casingColor.alpha > 0 {
-                for c in found { path.add(trails.chunks[c], to: cr) }
+                for c in found { path.add(trails.chunks[c], to: cr, run: &run, keep: &keep) }
                 canvas.setSource(style.casingColor)
                 cairo_set_line_width(cr, lineWidth + 2 * casing)
                 cairo_stroke(cr)
@@ -111,7 +112,7 @@ public final class TrailTileRenderer: @unchecked Sendable {
             while i < found.count {
                 let difficulty = trails.lines[trails.chunks[found[i]].line].difficulty
                 while i < found.count, trails.lines[trails.chunks[found[i]].line].difficulty == difficulty {
-                    path.add(trails.chunks[found[i]], to: cr)
+                    path.add(trails.chunks[found[i]], to: cr, run: &run, keep: &keep)
                     i += 1
                 }
                 canvas.setSource(style.color(for: difficulty))

@@ -21,9 +21,12 @@ echo "## Mapnik"
 # The sample Mapnik wrote, drawn again by TrailMap to PNG files for the comparison (untimed).
 find "$work/mapnik" -name '*.png' | sed -E "s|$work/mapnik/([0-9]+)/([0-9]+)/([0-9]+)\.png|\1 \2 \3|" > "$work/sample.txt"
 "$bin" "$work/lines.geojson" "$work/sample.txt" --style "$work/style.json" --out "$work/trailmap" > /dev/null
-ours=$(sed -nE 's/.* render ([0-9.]+) s$/\1/p' "$work/trailmap.txt")
-theirs=$(sed -nE 's/.* render ([0-9.]+) s$/\1/p' "$work/mapnik.txt")
-echo "## render time: TrailMap ${ours} s, Mapnik ${theirs} s, ratio $(echo "scale=3; $ours / $theirs" | bc)"
+ours=$(sed -nE 's/.* render ([0-9.]+) s, cpu ([0-9.]+) s$/\1 \2/p' "$work/trailmap.txt")
+theirs=$(sed -nE 's/.* render ([0-9.]+) s, cpu ([0-9.]+) s$/\1 \2/p' "$work/mapnik.txt")
+read -r ow oc <<< "$ours"
+read -r tw tc <<< "$theirs"
+echo "## render time: TrailMap ${ow} s (cpu ${oc} s), Mapnik ${tw} s (cpu ${tc} s);" \
+  "ratio wall $(echo "scale=3; $ow / $tw" | bc), cpu $(echo "scale=3; $oc / $tc" | bc)"
 echo "## coverage (sample)"
 /usr/bin/python3 scripts/bench/trails_mapnik.py compare "$work"
 echo "work: $work"

@@ -146,25 +146,30 @@ def run_mapnik(out):
         mapnik.render(m, mapnik.Image(256, 256))
     prepare = time.perf_counter() - t0
     per_zoom = {}
+    cpu_zoom = {}
     total = 0.0
+    cpu_total = 0.0
     count = {}
     for z, x, y in tiles:
         m = maps[z]
         m.zoom_to_box(mapnik.Box2d(*tile_bounds(z, x, y)))
         im = mapnik.Image(256, 256)
-        s = time.perf_counter()
+        s, c = time.perf_counter(), time.thread_time()
         mapnik.render(m, im)
-        d = time.perf_counter() - s
+        d, cpu = time.perf_counter() - s, time.thread_time() - c
         total += d
+        cpu_total += cpu
         per_zoom[z] = per_zoom.get(z, 0.0) + d
+        cpu_zoom[z] = cpu_zoom.get(z, 0.0) + cpu
         count[z] = count.get(z, 0) + 1
         if count[z] % SAMPLE_EVERY == 1:
             folder = os.path.join(out, "mapnik", str(z), str(x))
             os.makedirs(folder, exist_ok=True)
             im.save(os.path.join(folder, "%d.png" % y), "png32")
-    print("mapnik %s: prepare %.3f s, tiles %d, render %.3f s" % (mapnik.mapnik_version(), prepare, len(tiles), total))
+    print("mapnik %s: prepare %.3f s, tiles %d, render %.3f s, cpu %.3f s" % (
+        mapnik.mapnik_version(), prepare, len(tiles), total, cpu_total))
     for z in sorted(per_zoom):
-        print("z%d %d tiles %.3f s" % (z, count[z], per_zoom[z]))
+        print("z%d %d tiles %.3f s, cpu %.3f s" % (z, count[z], per_zoom[z], cpu_zoom[z]))
 
 
 def alpha_of(mapnik, np, path):
