@@ -35,6 +35,27 @@ final class CairoCanvas {
         cairo_set_source_rgba(cr, k.r, k.g, k.b, k.a)
     }
 
+    /// Replaces the canvas's pixels with straight-alpha RGBA bytes of its size.
+    func load(_ rgba: [UInt8]) {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        rgba.withUnsafeBufferPointer { o in
+            for row in 0..<height {
+                let line = UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+                for col in 0..<width {
+                    let p = (row * width + col) * 4
+                    let a = UInt32(o[p + 3])
+                    guard a != 0 else { line[col] = 0; continue }
+                    let r = (UInt32(o[p]) * a + 127) / 255, g = (UInt32(o[p + 1]) * a + 127) / 255
+                    let b = (UInt32(o[p + 2]) * a + 127) / 255
+                    line[col] = a << 24 | r << 16 | g << 8 | b
+                }
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
     /// The canvas as straight-alpha RGBA bytes.
     func image() -> RGBAImage {
         cairo_surface_flush(surface)

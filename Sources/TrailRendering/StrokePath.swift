@@ -1,6 +1,4 @@
-import CCairo
-
-/// Adds pieces of lines to a Cairo path in a window's pixel coordinates. Segments wholly beyond
+/// Hands pieces of lines, as segments in a window's pixel coordinates, to a rasterizer. Segments wholly beyond
 /// one side of the window (and its margin) are left out, and what remains is simplified
 /// (Douglas–Peucker) to within `tolerance` of a pixel, so a line of a million vertices, or a
 /// dense network at a low zoom, costs what the window shows rather than what the data holds.
@@ -20,8 +18,10 @@ struct StrokePath {
         (x < -margin ? 1 : 0) | (x > width + margin ? 2 : 0) | (y < -margin ? 4 : 0) | (y > height + margin ? 8 : 0)
     }
 
-    /// Adds the chunk's visible runs to the current path; `run` and `keep` are scratch buffers.
-    func add(_ chunk: ProjectedTrails.Chunk, to cr: OpaquePointer, run: inout [SIMD2<Double>], keep: inout [Bool]) {
+    /// Hands the chunk's visible runs, simplified, segment by segment to `segment`; `run` and
+    /// `keep` are scratch buffers.
+    func add(_ chunk: ProjectedTrails.Chunk, run: inout [SIMD2<Double>], keep: inout [Bool],
+             segment: (SIMD2<Double>, SIMD2<Double>) -> Void) {
         run.removeAll(keepingCapacity: true)
         trails.xy.withUnsafeBufferPointer { xy in
             var lastCode = 0
@@ -30,17 +30,17 @@ struct StrokePath {
                 let code = outcode(p.x, p.y)
                 if i > chunk.start, lastCode & code != 0 {
                     // The segment to here is wholly beyond one side: lift the pen.
-                    emit(&run, cr, &keep)
+                    emit(&run, &keep, segment)
                 }
                 run.append(p)
                 lastCode = code
             }
         }
-        emit(&run, cr, &keep)
+        emit(&run, &keep, segment)
     }
 
-    /// Adds the run, simplified, to the path and empties it.
-    private func emit(_ run: inout [SIMD2<Double>], _ cr: OpaquePointer, _ keep: inout [Bool]) {
+    /// Hands the run's segments, simplified, to `segment` and empties it.
+    private func emit(_ run: inout [SIMD2<Double>], _ keep: inout [Bool], _ segment: (SIMD2<Double>, SIMD2<Double>) -> Void) {
         defer { run.removeAll(keepingCapacity: true) }
         guard run.count >= 2 else { return }
         keep.removeAll(keepingCapacity: true)
@@ -48,8 +48,11 @@ struct StrokePath {
         keep[0] = true
         keep[run.count - 1] = true
         Self.simplify(run, 0, run.count - 1, &keep)
-        cairo_move_to(cr, run[0].x, run[0].y)
-        for i in 1..<run.count where keep[i] { cairo_line_to(cr, run[i].x, run[i].y) }
+        var last = run[0]
+        for i in 1..<run.count where keep[i] {
+            segment(last, run[i])
+            last = run[i]
+        }
     }
 
     /// Douglas–Peucker: marks the points of `p[a...b]` to keep.

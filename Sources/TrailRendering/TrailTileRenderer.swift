@@ -3,9 +3,9 @@ import Foundation
 import Raster
 import TileGeometry
 
-/// Draws trail lines into transparent Web Mercator tiles with Cairo: anti-aliased strokes with
-/// round joins and caps over a casing, width by zoom, colour by difficulty, and names along the
-/// lines (Pango) at `style.labelMinZoom` and above.
+/// Draws trail lines into transparent Web Mercator tiles: anti-aliased strokes with round joins
+/// and caps over a casing, width by zoom, colour by difficulty (`StrokeRasterizer`), and names
+/// along the lines (Cairo and Pango) at `style.labelMinZoom` and above.
 ///
 /// The lines are projected once; a grid over pieces of at most 64 segments lets each tile draw
 /// only the pieces near it, with a margin wider than the stroke so that strokes crossing a tile
@@ -82,10 +82,7 @@ public final class TrailTileRenderer: @unchecked Sendable {
     /// `tileSize` tiles inside it.
     func renderWindow(zoom: Int, originX: Int, originY: Int, width: Int, height: Int,
                       tileSize: Int) throws(TrailRenderingError) -> RGBAImage {
-        guard let canvas = CairoCanvas(width: width, height: height) else {
-            throw .surfaceUnavailable(width: width, height: height)
-        }
-        guard zoom >= style.minZoom else { return canvas.image() }
+        guard zoom >= style.minZoom else { return RGBAImage(width: width, height: height) }
         let scale = Double(1 << zoom) * Double(tileSize)
         let lineWidth = max(style.lineWidth.value(at: Double(zoom)), 0)
         let casing = max(style.casingWidth.value(at: Double(zoom)), 0)
@@ -95,49 +92,51 @@ public final class TrailTileRenderer: @unchecked Sendable {
         let query = WorldBox(minX: window.minX / scale, minY: window.minY / scale,
                              maxX: window.maxX / scale, maxY: window.maxY / scale)
         let found = grid.chunks(meeting: query, in: trails.chunks)
+        var strokes: [UInt8]?
         if !found.isEmpty, lineWidth > 0 {
             let path = StrokePath(trails: trails, scale: scale, originX: Double(originX), originY: Double(originY),
                                   width: Double(width), height: Double(height), margin: margin)
-            let cr = canvas.cr
+            var raster = StrokeRasterizer(width: width, height: height, outerHalf: lineWidth / 2 + casing, lineHalf: lineWidth / 2)
             var run = [SIMD2<Double>](), keep = [Bool]()
-            if casing > 0, style.casingColor.alpha > 0 {
-                for c in found { path.add(trails.chunks[c], to: cr, run: &run, keep: &keep) }
-                canvas.setSource(style.casingColor)
-                cairo_set_line_width(cr, lineWidth + 2 * casing)
-                cairo_stroke(cr)
-            }
-            // One stroke per difficulty, in drawing order (chunks come sorted by line).
-            cairo_set_line_width(cr, lineWidth)
+            // The lines of each difficulty over those of lower ones (chunks come sorted by line).
             var i = 0
             while i < found.count {
                 let difficulty = trails.lines[trails.chunks[found[i]].line].difficulty
+                raster.begin(difficulty)
                 while i < found.count, trails.lines[trails.chunks[found[i]].line].difficulty == difficulty {
-                    path.add(trails.chunks[found[i]], to: cr, run: &run, keep: &keep)
+                    path.add(trails.chunks[found[i]], run: &run, keep: &keep) { a, b in raster.add(a, b) }
                     i += 1
                 }
-                canvas.setSource(style.color(for: difficulty))
-                cairo_stroke(cr)
             }
+            strokes = raster.image(casing: casing > 0 && style.casingColor.alpha > 0 ? style.casingColor : nil,
+                                   colors: style.color(for:))
         }
+        var labels = [PlacedLabel]()
         if zoom >= style.labelMinZoom {
             let placed = placement(zoom: zoom, tileSize: tileSize)
             let tx0 = originX / tileSize, ty0 = originY / tileSize
             let tx1 = (originX + width - 1) / tileSize, ty1 = (originY + height - 1) / tileSize
-            var texts = [String: LabelText]()
-            let fontSize = style.fontSize.value(at: Double(zoom))
             for ty in ty0...ty1 {
-                for tx in tx0...tx1 {
-                    for label in placed.byTile[TileKey(x: tx, y: ty)] ?? [] {
-                        let text: LabelText
-                        if let t = texts[label.text] { text = t } else {
-                            text = LabelText(text: label.text, font: style.font, pixelSize: fontSize, on: canvas.cr)
-                            texts[label.text] = text
-                        }
-                        text.draw(on: canvas, cx: label.centerX - Double(originX), cy: label.centerY - Double(originY),
-                                  angle: label.angle, style: style)
-                    }
-                }
+                for tx in tx0...tx1 { labels += placed.byTile[TileKey(x: tx, y: ty)] ?? [] }
             }
+        }
+        guard !labels.isEmpty else {
+            return strokes.map { RGBAImage(width: width, height: height, pixels: $0) } ?? RGBAImage(width: width, height: height)
+        }
+        guard let canvas = CairoCanvas(width: width, height: height) else {
+            throw .surfaceUnavailable(width: width, height: height)
+        }
+        if let strokes { canvas.load(strokes) }
+        var texts = [String: LabelText]()
+        let fontSize = style.fontSize.value(at: Double(zoom))
+        for label in labels {
+            let text: LabelText
+            if let t = texts[label.text] { text = t } else {
+                text = LabelText(text: label.text, font: style.font, pixelSize: fontSize, on: canvas.cr)
+                texts[label.text] = text
+            }
+            text.draw(on: canvas, cx: label.centerX - Double(originX), cy: label.centerY - Double(originY),
+                      angle: label.angle, style: style)
         }
         return canvas.image()
     }
