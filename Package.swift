@@ -56,7 +56,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .target(name: "Raster", dependencies: ["CPNG", "CWebP", "CTurboJPEG", "TileGeometry"], swiftSettings: upcoming),
-        // Cairo and Pango (Debian libcairo2-dev, libpango1.0-dev): anti-aliased vector drawing and text.
+        // Cairo and Pango (Debian libcairo2-dev, libpango1.0-dev): trail labels, shaped and drawn along the lines.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo"),
         // Trails drawn from vectors into transparent overlay tiles: strokes, casings, labels.
         .target(name: "TrailRendering", dependencies: ["CCairo", "Raster", "TileGeometry"], swiftSettings: upcoming),

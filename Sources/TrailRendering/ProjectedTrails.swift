@@ -25,6 +25,9 @@ public enum TrailLineIssue: Sendable, Equatable {
     case invalidPoints(id: String, count: Int)
     /// The coordinate array has an odd number of values; the last one is ignored.
     case oddCoordinateCount(id: String)
+    /// Segments that jump more than 180° of longitude (across the antimeridian); the line is
+    /// broken there rather than drawn the long way round the world.
+    case antimeridianCrossings(id: String, count: Int)
 }
 
 /// The trails projected once to normalized Web Mercator, split into runs of valid points
@@ -68,7 +71,8 @@ struct ProjectedTrails: Sendable {
             if c.count % 2 != 0 { issues.append(.oddCoordinateCount(id: line.id)) }
             let n = c.count / 2
             if n < 2 { issues.append(.tooFewPoints(id: line.id, count: n)); continue }
-            var invalid = 0
+            var invalid = 0, crossings = 0
+            var lastLon = Double.nan
             var runStart = xy.count / 2
             func closeRun() {
                 let count = xy.count / 2 - runStart
@@ -94,6 +98,11 @@ struct ProjectedTrails: Sendable {
                     closeRun()
                     continue
                 }
+                if xy.count / 2 > runStart, abs(lon - lastLon) > 180 {
+                    crossings += 1
+                    closeRun()
+                }
+                lastLon = lon
                 let m = WebMercator.project(lon: lon, lat: lat)
                 let x = (m.x + shift) / (2 * shift), y = (shift - m.y) / (2 * shift)
                 // Repeated points add nothing to a stroke.
@@ -103,6 +112,7 @@ struct ProjectedTrails: Sendable {
             }
             closeRun()
             if invalid > 0 { issues.append(.invalidPoints(id: line.id, count: invalid)) }
+            if crossings > 0 { issues.append(.antimeridianCrossings(id: line.id, count: crossings)) }
         }
         self.lines = ordered
         self.xy = xy

@@ -38,6 +38,19 @@ import TileGeometry
         }
     }
 
+    @Test func aLineAcrossTheAntimeridianIsBrokenThereNotDrawnRoundTheWorld() throws {
+        // Fiji: 179.5 E to 179.5 W at 17 S.
+        let line = TrailLine(id: "fiji", difficulty: .hard, coordinates: [179.0, -17, 179.9, -17, -179.9, -17, -179.0, -17])
+        let renderer = TrailTileRenderer(lines: [line], style: Self.style)
+        #expect(renderer.issues == [.antimeridianCrossings(id: "fiji", count: 1)])
+        // At zoom 1 the world is 512 px wide: the two halves sit at its two ends, and nothing
+        // crosses the middle of the map.
+        let west = try renderer.render(z: 1, x: 0, y: 1), east = try renderer.render(z: 1, x: 1, y: 1)
+        let row = Int(TilePixels.world(lon: 0, lat: -17, zoom: 1).y) - 256
+        #expect(west.alpha(1, row) > 0 && east.alpha(254, row) > 0, "both halves are drawn")
+        #expect((10..<246).allSatisfy { west.alpha($0, row) == 0 && east.alpha($0, row) == 0 }, "no line round the world")
+    }
+
     @Test func badTileAddressesAndSizesAreErrors() {
         let renderer = TrailTileRenderer(lines: [], style: Self.style)
         #expect(throws: TrailRenderingError.invalidTile(z: 3, x: 8, y: 0)) { try renderer.render(z: 3, x: 8, y: 0) }

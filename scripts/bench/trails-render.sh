@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trails overlay drawing: TrailMap's TrailRendering (Cairo) against Mapnik (Debian python3-mapnik)
+# Trails overlay drawing: TrailMap's TrailRendering against Mapnik (Debian python3-mapnik)
 # on the same generated state-sized network of random-walk trails, the same tiles at z10-16, the
 # same widths, colours and casing; each times its rendering alone, single-threaded. Then the
 # lines' coverage of both on a sample of the tiles (alpha >= 128, within one pixel).
@@ -14,7 +14,7 @@ mkdir -p "$work"
 swift build -c release --product trails-render-bench >&2
 bin="$(swift build -c release --show-bin-path)/trails-render-bench"
 /usr/bin/python3 scripts/bench/trails_mapnik.py generate "$work" "$lines" "$per_zoom"
-echo "## TrailMap (TrailRendering, Cairo)"
+echo "## TrailMap (TrailRendering)"
 "$bin" "$work/lines.geojson" "$work/tiles.txt" --style "$work/style.json" | tee "$work/trailmap.txt"
 echo "## Mapnik"
 /usr/bin/python3 scripts/bench/trails_mapnik.py mapnik "$work" | tee "$work/mapnik.txt"
