@@ -3,8 +3,10 @@ import CCairo
 
 /// A box in world pixels at one zoom (x to the east, y to the south).
 public struct PixelBox: Sendable, Equatable {
+    /// The west, north, east and south edges, in world pixels.
     public var minX: Double, minY: Double, maxX: Double, maxY: Double
 
+    /// A box from its edges.
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
     }
@@ -20,14 +22,18 @@ public struct PixelBox: Sendable, Equatable {
 /// A trail name placed at one zoom: where its text is centred, its angle, and the box its
 /// text and halo fit in, all in world pixels of that zoom; the tile it lies wholly inside.
 public struct PlacedLabel: Sendable, Equatable {
+    /// The id of the line it names.
     public var lineID: String
+    /// The name drawn.
     public var text: String
+    /// Where the text is centred, in world pixels.
     public var centerX: Double
     public var centerY: Double
     /// Radians, clockwise from east (so the text never reads upside down: within ±90°).
     public var angle: Double
     /// The axis-aligned box around the turned text and its halo.
     public var box: PixelBox
+    /// The column and row of the tile that holds the box and draws the label.
     public var tileX: Int
     public var tileY: Int
 }

@@ -1,5 +1,6 @@
 /// The difficulty ladder a trail's colour is chosen by.
 public enum TrailDifficultyStyleKey: String, Codable, Sendable, CaseIterable, Comparable {
+    /// The ladder of issue 37, as manifests spell it.
     case easy, moderate, hard, expert, unknown
 
     /// Drawing order: unknown first (bottom), then easy up to expert (top).
@@ -13,6 +14,7 @@ public enum TrailDifficultyStyleKey: String, Codable, Sendable, CaseIterable, Co
         }
     }
 
+    /// Ordered as drawn: unknown, easy, moderate, hard, expert.
     public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 }
 

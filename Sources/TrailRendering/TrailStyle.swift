@@ -1,10 +1,13 @@
 /// An sRGB colour with straight alpha; in a manifest, `"#rrggbb"` or `"#rrggbbaa"`.
 public struct TrailColor: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// sRGB channels, 0...255.
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8
+    /// Opacity, 0 (none) ...255 (opaque), not premultiplied into the channels.
     public var alpha: UInt8
 
+    /// A colour from its channels (opaque unless told).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -52,8 +55,11 @@ public struct TrailColor: Sendable, Equatable, Codable, CustomStringConvertible 
 public struct ZoomStops: Sendable, Equatable, Codable {
     /// One stop: at `zoom`, `value` (pixels).
     public struct Stop: Sendable, Equatable, Codable {
+        /// The zoom level (fractions allowed).
         public var zoom: Double
+        /// The value there, in pixels.
         public var value: Double
+        /// A stop.
         public init(zoom: Double, value: Double) {
             self.zoom = zoom
             self.value = value
@@ -63,6 +69,7 @@ public struct ZoomStops: Sendable, Equatable, Codable {
     /// The stops, in increasing zoom.
     public var stops: [Stop]
 
+    /// Stops in any order (they are sorted by zoom); none gives 0 at every zoom.
     public init(_ stops: [Stop]) { self.stops = stops.sorted { $0.zoom < $1.zoom } }
 
     /// The same value at every zoom.
@@ -119,6 +126,7 @@ public struct TrailStyle: Sendable, Equatable, Codable {
     /// The distance, in pixels along a line, between candidate places for its label.
     public var labelSpacing: Double
 
+    /// A style; the defaults draw 1.5-4 px lines with a white casing and names from zoom 14.
     public init(colors: [TrailDifficultyStyleKey: TrailColor] = TrailStyle.defaultColors,
                 lineWidth: ZoomStops = ZoomStops([.init(zoom: 10, value: 1.5), .init(zoom: 14, value: 2.5), .init(zoom: 17, value: 4)]),
                 casingColor: TrailColor = TrailColor(red: 255, green: 255, blue: 255, alpha: 255),

@@ -16,6 +16,7 @@ public final class TrailTileRenderer: @unchecked Sendable {
     /// The largest tile side accepted, in pixels.
     public static let maxTileSize = 4096
 
+    /// The style every tile is drawn with.
     public let style: TrailStyle
     /// What was wrong with the input lines (those parts are not drawn).
     public var issues: [TrailLineIssue] { trails.issues }
@@ -32,6 +33,7 @@ public final class TrailTileRenderer: @unchecked Sendable {
         let byTile: [TileKey: [PlacedLabel]]
     }
 
+    /// Projects and indexes `lines` once (invalid parts are left out and listed in `issues`).
     public init(lines: [TrailLine], style: TrailStyle = TrailStyle()) {
         self.style = style
         trails = ProjectedTrails(lines)
