@@ -58,6 +58,10 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .target(name: "Raster", dependencies: ["CPNG", "CWebP", "CTurboJPEG", "TileGeometry"], swiftSettings: upcoming),
+        // Cairo and Pango (Debian libcairo2-dev, libpango1.0-dev): trail labels, shaped and drawn along the lines.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo"),
+        // Trails drawn from vectors into transparent overlay tiles: strokes, casings, labels.
+        .target(name: "TrailRendering", dependencies: ["CCairo", "Raster", "TileGeometry"], swiftSettings: upcoming),
         .target(
             name: "TileStore",
             dependencies: [
@@ -183,6 +187,13 @@ let package = Package(
             path: "Benchmarks/cache-traces",
             swiftSettings: upcoming
         ),
+        // Trails overlay drawing benchmark against Mapnik (scripts/bench/trails-render.sh); small, no products.
+        .executableTarget(
+            name: "trails-render-bench",
+            dependencies: ["TrailRendering", "Raster", "TileGeometry"],
+            path: "Benchmarks/trails-render",
+            swiftSettings: upcoming
+        ),
         .target(
             name: "TrailMapTestSupport",
             dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", .product(name: "Logging", package: "swift-log")],
@@ -191,6 +202,11 @@ let package = Package(
         ),
         .testTarget(name: "AreasTests", dependencies: ["Areas", "Catalog"], swiftSettings: upcoming),
         .testTarget(name: "EssentialsTests", dependencies: ["Essentials", "TrailMapTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "TrailRenderingTests",
+            dependencies: ["TrailRendering", "Raster", "TileGeometry"],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
