@@ -97,7 +97,8 @@ let package = Package(
         .target(
             name: "BundleBuilder",
             dependencies: [
-                "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials",
+                "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials", "Trails", "TrailRendering",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -165,7 +166,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailRendering",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -17,7 +17,8 @@ build() { # OUT NAME MINZOOM MAXZOOM SOURCES...
     --attribution "$( [[ $name == World* ]] && echo 'Natural Earth (public domain)' || echo 'NASA Blue Marble (public domain)')"
 }
 build Tiles/world.mbtiles "World base map" 0 4 Tiles/sources/world.png
-# Two map series and an overlay from a build manifest: relief at zooms 3-5, imagery at 6-8, trails over both.
+# Two map series and vector trails from a build manifest: relief at zooms 3-5, imagery at 6-8, trails
+# (scripts/make-sample-trail-lines.py) drawn over both and stored in the bundle for search.
 [ -f Tiles/colorado.mbtiles ] || $bin build --manifest Tiles/colorado.json --out Tiles/colorado.mbtiles
 build Tiles/utah.mbtiles "Utah" 3 8 Tiles/sources/utah.png
 # A map sheet in UTM zone 13N with a nodata collar (scripts/make-sample-geotiff.sh), read through GDAL.
@@ -28,6 +29,8 @@ for b in world colorado utah rocky-mountain front-range; do $bin bundle verify "
 # SAMPLES_ONLY=1: stop here (scripts/cluster.sh builds the samples this way, then serves them its way).
 [ "${SAMPLES_ONLY:-0}" = 1 ] && exit 0
 $bin catalog publish --products Catalog/products.json --tiles Tiles --catalog Catalog/catalog.sqlite
+# Place names for trail searches (GET /api/v1/trails?near=Estes%20Park): GeoNames text format.
+$bin catalog places load Tiles/sources/colorado-places.txt --tiles Tiles
 [ -f Catalog/sandbox/store.json ] || $bin store sandbox init Catalog/sandbox --bundle-id com.trailmap.app
 echo "Store page: http://127.0.0.1:${PORT:-8080}/store  ·  API: http://127.0.0.1:${PORT:-8080}/api/v1/openapi.json"
 exec $bin serve --tiles Tiles --host 127.0.0.1 --port "${PORT:-8080}" --log-level "${LOG_LEVEL:-notice}" \

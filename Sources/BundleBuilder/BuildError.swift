@@ -2,6 +2,8 @@ import Raster
 import SourceReaders
 import TileGeometry
 import TileStore
+import TrailRendering
+import Trails
 
 /// Why a build could not run; each names the file and the problem.
 public enum BuildError: Error, CustomStringConvertible {
@@ -32,6 +34,12 @@ public enum BuildError: Error, CustomStringConvertible {
     case merge(path: String, String)
     /// `--update` cannot update this bundle (the reason).
     case update(path: String, String)
+    /// The trails cannot be read (the file, layer, feature or field named).
+    case trails(TrailIngestError)
+    /// A tile's trails cannot be drawn.
+    case trailDrawing(tile: TileID, TrailRenderingError)
+    /// The trails cannot be stored in the bundle.
+    case trailStore(TrailStoreError)
 
     public var description: String {
         switch self {
@@ -59,6 +67,9 @@ public enum BuildError: Error, CustomStringConvertible {
             "\(path) (layer \(layer)): the source does not cover any tile of its zooms: it lies outside the region's bounds \(bounds)"
         case let .merge(path, reason): "\(path): \(reason)"
         case let .update(path, reason): "\(path): \(reason)"
+        case let .trails(error): error.description
+        case let .trailDrawing(tile, error): "trails of tile \(tile): \(error)"
+        case let .trailStore(error): error.description
         }
     }
 }

@@ -53,6 +53,8 @@ struct BuildFingerprint: Equatable {
         var tileSize: Int
         var encoding: TileEncoding
         var unitPolicy: Int
+        /// The trails drawn: their name, zooms and the digest of their records and style.
+        var trails: [String]?
     }
 
     private struct SourceStamp: Codable {
@@ -65,8 +67,9 @@ struct BuildFingerprint: Equatable {
     /// `sharedScales`: the joint ranges of layers' non-8-bit sources (`BundleBuilder.Plan`).
     /// `base`: the fingerprint recorded in the bundle an update starts from.
     /// `sources`: each source's layer, path and stamp (size and modification time).
+    /// `trails`: the digest of the trails drawn (`PreparedTrails.digest`).
     init(options o: BuildOptions, sources: [(layer: Int, path: String, stamp: SourceFileStamp)], sharedScales: [String: [Double]] = [:],
-         base: String? = nil) {
+         base: String? = nil, trails: String? = nil) {
         let layers = o.layers.map { l in
             LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
                           crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
@@ -78,7 +81,10 @@ struct BuildFingerprint: Equatable {
                          clip: o.clipBounds.map { [$0.west, $0.south, $0.east, $0.north] }, resampling: o.resampling.rawValue,
                          crs: o.read.crs?.wkt, nodata: o.read.nodata, scale: o.read.scale.map { [$0.min, $0.max] },
                          gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, openOptions: o.read.openOptions, sharedScales: sharedScales,
-                         tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion)
+                         tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion,
+                         trails: trails.map { digest in
+                             [o.trails?.name ?? "trails", o.trails?.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", digest]
+                         })
         let stamps = sources.map { s in
             SourceStamp(layer: s.layer, path: s.path, size: s.stamp.size, modified: s.stamp.modifiedNanoseconds)
         }

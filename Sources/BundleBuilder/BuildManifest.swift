@@ -3,6 +3,8 @@ import Raster
 import SourceReaders
 import TileGeometry
 import TileStore
+import TrailRendering
+import Trails
 
 /// A region's build described in a JSON file (`trailmap build --manifest REGION.json`): its
 /// name and texts, its extent, output settings and its layers, lower first. The schema is in the
@@ -32,11 +34,14 @@ public struct BuildManifest: Sendable {
     public var lossless: Bool?
     public var rounding: TileRounding?
     public var layers: [BuildLayer]
+    /// The layer of kind `trails`, if any: vector trails drawn over the others and stored.
+    public var trails: TrailLayerOptions?
 
     static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
                                          "allowGaps", "allowOverlap", "output", "layers"]
     static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling",
                                             "rounding"]
+    static let trailLayerFields: Set<String> = ["name", "title", "kind", "sources", "minzoom", "maxzoom", "mapping", "preset", "join", "style"]
     static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
                                            "nodata", "scale", "bands", "openOptions", "gcpTransform", "resampling", "opacity"]
 
@@ -52,6 +57,7 @@ public struct BuildManifest: Sendable {
         }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var reader = FieldReader(path: path)
+        reader.raw = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         return try reader.manifest(json, base: base)
     }
 
@@ -59,6 +65,7 @@ public struct BuildManifest: Sendable {
     public func options(output: String) -> BuildOptions {
         var o = BuildOptions(sources: [], name: name, minZoom: minZoom, maxZoom: maxZoom, output: output)
         o.layers = layers
+        o.trails = trails
         o.zoomsFromSources = zoomsFromSources
         o.allowGaps = allowGaps
         o.allowOverlap = allowOverlap
@@ -79,7 +86,7 @@ public struct BuildManifest: Sendable {
         return o
     }
 
-    private static func jsonProblem(_ error: any Error) -> String {
+    fileprivate static func jsonProblem(_ error: any Error) -> String {
         if case let DecodingError.dataCorrupted(context) = error {
             return context.underlyingError.map { "\($0)" } ?? context.debugDescription
         }
@@ -90,6 +97,8 @@ public struct BuildManifest: Sendable {
 /// Reads a manifest's JSON value by value, naming the field in every error.
 private struct FieldReader {
     let path: String
+    /// The whole file as `JSONSerialization` reads it (for a trails layer's style, decoded as `TrailStyle`).
+    var raw: [String: Any]?
 
     func fail(_ field: String?, _ message: String) -> BuildError { .manifest(path: path, field: field, message) }
 
@@ -157,18 +166,27 @@ private struct FieldReader {
         }
         guard !layerValues.isEmpty else { throw fail("layers", "must hold at least one layer") }
         var layers = [BuildLayer]()
-        for (i, value) in layerValues.enumerated() { layers.append(try layer(value, "layers[\(i)]", base: base)) }
+        var trails: TrailLayerOptions?
+        for (i, value) in layerValues.enumerated() {
+            if case let .object(l) = value, l["kind"] == .string("trails") {
+                guard trails == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind trails") }
+                trails = try trailLayer(value, "layers[\(i)]", index: i, base: base)
+            } else {
+                layers.append(try layer(value, "layers[\(i)]", base: base))
+            }
+        }
 
         let zoomRange = 0...TileID.maxZoom
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         // As on the command line: unless every layer gives its zooms, the builder takes the
         // missing ends from the unranged layers' sources, together with the ranged layers' zooms.
-        let unranged = layers.contains { $0.zooms == nil }
-        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min())
-        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max())
+        // A trails-only manifest: the trails' zooms, else chosen from their extent.
+        let unranged = layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil)
+        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min() ?? trails?.zooms?.lowerBound)
+        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max() ?? trails?.zooms?.upperBound)
         if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
 
-        var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers)
+        var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers, trails: trails)
         if minZoom == nil { m.zoomsFromSources.insert(.min) }
         if maxZoom == nil { m.zoomsFromSources.insert(.max) }
         m.description = try string(top["description"], "description", nonEmpty: false)
@@ -204,6 +222,49 @@ private struct FieldReader {
             m.rounding = try choice(o["rounding"], "output.rounding", TileRounding.self)
         }
         return m
+    }
+
+    /// A layer of kind `trails`: vector files, their field mapping (a JSON file) or preset, joining,
+    /// the style (a `TrailStyle` object) and the zooms drawn.
+    mutating func trailLayer(_ value: JSONValue, _ field: String, index: Int, base: String) throws(BuildError) -> TrailLayerOptions {
+        let l = try object(value, field, allowed: BuildManifest.trailLayerFields)
+        let resolve = { (p: String) in GDALFiles.resolve(p, relativeTo: base) }
+        guard case let .array(paths)? = l["sources"], !paths.isEmpty else {
+            throw fail("\(field).sources", "must be an array of vector files (the trails)")
+        }
+        var trails = TrailLayerOptions(sources: [])
+        for (i, p) in paths.enumerated() { trails.sources.append(resolve(try string(p, "\(field).sources[\(i)]")!)) }
+        if let name = try string(l["name"], "\(field).name") { trails.name = name }
+        if let title = try string(l["title"], "\(field).title") { trails.title = title }
+        trails.join = try bool(l["join"], "\(field).join") ?? false
+        let preset = try string(l["preset"], "\(field).preset")
+        let mapping = try string(l["mapping"], "\(field).mapping")
+        if preset != nil && mapping != nil { throw fail("\(field).mapping", "give mapping or preset, not both") }
+        if let preset {
+            guard preset == "osm" else { throw fail("\(field).preset", "\"\(preset)\" is not a preset (osm)") }
+            trails.mapping = TrailLayerOptions.osmPreset
+        }
+        if let mapping {
+            do { trails.mapping = try TrailFieldMapping.load(path: resolve(mapping)) } catch { throw fail("\(field).mapping", error.description) }
+        }
+        if l["style"] != nil {
+            let layers = raw?["layers"] as? [Any]
+            guard index < layers?.count ?? 0, let style = (layers?[index] as? [String: Any])?["style"],
+                  let data = try? JSONSerialization.data(withJSONObject: style) else { throw fail("\(field).style", "must be a JSON object") }
+            do { trails.style = try JSONDecoder().decode(TrailStyle.self, from: data) } catch {
+                throw fail("\(field).style", "not a trail style: \(BuildManifest.jsonProblem(error))")
+            }
+        }
+        let zoomRange = 0...TileID.maxZoom
+        let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange), hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
+        switch (lo, hi) {
+        case let (lo?, hi?):
+            guard lo <= hi else { throw fail("\(field).minzoom", "\(lo) is greater than maxzoom \(hi): the range is inverted") }
+            trails.zooms = lo...hi
+        case (nil, nil): break
+        default: throw fail("\(field).\(lo == nil ? "minzoom" : "maxzoom")", "give both minzoom and maxzoom, or neither (every zoom)")
+        }
+        return trails
     }
 
     mutating func layer(_ value: JSONValue, _ field: String, base: String) throws(BuildError) -> BuildLayer {

@@ -8,6 +8,9 @@ public struct BuildOptions: Sendable {
     /// The layers, lower first, each with its sources and the zooms it serves (docs in
     /// `BuildLayer`). A plain build has one layer serving every zoom.
     public var layers: [BuildLayer]
+    /// Trails drawn over the tiles and stored in the bundle; with no layer of sources, the
+    /// bundle is a transparent trails-only overlay over the trails' extent.
+    public var trails: TrailLayerOptions?
     /// Source files (any raster GDAL reads; PNGs with world files are decoded by TrailMap),
     /// drawn in order (later sources over earlier ones); folders and globs are expanded by
     /// `SourceList`. Setting it makes the build one layer serving every zoom.

@@ -252,6 +252,9 @@ public struct BundleBuilder: Sendable {
     /// build of the same fingerprint left by a killed run is continued (`BuildReport.start`).
     public func build(progress: @escaping @Sendable (BuildProgress) -> Void = { _ in }) throws(BuildError) -> BuildReport {
         let start = Date()
+        if options.sources.isEmpty, let trails = options.trails {
+            return try TrailOverlayBuild(options: options, trails: try PreparedTrails.read(trails), logger: logger).run(progress: progress)
+        }
         guard !options.zoomsFromSources.isEmpty else { return try run(plan(), start: start, progress: progress) }
         try options.validate()
         let sources = try inspectSources()
@@ -268,7 +271,9 @@ public struct BundleBuilder: Sendable {
         let startStamps = infos.map { SourceFileStamp(source: $0) }
         let total = plan.total
         let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path, startStamps[$0]) }
-        var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales)
+        let trails = try options.trails.map(PreparedTrails.read)
+        if let trails { logger.info("\(trails.records.count) trail(s) from \(trails.options.sources.count) file(s)") }
+        var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales, trails: trails?.digest)
         var update: (base: UpdateBase, changes: SourceChanges)?
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
@@ -276,7 +281,7 @@ public struct BundleBuilder: Sendable {
                                                     layers: options.layers.count)
             logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
-                                           base: base.record[BuildRecord.fingerprintKey] ?? path)
+                                           base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
             update = (base, changes)
         }
         let writer: BundleWriter, begun: BuildStart
@@ -295,7 +300,7 @@ public struct BundleBuilder: Sendable {
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
             }
-            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, progress: progress)
+            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, progress: progress)
             if options.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
             if let update, let scopes {
@@ -326,6 +331,7 @@ public struct BundleBuilder: Sendable {
             }
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
+            if let trails, options.shard == nil { try trails.store(in: options.output) }
             if stats.tiles == 0 && options.shard == nil {
                 logger.warning("\(options.output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(options.minZoom)-\(options.maxZoom); check --src-nodata and --bands")
             }
@@ -342,7 +348,7 @@ public struct BundleBuilder: Sendable {
 
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
-    private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?,
+    private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
                         progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
         let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
@@ -385,6 +391,7 @@ public struct BundleBuilder: Sendable {
                                           unitZoom: plan.unitZooms[b], units: plan.units[b].filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
                                           finished: done, buildsUpperLevels: options.shard == nil)
             rendering.update = scopes?[b]
+            rendering.trails = trails
             let outcome = rendering.run(writer: writer, recordedRoot: { unit throws(BuildError) in
                 let data: [UInt8]?
                 do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }
@@ -401,13 +408,18 @@ public struct BundleBuilder: Sendable {
 
     /// The layers as the bundle records them: zooms resolved, sources by file name.
     func recordedLayers(_ plan: Plan) -> [BundleLayer] {
-        options.layers.enumerated().map { l, layer in
+        let trails = options.trails.map { t in
+            let z = t.zooms ?? options.minZoom...options.maxZoom
+            return BundleLayer(name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
+                               sources: t.sources.map { URL(fileURLWithPath: $0).lastPathComponent })
+        }
+        return options.layers.enumerated().map { l, layer in
             let z = layer.zooms(inBuild: options.minZoom...options.maxZoom)
             let names = plan.sources.indices.filter { plan.layerOf[$0] == l }
                 .map { URL(fileURLWithPath: plan.sources[$0].path).lastPathComponent }
             return BundleLayer(name: layer.name, title: layer.title, kind: layer.kind, minzoom: z.lowerBound,
                                maxzoom: z.upperBound, sources: names)
-        }
+        } + (trails.map { [$0] } ?? [])
     }
 
     private func metadata(_ plan: Plan) -> BundleMetadata {

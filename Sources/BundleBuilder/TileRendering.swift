@@ -33,6 +33,9 @@ struct TileRendering: Sendable {
     let buildsUpperLevels: Bool
     /// `--update`: the band's changed area and the old bundle (tiles outside the area are kept).
     var update: UpdateScope? = nil
+    /// Trails drawn over the tiles as they are encoded (the levels above are made from the
+    /// pixels without them, as each zoom draws its own lines).
+    var trails: PreparedTrails? = nil
 
     /// Units recorded by this process (for `BuildOptions.killAfterUnits`).
     static let recordedThisRun = Atomic<Int>(0)
@@ -60,6 +63,13 @@ struct TileRendering: Sendable {
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
         let update = self.update
+        let trails = self.trails, buildZooms = options.minZoom...options.maxZoom
+        /// Encodes a made tile, with its trails drawn when it has any.
+        @Sendable func encode(_ tile: TileID, _ image: RGBAImage) throws(BuildError) -> [UInt8] {
+            var out = image
+            if let trails, trails.draws(tile.z, build: buildZooms) { out = try trails.drawn(over: image, tile: tile, tileSize: n) }
+            do { return try encoding.encode(out) } catch { throw .encode(tile: tile, error) }
+        }
         let upper = buildsUpperLevels ? UpperLevels(units: units + finished, minZoom: minZ, unitZoom: unitZ, tileSize: n, update: update) : nil
         let openPerThread = options.maxOpenSourcesPerThread
 
@@ -71,9 +81,7 @@ struct TileRendering: Sendable {
         @Sendable func emit(_ tile: TileID, _ made: UpperTile) throws(BuildError) {
             switch made {
             case let .made(image):
-                let png: [UInt8]
-                do { png = try encoding.encode(image) } catch { throw .encode(tile: tile, error) }
-                guard queue.push(.tile(tile, png)) else { throw .cancelled }
+                guard queue.push(.tile(tile, try encode(tile, image))) else { throw .cancelled }
             case .kept:
                 guard queue.push(.keep(tile, subtree: false)) else { throw .cancelled }
             }
@@ -97,9 +105,7 @@ struct TileRendering: Sendable {
                 try upper.add(unit, .image(try recordedRoot(unit))) { tile, made throws(BuildError) in
                     switch made {
                     case let .made(image):
-                        do throws(TileCodecError) { resumed.append((tile, try encoding.encode(image))) } catch {
-                            throw .encode(tile: tile, error)
-                        }
+                        resumed.append((tile, try encode(tile, image)))
                     case .kept:
                         // An update's untouched parent: copied by the writer.
                         resumedKept += Self.keptRanges(tile, subtree: false, ranges: ranges, maxZoom: maxZ)
@@ -253,9 +259,7 @@ struct TileRendering: Sendable {
             try upper.flush { tile, made throws(BuildError) in
                 switch made {
                 case let .made(image):
-                    do throws(TileCodecError) { leftovers.append((tile, try encoding.encode(image))) } catch {
-                        throw .encode(tile: tile, error)
-                    }
+                    leftovers.append((tile, try encode(tile, image)))
                 case .kept: keptLeftovers += Self.keptRanges(tile, subtree: false, ranges: ranges, maxZoom: maxZ)
                 }
             }

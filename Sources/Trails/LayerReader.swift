@@ -27,7 +27,7 @@ final class LayerReader {
         self.columns = columns
         let tagsColumn = mapping.tagsField.flatMap { columns[$0] }
         self.tagsColumn = tagsColumn
-        for (field, role) in mapping.namedFields where columns[field] == nil && tagsColumn == nil {
+        for (field, role) in mapping.namedFields where columns[field] == nil && tagsColumn == nil && mapping.absentFieldsAreEmpty != true {
             throw .missingField(path: path, layer: layerName, field: field, role: role)
         }
         // The generic mapping takes name and ref fields by name, whatever their case.

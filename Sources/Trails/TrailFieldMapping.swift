@@ -35,6 +35,9 @@ public struct TrailFieldMapping: Sendable, Equatable, Codable {
     public var layers: [String]?
     /// A field holding more attributes as an hstore string (`"key"=>"value",...`).
     public var tagsField: String?
+    /// A mapped field the layer lacks reads as empty instead of being an error (a tagged export
+    /// has a column only for the tags some feature carries).
+    public var absentFieldsAreEmpty: Bool?
 
     public init(id: String? = nil, idNamespace: String? = nil, name: String? = nil, ref: String? = nil, surface: String? = nil,
                 difficulty: [String]? = nil, difficultyValues: [String: [String: TrailDifficulty]]? = nil,

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BundleBuilder
 import Foundation
+import TrailRendering
+import Trails
 import Raster
 import SourceReaders
 import TileGeometry
@@ -127,6 +129,24 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Update a bundle TrailMap built, with the current sources and the same settings: only tiles that added, changed or removed sources touch are made again, the rest is copied. --out may name the same file (replaced when the new one is complete).", valueName: "bundle"))
     var update: String?
 
+    @Option(name: .long, help: ArgumentHelp("A vector file of trails (any line layer GDAL reads: GeoJSON, GPX, GeoPackage, Shapefile, KML, FlatGeobuf, OpenStreetMap .osm/.pbf; any CRS); repeat for more. Drawn over the --source layers, or alone a transparent trails overlay; stored in the bundle for search.", valueName: "path"))
+    var trails: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The trails' field mapping (JSON): their attributes as name, ref, difficulty, uses and surface (default: the OpenStreetMap preset for .osm/.pbf files, names and refs otherwise).", valueName: "file"))
+    var trailsMapping: String?
+
+    @Option(name: .long, help: ArgumentHelp("osm: read the trails' attributes as OpenStreetMap tags (highway, sac_scale, mtb:scale, foot, bicycle, horse, ...), for tagged GeoJSON or GeoPackage exports.", valueName: "preset"))
+    var trailsPreset: String?
+
+    @Flag(name: .long, help: "Join the segments of one named trail that meet end to end into one trail.")
+    var trailsJoin = false
+
+    @Option(name: .long, help: ArgumentHelp("How trails are drawn (JSON: colours by difficulty, line and casing widths by zoom, label font and zooms).", valueName: "file"))
+    var trailsStyle: String?
+
+    @Option(name: .long, help: ArgumentHelp("The zooms the trails are drawn at (default: every zoom of the build).", valueName: "z0-z1"))
+    var trailsZooms: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -135,9 +155,20 @@ struct BuildCommand: ParsableCommand {
                 throw ValidationError("--manifest gives the sources and zooms: drop --source, --source-list, --minzoom and --maxzoom")
             }
         } else {
-            if source.isEmpty && sourceList == nil { throw ValidationError("give at least one --source FILE (or FOLDER), or --source-list FILE, or a --manifest") }
+            if source.isEmpty && sourceList == nil && trails.isEmpty {
+                throw ValidationError("give at least one --source FILE (or FOLDER), --source-list FILE or --trails FILE, or a --manifest")
+            }
             if name == nil { throw ValidationError("give the region's --name (or a --manifest that names it)") }
         }
+        if trails.isEmpty && (trailsMapping != nil || trailsPreset != nil || trailsJoin || trailsStyle != nil || trailsZooms != nil) {
+            throw ValidationError("--trails-mapping, --trails-preset, --trails-join, --trails-style and --trails-zooms apply to --trails")
+        }
+        if trailsMapping != nil && trailsPreset != nil { throw ValidationError("give --trails-mapping or --trails-preset, not both") }
+        if let trailsPreset, trailsPreset != "osm" { throw ValidationError("--trails-preset must be osm, not \(trailsPreset)") }
+        if let trailsZooms, Self.zoomRange(trailsZooms) == nil {
+            throw ValidationError("--trails-zooms must be Z0-Z1 with 0 <= Z0 <= Z1 <= \(TileID.maxZoom), e.g. 10-16")
+        }
+        if manifest != nil && !trails.isEmpty { throw ValidationError("--manifest gives the trails (a layer of kind trails): drop --trails") }
         if let sourceCrs {
             do { _ = try SpatialReference(userInput: sourceCrs) } catch { throw ValidationError("--source-crs: \(error)") }
         }
@@ -222,6 +253,10 @@ struct BuildCommand: ParsableCommand {
             options.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
                                                      deflater: pngDeflater.deflater, search: pngSearch)
         }
+        if !trails.isEmpty {
+            options.trails = try trailLayer()
+            options.recordsLayers = true
+        }
         if let description { options.description = description }
         if let attribution { options.attribution = attribution }
         if let bundleVersion { options.version = bundleVersion }
@@ -291,6 +326,34 @@ struct BuildCommand: ParsableCommand {
         // Sources drawn later cover earlier ones where they have pixels, at every zoom both serve.
         options.allowOverlap = true
         return options
+    }
+
+    /// The trails of `--trails` and the options about them.
+    private func trailLayer() throws -> TrailLayerOptions {
+        var t = TrailLayerOptions(sources: trails)
+        t.join = trailsJoin
+        if trailsPreset == "osm" { t.mapping = TrailLayerOptions.osmPreset }
+        if let trailsMapping {
+            do { t.mapping = try TrailFieldMapping.load(path: trailsMapping) } catch { throw ValidationError("--trails-mapping: \(error)") }
+        }
+        if let trailsStyle {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: trailsStyle)) } catch {
+                throw ValidationError("--trails-style \(trailsStyle): cannot read the file")
+            }
+            do { t.style = try JSONDecoder().decode(TrailStyle.self, from: data) } catch {
+                throw ValidationError("--trails-style \(trailsStyle): not a trail style (JSON with colors, lineWidth, casingColor, casingWidth, labelMinZoom, font, ...): \(error)")
+            }
+        }
+        t.zooms = trailsZooms.flatMap(Self.zoomRange)
+        return t
+    }
+
+    /// `Z0-Z1` as a zoom range, or nil.
+    static func zoomRange(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "-").map { Int($0) }
+        guard parts.count == 2, let lo = parts[0], let hi = parts[1], 0 <= lo, lo <= hi, hi <= TileID.maxZoom else { return nil }
+        return lo...hi
     }
 
     /// The value of an option that takes numbers, which may be negative (so it is parsed
