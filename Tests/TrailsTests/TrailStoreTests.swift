@@ -132,3 +132,28 @@ import Trails
         #expect(throws: TrailStoreError.badGeometry(path: bundle, id: bear)) { try TrailIndex(bundle: bundle).trail(bear) }
     }
 }
+
+/// Delta updates and trails: patches carry tiles and metadata only, so a patch between versions
+/// whose trails differ must not pass as the new version (the device then downloads it whole).
+@Suite struct TrailPatchTests {
+    let dir = TemporaryDirectory()
+
+    @Test func aPatchThatDoesNotCarryChangedTrailsFailsItsCheck() throws {
+        let src = try TrailFixtures.geoJSON(in: dir)
+        var records = try TrailIngest.read(path: src, options: TrailIngestOptions(mapping: try TrailFixtures.mapping(in: dir))).trails
+        let v1 = try TrailFixtures.bundle(in: dir, name: "v1.mbtiles")
+        try TrailStoreWriter.write(records, toBundle: v1)
+        let v2 = try TrailFixtures.bundle(in: dir, name: "v2.mbtiles")
+        records[0].name = "Bear Lake Loop"
+        try TrailStoreWriter.write(records, toBundle: v2)
+        let store = PatchStore(root: dir.file("patches"))
+        let c1 = try store.record(productId: "park", version: 1, bundle: v1, sha256: "v1").contentHash
+        let c2 = try store.record(productId: "park", version: 2, bundle: v2, sha256: "v2").contentHash
+        #expect(c1 != c2)
+        let out = dir.file("applied.mbtiles")
+        #expect(throws: PatchError.resultMismatch(expected: c2, found: c1)) {
+            try PatchApplier.apply([store.patchPath("park", from: 1, to: 2)], to: v1, output: out, expected: c2)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
