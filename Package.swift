@@ -76,16 +76,22 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        // Trails as data: reading line layers through OGR, trail records, their tables in a bundle, search.
+        // Trails as data: trail records, their tables in a bundle (R*Tree, FTS5), search (SQLite only, no GDAL).
         .target(
             name: "Trails",
             dependencies: [
-                "CGDAL", "SourceReaders", "Essentials",
+                "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcoming
+        ),
+        // Trails from vector files: line layers read through OGR, field mappings, the OpenStreetMap preset, joining.
+        .target(
+            name: "TrailSources",
+            dependencies: ["Trails", "CGDAL", "SourceReaders", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
         .target(
@@ -159,7 +165,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -237,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrailsTests",
-            dependencies: ["Trails", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
+            dependencies: ["Trails", "TrailSources", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),

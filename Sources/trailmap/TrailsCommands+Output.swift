@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrailSources
 import Trails
 
 /// What `trails search/show` (and `regions trails ...`) print, and the wording of the Trails module's errors.

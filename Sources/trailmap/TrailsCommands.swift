@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrailSources
 import Trails
 
 /// `trailmap trails ...`: trails as data in a bundle.

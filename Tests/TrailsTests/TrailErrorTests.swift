@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Bad input: each gives a structured error naming the file, layer, field or parameter.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Reading trails from files GDAL writes in the test run: fields mapped, lengths against OGR's.

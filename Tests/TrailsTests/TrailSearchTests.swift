@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Trails stored in a bundle and searched: every filter returns exactly the trails the fixture

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// The trails tables in a bundle: GDAL still opens it, the content hash covers them, a rewrite is whole.

@@ -1,4 +1,5 @@
 import Foundation
+import Trails
 
 /// How a vector layer's attributes become a trail's fields. Every field named here must exist in
 /// the layer, unless the mapping has a `tagsField` (OpenStreetMap's `other_tags`), where names
