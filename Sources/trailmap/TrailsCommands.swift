@@ -142,6 +142,14 @@ struct TrailsSearchCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Named bundles without trails are searched as empty, but said so (installed regions without trails are not).
+        for bundle in bundles {
+            do throws(TrailStoreError) { _ = try TrailIndex(bundle: bundle) } catch .noTrails {
+                FileHandle.standardError.write(Data("\(bundle): holds no trails (add them with trailmap trails add)\n".utf8))
+            } catch {
+                throw CommandFailure(description: error.description)
+            }
+        }
         try TrailsOutput.search(try query.query(), bundles: bundles, json: json)
     }
 }

@@ -97,8 +97,12 @@ import TrailMapTestSupport
         #expect(both.status != 0 && both.stderr.contains("--near and --bbox"), "\(both.stderr)")
         let radius = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "0"])
         #expect(radius.status != 0 && radius.stderr.contains("--radius-km"), "\(radius.stderr)")
-        let noTrails = try CLIRunner.run(["trails", "verify", try self.bundle("other.mbtiles")])
+        let other = try self.bundle("other.mbtiles")
+        let noTrails = try CLIRunner.run(["trails", "verify", other])
         #expect(noTrails.status != 0 && noTrails.stderr.contains("holds no trails"), "\(noTrails.stderr)")
+        let searchBoth = try CLIRunner.run(["trails", "search", bundle, other, "--q", "bear"])
+        #expect(searchBoth.status == 0 && searchBoth.stdout.hasPrefix("1 trail\n"), "\(searchBoth.stdout)")
+        #expect(searchBoth.stderr.contains("\(other): holds no trails"), "\(searchBoth.stderr)")
         let unknown = try CLIRunner.run(["trails", "show", bundle, "0123456789abcdef"])
         #expect(unknown.status != 0 && unknown.stderr.contains("no trail 0123456789abcdef"), "\(unknown.stderr)")
     }
