@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "BundlePatch",
             dependencies: [
-                "TileStore", "Essentials",
+                "TileStore", "Essentials", "Trails",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
