@@ -71,10 +71,10 @@ public enum TrailSearch {
         case .length:
             hits.sort { ($1.trail.lengthMetres, $0.trail.id) < ($0.trail.lengthMetres, $1.trail.id) }
         case .name:
-            hits.sort {
-                let a = $0.trail.name?.lowercased() ?? "\u{10FFFF}", b = $1.trail.name?.lowercased() ?? "\u{10FFFF}"
-                return (a, $0.trail.id) < (b, $1.trail.id)
-            }
+            // Names compared without case or accents; unnamed trails last.
+            let keys = Dictionary(hits.map { ($0.trail.id, $0.trail.name.map { NameMatcher.words($0).joined(separator: " ") } ?? "\u{10FFFF}") },
+                                  uniquingKeysWith: { a, _ in a })
+            hits.sort { (keys[$0.trail.id] ?? "", $0.trail.id) < (keys[$1.trail.id] ?? "", $1.trail.id) }
         }
     }
 

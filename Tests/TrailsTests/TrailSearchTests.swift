@@ -105,6 +105,9 @@ import Trails
             let page = try index.search(query { $0.minLengthKm = min; $0.maxLengthKm = max })
             #expect(keys(page, ids) == expected, "\(min)...\(max) km")
         }
+        let byName = try index.search(query { $0.sort = .name })
+        #expect(byName.hits.compactMap(\.trail.name) == ["Bear Lake Trail", "Cherry Creek Trail", "Émerald Lake Trail", "Glacier Gorge",
+                                                         "Longs Peak Trail", "Mill Creek Bike Path"], "accents do not sort last")
         let sorted = try index.search(query { $0.sort = .length })
         let expectedOrder = lengths.sorted { $0.value > $1.value }.map { ids[$0.key] }
         #expect(sorted.hits.map(\.trail.id) == expectedOrder)
