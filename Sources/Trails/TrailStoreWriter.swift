@@ -39,6 +39,18 @@ public enum TrailStoreWriter {
         logger.info("trails written", metadata: ["bundle": "\(path)", "trails": "\(trails.count)"])
     }
 
+    /// Copies the trails of `source` whose lines cross `box` into the bundle at `destination`,
+    /// replacing its trails (a cut of a region keeps the trails of the cut); returns how many. A
+    /// source without trails copies none and writes nothing.
+    @discardableResult
+    public static func copy(from source: String, to destination: String, within box: TrailBox) throws(TrailStoreError) -> Int {
+        let index: TrailIndex
+        do throws(TrailStoreError) { index = try TrailIndex(bundle: source) } catch .noTrails { return 0 }
+        let trails = try index.all().filter { SearchArea.intersects($0.geometry, box) }
+        try write(trails, toBundle: destination)
+        return trails.count
+    }
+
     /// Drops the trails tables and writes `trails` inside the caller's transaction (`path` names the file in errors).
     public static func write(_ trails: [TrailRecord], into db: Database, path: String) throws {
         for table in TrailStoreSchema.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }

@@ -147,6 +147,7 @@ struct ExtractCommand: ParsableCommand {
         guard let box = GeoBounds(parsing: bbox) else { throw ValidationError("bad --bbox") }
         let stats = try BundleExtractor.extract(from: file, bbox: box, to: out, name: name)
         print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))")
+        try TrailsOutput.copyTrails(from: file, to: out, within: box)
     }
 }
 

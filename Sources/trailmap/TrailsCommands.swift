@@ -66,9 +66,9 @@ struct TrailsAddCommand: ParsableCommand {
 /// The query options shared by `trails search` and `regions trails search`.
 struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, help: "Name or ref words (any case and accents, the last word a prefix, typos tolerated).") var q: String?
-    @Option(name: .long, help: "LAT,LON to search around (with --radius-km); write --near=LAT,LON when LAT is negative.") var near: String?
+    @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).") var near: String?
     @Option(name: .long, help: "Greatest distance from --near to the trail, km.") var radiusKm: Double?
-    @Option(name: .long, help: "W,S,E,N in degrees (W > E crosses the antimeridian); write --bbox=W,S,E,N when W is negative.") var bbox: String?
+    @Option(name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).") var bbox: String?
     @Option(name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.") var difficulty: [String] = []
     @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses: [String] = []
     @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []

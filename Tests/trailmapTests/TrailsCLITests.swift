@@ -93,7 +93,7 @@ import TrailMapTestSupport
         #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
         let contradictory = try CLIRunner.run(["trails", "search", bundle, "--min-length-km", "5", "--max-length-km", "2"])
         #expect(contradictory.status != 0 && contradictory.stderr.contains("--min-length-km and --max-length-km"), "\(contradictory.stderr)")
-        let both = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "2", "--bbox=-106,40,-105,41"])
+        let both = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "2", "--bbox", "-106,40,-105,41"])
         #expect(both.status != 0 && both.stderr.contains("--near and --bbox"), "\(both.stderr)")
         let radius = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "0"])
         #expect(radius.status != 0 && radius.stderr.contains("--radius-km"), "\(radius.stderr)")
@@ -122,5 +122,18 @@ import TrailMapTestSupport
         let id = try #require(found.first?["id"] as? String)
         let show = try CLIRunner.run(["regions", "trails", "show", id, "--tiles", tiles, "--json"])
         #expect(show.status == 0 && show.stdout.contains("\"difficulty\" : \"moderate\""), "\(show.stdout)\(show.stderr)")
+    }
+
+    @Test func extractKeepsTheTrailsOfTheBox() throws {
+        let src = try source(), bundle = try bundle()
+        #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
+        // The box holds Bear Lake and Emerald Lake's starts (west of -105.63), not Longs Peak (east and south).
+        let out = dir.file("cut.mbtiles")
+        let extract = try CLIRunner.run(["bundle", "extract", bundle, "--bbox", "-105.68,40.30,-105.63,40.32", "--out", out])
+        #expect(extract.status == 0 && extract.stdout.contains("2 trails"), "\(extract.stdout)\(extract.stderr)")
+        let search = try CLIRunner.run(["trails", "search", out, "--json", "--sort", "name"])
+        let found = try #require(try json(search.stdout)["trails"] as? [[String: Any]])
+        #expect(found.map { $0["name"] as? String } == ["Bear Lake Trail", "Émerald Lake Trail"])
+        #expect(try CLIRunner.run(["trails", "verify", out]).status == 0)
     }
 }
