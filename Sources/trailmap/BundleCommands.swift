@@ -107,7 +107,7 @@ struct VerifyCommand: ParsableCommand {
         let problems = BundleVerifier.verify(path: file) { _, data in
             tiles += 1
             return check.problem(data)
-        }
+        } + TrailsOutput.verifyProblems(file)
         if problems.isEmpty {
             print("\(file): OK (\(tiles) tiles decode, integrity ok, metadata complete)")
             return

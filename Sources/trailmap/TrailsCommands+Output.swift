@@ -112,6 +112,16 @@ enum TrailsOutput {
         if count > 0 { print("\(out): \(count) trail\(count == 1 ? "" : "s")") }
     }
 
+    /// `bundle verify`: the problems of the bundle's trails tables, if it has them.
+    static func verifyProblems(_ file: String) -> [String] {
+        do throws(TrailStoreError) { return try TrailIndex(bundle: file).verify().map { "trails: \($0)" } } catch {
+            switch error {
+            case .noTrails, .notFound, .notBundle: return []   // no trails, or the tile verifier reports the file
+            default: return ["trails: \(error)"]
+            }
+        }
+    }
+
     static func write(_ text: String, to path: String) throws {
         do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw CommandFailure(description: "\(path): cannot write it: \(error.localizedDescription)")

@@ -136,4 +136,18 @@ import TrailMapTestSupport
         #expect(found.map { $0["name"] as? String } == ["Bear Lake Trail", "Émerald Lake Trail"])
         #expect(try CLIRunner.run(["trails", "verify", out]).status == 0)
     }
+
+    @Test func bundleVerifyChecksTheTrails() throws {
+        let src = try source(), bundle = try bundle()
+        #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
+        #expect(try CLIRunner.run(["bundle", "verify", bundle]).status == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM trails_rtree WHERE id = (SELECT min(id) FROM trails)'); c.commit()", bundle]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let verify = try CLIRunner.run(["bundle", "verify", bundle])
+        #expect(verify.status != 0 && verify.stderr.contains("trails: trails_rtree indexes 2 of 3 trails"), "\(verify.stderr)")
+    }
 }
