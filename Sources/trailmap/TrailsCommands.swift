@@ -34,6 +34,8 @@ struct TrailsAddCommand: ParsableCommand {
         guard joinToleranceM.isFinite, joinToleranceM >= 0, joinToleranceM <= 1000 else {
             throw ValidationError("--join-tolerance-m must be 0...1000.")
         }
+        // Before reading what may be a large source.
+        guard FileManager.default.fileExists(atPath: bundle) else { throw ValidationError("\(bundle): no such bundle.") }
     }
 
     func run() throws {

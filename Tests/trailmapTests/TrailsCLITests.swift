@@ -90,6 +90,8 @@ import TrailMapTestSupport
         #expect(mapped.status != 0 && mapped.stderr.contains("no field TRAIL_NAME"), "\(mapped.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: bundle)) == before)
 
+        let noBundle = try CLIRunner.run(["trails", "add", dir.file("none.mbtiles"), "--trails", src])
+        #expect(noBundle.status != 0 && noBundle.stderr.contains("none.mbtiles: no such bundle"), "\(noBundle.stderr)")
         #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
         let contradictory = try CLIRunner.run(["trails", "search", bundle, "--min-length-km", "5", "--max-length-km", "2"])
         #expect(contradictory.status != 0 && contradictory.stderr.contains("--min-length-km and --max-length-km"), "\(contradictory.stderr)")
