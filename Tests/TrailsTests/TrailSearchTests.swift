@@ -165,4 +165,15 @@ import Trails
         let hit = try #require(page.hits.first { $0.trail.id == ids["RMNP-1"] })
         #expect(hit.bundles == [bundle, second])
     }
+
+    @Test func summaryCountsByDifficultyAndListsTheLongest() throws {
+        let (index, ids, _) = try indexed()
+        let lengths = try TrailFixtures.ogrLengths(try TrailFixtures.geoJSON(in: dir), in: dir)
+        let summary = try index.summary(longest: 2)
+        #expect(summary.count == 6)
+        #expect(summary.byDifficulty == [.easy: 1, .moderate: 2, .hard: 1, .expert: 1, .unknown: 1])
+        #expect(abs(summary.totalLengthMetres - lengths.values.reduce(0, +)) / summary.totalLengthMetres < 0.005)
+        let longest = lengths.sorted { $0.value > $1.value }.prefix(2).map { ids[$0.key] }
+        #expect(summary.longest.map(\.id) == longest)
+    }
 }
