@@ -4,7 +4,7 @@
 # postgresql: the PostgreSQL catalog tests start a throwaway cluster with its initdb and pg_ctl
 # (scripts/postgres.sh); no system service is started. zip: tests pack map sheets into archives.
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev gdal-bin libjs-leaflet chromium postgresql zip)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev gdal-bin osmium-tool libjs-leaflet chromium postgresql zip)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
