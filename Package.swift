@@ -76,17 +76,17 @@ let package = Package(
         .target(
             name: "BundlePatch",
             dependencies: [
-                "TileStore", "Essentials", "CSQLiteConfig",
+                "TileStore", "Essentials", "CSQLiteConfig", "Trails",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcoming
         ),
-        // Trails as data: reading line layers through OGR, trail records, their tables in a bundle, search.
+        // Trails as data: trail records, their tables in a bundle (R*Tree, FTS5), search (SQLite only, no GDAL).
         .target(
             name: "Trails",
             dependencies: [
-                "CGDAL", "SourceReaders", "Essentials",
+                "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -94,10 +94,17 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Trails from vector files: line layers read through OGR, field mappings, the OpenStreetMap preset, joining.
+        .target(
+            name: "TrailSources",
+            dependencies: ["Trails", "CGDAL", "SourceReaders", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BundleBuilder",
             dependencies: [
-                "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials", "Trails", "TrailRendering",
+                "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials", "Trails", "TrailSources", "TrailRendering",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -166,7 +173,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailRendering",
+                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -222,6 +229,7 @@ let package = Package(
             name: "TrailMapServerTests",
             dependencies: [
                 "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "TrailMapAPI", "Areas",
+                "Trails", "TrailSources",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -257,7 +265,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrailsTests",
-            dependencies: ["Trails", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
+            dependencies: ["Trails", "TrailSources", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),

@@ -5,7 +5,7 @@
 # (scripts/postgres.sh); no system service is started. zip: tests pack map sheets into archives.
 # libcairo2-dev, libpango1.0-dev, fonts-dejavu-core: trails are drawn with Cairo and labelled with Pango.
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core gdal-bin libjs-leaflet chromium postgresql zip)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core gdal-bin osmium-tool libjs-leaflet chromium postgresql zip)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -4,6 +4,7 @@ import TileGeometry
 import TileStore
 import TrailRendering
 import Trails
+import TrailSources
 
 /// Why a build could not run; each names the file and the problem.
 public enum BuildError: Error, CustomStringConvertible {

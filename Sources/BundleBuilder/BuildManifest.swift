@@ -5,6 +5,7 @@ import TileGeometry
 import TileStore
 import TrailRendering
 import Trails
+import TrailSources
 
 /// A region's build described in a JSON file (`trailmap build --manifest REGION.json`): its
 /// name and texts, its extent, output settings and its layers, lower first. The schema is in the

@@ -4,6 +4,7 @@ import Raster
 import TileGeometry
 import TrailRendering
 import Trails
+import TrailSources
 
 /// The trails of a build (`--trails`, or a manifest layer of kind `trails`): vector lines read
 /// through OGR, drawn over the tiles at the layer's zooms, and stored as records in the bundle.

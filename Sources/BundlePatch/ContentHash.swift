@@ -26,8 +26,10 @@ public enum ContentHash {
         public var hash: String
     }
 
-    /// Hashes the bundle at `path`, calling `tile` with every tile's entry in order (for an index).
-    public static func of(bundle path: String, tile: (TileEntry) throws -> Void = { _ in }) throws(PatchError) -> (hash: String, metadata: [String: String]) {
+    /// Hashes the bundle at `path`, calling `tile` with every tile's entry in order and `trail`
+    /// with every trail's id and row hash (for an index).
+    public static func of(bundle path: String, tile: (TileEntry) throws -> Void = { _ in },
+                          trail: (Int64, String) throws -> Void = { _, _ in }) throws(PatchError) -> (hash: String, metadata: [String: String]) {
         do {
             let db = try DatabaseQueue(path: path, configuration: GuardedSQLite.configuration(readonly: true))
             return try db.read { db in
@@ -53,7 +55,7 @@ public enum ContentHash {
                     hasher.update(data: Data("t \(entry.zoom) \(entry.column) \(entry.row) \(entry.hash)\n".utf8))
                     try tile(entry)
                 }
-                if try db.tableExists("trails") { try hashTrails(db, into: &hasher, path: path) }
+                if try db.tableExists("trails") { try hashTrails(db, into: &hasher, path: path, trail: trail) }
                 return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), metadata)
             }
         } catch let e as PatchError {
@@ -64,7 +66,7 @@ public enum ContentHash {
     }
 
     /// The `r` lines: every row of `trails` by id, all its columns hashed by name.
-    static func hashTrails(_ db: Database, into hasher: inout SHA256, path: String) throws {
+    static func hashTrails(_ db: Database, into hasher: inout SHA256, path: String, trail: (Int64, String) throws -> Void) throws {
         let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM trails ORDER BY id")
         while let row = try cursor.next() {
             guard let id = Int64.fromDatabaseValue(row["id"] as DatabaseValue) else {
@@ -82,7 +84,9 @@ public enum ContentHash {
                 }
                 bytes.append(0x1e)
             }
-            hasher.update(data: Data("r \(id) \(TileHash.id(bytes))\n".utf8))
+            let rowHash = TileHash.id(bytes)
+            hasher.update(data: Data("r \(id) \(rowHash)\n".utf8))
+            try trail(id, rowHash)
         }
     }
 }

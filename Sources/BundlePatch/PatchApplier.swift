@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TileStore
+import Trails
 
 /// Applies patches to a copy of an installed bundle and proves the result is the published version.
 public enum PatchApplier {
@@ -111,5 +112,11 @@ public enum PatchApplier {
         }
         try db.execute(sql: "DELETE FROM metadata WHERE name IN (SELECT name FROM p.meta_del) OR name IN (SELECT name FROM p.meta_put)")
         try db.execute(sql: "INSERT INTO metadata (name, value) SELECT name, value FROM p.meta_put")
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM p.sqlite_master WHERE type = 'table'"))
+        if tables.contains("trails_put") || tables.contains("trails_del") {
+            let replace = try String.fetchOne(db, sql: "SELECT value FROM p.patch WHERE name = 'trails'") == "replace"
+            try TrailStoreWriter.apply(db, put: tables.contains("trails_put") ? "p.trails_put" : nil,
+                                       delete: tables.contains("trails_del") ? "p.trails_del" : nil, replaceAll: replace)
+        }
     }
 }

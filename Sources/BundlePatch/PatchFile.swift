@@ -9,6 +9,10 @@ import TileStore
 ///     put (zoom_level, tile_column, tile_row, tile_data)   tiles added or replaced (TMS rows)
 ///     del (zoom_level, tile_column, tile_row)              tiles removed
 ///     meta_put (name, value), meta_del (name)              metadata changes
+///     trails_put (the columns of `trails`), trails_del (id)  trails added or changed, removed
+///                              (when either version has trails; `patch` then says trails =
+///                              replace when the earlier version's index has no trail hashes
+///                              and every trail of the later one is put)
 ///
 /// It is made once, when the later version is published, from the earlier version's index and
 /// the later bundle, and served like a bundle (Range, ETag = its SHA-256).
@@ -75,6 +79,7 @@ public enum PatchFile {
                     counts.metadataChanges = db.changesCount
                     try db.execute(sql: "INSERT INTO meta_del SELECT name FROM old.metadata WHERE name NOT IN (SELECT name FROM new.metadata)")
                     counts.metadataChanges += db.changesCount
+                    if try trails(db) { try db.execute(sql: "INSERT INTO patch VALUES ('trails', 'replace')") }
                     for (k, v) in ["format": format, "from_version": fromV, "to_version": toV, "from_content": fromC, "to_content": toC] {
                         try db.execute(sql: "INSERT INTO patch VALUES (?, ?)", arguments: [k, v])
                     }
@@ -84,6 +89,31 @@ public enum PatchFile {
             }
             return counts
         }
+    }
+
+    /// Writes `trails_put` / `trails_del` (with `old`, `new` and `bundle` attached); true when
+    /// the earlier version's index has no trail hashes, so every trail is put and the patch replaces them all.
+    static func trails(_ db: Database) throws -> Bool {
+        func has(_ schema: String, _ table: String) throws -> Bool {
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? 0 > 0
+        }
+        let bundleHas = try has("bundle", "trails"), oldIndexed = try has("old", "trails")
+        let oldHas = oldIndexed ? (try Int.fetchOne(db, sql: "SELECT count(*) FROM old.trails") ?? 0) > 0 : false
+        guard bundleHas || oldHas else { return false }
+        if bundleHas {
+            try db.execute(sql: "CREATE TABLE trails_put AS SELECT * FROM bundle.trails WHERE 0")
+            try db.execute(sql: oldIndexed ? """
+                INSERT INTO trails_put SELECT b.* FROM bundle.trails b JOIN new.trails n ON n.id = b.id
+                WHERE NOT EXISTS (SELECT 1 FROM old.trails o WHERE o.id = n.id AND o.hash = n.hash)
+                """ : "INSERT INTO trails_put SELECT * FROM bundle.trails")
+        }
+        try db.execute(sql: "CREATE TABLE trails_del (id INTEGER PRIMARY KEY)")
+        if oldIndexed {
+            try db.execute(sql: bundleHas
+                ? "INSERT INTO trails_del SELECT id FROM old.trails WHERE id NOT IN (SELECT id FROM new.trails)"
+                : "INSERT INTO trails_del SELECT id FROM old.trails")
+        }
+        return !oldIndexed
     }
 
     /// Reads and checks a patch's header, after checking the file is a plain patch (`check`).

@@ -18,6 +18,11 @@ extension PatchFile {
         "meta_put": ["name", "value"],
         "meta_del": ["name"],
     ]
+    /// Tables a patch may have (the trails changed and removed), and the columns each must have.
+    static let optionalTables: [String: [String]] = [
+        "trails_put": ["id", "name", "geometry"],
+        "trails_del": ["id"],
+    ]
 
     /// Smallest bytes a row takes in an SQLite file (cell pointer, sizes, record header).
     static let minimumRowBytes: Int64 = 4
@@ -37,6 +42,8 @@ extension PatchFile {
             let db = try DatabaseQueue(path: path, configuration: GuardedSQLite.configuration(readonly: true))
             defer { try? db.close() }
             return try db.read { db -> Extent in
+                let known = tables.merging(optionalTables) { a, _ in a }
+                var present = tables
                 for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master") {
                     let type = String.fromDatabaseValue(row[0] as DatabaseValue) ?? "?"
                     let name = String.fromDatabaseValue(row[1] as DatabaseValue) ?? "?"
@@ -44,17 +51,18 @@ extension PatchFile {
                     let sql = String.fromDatabaseValue(row[3] as DatabaseValue)
                     switch type {
                     case "table":
-                        guard tables[name] != nil else { throw unsafe("it holds a table \(name.debugDescription), which no patch has") }
+                        guard let columns = known[name] else { throw unsafe("it holds a table \(name.debugDescription), which no patch has") }
+                        present[name] = columns
                         if let sql, sql.uppercased().hasPrefix("CREATE VIRTUAL") { throw unsafe("its table \(name) is a virtual table") }
                     case "index":
-                        guard sql == nil, tables[table] != nil else { throw unsafe("it holds an index \(name.debugDescription) of its own") }
+                        guard sql == nil, known[table] != nil else { throw unsafe("it holds an index \(name.debugDescription) of its own") }
                     default:
                         throw unsafe("it holds a \(type) \(name.debugDescription); a patch has only tables")
                     }
                 }
                 var rows: Int64 = 0
                 var bytes: Int64 = 0
-                for (table, columns) in tables.sorted(by: { $0.key < $1.key }) {
+                for (table, columns) in present.sorted(by: { $0.key < $1.key }) {
                     let info = try Row.fetchAll(db, sql: "PRAGMA table_xinfo(\"\(table)\")")
                     guard !info.isEmpty else { throw PatchError.corrupt(path: path, reason: "it has no table \(table)") }
                     var names = Set<String>()
@@ -72,6 +80,9 @@ extension PatchFile {
                 }
                 bytes += try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(tile_data)), 0) FROM put") ?? 0
                 bytes += try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(name) + coalesce(length(value), 0)), 0) FROM meta_put") ?? 0
+                if present["trails_put"] != nil {
+                    bytes += try Int64.fetchOne(db, sql: "SELECT coalesce(sum(coalesce(length(geometry), 0) + coalesce(length(name), 0)), 0) FROM trails_put") ?? 0
+                }
                 guard rows <= size / minimumRowBytes else { throw unsafe("\(rows) rows, more than a file of \(size) bytes holds") }
                 guard bytes <= size else { throw unsafe("\(bytes) bytes of tiles and metadata, more than a file of \(size) bytes holds") }
                 return Extent(fileBytes: size, rows: rows, dataBytes: bytes)

@@ -3,8 +3,9 @@ import Foundation
 
 /// A trail's id: stable across rebuilds of the same source. It is the first 63 bits of
 /// SHA-256("trailmap-trail-1\n" + identity), where the identity is, in order of preference, the
-/// mapping's id field (`field:VALUE`), the OpenStreetMap way (`osm:way:ID`), or the trail's name,
-/// ref and geometry in microdegrees (`geom:NAME|REF|lon,lat;...`). A joined trail's identity is
+/// mapping's id field (`field:FIELD:VALUE`, or `NAMESPACE:VALUE` with the mapping's
+/// `idNamespace`: OpenStreetMap ways are `osm:way:ID`), else the trail's name, ref and geometry
+/// in microdegrees (`geom:NAME|REF|lon,lat;...`). A joined trail's identity is
 /// `join:` + its members' ids, sorted. Shown as 16 hexadecimal digits.
 public struct TrailID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The id as stored (the `id` column of `trails`, also its rowid); always positive.

@@ -71,10 +71,10 @@ public enum TrailSearch {
         case .length:
             hits.sort { ($1.trail.lengthMetres, $0.trail.id) < ($0.trail.lengthMetres, $1.trail.id) }
         case .name:
-            hits.sort {
-                let a = $0.trail.name?.lowercased() ?? "\u{10FFFF}", b = $1.trail.name?.lowercased() ?? "\u{10FFFF}"
-                return (a, $0.trail.id) < (b, $1.trail.id)
-            }
+            // Names compared without case or accents; unnamed trails last.
+            let keys = Dictionary(hits.map { ($0.trail.id, $0.trail.name.map { NameMatcher.words($0).joined(separator: " ") } ?? "\u{10FFFF}") },
+                                  uniquingKeysWith: { a, _ in a })
+            hits.sort { (keys[$0.trail.id] ?? "", $0.trail.id) < (keys[$1.trail.id] ?? "", $1.trail.id) }
         }
     }
 
@@ -133,12 +133,7 @@ public enum TrailSearch {
             var out = [TrailHit]()
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
-                let summary = TrailSummary(
-                    id: TrailID(value: row.int64(0)), name: row.text(1), ref: row.text(2),
-                    difficulty: row.text(3).flatMap(TrailDifficulty.init(rawValue:)) ?? .unknown,
-                    allowedUses: TrailUses(rawValue: row.integer(4)), forbiddenUses: TrailUses(rawValue: row.integer(5)), surface: row.text(6),
-                    lengthMetres: row.real(7), bounds: TrailBox(west: row.real(8), south: row.real(9), east: row.real(10), north: row.real(11)),
-                    start: LonLat(lon: row.real(12), lat: row.real(13)), end: LonLat(lon: row.real(14), lat: row.real(15)))
+                let summary = TrailSummary(row: row)
                 var distance: Double?
                 if needsGeometry {
                     guard let geometry = GeometryCodec.decode(row.bytes(16)) else { throw TrailStoreError.badGeometry(path: path, id: summary.id) }

@@ -36,7 +36,13 @@ public enum TrailStoreSchema {
     /// Every table `create` makes (dropped before a rewrite; FTS5 and R*Tree shadow tables go with theirs).
     static let tables = ["trails_fts", "trails_rtree", "trails", "trails_info"]
 
-    /// The columns `TrailIndex` reads, in the order `TrailRow` decodes them.
+    /// Every column of `trails`.
+    static let allColumns = """
+    id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m, min_lon, min_lat, max_lon, max_lat, \
+    start_lon, start_lat, end_lon, end_lat, geometry, source
+    """
+
+    /// The columns `TrailIndex` reads, in the order `TrailIndex.record` decodes them.
     static let columns = """
     id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m, geometry, source
     """

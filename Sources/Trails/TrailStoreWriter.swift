@@ -39,6 +39,18 @@ public enum TrailStoreWriter {
         logger.info("trails written", metadata: ["bundle": "\(path)", "trails": "\(trails.count)"])
     }
 
+    /// Copies the trails of `source` whose lines cross `box` into the bundle at `destination`,
+    /// replacing its trails (a cut of a region keeps the trails of the cut); returns how many. A
+    /// source without trails copies none and writes nothing.
+    @discardableResult
+    public static func copy(from source: String, to destination: String, within box: TrailBox) throws(TrailStoreError) -> Int {
+        let index: TrailIndex
+        do throws(TrailStoreError) { index = try TrailIndex(bundle: source) } catch .noTrails { return 0 }
+        let trails = try index.all().filter { SearchArea.intersects($0.geometry, box) }
+        try write(trails, toBundle: destination)
+        return trails.count
+    }
+
     /// Drops the trails tables and writes `trails` inside the caller's transaction (`path` names the file in errors).
     public static func write(_ trails: [TrailRecord], into db: Database, path: String) throws {
         for table in TrailStoreSchema.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
@@ -62,5 +74,35 @@ public enum TrailStoreWriter {
         try db.execute(sql: "INSERT INTO trails_fts (trails_fts) VALUES ('rebuild')")
         try db.execute(sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', ?)",
                        arguments: [TrailStoreSchema.version, String(trails.count)])
+    }
+
+    /// Applies a patch's trail changes inside the caller's transaction: the trails of `put` (a
+    /// table with `trails`' columns) replace those of the same ids, the ids of `delete` go, and
+    /// with `replaceAll` every trail goes first; the R*Tree, the FTS index and the count follow.
+    /// `put` and `delete` are names of attached tables (code constants, not input).
+    public static func apply(_ db: Database, put: String?, delete: String?, replaceAll: Bool) throws {
+        if try !db.tableExists("trails") {
+            try db.execute(sql: TrailStoreSchema.create)
+            try db.execute(sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', '0')", arguments: [TrailStoreSchema.version])
+        }
+        let columns = TrailStoreSchema.allColumns
+        if replaceAll {
+            try db.execute(sql: "INSERT INTO trails_fts (trails_fts) VALUES ('delete-all')")
+            try db.execute(sql: "DELETE FROM trails_rtree")
+            try db.execute(sql: "DELETE FROM trails")
+        } else {
+            let ids = [put, delete].compactMap { $0.map { "SELECT id FROM \($0)" } }.joined(separator: " UNION ")
+            if !ids.isEmpty {
+                try db.execute(sql: "INSERT INTO trails_fts (trails_fts, rowid, name, ref) SELECT 'delete', id, name, ref FROM trails WHERE id IN (\(ids))")
+                try db.execute(sql: "DELETE FROM trails_rtree WHERE id IN (\(ids))")
+                try db.execute(sql: "DELETE FROM trails WHERE id IN (\(ids))")
+            }
+        }
+        if let put {
+            try db.execute(sql: "INSERT INTO trails (\(columns)) SELECT \(columns) FROM \(put)")
+            try db.execute(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM \(put)")
+            try db.execute(sql: "INSERT INTO trails_fts (rowid, name, ref) SELECT id, name, ref FROM \(put)")
+        }
+        try db.execute(sql: "UPDATE trails_info SET value = (SELECT count(*) FROM trails) WHERE name = 'count'")
     }
 }

@@ -3,6 +3,7 @@ import BundleBuilder
 import Foundation
 import TrailRendering
 import Trails
+import TrailSources
 import Raster
 import SourceReaders
 import TileGeometry

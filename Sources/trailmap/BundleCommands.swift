@@ -107,7 +107,7 @@ struct VerifyCommand: ParsableCommand {
         let problems = BundleVerifier.verify(path: file) { _, data in
             tiles += 1
             return check.problem(data)
-        }
+        } + TrailsOutput.verifyProblems(file)
         if problems.isEmpty {
             print("\(file): OK (\(tiles) tiles decode, integrity ok, metadata complete)")
             return
@@ -147,6 +147,7 @@ struct ExtractCommand: ParsableCommand {
         guard let box = GeoBounds(parsing: bbox) else { throw ValidationError("bad --bbox") }
         let stats = try BundleExtractor.extract(from: file, bbox: box, to: out, name: name)
         print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))")
+        try TrailsOutput.copyTrails(from: file, to: out, within: box)
     }
 }
 

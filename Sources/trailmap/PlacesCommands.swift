@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Trails
+import TrailSources
 
 /// `trailmap catalog places`: the place names trail searches start from.
 struct PlacesCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct PlacesLoadCommand: ParsableCommand {
             throw ValidationError("--tiles \(tiles) is not a folder")
         }
         let places: [Place]
-        do { places = try Gazetteer.read(path: file) } catch { throw CommandFailure(description: Self.message(error)) }
+        do { places = try PlaceReader.read(path: file) } catch { throw CommandFailure(description: Self.message(error)) }
         let out = Gazetteer.defaultPath(tilesDirectory: tiles)
         do { try Gazetteer.write(places, to: out) } catch { throw CommandFailure(description: Self.message(error)) }
         print("loaded \(places.count) places from \(file) into \(out)")

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TileGeometry
+import TrailSources
 import Trails
 
 /// What `trails search/show` (and `regions trails ...`) print, and the wording of the Trails module's errors.
@@ -97,6 +99,27 @@ enum TrailsOutput {
         print("points: \(trail.geometry.pointCount) in \(trail.geometry.parts.count) line\(trail.geometry.parts.count == 1 ? "" : "s")")
         print("source: \(trail.source)")
         print("bundle: \(path)")
+    }
+
+    /// `bundle extract`: the source's trails crossing the box go with the tiles (nothing when it has none).
+    static func copyTrails(from source: String, to out: String, within box: GeoBounds) throws {
+        let count: Int
+        do throws(TrailStoreError) {
+            count = try TrailStoreWriter.copy(from: source, to: out, within: TrailBox(west: box.west, south: box.south, east: box.east, north: box.north))
+        } catch {
+            throw CommandFailure(description: "\(out): the tiles were cut but the trails were not: \(error)")
+        }
+        if count > 0 { print("\(out): \(count) trail\(count == 1 ? "" : "s")") }
+    }
+
+    /// `bundle verify`: the problems of the bundle's trails tables, if it has them.
+    static func verifyProblems(_ file: String) -> [String] {
+        do throws(TrailStoreError) { return try TrailIndex(bundle: file).verify().map { "trails: \($0)" } } catch {
+            switch error {
+            case .noTrails, .notFound, .notBundle: return []   // no trails, or the tile verifier reports the file
+            default: return ["trails: \(error)"]
+            }
+        }
     }
 
     static func write(_ text: String, to path: String) throws {

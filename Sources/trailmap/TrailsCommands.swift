@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrailSources
 import Trails
 
 /// `trailmap trails ...`: trails as data in a bundle.
@@ -33,6 +34,8 @@ struct TrailsAddCommand: ParsableCommand {
         guard joinToleranceM.isFinite, joinToleranceM >= 0, joinToleranceM <= 1000 else {
             throw ValidationError("--join-tolerance-m must be 0...1000.")
         }
+        // Before reading what may be a large source.
+        guard FileManager.default.fileExists(atPath: bundle) else { throw ValidationError("\(bundle): no such bundle.") }
     }
 
     func run() throws {
@@ -65,9 +68,9 @@ struct TrailsAddCommand: ParsableCommand {
 /// The query options shared by `trails search` and `regions trails search`.
 struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, help: "Name or ref words (any case and accents, the last word a prefix, typos tolerated).") var q: String?
-    @Option(name: .long, help: "LAT,LON to search around (with --radius-km); write --near=LAT,LON when LAT is negative.") var near: String?
+    @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).") var near: String?
     @Option(name: .long, help: "Greatest distance from --near to the trail, km.") var radiusKm: Double?
-    @Option(name: .long, help: "W,S,E,N in degrees (W > E crosses the antimeridian); write --bbox=W,S,E,N when W is negative.") var bbox: String?
+    @Option(name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).") var bbox: String?
     @Option(name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.") var difficulty: [String] = []
     @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses: [String] = []
     @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []
@@ -141,6 +144,14 @@ struct TrailsSearchCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Named bundles without trails are searched as empty, but said so (installed regions without trails are not).
+        for bundle in bundles {
+            do throws(TrailStoreError) { _ = try TrailIndex(bundle: bundle) } catch .noTrails {
+                FileHandle.standardError.write(Data("\(bundle): holds no trails (add them with trailmap trails add)\n".utf8))
+            } catch {
+                throw CommandFailure(description: error.description)
+            }
+        }
         try TrailsOutput.search(try query.query(), bundles: bundles, json: json)
     }
 }

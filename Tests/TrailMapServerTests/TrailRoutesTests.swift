@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import Trails
+import TrailSources
 @testable import TrailMapServer
 import TrailMapTestSupport
 
@@ -127,7 +128,7 @@ import TrailMapTestSupport
         try ["5400000\tEstes Park\tEstes Park\t\t40.3772\t-105.5217\tP\tPPL\tUS\t\tCO\t\t\t\t5904\t\t\tAmerica/Denver\t2026-11-26",
              "5400001\tDenver\tDenver\t\t39.7392\t-104.9903\tP\tPPL\tUS\t\tCO\t\t\t\t715522\t\t\tAmerica/Denver\t2026-11-26"]
             .joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
-        try Gazetteer.write(try Gazetteer.read(path: list), to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))
+        try Gazetteer.write(try PlaceReader.read(path: list), to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))
         try await f.app().test(.live) { client in
             let r = try await client.execute(uri: "/api/v1/trails?near=estes%20park,%20colorado&radiusKm=15", method: .get)
             #expect(r.status == .ok)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Bad input: each gives a structured error naming the file, layer, field or parameter.
@@ -67,6 +68,15 @@ import Trails
         #expect { try TrailFieldMapping.load(path: bad) } throws: { error in
             guard case let .badMapping(p, reason) = error as? TrailIngestError else { return false }
             return p == bad && reason.contains("skateboard")
+        }
+        for (json, words) in [(#"{"difficulty": ["rating"]}"#, "rating has no difficultyValues"),
+                              (#"{"difficultyValues": {"level": {"1": "easy"}}}"#, "level is not one of the difficulty fields"),
+                              (#"{"uses": {"foot": "hike"}}"#, "give useValues too")] {
+            let file = try write(json, "incomplete.json")
+            #expect { try TrailFieldMapping.load(path: file) } throws: { error in
+                guard case let .badMapping(p, reason) = error as? TrailIngestError else { return false }
+                return p == file && reason.contains(words)
+            }
         }
         let wrongType = try write(#"{"difficultyValues": {"rating": {"green": "trivial"}}}"#, "wrong.json")
         #expect { try TrailFieldMapping.load(path: wrongType) } throws: { error in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Trail sources written by the test run: a GeoJSON of six trails near Bear Lake, Colorado (one

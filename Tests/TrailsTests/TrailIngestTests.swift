@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Reading trails from files GDAL writes in the test run: fields mapped, lengths against OGR's.
@@ -100,6 +101,21 @@ import Trails
         #expect(cafe.name == "Café Walk" && cafe.ref == "F1" && cafe.difficulty == .expert && cafe.allowedUses == [.of(.foot)])
         // sac_scale comes before mtb:scale.
         #expect(trails["osm:way:107"]?.difficulty == .easy)
+    }
+
+    @Test func openStreetMapPBFReadsAsItsXML() throws {
+        let osm = try TrailFixtures.osm(in: dir)
+        let pbf = dir.file("park.osm.pbf")
+        // osmium (Debian osmium-tool) writes the PBF; GDAL cannot.
+        try GDALTools.run("osmium", ["cat", osm, "-o", pbf])
+        let fromXML = try TrailIngest.read(path: osm).trails, fromPBF = try TrailIngest.read(path: pbf).trails
+        #expect(fromPBF.count == 5)
+        #expect(Set(fromPBF.map(\.id)) == Set(fromXML.map(\.id)))
+        for t in fromPBF {
+            let x = try #require(fromXML.first { $0.id == t.id })
+            #expect(t.name == x.name && t.difficulty == x.difficulty && t.allowedUses == x.allowedUses && t.forbiddenUses == x.forbiddenUses)
+            #expect(abs(t.lengthMetres - x.lengthMetres) < 0.05)
+        }
     }
 
     @Test func joiningSegmentsOfANamedTrail() throws {

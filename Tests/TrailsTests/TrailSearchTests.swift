@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// Trails stored in a bundle and searched: every filter returns exactly the trails the fixture
@@ -104,6 +105,9 @@ import Trails
             let page = try index.search(query { $0.minLengthKm = min; $0.maxLengthKm = max })
             #expect(keys(page, ids) == expected, "\(min)...\(max) km")
         }
+        let byName = try index.search(query { $0.sort = .name })
+        #expect(byName.hits.compactMap(\.trail.name) == ["Bear Lake Trail", "Cherry Creek Trail", "Émerald Lake Trail", "Glacier Gorge",
+                                                         "Longs Peak Trail", "Mill Creek Bike Path"], "accents do not sort last")
         let sorted = try index.search(query { $0.sort = .length })
         let expectedOrder = lengths.sorted { $0.value > $1.value }.map { ids[$0.key] }
         #expect(sorted.hits.map(\.trail.id) == expectedOrder)
@@ -160,5 +164,16 @@ import Trails
         #expect(page.total == 5 + osm.count)
         let hit = try #require(page.hits.first { $0.trail.id == ids["RMNP-1"] })
         #expect(hit.bundles == [bundle, second])
+    }
+
+    @Test func summaryCountsByDifficultyAndListsTheLongest() throws {
+        let (index, ids, _) = try indexed()
+        let lengths = try TrailFixtures.ogrLengths(try TrailFixtures.geoJSON(in: dir), in: dir)
+        let summary = try index.summary(longest: 2)
+        #expect(summary.count == 6)
+        #expect(summary.byDifficulty == [.easy: 1, .moderate: 2, .hard: 1, .expert: 1, .unknown: 1])
+        #expect(abs(summary.totalLengthMetres - lengths.values.reduce(0, +)) / summary.totalLengthMetres < 0.005)
+        let longest = lengths.sorted { $0.value > $1.value }.prefix(2).map { ids[$0.key] }
+        #expect(summary.longest.map(\.id) == longest)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 import TrailMapTestSupport
+import TrailSources
 import Trails
 
 /// The trails tables in a bundle: GDAL still opens it, the content hash covers them, a rewrite is whole.
@@ -130,5 +131,87 @@ import Trails
         let hit = try #require(try TrailIndex(bundle: bundle).search(byName).hits.first)
         #expect(hit.trail.difficulty == .unknown)
         #expect(throws: TrailStoreError.badGeometry(path: bundle, id: bear)) { try TrailIndex(bundle: bundle).trail(bear) }
+    }
+}
+
+/// Delta updates carry trails: a patch puts the trails added or changed and deletes the removed,
+/// and the patched bundle hashes as the published version.
+@Suite struct TrailPatchTests {
+    let dir = TemporaryDirectory()
+
+    /// v1: the fixture's trails; v2: Bear Lake renamed, Cherry Creek removed, the OSM ways added.
+    func versions() throws -> (v1: String, v2: String, renamed: TrailID, removed: TrailID, added: Int) {
+        let src = try TrailFixtures.geoJSON(in: dir)
+        var records = try TrailIngest.read(path: src, options: TrailIngestOptions(mapping: try TrailFixtures.mapping(in: dir))).trails
+        let v1 = try TrailFixtures.bundle(in: dir, name: "v1.mbtiles")
+        try TrailStoreWriter.write(records, toBundle: v1)
+        let v2 = try TrailFixtures.bundle(in: dir, name: "v2.mbtiles")
+        let bear = TrailID(identity: "field:trail_id:RMNP-1"), cherry = TrailID(identity: "field:trail_id:DEN-1")
+        let index = try #require(records.firstIndex { $0.id == bear })
+        records[index].name = "Bear Lake Loop"
+        records.removeAll { $0.id == cherry }
+        let osm = try TrailIngest.read(path: try TrailFixtures.osm(in: dir)).trails
+        try TrailStoreWriter.write(records + osm, toBundle: v2)
+        return (v1, v2, bear, cherry, osm.count)
+    }
+
+    func count(_ patch: String, _ table: String) throws -> Int {
+        let q = try DatabaseQueue(path: patch)
+        defer { try? q.close() }
+        return try q.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+    }
+
+    @Test func aPatchCarriesRenamedAddedAndRemovedTrails() throws {
+        let (v1, v2, renamed, removed, added) = try versions()
+        let store = PatchStore(root: dir.file("patches"))
+        let c1 = try store.record(productId: "park", version: 1, bundle: v1, sha256: "v1").contentHash
+        let c2 = try store.record(productId: "park", version: 2, bundle: v2, sha256: "v2").contentHash
+        #expect(c1 != c2)
+        let patch = store.patchPath("park", from: 1, to: 2)
+        #expect(try count(patch, "trails_put") == 1 + added, "only the changed and the new trails")
+        #expect(try count(patch, "trails_del") == 1)
+        let out = dir.file("applied.mbtiles")
+        #expect(try PatchApplier.apply([patch], to: v1, output: out, expected: c2) == c2)
+        let index = try TrailIndex(bundle: out)
+        #expect(try index.trail(renamed)?.name == "Bear Lake Loop")
+        #expect(try index.trail(removed) == nil)
+        #expect(try index.verify() == [])
+        var q = TrailQuery()
+        q.text = "bear lake loop"
+        #expect(try index.search(q).hits.map(\.trail.id) == [renamed])
+        q.text = "cherry creek"
+        #expect(try index.search(q).hits.isEmpty, "the removed trail is gone from the name index")
+        q.text = "sky pond"
+        #expect(try index.search(q).total == 2)
+    }
+
+    @Test func anIndexWithoutTrailHashesGetsAPatchReplacingAllTrails() throws {
+        let (v1, v2, renamed, _, added) = try versions()
+        let store = PatchStore(root: dir.file("patches"))
+        _ = try store.record(productId: "park", version: 1, bundle: v1, sha256: "v1")
+        // An index made before trails were indexed.
+        let old = try DatabaseQueue(path: dir.file("patches/park/v1.index"))
+        try old.write { try $0.execute(sql: "DROP TABLE trails") }
+        try old.close()
+        let c2 = try store.record(productId: "park", version: 2, bundle: v2, sha256: "v2").contentHash
+        let patch = store.patchPath("park", from: 1, to: 2)
+        #expect(try count(patch, "trails_put") == 5 + added)
+        let out = dir.file("replaced.mbtiles")
+        #expect(try PatchApplier.apply([patch], to: v1, output: out, expected: c2) == c2)
+        #expect(try TrailIndex(bundle: out).trail(renamed)?.name == "Bear Lake Loop")
+        #expect(try TrailIndex(bundle: out).verify() == [])
+    }
+
+    @Test func trailsAddedToABundleThatHadNoneArriveByPatch() throws {
+        let v1 = try TrailFixtures.bundle(in: dir, name: "v1.mbtiles")
+        let v2 = try TrailFixtures.bundle(in: dir, name: "v2.mbtiles")
+        let osm = try TrailIngest.read(path: try TrailFixtures.osm(in: dir)).trails
+        try TrailStoreWriter.write(osm, toBundle: v2)
+        let store = PatchStore(root: dir.file("patches"))
+        _ = try store.record(productId: "park", version: 1, bundle: v1, sha256: "v1")
+        let c2 = try store.record(productId: "park", version: 2, bundle: v2, sha256: "v2").contentHash
+        let out = dir.file("applied.mbtiles")
+        #expect(try PatchApplier.apply([store.patchPath("park", from: 1, to: 2)], to: v1, output: out, expected: c2) == c2)
+        #expect(try TrailIndex(bundle: out).count() == osm.count)
     }
 }

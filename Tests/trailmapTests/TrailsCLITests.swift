@@ -90,15 +90,21 @@ import TrailMapTestSupport
         #expect(mapped.status != 0 && mapped.stderr.contains("no field TRAIL_NAME"), "\(mapped.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: bundle)) == before)
 
+        let noBundle = try CLIRunner.run(["trails", "add", dir.file("none.mbtiles"), "--trails", src])
+        #expect(noBundle.status != 0 && noBundle.stderr.contains("none.mbtiles: no such bundle"), "\(noBundle.stderr)")
         #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
         let contradictory = try CLIRunner.run(["trails", "search", bundle, "--min-length-km", "5", "--max-length-km", "2"])
         #expect(contradictory.status != 0 && contradictory.stderr.contains("--min-length-km and --max-length-km"), "\(contradictory.stderr)")
-        let both = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "2", "--bbox=-106,40,-105,41"])
+        let both = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "2", "--bbox", "-106,40,-105,41"])
         #expect(both.status != 0 && both.stderr.contains("--near and --bbox"), "\(both.stderr)")
         let radius = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "0"])
         #expect(radius.status != 0 && radius.stderr.contains("--radius-km"), "\(radius.stderr)")
-        let noTrails = try CLIRunner.run(["trails", "verify", try self.bundle("other.mbtiles")])
+        let other = try self.bundle("other.mbtiles")
+        let noTrails = try CLIRunner.run(["trails", "verify", other])
         #expect(noTrails.status != 0 && noTrails.stderr.contains("holds no trails"), "\(noTrails.stderr)")
+        let searchBoth = try CLIRunner.run(["trails", "search", bundle, other, "--q", "bear"])
+        #expect(searchBoth.status == 0 && searchBoth.stdout.hasPrefix("1 trail\n"), "\(searchBoth.stdout)")
+        #expect(searchBoth.stderr.contains("\(other): holds no trails"), "\(searchBoth.stderr)")
         let unknown = try CLIRunner.run(["trails", "show", bundle, "0123456789abcdef"])
         #expect(unknown.status != 0 && unknown.stderr.contains("no trail 0123456789abcdef"), "\(unknown.stderr)")
     }
@@ -118,5 +124,32 @@ import TrailMapTestSupport
         let id = try #require(found.first?["id"] as? String)
         let show = try CLIRunner.run(["regions", "trails", "show", id, "--tiles", tiles, "--json"])
         #expect(show.status == 0 && show.stdout.contains("\"difficulty\" : \"moderate\""), "\(show.stdout)\(show.stderr)")
+    }
+
+    @Test func extractKeepsTheTrailsOfTheBox() throws {
+        let src = try source(), bundle = try bundle()
+        #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
+        // The box holds Bear Lake and Emerald Lake's starts (west of -105.63), not Longs Peak (east and south).
+        let out = dir.file("cut.mbtiles")
+        let extract = try CLIRunner.run(["bundle", "extract", bundle, "--bbox", "-105.68,40.30,-105.63,40.32", "--out", out])
+        #expect(extract.status == 0 && extract.stdout.contains("2 trails"), "\(extract.stdout)\(extract.stderr)")
+        let search = try CLIRunner.run(["trails", "search", out, "--json", "--sort", "name"])
+        let found = try #require(try json(search.stdout)["trails"] as? [[String: Any]])
+        #expect(found.map { $0["name"] as? String } == ["Bear Lake Trail", "Émerald Lake Trail"])
+        #expect(try CLIRunner.run(["trails", "verify", out]).status == 0)
+    }
+
+    @Test func bundleVerifyChecksTheTrails() throws {
+        let src = try source(), bundle = try bundle()
+        #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
+        #expect(try CLIRunner.run(["bundle", "verify", bundle]).status == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM trails_rtree WHERE id = (SELECT min(id) FROM trails)'); c.commit()", bundle]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let verify = try CLIRunner.run(["bundle", "verify", bundle])
+        #expect(verify.status != 0 && verify.stderr.contains("trails: trails_rtree indexes 2 of 3 trails"), "\(verify.stderr)")
     }
 }

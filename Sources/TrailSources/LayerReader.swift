@@ -1,5 +1,6 @@
 import CGDAL
 import Foundation
+import Trails
 
 /// Turns the features of one layer into trail records: the mapping's fields resolved to column
 /// indexes (or tags), the geometry checked and transformed to WGS 84.

@@ -1,4 +1,5 @@
 import Foundation
+import Trails
 
 /// Joins the segments of one named trail: features with the same name and ref whose ends lie
 /// within a tolerance of each other become one trail. Its lines are chained end to end (reversing

@@ -1,3 +1,5 @@
+import Trails
+
 /// The built-in mapping of OpenStreetMap ways as GDAL's OSM driver reads them (the `lines` layer:
 /// `osm_id`, `name`, `highway` columns, other tags in the `other_tags` hstore).
 extension TrailFieldMapping {

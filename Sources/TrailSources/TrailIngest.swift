@@ -1,6 +1,7 @@
 import CGDAL
 import Foundation
 import Logging
+import Trails
 
 /// Reads trails from vector files GDAL/OGR opens (GeoJSON, GPX tracks and routes, GeoPackage,
 /// Shapefile, KML, FlatGeobuf, OpenStreetMap XML/PBF...): line features, transformed to WGS 84,

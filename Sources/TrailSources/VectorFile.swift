@@ -1,6 +1,7 @@
 import CGDAL
 import Foundation
 import SourceReaders
+import Trails
 
 /// An open OGR vector dataset (read-only); closed when released. One thread at a time.
 final class VectorFile {

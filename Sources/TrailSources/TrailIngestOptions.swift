@@ -1,3 +1,5 @@
+import Trails
+
 /// How `TrailIngest` reads a vector file.
 public struct TrailIngestOptions: Sendable {
     /// The field mapping; nil: the OpenStreetMap preset for `.osm` / `.osm.pbf` / `.pbf` files,

@@ -1,4 +1,5 @@
 import Foundation
+import Trails
 
 /// How a vector layer's attributes become a trail's fields. Every field named here must exist in
 /// the layer, unless the mapping has a `tagsField` (OpenStreetMap's `other_tags`), where names
@@ -76,8 +77,17 @@ public struct TrailFieldMapping: Sendable, Equatable, Codable {
         } catch {
             throw .badMapping(path: path, reason: "\(error)")
         }
-        for key in (mapping.uses ?? [:]).keys where TrailUse(rawValue: key) == nil {
+        for key in (mapping.uses ?? [:]).keys.sorted() where TrailUse(rawValue: key) == nil {
             throw .badMapping(path: path, reason: "uses: \(key) is not one of \(TrailUse.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for field in (mapping.difficultyValues ?? [:]).keys.sorted() where !(mapping.difficulty ?? []).contains(field) {
+            throw .badMapping(path: path, reason: "difficultyValues: \(field) is not one of the difficulty fields")
+        }
+        for field in mapping.difficulty ?? [] where mapping.difficultyValues?[field] == nil {
+            throw .badMapping(path: path, reason: "difficulty: \(field) has no difficultyValues")
+        }
+        if mapping.uses?.isEmpty == false, mapping.useValues?.isEmpty != false {
+            throw .badMapping(path: path, reason: "uses: give useValues too (which values allow a use and which forbid it)")
         }
         return mapping
     }
