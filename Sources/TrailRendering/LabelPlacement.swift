@@ -19,6 +19,14 @@ public struct PixelBox: Sendable, Equatable {
     func expanded(by d: Double) -> PixelBox { PixelBox(minX: minX - d, minY: minY - d, maxX: maxX + d, maxY: maxY + d) }
 }
 
+/// Where one glyph of a label sits: its centre on the line, in world pixels, and its angle.
+public struct LabelGlyph: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    /// Radians, clockwise from east.
+    public var angle: Double
+}
+
 /// A trail name placed at one zoom: where its text is centred, its angle, and the box its
 /// text and halo fit in, all in world pixels of that zoom; the tile it lies wholly inside.
 public struct PlacedLabel: Sendable, Equatable {
@@ -31,15 +39,17 @@ public struct PlacedLabel: Sendable, Equatable {
     public var centerY: Double
     /// Radians, clockwise from east (so the text never reads upside down: within ±90°).
     public var angle: Double
-    /// The axis-aligned box around the turned text and its halo.
+    /// The axis-aligned box around the glyphs, turned along the line, and their halo.
     public var box: PixelBox
+    /// Each glyph's place along the line (the text follows its bends).
+    public var glyphs: [LabelGlyph]
     /// The column and row of the tile that holds the box and draws the label.
     public var tileX: Int
     public var tileY: Int
 }
 
 /// Places the trail names of one zoom over all the trails at once, so every tile that asks
-/// sees the same labels: along straight enough stretches of each line, longest lines first,
+/// sees the same labels: glyph by glyph along gently bending stretches of each line, longest lines first,
 /// never two within `labelPadding` of each other, and never one across a tile edge.
 struct LabelPlacement {
     let trails: ProjectedTrails
@@ -89,7 +99,6 @@ struct LabelPlacement {
             }
             let w = text.width, h = text.height
             guard w > 0, h > 0, w < tile, h < tile else { continue }
-            let tolerance = max(1.0, h * 0.2)
             for part in partsByLine[li]! {
                 // The part in world pixels with its cumulative length.
                 var px = [Double](), py = [Double](), cum = [Double]()
@@ -102,12 +111,11 @@ struct LabelPlacement {
                 let total = cum[cum.count - 1]
                 var c = w / 2 + 1
                 while c + w / 2 + 1 <= total {
-                    if let label = candidate(center: c, width: w, height: h, px: px, py: py, cum: cum,
-                                             tolerance: tolerance, halo: halo, tile: tile),
+                    if let label = candidate(center: c, text: text, px: px, py: py, cum: cum, halo: halo, tile: tile),
                        !grid.hits(label.box.expanded(by: pad / 2)) {
                         grid.insert(label.box.expanded(by: pad / 2))
                         placed.append(PlacedLabel(lineID: line.id, text: name, centerX: label.cx, centerY: label.cy,
-                                                  angle: label.angle, box: label.box,
+                                                  angle: label.angle, box: label.box, glyphs: label.glyphs,
                                                   tileX: Int((label.box.minX / tile).rounded(.down)),
                                                   tileY: Int((label.box.minY / tile).rounded(.down))))
                         c += max(style.labelSpacing, w + pad)
@@ -120,30 +128,50 @@ struct LabelPlacement {
         return placed
     }
 
-    /// The label centred `center` pixels along the part, if the text fits a straight enough
-    /// stretch there and its box lies inside one tile.
-    private func candidate(center: Double, width w: Double, height h: Double, px: [Double], py: [Double], cum: [Double],
-                           tolerance: Double, halo: Double, tile: Double)
-        -> (cx: Double, cy: Double, angle: Double, box: PixelBox)? {
-        let (ax, ay, ia) = point(at: center - w / 2, px, py, cum)
-        let (bx, by, ib) = point(at: center + w / 2, px, py, cum)
+    /// Largest turn between neighbouring glyphs, and from the label's overall direction.
+    static let maxGlyphTurn = 0.45
+    static let maxTurn = 0.9
+
+    /// The label centred `center` pixels along the part, if the line bends gently enough there
+    /// for its glyphs and the box around them lies inside one tile.
+    private func candidate(center: Double, text: LabelText, px: [Double], py: [Double], cum: [Double],
+                           halo: Double, tile: Double)
+        -> (cx: Double, cy: Double, angle: Double, box: PixelBox, glyphs: [LabelGlyph])? {
+        let w = text.width, h = text.height
+        let (ax, ay, _) = point(at: center - w / 2, px, py, cum)
+        let (bx, by, _) = point(at: center + w / 2, px, py, cum)
         let dx = bx - ax, dy = by - ay
-        let chord = hypot(dx, dy)
-        guard chord >= w * 0.95 else { return nil }
-        // Every vertex between the ends lies within `tolerance` of the chord.
-        if ia < ib {
-            for i in (ia + 1)...ib where abs((px[i] - ax) * dy - (py[i] - ay) * dx) / chord > tolerance { return nil }
+        guard hypot(dx, dy) >= w * 0.8, !text.glyphs.isEmpty else { return nil }
+        // Read left to right: along the line, or against it where the line runs west.
+        let reversed = dx < 0
+        let chordAngle = atan2(reversed ? -dy : dy, reversed ? -dx : dx)
+        var glyphs = [LabelGlyph]()
+        glyphs.reserveCapacity(text.glyphs.count)
+        var box = PixelBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        let b = h / 2 + halo + 1
+        for g in text.glyphs {
+            let offset = g.x - text.x + g.advance / 2
+            let s = reversed ? center + w / 2 - offset : center - w / 2 + offset
+            let half = max(g.advance, 2) / 2
+            let (x, y, _) = point(at: s, px, py, cum)
+            let (x0, y0, _) = point(at: s - half, px, py, cum)
+            let (x1, y1, _) = point(at: s + half, px, py, cum)
+            var angle = atan2(y1 - y0, x1 - x0) + (reversed ? Double.pi : 0)
+            angle = remainder(angle, 2 * Double.pi)
+            // Within the turn allowed, and no glyph tipped more than a little past upright.
+            guard abs(remainder(angle - chordAngle, 2 * Double.pi)) <= Self.maxTurn, cos(angle) > -0.2 else { return nil }
+            if let last = glyphs.last, abs(remainder(angle - last.angle, 2 * Double.pi)) > Self.maxGlyphTurn { return nil }
+            glyphs.append(LabelGlyph(x: x, y: y, angle: angle))
+            let a = g.advance / 2 + halo + 1
+            let hx = abs(cos(angle)) * a + abs(sin(angle)) * b
+            let hy = abs(sin(angle)) * a + abs(cos(angle)) * b
+            box.minX = min(box.minX, x - hx); box.maxX = max(box.maxX, x + hx)
+            box.minY = min(box.minY, y - hy); box.maxY = max(box.maxY, y + hy)
         }
-        var angle = atan2(dy, dx)
-        if angle > Double.pi / 2 { angle -= Double.pi } else if angle <= -Double.pi / 2 { angle += Double.pi }
-        let cx = (ax + bx) / 2, cy = (ay + by) / 2
-        let a = w / 2 + halo + 1, b = h / 2 + halo + 1
-        let hx = abs(cos(angle)) * a + abs(sin(angle)) * b
-        let hy = abs(sin(angle)) * a + abs(cos(angle)) * b
-        let box = PixelBox(minX: cx - hx, minY: cy - hy, maxX: cx + hx, maxY: cy + hy)
         let tx = (box.minX / tile).rounded(.down), ty = (box.minY / tile).rounded(.down)
         guard box.maxX <= (tx + 1) * tile, box.maxY <= (ty + 1) * tile else { return nil }
-        return (cx, cy, angle, box)
+        let (cx, cy, _) = point(at: center, px, py, cum)
+        return (cx, cy, chordAngle, box, glyphs)
     }
 
     /// The point `d` pixels along the part and the index of the vertex before it.

@@ -169,11 +169,6 @@ public struct TrailStyle: Sendable, Equatable, Codable {
         colors[d] ?? colors[.unknown] ?? TrailColor(red: 120, green: 110, blue: 100)
     }
 
-    /// Half the full stroke (line and casing) at zoom z, in pixels.
-    func outerHalfWidth(zoom z: Int) -> Double {
-        max(lineWidth.value(at: Double(z)), 0) / 2 + max(casingWidth.value(at: Double(z)), 0)
-    }
-
     private enum CodingKeys: String, CodingKey {
         case colors, lineWidth, casingColor, casingWidth, minZoom, labelMinZoom, font, fontSize
         case labelColor, haloColor, haloWidth, labelPadding, labelSpacing

@@ -137,8 +137,7 @@ public final class TrailTileRenderer: @unchecked Sendable {
                 text = LabelText(text: label.text, font: style.font, pixelSize: fontSize, on: canvas.cr)
                 texts[label.text] = text
             }
-            text.draw(on: canvas, cx: label.centerX - Double(originX), cy: label.centerY - Double(originY),
-                      angle: label.angle, style: style)
+            text.draw(on: canvas, glyphs: label.glyphs, originX: Double(originX), originY: Double(originY), style: style)
         }
         return canvas.image()
     }

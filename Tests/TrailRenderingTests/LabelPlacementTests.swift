@@ -113,6 +113,12 @@ import TileGeometry
         #expect(renderer.labels(zoom: 14).isEmpty)
         let atLabelZoom = renderer.labels(zoom: 15)
         #expect(!atLabelZoom.isEmpty)
+        // The walks bend: some labels follow a bend rather than a straight chord.
+        let bent = renderer.labels(zoom: Self.zoom).filter { l in
+            let angles = l.glyphs.map(\.angle)
+            return (angles.max()! - angles.min()!) > 0.15
+        }
+        #expect(!bent.isEmpty)
         let t14 = try renderer.render(z: 14, x: t0.x >> 2, y: t0.y >> 2)
         #expect(t14.isFullyTransparent, "invisible lines and no labels at z14")
         let byID = Dictionary(uniqueKeysWithValues: lines.map { ($0.id, $0) })
@@ -122,7 +128,13 @@ import TileGeometry
             let pts = stride(from: 0, to: line.coordinates.count, by: 2).map {
                 TilePixels.world(lon: line.coordinates[$0], lat: line.coordinates[$0 + 1], zoom: Self.zoom)
             }
-            #expect(distance(label.centerX, label.centerY, toPolyline: pts) < 3, "\(label.text) sits on its line")
+            #expect(distance(label.centerX, label.centerY, toPolyline: pts) < 1, "\(label.text) sits on its line")
+            // Glyph by glyph along the line, one per character here, left to right.
+            #expect(label.glyphs.count == label.text.count)
+            for g in label.glyphs {
+                #expect(distance(g.x, g.y, toPolyline: pts) < 1, "each glyph of \(label.text) sits on its line")
+                #expect(cos(g.angle) > -0.2, "\(label.text) reads left to right")
+            }
         }
     }
 }
