@@ -48,6 +48,7 @@ public enum APISchemas {
             "TrailSearchResult": TrailSearchResult.schema,
             "TrailPlace": TrailPlace.schema,
             "TrailDetail": TrailDetail.schema,
+            "TrailsSummary": TrailsSummary.schema,
         ]
     }
 }

@@ -253,9 +253,12 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     /// docs/api.md): a bundle patched on a device must have it. Absent when the server has not
     /// indexed the version.
     public var contentHash: String?
+    /// The region's trails: how many, by difficulty, the longest (absent when it holds none).
+    public var trails: TrailsSummary?
 
     public init(summary: ProductSummary, coverage: Coverage, previewTileURL: String, downloadURL: String, tileJSONURL: String,
-                publishedAt: String, contentHash: String? = nil) {
+                publishedAt: String, contentHash: String? = nil, trails: TrailsSummary? = nil) {
+        self.trails = trails
         self.summary = summary
         self.coverage = coverage
         self.previewTileURL = previewTileURL
@@ -270,7 +273,7 @@ public struct ProductDetail: Codable, Sendable, Equatable {
         set { summary[keyPath: path] = newValue }
     }
 
-    private enum CodingKeys: String, CodingKey { case coverage, previewTileURL, downloadURL, tileJSONURL, publishedAt, contentHash }
+    private enum CodingKeys: String, CodingKey { case coverage, previewTileURL, downloadURL, tileJSONURL, publishedAt, contentHash, trails }
 
     /// One flat object: the summary's members and the detail's.
     public init(from decoder: any Decoder) throws {
@@ -282,6 +285,7 @@ public struct ProductDetail: Codable, Sendable, Equatable {
         tileJSONURL = try c.decode(String.self, forKey: .tileJSONURL)
         publishedAt = try c.decode(String.self, forKey: .publishedAt)
         contentHash = try c.decodeIfPresent(String.self, forKey: .contentHash)
+        trails = try c.decodeIfPresent(TrailsSummary.self, forKey: .trails)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -293,13 +297,15 @@ public struct ProductDetail: Codable, Sendable, Equatable {
         try c.encode(tileJSONURL, forKey: .tileJSONURL)
         try c.encode(publishedAt, forKey: .publishedAt)
         try c.encodeIfPresent(contentHash, forKey: .contentHash)
+        try c.encodeIfPresent(trails, forKey: .trails)
     }
 
     public static var schema: JSONValue {
         Schema.object(ProductSummary.properties.merging([
             "coverage": Schema.ref("Coverage"), "previewTileURL": Schema.string(), "downloadURL": Schema.string(),
             "tileJSONURL": Schema.string(), "publishedAt": Schema.string(format: "date-time"), "contentHash": Schema.string(),
-        ]) { a, _ in a }, optional: ProductSummary.optional.union(["contentHash"]))
+            "trails": Schema.ref("TrailsSummary"),
+        ]) { a, _ in a }, optional: ProductSummary.optional.union(["contentHash", "trails"]))
     }
 }
 

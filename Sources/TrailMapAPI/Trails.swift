@@ -138,3 +138,28 @@ public struct TrailDetail: Codable, Sendable, Equatable {
                        "gpxURL": Schema.string()], optional: ["geometry", "gpxURL"])
     }
 }
+
+/// What a region's trails add up to, in its product detail.
+public struct TrailsSummary: Codable, Sendable, Equatable {
+    public var count: Int
+    /// Trails per difficulty (`easy` ... `unknown`; every difficulty, 0 where none).
+    public var byDifficulty: [String: Int]
+    /// All the trails' geodesic length, kilometres.
+    public var totalLengthKm: Double
+    /// The longest named trails, longest first (ids, names, difficulties and lengths).
+    public var longest: [TrailResult]
+
+    public init(count: Int, byDifficulty: [String: Int], totalLengthKm: Double, longest: [TrailResult]) {
+        self.count = count
+        self.byDifficulty = byDifficulty
+        self.totalLengthKm = totalLengthKm
+        self.longest = longest
+    }
+
+    public static var schema: JSONValue {
+        Schema.object(["count": Schema.integer(minimum: 0),
+                       "byDifficulty": ["type": "object", "additionalProperties": Schema.integer(minimum: 0),
+                                        "description": "trails per difficulty"],
+                       "totalLengthKm": Schema.number, "longest": Schema.array(Schema.ref("TrailResult"))])
+    }
+}

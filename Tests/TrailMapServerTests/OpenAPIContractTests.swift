@@ -226,6 +226,9 @@ import TrailMapTestSupport
             let trailDetail = try c.answer(try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)"), TrailDetail.self,
                                       "get", "/trails/{trailId}", .ok)
             #expect(trailDetail.geometry != nil && trailDetail.gpxURL != nil && trailDetail.trail.products.first?.owned == true)
+            let rocky = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/rocky"), ProductDetail.self,
+                                     "get", "/catalog/{productId}", .ok)
+            #expect(rocky.trails?.count == 4 && rocky.trails?.byDifficulty["easy"] == 1 && rocky.trails?.longest.count == 4)
 
             // An error.
             let missing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,

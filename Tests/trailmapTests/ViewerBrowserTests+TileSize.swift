@@ -18,8 +18,9 @@ extension ViewerBrowserTests {
         let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
                                          "--catalog", dir.file("catalog.sqlite")])
         #expect(publish.status == 0, "\(publish.stderr)")
+        // No product sells the world bundle: the operator makes it public (with a store, unclaimed bundles are closed).
         let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info",
-                                                      "--catalog", dir.file("catalog.sqlite")])
+                                                      "--catalog", dir.file("catalog.sqlite"), "--public-tilesets", "world"])
         defer {
             server.terminate()
             server.waitUntilExit()

@@ -44,7 +44,8 @@ extension StoreAPI {
             previewTileURL: "\(base)/tiles/\(previewTileset)/\(z)/\(center.x)/\(center.y).\(tileExtension(previewTileset))",
             downloadURL: "/api/v1/downloads/\(p.id)", tileJSONURL: "\(base)/tiles/\(previewTileset).json",
             publishedAt: JSONReply.time(p.publishedAt),
-            contentHash: settings.patches?.contentHash(p.id, version: p.version, sha256: p.sha256))
+            contentHash: settings.patches?.contentHash(p.id, version: p.version, sha256: p.sha256),
+            trails: try await trailsSummary(p, account: account))
         return JSONReply.make(detail, request: request)
     }
 

@@ -73,7 +73,7 @@ extension StoreAPI {
     }
 
     /// The ids of `products` that are free or that `account` is entitled to.
-    private func ownership(of products: [Product], account: Account?) async throws -> Set<String> {
+    func ownership(of products: [Product], account: Account?) async throws -> Set<String> {
         var owned = Set<String>()
         for p in products where !owned.contains(p.id) {
             if p.free {
@@ -104,5 +104,17 @@ extension APIError {
         case let .query(q): self.init(.unprocessableContent, code: "invalid_trail_query", message: q.description)
         case .store: self.init(.serviceUnavailable, code: "trails_unavailable", message: "the trails of a region cannot be read")
         }
+    }
+}
+
+extension StoreAPI {
+    /// The trails of a region product for its detail, or nil when its bundle holds none.
+    func trailsSummary(_ p: Product, account: Account?) async throws -> TrailsSummary? {
+        guard let index = trailShelf.indexes(of: [p]).first?.index, let s = try? index.summary(longest: 5), s.count > 0 else { return nil }
+        let owned = try await ownership(of: [p], account: account).contains(p.id)
+        let product = TrailProduct(productId: p.id, title: p.title, owned: owned)
+        return TrailsSummary(count: s.count, byDifficulty: Dictionary(uniqueKeysWithValues: s.byDifficulty.map { ($0.key.rawValue, $0.value) }),
+                             totalLengthKm: (s.totalLengthMetres / 10).rounded() / 100,
+                             longest: s.longest.map { Self.result($0, distanceMetres: nil, products: [product]) })
     }
 }
