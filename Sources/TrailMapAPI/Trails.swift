@@ -66,7 +66,7 @@ public struct TrailResult: Codable, Sendable, Equatable {
     public static var schema: JSONValue {
         let degrees = Schema.number
         return Schema.object([
-            "id": Schema.string(pattern: "^[0-9a-f]{16}$"), "name": Schema.string(), "ref": Schema.string(),
+            "id": Schema.string(pattern: "^[0-7][0-9a-f]{15}$"), "name": Schema.string(), "ref": Schema.string(),
             "difficulty": Schema.string(enum: difficulties),
             "allowedUses": Schema.array(Schema.string(enum: uses)), "forbiddenUses": Schema.array(Schema.string(enum: uses)),
             "surface": Schema.string(), "lengthKm": Schema.number,

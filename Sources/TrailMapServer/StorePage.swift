@@ -5,6 +5,10 @@
 /// page asks for a quote (`POST /areas/quotes`), shows its size, zooms, price, expiry and message,
 /// and buys it (a sandbox Consumable, then `POST /areas`), showing the bought area's id.
 /// `/store#area` opens the area tool, `/store#area=LAT,LON,RADIUS_KM` with a center and radius.
+/// Trails: a search (name, place or LAT,LON and radius, difficulty, no horses or bikes) lists the
+/// trails of every region with the regions holding them and draws them on the map (their lines
+/// where the caller may read them, else their extent); a region's page counts its trails.
+/// `/store#trails=QUERY` opens a search (`QUERY` as `GET /api/v1/trails` takes it).
 /// Everything comes from `/api/v1/`; Leaflet is served by this server.
 enum StorePage {
     static let html = """
@@ -23,9 +27,15 @@ enum StorePage {
     input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}#msg{color:#a33;min-height:1.2em}
     .area_product,.area{background:#e0e7ff}#map.picking{cursor:crosshair}.quote{border:1px solid #c7d2fe;border-radius:8px;padding:8px}
     .note{color:#555;font-size:13px}code{background:#f4f4f2;padding:1px 4px;border-radius:4px}
+    .trail .status{background:#ecfccb}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
     </style></head><body>
     <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul>
-    <h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul></nav>
+    <h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul>
+    <h1>Trails</h1><form id="trailForm"><input id="tq" placeholder="name, e.g. bear lake">
+    <input id="tnear" placeholder="near: a place or LAT,LON"><input id="tradius" type="number" min="1" max="500" value="25" title="radius (km)">
+    <select id="tdiff"><option value="">any difficulty</option><option>easy</option><option>moderate</option><option>hard</option><option>expert</option></select>
+    <label><input id="tnohorse" type="checkbox" style="width:auto"> no horses</label> <label><input id="tnobike" type="checkbox" style="width:auto"> no bikes</label>
+    <button>Search trails</button></form></nav>
     <main><h1 id="heading">All regions</h1><div id="list"></div></main>
     <aside><div id="detail">Pick a region.</div><div id="map"></div><div id="msg"></div></aside>
     <script src="/viewer/leaflet.js"></script>
@@ -75,6 +85,47 @@ enum StorePage {
     }
     // The levels of detail in a buyer's words (text from the bundle: escaped).
     const levels = p => p.levelsSummary ? '<p class="levels"><b>Levels of detail:</b> ' + esc(p.levelsSummary) + '</p>' : '';
+    // A region's trails: how many, by difficulty, the longest.
+    const km = v => v.toFixed(v < 10 ? 1 : 0) + ' km';
+    const trailCount = p => !p.trails ? '' : '<p class="trails"><b>' + p.trails.count + ' trails</b> (' +
+      ['easy', 'moderate', 'hard', 'expert', 'unknown'].filter(d => p.trails.byDifficulty[d]).map(d => p.trails.byDifficulty[d] + ' ' + d).join(', ') +
+      '; ' + km(p.trails.totalLengthKm) + ')' + (p.trails.longest.length ? ': ' + p.trails.longest.map(t => esc(t.name) + ' ' + km(t.lengthKm)).join(', ') : '') + '</p>';
+    const trailColour = {easy: '#15803d', moderate: '#1d4ed8', hard: '#b91c1c', expert: '#111111', unknown: '#6b7280'};
+    // Trail search: a page of results in the list, drawn on the map.
+    async function searchTrails(query) {
+      say(''); closeArea();
+      let r;
+      try { r = await call('GET', '/trails?' + query); } catch (e) { say(e.message); return; }
+      document.getElementById('heading').textContent = r.total + ' trail' + (r.total === 1 ? '' : 's') + (r.place ? ' near ' + r.place.name : '');
+      document.getElementById('list').innerHTML = r.trails.map(t => '<div class="card trail" data-id="' + esc(t.id) + '">' +
+        '<span class="status">' + esc(t.products.map(p => p.title).join(', ')) + '</span><b>' + esc(t.name || t.ref || 'unnamed trail') +
+        '</b><br><span class="' + esc(t.difficulty) + '">' + esc(t.difficulty) + '</span> · ' + km(t.lengthKm) +
+        (t.distanceKm != null ? ' · ' + km(t.distanceKm) + ' away' : '') + (t.allowedUses.length ? ' · ' + esc(t.allowedUses.join(', ')) : '') +
+        '</div>').join('') || '<p>No trails match.</p>';
+      document.querySelectorAll('.card.trail').forEach(c => c.onclick = () => {
+        const t = r.trails.find(x => x.id === c.dataset.id); if (t && t.products[0]) show(t.products[0].productId); });
+      ensureMap();
+      layers.forEach(l => map.removeLayer(l)); layers = [];
+      for (const t of r.trails) {
+        const colour = trailColour[t.difficulty] || '#6b7280', b = t.bbox;
+        if (t.products.some(p => p.owned)) {
+          try { const d = await call('GET', '/trails/' + t.id);
+            if (d.geometry) { layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(t.name || '').addTo(map)); continue; } }
+          catch (e) {}
+        }
+        layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(t.name || '').addTo(map));
+      }
+      if (layers.length) map.fitBounds(L.featureGroup(layers).getBounds(), {padding: [20, 20], maxZoom: 13});
+    }
+    function trailQuery() {
+      const q = new URLSearchParams(), v = id => document.getElementById(id).value.trim();
+      if (v('tq')) q.set('q', v('tq'));
+      if (v('tnear')) { q.set('near', v('tnear')); q.set('radiusKm', v('tradius') || '25'); }
+      if (v('tdiff')) q.set('difficulty', v('tdiff'));
+      const no = [document.getElementById('tnohorse').checked && 'horse', document.getElementById('tnobike').checked && 'bicycle'].filter(Boolean);
+      if (no.length) q.set('excludeUses', no.join(','));
+      return q.toString();
+    }
     // An area product is sold per area, up to its cap.
     const offerTerms = p => price(p.price) + ' per area · up to ' + size(p.area ? p.area.maxBytes : p.size);
     function ensureMap() {
@@ -96,7 +147,7 @@ enum StorePage {
       const canBuy = p.status === 'for_sale' && token;
       document.getElementById('detail').innerHTML = '<h1>' + esc(p.title) + '</h1><p>' + esc(p.description) + '</p><p>' +
         price(p.price) + ' · ' + size(p.size) + ' · zoom ' + p.minzoom + '–' + p.maxzoom + ' · version ' + p.version +
-        '</p>' + levels(p) + '<p>Status: <span class="status ' + esc(p.status) + '">' + esc(p.status.replace('_', ' ')) + '</span></p>' +
+        '</p>' + levels(p) + trailCount(p) + '<p>Status: <span class="status ' + esc(p.status) + '">' + esc(p.status.replace('_', ' ')) + '</span></p>' +
         (p.kind === 'area' ? '<p>Your area (bought as ' + esc(p.areaOf || '') + '). Install it with: <code>trailmap regions install ' +
           esc(p.productId) + '</code></p>' : '') +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
@@ -198,6 +249,7 @@ enum StorePage {
     // /store#PRODUCT_ID opens that product; /store#area the area tool, /store#area=LAT,LON,RADIUS_KM with a center and radius.
     function fromHash() {
       const h = decodeURIComponent(location.hash.slice(1));
+      if (h.startsWith('trails=')) { searchTrails(h.slice(7)); return; }
       if (h === 'area' || h.startsWith('area=')) {
         const [lat, lon, r] = h.slice(5).split(',').map(Number);
         openArea('', null);
@@ -209,6 +261,7 @@ enum StorePage {
     }
     window.addEventListener('hashchange', fromHash);
     document.getElementById('areaLink').onclick = () => { say(''); openArea('', null); };
+    document.getElementById('trailForm').onsubmit = e => { e.preventDefault(); location.hash = 'trails=' + trailQuery(); };
     accountBox(); load().then(fromHash);
     </script></body></html>
     """

@@ -13,15 +13,23 @@ enum OpenAPIDocument {
         var query: [String: JSONValue] = [:]
     }
 
+    /// A comma-separated list of `words`.
+    static func listPattern(_ words: [String]) -> String {
+        let one = "(" + words.joined(separator: "|") + ")"
+        return "^\(one)(,\(one))*$"
+    }
+
     /// `GET /trails`'s query parameters.
     static let trailQuery: [String: JSONValue] = [
         "near": Schema.string(maxLength: 200, description: "LAT,LON, or a place name of the server's list"),
         "radiusKm": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .integer(20_000)],
         "bbox": Schema.string(pattern: "^-?[0-9]{1,3}(\\.[0-9]{1,12})?(,-?[0-9]{1,3}(\\.[0-9]{1,12})?){3}$", description: "west,south,east,north in degrees"),
         "q": Schema.string(maxLength: 200, description: "name or ref: case and accents ignored, the last word a prefix, typos tolerated"),
-        "difficulty": Schema.string(maxLength: 200, description: "comma-separated: easy, moderate, hard, expert, unknown"),
-        "uses": Schema.string(maxLength: 200, description: "comma-separated uses every result allows: foot, bicycle, horse, motor_vehicle, ski"),
-        "excludeUses": Schema.string(maxLength: 200, description: "comma-separated uses no result allows"),
+        "difficulty": Schema.string(pattern: listPattern(TrailResult.difficulties), maxLength: 200,
+                                    description: "comma-separated: easy, moderate, hard, expert, unknown"),
+        "uses": Schema.string(pattern: listPattern(TrailResult.uses), maxLength: 200,
+                              description: "comma-separated uses every result allows: foot, bicycle, horse, motor_vehicle, ski"),
+        "excludeUses": Schema.string(pattern: listPattern(TrailResult.uses), maxLength: 200, description: "comma-separated uses no result allows"),
         "minLengthKm": ["type": "number", "minimum": .integer(0)], "maxLengthKm": ["type": "number", "minimum": .integer(0)],
         "sort": Schema.string(enum: ["distance", "length", "name"]),
         "limit": Schema.integer(minimum: 1, maximum: 1000),
@@ -147,7 +155,7 @@ enum OpenAPIDocument {
                 let schema = switch name {
                 case "productId": Schema.string(pattern: productIDPattern)
                 case "fromVersion": Schema.integer(minimum: 1, maximum: Int64(Int32.max))
-                case "trailId": Schema.string(pattern: "^[0-9a-f]{16}$")
+                case "trailId": Schema.string(pattern: "^[0-7][0-9a-f]{15}$")
                 default: Schema.string(minLength: 1, maxLength: 64)
                 }
                 return ["name": .string(name), "in": "path", "required": true, "schema": schema]
