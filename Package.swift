@@ -202,6 +202,13 @@ let package = Package(
             path: "Benchmarks/trails-render",
             swiftSettings: upcoming
         ),
+        // Trails data benchmark: ingest and search against GDAL, osmium and GeoPackage (scripts/bench/trails-data.sh); small, no products.
+        .executableTarget(
+            name: "trails-data-bench",
+            dependencies: ["Trails", "TrailSources"],
+            path: "Benchmarks/trails-data",
+            swiftSettings: upcoming
+        ),
         .target(
             name: "TrailMapTestSupport",
             dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", .product(name: "Logging", package: "swift-log")],
