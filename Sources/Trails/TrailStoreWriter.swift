@@ -62,7 +62,9 @@ public enum TrailStoreWriter {
             """)
         let box = try db.makeStatement(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         var seen = Set<TrailID>()
-        for t in trails {
+        // In id order: the id is the rowid, and hashes in file order would land each row at a
+        // random page of the table (part-filled pages, pages read back).
+        for t in trails.sorted(by: { $0.id < $1.id }) {
             guard seen.insert(t.id).inserted else { throw TrailStoreError.duplicateID(path: path, id: t.id) }
             let b = t.bounds, s = t.start, e = t.end
             try row.execute(arguments: [t.id.value, t.name, t.ref, t.difficulty.rawValue, t.allowedUses.rawValue,

@@ -34,7 +34,8 @@ extension StoreAPI {
         }
         func list<T>(_ name: String, _ make: (String) -> T?, allowed: [String]) throws -> [T] {
             guard let v = try text(name) else { return [] }
-            return try v.split(separator: ",").map { word in
+            guard !v.isEmpty else { throw APIError.badRequest("\(name): give one or more of \(allowed.joined(separator: ", ")), comma-separated") }
+            return try v.split(separator: ",", omittingEmptySubsequences: false).map { word in
                 let w = word.trimmingCharacters(in: .whitespaces).lowercased()
                 guard let made = make(w) else {
                     throw APIError(.unprocessableContent, code: "invalid_trail_query",
@@ -58,7 +59,8 @@ extension StoreAPI {
         }
         if let r = try number("radiusKm") { query.radiusKm = r }
         if let b = try numbers("bbox", count: 4) { query.bbox = TrailBox(west: b[0], south: b[1], east: b[2], north: b[3]) }
-        query.text = try text("q")
+        // A name without a letter or digit searches no name (as an empty one).
+        query.text = try text("q").flatMap { $0.contains(where: { $0.isLetter || $0.isNumber }) ? $0 : nil }
         query.difficulties = Set(try list("difficulty", TrailDifficulty.init(rawValue:), allowed: TrailResult.difficulties))
         query.uses = TrailUses(try list("uses", TrailUse.init(rawValue:), allowed: TrailResult.uses))
         query.excludeUses = TrailUses(try list("excludeUses", TrailUse.init(rawValue:), allowed: TrailResult.uses))
@@ -74,7 +76,7 @@ extension StoreAPI {
             guard let n = Int(l) else { throw APIError.badRequest("limit: a whole number") }
             query.limit = n
         }
-        query.cursor = try text("cursor", max: 512)
+        query.cursor = try text("cursor", max: 512).flatMap { $0.isEmpty ? nil : $0 }
         do { try query.validate() } catch { throw APIError(TrailSearchError.query(error)) }
         return (query, place)
     }
