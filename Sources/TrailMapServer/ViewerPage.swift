@@ -1,6 +1,8 @@
 /// The map viewer served at `/`: Leaflet (from Debian's libjs-leaflet, served by this server)
 /// showing any tileset, picked from `GET /tiles`; `?tileset=ID` selects one. The bar links the
-/// shown tileset's TileJSON and the WMTS capabilities (for QGIS and other desktop GIS).
+/// shown tileset's TileJSON and the WMTS capabilities (for QGIS and other desktop GIS). With a
+/// store, a trail search (a name, within the map's view) lists and draws the published regions'
+/// trails; `?trails=QUERY` opens one (`QUERY` as `GET /api/v1/trails` takes it).
 enum ViewerPage {
     static let html = """
     <!DOCTYPE html>
@@ -16,12 +18,14 @@ enum ViewerPage {
              border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
       #map { position: absolute; inset: 0; background: #dde; }
       #status, #links { font-size: 12px; color: #555; }
+      #trails { margin-top: 6px; } #trails input { width: 150px; } #found { font-size: 12px; max-height: 220px; overflow: auto; }
     </style>
     </head>
     <body>
     <div id="map"></div>
     <div id="bar"><label>Tileset <select id="tileset"></select></label><div id="status">loading…</div>
-    <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> · <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a></div></div>
+    <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> · <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a></div>
+    <form id="trails" hidden><input id="tq" placeholder="trail name"> <button>Find trails here</button><div id="found"></div></form></div>
     <script src="/viewer/leaflet.js"></script>
     <script>
     const map = L.map('map', { worldCopyJump: true }).setView([20, 0], 2);
@@ -52,6 +56,40 @@ enum ViewerPage {
       history.replaceState(null, '', '?tileset=' + encodeURIComponent(id));
     }
     select.onchange = () => show(select.value);
+    // Trails (with a store): a page of results listed and drawn, lines where the caller may read them.
+    const colours = {easy: '#15803d', moderate: '#1d4ed8', hard: '#b91c1c', expert: '#111111', unknown: '#6b7280'};
+    let drawn = [];
+    async function findTrails(query) {
+      const found = document.getElementById('found');
+      const r = await fetch('/api/v1/trails?' + query);
+      const j = await r.json();
+      drawn.forEach(l => map.removeLayer(l)); drawn = [];
+      if (!r.ok) { found.textContent = j.error ? j.error.message : r.statusText; return; }
+      found.innerHTML = j.trails.map(t => '<div>' + esc(t.name || t.ref || 'unnamed') + ' · ' + esc(t.difficulty) + ' · ' +
+        t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) + '</div>').join('') || 'no trails here';
+      for (const t of j.trails) {
+        const colour = colours[t.difficulty] || '#6b7280', b = t.bbox;
+        if (t.products.some(p => p.owned)) {
+          const d = await (await fetch('/api/v1/trails/' + t.id)).json();
+          if (d.geometry) { drawn.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(t.name || '').addTo(map)); continue; }
+        }
+        drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(t.name || '').addTo(map));
+      }
+      if (drawn.length) map.fitBounds(L.featureGroup(drawn).getBounds(), {maxZoom: 14});
+    }
+    document.getElementById('trails').onsubmit = e => {
+      e.preventDefault();
+      const q = new URLSearchParams(), name = document.getElementById('tq').value.trim(), b = map.getBounds();
+      if (name) q.set('q', name);
+      q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
+      findTrails(q.toString()).catch(e => { document.getElementById('found').textContent = 'error: ' + e; });
+    };
+    fetch('/api/v1/trails?limit=1').then(r => {
+      if (!r.ok) return;
+      document.getElementById('trails').hidden = false;
+      const asked = new URLSearchParams(location.search).get('trails');
+      if (asked) findTrails(asked).catch(() => {});
+    }).catch(() => {});
     fetch('/tiles').then(r => r.json()).then(list => {
       const ok = list.tilesets.filter(t => t.status === 'ok');
       for (const t of ok) {

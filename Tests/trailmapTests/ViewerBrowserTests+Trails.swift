@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TrailMapTestSupport
 
-/// The store page's trail search in headless Chromium: results listed with the regions holding
+/// The store page's and the viewer's trail search in headless Chromium: results listed with the regions holding
 /// them and drawn on the map (the free region's trails as lines), and a region's page counting
 /// its trails. The trails bundle is built by `trailmap build --trails` from a GeoJSON file.
 extension ViewerBrowserTests {
@@ -21,8 +21,8 @@ extension ViewerBrowserTests {
          "geometry":{"type":"LineString","coordinates":[[-105.560,40.275],[-105.580,40.265],[-105.615,40.255]]}}
         ]}
         """.write(toFile: lines, atomically: true, encoding: .utf8)
-        let built = try CLIRunner.run(["build", "--trails", lines, "--trails-preset", "osm", "--name", "Park trails", "--minzoom", "10",
-                                       "--maxzoom", "12", "--out", (tiles as NSString).appendingPathComponent("park.mbtiles"), "--quiet"])
+        let built = try CLIRunner.run(["build", "--trails", lines, "--trails-preset", "osm", "--name", "Park trails", "--minzoom", "4",
+                                       "--maxzoom", "8", "--out", (tiles as NSString).appendingPathComponent("park.mbtiles"), "--quiet"])
         #expect(built.status == 0, "\(built.stderr)")
         let products = #"{"products": [{"productId": "test.park", "title": "Park trails", "category": "Parks", "price": {"amount": "0", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
@@ -50,6 +50,8 @@ extension ViewerBrowserTests {
         #expect(search.contains("1 trail") && search.contains("Bear Lake Trail") && search.contains("Park trails"), "\(search.suffix(2000))")
         #expect(!search.contains("Longs Peak Trail"))
         #expect(search.contains("leaflet-interactive"), "the trail is drawn on the map")
+        let viewer = try dom("?trails=q%3Dlongs", shot: "trail-viewer")
+        #expect(viewer.contains("Longs Peak Trail") && viewer.contains("expert") && viewer.contains("leaflet-interactive"), "\(viewer.suffix(2000))")
         let region = try dom("store#test.park", shot: "trail-region")
         #expect(region.contains("2 trails") && region.contains("1 easy") && region.contains("1 expert"), "\(region.suffix(2000))")
     }
