@@ -5,6 +5,8 @@
 #              decoder (scripts/fuzz/png_decode_fuzz.c)
 #   fast-path  the tile request parsing of the event-loop fast path (TileRequestParsing.swift)
 #              under ASan, its results checked against reference implementations
+#   raw-request  TileWire's parsing of whole requests from raw bytes (RawTileRequest.swift), its
+#              results checked against its contract (re-parsing, prefixes)
 # usage: scripts/fuzz.sh [SECONDS per harness, default 60]
 # Environment: OUT (default: a temp dir) keeps the binaries, corpora and any crashing input;
 # LIBPNG_SRC, a libpng source tree (e.g. a checkout of the version the system has), is compiled
@@ -98,7 +100,15 @@ printf '/tiles/co%%2Dx/10/512/300.webp?token=abc' > "$OUT/path-seeds/b"
 printf 'W/"0123456789abcdef0123456789abcdef", *' > "$OUT/path-seeds/c"
 SWIFT_BACKTRACE=enable=no fuzz fast-path "$OUT/fast_path_fuzz" "$OUT/path-corpus" "$OUT/path-seeds"
 
-artifacts=$(ls -d "$OUT"/png-* "$OUT"/fast-path-* 2>/dev/null | grep -E -- "-(crash|leak|oom|timeout)-" || true)
+# ---- TileWire's request parsing, from raw bytes
+swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld scripts/fuzz/raw_request_fuzz.swift \
+  Sources/TrailMapServer/RawTileRequest.swift -o "$OUT/raw_request_fuzz"
+mkdir -p "$OUT/raw-corpus" "$OUT/raw-seeds"
+printf 'GET /tiles/world/3/2/1.png HTTP/1.1\r\nHost: x\r\nIf-None-Match: "ab"\r\n\r\n' > "$OUT/raw-seeds/a"
+printf 'HEAD /tiles/co/1/0/0.webp?t=1 HTTP/1.0\r\nConnection: keep-alive\r\nX-Client: me\r\n\r\nGET /' > "$OUT/raw-seeds/b"
+SWIFT_BACKTRACE=enable=no fuzz raw-request "$OUT/raw_request_fuzz" "$OUT/raw-corpus" "$OUT/raw-seeds"
+
+artifacts=$(ls -d "$OUT"/png-* "$OUT"/fast-path-* "$OUT"/raw-request-* 2>/dev/null | grep -E -- "-(crash|leak|oom|timeout)-" || true)
 if [ -n "$artifacts" ] || [ "$findings" -ne 0 ]; then
   echo "FINDINGS; inputs:"
   echo "${artifacts:-  (none written: see the logs in $OUT)}"

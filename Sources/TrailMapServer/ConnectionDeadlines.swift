@@ -27,11 +27,16 @@ enum ConnectionDeadlines {
         }
     }
 
-    /// Adds both handlers: `RawSide` first in the pipeline, `ParsedSide` right after `decoder`.
+    /// Adds both handlers: `RawSide` first in the pipeline, `ParsedSide` right after `decoder`;
+    /// and the handler `nextToRaw` makes, if any, right after `RawSide` (one that ends requests
+    /// itself tells the state, as `ParsedSide` does).
     static func install(on pipeline: ChannelPipeline.SynchronousOperations, after decoder: any ChannelHandler, limits: Limits,
+                        nextToRaw: ((State) -> any ChannelHandler)? = nil,
                         onClose: @escaping @Sendable (String) -> Void) throws {
         let state = State(limits: limits, onClose: onClose)
-        try pipeline.addHandler(RawSide(state), position: .first)
+        let raw = RawSide(state)
+        try pipeline.addHandler(raw, position: .first)
+        if let nextToRaw { try pipeline.addHandler(nextToRaw(state), position: .after(raw)) }
         try pipeline.addHandler(ParsedSide(state), position: .after(decoder))
     }
 

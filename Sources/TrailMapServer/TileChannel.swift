@@ -6,8 +6,10 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import Synchronization
 
-/// Hummingbird's HTTP/1 child channel with `TileFastPath` inserted between NIO's HTTP/1 parser and
-/// the conversion to Swift HTTP types, where tile requests are cheapest to answer.
+/// Hummingbird's HTTP/1 child channel with tile requests answered as early as they can be:
+/// `TileWire` before NIO's HTTP/1 parser (the common request, read from raw bytes), and
+/// `TileFastPath` between the parser and the conversion to Swift HTTP types (the rest of a
+/// connection once `TileWire` has handed it on).
 ///
 /// NIO's server pipeline wires its request decoder to its response encoder: the decoder queues
 /// every request's method and the encoder pops one per response head it writes (to send no body
@@ -44,7 +46,9 @@ struct TileChannel: ServerChildChannel {
             try pipeline.addHandler(TileFastPath(responder: responder, socket: encoder), position: .before(codec))
             let (metrics, logger) = (responder.metrics, responder.logger)
             let peer = channel.remoteAddress?.description ?? "?"
-            try ConnectionDeadlines.install(on: pipeline, after: unwired, limits: deadlineLimits) { why in
+            let responder = responder
+            try ConnectionDeadlines.install(on: pipeline, after: unwired, limits: deadlineLimits,
+                                            nextToRaw: { TileWire(responder: responder, deadlines: $0) }) { why in
                 metrics.recordTimeout()
                 logger.info("closed connection from \(peer): \(why)")
             }

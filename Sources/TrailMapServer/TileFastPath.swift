@@ -30,7 +30,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The response being written answers a HEAD: its body parts are dropped, its head kept.
     private var droppingBody = false
     /// The answer to the request being read (sent at its end), if this handler took it.
-    private var pending: Answer?
+    private var pending: FastTileAnswer?
     /// The client asked to close after an answer of this handler: later input is ignored.
     private var closing = false
     private var date = HTTPDateCache()
@@ -56,12 +56,6 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         /// The `Connection` header to send (`connectionHeader`; Hummingbird keeps HTTP/1.0
         /// connections open and answers without it), `close` also closing after the response.
         var connection: String?
-    }
-
-    struct Answer {
-        var head: ByteBuffer
-        var body: ByteBuffer?
-        var close: Bool
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -138,39 +132,12 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The response to a GET/HEAD of a tile, or nil to let Hummingbird answer.
-    private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> Answer? {
-        guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil,
-              let parts = Self.tilePath(request.uri) else { return nil }
-        let connection = Self.connectionHeader(request)
-        let start = ContinuousClock.now
-        let ifNoneMatch = request.headers.first(name: "if-none-match")
-        var head = context.channel.allocator.buffer(capacity: 320)
-        let status: HTTPResponse.Status
-        var body: ByteBuffer?
-        do {
-            switch try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client(request, context), onEventLoop: true) {
-            case let .tile(answer):
-                status = answer.status
-                ResponseHead.writeTile(answer, date: date.now(), connection: connection, into: &head)
-                if !answer.notModified { body = answer.body }
-            case let .absent(error):
-                var headers = error.responseHeaders
-                let json = error.body
-                headers[.contentLength] = String(json.readableBytes)
-                status = error.status
-                ResponseHead.write(status: status, headers: headers, date: date.now(), connection: connection, into: &head)
-                body = json
-            }
-        } catch {
-            // Paid tiles, bad paths, unavailable tilesets: Hummingbird's path answers them.
-            return nil
-        }
-        if request.method == .HEAD { body = nil }
-        let bytes = body?.readableBytes ?? 0
-        let elapsed = ContinuousClock.now - start
-        responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
-        responder.logger.info("\(request.method) \(LogRedaction.uri(request.uri)) \(status.code) \(bytes)B \(elapsed)")
-        return Answer(head: head, body: body, close: connection == "close")
+    private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> FastTileAnswer? {
+        guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil else { return nil }
+        return FastTileAnswer.make(responder, isHead: request.method == .HEAD, uri: request.uri,
+                                   ifNoneMatch: request.headers.first(name: "if-none-match"),
+                                   connection: Self.connectionHeader(request), client: client(request, context),
+                                   date: date.now(), allocator: context.channel.allocator)
     }
 
     /// The five components of a tile path (`TileRequestParsing.tilePath`).

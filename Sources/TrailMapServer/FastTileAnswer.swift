@@ -1,0 +1,51 @@
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// A tile request answered on the connection's event loop, as the bytes to send: 200, 304, or the
+/// 404 of a tile the bundle lacks. Shared by `TileWire` (requests read from raw bytes) and
+/// `TileFastPath` (requests from NIO's parser). nil when the request is for Hummingbird's path:
+/// paid tiles, bad paths, unavailable tilesets, a bundle that cannot be read.
+struct FastTileAnswer {
+    var head: ByteBuffer
+    var body: ByteBuffer?
+    /// The connection closes once this is written.
+    var close: Bool
+
+    /// - Parameters:
+    ///   - isHead: a HEAD request (no body sent).
+    ///   - uri: the request target.
+    ///   - connection: the `Connection` header to send (`TileFastPath.connectionHeader`).
+    ///   - client: who asks, for prefetch (nil: no prediction).
+    static func make(_ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
+                     client: String?, date: String, allocator: ByteBufferAllocator) -> FastTileAnswer? {
+        guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
+        let start = ContinuousClock.now
+        var head = allocator.buffer(capacity: 320)
+        let status: HTTPResponse.Status
+        var body: ByteBuffer?
+        do {
+            switch try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client, onEventLoop: true) {
+            case let .tile(answer):
+                status = answer.status
+                ResponseHead.writeTile(answer, date: date, connection: connection, into: &head)
+                if !answer.notModified { body = answer.body }
+            case let .absent(error):
+                var headers = error.responseHeaders
+                let json = error.body
+                headers[.contentLength] = String(json.readableBytes)
+                status = error.status
+                ResponseHead.write(status: status, headers: headers, date: date, connection: connection, into: &head)
+                body = json
+            }
+        } catch {
+            return nil
+        }
+        if isHead { body = nil }
+        let bytes = body?.readableBytes ?? 0
+        let elapsed = ContinuousClock.now - start
+        responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
+        responder.logger.info("\(isHead ? "HEAD" : "GET") \(LogRedaction.uri(uri)) \(status.code) \(bytes)B \(elapsed)")
+        return FastTileAnswer(head: head, body: body, close: connection == "close")
+    }
+}
