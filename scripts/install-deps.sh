@@ -4,8 +4,9 @@
 # postgresql: the PostgreSQL catalog tests start a throwaway cluster with its initdb and pg_ctl
 # (scripts/postgres.sh); no system service is started. zip: tests pack map sheets into archives.
 # libcairo2-dev, libpango1.0-dev, fonts-dejavu-core: trails are drawn with Cairo and labelled with Pango.
+# python3-xxhash: the reference XXH64 the tile validators (ETags) are checked against.
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core gdal-bin osmium-tool libjs-leaflet chromium postgresql zip)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core gdal-bin osmium-tool libjs-leaflet chromium postgresql zip python3-xxhash)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

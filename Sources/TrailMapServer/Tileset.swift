@@ -95,7 +95,7 @@ public final class Tileset: Sendable {
                 // A stored id becomes the ETag header as it is: only when it is a well-formed hash
                 // (a crafted bundle could hold CR/LF there: header injection), else the content's hash.
                 let stored = hashedTileIDs ? storedID.flatMap { TileHash.isWellFormed($0) ? $0 : nil } : nil
-                let hash = stored ?? TileHash.id(bytes)
+                let hash = stored ?? TileValidator.etag(bytes)
                 return CachedTile(bytes: bytes, etag: "\"\(hash)\"")
             }
         }

@@ -88,7 +88,7 @@ import TrailMapTestSupport
             // A bundle from another tool: plain tiles table, zoom range read from the tiles.
             let plainTile = try await client.execute(uri: "/tiles/plain/1/0/0.png", method: .get)
             #expect(plainTile.status == .ok)
-            #expect(plainTile.headers[.eTag] == "\"\(TileHash.id(Array(buffer: plainTile.body)))\"")
+            #expect(plainTile.headers[.eTag] == "\"\(TileValidator.etag(Array(buffer: plainTile.body)))\"")
             let plainDoc = try #require(Self.json(try await client.execute(uri: "/tiles/plain.json", method: .get).body))
             #expect(plainDoc["minzoom"] as? Int == 1 && plainDoc["maxzoom"] as? Int == 1)
         }

@@ -4,17 +4,25 @@
 #
 # usage: scripts/bench/serve-vs-nginx.sh
 # env:   TRAILMAP  trailmap binary (default: swift build -c release --scratch-path .build-bench)
-#        BUNDLE    .mbtiles to serve (default: the Colorado + Utah sample, zoom 3-9)
-#        DURATION  length of each run of (a) and (b) (default 10s)
-#        CONNS     connections for (a) and (b) (default 50)
-#        STRESS_CONNS, STRESS_DURATION  for (c) (default 1000, 30s)
+#        BEFORE    another trailmap binary (e.g. an older commit's) measured in the same run
+#        BUNDLE    .mbtiles to serve (default: the world relief Tiles/sources/world.png written by
+#                  GDAL as MBTiles, zoom 0-6, 5,461 tiles: gdalwarp, gdal_translate, gdaladdo)
+#        ROUNDS    rounds of (a), (b) and (d), each server in turn per round (default 3)
+#        DURATION  length of each run of (a), (b) and (d) (default 10s)
+#        CONNS     connections for (a), (b) and (d) (default 50)
+#        MISS_BUDGET  cache budget of (d) (default: 64% of the tiles' bytes, as 64 MB over 100 MB)
+#        STRESS_CONNS, STRESS_DURATION  for (c) (default 500, 20s)
 #        STRESS_NGINX=1  also run (c) against nginx, for reference
-#        PORTS     "NGINX_PORT TRAILMAP_PORT" (default "18481 18482")
+#        PERF=1    record a cpu-clock profile of trailmap during (b) and (d) (perf; top symbols printed)
+#        PORTS     "NGINX_PORT TRAILMAP_PORT" (default "18481 18482"; the next ports are used too)
 #        WORK      scratch folder, new or empty (default: mktemp -d); removed at exit unless KEEP=1
 #
-# Runs wrk -t2 against each server for (a) one hot tile and (b) every tile of the bundle in turn,
-# then (c) STRESS_CONNS connections against trailmap. Prints req/s, p50/p99/max latency and errors,
-# the req/s ratio trailmap/nginx (target >= 0.5x) and the errors of (c) (target 0), with PASS/FAIL.
+# (a) one hot tile, the median-sized one and the largest; (b) every tile of the bundle in shuffled
+# order, everything cached; (c) STRESS_CONNS connections against the server of (d), sampling its
+# anonymous memory; (d) every tile with a cache budget below the tiles' bytes (misses read the
+# bundle). Prints req/s, p50/p99/max latency, errors and server CPU time per request for every run,
+# then the median over rounds of the ratios trailmap/nginx (targets: hot >= 1.2x, all >= 1.0x,
+# miss >= 0.5x of nginx and of the all-cached server) and peak anonymous memory over the budget.
 # Exits non-zero only when something fails to run: benchmarks inform, they don't gate.
 set -euo pipefail
 
@@ -22,8 +30,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERE="$ROOT/scripts/bench"
 DURATION=${DURATION:-10s}
 CONNS=${CONNS:-50}
-STRESS_CONNS=${STRESS_CONNS:-1000}
-STRESS_DURATION=${STRESS_DURATION:-30s}
+STRESS_CONNS=${STRESS_CONNS:-500}
+STRESS_DURATION=${STRESS_DURATION:-20s}
+ROUNDS=${ROUNDS:-3}
 ports=${PORTS:-18481 18482}
 read -r NGINX_PORT TM_PORT _ <<<"${ports//,/ }" || true
 THREADS=2
@@ -41,7 +50,7 @@ alive() { [[ -r /proc/$1/stat ]] && [[ $(sed 's/.*) //' "/proc/$1/stat" | cut -d
 seconds() { case $1 in *ms) echo 1 ;; *s) echo "${1%s}" ;; *m) echo $((${1%m} * 60)) ;; *h) echo $((${1%h} * 3600)) ;; *) echo "$1" ;; esac; }
 
 [[ $NGINX_PORT =~ ^[0-9]+$ && $TM_PORT =~ ^[0-9]+$ ]] || die "PORTS must be two port numbers, got \"${PORTS:-}\""
-[[ $CONNS =~ ^[0-9]+$ && $STRESS_CONNS =~ ^[0-9]+$ ]] || die "CONNS and STRESS_CONNS must be numbers"
+[[ $CONNS =~ ^[0-9]+$ && $STRESS_CONNS =~ ^[0-9]+$ && $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "CONNS, STRESS_CONNS and ROUNDS must be numbers"
 [[ $(seconds "$DURATION") =~ ^[0-9]+$ && $(seconds "$STRESS_DURATION") =~ ^[0-9]+$ ]] \
   || die "DURATION/STRESS_DURATION must look like 10s, 2m or 30"
 
@@ -113,18 +122,28 @@ if [[ -n "${BUNDLE:-}" ]]; then
   [[ -f $BUNDLE ]] || die "BUNDLE=$BUNDLE not found"
   ln "$BUNDLE" "$WORK/tiles/bench.mbtiles" 2>/dev/null || run cp "$BUNDLE" "$WORK/tiles/bench.mbtiles"
 else
-  (cd "$ROOT" && run "$TRAILMAP" build --source Tiles/sources/utah.png --source Tiles/sources/colorado.png \
-    --name bench --minzoom 3 --maxzoom 9 --out "$WORK/tiles/bench.mbtiles" --quiet) || die "trailmap build failed"
+  # The world relief as GDAL writes it (plain MBTiles layout: no stored tile ids).
+  run gdalwarp -q -s_srs EPSG:4326 -t_srs EPSG:3857 -te -20037508.34 -20037508.34 20037508.34 20037508.34 \
+    -ts 16384 16384 -r bilinear -co TILED=YES "$ROOT/Tiles/sources/world.png" "$WORK/world-3857.tif" || die "gdalwarp failed"
+  run gdal_translate -q -of MBTILES -co TILE_FORMAT=PNG -co NAME=bench "$WORK/world-3857.tif" "$WORK/tiles/bench.mbtiles" \
+    || die "gdal_translate failed"
+  run gdaladdo -q -r average "$WORK/tiles/bench.mbtiles" 2 4 8 16 32 64 || die "gdaladdo failed"
+  rm -f "$WORK/world-3857.tif"
 fi
 run "$TRAILMAP" bundle export "$WORK/tiles/bench.mbtiles" --dir "$WORK/static" --quiet || die "trailmap bundle export failed"
 
 find "$WORK/static" -name '*.png' -printf '/tiles/bench/%P\n' | shuf --random-source=<(yes) >"$WORK/all.txt"
 NTILES=$(wc -l <"$WORK/all.txt")
 [[ $NTILES -gt 0 ]] || die "the bundle has no tiles"
-# The hot tile: the one of median size.
-HOT=$(find "$WORK/static" -name '*.png' -printf '%s /tiles/bench/%P\n' | sort -n | sed -n "$((NTILES / 2 + 1))p" | cut -d' ' -f2)
+TILE_BYTES=$(find "$WORK/static" -name '*.png' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+find "$WORK/static" -name '*.png' -printf '%s /tiles/bench/%P\n' | sort -n >"$WORK/sizes.txt"
+HOT=$(sed -n "$((NTILES / 2 + 1))p" "$WORK/sizes.txt" | cut -d' ' -f2)      # the median-sized tile
+BIG=$(tail -n 1 "$WORK/sizes.txt" | cut -d' ' -f2)                           # the largest
 echo "$HOT" >"$WORK/hot.txt"
-echo "bundle: $NTILES tiles; hot tile $HOT ($(stat -c %s "$WORK/static/${HOT#/tiles/bench/}") B)" >&2
+echo "$BIG" >"$WORK/big.txt"
+size_of() { stat -c %s "$WORK/static/${1#/tiles/bench/}"; }
+MISS_BUDGET=${MISS_BUDGET:-$((TILE_BYTES * 64 / 100 / 1048576))MB}
+echo "bundle: $NTILES tiles, $((TILE_BYTES / 1048576)) MB; hot tile $HOT ($(size_of "$HOT") B), largest $BIG ($(size_of "$BIG") B); miss budget $MISS_BUDGET" >&2
 
 # --- servers ----------------------------------------------------------------------------------
 user_line=""
@@ -140,6 +159,7 @@ http {
     access_log off;
     sendfile on;
     tcp_nopush on;
+    open_file_cache max=10000 inactive=60s;
     keepalive_timeout 65;
     keepalive_requests 1000000;
     types { image/png png; application/json json; }
@@ -157,40 +177,74 @@ run "$NGINX" -t -q "${nginx_args[@]}" || die "nginx rejects $WORK/nginx.conf"
 show "$NGINX" "${nginx_args[@]}" "&"
 "$NGINX" "${nginx_args[@]}" >"$WORK/nginx.out" 2>&1 &
 PIDS+=($!)
-NGINX_PID=$!
-show "$TRAILMAP" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$TM_PORT" "&"
-"$TRAILMAP" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$TM_PORT" >"$WORK/trailmap.log" 2>&1 &
-PIDS+=($!)
-TM_PID=$!
+declare -A PORT_OF PID_OF LOG_OF
+PORT_OF[nginx]=$NGINX_PORT PID_OF[nginx]=$! LOG_OF[nginx]="$WORK/nginx-error.log"
 
-wait_for() {  # NAME PORT PID LOG
-  local code=000
+start_trailmap() {  # NAME BINARY PORT [serve flags...]
+  local name=$1 bin=$2 port=$3
+  shift 3
+  for p in "$port"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then die "port $p on 127.0.0.1 is in use (set PORTS)"; fi
+  done
+  show "$bin" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$port" "$@" "&"
+  "$bin" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$port" "$@" >"$WORK/$name.log" 2>&1 &
+  PIDS+=($!)
+  PORT_OF[$name]=$port PID_OF[$name]=$! LOG_OF[$name]="$WORK/$name.log"
+}
+SERVERS=(nginx trailmap)
+start_trailmap trailmap "$TRAILMAP" "$TM_PORT"
+start_trailmap trailmap-miss "$TRAILMAP" $((TM_PORT + 1)) --cache-budget "$MISS_BUDGET"
+MISS_SERVERS=(trailmap-miss)
+if [[ -n "${BEFORE:-}" ]]; then
+  [[ -x $BEFORE ]] || die "BEFORE=$BEFORE is not an executable"
+  start_trailmap before "$BEFORE" $((TM_PORT + 2))
+  start_trailmap before-miss "$BEFORE" $((TM_PORT + 3)) --cache-budget "$MISS_BUDGET"
+  SERVERS+=(before)
+  MISS_SERVERS+=(before-miss)
+fi
+
+wait_for() {  # NAME
+  local code=000 name=$1
   for _ in $(seq 300); do
-    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$2$HOT" || true)
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:${PORT_OF[$name]}$HOT" || true)
     [[ $code == 200 ]] && return 0
-    alive "$3" || { tail -n 20 "$4" >&2; die "$1 exited before answering (log above, $4)"; }
+    alive "${PID_OF[$name]}" || { tail -n 20 "${LOG_OF[$name]}" >&2; die "$name exited before answering (log above)"; }
     sleep 0.1
   done
-  tail -n 20 "$4" >&2
-  die "$1 did not answer 200 for $HOT within 30 s (last status $code)"
+  tail -n 20 "${LOG_OF[$name]}" >&2
+  die "$name did not answer 200 for $HOT within 30 s (last status $code)"
 }
-wait_for nginx "$NGINX_PORT" "$NGINX_PID" "$WORK/nginx-error.log"
-wait_for "trailmap serve" "$TM_PORT" "$TM_PID" "$WORK/trailmap.log"
+for name in "${SERVERS[@]}" "${MISS_SERVERS[@]}"; do wait_for "$name"; done
 
-echo "== checking that both serve every tile as exported" >&2
+echo "== checking that every server serves every tile as exported" >&2
 run python3 "$HERE/check_tiles.py" "$NGINX_PORT" "$WORK/all.txt" "$WORK/static" >"$WORK/check-nginx.txt" \
   || { cat "$WORK/check-nginx.txt" >&2; die "nginx does not serve the export as it is (config problem)"; }
-run python3 "$HERE/check_tiles.py" "$TM_PORT" "$WORK/all.txt" "$WORK/static" >"$WORK/check-trailmap.txt" || true
-CHECK=$(head -n 1 "$WORK/check-trailmap.txt" | sed -E 's/checked=([0-9]+) identical=([0-9]+)/\2\/\1 identical/')
+declare -A CHECK
+for name in "${SERVERS[@]:1}" "${MISS_SERVERS[@]}"; do
+  run python3 "$HERE/check_tiles.py" "${PORT_OF[$name]}" "$WORK/all.txt" "$WORK/static" >"$WORK/check-$name.txt" || true
+  CHECK[$name]=$(head -n 1 "$WORK/check-$name.txt" | sed -E 's/checked=([0-9]+) identical=([0-9]+)/\2\/\1 identical/')
+  [[ $(grep -c . "$WORK/check-$name.txt") == 1 ]] || CHECK[$name]+=" ($(tail -n +2 "$WORK/check-$name.txt" | head -n 3 | tr '\n' ' '))"
+done
 
 # --- load ---------------------------------------------------------------------------------------
-declare -A RPS P50 P99 MAX ERR NERR OVF
+declare -A RPS P50 P99 MAX ERR NERR OVF CPU
 # Kernel counter of connections dropped because a listen queue was full (system-wide).
 overflows() { awk '/^TcpExt:/ { if (!h) { split($0, k); h = 1 } else for (i in k) if (k[i] == "ListenOverflows") print $i }' /proc/net/netstat 2>/dev/null || echo 0; }
 ms() { awk -v us="$1" 'BEGIN { printf (us >= 1000 ? "%.2fms" : "%dus"), (us >= 1000 ? us / 1000 : us) }'; }
-bench() {  # KEY PORT PATHS CONNS DURATION
-  local key=$1 port=$2 list=$3 conns=$4 dur=$5 out="$WORK/wrk-$1.txt" line ovf
+# CPU ticks (user + system) of a process and its children processes (nginx's workers).
+ticks() {
+  local pid total=0 t
+  for pid in "$1" $(pgrep -P "$1" || true); do
+    t=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+    total=$((total + t))
+  done
+  echo "$total"
+}
+HZ=$(getconf CLK_TCK)
+bench() {  # KEY SERVER PATHS CONNS DURATION
+  local key=$1 name=$2 list=$3 conns=$4 dur=$5 out="$WORK/wrk-$1.txt" line ovf t0 t1 port=${PORT_OF[$2]}
   ovf=$(overflows)
+  t0=$(ticks "${PID_OF[$name]}")
   echo "== $key" >&2
   show wrk -t"$THREADS" -c"$conns" -d"$dur" --latency -s "$HERE/tiles.lua" "http://127.0.0.1:$port" -- "$list" "$THREADS"
   # In the background and waited for, so that Ctrl-C interrupts the script (bash would not run
@@ -200,57 +254,119 @@ bench() {  # KEY PORT PATHS CONNS DURATION
   LOAD_PID=$!
   wait "$LOAD_PID" || { cat "$out" >&2; die "wrk failed ($key)"; }
   LOAD_PID=""
+  t1=$(ticks "${PID_OF[$name]}")
   grep -v '^WRK ' "$out" | sed 's/^/    /' >&2
   OVF[$key]=$(($(overflows) - ovf))
   line=$(grep '^WRK ' "$out") || die "no summary from wrk ($key); see $out"
   local -A v
   for kv in ${line#WRK }; do v[${kv%%=*}]=${kv#*=}; done
   RPS[$key]=$(awk -v n="${v[requests]}" -v us="${v[duration_us]}" 'BEGIN { printf "%.0f", n / (us / 1e6) }')
+  CPU[$key]=$(awk -v t=$((t1 - t0)) -v hz="$HZ" -v n="${v[requests]}" 'BEGIN { printf "%.1fus", (n > 0 ? t / hz * 1e6 / n : 0) }')
   P50[$key]=$(ms "${v[p50_us]}") P99[$key]=$(ms "${v[p99_us]}") MAX[$key]=$(ms "${v[max_us]}")
   NERR[$key]=$((v[status] + v[connect] + v[read] + v[write] + v[timeout]))
   ERR[$key]="${NERR[$key]}"
   [[ ${NERR[$key]} -eq 0 ]] || ERR[$key]="${NERR[$key]} (non-2xx/3xx ${v[status]}, connect ${v[connect]}, read ${v[read]}, write ${v[write]}, timeout ${v[timeout]})"
-  for pid in "$NGINX_PID" "$TM_PID"; do alive "$pid" || die "a server died during $key (logs: $WORK/trailmap.log, $WORK/nginx-error.log)"; done
+  for n in "${SERVERS[@]}" "${MISS_SERVERS[@]}"; do alive "${PID_OF[$n]}" || die "$n died during $key (log: ${LOG_OF[$n]})"; done
   sleep 1
 }
-bench hot-nginx "$NGINX_PORT" "$WORK/hot.txt" "$CONNS" "$DURATION"
-bench hot-trailmap "$TM_PORT" "$WORK/hot.txt" "$CONNS" "$DURATION"
-bench all-nginx "$NGINX_PORT" "$WORK/all.txt" "$CONNS" "$DURATION"
-bench all-trailmap "$TM_PORT" "$WORK/all.txt" "$CONNS" "$DURATION"
-bench stress-trailmap "$TM_PORT" "$WORK/all.txt" "$STRESS_CONNS" "$STRESS_DURATION"
-[[ "${STRESS_NGINX:-0}" == 1 ]] && bench stress-nginx "$NGINX_PORT" "$WORK/all.txt" "$STRESS_CONNS" "$STRESS_DURATION"
+PERF_PIDS=()
+perf_start() {  # NAME TAG
+  [[ "${PERF:-0}" == 1 ]] || return 0
+  command -v perf >/dev/null || { echo "perf not found: no profile" >&2; return 0; }
+  perf record -e cpu-clock -F 499 -g -p "${PID_OF[$1]}" -o "$WORK/perf-$2.data" >/dev/null 2>&1 &
+  PERF_PIDS+=($!)
+}
+perf_stop() {
+  local pid
+  for pid in "${PERF_PIDS[@]}"; do kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  PERF_PIDS=()
+}
+# Round r: every server in turn for each test, the order rotating between rounds.
+for r in $(seq "$ROUNDS"); do
+  order=("${SERVERS[@]}")
+  for ((k = 1; k < r; k++)); do order=("${order[@]:1}" "${order[0]}"); done
+  for name in "${order[@]}"; do bench "hot-$name-$r" "$name" "$WORK/hot.txt" "$CONNS" "$DURATION"; done
+  for name in "${order[@]}"; do bench "big-$name-$r" "$name" "$WORK/big.txt" "$CONNS" "$DURATION"; done
+  for name in "${order[@]}"; do
+    [[ $r == 1 && $name == trailmap ]] && perf_start trailmap all
+    bench "all-$name-$r" "$name" "$WORK/all.txt" "$CONNS" "$DURATION"
+    perf_stop
+  done
+  for name in "${MISS_SERVERS[@]}"; do
+    [[ $r == 1 && $name == trailmap-miss ]] && perf_start trailmap-miss miss
+    bench "miss-$name-$r" "$name" "$WORK/all.txt" "$CONNS" "$DURATION"
+    perf_stop
+  done
+done
+# (c): many connections against the miss server, its anonymous memory sampled.
+SAMPLER=""
+( peak=0; while alive "${PID_OF[trailmap-miss]}"; do
+    a=$(awk '/RssAnon/ { print $2 }' "/proc/${PID_OF[trailmap-miss]}/status" 2>/dev/null || echo 0)
+    (( a > peak )) && peak=$a && echo "$peak" >"$WORK/anon-peak"; sleep 0.1; done ) &
+SAMPLER=$!
+bench stress-trailmap trailmap-miss "$WORK/all.txt" "$STRESS_CONNS" "$STRESS_DURATION"
+kill "$SAMPLER" 2>/dev/null; wait "$SAMPLER" 2>/dev/null || true
+[[ "${STRESS_NGINX:-0}" == 1 ]] && bench stress-nginx nginx "$WORK/all.txt" "$STRESS_CONNS" "$STRESS_DURATION"
 after=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$TM_PORT$HOT" || true)
-RSS=$(awk '/VmHWM/ { printf "%.0f MB", $2 / 1024 }' "/proc/$TM_PID/status")
+ANON_PEAK_MB=$(awk '{ printf "%.1f", $1 / 1024 }' "$WORK/anon-peak" 2>/dev/null || echo "?")
+BUDGET_MB=$(awk -v b="$MISS_BUDGET" 'BEGIN { n = b + 0; if (b ~ /G/) n *= 1024; if (b ~ /K/) n /= 1024; printf "%.1f", n }')
 
 # --- report -------------------------------------------------------------------------------------
 verdict() { awk "BEGIN { print ($1) ? \"PASS\" : \"FAIL\" }"; }
 ratio() { awk -v a="${RPS[$1]}" -v b="${RPS[$2]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-hot_ratio=$(ratio hot-trailmap hot-nginx)
-all_ratio=$(ratio all-trailmap all-nginx)
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 echo
-echo "bundle: $NTILES tiles; wrk -t$THREADS; $(nproc) cores; nginx $("$NGINX" -v 2>&1 | sed 's|.*/||'); $("$TRAILMAP" --version 2>/dev/null | head -n 1 | sed 's/^/trailmap /')"
-printf '%-34s %-9s %9s %9s %9s %9s  %s\n' test server req/s p50 p99 max errors
-row() { printf '%-34s %-9s %9s %9s %9s %9s  %s\n' "$1" "$2" "${RPS[$3]}" "${P50[$3]}" "${P99[$3]}" "${MAX[$3]}" "${ERR[$3]}"; }
-row "(a) hot tile, $CONNS conns, $DURATION" nginx hot-nginx
-row "(a) hot tile, $CONNS conns, $DURATION" trailmap hot-trailmap
-row "(b) all $NTILES tiles, $CONNS conns, $DURATION" nginx all-nginx
-row "(b) all $NTILES tiles, $CONNS conns, $DURATION" trailmap all-trailmap
-row "(c) all tiles, $STRESS_CONNS conns, $STRESS_DURATION" trailmap stress-trailmap
-[[ -n "${RPS[stress-nginx]:-}" ]] && row "(c) all tiles, $STRESS_CONNS conns, $STRESS_DURATION" nginx stress-nginx
+echo "bundle: $NTILES tiles, $((TILE_BYTES / 1048576)) MB; wrk -t$THREADS; $(nproc) cores; $ROUNDS rounds; nginx $("$NGINX" -v 2>&1 | sed 's|.*/||'); $("$TRAILMAP" --version 2>/dev/null | head -n 1 | sed 's/^/trailmap /')"
+printf '%-38s %-14s %9s %9s %9s %9s %10s  %s\n' test server req/s p50 p99 max "cpu/req" errors
+row() { printf '%-38s %-14s %9s %9s %9s %9s %10s  %s\n' "$1" "$2" "${RPS[$3]}" "${P50[$3]}" "${P99[$3]}" "${MAX[$3]}" "${CPU[$3]}" "${ERR[$3]}"; }
+for r in $(seq "$ROUNDS"); do
+  for name in "${SERVERS[@]}"; do row "(a) hot $(size_of "$HOT") B, round $r" "$name" "hot-$name-$r"; done
+  for name in "${SERVERS[@]}"; do row "(a) largest $(size_of "$BIG") B, round $r" "$name" "big-$name-$r"; done
+  for name in "${SERVERS[@]}"; do row "(b) all $NTILES tiles, round $r" "$name" "all-$name-$r"; done
+  for name in "${MISS_SERVERS[@]}"; do row "(d) all, budget $MISS_BUDGET, round $r" "$name" "miss-$name-$r"; done
+done
+row "(c) all, $STRESS_CONNS conns, budget $MISS_BUDGET" trailmap-miss stress-trailmap
+[[ -n "${RPS[stress-nginx]:-}" ]] && row "(c) all, $STRESS_CONNS conns" nginx stress-nginx
 echo
-printf '%-48s %-14s %-9s %s\n' figure value target result
-printf '%-48s %-14s %-9s %s\n' "(a) hot tile req/s trailmap/nginx" "${hot_ratio}x" ">= 0.5x" "$(verdict "$hot_ratio >= 0.5")"
-printf '%-48s %-14s %-9s %s\n' "(b) all tiles req/s trailmap/nginx" "${all_ratio}x" ">= 0.5x" "$(verdict "$all_ratio >= 0.5")"
-printf '%-48s %-14s %-9s %s\n' "(c) errors at $STRESS_CONNS connections" "${NERR[stress-trailmap]}" "0" \
-  "$(verdict "${NERR[stress-trailmap]} == 0")"
-printf '%-48s %-14s %-9s %s\n' "(c) listen-queue overflows (kernel, all ports)" "${OVF[stress-trailmap]}" "" ""
-[[ -n "${OVF[stress-nginx]:-}" ]] && printf '%-48s %-14s\n' "    same during (c) against nginx" "${OVF[stress-nginx]}"
-printf '%-48s %-14s %-9s %s\n' "trailmap answers after (c)" "HTTP $after" "200" "$(verdict "\"$after\" == \"200\"")"
-printf '%-48s %-14s %-9s %s\n' "trailmap serves every tile as exported" "$CHECK" "all" \
-  "$(verdict "$(grep -c . "$WORK/check-trailmap.txt") == 1")"
-tail -n +2 "$WORK/check-trailmap.txt"
-printf '%-48s %s\n' "trailmap peak RSS" "${RSS:-?}"
-if grep -qv '^TrailMap is serving' "$WORK/trailmap.log"; then
-  echo "trailmap serve logged $(grep -cv '^TrailMap is serving' "$WORK/trailmap.log") line(s), the last:"
-  grep -v '^TrailMap is serving' "$WORK/trailmap.log" | tail -n 5 | sed 's/^/    /'
+figure() {  # LABEL NUM DEN TARGET
+  local vals="" r
+  for r in $(seq "$ROUNDS"); do vals+=" $(ratio "$2-$r" "$3-$r")"; done
+  local m
+  m=$(echo "$vals" | median)
+  printf '%-52s %-8s %-22s %-8s %s\n' "$1" "${m}x" "(rounds:$vals)" ">= ${4}x" "$(verdict "$m >= $4")"
+}
+printf '%-52s %-8s %-22s %-8s %s\n' "figure (median over rounds)" value "" target result
+figure "(a) hot tile req/s trailmap/nginx" hot-trailmap hot-nginx 1.2
+figure "(a) largest tile req/s trailmap/nginx" big-trailmap big-nginx 1.2
+figure "(b) all tiles req/s trailmap/nginx" all-trailmap all-nginx 1.0
+figure "(d) budget below the data: trailmap/nginx" miss-trailmap-miss all-nginx 0.5
+figure "(d) budget below the data: trailmap/all cached" miss-trailmap-miss all-trailmap 0.5
+if [[ -n "${BEFORE:-}" ]]; then
+  figure "    before: (a) hot tile trailmap/nginx" hot-before hot-nginx 1.2
+  figure "    before: (a) largest tile trailmap/nginx" big-before big-nginx 1.2
+  figure "    before: (b) all tiles trailmap/nginx" all-before all-nginx 1.0
+  figure "    before: (d) budget below the data/nginx" miss-before-miss all-nginx 0.5
+  figure "    before: (d) budget below the data/all cached" miss-before-miss all-before 0.5
+fi
+printf '%-52s %-8s\n' "(c) errors at $STRESS_CONNS connections" "${NERR[stress-trailmap]}"
+printf '%-52s %-8s\n' "(c) listen-queue overflows (kernel, all ports)" "${OVF[stress-trailmap]}"
+over=$(awk -v a="$ANON_PEAK_MB" -v b="$BUDGET_MB" 'BEGIN { printf "%.1f", a - b }')
+printf '%-52s %-8s %-22s %-8s %s\n' "(c) peak anonymous memory over the budget" "${over} MB" "(peak $ANON_PEAK_MB MB)" "<= 24 MB" "$(verdict "$over <= 24")"
+printf '%-52s %-8s\n' "trailmap answers after (c)" "HTTP $after"
+for name in "${SERVERS[@]:1}" "${MISS_SERVERS[@]}"; do
+  printf '%-52s %s\n' "$name serves every tile as exported" "${CHECK[$name]}"
+done
+for name in "${SERVERS[@]:1}" "${MISS_SERVERS[@]}"; do
+  if grep -qv '^TrailMap is serving' "${LOG_OF[$name]}"; then
+    echo "$name logged $(grep -cv '^TrailMap is serving' "${LOG_OF[$name]}") line(s), the last:"
+    grep -v '^TrailMap is serving' "${LOG_OF[$name]}" | tail -n 3 | sed 's/^/    /'
+  fi
+done
+if [[ "${PERF:-0}" == 1 ]]; then
+  for tag in all miss; do
+    [[ -f "$WORK/perf-$tag.data" ]] || continue
+    echo
+    echo "== where trailmap's CPU went during ($([[ $tag == all ]] && echo b || echo d)), round 1 (perf cpu-clock, self time, top 30)"
+    perf report -i "$WORK/perf-$tag.data" --no-children --sort symbol --stdio 2>/dev/null | grep -E '^ +[0-9]' | head -n 30
+  done
 fi
