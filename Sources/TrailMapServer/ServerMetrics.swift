@@ -6,11 +6,7 @@ import TileCache
 /// tile cache's figures (read from the cache when `/metrics` is rendered).
 public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    private let requests = Mutex<[RouteStatus: Counter]>([:])
-    private let latency = Mutex<[Route: DurationHistogram]>([:])
-    private let bytes: Counter
-    private let tiles: Counter
-    private let notModified: Counter
+    private let tally = RequestTally(bounds: ServerMetrics.buckets)
     private let timedOut: Counter
     private let refusedConnections: Counter
     private let cacheSource = Mutex<CacheSystem?>(nil)
@@ -23,9 +19,10 @@ public final class ServerMetrics: Sendable {
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        bytes = registry.makeCounter(name: "trailmap_http_response_bytes_total", help: "Bytes of response bodies sent.")
-        tiles = registry.makeCounter(name: "trailmap_tiles_served_total", help: "Tiles answered with 200.")
-        notModified = registry.makeCounter(name: "trailmap_tiles_not_modified_total", help: "Tile requests answered 304.")
+        // Made now so that they show (at 0) before the first request, as before.
+        _ = registry.makeCounter(name: "trailmap_http_response_bytes_total", help: "Bytes of response bodies sent.")
+        _ = registry.makeCounter(name: "trailmap_tiles_served_total", help: "Tiles answered with 200.")
+        _ = registry.makeCounter(name: "trailmap_tiles_not_modified_total", help: "Tile requests answered 304.")
         timedOut = registry.makeCounter(name: "trailmap_connections_timed_out_total",
                                         help: "Connections closed for a request not complete in time or for being idle.")
         refusedConnections = registry.makeCounter(name: "trailmap_connections_refused_total",
@@ -38,31 +35,34 @@ public final class ServerMetrics: Sendable {
     /// A connection refused by `ConnectionLimit`.
     func recordRefusedConnection() { refusedConnections.increment() }
 
-    /// Records one request.
+    /// Records one request (on the calling thread's tally: no lock shared between threads).
     func record(route: Route, status: Int, bodyBytes: Int, duration: Duration) {
-        let key = RouteStatus(route: route, status: status)
-        let counter = requests.withLock { map in
-            if let c = map[key] { return c }
-            let c = registry.makeCounter(name: "trailmap_http_requests_total",
-                                         labels: [("route", route.rawValue), ("status", String(status))],
-                                         help: "HTTP requests by route and status.")
-            map[key] = c
-            return c
+        let c = duration.components
+        tally.record(route: route, status: status, bodyBytes: bodyBytes,
+                     nanoseconds: max(0, c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000))
+    }
+
+    /// Turns the tally's totals into the registry's counters (by increments since the last
+    /// rendering) and returns the latency histograms' text, which the registry does not hold.
+    private func publishRequests() -> String {
+        let totals = tally.totals
+        var counts: [(String, [(String, String)], Int, String)] = []
+        var tileOK = 0, tileNotModified = 0
+        for (route, figures) in totals.routes {
+            for (status, n) in figures.statuses {
+                counts.append(("trailmap_http_requests_total", [("route", route.rawValue), ("status", String(status))], n,
+                               "HTTP requests by route and status."))
+            }
+            if route == .tile {
+                tileOK = figures.statuses[200] ?? 0
+                tileNotModified = figures.statuses[304] ?? 0
+            }
         }
-        counter.increment()
-        let histogram = latency.withLock { map in
-            if let h = map[route] { return h }
-            let h = registry.makeDurationHistogram(name: "trailmap_http_request_duration_seconds",
-                                                   labels: [("route", route.rawValue)], buckets: ServerMetrics.buckets,
-                                                   help: "Time to answer a request.")
-            map[route] = h
-            return h
-        }
-        histogram.record(duration)
-        if bodyBytes > 0 { bytes.increment(by: Int64(bodyBytes)) }
-        if route == .tile {
-            if status == 200 { tiles.increment() } else if status == 304 { notModified.increment() }
-        }
+        publishTotals(counts)
+        publishTotals([("trailmap_http_response_bytes_total", [], totals.bodyBytes, "Bytes of response bodies sent."),
+                       ("trailmap_tiles_served_total", [], tileOK, "Tiles answered with 200."),
+                       ("trailmap_tiles_not_modified_total", [], tileNotModified, "Tile requests answered 304.")])
+        return LatencyText.render(totals, bounds: tally.bounds)
     }
 
     /// Publishes this cache's figures with every rendering.
@@ -73,7 +73,8 @@ public final class ServerMetrics: Sendable {
     /// The Prometheus text exposition.
     func render() -> [UInt8] {
         if let cache = cacheSource.withLock({ $0 }) { publish(cache.snapshot) }
-        return registry.emitToBuffer()
+        let latency = publishRequests()
+        return registry.emitToBuffer() + Array(latency.utf8)
     }
 
     private func publish(_ c: CacheSnapshot) {
@@ -103,6 +104,11 @@ public final class ServerMetrics: Sendable {
             totals.append(("trailmap_cache_evictions_total", [("kind", "bundle"), ("reason", reason.rawValue)],
                            c.bundleCloses[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."))
         }
+        publishTotals(totals)
+    }
+
+    /// Adds to each counter what its total grew by since the last call.
+    private func publishTotals(_ totals: [(String, [(String, String)], Int, String)]) {
         published.withLock { last in
             for (name, labels, value, help) in totals {
                 let series = name + labels.map { "\($0.0)=\($0.1)" }.joined(separator: ",")

@@ -86,7 +86,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # Enough descriptors for STRESS_CONNS sockets in wrk and in the servers (inherited by both).
-want=$((STRESS_CONNS * 2 + 1024))
+want=$((STRESS_CONNS * 2 + 16384))
 if [[ $(ulimit -n) != unlimited && $(ulimit -n) -lt $want ]]; then
   hard=$(ulimit -Hn)
   if [[ $hard != unlimited && $hard -lt $want ]]; then ulimit -Hn "$want" 2>/dev/null || want=$hard; fi
@@ -151,7 +151,7 @@ user_line=""
 cat >"$WORK/nginx.conf" <<EOF
 $user_line
 worker_processes auto;
-worker_rlimit_nofile $((STRESS_CONNS * 2 + 1024));
+worker_rlimit_nofile $((STRESS_CONNS * 2 + 16384));
 pid $WORK/nginx.pid;
 error_log $WORK/nginx-error.log warn;
 events { worker_connections $((STRESS_CONNS + 1024)); }
@@ -159,7 +159,7 @@ http {
     access_log off;
     sendfile on;
     tcp_nopush on;
-    open_file_cache max=10000 inactive=60s;
+    open_file_cache max=8192 inactive=60s;
     keepalive_timeout 65;
     keepalive_requests 1000000;
     types { image/png png; application/json json; }
@@ -278,7 +278,7 @@ perf_start() {  # NAME TAG
 }
 perf_stop() {
   local pid
-  for pid in "${PERF_PIDS[@]}"; do kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  for pid in "${PERF_PIDS[@]}"; do kill -INT "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   PERF_PIDS=()
 }
 # Round r: every server in turn for each test, the order rotating between rounds.
