@@ -45,11 +45,14 @@ public struct BundleBuilder: Sendable {
         var sharedScales: [String: [Double]] = [:]
 
         /// The record a shard part keeps for the merge.
-        func recordPlan(tileSize: Int, encoding: TileEncoding) -> BuildRecord.Plan {
+        func recordPlan(tileSize: Int, encoding: TileEncoding, trails: TrailLayerOptions?, build: ClosedRange<Int>) -> BuildRecord.Plan {
             BuildRecord.Plan(bands: bands.indices.map { b in
                 BuildRecord.Plan.Band(zooms: [bands[b].zooms.lowerBound, bands[b].zooms.upperBound], unitZoom: unitZooms[b],
                                       ranges: ranges[b].map { [$0.z, $0.minX, $0.maxX, $0.minY, $0.maxY] })
-            }, tileSize: tileSize, encoding: encoding)
+            }, tileSize: tileSize, encoding: encoding, trails: trails.map { t in
+                let zooms = t.zooms ?? build
+                return BuildRecord.Plan.Trails(name: t.name, title: t.title, zooms: [zooms.lowerBound, zooms.upperBound], style: t.style)
+            })
         }
     }
 
@@ -326,12 +329,14 @@ public struct BundleBuilder: Sendable {
                           BuildRecord.sourcesKey: BuildRecord.json(records)]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description
-                record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))
+                record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding,
+                                                                                trails: trails?.options, build: options.minZoom...options.maxZoom))
                 if options.regionID == nil { record[BuildRecord.regionFromFileKey] = "1" }
             }
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
-            if let trails, options.shard == nil { try trails.store(in: options.output) }
+            // Shard parts store them too: the merge copies them and draws them over the levels it makes.
+            if let trails { try trails.store(in: options.output) }
             if stats.tiles == 0 && options.shard == nil {
                 logger.warning("\(options.output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(options.minZoom)-\(options.maxZoom); check --src-nodata and --bands")
             }

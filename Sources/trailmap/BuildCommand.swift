@@ -216,6 +216,9 @@ struct BuildCommand: ParsableCommand {
         if update != nil && shard != nil { throw ValidationError("--update and --shard exclude each other: update the merged bundle") }
         if let shard {
             do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("\(error)") }
+            if manifest == nil && source.isEmpty && sourceList == nil {
+                throw ValidationError("--shard needs --source layers: a trails-only overlay (--trails alone) is built on one machine")
+            }
         }
         let maxLevel = pngDeflater.deflater.maxLevel
         if let pngLevel, !(0...maxLevel).contains(pngLevel) {
