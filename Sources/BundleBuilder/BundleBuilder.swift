@@ -278,6 +278,7 @@ public struct BundleBuilder: Sendable {
         if let trails { logger.info("\(trails.records.count) trail(s) from \(trails.options.sources.count) file(s)") }
         var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales, trails: trails?.digest)
         var update: (base: UpdateBase, changes: SourceChanges)?
+        var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
             let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
@@ -286,6 +287,13 @@ public struct BundleBuilder: Sendable {
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
                                            base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
             update = (base, changes)
+            // The trails' neighbourhood is drawn again in any update that renders, and when they changed.
+            let trailsChanged = base.record[BuildRecord.tileSettingsKey] != fingerprint.tileSettings
+            if trailsChanged || !changes.isEmpty {
+                let boxes = try TrailRedraw.boxes(ofBundle: path) + (trails?.records.map(\.bounds) ?? [])
+                redraw = (boxes.isEmpty ? nil : TrailRedraw(boxes: boxes), trailsChanged)
+                if trailsChanged { logger.info("updating \(path): the trails or their style changed; drawing the tiles near trails again") }
+            }
         }
         let writer: BundleWriter, begun: BuildStart
         do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
@@ -298,7 +306,7 @@ public struct BundleBuilder: Sendable {
         logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
         do throws(BuildError) {
             let scopes = update.map { u in
-                plan.bands.map { band in UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, writer: writer) }
+                plan.bands.map { band in UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, trails: redraw.trails, writer: writer) }
             }
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
@@ -313,7 +321,7 @@ public struct BundleBuilder: Sendable {
                 summary = UpdateSummary(sourcesAdded: update.changes.added, sourcesRemoved: update.changes.removed,
                                         sourcesChanged: update.changes.changed, tilesRendered: rendered,
                                         tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
-                                        tilesChanged: diff.changed)
+                                        tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
             }
             // An update's sources are hashed once: unchanged ones keep their recorded hash.
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []

@@ -296,6 +296,11 @@ struct BuildCommand: ParsableCommand {
         }
         print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))")
         print("tiles: \(u.tilesRendered) re-rendered, \(u.tilesKept) copied; against the old bundle \(u.tilesAdded) added, \(u.tilesRemoved) removed, \(u.tilesChanged) changed")
+        if u.trailsChanged {
+            print("trails: changed (records or style); the tiles near trails were drawn again")
+        } else if u.trailsRedrawn {
+            print("trails: unchanged; the tiles near trails were drawn again with the changed tiles")
+        }
     }
 
     /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_KILL_AFTER_UNITS=N`
