@@ -26,8 +26,14 @@ extension TrailStoreWriter {
             let index: TrailIndex
             do throws(TrailStoreError) { index = try TrailIndex(bundle: source) } catch .noTrails { continue }
             anyTrails = true
+            // With a box, the R*Tree's candidates (its boxes are rounded outwards), then each line tested.
             let found: [Row] = try index.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(TrailStoreSchema.allColumns) FROM trails ORDER BY id")
+                guard let box, box.west <= box.east else { return try Row.fetchAll(db, sql: "SELECT \(TrailStoreSchema.allColumns) FROM trails ORDER BY id") }
+                return try Row.fetchAll(db, sql: """
+                    SELECT \(TrailStoreSchema.allColumns) FROM trails WHERE id IN
+                        (SELECT id FROM trails_rtree WHERE max_lon >= ? AND min_lon <= ? AND max_lat >= ? AND min_lat <= ?)
+                    ORDER BY id
+                    """, arguments: [box.west, box.east, box.south, box.north])
             }
             for row in found {
                 let id = row.int64(0)
