@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "Areas",
             dependencies: [
-                "Catalog", "TileStore", "TileGeometry", "Raster", "Essentials", "TrailMapAPI",
+                "Catalog", "TileStore", "TileGeometry", "Raster", "Essentials", "TrailMapAPI", "Trails",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -228,8 +228,8 @@ let package = Package(
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BundleBuilderTests",
-            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport", "Trails", "TrailRendering",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -2,16 +2,20 @@ import Foundation
 import Raster
 import TileGeometry
 import TileStore
+import Trails
 
 /// Cuts an area out of an area product's bundles into one new bundle. A tile only one bundle
 /// holds is copied as it is; where several hold the same tile, the first bundle's is taken when
 /// it is opaque, else the tiles are joined (`Compositing.join`, first on top: neighbouring regions'
 /// partial coverages along their shared border add up) and encoded again (PNG, lossless WebP,
-/// or JPEG when opaque).
+/// or JPEG when opaque). The bundles' trails whose lines cross the area go with it, whole (rows as
+/// stored, with their spatial and name indexes), so the area is searchable offline; a trail two
+/// bundles hold is taken once, from the first.
 struct AreaCutter {
     let sources: AreaSources
 
-    /// Writes the tiles of `bounds` at `zooms` to `output` (replaced only when complete).
+    /// Writes the tiles of `bounds` at `zooms` and the trails crossing `bounds` to `output`
+    /// (replaced only when complete).
     func cut(bounds: GeoBounds, zooms: ClosedRange<Int>, metadata: BundleMetadata, to output: String) throws(AreaError) -> BundleWriteStats {
         let format = TileFormat(metadata: sources.sources[0].metadata.format) ?? .png
         var encoding = TileEncoding(png: .default)
@@ -21,13 +25,26 @@ struct AreaCutter {
         do { writer = try BundleWriter(path: output) } catch { throw .cutFailed("\(output): \(error)") }
         do {
             for z in zooms { try cutZoom(z, bounds: bounds, format: format, encoding: encoding, writer: writer) }
-            return try writer.finish(metadata: metadata)
+            let stats = try writer.finish(metadata: metadata)
+            try copyTrails(within: bounds, to: output)
+            return stats
         } catch let e as AreaError {
             writer.abandon()
             throw e
         } catch {
             writer.abandon()
             throw .cutFailed("\(error)")
+        }
+    }
+
+    /// The sources' trails crossing `bounds`, into the finished bundle at `output` (removed when they fail).
+    private func copyTrails(within bounds: GeoBounds, to output: String) throws(AreaError) {
+        let box = TrailBox(west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north)
+        do {
+            try TrailStoreWriter.copyRows(from: sources.sources.map(\.path), to: output, within: box, duplicates: .keepFirst)
+        } catch {
+            try? FileManager.default.removeItem(atPath: output)
+            throw .cutFailed("trails: \(error)")
         }
     }
 

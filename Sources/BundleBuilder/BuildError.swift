@@ -41,6 +41,11 @@ public enum BuildError: Error, CustomStringConvertible {
     case trailDrawing(tile: TileID, TrailRenderingError)
     /// The trails cannot be stored in the bundle.
     case trailStore(TrailStoreError)
+    /// A shard part of a build that drew trails holds none (or not their drawing plan): made by
+    /// an older builder, or damaged.
+    case partWithoutTrails(path: String)
+    /// A build of trails alone (no raster layer) cannot be cut in shard parts: it is built whole.
+    case trailsOverlayNotSharded
 
     public var description: String {
         switch self {
@@ -71,6 +76,8 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .trails(error): error.description
         case let .trailDrawing(tile, error): "trails of tile \(tile): \(error)"
         case let .trailStore(error): error.description
+        case .trailsOverlayNotSharded: "a trails-only overlay is built on one machine: it cannot be cut in shard parts"
+        case let .partWithoutTrails(path): "\(path): this part of a build with trails holds no trails to merge; build the parts again with this version"
         }
     }
 }

@@ -106,6 +106,19 @@ struct BuildFingerprint: Equatable {
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 
+    /// Whether a bundle's recorded `tileSettingsJSON` (`old`, whose hash is `oldHash`: the JSON
+    /// must be the one hashed) differs from `new` at most in the trails (false when either cannot be read).
+    static func sameIgnoringTrails(_ old: String, hash oldHash: String, _ new: String) -> Bool {
+        guard FileSHA256.hex(of: Data(old.utf8)) == oldHash else { return false }
+        func withoutTrails(_ text: String) -> Data? {
+            guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return nil }
+            object["trails"] = nil
+            return try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)
+        }
+        guard let a = withoutTrails(old), let b = withoutTrails(new) else { return false }
+        return a == b
+    }
+
     /// The settings that differ between two `tileSettingsJSON`s, in words ("the zooms", "layer
     /// 1's name"); empty when either cannot be read.
     static func differences(_ old: String, _ new: String) -> [String] {

@@ -4,6 +4,7 @@ import Raster
 import SourceReaders
 import TileGeometry
 import TileStore
+import TrailRendering
 
 /// What a bundle records about its build in `trailmap_build` (name → value): the fingerprints,
 /// the sources (for `--update`), and in shard parts the shard and what the merge needs.
@@ -35,7 +36,7 @@ struct BuildRecord {
     }
 
     /// What a merge needs to make the levels above a part's units: each band's zooms, unit zoom
-    /// and tile ranges, the tile size and the encoder's settings.
+    /// and tile ranges, the tile size, the encoder's settings and how the trails are drawn.
     struct Plan: Codable, Equatable {
         struct Band: Codable, Equatable {
             var zooms: [Int]
@@ -43,12 +44,22 @@ struct BuildRecord {
             /// z, minX, maxX, minY, maxY per zoom, lowest first.
             var ranges: [[Int]]
         }
+        /// The trails drawn (the parts store their records): the layer's name and title, the
+        /// zooms they are drawn at, and their style. Nil without trails.
+        struct Trails: Codable, Equatable {
+            var name: String
+            var title: String
+            var zooms: [Int]
+            var style: TrailStyle
+        }
         var bands: [Band]
         var tileSize: Int
         var encoding: TileEncoding
+        var trails: Trails?
 
         static func == (a: Plan, b: Plan) -> Bool {
             a.bands == b.bands && a.tileSize == b.tileSize && BuildRecord.json(a.encoding) == BuildRecord.json(b.encoding)
+                && a.trails == b.trails
         }
     }
 

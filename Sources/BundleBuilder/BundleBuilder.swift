@@ -45,11 +45,14 @@ public struct BundleBuilder: Sendable {
         var sharedScales: [String: [Double]] = [:]
 
         /// The record a shard part keeps for the merge.
-        func recordPlan(tileSize: Int, encoding: TileEncoding) -> BuildRecord.Plan {
+        func recordPlan(tileSize: Int, encoding: TileEncoding, trails: TrailLayerOptions?, build: ClosedRange<Int>) -> BuildRecord.Plan {
             BuildRecord.Plan(bands: bands.indices.map { b in
                 BuildRecord.Plan.Band(zooms: [bands[b].zooms.lowerBound, bands[b].zooms.upperBound], unitZoom: unitZooms[b],
                                       ranges: ranges[b].map { [$0.z, $0.minX, $0.maxX, $0.minY, $0.maxY] })
-            }, tileSize: tileSize, encoding: encoding)
+            }, tileSize: tileSize, encoding: encoding, trails: trails.map { t in
+                let zooms = t.zooms ?? build
+                return BuildRecord.Plan.Trails(name: t.name, title: t.title, zooms: [zooms.lowerBound, zooms.upperBound], style: t.style)
+            })
         }
     }
 
@@ -275,6 +278,7 @@ public struct BundleBuilder: Sendable {
         if let trails { logger.info("\(trails.records.count) trail(s) from \(trails.options.sources.count) file(s)") }
         var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales, trails: trails?.digest)
         var update: (base: UpdateBase, changes: SourceChanges)?
+        var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
             let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
@@ -283,6 +287,13 @@ public struct BundleBuilder: Sendable {
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
                                            base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
             update = (base, changes)
+            // The trails' neighbourhood is drawn again in any update that renders, and when they changed.
+            let trailsChanged = base.record[BuildRecord.tileSettingsKey] != fingerprint.tileSettings
+            if trailsChanged || !changes.isEmpty {
+                let boxes = try TrailRedraw.boxes(ofBundle: path) + (trails?.records.map(\.bounds) ?? [])
+                redraw = (boxes.isEmpty ? nil : TrailRedraw(boxes: boxes), trailsChanged)
+                if trailsChanged { logger.info("updating \(path): the trails or their style changed; drawing the tiles near trails again") }
+            }
         }
         let writer: BundleWriter, begun: BuildStart
         do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
@@ -295,7 +306,7 @@ public struct BundleBuilder: Sendable {
         logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
         do throws(BuildError) {
             let scopes = update.map { u in
-                plan.bands.map { band in UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, writer: writer) }
+                plan.bands.map { band in UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, trails: redraw.trails, writer: writer) }
             }
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
@@ -310,7 +321,7 @@ public struct BundleBuilder: Sendable {
                 summary = UpdateSummary(sourcesAdded: update.changes.added, sourcesRemoved: update.changes.removed,
                                         sourcesChanged: update.changes.changed, tilesRendered: rendered,
                                         tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
-                                        tilesChanged: diff.changed)
+                                        tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
             }
             // An update's sources are hashed once: unchanged ones keep their recorded hash.
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
@@ -326,12 +337,14 @@ public struct BundleBuilder: Sendable {
                           BuildRecord.sourcesKey: BuildRecord.json(records)]
             if let shard = options.shard {
                 record[BuildRecord.shardKey] = shard.description
-                record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding))
+                record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding,
+                                                                                trails: trails?.options, build: options.minZoom...options.maxZoom))
                 if options.regionID == nil { record[BuildRecord.regionFromFileKey] = "1" }
             }
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
-            if let trails, options.shard == nil { try trails.store(in: options.output) }
+            // Shard parts store them too: the merge copies them and draws them over the levels it makes.
+            if let trails { try trails.store(in: options.output) }
             if stats.tiles == 0 && options.shard == nil {
                 logger.warning("\(options.output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(options.minZoom)-\(options.maxZoom); check --src-nodata and --bands")
             }

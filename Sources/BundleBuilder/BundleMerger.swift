@@ -3,12 +3,15 @@ import Logging
 import Raster
 import TileGeometry
 import TileStore
+import Trails
 
 /// Joins the parts of a sharded build (`--shard K/N`) into one bundle, identical in tiles to a
 /// single-machine build. Each part holds the subtrees of its units (every zoom from the unit zoom
 /// down) and records each unit's root losslessly; the merge copies the parts' tiles and makes the
 /// zooms above the units from all the roots, exactly as a single build makes them from the
-/// rendered images (same 2×2 means, same encoder settings, recorded in the parts).
+/// rendered images (same 2×2 means, same encoder settings, recorded in the parts). When the build
+/// drew trails, every part stores their records: the merge draws them over the levels it makes
+/// (with the style recorded in the parts) and copies the records once into the result.
 public struct BundleMerger: Sendable {
     public let parts: [String]
     public let output: String
@@ -44,6 +47,7 @@ public struct BundleMerger: Sendable {
         let start = Date()
         let checked = try check()
         let plan = checked[0].plan
+        let trails = try trails(of: checked)
         let writer: BundleWriter
         do { writer = try BundleWriter(path: output) } catch { throw .store(error) }
         do throws(BuildError) {
@@ -54,7 +58,7 @@ public struct BundleMerger: Sendable {
             let copied = writer.stats.tiles
             let encoding = plan.encoding
             for (b, band) in plan.bands.enumerated() {
-                try upperLevels(band: b, of: band, parts: checked, tileSize: plan.tileSize, encoding: encoding, writer: writer)
+                try upperLevels(band: b, of: band, parts: checked, tileSize: plan.tileSize, encoding: encoding, trails: trails, writer: writer)
             }
             var problems = [String]()
             let pairs: [String: String]
@@ -67,6 +71,14 @@ public struct BundleMerger: Sendable {
             for key in [BuildRecord.shardKey, BuildRecord.planKey, BuildRecord.regionFromFileKey] { record[key] = nil }
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata, record: record) } catch { throw .store(error) }
+            if trails != nil {
+                do throws(TrailStoreError) {
+                    try TrailStoreWriter.copyRows(from: checked.map(\.path), to: output, within: nil, duplicates: .reject)
+                } catch {
+                    try? FileManager.default.removeItem(atPath: output)
+                    throw .trailStore(error)
+                }
+            }
             return Report(parts: checked.count, tiles: stats.tiles, upperTiles: stats.tiles - copied, bytes: stats.storedBytes,
                           seconds: Date().timeIntervalSince(start))
         } catch {
@@ -120,9 +132,41 @@ public struct BundleMerger: Sendable {
         return found.sorted { $0.shard.index < $1.shard.index }
     }
 
-    /// The zooms of `band` above its units, from the recorded roots of every part, in Morton order.
+    /// The trails the parts' build drew, read back from the first part, with the recorded style
+    /// (nil when it drew none). Every part must hold them.
+    private func trails(of parts: [Part]) throws(BuildError) -> PreparedTrails? {
+        guard let plan = parts[0].plan.trails else {
+            // A part of a build with trails made before parts recorded them.
+            if let json = parts[0].record[BuildRecord.tileSettingsJSONKey],
+               let settings = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any], settings["trails"] is [Any] {
+                throw .partWithoutTrails(path: parts[0].path)
+            }
+            return nil
+        }
+        var records = [TrailRecord]()
+        for (i, part) in parts.enumerated() {
+            do throws(TrailStoreError) {
+                let index = try TrailIndex(bundle: part.path)
+                if i == 0 { records = try index.all() }
+            } catch .noTrails {
+                throw .partWithoutTrails(path: part.path)
+            } catch {
+                throw .trailStore(error)
+            }
+        }
+        var options = TrailLayerOptions(sources: [])
+        (options.name, options.title, options.style) = (plan.name, plan.title, plan.style)
+        options.zooms = plan.zooms.count == 2 && plan.zooms[0] <= plan.zooms[1] ? plan.zooms[0]...plan.zooms[1] : nil
+        guard options.zooms != nil, let prepared = PreparedTrails(options: options, records: records) else {
+            throw .partWithoutTrails(path: parts[0].path)
+        }
+        return prepared
+    }
+
+    /// The zooms of `band` above its units, from the recorded roots of every part, in Morton order,
+    /// with the trails drawn over them where the build draws them.
     private func upperLevels(band b: Int, of band: BuildRecord.Plan.Band, parts: [Part], tileSize: Int, encoding: TileEncoding,
-                             writer: BundleWriter) throws(BuildError) {
+                             trails: PreparedTrails?, writer: BundleWriter) throws(BuildError) {
         let minZ = band.zooms[0]
         guard band.unitZoom > minZ else { return }
         var units = [(unit: BuildUnit, part: Part)]()
@@ -135,7 +179,10 @@ public struct BundleMerger: Sendable {
         units.sort { BuildUnits.morton($0.unit.tile) < BuildUnits.morton($1.unit.tile) }
         var batch = [(tile: TileID, data: [UInt8])]()
         func emit(_ tile: TileID, _ made: UpperTile) throws(BuildError) {
-            guard case let .made(image) = made else { return }
+            guard case var .made(image) = made else { return }
+            if let trails, let zooms = trails.options.zooms, trails.draws(tile.z, build: zooms) {
+                image = try trails.drawn(over: image, tile: tile, tileSize: tileSize)
+            }
             do throws(TileCodecError) { batch.append((tile, try encoding.encode(image))) } catch { throw .encode(tile: tile, error) }
         }
         func flush() throws(BuildError) {

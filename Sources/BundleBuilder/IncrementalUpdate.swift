@@ -63,23 +63,27 @@ struct SourceChanges: Equatable {
     }
 }
 
-/// What an update's rendering needs: the changed area of one zoom band and the old bundle's tiles.
+/// What an update's rendering needs: the changed area of one zoom band, the trails' neighbourhood
+/// to draw again, and the old bundle's tiles.
 final class UpdateScope: Sendable {
     let dirty: [MercatorBounds]
+    /// Where the trails are drawn again (nil: the update redraws no trails).
+    let trails: TrailRedraw?
     /// The old bundle's tile bytes (read through the writer's connection, where it is attached).
     private let writer: BundleWriter
     private let rendered = Atomic<Int>(0)
 
-    init(dirty: [MercatorBounds], writer: BundleWriter) {
+    init(dirty: [MercatorBounds], trails: TrailRedraw? = nil, writer: BundleWriter) {
         self.dirty = dirty
+        self.trails = trails
         self.writer = writer
     }
 
     /// True when no changed source's footprint meets the tile (the test the renderer uses to pick
-    /// a tile's sources), so the old tile is what a full build would make.
+    /// a tile's sources) and no trail is near it, so the old tile is what a full build would make.
     func isUnchanged(_ t: TileID) -> Bool {
         let b = t.mercatorBounds
-        return !dirty.contains { $0.intersects(b) }
+        return !dirty.contains { $0.intersects(b) } && !(trails?.touches(t) ?? false)
     }
 
     /// The old bundle's pixels of `t` (nil where it has no tile).
@@ -107,6 +111,10 @@ public struct UpdateSummary: Sendable, Equatable {
     public var tilesAdded: Int
     public var tilesRemoved: Int
     public var tilesChanged: Int
+    /// The trails or their style changed (their records were written again).
+    public var trailsChanged = false
+    /// The tiles near trails were drawn again (in any update of a bundle with trails).
+    public var trailsRedrawn = false
 }
 
 /// The bundle an update starts from, checked.
@@ -129,7 +137,12 @@ struct UpdateBase {
         if record[BuildRecord.shardKey] != nil {
             throw .update(path: path, "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result")
         }
-        guard record[BuildRecord.tileSettingsKey] == tileSettings else {
+        // Trails (records, style, zooms) may change: the update draws their neighbourhood again.
+        var sameButTrails = false
+        if let recorded = record[BuildRecord.tileSettingsJSONKey], let hash = record[BuildRecord.tileSettingsKey] {
+            sameButTrails = BuildFingerprint.sameIgnoringTrails(recorded, hash: hash, json)
+        }
+        guard record[BuildRecord.tileSettingsKey] == tileSettings || sameButTrails else {
             let builder = (try? BundleReader(path: path).metadataPairs())?["trailmap:builder"]
             let by = builder.map { $0 == BundleBuilder.version ? "" : " It was built by \($0); this is \(BundleBuilder.version), which draws tiles differently." } ?? ""
             let differing = record[BuildRecord.tileSettingsJSONKey].map { BuildFingerprint.differences($0, json) } ?? []

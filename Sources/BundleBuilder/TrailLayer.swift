@@ -54,27 +54,10 @@ struct PreparedTrails: Sendable {
         let result: TrailIngestResult
         do { result = try TrailIngest.read(paths: options.sources, options: TrailIngestOptions(mapping: options.mapping, join: options.join)) }
         catch { throw .trails(error) }
-        let records = result.trails.sorted { $0.id < $1.id }
-        guard let first = records.first else { throw .trails(.noLines(path: options.sources.joined(separator: ", "))) }
-        var box = first.bounds
-        for r in records.dropFirst() { box = box.union(r.bounds) }
-        let bounds = GeoBounds(west: box.west, south: max(box.south, -WebMercator.maxLatitude),
-                               east: box.east, north: min(box.north, WebMercator.maxLatitude))
-        let lines = records.flatMap { r in
-            r.geometry.parts.map { part in
-                TrailLine(id: r.id.description, name: r.name, difficulty: TrailDifficultyStyleKey(rawValue: r.difficulty.rawValue) ?? .unknown,
-                          coordinates: part.flatMap { [$0.lon, $0.lat] })
-            }
+        guard let prepared = PreparedTrails(options: options, records: result.trails) else {
+            throw .trails(.noLines(path: options.sources.joined(separator: ", ")))
         }
-        var hash = SHA256()
-        for r in records {
-            hash.update(data: Data("\(r.id)|\(r.name ?? "")|\(r.ref ?? "")|\(r.difficulty.rawValue)|\(r.allowedUses.rawValue)|\(r.forbiddenUses.rawValue)|\(r.surface ?? "")\n".utf8))
-            hash.update(data: Data(GeometryCodec.encode(r.geometry)))
-        }
-        if let style = try? JSONEncoder.sorted.encode(options.style) { hash.update(data: style) }
-        let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
-        return PreparedTrails(options: options, records: records, renderer: TrailTileRenderer(lines: lines, style: options.style),
-                              bounds: bounds, digest: digest)
+        return prepared
     }
 
     /// Whether the trails are drawn at zoom `z` of a build of `range`.
@@ -103,6 +86,35 @@ struct PreparedTrails: Sendable {
     /// Stores the records in the finished bundle at `path`.
     func store(in path: String) throws(BuildError) {
         do { try TrailStoreWriter.write(records, toBundle: path) } catch { throw .trailStore(error) }
+    }
+}
+
+extension PreparedTrails {
+    /// `records` ready to draw with `options`' style (nil when there are none). The lines are
+    /// drawn as the bundle stores them (to the microdegree), so that trails read back from a
+    /// bundle (a shard part's, for the merge) draw the same pixels.
+    init?(options: TrailLayerOptions, records unsorted: [TrailRecord]) {
+        let records = unsorted.sorted { $0.id < $1.id }
+        guard let first = records.first else { return nil }
+        var box = first.bounds
+        for r in records.dropFirst() { box = box.union(r.bounds) }
+        let bounds = GeoBounds(west: box.west, south: max(box.south, -WebMercator.maxLatitude),
+                               east: box.east, north: min(box.north, WebMercator.maxLatitude))
+        let lines = records.flatMap { r in
+            let stored = GeometryCodec.decode(GeometryCodec.encode(r.geometry)) ?? r.geometry
+            return stored.parts.map { part in
+                TrailLine(id: r.id.description, name: r.name, difficulty: TrailDifficultyStyleKey(rawValue: r.difficulty.rawValue) ?? .unknown,
+                          coordinates: part.flatMap { [$0.lon, $0.lat] })
+            }
+        }
+        var hash = SHA256()
+        for r in records {
+            hash.update(data: Data("\(r.id)|\(r.name ?? "")|\(r.ref ?? "")|\(r.difficulty.rawValue)|\(r.allowedUses.rawValue)|\(r.forbiddenUses.rawValue)|\(r.surface ?? "")\n".utf8))
+            hash.update(data: Data(GeometryCodec.encode(r.geometry)))
+        }
+        if let style = try? JSONEncoder.sorted.encode(options.style) { hash.update(data: style) }
+        self.init(options: options, records: records, renderer: TrailTileRenderer(lines: lines, style: options.style), bounds: bounds,
+                  digest: hash.finalize().map { String(format: "%02x", $0) }.joined())
     }
 }
 

@@ -30,6 +30,7 @@ struct TrailOverlayBuild {
 
     func run(progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let start = Date()
+        guard options.shard == nil else { throw .trailsOverlayNotSharded }
         let zooms = self.zooms
         guard zooms.upperBound <= TileID.maxZoom else { throw .zoomTooHigh(zooms.upperBound) }
         var o = options

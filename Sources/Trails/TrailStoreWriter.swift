@@ -9,6 +9,12 @@ public enum TrailStoreWriter {
 
     /// Replaces the trails of the bundle at `path` with `trails`.
     public static func write(_ trails: [TrailRecord], toBundle path: String) throws(TrailStoreError) {
+        try inBundle(path) { db in try write(trails, into: db, path: path) }
+        logger.info("trails written", metadata: ["bundle": "\(path)", "trails": "\(trails.count)"])
+    }
+
+    /// Runs `body` in one write transaction of the MBTiles bundle at `path` (checked to be one).
+    static func inBundle(_ path: String, _ body: (Database) throws -> Void) throws(TrailStoreError) {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
         let queue: DatabaseQueue
         do {
@@ -27,7 +33,7 @@ public enum TrailStoreWriter {
                 guard names.contains("tiles"), names.contains("metadata") else {
                     throw TrailStoreError.notBundle(path: path, reason: names.contains("tiles") ? "no metadata table" : "no tiles table")
                 }
-                try write(trails, into: db, path: path)
+                try body(db)
             }
         } catch let e as TrailStoreError {
             throw e
@@ -36,25 +42,19 @@ public enum TrailStoreWriter {
         } catch {
             throw .sqlite(path: path, message: "\(error)")
         }
-        logger.info("trails written", metadata: ["bundle": "\(path)", "trails": "\(trails.count)"])
     }
 
     /// Copies the trails of `source` whose lines cross `box` into the bundle at `destination`,
     /// replacing its trails (a cut of a region keeps the trails of the cut); returns how many. A
-    /// source without trails copies none and writes nothing.
+    /// source without trails copies none and writes nothing. Rows are copied as stored.
     @discardableResult
     public static func copy(from source: String, to destination: String, within box: TrailBox) throws(TrailStoreError) -> Int {
-        let index: TrailIndex
-        do throws(TrailStoreError) { index = try TrailIndex(bundle: source) } catch .noTrails { return 0 }
-        let trails = try index.all().filter { SearchArea.intersects($0.geometry, box) }
-        try write(trails, toBundle: destination)
-        return trails.count
+        try copyRows(from: [source], to: destination, within: box, duplicates: .keepFirst) ?? 0
     }
 
     /// Drops the trails tables and writes `trails` inside the caller's transaction (`path` names the file in errors).
     public static func write(_ trails: [TrailRecord], into db: Database, path: String) throws {
-        for table in TrailStoreSchema.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
-        try db.execute(sql: TrailStoreSchema.create)
+        try replaceTables(db)
         let row = try db.makeStatement(sql: """
             INSERT INTO trails (id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m,
                 min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat, geometry, source)
@@ -73,9 +73,20 @@ public enum TrailStoreWriter {
                                         Data(GeometryCodec.encode(t.geometry)), t.source])
             try box.execute(arguments: [t.id.value, b.west, b.east, b.south, b.north])
         }
+        try finishTables(db, count: trails.count)
+    }
+
+    /// Drops the trails tables and makes them again, empty.
+    static func replaceTables(_ db: Database) throws {
+        for table in TrailStoreSchema.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+        try db.execute(sql: TrailStoreSchema.create)
+    }
+
+    /// Builds the FTS index over the rows of `trails` and records the schema and `count`.
+    static func finishTables(_ db: Database, count: Int) throws {
         try db.execute(sql: "INSERT INTO trails_fts (trails_fts) VALUES ('rebuild')")
         try db.execute(sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', ?)",
-                       arguments: [TrailStoreSchema.version, String(trails.count)])
+                       arguments: [TrailStoreSchema.version, String(count)])
     }
 
     /// Applies a patch's trail changes inside the caller's transaction: the trails of `put` (a

@@ -12,6 +12,8 @@ public enum TrailStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case duplicateID(path: String, id: TrailID)
     /// A stored geometry that does not decode.
     case badGeometry(path: String, id: TrailID)
+    /// Two bundles hold one trail id with different data (a copy that needs them to agree).
+    case conflictingTrail(id: TrailID, paths: [String])
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum TrailStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case let .sqlite(path, message): "\(path): database error: \(message)"
         case let .duplicateID(path, id): "\(path): two trails with id \(id)"
         case let .badGeometry(path, id): "\(path): trail \(id) has a damaged geometry"
+        case let .conflictingTrail(id, paths): "trail \(id) differs between \(paths.joined(separator: " and "))"
         }
     }
 }

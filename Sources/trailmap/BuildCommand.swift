@@ -216,6 +216,9 @@ struct BuildCommand: ParsableCommand {
         if update != nil && shard != nil { throw ValidationError("--update and --shard exclude each other: update the merged bundle") }
         if let shard {
             do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("\(error)") }
+            if manifest == nil && source.isEmpty && sourceList == nil {
+                throw ValidationError("--shard needs --source layers: a trails-only overlay (--trails alone) is built on one machine")
+            }
         }
         let maxLevel = pngDeflater.deflater.maxLevel
         if let pngLevel, !(0...maxLevel).contains(pngLevel) {
@@ -293,6 +296,11 @@ struct BuildCommand: ParsableCommand {
         }
         print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))")
         print("tiles: \(u.tilesRendered) re-rendered, \(u.tilesKept) copied; against the old bundle \(u.tilesAdded) added, \(u.tilesRemoved) removed, \(u.tilesChanged) changed")
+        if u.trailsChanged {
+            print("trails: changed (records or style); the tiles near trails were drawn again")
+        } else if u.trailsRedrawn {
+            print("trails: unchanged; the tiles near trails were drawn again with the changed tiles")
+        }
     }
 
     /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_KILL_AFTER_UNITS=N`

@@ -32,6 +32,7 @@ struct InspectCommand: ParsableCommand {
         Self.printDetails(pairs: pairs, levels: levels)
         Self.printTotal(tiles: levels.reduce(0) { $0 + $1.tiles }, bytes: levels.reduce(0) { $0 + $1.bytes },
                         stored: images.count, storedBytes: images.bytes, noun: "images")
+        if let trails = TrailsInspection.line(file) { print(trails) }
     }
 
     /// The dedup ratio: tiles addressed per stored image (1 with none stored).
@@ -58,12 +59,14 @@ struct InspectCommand: ParsableCommand {
                     storedBytes: Int) -> BundleInspection {
         let tiles = levels.reduce(0) { $0 + $1.tiles }
         let layers = BundleLayersOutput.json(metadata: pairs)
-        return BundleInspection(
+        var inspection = BundleInspection(
             file: file, layout: layout, fileBytes: fileBytes, format: Self.format(pairs), tileSize: Self.tileSize(pairs),
             metadata: pairs, tiles: tiles, tileBytes: levels.reduce(0) { $0 + $1.bytes }, storedImages: storedImages,
             storedBytes: storedBytes, dedupRatio: Self.dedupRatio(tiles: tiles, stored: storedImages), zoomLevels: levels.map {
                 BundleInspection.Level(zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
             }, layers: layers.layers, layersProblem: layers.layersProblem)
+        (inspection.trails, inspection.trailsProblem) = TrailsInspection.read(file)
+        return inspection
     }
 
     static func printJSON(_ object: BundleInspection) throws {

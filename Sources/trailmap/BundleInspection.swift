@@ -2,8 +2,16 @@ import Foundation
 
 /// `trailmap bundle inspect --json`. `tileSize` (null for an invalid value) and `layers` (null
 /// when the recorded value is invalid) are always written; `layersProblem` only when there is one;
-/// `pmtiles` for a PMTiles archive (whose `layout` is `pmtiles`).
+/// `pmtiles` for a PMTiles archive (whose `layout` is `pmtiles`). `trails` is null for a bundle
+/// without trails; `trailsProblem` says why trails tables could not be read, when they could not.
 struct BundleInspection: Encodable {
+    /// The trails a bundle holds: how many, by difficulty (every step of the ladder), their length.
+    struct Trails: Encodable {
+        var count: Int
+        var byDifficulty: [String: Int]
+        var totalLengthKm: Double
+    }
+
     /// One zoom level's tiles, bytes and tile ranges.
     struct Level: Encodable {
         var zoom: Int
@@ -30,10 +38,12 @@ struct BundleInspection: Encodable {
     var layers: [BundleLayersOutput.Layer]?
     var layersProblem: String?
     var pmtiles: PMTilesInspection?
+    var trails: Trails?
+    var trailsProblem: String?
 
     private enum CodingKeys: String, CodingKey {
         case file, layout, fileBytes, format, tileSize, metadata, tiles, tileBytes, storedImages, storedBytes, dedupRatio, zoomLevels,
-             layers, layersProblem, pmtiles
+             layers, layersProblem, pmtiles, trails, trailsProblem
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -53,5 +63,9 @@ struct BundleInspection: Encodable {
         try c.encode(layers, forKey: .layers)  // null when invalid
         try c.encodeIfPresent(layersProblem, forKey: .layersProblem)
         try c.encodeIfPresent(pmtiles, forKey: .pmtiles)
+        if pmtiles == nil {
+            try c.encode(trails, forKey: .trails)  // null without trails
+            try c.encodeIfPresent(trailsProblem, forKey: .trailsProblem)
+        }
     }
 }
