@@ -242,10 +242,17 @@ struct Track {
     /// draw from the centre out); predicts the next zoom's viewport in the same direction.
     private mutating func zoomed(to t: TileID) -> [TileID] {
         let dz = t.z - z
+        // A zoom whose centre is not under the viewport (one tile of slack) is a jump.
+        let old = viewport
+        let jumped = old.map { v -> Bool in
+            let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
+            return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
+        } ?? false
         z = t.z
-        hasMoved = true
+        hasMoved = !jumped
+        if jumped { seeded = false }
         moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
-        guard width > 0 else {
+        guard width > 0, !jumped else {
             viewport = nil
             return []
         }

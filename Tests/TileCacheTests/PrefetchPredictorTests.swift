@@ -57,6 +57,14 @@ import Synchronization
         #expect(out.first?.tile.z == 9 && out.contains(k(9, 50, 50)))
     }
 
+    @Test func aZoomElsewhereIsAJumpNotAZoom() {
+        let p = PrefetchPredictor()
+        view(p, "a", z: 10, x: 100...102, y: 100...102, at: 0)
+        #expect(p.observe(client: "a", key: k(11, 400, 400), now: 1000).isEmpty, "200/200 is not under the viewport")
+        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        #expect(!p.observe(client: "b", key: k(11, 203, 203), now: 1000).isEmpty, "101/101 is")
+    }
+
     @Test func unusedPredictionsStop() {
         let p = PrefetchPredictor()
         // A viewer that zooms in and out at ever new places never asks for what was predicted.
