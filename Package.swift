@@ -191,7 +191,7 @@ let package = Package(
         // Trace benchmark of the cache policies (scripts/bench/cache-traces); small, no products.
         .executableTarget(
             name: "cache-traces",
-            dependencies: ["TileCache", "TileGeometry"],
+            dependencies: ["TileCache", "TileGeometry", .product(name: "NIOCore", package: "swift-nio")],
             path: "Benchmarks/cache-traces",
             swiftSettings: upcoming
         ),

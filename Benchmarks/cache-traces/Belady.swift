@@ -1,39 +1,75 @@
-/// Belady's optimal offline policy (evict the key used furthest in the future), for unit-size
-/// entries: the ceiling no online policy can pass.
-enum Belady {
-    static func hitRatio(_ ids: [Int], capacity: Int) -> Double {
-        guard capacity > 0, !ids.isEmpty else { return 0 }
-        let n = ids.count
-        var nextUse = [Int](repeating: Int.max, count: n)
+import Foundation
+
+/// Offline bounds over a trace of dense ids with byte costs, no prefetch. Both see the future:
+/// a tile never asked for again is not kept, and when the bytes exceed the capacity the resident
+/// tile (the new one included) with the highest score leaves, until they fit.
+/// - `belady`: score = next use (byte-capacity Belady).
+/// - `nextUseTimesSize`: score = distance to the next use × bytes. Tiles are grouped by cost in
+///   buckets 3.5% wide; each bucket keeps a heap by next use and the victim is the best of the
+///   buckets' tops, so the score is exact up to the bucket width.
+enum OfflineBound {
+    case belady
+    case nextUseTimesSize
+
+    static func nextUses(_ ids: [Int]) -> [Int] {
+        var nextUse = [Int](repeating: Int.max, count: ids.count)
         var last = [Int: Int]()
-        for i in stride(from: n - 1, through: 0, by: -1) {
+        for i in stride(from: ids.count - 1, through: 0, by: -1) {
             nextUse[i] = last[ids[i]] ?? Int.max
             last[ids[i]] = i
         }
-        var resident = [Int: Int]()  // id -> its next use
-        var heap = MaxHeap()
-        var hits = 0
-        for i in 0..<n {
-            let id = ids[i]
-            if resident[id] != nil { hits += 1 }
-            else if resident.count >= capacity {
-                while let top = heap.pop() {
-                    if resident[top.id] == top.next {
-                        resident[top.id] = nil
-                        break
-                    }
-                }
-            }
-            resident[id] = nextUse[i]
-            heap.push((nextUse[i], id))
+        return nextUse
+    }
+
+    /// Requests hit over requests.
+    func hitRatio(_ ids: [Int], nextUse: [Int], costs: [Int], capacity: Int) -> Double {
+        guard capacity > 0, !ids.isEmpty else { return 0 }
+        let bucketCount = self == .belady ? 1 : 256
+        func bucket(_ cost: Int) -> Int {
+            guard bucketCount > 1 else { return 0 }
+            return min(bucketCount - 1, max(0, Int(log(Double(cost) / 256) / log(1.035))))
         }
-        return Double(hits) / Double(n)
+        var buckets = [MaxHeap](repeating: MaxHeap(), count: bucketCount)
+        var residentNext = [Int](repeating: -1, count: costs.count)
+        var bytes = 0
+        var hits = 0
+        for i in ids.indices {
+            let id = ids[i], cost = costs[id]
+            if residentNext[id] >= 0 {
+                hits += 1
+            } else {
+                if nextUse[i] == Int.max || cost > capacity { continue }
+                bytes += cost
+            }
+            if nextUse[i] == Int.max {
+                residentNext[id] = -1
+                bytes -= cost
+                continue
+            }
+            residentNext[id] = nextUse[i]
+            buckets[bucket(cost)].push((nextUse[i], id))
+            while bytes > capacity {
+                var best = -1, bestScore = -1.0
+                for b in 0..<bucketCount {
+                    while let top = buckets[b].top, residentNext[top.id] != top.next { _ = buckets[b].pop() }
+                    guard let top = buckets[b].top else { continue }
+                    let score = self == .belady ? Double(top.next) : Double(top.next - i) * Double(costs[top.id])
+                    if score > bestScore { bestScore = score; best = b }
+                }
+                guard best >= 0, let victim = buckets[best].pop() else { break }
+                residentNext[victim.id] = -1
+                bytes -= costs[victim.id]
+            }
+        }
+        return Double(hits) / Double(ids.count)
     }
 }
 
 /// A binary max-heap of (next use, id), stale entries skipped by the caller.
 struct MaxHeap {
     var items: [(next: Int, id: Int)] = []
+
+    var top: (next: Int, id: Int)? { items.first }
 
     mutating func push(_ e: (next: Int, id: Int)) {
         items.append(e)

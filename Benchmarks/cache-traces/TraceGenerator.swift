@@ -2,10 +2,11 @@ import Foundation
 import TileCache
 import TileGeometry
 
-/// One tile request of a trace.
+/// One tile request of a trace, at `time` milliseconds into it.
 struct Request {
     var client: Int
     var key: TileKey
+    var time: UInt64
 }
 
 /// Deterministic random numbers (SplitMix64), so every run replays the same trace.
@@ -41,15 +42,34 @@ struct Zipf {
     }
 }
 
+/// How the viewers of a trace behave.
+enum TraceModel: String, CaseIterable {
+    /// Viewers with their own HTTP cache (a tile is asked for once per session), 256-px tiles,
+    /// one region per session: the original generator.
+    case cached
+    /// No client-side cache: every pan or zoom step asks for the whole viewport again.
+    case nocache
+    /// Like `cached`, but a step jumps to another popular place (often another region) with
+    /// probability 0.1.
+    case jumps
+    /// 512-px tiles: a viewport of 2x3 tiles (instead of 4x6), a pan step moves half a tile,
+    /// and a tile holds four times the pixels (3.5 times the bytes).
+    case tiles512
 
-
-
+    var clientCache: Bool { self != .nocache }
+    var jumpProbability: Double { self == .jumps ? 0.1 : 0 }
+    var viewport: (w: Double, h: Double) { self == .tiles512 ? (2, 3) : (4, 6) }
+    var panStep: Double { self == .tiles512 ? 0.5 : 1 }
+    var sizeFactor: Double { self == .tiles512 ? 3.5 : 1 }
+}
 
 /// Map sessions over several regions: each user opens a Zipf-popular region at a Zipf-popular
-/// place and zoom 11-14, then pans (with momentum) and zooms for a geometric number of steps.
-/// A viewer asks only for the tiles of each new viewport it has not fetched yet (its own HTTP
-/// cache), nearest to the centre first. `concurrent` sessions run interleaved.
+/// place and zoom 11-14, then pans (with momentum) and zooms for a geometric number of steps,
+/// 250-900 ms apart. A viewer asks for the tiles of each new viewport nearest to the centre
+/// first (with its own cache: only those it has not fetched yet). `concurrent` sessions run at
+/// once; requests come in time order.
 struct TraceGenerator {
+    var model = TraceModel.cached
     var regions = 12
     var placesPerRegion = 300
     var regionSkew = 1.0
@@ -58,8 +78,6 @@ struct TraceGenerator {
     var regionSpan = 4
     var minZoom = 8
     var maxZoom = 16
-    var viewportWidth = 4
-    var viewportHeight = 6
     var meanSteps = 25.0
     var concurrent = 64
     var seed: UInt64 = 42
@@ -79,21 +97,36 @@ struct TraceGenerator {
         out.reserveCapacity(target + 64)
         var sessions = [Session]()
         var nextClient = 0
-        func newSession() -> Session {
-            defer { nextClient += 1 }
-            let r = regionPick.sample(&g)
-            let p = places[r][placePick.sample(&g)]
-            let z = Int.random(in: 11...14, using: &g)
-            let scale = Double(1 << (z - minZoom))
-            let steps = max(1, Int(-meanSteps * log(Double.random(in: 0.0001..<1, using: &g))))
-            return Session(client: nextClient, region: r, z: z, cx: p.0 * scale, cy: p.1 * scale, steps: steps,
-                           direction: Int.random(in: 0..<8, using: &g))
+        func place(_ s: inout Session) {
+            s.region = regionPick.sample(&g)
+            let p = places[s.region][placePick.sample(&g)]
+            s.z = Int.random(in: 11...14, using: &g)
+            let scale = Double(1 << (s.z - minZoom))
+            s.cx = p.0 * scale
+            s.cy = p.1 * scale
+            s.direction = Int.random(in: 0..<8, using: &g)
         }
-        while sessions.count < concurrent { sessions.append(newSession()) }
+        func newSession(at time: UInt64) -> Session {
+            defer { nextClient += 1 }
+            var s = Session(client: nextClient, steps: max(1, Int(-meanSteps * log(Double.random(in: 0.0001..<1, using: &g)))),
+                            next: time + UInt64.random(in: 0...500, using: &g))
+            place(&s)
+            return s
+        }
+        while sessions.count < concurrent { sessions.append(newSession(at: 0)) }
         while out.count < target {
-            let i = Int.random(in: 0..<sessions.count, using: &g)
-            sessions[i].step(&g, generator: self, into: &out)
-            if sessions[i].steps <= 0 { sessions[i] = newSession() }
+            var i = 0
+            for j in sessions.indices where sessions[j].next < sessions[i].next { i = j }
+            let now = sessions[i].next
+            if sessions[i].started, Double.random(in: 0..<1, using: &g) < model.jumpProbability {
+                place(&sessions[i])
+                sessions[i].steps -= 1
+                sessions[i].emit(now, generator: self, into: &out)
+            } else {
+                sessions[i].step(&g, now: now, generator: self, into: &out)
+            }
+            sessions[i].next = now + UInt64.random(in: 250...900, using: &g)
+            if sessions[i].steps <= 0 { sessions[i] = newSession(at: now) }
         }
         return out
     }
@@ -103,30 +136,45 @@ struct TraceGenerator {
         let scale = Double(1 << (z - minZoom))
         return (Double(r * regionSpan) * scale, Double((r + 1) * regionSpan) * scale, 64 * scale, Double(64 + regionSpan) * scale)
     }
+
+    /// Whether a key is a tile of its region (what a bundle holds).
+    func exists(_ key: TileKey) -> Bool {
+        let z = key.tile.z
+        guard z >= minZoom, z <= maxZoom, Int(key.bundle) < regions else { return false }
+        let b = bounds(region: Int(key.bundle), z: z)
+        return Double(key.tile.x) >= b.x0 && Double(key.tile.x) < b.x1 && Double(key.tile.y) >= b.y0 && Double(key.tile.y) < b.y1
+    }
 }
 
 struct Session {
     var client: Int
-    var region: Int
-    var z: Int
-    var cx: Double
-    var cy: Double
+    var region = 0
+    var z = 0
+    var cx = 0.0
+    var cy = 0.0
     var steps: Int
-    var direction: Int
+    var direction = 0
+    var next: UInt64
     var seen = Set<TileID>()
     var started = false
 
+    init(client: Int, steps: Int, next: UInt64) {
+        self.client = client
+        self.steps = steps
+        self.next = next
+    }
+
     static let moves = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
 
-    mutating func step(_ g: inout SplitMix, generator t: TraceGenerator, into out: inout [Request]) {
+    mutating func step(_ g: inout SplitMix, now: UInt64, generator t: TraceGenerator, into out: inout [Request]) {
         if started {
             steps -= 1
             let u = Double.random(in: 0..<1, using: &g)
             if u < 0.7 {
                 if Double.random(in: 0..<1, using: &g) > 0.7 { direction = Int.random(in: 0..<8, using: &g) }
                 let (dx, dy) = Session.moves[direction]
-                cx += Double(dx)
-                cy += Double(dy)
+                cx += Double(dx) * t.model.panStep
+                cy += Double(dy) * t.model.panStep
             } else if u < 0.85, z < t.maxZoom {
                 z += 1
                 cx *= 2
@@ -137,23 +185,29 @@ struct Session {
                 cy /= 2
             }
         }
+        emit(now, generator: t, into: &out)
+    }
+
+    /// Asks for the viewport's tiles (those not fetched yet, with a client cache), centre first.
+    mutating func emit(_ now: UInt64, generator t: TraceGenerator, into out: inout [Request]) {
         started = true
         let b = t.bounds(region: region, z: z)
         cx = min(max(cx, b.x0 + 1), b.x1 - 1)
         cy = min(max(cy, b.y0 + 1), b.y1 - 1)
         var tiles = [(Double, TileID)]()
-        let hw = Double(t.viewportWidth) / 2, hh = Double(t.viewportHeight) / 2
+        let hw = t.model.viewport.w / 2, hh = t.model.viewport.h / 2
         for x in Int((cx - hw).rounded(.down))...Int((cx + hw).rounded(.down)) {
             for y in Int((cy - hh).rounded(.down))...Int((cy + hh).rounded(.down)) {
                 guard Double(x) >= b.x0, Double(x) < b.x1, Double(y) >= b.y0, Double(y) < b.y1,
-                      let id = TileID(z: z, x: x, y: y), !seen.contains(id) else { continue }
+                      let id = TileID(z: z, x: x, y: y) else { continue }
+                if t.model.clientCache, seen.contains(id) { continue }
                 let d = (Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)
                 tiles.append((d, id))
             }
         }
-        for (_, id) in tiles.sorted(by: { $0.0 < $1.0 }) {
-            seen.insert(id)
-            out.append(Request(client: client, key: TileKey(bundle: UInt32(region), tile: id)))
+        for (n, (_, id)) in tiles.sorted(by: { $0.0 < $1.0 }).enumerated() {
+            if t.model.clientCache { seen.insert(id) }
+            out.append(Request(client: client, key: TileKey(bundle: UInt32(region), tile: id), time: now + UInt64(n)))
         }
     }
 }

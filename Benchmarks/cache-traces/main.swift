@@ -1,55 +1,150 @@
+import Dispatch
+import Synchronization
 import Foundation
+import NIOCore
 import TileCache
+import TileGeometry
 
-// Replays generated map sessions against each cache policy of the TileCache module (the same
-// TileCache class the server uses, unit-size entries) at budgets of 1%, 5% and 10% of the
-// distinct tiles, beside Belady's offline optimum; then again with prefetch on.
-// Usage: cache-traces [requests] (default 1,000,000)
+// Replays generated map sessions (several trace models, tiles of realistic and varying sizes)
+// against each cache policy of the TileCache module (the same TileCache class the server uses,
+// entries costing what a real tile of that size costs) at budgets of 1%, 5% and 10% of the
+// bytes of the distinct tiles asked for, without and with prefetch (the module's
+// PrefetchPredictor; predicted tiles go through the cache's prefetch admission and are not
+// requests). Beside them, two offline bounds without prefetch: byte-capacity Belady and
+// "next use x size". Hit ratio = requests hit / requests.
+// Usage: cache-traces [requests per model] [model,model,...]
 
-let requests = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
-let trace = TraceGenerator().generate(requests: requests)
-var dense = [TileKey: Int]()
-let ids = trace.map { r -> Int in
-    if let i = dense[r.key] { return i }
-    dense[r.key] = dense.count
-    return dense.count - 1
+/// One shared buffer; every tile is a slice of it (no copies).
+enum Payload {
+    static let buffer = ByteBuffer(repeating: 7, count: 2 << 20)
 }
-let distinct = dense.count
-print("trace: \(trace.count) requests, \(distinct) distinct tiles, \(Set(trace.map(\.client)).count) sessions")
 
-let unit = CachedTile(bytes: [], etag: "")
-func replay(_ kind: PolicyKind, entries: Int, prefetch: Bool) -> (hit: Double, issued: Int, used: Int) {
-    let cache = TileCache(budget: entries * unit.cost, policy: kind)
-    let predictor = PrefetchPredictor()
-    for r in trace {
-        _ = try? cache.tile(r.key) { unit }
-        if prefetch {
-            for k in predictor.observe(client: String(r.client), key: r.key) where !cache.contains(k) {
-                cache.prefetch(k) { unit }
+func tile(_ bytes: Int) -> CachedTile {
+    CachedTile(buffer: Payload.buffer.getSlice(at: 0, length: min(bytes, Payload.buffer.readableBytes))!, etag: "\"0123456789abcdef\"")
+}
+
+func pct(_ x: Double) -> String { String(format: "%.1f%%", x * 100) }
+
+func mb(_ x: Int) -> String { String(format: "%.1f MB", Double(x) / 1_000_000) }
+
+struct Result {
+    var hit = 0.0
+    var issued = 0
+    var used = 0
+}
+
+struct Bench {
+    let requests: Int
+    let models: [TraceModel]
+    let shares = [0.01, 0.05, 0.10]
+    let policies = PolicyKind.allCases
+
+    func run() {
+        let started = Date()
+        var summary = [String]()
+        for model in models { summary.append(run(model)) }
+        print("\n## goal at 5%: the default policy with prefetch at or above the next-use × size bound\n")
+        summary.forEach { print($0) }
+        print(String(format: "\n(%.0f s)", Date().timeIntervalSince(started)))
+    }
+
+    /// Prints a model's table; returns its line of the summary.
+    func run(_ model: TraceModel) -> String {
+        let generator = TraceGenerator(model: model)
+        let trace = generator.generate(requests: requests)
+        let sizes = TileSizes(factor: model.sizeFactor)
+        var dense = [TileKey: Int]()
+        var tileCosts = [Int]()
+        let ids = trace.map { r -> Int in
+            if let i = dense[r.key] { return i }
+            dense[r.key] = tileCosts.count
+            tileCosts.append(tile(sizes.bytes(r.key)).cost)
+            return tileCosts.count - 1
+        }
+        let costs = tileCosts
+        let nextUse = OfflineBound.nextUses(ids)
+        let totalBytes = costs.reduce(0, +)
+        let payloads = dense.keys.map { sizes.bytes($0) }.sorted()
+        print("\n## \(model.rawValue): \(trace.count) requests, \(costs.count) distinct tiles (\(mb(totalBytes)) with entry overhead; "
+            + "payload median \(payloads[payloads.count / 2] / 1000) KB, p90 \(payloads[payloads.count * 9 / 10] / 1000) KB, "
+            + "max \(payloads.last! / 1000) KB), \(Set(trace.map(\.client)).count) sessions")
+
+        print(Self.accuracy(trace))
+
+        // Every (budget, column) job; columns: Belady, next-use x size, then each policy off and on.
+        let policies = self.policies, shares = self.shares
+        let columns = 2 + policies.count * 2
+        let results = Mutex<[Int: Result]>([:])
+        DispatchQueue.concurrentPerform(iterations: shares.count * columns) { j in
+            let b = j / columns, c = j % columns
+            let budget = Int(Double(totalBytes) * shares[b])
+            let r: Result
+            switch c {
+            case 0: r = Result(hit: OfflineBound.belady.hitRatio(ids, nextUse: nextUse, costs: costs, capacity: budget))
+            case 1: r = Result(hit: OfflineBound.nextUseTimesSize.hitRatio(ids, nextUse: nextUse, costs: costs, capacity: budget))
+            default: r = Self.replay(trace, generator: generator, sizes: sizes, policies[(c - 2) / 2], budget: budget, prefetch: (c - 2) % 2 == 1)
+            }
+            results.withLock { $0[j] = r }
+        }
+        let all = results.withLock { $0 }
+        print("\nhit ratio (requests hit / requests) without prefetch / with prefetch; bounds without prefetch\n")
+        print("| budget | Belady | next-use × size | " + policies.map { "\($0.rawValue) off / on" }.joined(separator: " | ") + " |")
+        print("|---|---|---|" + policies.map { _ in "---" }.joined(separator: "|") + "|")
+        for (b, share) in shares.enumerated() {
+            let row = (0..<columns).map { all[b * columns + $0]! }
+            var cells = ["\(Int(share * 100))% (\(mb(Int(Double(totalBytes) * share))))", pct(row[0].hit), pct(row[1].hit)]
+            for p in policies.indices { cells.append("\(pct(row[2 + 2 * p].hit)) / \(pct(row[3 + 2 * p].hit))") }
+            print("| " + cells.joined(separator: " | ") + " |")
+        }
+        print("\nprefetches used / issued:\n")
+        for (b, share) in shares.enumerated() {
+            let row = (0..<columns).map { all[b * columns + $0]! }
+            print("- \(Int(share * 100))%: " + policies.indices.map { p in
+                "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
+            }.joined(separator: ", "))
+        }
+        let b5 = shares.firstIndex(of: 0.05)!
+        let bound = all[b5 * columns + 1]!.hit
+        let def = CacheConfiguration().policy
+        let withPrefetch = all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.hit
+        return "- \(model.rawValue): default (\(def.rawValue)) with prefetch \(pct(withPrefetch)) against next-use × size \(pct(bound)): "
+            + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")
+    }
+
+    /// How many of the predictor's predictions (without a cache) its session asked for later.
+    static func accuracy(_ trace: [Request]) -> String {
+        let predictor = PrefetchPredictor()
+        var open = [Int: Set<TileKey>]()
+        var issued = 0, used = 0
+        for r in trace {
+            if open[r.client]?.remove(r.key) != nil { used += 1 }
+            let p = predictor.observe(client: String(r.client), key: r.key, now: r.time)
+            issued += p.count
+            open[r.client, default: []].formUnion(p)
+        }
+        return "predictor: \(issued) predictions (\(String(format: "%.2f", Double(issued) / Double(trace.count))) a request), "
+            + "\(used) asked for later by their session (\(pct(Double(used) / Double(max(1, issued)))))"
+    }
+
+    static func replay(_ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
+                       budget: Int, prefetch: Bool) -> Result {
+        let cache = TileCache(budget: budget, policy: kind)
+        let predictor = PrefetchPredictor()
+        for r in trace {
+            _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
+            if prefetch {
+                for k in predictor.observe(client: String(r.client), key: r.key, now: r.time)
+                where generator.exists(k) && !cache.contains(k) {
+                    cache.prefetch(k) { tile(sizes.bytes(k)) }
+                }
             }
         }
-    }
-    let s = cache.statistics
-    return (s.hitRatio, s.prefetchesIssued, s.prefetchesUsed)
-}
-
-func pct(_ x: Double) -> String { String(format: "%5.1f%%", x * 100) }
-
-for prefetch in [false, true] {
-    print(prefetch ? "\n## with prefetch (predicted tiles loaded through the same admission)" : "\n## without prefetch")
-    print("| budget | entries | Belady | " + PolicyKind.allCases.map { "\($0.rawValue) (of Belady)" }.joined(separator: " | ") + " |")
-    print("|---|---|---|" + PolicyKind.allCases.map { _ in "---" }.joined(separator: "|") + "|")
-    for share in [0.01, 0.05, 0.10] {
-        let entries = max(1, Int(Double(distinct) * share))
-        let opt = Belady.hitRatio(ids, capacity: entries)
-        var cells = [String]()
-        var notes = [String]()
-        for kind in PolicyKind.allCases {
-            let r = replay(kind, entries: entries, prefetch: prefetch)
-            cells.append("\(pct(r.hit)) (\(String(format: "%.2f", r.hit / max(opt, 1e-9))))")
-            if prefetch { notes.append("\(kind.rawValue): \(r.used)/\(r.issued) prefetches used") }
-        }
-        print("| \(Int(share * 100))% | \(entries) | \(pct(opt)) | " + cells.joined(separator: " | ") + " |")
-        if prefetch { print("  " + notes.joined(separator: "; ")) }
+        let s = cache.statistics
+        return Result(hit: Double(s.hits) / Double(trace.count), issued: s.prefetchesIssued, used: s.prefetchesUsed)
     }
 }
+
+let arguments = CommandLine.arguments.dropFirst()
+let requestCount = arguments.first.flatMap(Int.init) ?? 300_000
+let chosen = arguments.dropFirst().first.map { $0.split(separator: ",").compactMap { TraceModel(rawValue: String($0)) } }
+Bench(requests: requestCount, models: chosen ?? TraceModel.allCases).run()

@@ -2,7 +2,7 @@
 public struct CacheConfiguration: Sendable, Equatable {
     /// Bytes the cache may hold: tiles with their overhead plus open bundles' reservations.
     public var budget: Int = 256 << 20
-    public var policy: PolicyKind = .s3fifo
+    public var policy: PolicyKind = .gdsf
     /// The most bundles with open connections at once.
     public var maxOpenBundles = 64
     /// Open bundles unused this long close.

@@ -1,63 +1,64 @@
+import Dispatch
 import Synchronization
 import TileGeometry
 
-/// Predicts the next tiles a client will ask for from the tiles it asked for: neighbours ahead in
-/// the direction it pans (ahead of a running average of its positions, so the order in which a
-/// viewer fetches one viewport does not matter), the four children when it zooms in and the
-/// parent when it zooms out. Clients are keyed by a string (remote address or a header); at most
-/// `maxClients` are tracked, the longest silent forgotten first.
+/// Predicts the next tiles a client will ask for, per session (a client key: remote address or
+/// a header), from the tiles it asked for.
+///
+/// Requests of a session less than `burstGap` apart form one burst (one viewport being drawn).
+/// The predictor learns the viewport's size in tiles from the largest bursts and follows the
+/// viewport: a request outside it moves it the least that takes the tile in. From each burst's
+/// move it keeps a velocity and an acceleration (tiles per step), and predicts the ring of tiles
+/// the viewport moves into at the next step, nearest the predicted centre first. A zoom step
+/// predicts the next zoom's viewport in the same direction (after a zoom in, the children under
+/// the viewport's centre), centre first. Until a session has moved, popular places seed it: the
+/// ring on the side of its viewport whose next viewport drew the most requests across sessions
+/// (a decayed count per 4x4-tile neighbourhood) is predicted. Each session's predictions are tracked: when fewer than
+/// `minUsedShare` of its recent ones were asked for, it stops getting predictions (they are
+/// still worked out and scored, and resume once they would be used again).
+/// At most `maxClients` sessions are tracked, the longest silent forgotten first.
 public final class PrefetchPredictor: Sendable {
     public let maxClients: Int
+    /// Requests of one session at most this many milliseconds apart belong to one viewport.
+    public let burstGap: UInt64
+    /// Below this share of used predictions (over recent ones) a session gets none.
+    public let minUsedShare: Double
     private let state = Mutex<State>(State())
-
-    struct Track {
-        var bundle: UInt32
-        var z: Int
-        var cx: Double
-        var cy: Double
-        var tick: Int
-    }
 
     struct State {
         var clients: [String: Track] = [:]
+        var popularity = Popularity()
         var tick = 0
+        /// The viewport size the last session learned, a new session's first guess.
+        var typical = (width: 0, height: 0)
     }
 
-    public init(maxClients: Int = 10_000) {
+    public init(maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.15) {
         self.maxClients = max(1, maxClients)
+        self.burstGap = burstGap
+        self.minUsedShare = minUsedShare
     }
 
-    /// Records a request and returns the tiles predicted to follow (possibly none).
-    public func observe(client: String, key: TileKey) -> [TileKey] {
+    /// Milliseconds on a monotonic clock, the default `now` of `observe`.
+    public static func milliseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+
+    /// Records a request at `now` (milliseconds) and returns the tiles predicted to follow, most
+    /// likely first (possibly none).
+    public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds()) -> [TileKey] {
         state.withLock { s in
             s.tick += 1
-            let t = key.tile
-            let x = Double(t.x), y = Double(t.y)
-            guard var track = s.clients[client], track.bundle == key.bundle else {
-                Self.remember(&s, client, Track(bundle: key.bundle, z: t.z, cx: x, cy: y, tick: s.tick), max: maxClients)
-                return []
-            }
-            var out = [TileKey]()
-            if t.z == track.z {
-                let dx = x - track.cx, dy = y - track.cy
-                let sx = abs(dx) >= 0.75 ? (dx > 0 ? 1 : -1) : 0
-                let sy = abs(dy) >= 0.75 ? (dy > 0 ? 1 : -1) : 0
-                if sx != 0 || sy != 0, let n = TileID(z: t.z, x: t.x + sx, y: t.y + sy) {
-                    out.append(TileKey(bundle: key.bundle, tile: n))
-                }
-                track.cx = 0.8 * track.cx + 0.2 * x
-                track.cy = 0.8 * track.cy + 0.2 * y
+            s.popularity.record(key, tick: s.tick)
+            var track: Track
+            if let t = s.clients[client] {
+                track = t
             } else {
-                if t.z > track.z {
-                    out = t.children.map { TileKey(bundle: key.bundle, tile: $0) }
-                } else if let p = t.parent {
-                    out = [TileKey(bundle: key.bundle, tile: p)]
-                }
-                track.z = t.z
-                track.cx = x
-                track.cy = y
+                if s.clients.count >= maxClients { Self.forgetOldest(&s) }
+                track = Track(key: key, now: now, typical: s.typical)
             }
+            let predicted = track.observe(key, now: now, gap: burstGap, popularity: s.popularity)
+            if track.width > 0 { s.typical = (track.width, track.height) }
             track.tick = s.tick
+            let out = track.issue(predicted, minUsedShare: minUsedShare)
             s.clients[client] = track
             return out
         }
@@ -66,12 +67,301 @@ public final class PrefetchPredictor: Sendable {
     /// Clients tracked now.
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
-    private static func remember(_ s: inout State, _ client: String, _ track: Track, max: Int) {
-        if s.clients[client] == nil, s.clients.count >= max {
-            // Forget the oldest eighth in one pass, so this stays cheap on average.
-            let cut = s.clients.values.map(\.tick).sorted()[s.clients.count / 8]
-            s.clients = s.clients.filter { $0.value.tick > cut }
+    /// A session's predictions asked for later and predictions made (decayed: recent ones weigh
+    /// most), and whether it gets predictions now; nil for an unknown client.
+    public func usefulness(client: String) -> (used: Double, issued: Double, active: Bool)? {
+        state.withLock { s in s.clients[client].map { (used: $0.used, issued: $0.issued, active: $0.active) } }
+    }
+
+    private static func forgetOldest(_ s: inout State) {
+        // Forget the oldest eighth in one pass, so this stays cheap on average.
+        let cut = s.clients.values.map(\.tick).sorted()[s.clients.count / 8]
+        s.clients = s.clients.filter { $0.value.tick > cut }
+    }
+}
+
+/// A box of tiles at one zoom, bounds inclusive.
+struct TileBox: Equatable {
+    var x0, y0, x1, y1: Int
+    var width: Int { x1 - x0 + 1 }
+    var height: Int { y1 - y0 + 1 }
+    var cx: Double { Double(x0 + x1 + 1) / 2 }
+    var cy: Double { Double(y0 + y1 + 1) / 2 }
+
+    init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+
+    /// A box of `w` x `h` tiles centred on the tile at (x, y) (nearer the low end when even).
+    init(centre x: Int, _ y: Int, w: Int, h: Int) {
+        self.init(x0: x - (w - 1) / 2, y0: y - (h - 1) / 2, x1: x - (w - 1) / 2 + w - 1, y1: y - (h - 1) / 2 + h - 1)
+    }
+
+    func contains(_ x: Int, _ y: Int) -> Bool { x >= x0 && x <= x1 && y >= y0 && y <= y1 }
+
+    func shifted(_ dx: Int, _ dy: Int) -> TileBox { TileBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
+
+    mutating func include(_ x: Int, _ y: Int) {
+        x0 = min(x0, x)
+        x1 = max(x1, x)
+        y0 = min(y0, y)
+        y1 = max(y1, y)
+    }
+
+    /// Its tiles not in `other`, nearest its centre first.
+    func tiles(notIn other: TileBox?, z: Int) -> [TileID] {
+        var out = [(Double, TileID)]()
+        for x in x0...x1 {
+            for y in y0...y1 where other?.contains(x, y) != true {
+                guard let id = TileID(z: z, x: x, y: y) else { continue }
+                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                out.append((dx * dx + dy * dy, id))
+            }
         }
-        s.clients[client] = track
+        return out.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
+
+/// One session as the predictor follows it.
+struct Track {
+    var bundle: UInt32
+    var z: Int
+    /// The viewport as followed (nil until one burst has shown its size).
+    var viewport: TileBox?
+    /// Learned viewport size in tiles (0 until a burst ends).
+    var width = 0
+    var height = 0
+    var burst: TileBox
+    var burstZ: Int
+    var lastTime: UInt64
+    /// The viewport's move during this burst, and during the previous one.
+    var moveX = 0, moveY = 0
+    var lastMoveX = 0, lastMoveY = 0
+    /// Whether the session has moved (panned or zoomed) since it started or jumped.
+    var hasMoved = false
+    /// Whether popular places were consulted since the session started or jumped.
+    var seeded = false
+    var tick = 0
+    /// Recent predictions not yet asked for.
+    var pending = PredictionSet(capacity: 512)
+    var used = 0.0
+    var issued = 0.0
+    var active = true
+
+    init(key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0)) {
+        width = typical.width
+        height = typical.height
+        bundle = key.bundle
+        z = key.tile.z
+        burst = TileBox(x0: key.tile.x, y0: key.tile.y, x1: key.tile.x, y1: key.tile.y)
+        burstZ = key.tile.z
+        lastTime = now
+    }
+
+    /// Follows the session through one request; returns predictions, most likely first.
+    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: Popularity) -> [TileID] {
+        let t = key.tile
+        if pending.remove(key) { used += 1 }
+        let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
+        lastTime = now
+        if newBurst { endBurst() }
+        if key.bundle != bundle {
+            self = Track(key: key, now: now, typical: (width, height)).keeping(self)
+            return []
+        }
+        if newBurst {
+            burst = TileBox(x0: t.x, y0: t.y, x1: t.x, y1: t.y)
+            burstZ = t.z
+        } else {
+            burst.include(t.x, t.y)
+        }
+        if t.z != z { return zoomed(to: t) }
+        if !seeded, width > 0, burst.width >= width, burst.height >= height {
+            // A whole viewport drawn: its place and size are known before the burst ends.
+            seeded = true
+            viewport = TileBox(x0: burst.x0, y0: burst.y0, x1: burst.x0 + width - 1, y1: burst.y0 + height - 1)
+            if !hasMoved { return seed(popularity: popularity) }
+            return []
+        }
+        guard var v = viewport else { return [] }
+        guard !v.contains(t.x, t.y) else { return [] }
+        let dx = t.x < v.x0 ? t.x - v.x0 : (t.x > v.x1 ? t.x - v.x1 : 0)
+        let dy = t.y < v.y0 ? t.y - v.y0 : (t.y > v.y1 ? t.y - v.y1 : 0)
+        if abs(dx) > v.width || abs(dy) > v.height {
+            // A jump: a new place, nothing known about where it goes.
+            viewport = TileBox(centre: t.x, t.y, w: width, h: height)
+            moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
+            hasMoved = false
+            seeded = false
+            return []
+        }
+        v = v.shifted(dx, dy)
+        viewport = v
+        moveX += dx
+        moveY += dy
+        hasMoved = true
+        // Momentum: the next step repeats this one's move, plus the change since the last one.
+        let ax = moveX != 0 && lastMoveX != 0 && moveX.signum() == lastMoveX.signum() ? moveX - lastMoveX : 0
+        let ay = moveY != 0 && lastMoveY != 0 && moveY.signum() == lastMoveY.signum() ? moveY - lastMoveY : 0
+        let px = clamp(moveX + ax, v.width), py = clamp(moveY + ay, v.height)
+        return v.shifted(px, py).tiles(notIn: v, z: z)
+    }
+
+    /// Keeps what a session learned about its viewer when it moves to another bundle.
+    func keeping(_ old: Track) -> Track {
+        var t = self
+        t.width = old.width
+        t.height = old.height
+        t.pending = old.pending
+        t.used = old.used
+        t.issued = old.issued
+        t.active = old.active
+        return t
+    }
+
+    /// Ends a burst: learns the viewport's size from it and, when it drew a whole viewport,
+    /// takes it as the viewport.
+    private mutating func endBurst() {
+        guard burstZ == z else { return }
+        if !seeded || (burst.width >= width && burst.height >= height) {
+            seeded = true
+            width = min(16, burst.width)
+            height = min(16, burst.height)
+            viewport = TileBox(x0: burst.x0, y0: burst.y0, x1: burst.x0 + width - 1, y1: burst.y0 + height - 1)
+        }
+        lastMoveX = moveX
+        lastMoveY = moveY
+        moveX = 0
+        moveY = 0
+    }
+
+    /// A zoom step: the viewport re-centres on the first tile asked for at the new zoom (viewers
+    /// draw from the centre out); predicts the next zoom's viewport in the same direction.
+    private mutating func zoomed(to t: TileID) -> [TileID] {
+        let dz = t.z - z
+        // A zoom whose centre is not under the viewport (one tile of slack) is a jump.
+        let old = viewport
+        let jumped = old.map { v -> Bool in
+            let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
+            return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
+        } ?? false
+        z = t.z
+        hasMoved = !jumped
+        if jumped { seeded = false }
+        moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
+        guard width > 0, !jumped else {
+            viewport = nil
+            return []
+        }
+        let v = TileBox(centre: t.x, t.y, w: width, h: height)
+        viewport = v
+        guard abs(dz) == 1 else { return [] }
+        let next = z + dz
+        guard next >= 0, next <= TileID.maxZoom else { return [] }
+        // The next zoom's viewport around the same point, centre first.
+        let cx = dz > 0 ? t.x * 2 : t.x >> 1, cy = dz > 0 ? t.y * 2 : t.y >> 1
+        return TileBox(centre: cx, cy, w: width, h: height).tiles(notIn: nil, z: next)
+    }
+
+    /// Seeds for a session that has a viewport but has not moved: the ring beyond the side of
+    /// the viewport with the most requests of all sessions nearby.
+    func seed(popularity: Popularity) -> [TileID] {
+        guard let v = viewport else { return [] }
+        let sides = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        var best: (Double, Int, Int)?
+        for (sx, sy) in sides {
+            // The neighbourhood at the centre of the next viewport on that side.
+            let next = v.shifted(sx * v.width, sy * v.height)
+            let score = popularity.count(bundle: bundle, z: z, x: Int(next.cx.rounded(.down)), y: Int(next.cy.rounded(.down)))
+            if score > (best?.0 ?? 0.5) { best = (score, sx, sy) }
+        }
+        guard let (_, sx, sy) = best else { return [] }
+        return v.shifted(sx, sy).tiles(notIn: v, z: z)
+    }
+
+    /// Scores a session's predictions and lets them through while enough recent ones were used.
+    mutating func issue(_ predicted: [TileID], minUsedShare: Double) -> [TileKey] {
+        let keys = predicted.map { TileKey(bundle: bundle, tile: $0) }.filter { !pending.contains($0) }
+        guard !keys.isEmpty else { return [] }
+        for k in keys { pending.insert(k) }
+        issued += Double(keys.count)
+        if issued > 128 {
+            issued /= 2
+            used /= 2
+        }
+        if issued >= 24 {
+            let share = used / issued
+            if share < minUsedShare { active = false } else if share >= 1.5 * minUsedShare { active = true }
+        }
+        return active ? keys : []
+    }
+}
+
+private func clamp(_ v: Int, _ limit: Int) -> Int { max(-limit, min(limit, v)) }
+
+/// A bounded set of predicted keys that forgets the oldest first.
+struct PredictionSet {
+    private var keys: Set<TileKey> = []
+    private var order: [TileKey] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func contains(_ key: TileKey) -> Bool { keys.contains(key) }
+
+    mutating func insert(_ key: TileKey) {
+        guard !keys.contains(key) else { return }
+        if order.count < capacity {
+            order.append(key)
+        } else {
+            keys.remove(order[next])
+            order[next] = key
+            next = (next + 1) % capacity
+        }
+        keys.insert(key)
+    }
+
+    /// Forgets a key; whether it was there.
+    mutating func remove(_ key: TileKey) -> Bool { keys.remove(key) != nil }
+}
+
+/// Requests of all sessions per neighbourhood (4x4 tiles of one zoom of one bundle), halved
+/// every `halfLife` requests, with at most `capacity` neighbourhoods remembered.
+struct Popularity {
+    struct Cell: Hashable {
+        var bundle: UInt32
+        var z: Int
+        var x: Int
+        var y: Int
+    }
+
+    var halfLife = 50_000
+    var capacity = 65_536
+    private var counts: [Cell: Double] = [:]
+    private var nextHalving = 0
+
+    static func cell(_ bundle: UInt32, _ z: Int, _ x: Int, _ y: Int) -> Cell { Cell(bundle: bundle, z: z, x: x >> 2, y: y >> 2) }
+
+    mutating func record(_ key: TileKey, tick: Int) {
+        if tick >= nextHalving {
+            nextHalving = tick + halfLife
+            counts = counts.filter { $0.value >= 0.5 }.mapValues { $0 / 2 }
+        }
+        let c = Self.cell(key.bundle, key.tile.z, key.tile.x, key.tile.y)
+        if counts[c] == nil, counts.count >= capacity {
+            // Forget the least counted half in one pass, so this stays cheap on average.
+            let cut = counts.values.sorted()[counts.count / 2]
+            counts = counts.filter { $0.value > cut }
+        }
+        counts[c, default: 0] += 1
+    }
+
+    /// The decayed count of the neighbourhood holding a tile.
+    func count(bundle: UInt32, z: Int, x: Int, y: Int) -> Double {
+        counts[Self.cell(bundle, z, x, y)] ?? 0
     }
 }

@@ -23,9 +23,11 @@ public final class Prefetcher: Sendable {
     /// Records a client's request and schedules loads of the tiles predicted to follow.
     /// `within` tells cheaply whether a predicted tile can exist (its zoom level is in the bundle);
     /// `load` reads one tile (nil if the bundle lacks it); it runs on the prefetch queue.
-    public func observe(client: String, key: TileKey, within: (TileKey) -> Bool = { _ in true },
+    /// `now` is the request's time in milliseconds (`PrefetchPredictor.milliseconds()`).
+    public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(),
+                        within: (TileKey) -> Bool = { _ in true },
                         load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
-        let predicted = predictor.observe(client: client, key: key).filter { within($0) && !cache.contains($0) }
+        let predicted = predictor.observe(client: client, key: key, now: now).filter { within($0) && !cache.contains($0) }
         guard !predicted.isEmpty else { return }
         let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
         guard !keys.isEmpty else { return }

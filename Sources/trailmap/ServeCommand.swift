@@ -57,8 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Memory for cached tiles and open bundles, e.g. 256MB or 1G; never exceeded.")
     var cacheBudget: ByteSize = ByteSize(bytes: 256 << 20)
 
-    @Option(name: .long, help: "Cache eviction policy: s3fifo (measured best, docs/cache.md), sieve or lru.")
-    var cachePolicy: PolicyKind = .s3fifo
+    @Option(name: .long, help: "Cache eviction policy: gdsf (size-aware; measured best, docs/cache.md), s3fifo, sieve or lru.")
+    var cachePolicy: PolicyKind = .gdsf
 
     @Option(name: .long, help: "Most bundles with open connections at once (least recently used closes first).")
     var maxOpenBundles: Int = 64

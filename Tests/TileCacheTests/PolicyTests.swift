@@ -63,4 +63,59 @@ import TileCache
         q.recordHit(0)
         #expect(q.evictCold() == 1)
     }
+
+    @Test func gdsfEvictsALargeTileBeforeManySmallPopularOnes() {
+        var p = GDSFPolicy<Int>()
+        for k in 0..<10 { p.insert(k, cost: 1_000, priority: .demand) }
+        p.insert(100, cost: 40_000, priority: .demand)
+        p.recordHit(100)  // read twice, and last
+        for k in 0..<10 { p.recordHit(k) }
+        #expect(p.evict() == 100, "40 KB read twice is worth less per byte than 1 KB read twice")
+    }
+
+    @Test func gdsfPrefersFrequentKeysAtEqualSize() {
+        var p = GDSFPolicy<Int>()
+        p.insert(0, cost: 100, priority: .demand)
+        p.insert(1, cost: 100, priority: .demand)
+        for _ in 0..<3 { p.recordHit(0) }
+        p.insert(2, cost: 100, priority: .demand)
+        #expect(p.evict() == 1, "of the keys read once, the older leaves first")
+        #expect(p.evict() == 2)
+        #expect(p.evict() == 0)
+    }
+
+    @Test func gdsfAgesOutKeysNotReadLately() {
+        var p = GDSFPolicy<Int>()
+        p.insert(-1, cost: 100, priority: .demand)
+        for _ in 0..<5 { p.recordHit(-1) }
+        var evicted = Set<Int>()
+        // A stream of new keys, each read twice, through a policy holding ten.
+        for k in 0..<200 {
+            p.insert(k, cost: 100, priority: .demand)
+            p.recordHit(k)
+            if k >= 9, let v = p.evict() { evicted.insert(v) }
+        }
+        #expect(evicted.contains(-1), "the inflation lets newer keys overtake one read often long ago")
+    }
+
+    @Test func gdsfRemembersTheFrequencyOfRecentlyEvictedKeys() {
+        var p = GDSFPolicy<Int>()
+        p.insert(1, cost: 100, priority: .demand)
+        for _ in 0..<3 { p.recordHit(1) }
+        #expect(p.evict() == 1)
+        p.insert(1, cost: 100, priority: .demand)  // back: resumes four reads, plus this one
+        p.insert(2, cost: 100, priority: .demand)
+        #expect(p.evict() == 2)
+    }
+
+    @Test func gdsfPredictionsLeaveBeforeDemandedKeys() {
+        var p = GDSFPolicy<Int>()
+        p.insert(1, cost: 100, priority: .demand)
+        p.insert(2, cost: 100, priority: .prefetch)
+        #expect(p.evict() == 2)
+        p.insert(3, cost: 100, priority: .prefetch)
+        p.recordHit(3)  // a used prediction counts like a demanded key read once more
+        p.insert(4, cost: 100, priority: .demand)
+        #expect(p.evict() == 1)
+    }
 }

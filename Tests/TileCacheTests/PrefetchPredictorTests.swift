@@ -6,19 +6,99 @@ import Synchronization
 @Suite struct PrefetchPredictorTests {
     func k(_ z: Int, _ x: Int, _ y: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: z, x: x, y: y)!) }
 
-    @Test func panningPredictsTheNextTileAhead() {
-        let p = PrefetchPredictor()
-        #expect(p.observe(client: "a", key: k(10, 100, 100)).isEmpty, "nothing to go on yet")
-        _ = p.observe(client: "a", key: k(10, 101, 100))
-        let next = p.observe(client: "a", key: k(10, 102, 100))
-        #expect(next == [k(10, 103, 100)])
+    /// Asks for every tile of a viewport at `now`, centre first (tiles one millisecond apart);
+    /// returns all predictions made meanwhile.
+    @discardableResult
+    func view(_ p: PrefetchPredictor, _ client: String, z: Int, x: ClosedRange<Int>, y: ClosedRange<Int>, at now: UInt64) -> [TileKey] {
+        let cx2 = x.lowerBound + x.upperBound, cy2 = y.lowerBound + y.upperBound
+        func distance(_ t: (x: Int, y: Int)) -> Int { abs(2 * t.x - cx2) + abs(2 * t.y - cy2) }
+        var tiles: [(x: Int, y: Int)] = []
+        for tx in x { for ty in y { tiles.append((tx, ty)) } }
+        tiles.sort { (distance($0), $0.x, $0.y) < (distance($1), $1.x, $1.y) }
+        var out = [TileKey]()
+        for (n, t) in tiles.enumerated() { out += p.observe(client: client, key: k(z, t.x, t.y), now: now + UInt64(n)) }
+        return out
     }
 
-    @Test func zoomingInPredictsChildrenAndOutTheParent() {
+    @Test func aPanPredictsTheRingAhead() {
         let p = PrefetchPredictor()
-        _ = p.observe(client: "a", key: k(10, 100, 100))
-        #expect(Set(p.observe(client: "a", key: k(11, 200, 200))) == Set(TileID(z: 11, x: 200, y: 200)!.children.map { TileKey(bundle: 1, tile: $0) }))
-        #expect(p.observe(client: "a", key: k(10, 100, 100)) == [k(9, 50, 50)])
+        #expect(view(p, "a", z: 10, x: 99...101, y: 99...101, at: 0).isEmpty, "nothing to go on yet")
+        // One step right: a viewer with its own cache asks only for the new column.
+        let next = view(p, "a", z: 10, x: 102...102, y: 99...101, at: 1000)
+        #expect(next.first == k(10, 103, 100), "the centre of the ring first")
+        #expect(Set(next) == [k(10, 103, 99), k(10, 103, 100), k(10, 103, 101)])
+        // Then a step of two: the pan speeds up, so the ring ahead is further and wider.
+        let faster = view(p, "a", z: 10, x: 103...104, y: 99...101, at: 2000)
+        #expect(Set(faster).isSuperset(of: (105...107).flatMap { x in (99...101).map { k(10, x, $0) } }))
+        #expect(faster.allSatisfy { $0.tile.x > 103 })
+    }
+
+    @Test func aPanOfAViewerWithoutACachePredictsTheSameRing() {
+        let p = PrefetchPredictor()
+        view(p, "a", z: 10, x: 99...101, y: 99...101, at: 0)
+        // The whole viewport again, one tile lower.
+        let next = view(p, "a", z: 10, x: 99...101, y: 100...102, at: 1000)
+        #expect(Set(next) == [k(10, 99, 103), k(10, 100, 103), k(10, 101, 103)])
+    }
+
+    @Test func aZoomInPredictsTheChildrenUnderTheViewport() {
+        let p = PrefetchPredictor()
+        view(p, "a", z: 10, x: 100...103, y: 100...103, at: 0)
+        // Zoom in: the viewer asks for the centre of its new viewport first.
+        let next = p.observe(client: "a", key: k(11, 203, 203), now: 1000)
+        #expect(next.count == 16, "a viewport's worth of zoom 12")
+        // The zoom-11 viewport: 4x4 tiles around 203/203, that is 202...205.
+        #expect(next.allSatisfy { $0.tile.z == 12 && (202...205).contains($0.tile.parent!.x) && (202...205).contains($0.tile.parent!.y) },
+                "every prediction is a child of a tile in the zoom-11 viewport")
+        #expect(next.prefix(4).allSatisfy { abs($0.tile.x - 406) <= 1 && abs($0.tile.y - 406) <= 1 }, "the centre first")
+        // And zooming out predicts the parents' level around the viewport.
+        view(p, "b", z: 11, x: 200...203, y: 200...203, at: 0)
+        let out = p.observe(client: "b", key: k(10, 101, 101), now: 1000)
+        #expect(out.first?.tile.z == 9 && out.contains(k(9, 50, 50)))
+    }
+
+    @Test func aZoomElsewhereIsAJumpNotAZoom() {
+        let p = PrefetchPredictor()
+        view(p, "a", z: 10, x: 100...102, y: 100...102, at: 0)
+        #expect(p.observe(client: "a", key: k(11, 400, 400), now: 1000).isEmpty, "200/200 is not under the viewport")
+        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        #expect(!p.observe(client: "b", key: k(11, 203, 203), now: 1000).isEmpty, "101/101 is")
+    }
+
+    @Test func unusedPredictionsStop() {
+        let p = PrefetchPredictor()
+        // A viewer that zooms in and out at ever new places never asks for what was predicted.
+        var last = [TileKey]()
+        for i in 0..<12 {
+            let x = 100 + 20 * i
+            last = view(p, "a", z: 10, x: x...x + 2, y: 100...102, at: UInt64(2000 * i))
+            last += view(p, "a", z: 11, x: 2 * x...2 * x + 2, y: 200...202, at: UInt64(2000 * i + 1000))
+        }
+        #expect(last.isEmpty, "no more predictions for this session")
+        let a = p.usefulness(client: "a")!
+        #expect(!a.active && a.used == 0 && a.issued >= 24)
+        // A session whose predictions are used keeps getting them.
+        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        for step in 1...30 {
+            let column = 102 + step
+            last = view(p, "b", z: 10, x: column...column, y: 100...102, at: UInt64(1000 * step))
+        }
+        #expect(Set(last) == Set((100...102).map { k(10, 133, $0) }))
+        #expect(p.usefulness(client: "b")!.active)
+    }
+
+    @Test func popularPlacesSeedNewSessions() {
+        let p = PrefetchPredictor()
+        // Many sessions looked at the viewport right of (100...102, 100...102).
+        for c in 0..<20 {
+            view(p, "c\(c)", z: 10, x: 104...106, y: 100...102, at: UInt64(10 * c))
+            view(p, "c\(c)", z: 10, x: 107...107, y: 100...102, at: UInt64(10 * c + 1000))
+        }
+        // A new session opens there: its first whole viewport is followed by the ring on that side.
+        let seeds = view(p, "new", z: 10, x: 100...102, y: 100...102, at: 5000)
+        #expect(Set(seeds) == Set((100...102).map { k(10, 103, $0) }))
+        // Where nobody went, nothing is seeded.
+        #expect(view(p, "other", z: 10, x: 300...302, y: 300...302, at: 6000).isEmpty)
     }
 
     @Test func clientsAreTrackedApartAndBounded() {
@@ -32,9 +112,10 @@ import Synchronization
     @Test func prefetcherLoadsPredictionsInTheBackground() {
         let cache = TileCache(budget: 1 << 20)
         let prefetcher = Prefetcher(cache: cache)
+        // A one-tile viewport panning right, a second apart.
         for x in 100..<103 {
             _ = try? cache.tile(k(10, x, 100)) { sampleTile(10) }
-            prefetcher.observe(client: "a", key: k(10, x, 100)) { _ in sampleTile(10) }
+            prefetcher.observe(client: "a", key: k(10, x, 100), now: UInt64(1000 * x)) { _ in sampleTile(10) }
         }
         prefetcher.drain()
         #expect(cache.contains(k(10, 103, 100)))
@@ -45,8 +126,8 @@ import Synchronization
 @Suite struct PrefetcherFilteringTests {
     func k(_ z: Int, _ x: Int, _ y: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: z, x: x, y: y)!) }
 
-    /// Zooms in from 10/100/100 to 11/200/200 (predicts the four children at zoom 12) and, from the
-    /// second time on, back out first (predicts the parent 9/50/50), `times` times.
+    /// Zooms in from 10/100/100 to 11/200/200 (a one-tile viewport: predicts the child 12/400/400)
+    /// and, from the second time on, back out first (predicts the parent 9/50/50), `times` times.
     func zoomIn(_ prefetcher: Prefetcher, times: Int, within: @escaping (TileKey) -> Bool, loads: Counter) {
         for _ in 0..<times {
             for key in [k(10, 100, 100), k(11, 200, 200)] {
@@ -63,7 +144,7 @@ import Synchronization
         let prefetcher = Prefetcher(cache: TileCache(budget: 1 << 20))
         let loads = Counter()
         zoomIn(prefetcher, times: 5, within: { _ in true }, loads: loads)
-        #expect(loads.value == 5, "the four absent children and the parent read once each, not once per request")
+        #expect(loads.value == 2, "the absent child 12/400/400 and parent 9/50/50 read once each, not once per request")
     }
 
     @Test func tilesOutsideTheBundlesZoomsAreNeverLoaded() {

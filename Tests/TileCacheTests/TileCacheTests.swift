@@ -121,4 +121,52 @@ import TileGeometry
         let s = cache.statistics
         #expect(s.prefetchesUsed == 1 && s.hits == 1 && s.misses == 0)
     }
+
+    @Test func gdsfKeepsSmallPopularTilesOverALargeRecentOne() throws {
+        let small = sampleTile(500), large = sampleTile(20_000)
+        let cache = TileCache(budget: 10 * small.cost + large.cost + 100, policy: .gdsf)
+        for x in 0..<10 { _ = try cache.tile(key(x)) { small } }
+        _ = try cache.tile(key(100)) { large }
+        for x in 0..<10 { _ = try cache.tile(key(x)) { small } }
+        _ = try cache.tile(key(100)) { large }  // the large tile is read as often, and last
+        _ = try cache.tile(key(200)) { small }  // needs room
+        #expect(!cache.contains(key(100)))
+        for x in 0..<10 { #expect(cache.contains(key(x))) }
+        #expect(cache.contains(key(200)))
+    }
+
+    @Test func gdsfBudgetHoldsUnderConcurrentLoadWithMixedSizes() {
+        let budget = 400_000
+        let cache = TileCache(budget: budget, policy: .gdsf)
+        let violations = Atomic<Int>(0)
+        onThreads(12) { i in
+            var g = SystemRandomNumberGenerator()
+            for n in 0..<3000 {
+                let k = key(Int.random(in: 0..<800, using: &g), bundle: UInt32(i % 3))
+                // Sizes from 100 B to 60 KB, as relief tiles vary, so one admission may evict many.
+                let size = Int.random(in: 0..<10, using: &g) == 0 ? Int.random(in: 20_000..<60_000, using: &g)
+                    : Int.random(in: 100..<3_000, using: &g)
+                switch Int.random(in: 0..<100, using: &g) {
+                case 0..<80:
+                    _ = try? cache.tile(k) { sampleTile(size) }
+                case 80..<90:
+                    cache.prefetch(k) { sampleTile(size) }
+                case 90..<94:
+                    if cache.reserve(50_000) { cache.release(50_000) }
+                case 94..<97:
+                    cache.setFraction([0.3, 0.6, 1][n % 3])
+                case 97..<99:
+                    cache.removeAll(bundle: UInt32(i % 3))
+                default:
+                    cache.removeAll()
+                }
+                let s = cache.statistics
+                if s.bytes + s.reservedBytes > budget || s.bytes < 0 { violations.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(violations.load(ordering: .relaxed) == 0)
+        let s = cache.statistics
+        #expect(s.bytes + s.reservedBytes <= budget)
+        #expect(s.evictions[.capacity, default: 0] > 0)
+    }
 }

@@ -55,7 +55,7 @@ import TrailMapTestSupport
             #expect(try await client.execute(uri: tile, method: .get).status == .ok)
             var stats = Self.json(try await client.execute(uri: "/admin/cache", method: .get, headers: auth).body)
             #expect(stats["entries"] as? Int == 1 && stats["hits"] as? Int == 1 && stats["misses"] as? Int == 1)
-            #expect(stats["policy"] as? String == "s3fifo")
+            #expect(stats["policy"] as? String == CacheConfiguration().policy.rawValue)
             #expect((stats["bundles"] as? [String: Any])?["open"] as? Int == 1)
 
             let bad = try await client.execute(uri: "/admin/memory-pressure", method: .post, headers: auth,

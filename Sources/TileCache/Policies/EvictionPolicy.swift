@@ -12,7 +12,7 @@ public enum AdmissionPriority: Sendable {
 public protocol EvictionPolicy<Key>: Sendable {
     associatedtype Key: Hashable & Sendable
 
-    /// A short name for reports (`lru`, `sieve`, `s3fifo`).
+    /// A short name for reports (`lru`, `sieve`, `s3fifo`, `gdsf`).
     var name: String { get }
     /// The byte capacity the cache holds entries to (queue sizes of some policies depend on it).
     mutating func setCapacity(_ bytes: Int)
@@ -34,6 +34,7 @@ public enum PolicyKind: String, Sendable, CaseIterable {
     case lru
     case sieve
     case s3fifo
+    case gdsf
 
     /// A new, empty policy of this kind.
     public func make<Key: Hashable & Sendable>(capacity: Int, keyType: Key.Type = Key.self) -> any EvictionPolicy<Key> {
@@ -41,6 +42,7 @@ public enum PolicyKind: String, Sendable, CaseIterable {
         case .lru: LRUPolicy<Key>()
         case .sieve: SIEVEPolicy<Key>()
         case .s3fifo: S3FIFOPolicy<Key>(capacity: capacity)
+        case .gdsf: GDSFPolicy<Key>()
         }
     }
 }

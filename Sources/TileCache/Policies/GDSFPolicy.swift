@@ -1,0 +1,235 @@
+/// Greedy-Dual-Size-Frequency (Cherkasova 1998): each key has a priority
+/// `L + frequency / size`, the victim is the key of lowest priority, and `L` (the inflation) rises
+/// to each victim's priority, so keys not read for a while age out. A byte budget thus goes to
+/// the tiles read most per byte: one large tile read once leaves before many small tiles read
+/// often. Keys evicted recently are remembered (keys and counts only, bounded) so that a tile
+/// coming back resumes its frequency. A prefetched key enters with half a read's weight and at
+/// the current `L`, so an unused prediction is an early victim; room for a prediction is made
+/// only by evicting the lowest of the keys never read since they came in. All operations are
+/// O(log n) on two indexed binary heaps (keys never read since they came in, and the others).
+public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
+    /// Keys never read since they came in, and the others, each by priority.
+    private var cold = PriorityHeap()
+    private var warm = PriorityHeap()
+    private var keys: [Key?] = []
+    private var sizes: [Double] = []
+    /// Reads credited to the key (a demand insertion is one, a prefetch half of one).
+    private var frequency: [Double] = []
+    /// Reads since the key came in (0: cold, for `evictCold`).
+    private var reads: [UInt32] = []
+    private var free: [Int32] = []
+    private var slots: [Key: Int32] = [:]
+    private var ghost = GhostCounts<Key>()
+    private var inflation = 0.0
+    /// The weight of a prefetch's admission, against 1 for a demand read.
+    public let prefetchWeight: Double
+
+    public init(prefetchWeight: Double = 0.5) {
+        self.prefetchWeight = prefetchWeight
+    }
+
+    public var name: String { "gdsf" }
+
+    public mutating func setCapacity(_ bytes: Int) {}
+
+    public mutating func recordHit(_ key: Key) {
+        guard let slot = slots[key] else { return }
+        let s = Int(slot)
+        frequency[s] += 1
+        let priority = inflation + frequency[s] / sizes[s]
+        if reads[s] == 0 {
+            cold.remove(slot)
+            warm.insert(slot, priority: priority)
+        } else {
+            warm.update(slot, priority: priority)
+        }
+        reads[s] &+= 1
+    }
+
+    public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority) {
+        remove(key)
+        let remembered = ghost.remove(key) ?? 0
+        let f = priority == .demand ? 1 + remembered : prefetchWeight
+        let size = Double(max(1, cost))
+        let slot: Int32
+        if let s = free.popLast() {
+            slot = s
+            keys[Int(s)] = key
+            sizes[Int(s)] = size
+            frequency[Int(s)] = f
+            reads[Int(s)] = 0
+        } else {
+            slot = Int32(keys.count)
+            keys.append(key)
+            sizes.append(size)
+            frequency.append(f)
+            reads.append(0)
+        }
+        slots[key] = slot
+        cold.insert(slot, priority: inflation + f / size)
+    }
+
+    public mutating func remove(_ key: Key) {
+        guard let slot = slots.removeValue(forKey: key) else { return }
+        if reads[Int(slot)] == 0 { cold.remove(slot) } else { warm.remove(slot) }
+        release(slot)
+    }
+
+    public mutating func evict() -> Key? {
+        let useCold: Bool
+        switch (cold.minPriority, warm.minPriority) {
+        case (nil, nil): return nil
+        case (_?, nil): useCold = true
+        case (nil, _?): useCold = false
+        case let (c?, w?): useCold = c <= w
+        }
+        guard let (slot, priority) = useCold ? cold.popMin() : warm.popMin() else { return nil }
+        inflation = max(inflation, priority)
+        return forget(slot)
+    }
+
+    /// The cold key of lowest priority, even when a read key has a lower one.
+    public mutating func evictCold() -> Key? {
+        guard let (slot, priority) = cold.popMin() else { return nil }
+        inflation = max(inflation, min(priority, warm.minPriority ?? priority))
+        return forget(slot)
+    }
+
+    /// Drops a slot evicted for room, remembering its key's frequency.
+    private mutating func forget(_ slot: Int32) -> Key? {
+        guard let key = keys[Int(slot)] else { return nil }
+        slots[key] = nil
+        let f = frequency[Int(slot)]
+        if f >= 1 { ghost.insert(key, count: f.rounded(.down), limit: max(64, slots.count)) }
+        release(slot)
+        return key
+    }
+
+    private mutating func release(_ slot: Int32) {
+        keys[Int(slot)] = nil
+        free.append(slot)
+    }
+}
+
+/// A binary min-heap of slots by priority, with each slot's position kept so that a priority
+/// can change or a slot leave in O(log n). Ties go to the slot that entered the heap first.
+struct PriorityHeap: Sendable {
+    private var heap: [Int32] = []
+    private var priority: [Double] = []
+    private var order: [UInt64] = []
+    private var position: [Int32] = []
+    private var clock: UInt64 = 0
+
+    var count: Int { heap.count }
+    var minPriority: Double? { heap.first.map { priority[Int($0)] } }
+
+    mutating func insert(_ slot: Int32, priority p: Double) {
+        let s = Int(slot)
+        while priority.count <= s {
+            priority.append(0)
+            order.append(0)
+            position.append(-1)
+        }
+        clock &+= 1
+        priority[s] = p
+        order[s] = clock
+        position[s] = Int32(heap.count)
+        heap.append(slot)
+        up(heap.count - 1)
+    }
+
+    mutating func update(_ slot: Int32, priority p: Double) {
+        let s = Int(slot)
+        guard s < position.count, position[s] >= 0 else { return }
+        let old = priority[s]
+        priority[s] = p
+        if p < old { up(Int(position[s])) } else { down(Int(position[s])) }
+    }
+
+    mutating func remove(_ slot: Int32) {
+        let s = Int(slot)
+        guard s < position.count, position[s] >= 0 else { return }
+        let i = Int(position[s])
+        let last = heap.count - 1
+        if i != last {
+            swap(i, last)
+            heap.removeLast()
+            position[s] = -1
+            up(i)
+            down(i)
+        } else {
+            heap.removeLast()
+            position[s] = -1
+        }
+    }
+
+    mutating func popMin() -> (Int32, Double)? {
+        guard let top = heap.first else { return nil }
+        let p = priority[Int(top)]
+        remove(top)
+        return (top, p)
+    }
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        let x = Int(heap[a]), y = Int(heap[b])
+        return priority[x] < priority[y] || (priority[x] == priority[y] && order[x] < order[y])
+    }
+
+    private mutating func swap(_ a: Int, _ b: Int) {
+        heap.swapAt(a, b)
+        position[Int(heap[a])] = Int32(a)
+        position[Int(heap[b])] = Int32(b)
+    }
+
+    private mutating func up(_ start: Int) {
+        var i = start
+        while i > 0 {
+            let p = (i - 1) / 2
+            guard less(i, p) else { break }
+            swap(i, p)
+            i = p
+        }
+    }
+
+    private mutating func down(_ start: Int) {
+        var i = start
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < heap.count, less(l, m) { m = l }
+            if r < heap.count, less(r, m) { m = r }
+            if m == i { return }
+            swap(i, m)
+            i = m
+        }
+    }
+}
+
+/// Recently evicted keys with their read counts, bounded in count (the oldest forgotten first).
+struct GhostCounts<Key: Hashable & Sendable>: Sendable {
+    private var members: [Key: (count: Double, seq: Int)] = [:]
+    private var queue: [(key: Key, seq: Int)] = []
+    private var head = 0
+    private var seq = 0
+
+    /// Remembers a key's count, forgetting the oldest beyond `limit`.
+    mutating func insert(_ key: Key, count: Double, limit: Int) {
+        seq += 1
+        members[key] = (count, seq)
+        queue.append((key, seq))
+        while members.count > limit || queue.count - head > 2 * limit + 16 {
+            let (k, s) = queue[head]
+            head += 1
+            if members[k]?.seq == s { members[k] = nil }
+        }
+        if head > 4096 && head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Forgets a key; its count if it was remembered.
+    mutating func remove(_ key: Key) -> Double? {
+        members.removeValue(forKey: key)?.count
+    }
+}
