@@ -28,7 +28,7 @@ public final class TileCache: Sendable {
         func capacity(budget: Int) -> Int { max(0, Int(Double(budget) * fraction) - reserved) }
     }
 
-    public init(budget: Int, policy: PolicyKind = .s3fifo) {
+    public init(budget: Int, policy: PolicyKind = .gdsf) {
         self.budget = max(0, budget)
         var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self))
         s.stats.policy = policy.rawValue
