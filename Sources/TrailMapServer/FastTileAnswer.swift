@@ -1,6 +1,7 @@
 import HTTPTypes
 import Logging
 import NIOCore
+import TileCache
 
 /// A tile request answered on the connection's event loop, as the bytes to send: 200, 304, or the
 /// 404 of a tile the bundle lacks. Shared by `TileWire` (requests read from raw bytes) and
@@ -48,4 +49,42 @@ struct FastTileAnswer {
         responder.logger.info("\(isHead ? "HEAD" : "GET") \(LogRedaction.uri(uri)) \(status.code) \(bytes)B \(elapsed)")
         return FastTileAnswer(head: head, body: body, close: connection == "close")
     }
+}
+
+extension FastTileAnswer {
+    /// The `Connection` header of an answer: `close` when the client does not keep the connection
+    /// (HTTP/1.0 unless told, or `Connection: close`), `keep-alive` for an HTTP/1.0 client that
+    /// asked for it, none otherwise (HTTP/1.1 keeps it unless told).
+    static func connectionHeader(keepAlive: Bool, http10: Bool) -> String? {
+        keepAlive ? (http10 ? "keep-alive" : nil) : "close"
+    }
+}
+
+/// Who a connection's requests come from, for prefetch: the configured client header's value
+/// (at most 128 characters), else the remote address, formatted once per connection
+/// (`inet_ntop` is not free); nil with prefetch off.
+struct PrefetchClient {
+    private let prefetch: Bool
+    private let header: String?
+    private var peer: String?
+    private var peerKnown = false
+
+    init(_ config: CacheConfiguration) {
+        prefetch = config.prefetch
+        header = config.clientHeader
+    }
+
+    /// `headerValue`: the client header's value in this request, if the header is configured and sent.
+    mutating func name(headerValue: Substring?, context: ChannelHandlerContext) -> String? {
+        guard prefetch else { return nil }
+        if header != nil, let headerValue { return String(headerValue.prefix(128)) }
+        if !peerKnown {
+            peer = context.remoteAddress?.ipAddress
+            peerKnown = true
+        }
+        return peer
+    }
+
+    /// The configured client header, if any.
+    var headerName: String? { header }
 }

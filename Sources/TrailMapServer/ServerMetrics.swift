@@ -121,12 +121,6 @@ public final class ServerMetrics: Sendable {
     }
 }
 
-/// Key of the requests counter.
-struct RouteStatus: Hashable {
-    var route: Route
-    var status: Int
-}
-
 /// Route labels for metrics.
 enum Route: String, Sendable {
     case tile, tilejson, list, viewer, asset, metrics, health, admin, api, download, store, wmts, other

@@ -34,14 +34,13 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The client asked to close after an answer of this handler: later input is ignored.
     private var closing = false
     private var date = HTTPDateCache()
-    /// The peer's address, for prefetch (formatted once: `inet_ntop` is not free).
-    private var peer: String?
-    private var peerKnown = false
+    private var client: PrefetchClient
 
     /// `socket`: the context of the pipeline's response encoder.
     init(responder: TileResponder, socket: ChannelHandlerContext) {
         self.responder = responder
         self.socket = socket
+        client = PrefetchClient(responder.config.cache)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -102,7 +101,7 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// connection (HTTP/1.0 unless told, or `Connection: close`), `keep-alive` for an HTTP/1.0
     /// client that asked for it, none otherwise (HTTP/1.1 keeps it unless told).
     static func connectionHeader(_ request: HTTPRequestHead) -> String? {
-        request.isKeepAlive ? (request.version.minor == 0 ? "keep-alive" : nil) : "close"
+        FastTileAnswer.connectionHeader(keepAlive: request.isKeepAlive, http10: request.version.minor == 0)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -136,24 +135,9 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil else { return nil }
         return FastTileAnswer.make(responder, isHead: request.method == .HEAD, uri: request.uri,
                                    ifNoneMatch: request.headers.first(name: "if-none-match"),
-                                   connection: Self.connectionHeader(request), client: client(request, context),
+                                   connection: Self.connectionHeader(request),
+                                   client: client.name(headerValue: client.headerName.flatMap { request.headers.first(name: $0)?[...] },
+                                                       context: context),
                                    date: date.now(), allocator: context.channel.allocator)
-    }
-
-    /// The five components of a tile path (`TileRequestParsing.tilePath`).
-    static func tilePath(_ uri: String) -> [Substring]? { TileRequestParsing.tilePath(uri) }
-
-    /// Who asks, for prefetch: the configured client header, else the remote address; nil with prefetch off.
-    private func client(_ request: HTTPRequestHead, _ context: ChannelHandlerContext) -> String? {
-        let cache = responder.config.cache
-        guard cache.prefetch else { return nil }
-        if let name = cache.clientHeader, let value = request.headers.first(name: name) {
-            return String(value.prefix(128))
-        }
-        if !peerKnown {
-            peer = context.remoteAddress?.ipAddress
-            peerKnown = true
-        }
-        return peer
     }
 }

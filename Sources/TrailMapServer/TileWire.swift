@@ -19,7 +19,7 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
     private let deadlines: ConnectionDeadlines.State
     /// The configured client header in lowercase (prefetch), if any.
     private let clientHeader: [UInt8]?
-    private let prefetch: Bool
+    private var client: PrefetchClient
     /// Once set, every byte goes to NIO's parser.
     private var passing = false
     /// The start of a request whose end has not arrived yet.
@@ -27,13 +27,11 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
     /// The client asked to close after an answer: later input is ignored.
     private var closing = false
     private var date = HTTPDateCache()
-    private var peer: String?
-    private var peerKnown = false
 
     init(responder: TileResponder, deadlines: ConnectionDeadlines.State) {
         self.responder = responder
         self.deadlines = deadlines
-        prefetch = responder.config.cache.prefetch
+        client = PrefetchClient(responder.config.cache)
         clientHeader = responder.config.cache.clientHeader.map { Array($0.lowercased().utf8) }
     }
 
@@ -61,10 +59,10 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
                 pass(buffer, context: context, flushing: wrote)
                 return
             case let .request(request, length):
-                let connection = request.keepAlive ? (request.http10 ? "keep-alive" : nil) : "close"
+                let connection = FastTileAnswer.connectionHeader(keepAlive: request.keepAlive, http10: request.http10)
                 guard let answer = FastTileAnswer.make(responder, isHead: request.head, uri: request.target,
                                                        ifNoneMatch: request.ifNoneMatch, connection: connection,
-                                                       client: client(request, context), date: date.now(),
+                                                       client: client.name(headerValue: request.client?[...], context: context), date: date.now(),
                                                        allocator: context.channel.allocator) else {
                     pass(buffer, context: context, flushing: wrote)
                     return
@@ -109,16 +107,5 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         partial = nil
         context.fireChannelInactive()
-    }
-
-    /// Who asks, for prefetch: the configured client header, else the remote address; nil with prefetch off.
-    private func client(_ request: RawTileRequest, _ context: ChannelHandlerContext) -> String? {
-        guard prefetch else { return nil }
-        if clientHeader != nil, let value = request.client { return String(value.prefix(128)) }
-        if !peerKnown {
-            peer = context.remoteAddress?.ipAddress
-            peerKnown = true
-        }
-        return peer
     }
 }
