@@ -53,6 +53,8 @@ let package = Package(
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
         .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
+        // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB).
+        .target(name: "Terrain", swiftSettings: upcoming),
         // The /api/v1 contract: request and answer bodies, their OpenAPI schemas (Foundation only).
         .target(name: "TrailMapAPI", swiftSettings: upcoming),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
@@ -223,6 +225,7 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
+        .testTarget(name: "TerrainTests", dependencies: ["Terrain"], swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
