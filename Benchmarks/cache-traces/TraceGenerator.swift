@@ -55,6 +55,9 @@ enum TraceModel: String, CaseIterable {
     /// 512-px tiles: a viewport of 2x3 tiles (instead of 4x6), a pan step moves half a tile,
     /// and a tile holds four times the pixels (3.5 times the bytes).
     case tiles512
+    /// Like `cached`, but each session follows one of its region's trails (winding lines) at
+    /// zoom 13-15: most steps move the viewport one tile along the trail, some zoom in or out.
+    case trails
 
     var clientCache: Bool { self != .nocache }
     var jumpProbability: Double { self == .jumps ? 0.1 : 0 }
@@ -82,8 +85,46 @@ struct TraceGenerator {
     var concurrent = 64
     var seed: UInt64 = 42
 
+    /// Trails per region for the `trails` model.
+    var trailsPerRegion = 60
+
+    /// Region `r`'s trails as points in fractional zoom-`minZoom` tile coordinates: winding lines
+    /// of 200 points about a fiftieth of a tile apart, kept inside the region.
+    func trails(region r: Int) -> [[(x: Double, y: Double)]] {
+        var g = SplitMix(state: seed &+ UInt64(r) &* 7919)
+        let b = bounds(region: r, z: minZoom)
+        return (0..<trailsPerRegion).map { _ in
+            var x = Double.random(in: b.x0 + 0.5..<b.x1 - 0.5, using: &g), y = Double.random(in: b.y0 + 0.5..<b.y1 - 0.5, using: &g)
+            var heading = Double.random(in: 0..<(2 * .pi), using: &g)
+            var line = [(x: x, y: y)]
+            for _ in 1..<200 {
+                heading += Double.random(in: -0.35...0.35, using: &g)
+                var nx = x + 0.02 * cos(heading), ny = y + 0.02 * sin(heading)
+                if nx < b.x0 + 0.1 || nx > b.x1 - 0.1 || ny < b.y0 + 0.1 || ny > b.y1 - 0.1 {
+                    heading += .pi
+                    nx = x + 0.02 * cos(heading)
+                    ny = y + 0.02 * sin(heading)
+                }
+                x = nx
+                y = ny
+                line.append((x, y))
+            }
+            return line
+        }
+    }
+
+    /// Region `r`'s trails in longitude and latitude, as a bundle's trail table holds them.
+    func trailLonLats(region r: Int) -> [[(lon: Double, lat: Double)]] {
+        let n = Double(1 << minZoom)
+        return trails(region: r).map { line in
+            line.map { (lon: $0.x / n * 360 - 180, lat: atan(sinh(.pi * (1 - 2 * $0.y / n))) * 180 / .pi) }
+        }
+    }
+
     func generate(requests target: Int) -> [Request] {
         var g = SplitMix(state: seed)
+        let regionTrails = model == .trails ? (0..<regions).map { trails(region: $0) } : []
+        let trailPick = Zipf(n: trailsPerRegion, s: placeSkew)
         let regionPick = Zipf(n: regions, s: regionSkew)
         let placePick = Zipf(n: placesPerRegion, s: placeSkew)
         // Places in fractional zoom-8 tile coordinates inside each region.
@@ -105,6 +146,13 @@ struct TraceGenerator {
             s.cx = p.0 * scale
             s.cy = p.1 * scale
             s.direction = Int.random(in: 0..<8, using: &g)
+            if model == .trails {
+                s.trail = regionTrails[s.region][trailPick.sample(&g)]
+                s.along = Int.random(in: 0..<s.trail.count, using: &g)
+                s.forward = Bool.random(using: &g)
+                s.z = Int.random(in: 13...15, using: &g)
+                s.onTrail(minZoom: minZoom)
+            }
         }
         func newSession(at time: UInt64) -> Session {
             defer { nextClient += 1 }
@@ -157,6 +205,10 @@ struct Session {
     var next: UInt64
     var seen = Set<TileID>()
     var started = false
+    /// The trail followed (`trails` model): its points, the index reached and the way along it.
+    var trail: [(x: Double, y: Double)] = []
+    var along = 0
+    var forward = true
 
     init(client: Int, steps: Int, next: UInt64) {
         self.client = client
@@ -166,8 +218,36 @@ struct Session {
 
     static let moves = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
 
+    /// Centres the viewport on the trail's point reached.
+    mutating func onTrail(minZoom: Int) {
+        let scale = Double(1 << (z - minZoom))
+        cx = trail[along].x * scale
+        cy = trail[along].y * scale
+    }
+
+    /// One step along the trail (one tile at this zoom) or a zoom.
+    mutating func stepAlongTrail(_ g: inout SplitMix, generator t: TraceGenerator) {
+        let u = Double.random(in: 0..<1, using: &g)
+        if u < 0.85 {
+            // Points are a fiftieth of a zoom-8 tile apart: a tile at zoom z is 50 / 2^(z-8) of them.
+            let points = max(1, Int((t.model.panStep * 50 / Double(1 << (z - t.minZoom))).rounded()))
+            for _ in 0..<points {
+                if forward ? along + 1 >= trail.count : along == 0 { forward.toggle() }
+                along += forward ? 1 : -1
+            }
+        } else if u < 0.925, z < t.maxZoom {
+            z += 1
+        } else if z > 13 {
+            z -= 1
+        }
+        onTrail(minZoom: t.minZoom)
+    }
+
     mutating func step(_ g: inout SplitMix, now: UInt64, generator t: TraceGenerator, into out: inout [Request]) {
-        if started {
+        if started, !trail.isEmpty {
+            steps -= 1
+            stepAlongTrail(&g, generator: t)
+        } else if started {
             steps -= 1
             let u = Double.random(in: 0..<1, using: &g)
             if u < 0.7 {

@@ -69,7 +69,8 @@ struct Bench {
             + "payload median \(payloads[payloads.count / 2] / 1000) KB, p90 \(payloads[payloads.count * 9 / 10] / 1000) KB, "
             + "max \(payloads.last! / 1000) KB), \(Set(trace.map(\.client)).count) sessions")
 
-        print(Self.accuracy(trace))
+        print(Self.accuracy(trace, generator: generator))
+        if model == .trails { print(Self.accuracy(trace, generator: generator, trailPaths: false) + " (momentum alone)") }
 
         // Every (budget, column) job; columns: Belady, next-use x size, then each policy off and on.
         let policies = self.policies, shares = self.shares
@@ -107,13 +108,31 @@ struct Bench {
         let bound = all[b5 * columns + 1]!.hit
         let def = CacheConfiguration().policy
         let withPrefetch = all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.hit
+        if model == .trails {
+            let budget = Int(Double(totalBytes) * 0.05)
+            let straight = Self.replay(trace, generator: generator, sizes: sizes, def, budget: budget, prefetch: true, trailPaths: false)
+            print("\nat 5%, \(def.rawValue) with prefetch: \(pct(withPrefetch)) following the trails, \(pct(straight.hit)) "
+                + "with momentum alone (prefetches used / issued \(all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.used)/"
+                + "\(all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.issued) against \(straight.used)/\(straight.issued))")
+        }
         return "- \(model.rawValue): default (\(def.rawValue)) with prefetch \(pct(withPrefetch)) against next-use × size \(pct(bound)): "
             + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")
     }
 
-    /// How many of the predictor's predictions (without a cache) its session asked for later.
-    static func accuracy(_ trace: [Request]) -> String {
+    /// A predictor that knows the regions' trails (`trails` model) as a server with trails does.
+    static func predictor(_ generator: TraceGenerator, trailPaths: Bool) -> PrefetchPredictor {
         let predictor = PrefetchPredictor()
+        if trailPaths, generator.model == .trails {
+            for r in 0..<generator.regions {
+                predictor.setTrailPaths(TrailPaths(lines: generator.trailLonLats(region: r)), bundle: UInt32(r))
+            }
+        }
+        return predictor
+    }
+
+    /// How many of the predictor's predictions (without a cache) its session asked for later.
+    static func accuracy(_ trace: [Request], generator: TraceGenerator, trailPaths: Bool = true) -> String {
+        let predictor = predictor(generator, trailPaths: trailPaths)
         var open = [Int: Set<TileKey>]()
         var issued = 0, used = 0
         for r in trace {
@@ -127,9 +146,9 @@ struct Bench {
     }
 
     static func replay(_ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
-                       budget: Int, prefetch: Bool) -> Result {
+                       budget: Int, prefetch: Bool, trailPaths: Bool = true) -> Result {
         let cache = TileCache(budget: budget, policy: kind)
-        let predictor = PrefetchPredictor()
+        let predictor = predictor(generator, trailPaths: trailPaths)
         for r in trace {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
             if prefetch {

@@ -28,6 +28,8 @@ public final class PrefetchPredictor: Sendable {
     struct State {
         var clients: [String: Track] = [:]
         var popularity = Popularity()
+        /// Trails per bundle, which sessions moving along them follow.
+        var paths: [UInt32: TrailPaths] = [:]
         var tick = 0
         /// The viewport size the last session learned, a new session's first guess.
         var typical = (width: 0, height: 0)
@@ -48,20 +50,30 @@ public final class PrefetchPredictor: Sendable {
         state.withLock { s in
             s.tick += 1
             s.popularity.record(key, tick: s.tick)
-            var track: Track
-            if let t = s.clients[client] {
-                track = t
-            } else {
+            if s.clients[client] == nil {
                 if s.clients.count >= maxClients { Self.forgetOldest(&s) }
-                track = Track(key: key, now: now, typical: s.typical)
+                s.clients[client] = Track(key: key, now: now, typical: s.typical)
             }
-            let predicted = track.observe(key, now: now, gap: burstGap, popularity: s.popularity)
-            if track.width > 0 { s.typical = (track.width, track.height) }
-            track.tick = s.tick
-            let out = track.issue(predicted, minUsedShare: minUsedShare)
-            s.clients[client] = track
-            return out
+            // The track is changed where it is stored: a copy would duplicate its pending set
+            // whenever predictions are issued.
+            return Self.follow(&s.clients[client]!, key: key, now: now, tick: s.tick, gap: burstGap,
+                               minUsedShare: minUsedShare, popularity: s.popularity, paths: s.paths[key.bundle],
+                               typical: &s.typical)
         }
+    }
+
+    private static func follow(_ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
+                               popularity: Popularity, paths: TrailPaths?, typical: inout (width: Int, height: Int)) -> [TileKey] {
+        let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
+        if track.width > 0 { typical = (track.width, track.height) }
+        track.tick = tick
+        return track.issue(predicted, minUsedShare: minUsedShare)
+    }
+
+    /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
+    /// predicted along the trail's course instead of straight ahead.
+    public func setTrailPaths(_ paths: TrailPaths?, bundle: UInt32) {
+        state.withLock { $0.paths[bundle] = paths }
     }
 
     /// Clients tracked now.
@@ -162,7 +174,7 @@ struct Track {
     }
 
     /// Follows the session through one request; returns predictions, most likely first.
-    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: Popularity) -> [TileID] {
+    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: Popularity, paths: TrailPaths? = nil) -> [TileID] {
         let t = key.tile
         if pending.remove(key) { used += 1 }
         let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
@@ -207,6 +219,12 @@ struct Track {
         let ax = moveX != 0 && lastMoveX != 0 && moveX.signum() == lastMoveX.signum() ? moveX - lastMoveX : 0
         let ay = moveY != 0 && lastMoveY != 0 && moveY.signum() == lastMoveY.signum() ? moveY - lastMoveY : 0
         let px = clamp(moveX + ax, v.width), py = clamp(moveY + ay, v.height)
+        // Along a trail under the viewport: the step follows the trail's course.
+        if let paths, let shift = paths.follow(centre: SIMD2(v.cx, v.cy), move: SIMD2(Double(px), Double(py)), z: z,
+                                               reach: Double(max(v.width, v.height)) / 2 + 0.5) {
+            let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
+            if sx != 0 || sy != 0 { return v.shifted(sx, sy).tiles(notIn: v, z: z) }
+        }
         return v.shifted(px, py).tiles(notIn: v, z: z)
     }
 

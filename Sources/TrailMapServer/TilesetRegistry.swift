@@ -13,6 +13,8 @@ public final class TilesetRegistry: Sendable {
     private let logger: Logger
     /// The tile cache, the bundle manager that opens the tilesets' bundles, pressure and prefetch.
     public let cache: CacheSystem
+    /// The trails of served bundles, for the prefetch predictor.
+    let trailPaths: TrailPathsShelf
 
     struct State {
         var tilesets: [String: Tileset] = [:]
@@ -33,6 +35,7 @@ public final class TilesetRegistry: Sendable {
         self.directory = directory
         self.logger = logger
         self.cache = cache
+        trailPaths = TrailPathsShelf(cache: cache, logger: logger)
     }
 
     /// The tileset with that id.
@@ -95,7 +98,11 @@ public final class TilesetRegistry: Sendable {
             return retired
         }
         // Their connections close (requests in flight keep theirs) and their cached tiles go.
-        for t in retired { if let b = t.bundle { cache.bundles.unregister(b) } }
+        for t in retired {
+            trailPaths.forget(t)
+            if let b = t.bundle { cache.bundles.unregister(b) }
+        }
+        for t in opened.values where t.failure == nil { trailPaths.load(t) }
         return opened.count + gone.count
     }
 
