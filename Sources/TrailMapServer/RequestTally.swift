@@ -13,7 +13,7 @@ final class RequestTally: Sendable {
     private let shards: [Shard]
 
     init(bounds: [Duration], shards: Int = 32) {
-        self.bounds = bounds.map { $0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 }
+        self.bounds = bounds.map(\.nanoseconds)
         self.shards = (0..<max(1, shards)).map { _ in Shard(buckets: bounds.count) }
     }
 

@@ -37,9 +37,7 @@ public final class ServerMetrics: Sendable {
 
     /// Records one request (on the calling thread's tally: no lock shared between threads).
     func record(route: Route, status: Int, bodyBytes: Int, duration: Duration) {
-        let c = duration.components
-        tally.record(route: route, status: status, bodyBytes: bodyBytes,
-                     nanoseconds: max(0, c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000))
+        tally.record(route: route, status: status, bodyBytes: bodyBytes, nanoseconds: max(0, duration.nanoseconds))
     }
 
     /// Turns the tally's totals into the registry's counters (by increments since the last

@@ -58,10 +58,8 @@ struct TileChannel: ServerChildChannel {
 
     /// The request and idle deadlines of the configuration.
     var deadlineLimits: ConnectionDeadlines.Limits {
-        func amount(_ d: Duration) -> TimeAmount {
-            .nanoseconds(d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000)
-        }
-        return ConnectionDeadlines.Limits(request: amount(responder.config.requestTimeout), idle: amount(responder.config.idleTimeout))
+        ConnectionDeadlines.Limits(request: .nanoseconds(responder.config.requestTimeout.nanoseconds),
+                                   idle: .nanoseconds(responder.config.idleTimeout.nanoseconds))
     }
 
     /// The parsing limits Hummingbird gives its own decoder.

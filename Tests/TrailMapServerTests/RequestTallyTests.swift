@@ -57,3 +57,13 @@ import Testing
         #expect(text.contains("trailmap_http_requests_total{route=\"tile\",status=\"200\"} 3") && text.contains("trailmap_http_response_bytes_total 151"))
     }
 }
+
+@Suite struct DurationNanosecondsTests {
+    @Test func wholeNanosecondsSaturating() {
+        #expect(Duration.milliseconds(1500).nanoseconds == 1_500_000_000)
+        #expect(Duration.nanoseconds(7).nanoseconds == 7)
+        #expect(Duration.microseconds(-3).nanoseconds == -3000)
+        #expect(Duration.seconds(Int64.max / 2).nanoseconds == .max)
+        #expect(Duration.seconds(Int64.min / 2).nanoseconds == .min)
+    }
+}
