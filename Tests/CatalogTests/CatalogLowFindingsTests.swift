@@ -5,7 +5,8 @@ import TrailMapTestSupport
 
 /// Hardening, finding 11 (lows) in the catalog: the SQLite file's mode; expired sessions, on both backends.
 @Suite struct CatalogLowFindingsTests {
-    @Test func finding11_theCatalogFileIsReadableByItsOwnerOnly() throws {
+    // Hardening finding 11 (docs/hardening.md).
+    @Test func theCatalogFileIsReadableByItsOwnerOnly() throws {
         let dir = TemporaryDirectory()
         let old = umask(0o022)
         defer { umask(old) }
@@ -18,8 +19,9 @@ import TrailMapTestSupport
         }
     }
 
+    // Hardening finding 11 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding11_expiredSessionsOfEveryAccountArePurged(_ backend: Backend) async throws {
+    func expiredSessionsOfEveryAccountArePurged(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, sessionLifetime: -1)
         _ = try await f.account()
         _ = try await f.account("bob@example.com")

@@ -7,9 +7,10 @@ import TrailMapTestSupport
 /// address, atomically, on both backends; password hashing runs on a bounded pool of its own.
 /// Tests that must see a lock hold it 600 s: with the default 2 s first lock, a loaded machine
 /// (password hashing in a debug build beside other suites) let it expire before the next attempt.
+    // Hardening finding 5 (docs/hardening.md).
 @Suite struct LoginThrottleTests {
     @Test(arguments: Backend.allCases)
-    func finding5_parallelGuessesCannotSlipPastThePerEmailCount(_ backend: Backend) async throws {
+    func parallelGuessesCannotSlipPastThePerEmailCount(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, firstLock: 600)
         _ = try await f.account()
         // 40 wrong passwords at once: only the 5 free attempts may reach the password check.
@@ -23,8 +24,9 @@ import TrailMapTestSupport
         #expect(outcomes["too_many_attempts"] == 35, "\(outcomes)")
     }
 
+    // Hardening finding 5 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding5_oneAddressGuessingManyEmailsIsThrottled(_ backend: Backend) async throws {
+    func oneAddressGuessingManyEmailsIsThrottled(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, firstLock: 600)
         _ = try await f.account()
         for i in 0..<20 {
@@ -62,16 +64,18 @@ import TrailMapTestSupport
         #expect(try await f.login("ann@example.com", address: "198.51.100.20").account.email == "ann@example.com")
     }
 
+    // Hardening finding 5 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding5_successfulLoginsDoNotCountAgainstTheirAddress(_ backend: Backend) async throws {
+    func successfulLoginsDoNotCountAgainstTheirAddress(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         _ = try await f.account()
         for _ in 0..<50 { _ = try await f.login("ann@example.com", address: "192.0.2.1") }
         #expect(await f.store.loginWait(email: "ann@example.com", address: "192.0.2.1") == nil)
     }
 
+    // Hardening finding 5 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding5_aSuccessfulLoginClearsItsEmailsCount(_ backend: Backend) async throws {
+    func aSuccessfulLoginClearsItsEmailsCount(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         _ = try await f.account()
         for _ in 0..<4 {
@@ -86,8 +90,9 @@ import TrailMapTestSupport
         _ = try await f.login("ANN@example.com")
     }
 
+    // Hardening finding 5 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding5_registrationsFromOneAddressAreThrottled(_ backend: Backend) async throws {
+    func registrationsFromOneAddressAreThrottled(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, firstLock: 600)
         for i in 0..<20 { _ = try await f.register("farm\(i)@example.com", "long enough password", address: "203.0.113.9") }
         await #expect {
@@ -100,7 +105,8 @@ import TrailMapTestSupport
         #expect(try await f.count("accounts") == 21)
     }
 
-    @Test func finding5_thePoolRunsAtMostItsWorkersAndRefusesBeyondItsQueue() async throws {
+    // Hardening finding 5 (docs/hardening.md).
+    @Test func thePoolRunsAtMostItsWorkersAndRefusesBeyondItsQueue() async throws {
         let pool = KeyDerivationPool(workers: 1, queueLimit: 2)
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)

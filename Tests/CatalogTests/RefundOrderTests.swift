@@ -12,8 +12,9 @@ import TrailMapTestSupport
                    signedDate: Date(timeIntervalSince1970: signed), revocationDate: revoked.map(Date.init(timeIntervalSince1970:)))
     }
 
+    // Hardening finding 3 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding3_aRefundBeforeItsPurchaseIsKeptAndAppliedWhenThePurchaseArrives(_ backend: Backend) async throws {
+    func aRefundBeforeItsPurchaseIsKeptAndAppliedWhenThePurchaseArrives(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         try await f.publishSample()
         let a = try await f.account()
@@ -30,8 +31,9 @@ import TrailMapTestSupport
         #expect(try await f.store.isEntitled(accountID: a.id, productID: "rocky"))
     }
 
+    // Hardening finding 3 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding3_aTransactionWithARevocationDateGrantsNothing(_ backend: Backend) async throws {
+    func aTransactionWithARevocationDateGrantsNothing(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         try await f.publishSample()
         let a = try await f.account()
@@ -43,8 +45,9 @@ import TrailMapTestSupport
         #expect(try await f.count("transactions") == 0)
     }
 
+    // Hardening finding 3 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding3_refundAndReversalFollowSignedDateNotArrivalAndReachInstalls(_ backend: Backend) async throws {
+    func refundAndReversalFollowSignedDateNotArrivalAndReachInstalls(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         try await f.publishSample()
         let a = try await f.account()
@@ -70,8 +73,9 @@ import TrailMapTestSupport
         #expect(try await f.store.auditLog(limit: 100).map(\.action) == ["grant", "revoke", "restore"])
     }
 
+    // Hardening finding 3 (docs/hardening.md).
     @Test(arguments: Backend.allCases)
-    func finding3_theRevocationDateIsRecordedInTheReason(_ backend: Backend) async throws {
+    func theRevocationDateIsRecordedInTheReason(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         try await f.publishSample()
         let a = try await f.account()

@@ -24,7 +24,8 @@ import TrailMapTestSupport
 
     /// Hardening, finding 11: an existing folder (say `--state-dir ~`) is not chmodded; what
     /// TrailMap writes into it is 0600 all the same.
-    @Test func finding11_anExistingFolderKeepsItsMode() throws {
+    // Hardening finding 11 (docs/hardening.md).
+    @Test func anExistingFolderKeepsItsMode() throws {
         let tmp = TemporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tmp.path)
         let state = try LocalState(directory: tmp.path)

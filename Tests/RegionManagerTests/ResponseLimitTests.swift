@@ -19,8 +19,9 @@ import TrailMapTestSupport
                        sha256: String(repeating: "0", count: 64), size: Self.size, partial: PartialDownload(productId: "r", directory: dir))
     }
 
+    // Hardening finding 10 (docs/hardening.md).
     @Test(arguments: [nil, 1 << 30])
-    func finding10_aHugeWholeFileAnswerToARangedRequestIsCutOff(declared: Int?) async throws {
+    func aHugeWholeFileAnswerToARangedRequestIsCutOff(declared: Int?) async throws {
         let dir = TemporaryDirectory()
         let sent = ByteCounter()
         let server = try TestHTTPServer { _ in
@@ -34,7 +35,8 @@ import TrailMapTestSupport
         #expect(PartialDownload(productId: "r", directory: dir.path).bytesOnDisk <= Self.size)
     }
 
-    @Test func finding10_aPartialAnswerLongerThanItsRangeIsCutOff() async throws {
+    // Hardening finding 10 (docs/hardening.md).
+    @Test func aPartialAnswerLongerThanItsRangeIsCutOff() async throws {
         let dir = TemporaryDirectory()
         let sent = ByteCounter()
         let server = try TestHTTPServer { _ in
@@ -49,7 +51,8 @@ import TrailMapTestSupport
         #expect(PartialDownload(productId: "r", directory: dir.path).bytesOnDisk <= 64 << 10)
     }
 
-    @Test func finding10_anAPIAnswerIsCappedInMemory() async throws {
+    // Hardening finding 10 (docs/hardening.md).
+    @Test func anAPIAnswerIsCappedInMemory() async throws {
         let sent = ByteCounter()
         let server = try TestHTTPServer { _ in
             TestHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],

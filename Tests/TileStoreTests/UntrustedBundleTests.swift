@@ -44,7 +44,8 @@ import TrailMapTestSupport
         #expect(invalid == 4 && valid == 2)
     }
 
-    @Test func finding11_readersOpenBundlesWithAnUntrustedSchema() throws {
+    // Hardening finding 11 (docs/hardening.md).
+    @Test func readersOpenBundlesWithAnUntrustedSchema() throws {
         let path = try bundle()
         #expect(try BundleReader(path: path).trustedSchema() == 0)
         let pool = try TileReadPool(path: path, layout: .plain)

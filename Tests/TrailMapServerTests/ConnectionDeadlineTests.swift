@@ -74,7 +74,8 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func finding7_aHalfSentRequestIsClosedAfterTheRequestTimeout() async throws {
+    // Hardening finding 7 (docs/hardening.md).
+    @Test func aHalfSentRequestIsClosedAfterTheRequestTimeout() async throws {
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
@@ -83,7 +84,8 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func finding7_aTrickledRequestIsClosedEvenWhileBytesKeepComing() async throws {
+    // Hardening finding 7 (docs/hardening.md).
+    @Test func aTrickledRequestIsClosedEvenWhileBytesKeepComing() async throws {
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
@@ -104,7 +106,8 @@ import TrailMapTestSupport
 
     /// A connection that sits idle first and then trickles: the request deadline starts with the
     /// first byte, not when the idle clock would next be looked at.
-    @Test func finding7_aTrickleAfterAQuietStartIsClosedOnTime() async throws {
+    // Hardening finding 7 (docs/hardening.md).
+    @Test func aTrickleAfterAQuietStartIsClosedOnTime() async throws {
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
@@ -121,7 +124,8 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func finding7_anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+    // Hardening finding 7 (docs/hardening.md).
+    @Test func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
         try fixture.bundle("co")
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         try await app(request: .seconds(30), idle: .seconds(1)).test(.live) { client in
@@ -134,7 +138,8 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func finding7_aSlowButTimelyRequestIsAnswered() async throws {
+    // Hardening finding 7 (docs/hardening.md).
+    @Test func aSlowButTimelyRequestIsAnswered() async throws {
         try fixture.bundle("co")
         // Deadlines far beyond the pauses: on a loaded machine a 700 ms sleep of the test can take seconds.
         try await app(request: .seconds(30), idle: .seconds(30)).test(.live) { client in

@@ -24,7 +24,8 @@ import TrailMapTestSupport
     }
 
     /// Finding 4: a bundle's stored tile_id with CR/LF never reaches the response head.
-    @Test func finding4_aCraftedTileIDIsNotWrittenAsTheETag() async throws {
+    // Hardening finding 4 (docs/hardening.md).
+    @Test func aCraftedTileIDIsNotWrittenAsTheETag() async throws {
         let path = try fixture.bundle("evil")
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         let expected = try ServerFixture.png(tile)
@@ -47,7 +48,8 @@ import TrailMapTestSupport
 
     /// Finding 9: the pages carry a Content-Security-Policy that allows their own inline script
     /// (by hash) and nothing inline besides.
-    @Test func finding9_pagesSendAContentSecurityPolicy() async throws {
+    // Hardening finding 9 (docs/hardening.md).
+    @Test func pagesSendAContentSecurityPolicy() async throws {
         try fixture.bundle("co")
         try await app().test(.live) { client in
             let r = try await client.execute(uri: "/", method: .get)
@@ -61,7 +63,8 @@ import TrailMapTestSupport
 
     /// Finding 2: while the catalog cannot be read, a paid region's tiles are not served as
     /// public (503 + Retry-After, never `public` caching); once it can, they need credentials.
-    @Test func finding2_paidTilesFailClosedWhileTheCatalogCannotBeRead() async throws {
+    // Hardening finding 2 (docs/hardening.md).
+    @Test func paidTilesFailClosedWhileTheCatalogCannotBeRead() async throws {
         let store = try StoreFixture()
         let db = try DatabaseQueue(path: store.catalog.path)
         try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
@@ -82,7 +85,8 @@ import TrailMapTestSupport
     }
 
     /// Finding 1 (server side): download URLs are relative, never built from the client's Host.
-    @Test func finding1_downloadURLsAreRelative() async throws {
+    // Hardening finding 1 (docs/hardening.md).
+    @Test func downloadURLsAreRelative() async throws {
         let store = try StoreFixture()
         try await store.app().test(.live) { client in
             let r = try await client.execute(uri: "/api/v1/catalog/colorado", method: .get)
@@ -95,7 +99,8 @@ import TrailMapTestSupport
 /// Finding 5 through HTTP: logins are throttled per client address and answered 429 with
 /// Retry-After before any password hashing.
 @Suite struct LoginFloodTests {
-    @Test func finding5_wrongLoginsFromOneAddressAreAnswered429() async throws {
+    // Hardening finding 5 (docs/hardening.md).
+    @Test func wrongLoginsFromOneAddressAreAnswered429() async throws {
         let store = try StoreFixture()
         try await store.app().test(.live) { client in
             _ = try await APIUser.register(client, email: "ann@example.com")
@@ -118,7 +123,8 @@ import TrailMapTestSupport
 
 /// Finding 11 (lows): access logs never show a tile token.
 @Suite struct LogRedactionTests {
-    @Test func finding11_tileTokensAreRedactedFromLoggedURIs() {
+    // Hardening finding 11 (docs/hardening.md).
+    @Test func tileTokensAreRedactedFromLoggedURIs() {
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png?token=abc.def&v=2") == "/tiles/co/4/3/6.png?token=REDACTED&v=2")
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png?v=2&TOKEN=x") == "/tiles/co/4/3/6.png?v=2&token=REDACTED")
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png?v=2") == "/tiles/co/4/3/6.png?v=2")
@@ -153,7 +159,8 @@ import TrailMapTestSupport
 
 /// Finding 11 (lows): a tile token ends with the login session that asked for it.
 @Suite struct TileTokenSessionTests {
-    @Test func finding11_tileTokensStopWorkingAtLogout() async throws {
+    // Hardening finding 11 (docs/hardening.md).
+    @Test func tileTokensStopWorkingAtLogout() async throws {
         let f = try StoreFixture()
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         try await f.app().test(.live) { client in

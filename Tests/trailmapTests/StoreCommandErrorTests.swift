@@ -28,7 +28,8 @@ import TrailMapTestSupport
     }
 
     /// Hardening finding 6: a sandbox store never runs beside a real store's root certificate.
-    @Test func finding6_sandboxAndRealRootAreRefusedTogether() throws {
+    // Hardening finding 6 (docs/hardening.md).
+    @Test func sandboxAndRealRootAreRefusedTogether() throws {
         let dir = TemporaryDirectory()
         let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--store-sandbox", dir.file("sandbox"),
                                    "--store-root-cert", dir.file("root.pem"), "--store-bundle-id", "com.example.app"])
@@ -36,7 +37,8 @@ import TrailMapTestSupport
     }
 
     /// Hardening finding 11: a short admin token is refused, on the command line or in the environment.
-    @Test func finding11_aShortAdminTokenIsRefused() throws {
+    // Hardening finding 11 (docs/hardening.md).
+    @Test func aShortAdminTokenIsRefused() throws {
         let dir = TemporaryDirectory()
         let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--admin-token", "hunter2"])
         #expect(r.status != 0 && r.stderr.contains("at least 24 characters"), "\(r.stderr)")

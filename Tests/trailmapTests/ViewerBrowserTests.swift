@@ -48,8 +48,9 @@ import TrailMapTestSupport
 
     /// Hardening finding 9: a bundle's attribution is shown as text, not run as markup, and the
     /// page still works under its Content-Security-Policy.
+    // Hardening finding 9 (docs/hardening.md).
     @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
-    func finding9_attributionIsTextInTheViewer() throws {
+    func attributionIsTextInTheViewer() throws {
         let chromium = try #require(Self.chromium, "CI must install chromium")
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
