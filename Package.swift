@@ -188,6 +188,7 @@ let package = Package(
         .executableTarget(
             name: "store-verify-bench",
             dependencies: ["Catalog"],
+            path: "Benchmarks/store-verify",
             swiftSettings: upcoming
         ),
         // Trace benchmark of the cache policies (scripts/bench/cache-traces); small, no products.

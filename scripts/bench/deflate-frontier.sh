@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Size/time frontier of deflate parsers on a bundle's tile streams (see frontier.c).
-# usage: scripts/bench/deflate-frontier/run.sh BUNDLE.mbtiles [COUNT]
+# Size/time frontier of deflate parsers on a bundle's tile streams (Benchmarks/deflate-frontier/frontier.c).
+# usage: scripts/bench/deflate-frontier.sh BUNDLE.mbtiles [COUNT]
 # Prints, per setting, libdeflate level 8 and 10 and the cost-driven parse: bytes, ratio to
 # level 8 and seconds (single thread, same run). Needs gcc, libdeflate-dev, python3.
 set -euo pipefail
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../Benchmarks/deflate-frontier" && pwd)
 [[ $# -ge 1 && -f $1 ]] || { echo "usage: $0 BUNDLE.mbtiles [COUNT]" >&2; exit 2; }
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 gcc -O2 -Wall "$HERE/frontier.c" -o "$WORK/frontier" -ldeflate -lm
