@@ -5,9 +5,9 @@ import TrailMapAPI
 public struct AccountManager: Sendable {
     public let state: LocalState
     public let server: URL
-    public let http: HTTPClient
+    public let http: RetryingHTTPClient
 
-    public init(state: LocalState, server: URL, http: HTTPClient = HTTPClient()) {
+    public init(state: LocalState, server: URL, http: RetryingHTTPClient = RetryingHTTPClient()) {
         self.state = state
         self.server = server
         self.http = http

@@ -31,11 +31,11 @@ public struct Downloader: Sendable {
         }
     }
 
-    public let http: HTTPClient
+    public let http: RetryingHTTPClient
     /// Bytes per ranged request.
     public let chunkSize: Int
 
-    public init(http: HTTPClient = HTTPClient(), chunkSize: Int = 1 << 20) {
+    public init(http: RetryingHTTPClient = RetryingHTTPClient(), chunkSize: Int = 1 << 20) {
         self.http = http
         self.chunkSize = max(1, chunkSize)
     }
@@ -114,8 +114,8 @@ public struct Downloader: Sendable {
                 // The connection failed mid-way: keep what arrived (in order), retry from there.
                 offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: path)
                 failures += 1
-                guard HTTPClient.isTransient(error), failures < http.retry.attempts else {
-                    throw RegionManagerError.serverUnreachable(server: Self.origin(job.url), attempts: failures, reason: HTTPClient.describe(error))
+                guard RetryingHTTPClient.isTransient(error), failures < http.retry.attempts else {
+                    throw RegionManagerError.serverUnreachable(server: Self.origin(job.url), attempts: failures, reason: RetryingHTTPClient.describe(error))
                 }
                 report()
                 try await Task.sleep(for: http.retry.delay(after: failures))
@@ -136,7 +136,7 @@ public struct Downloader: Sendable {
             case 500...:
                 failures += 1
                 guard failures < http.retry.attempts else {
-                    throw RegionManagerError.serverFailure(status: x.status, attempts: failures, message: HTTPClient.errorMessage(x.errorBody))
+                    throw RegionManagerError.serverFailure(status: x.status, attempts: failures, message: RetryingHTTPClient.errorMessage(x.errorBody))
                 }
                 let after = ServerInput.retryAfter(x.headers["retry-after"])
                 try await Task.sleep(for: http.retry.delay(after: failures, retryAfter: after))

@@ -12,7 +12,7 @@ public struct RegionManager: Sendable {
     /// The saved account (token and device id), if logged in once.
     public let account: AccountState?
 
-    public init(state: LocalState, server: URL, installer: Installer, http: HTTPClient = HTTPClient(),
+    public init(state: LocalState, server: URL, installer: Installer, http: RetryingHTTPClient = RetryingHTTPClient(),
                 chunkSize: Int = 1 << 20) throws {
         self.state = state
         let account = try state.loadAccount()

@@ -10,9 +10,9 @@ public struct StoreClient: Sendable {
     public let server: URL
     /// Bearer token of the logged-in account, if any.
     public var token: String?
-    public let http: HTTPClient
+    public let http: RetryingHTTPClient
 
-    public init(server: URL, token: String? = nil, http: HTTPClient = HTTPClient()) {
+    public init(server: URL, token: String? = nil, http: RetryingHTTPClient = RetryingHTTPClient()) {
         self.server = server
         self.token = token
         self.http = http
@@ -202,7 +202,7 @@ public struct StoreClient: Sendable {
     static func error(for reply: HTTPReply, server: String, context: ErrorContext) -> RegionManagerError {
         let parsed = try? JSONDecoder().decode(APIErrorBody.self, from: reply.body)
         let code = parsed?.error.code ?? "http_\(reply.status)"
-        let message = parsed?.error.message ?? HTTPClient.errorMessage(reply.body)
+        let message = parsed?.error.message ?? RetryingHTTPClient.errorMessage(reply.body)
         if let parsed, let areaError = areaError(parsed.error, context: context) { return areaError }
         let productId = context.productId
         let id = productId ?? "this region"

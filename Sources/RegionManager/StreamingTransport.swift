@@ -66,7 +66,7 @@ struct StreamingTransport: Sendable {
             if let c = map[key] { return c }
             let amount = TimeAmount.milliseconds(key)
             var pool = AsyncHTTPClient.HTTPClient.Configuration.ConnectionPool()
-            // A refused connection fails the attempt at once; `HTTPClient` retries with its own policy.
+            // A refused connection fails the attempt at once; `RetryingHTTPClient` retries with its own policy.
             pool.retryConnectionEstablishment = false
             let config = AsyncHTTPClient.HTTPClient.Configuration(
                 redirectConfiguration: .disallow, timeout: .init(connect: amount, read: amount), connectionPool: pool)

@@ -49,7 +49,7 @@ struct RegionOptions: ParsableArguments {
         return URL(string: "http://127.0.0.1:8080") ?? URL(fileURLWithPath: "/")
     }
 
-    var http: HTTPClient { HTTPClient(retry: RetryPolicy(attempts: attempts), allowsInsecureHTTP: insecureHTTP) }
+    var http: RetryingHTTPClient { RetryingHTTPClient(retry: RetryPolicy(attempts: attempts), allowsInsecureHTTP: insecureHTTP) }
 
     func manager() throws -> RegionManager {
         let state = try state()

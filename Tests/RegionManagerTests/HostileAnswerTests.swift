@@ -136,7 +136,7 @@ import TrailMapTestSupport
         }
         #expect(requests.withLock { $0 }.isEmpty, "nothing reached the server: \(requests.withLock { $0 })")
 
-        let allowed = HTTPClient(retry: RetryPolicy(attempts: 1), timeout: 10, allowsInsecureHTTP: true)
+        let allowed = RetryingHTTPClient(retry: RetryPolicy(attempts: 1), timeout: 10, allowsInsecureHTTP: true)
         await #expect(throws: RegionManagerError.notLoggedIn(server: remote.absoluteString)) {
             _ = try await AccountManager(state: state, server: remote, http: allowed).login(email: "a@example.com", password: "secret-password", deviceName: "d")
         }

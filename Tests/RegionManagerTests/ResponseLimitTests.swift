@@ -58,7 +58,7 @@ import TrailMapTestSupport
             TestHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
                                     flood: .init(count: 1 << 30, declaredLength: nil, sent: sent))
         }
-        let http = HTTPClient(retry: .none, timeout: 10, maxBodyBytes: 1 << 20)
+        let http = RetryingHTTPClient(retry: .none, timeout: 10, maxBodyBytes: 1 << 20)
         await #expect(throws: RegionManagerError.self) {
             _ = try await http.send(URLRequest(url: server.url.appendingPathComponent("api/v1/catalog")), idempotent: true)
         }

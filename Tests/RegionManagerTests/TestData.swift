@@ -15,8 +15,8 @@ enum TestData {
     }
 
     /// Fast retries for tests.
-    static func http(attempts: Int = 1) -> HTTPClient {
-        HTTPClient(retry: RetryPolicy(attempts: attempts, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)), timeout: 10)
+    static func http(attempts: Int = 1) -> RetryingHTTPClient {
+        RetryingHTTPClient(retry: RetryPolicy(attempts: attempts, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)), timeout: 10)
     }
 
     static func job(_ server: TestHTTPServer, _ route: BundleRoute, dir: String, id: String = "com.test.region") -> Downloader.Job {

@@ -17,7 +17,7 @@ public struct HTTPReply: Sendable {
 /// A URLSession wrapper that retries network failures and 5xx answers with exponential backoff,
 /// and never holds more of an answer in memory than was asked for: API answers are capped at
 /// `maxBodyBytes`, bundle bytes stream to disk (`stream`).
-public struct HTTPClient: Sendable {
+public struct RetryingHTTPClient: Sendable {
     public let retry: RetryPolicy
     /// Largest answer `send` keeps in memory; a larger one is refused (`invalidResponse`).
     public let maxBodyBytes: Int
@@ -75,7 +75,7 @@ public struct HTTPClient: Sendable {
                 guard retryable else { return reply }
                 guard attempt < retry.attempts else {
                     throw RegionManagerError.serverFailure(status: reply.status, attempts: attempt,
-                                                           message: HTTPClient.errorMessage(reply.body))
+                                                           message: RetryingHTTPClient.errorMessage(reply.body))
                 }
                 let after = ServerInput.retryAfter(reply.header("retry-after"))
                 try await Task.sleep(for: retry.delay(after: attempt, retryAfter: after))
@@ -84,9 +84,9 @@ public struct HTTPClient: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                guard HTTPClient.isTransient(error), attempt < retry.attempts else {
+                guard RetryingHTTPClient.isTransient(error), attempt < retry.attempts else {
                     throw RegionManagerError.serverUnreachable(server: server, attempts: attempt,
-                                                               reason: HTTPClient.describe(error))
+                                                               reason: RetryingHTTPClient.describe(error))
                 }
                 try await Task.sleep(for: retry.delay(after: attempt))
             }
