@@ -13,10 +13,26 @@ import Darwin
 public struct CachedTile: Sendable, Equatable {
     public let buffer: ByteBuffer
     public let etag: String
+    /// The tile's MIME type from its magic numbers, looked at once when it is made (a jpg
+    /// bundle's transparent tiles are PNG): `image/png`, `image/jpeg`, `image/webp`, else
+    /// `application/octet-stream`.
+    public let contentType: String
 
     public init(buffer: ByteBuffer, etag: String) {
         self.buffer = buffer
         self.etag = etag
+        contentType = buffer.withUnsafeReadableBytes { Self.mediaType(of: $0) }
+    }
+
+    /// The MIME type of encoded tile bytes from their magic numbers.
+    public static func mediaType(of head: UnsafeRawBufferPointer) -> String {
+        let n = head.count
+        if n >= 8, head[0] == 0x89, head[1] == 0x50, head[2] == 0x4E, head[3] == 0x47,
+           head[4] == 0x0D, head[5] == 0x0A, head[6] == 0x1A, head[7] == 0x0A { return "image/png" }
+        if n >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return "image/jpeg" }
+        if n >= 12, head[0] == 0x52, head[1] == 0x49, head[2] == 0x46, head[3] == 0x46,
+           head[8] == 0x57, head[9] == 0x45, head[10] == 0x42, head[11] == 0x50 { return "image/webp" }
+        return "application/octet-stream"
     }
 
     /// Copies `bytes` into a buffer of exactly their size (malloc'd, freed by NIO's default allocator).

@@ -50,15 +50,13 @@ public final class PrefetchPredictor: Sendable {
         state.withLock { s in
             s.tick += 1
             s.popularity.record(key, tick: s.tick)
-            if s.clients[client] == nil {
-                if s.clients.count >= maxClients { Self.forgetOldest(&s) }
-                s.clients[client] = Track(key: key, now: now, typical: s.typical)
-            }
-            // The track is changed where it is stored: a copy would duplicate its pending set
-            // whenever predictions are issued.
-            return Self.follow(&s.clients[client]!, key: key, now: now, tick: s.tick, gap: burstGap,
-                               minUsedShare: minUsedShare, popularity: s.popularity, paths: s.paths[key.bundle],
-                               typical: &s.typical)
+            if s.clients.count >= maxClients, s.clients[client] == nil { Self.forgetOldest(&s) }
+            let typical = s.typical
+            // The track is changed where it is stored (one hash of the client; a copy would
+            // duplicate its pending set whenever predictions are issued).
+            return Self.follow(&s.clients[client, default: Track(key: key, now: now, typical: typical)], key: key, now: now,
+                               tick: s.tick, gap: burstGap, minUsedShare: minUsedShare, popularity: s.popularity,
+                               paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical)
         }
     }
 
@@ -370,7 +368,7 @@ struct Popularity {
             counts = counts.filter { $0.value >= 0.5 }.mapValues { $0 / 2 }
         }
         let c = Self.cell(key.bundle, key.tile.z, key.tile.x, key.tile.y)
-        if counts[c] == nil, counts.count >= capacity {
+        if counts.count >= capacity, counts[c] == nil {
             // Forget the least counted half in one pass, so this stays cheap on average.
             let cut = counts.values.sorted()[counts.count / 2]
             counts = counts.filter { $0.value > cut }

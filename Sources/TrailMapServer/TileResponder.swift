@@ -118,13 +118,10 @@ public struct TileResponder: HTTPResponder {
         var cacheControl: String
         /// The encoded tile (the cache's own storage, not a copy); not sent with a 304.
         var body: ByteBuffer
-
         /// The tile's MIME type from its own magic numbers (a jpg bundle's transparent tiles are
-        /// PNG, and so is `--empty-tiles transparent`'s tile in any bundle). A look at the first
-        /// bytes of the cached buffer, in place: no copy, no allocation.
-        var contentType: String {
-            body.withUnsafeReadableBytes { TileFormat.sniff(head: $0) }?.contentType ?? "application/octet-stream"
-        }
+        /// PNG, and so is `--empty-tiles transparent`'s tile in any bundle), found when the tile
+        /// entered the cache.
+        var contentType: String
 
         var status: HTTPResponse.Status { notModified ? .notModified : .ok }
 
@@ -173,9 +170,9 @@ public struct TileResponder: HTTPResponder {
             throw APIError(.badRequest, code: "zoom_out_of_range", message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")
         }
         guard tileset.bundle != nil else { throw APIError.unavailable("tileset \(id) cannot be read") }
-        let found: (ByteBuffer, String)?
+        let found: CachedTile?
         do {
-            found = try registry.cachedTile(tileset, tile, client: client).map { ($0.buffer, $0.etag) }
+            found = try registry.cachedTile(tileset, tile, client: client)
         } catch let error as TileCacheError {
             logger.warning("tileset \(id): \(error)")
             var e = APIError.unavailable("tileset \(id) is busy; try again shortly")
@@ -185,17 +182,17 @@ public struct TileResponder: HTTPResponder {
             logger.warning("tileset \(id): read failed: \(error)")
             throw APIError.unavailable("tileset \(id) cannot be read: the bundle is damaged or was changed on disk")
         }
-        let (body, etag): (ByteBuffer, String)
+        let answer: CachedTile
         if let found {
-            (body, etag) = found
+            answer = found
         } else if config.emptyTiles == .transparent, let empty = emptyTiles.tile(size: tileset.tileSize) {
-            (body, etag) = empty
+            answer = empty
         } else {
             return .absent(APIError.notFound("tile_not_found", "tileset \(id) has no tile \(z)/\(x)/\(y)"))
         }
-        let notModified = ifNoneMatch.map { Self.matches($0, etag: etag) } ?? false
-        return .tile(TileAnswer(notModified: notModified, etag: etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
-                                body: body))
+        let notModified = ifNoneMatch.map { Self.matches($0, etag: answer.etag) } ?? false
+        return .tile(TileAnswer(notModified: notModified, etag: answer.etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
+                                body: answer.buffer, contentType: answer.contentType))
     }
 
     /// `GET /tiles/{tileset}.json`

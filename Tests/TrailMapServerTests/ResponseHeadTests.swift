@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOCore
 import Testing
+import TileCache
 @testable import TrailMapServer
 
 /// `ResponseHead.writeTile` (the fast path's bytes) and `TileAnswer.headers` (Hummingbird's
@@ -9,17 +10,19 @@ import Testing
     @Test(arguments: [false, true])
     func tileHeadIsTheGenericHeadOfTheAnswersFields(notModified: Bool) {
         var body = ByteBuffer()
-        body.writeBytes([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+        body.writeBytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        let tile = CachedTile(buffer: body, etag: "\"abc123\"")
         let answer = TileResponder.TileAnswer(
-            notModified: notModified, etag: "\"abc123\"", cacheControl: "public, max-age=3600", body: body)
-        var tile = ByteBuffer(), generic = ByteBuffer()
+            notModified: notModified, etag: tile.etag, cacheControl: "public, max-age=3600", body: tile.buffer, contentType: tile.contentType)
+        var head = ByteBuffer(), generic = ByteBuffer()
         let date = "Sun, 22 Nov 2026 19:00:00 GMT"
-        ResponseHead.writeTile(answer, date: date, connection: "keep-alive", into: &tile)
+        ResponseHead.writeTile(answer, date: date, connection: "keep-alive", into: &head)
         ResponseHead.write(status: answer.status, headers: answer.headers, date: date, connection: "keep-alive", into: &generic)
-        #expect(String(buffer: tile) == String(buffer: generic))
-        let text = String(buffer: tile)
+        #expect(String(buffer: head) == String(buffer: generic))
+        let text = String(buffer: head)
+        #expect(text.contains("Content-Type: image/png\r\n") == !notModified)
         #expect(text.hasPrefix(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n"))
-        #expect(text.contains("Content-Length: 7\r\n") == !notModified)
+        #expect(text.contains("Content-Length: 11\r\n") == !notModified)
         #expect(text.hasSuffix("Date: \(date)\r\nServer: trailmap\r\n\r\n"))
     }
 }
