@@ -182,7 +182,7 @@ while :; do
     fi
   done
   ms=${st[$merge_job]:-UNKNOWN}
-  line="shards: ${count[COMPLETED]:-0} done, ${count[RUNNING]:-0} running, ${count[PENDING]:-0} pending of $shards; merge job $merge_job: $ms"
+  line="shards: ${count[COMPLETED]:-0} done, $((${count[FAILED]:-0} + ${count[CANCELLED]:-0})) failed or cancelled, ${count[RUNNING]:-0} running, ${count[PENDING]:-0} pending of $shards; merge job $merge_job: $ms"
   [ "$line" != "$last_line" ] && say "$line" && last_line=$line
   if ((${#fatal[@]})); then
     live=()
