@@ -5,8 +5,10 @@
 # (scripts/postgres.sh); no system service is started. zip: tests pack map sheets into archives.
 # libcairo2-dev, libpango1.0-dev, fonts-dejavu-core: trails are drawn with Cairo and labelled with Pango.
 # python3-xxhash: the reference XXH64 the tile validators (ETags) are checked against.
+# slurmctld, slurmd, slurm-client, munge: the Slurm tests start a one-node cluster of their own
+# (scripts/slurm/local-cluster.sh); no system service is used.
 set -euo pipefail
-packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core gdal-bin osmium-tool libjs-leaflet chromium postgresql zip python3-xxhash)
+packages=(libpng-dev zlib1g-dev libsqlite3-dev sqlite3 libgdal-dev libwebp-dev libturbojpeg0-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core gdal-bin osmium-tool libjs-leaflet chromium postgresql zip python3-xxhash slurmctld slurmd slurm-client munge)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TileGeometry
+import TrailMapTestSupport
+
+/// A sharded build through a real Slurm cluster (scripts/slurm/submit.sh on a one-node cluster of
+/// this test run's own): a shard's job cancelled mid-run is resubmitted and resumes, and the merged
+/// bundle equals a build on one machine; a corrupt source stops the build, named, unmerged.
+/// CI installs Slurm (scripts/install-deps.sh): there the tests are required.
+@Suite(.serialized) struct SlurmBuildTests {
+    static let required = ProcessInfo.processInfo.environment["CI"] != nil
+    let dir = TemporaryDirectory()
+
+    /// Four 1-degree sheets of the committed Blue Marble crop (Tiles/sources/colorado.png + .pgw),
+    /// cut and upsampled by gdal_translate, in `folder`.
+    func sheets(_ folder: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var out = [String]()
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let west = -108 + x, north = 40 - y
+            let path = folder + "/sheet_\(x)\(y).tif"
+            try GDALTools.translate(SlurmCluster.root + "/Tiles/sources/colorado.png", path,
+                                    ["-a_srs", "EPSG:4326", "-projwin", "\(west)", "\(north)", "\(west + 1)", "\(north - 1)",
+                                     "-outsize", "240", "240", "-r", "cubic", "-co", "TILED=YES"])
+            out.append(path)
+        }
+        return out
+    }
+
+    /// The driver, started in the background; its output (stdout and stderr) goes to `log`.
+    func startDriver(_ args: [String], log: String, environment: [String: String]) throws -> Process {
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: SlurmCluster.root + "/scripts/slurm/submit.sh")
+        p.arguments = args
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            .merging(["TRAILMAP": CLIRunner.binary]) { _, new in new }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        p.standardOutput = handle
+        p.standardError = handle
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Waits for `p` at most `seconds`; false (and the process terminated) when it ran longer.
+    func wait(_ p: Process, seconds: Double) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while p.isRunning {
+            if Date() > deadline { p.terminate(); return false }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return true
+    }
+
+    /// Runs a tool and returns its output (empty when it fails).
+    func output(_ tool: String, _ args: [String], environment: [String: String] = [:]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = environment.map { "\($0.key)=\($0.value)" } + [tool] + args
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return "" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : ""
+    }
+
+    func cluster() async throws -> [String: String] {
+        try await offThePool { try SlurmCluster.environment.get() }
+    }
+
+    @Test(.enabled(if: SlurmCluster.installed || required, "Slurm is not installed (scripts/install-deps.sh slurmctld slurmd slurm-client munge)"))
+    func aCancelledShardIsResubmittedAndTheMergeEqualsOneBuild() async throws {
+        let env = try await cluster()
+        let src = dir.file("sheets")
+        _ = try sheets(src)
+        let build = ["--source", src, "--name", "SlurmTest", "--minzoom", "5", "--maxzoom", "11"]
+        let merged = dir.file("merged.mbtiles"), log = dir.file("driver.log")
+        let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log, environment: env)
+        // Shard 2 is cancelled once it has recorded a unit in its partial file (so it has one to resume).
+        let partial = dir.file(".merged.parts/.part-2.mbtiles.building")
+        var cancelled: String?
+        let deadline = Date().addingTimeInterval(90)
+        while cancelled == nil && driver.isRunning && Date() < deadline {
+            let units = Int(output("sqlite3", ["-readonly", partial, "SELECT COUNT(*) FROM trailmap_units"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let running = output("squeue", ["-h", "-r", "-n", "trailmap-shards", "-t", "RUNNING", "-o", "%i"], environment: env)
+                .split(separator: "\n").first { $0.hasSuffix("_2") }
+            if units >= 1, let job = running {
+                #expect(!output("scancel", [String(job)], environment: env).contains("error"))
+                cancelled = String(job)
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let soFar = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        try #require(cancelled != nil, "shard 2 was never seen running with a recorded unit: \(soFar)")
+        // The reference, built on one machine meanwhile.
+        let single = try CLIRunner.run(["build"] + build + ["--out", dir.file("single.mbtiles"), "--quiet"])
+        #expect(single.status == 0, "\(single.stderr)")
+        let finished = try await wait(driver, seconds: 120)
+        let said = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(finished && driver.terminationStatus == 0, "\(said)")
+        #expect(said.contains("shard 2 (job \(cancelled!)) CANCELLED"), "\(said)")
+        #expect(said.contains("resubmitted shard(s) 2 as array job"), "\(said)")
+        #expect(said.contains(#/shard 2 done \(job \d+_2 on \S+, attempt 2\): resumed a partial build/#), "\(said)")
+        #expect(said.contains("merged: \(merged): 4 parts merged"), "\(said)")
+        let one = try TestBundle.tiles(dir.file("single.mbtiles")), four = try TestBundle.tiles(merged)
+        #expect(one.count > 200 && four.count == one.count)
+        let differing = one.filter { four[$0.key] != $0.value }.map(\.key)
+        #expect(differing.isEmpty, "\(differing.count) tiles differ, e.g. \(differing.prefix(3))")
+    }
+
+    @Test(.enabled(if: SlurmCluster.installed || required, "Slurm is not installed (scripts/install-deps.sh slurmctld slurmd slurm-client munge)"))
+    func aCorruptSourceNamesTheShardsAndNothingIsMerged() async throws {
+        let env = try await cluster()
+        let src = dir.file("sheets")
+        let paths = try sheets(src)
+        // One sheet cut short: its header reads, its pixels do not.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        try bytes.prefix(3000).write(to: URL(fileURLWithPath: paths[1]))
+        let merged = dir.file("bad.mbtiles"), log = dir.file("driver.log")
+        let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--",
+                                      "--source", src, "--name", "Bad", "--minzoom", "5", "--maxzoom", "9"], log: log, environment: env)
+        let finished = try await wait(driver, seconds: 90)
+        let said = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(finished && driver.terminationStatus == 1, "\(said)")
+        #expect(said.contains("the build failed; nothing was merged"), "\(said)")
+        #expect(said.contains(#/shard \d failed for good on \S+ \(job \d+_\d, FAILED, exit 1:0\): exit 1: .*sheet_10\.tif/#), "\(said)")
+        #expect(!said.contains("resubmitted"), "a corrupt source is not retried: \(said)")
+        #expect(!FileManager.default.fileExists(atPath: merged))
+        #expect(!FileManager.default.fileExists(atPath: dir.file(".bad.parts/logs/merge.log")), "the merge job never ran")
+    }
+}
