@@ -107,6 +107,7 @@ let package = Package(
             name: "BundleBuilder",
             dependencies: [
                 "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials", "Trails", "TrailSources", "TrailRendering",
+                "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -176,6 +177,7 @@ let package = Package(
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
                 "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
+                "Terrain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -232,6 +234,7 @@ let package = Package(
         .testTarget(
             name: "BundleBuilderTests",
             dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport", "Trails", "TrailRendering",
+                           "Terrain",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
@@ -287,7 +290,8 @@ let package = Package(
         ),
         .testTarget(
             name: "trailmapTests",
-            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch"],
+            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch",
+                           "Terrain"],
             swiftSettings: upcoming
         ),
     ]
