@@ -159,6 +159,7 @@ let package = Package(
             name: "TrailMapServer",
             dependencies: [
                 "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails",
+                "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
