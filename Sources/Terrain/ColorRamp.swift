@@ -35,6 +35,7 @@ public struct ColorRamp: Sendable, Hashable {
                 guard let named = Self.names[fields[1].lowercased()] else { throw fail("\"\(fields[1])\" is not a colour name") }
                 colour = named
             } else {
+                guard fields.count >= 4 else { throw fail("a colour is R G B [A], or a name") }
                 guard fields.count <= 5 else { throw fail("too many fields: an entry has at most 5 (value R G B A)") }
                 var c = [UInt8]()
                 for f in fields.dropFirst() {
