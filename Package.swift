@@ -107,6 +107,7 @@ let package = Package(
             name: "BundleBuilder",
             dependencies: [
                 "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials", "Trails", "TrailSources", "TrailRendering",
+                "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -158,6 +159,7 @@ let package = Package(
             name: "TrailMapServer",
             dependencies: [
                 "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails",
+                "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -176,6 +178,7 @@ let package = Package(
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
                 "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
+                "Terrain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -233,6 +236,7 @@ let package = Package(
         .testTarget(
             name: "BundleBuilderTests",
             dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport", "Trails", "TrailRendering",
+                           "Terrain",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
@@ -288,7 +292,8 @@ let package = Package(
         ),
         .testTarget(
             name: "trailmapTests",
-            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch"],
+            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch",
+                           "Terrain"],
             swiftSettings: upcoming
         ),
     ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded sample: builds the sample bundles into Tiles/ (once; PNG + world
-# file sources, a UTM GeoTIFF, and Colorado from a manifest with levels of detail), verifies
+# file sources, a UTM GeoTIFF, Colorado from a manifest with levels of detail, a hillshade and
+# terrain tiles from a synthetic DEM), verifies
 # them, publishes Catalog/products.json into Catalog/catalog.sqlite, creates a sandbox store in
 # Catalog/sandbox (once), then serves Tiles/ with the store API and prints the URL (Ctrl-C stops).
 set -euo pipefail
@@ -23,9 +24,16 @@ build Tiles/world.mbtiles "World base map" 0 4 Tiles/sources/world.png
 build Tiles/utah.mbtiles "Utah" 3 8 Tiles/sources/utah.png
 # A map sheet in UTM zone 13N with a nodata collar (scripts/make-sample-geotiff.sh), read through GDAL.
 build Tiles/front-range.mbtiles "Front Range map sheet" 5 10 Tiles/sources/rocky-utm.tif
+# Terrain from a synthetic DEM (scripts/make-sample-dem.sh): shaded relief computed at each zoom's own
+# resolution, and terrain tiles (Terrarium, for MapLibre's raster-dem source), each a bundle of its own.
+[ -f Tiles/sources/rocky-dem.tif ] || scripts/make-sample-dem.sh Tiles/sources/rocky-dem.tif
+[ -f Tiles/rocky-relief.mbtiles ] || $bin build --dem Tiles/sources/rocky-dem.tif --hillshade --hillshade-mode multidirectional \
+  --name "Rocky Mountain relief" --minzoom 8 --maxzoom 12 --out Tiles/rocky-relief.mbtiles --attribution "Synthetic relief (TrailMap sample)"
+[ -f Tiles/rocky-terrain.mbtiles ] || $bin build --dem Tiles/sources/rocky-dem.tif --format terrarium \
+  --name "Rocky Mountain terrain" --minzoom 8 --maxzoom 12 --out Tiles/rocky-terrain.mbtiles --attribution "Synthetic relief (TrailMap sample)"
 [ -f Tiles/rocky-mountain.mbtiles ] || $bin bundle extract Tiles/colorado.mbtiles \
   --bbox -105.95,40.13,-105.49,40.56 --out Tiles/rocky-mountain.mbtiles
-for b in world colorado utah rocky-mountain front-range; do $bin bundle verify "Tiles/$b.mbtiles"; done
+for b in world colorado utah rocky-mountain front-range rocky-relief rocky-terrain; do $bin bundle verify "Tiles/$b.mbtiles"; done
 # SAMPLES_ONLY=1: stop here (scripts/cluster.sh builds the samples this way, then serves them its way).
 [ "${SAMPLES_ONLY:-0}" = 1 ] && exit 0
 $bin catalog publish --products Catalog/products.json --tiles Tiles --catalog Catalog/catalog.sqlite

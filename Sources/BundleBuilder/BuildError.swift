@@ -46,6 +46,8 @@ public enum BuildError: Error, CustomStringConvertible {
     case partWithoutTrails(path: String)
     /// A build of trails alone (no raster layer) cannot be cut in shard parts: it is built whole.
     case trailsOverlayNotSharded
+    /// A terrain layer cannot be built as asked.
+    case terrain(TerrainLayerProblem)
 
     public var description: String {
         switch self {
@@ -76,6 +78,7 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .trails(error): error.description
         case let .trailDrawing(tile, error): "trails of tile \(tile): \(error)"
         case let .trailStore(error): error.description
+        case let .terrain(problem): problem.description
         case .trailsOverlayNotSharded: "a trails-only overlay is built on one machine: it cannot be cut in shard parts"
         case let .partWithoutTrails(path): "\(path): this part of a build with trails holds no trails to merge; build the parts again with this version"
         }

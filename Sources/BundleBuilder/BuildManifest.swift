@@ -37,6 +37,9 @@ public struct BuildManifest: Sendable {
     public var layers: [BuildLayer]
     /// The layer of kind `trails`, if any: vector trails drawn over the others and stored.
     public var trails: TrailLayerOptions?
+    /// The layer of kind `terrain`, if any: DEMs drawn or made into terrain tiles, in a bundle
+    /// of their own (no other raster layer beside it).
+    public var terrain: TerrainLayer?
 
     static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
                                          "allowGaps", "allowOverlap", "output", "layers"]
@@ -67,6 +70,7 @@ public struct BuildManifest: Sendable {
         var o = BuildOptions(sources: [], name: name, minZoom: minZoom, maxZoom: maxZoom, output: output)
         o.layers = layers
         o.trails = trails
+        o.terrain = terrain
         o.zoomsFromSources = zoomsFromSources
         o.allowGaps = allowGaps
         o.allowOverlap = allowOverlap
@@ -96,7 +100,7 @@ public struct BuildManifest: Sendable {
 }
 
 /// Reads a manifest's JSON value by value, naming the field in every error.
-private struct FieldReader {
+struct FieldReader {
     let path: String
     /// The whole file as `JSONSerialization` reads it (for a trails layer's style, decoded as `TrailStyle`).
     var raw: [String: Any]?
@@ -168,8 +172,12 @@ private struct FieldReader {
         guard !layerValues.isEmpty else { throw fail("layers", "must hold at least one layer") }
         var layers = [BuildLayer]()
         var trails: TrailLayerOptions?
+        var terrain: TerrainLayer?
         for (i, value) in layerValues.enumerated() {
-            if case let .object(l) = value, l["kind"] == .string("trails") {
+            if case let .object(l) = value, l["kind"] == .string("terrain") {
+                guard terrain == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind terrain") }
+                terrain = try terrainLayer(value, "layers[\(i)]", base: base)
+            } else if case let .object(l) = value, l["kind"] == .string("trails") {
                 guard trails == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind trails") }
                 trails = try trailLayer(value, "layers[\(i)]", index: i, base: base)
             } else {
@@ -177,17 +185,24 @@ private struct FieldReader {
             }
         }
 
+        if let terrain {
+            if let i = layerValues.indices.first(where: { if case let .object(l) = layerValues[$0] { l["kind"] != .string("terrain") && l["kind"] != .string("trails") } else { false } }) {
+                throw fail("layers[\(i)]", "a terrain layer is built in a bundle of its own: build this layer in another manifest")
+            }
+            if terrain.encoding != nil, trails != nil { throw fail("layers", "terrain tiles hold elevations: draw the trails in another bundle") }
+        }
         let zoomRange = 0...TileID.maxZoom
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         // As on the command line: unless every layer gives its zooms, the builder takes the
         // missing ends from the unranged layers' sources, together with the ranged layers' zooms.
         // A trails-only manifest: the trails' zooms, else chosen from their extent.
-        let unranged = layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil)
-        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min() ?? trails?.zooms?.lowerBound)
-        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max() ?? trails?.zooms?.upperBound)
+        let unranged = terrain.map { $0.zooms == nil } ?? (layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil))
+        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min() ?? terrain?.zooms?.lowerBound ?? trails?.zooms?.lowerBound)
+        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max() ?? terrain?.zooms?.upperBound ?? trails?.zooms?.upperBound)
         if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
 
         var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers, trails: trails)
+        m.terrain = terrain
         if minZoom == nil { m.zoomsFromSources.insert(.min) }
         if maxZoom == nil { m.zoomsFromSources.insert(.max) }
         m.description = try string(top["description"], "description", nonEmpty: false)
@@ -221,6 +236,9 @@ private struct FieldReader {
             m.pngLevel = try integer(o["pngLevel"], "output.pngLevel", in: 0...12)
             m.resampling = try choice(o["resampling"], "output.resampling", Resampling.self)
             m.rounding = try choice(o["rounding"], "output.rounding", TileRounding.self)
+            if terrain?.encoding != nil, m.format == .jpg || (m.format == .webp && m.lossless != true) {
+                throw fail("output.format", "terrain tiles are lossless: png, or webp with lossless: true")
+            }
         }
         return m
     }

@@ -11,6 +11,9 @@ public struct BuildOptions: Sendable {
     /// Trails drawn over the tiles and stored in the bundle; with no layer of sources, the
     /// bundle is a transparent trails-only overlay over the trails' extent.
     public var trails: TrailLayerOptions?
+    /// A terrain layer (DEMs drawn as hillshade or colour relief, or terrain tiles): built in a
+    /// bundle of its own, with the trails drawn over it when there are any.
+    public var terrain: TerrainLayer?
     /// Source files (any raster GDAL reads; PNGs with world files are decoded by TrailMap),
     /// drawn in order (later sources over earlier ones); folders and globs are expanded by
     /// `SourceList`. Setting it makes the build one layer serving every zoom.

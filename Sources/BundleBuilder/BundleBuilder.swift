@@ -255,6 +255,9 @@ public struct BundleBuilder: Sendable {
     /// build of the same fingerprint left by a killed run is continued (`BuildReport.start`).
     public func build(progress: @escaping @Sendable (BuildProgress) -> Void = { _ in }) throws(BuildError) -> BuildReport {
         let start = Date()
+        if let terrain = options.terrain {
+            return try TerrainBuild(options: options, layer: terrain, logger: logger).run(progress: progress)
+        }
         if options.sources.isEmpty, let trails = options.trails {
             return try TrailOverlayBuild(options: options, trails: try PreparedTrails.read(trails), logger: logger).run(progress: progress)
         }

@@ -12,6 +12,10 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
     case unsupportedDataType(path: String, type: String)
     case badNodata(path: String, detail: String)
     case readFailed(path: String, reason: String)
+    /// A DEM's band names a vertical unit that is not a length this reader knows (the name).
+    case unknownVerticalUnit(path: String, unit: String)
+    /// Every pixel of a DEM is a void (nodata or NaN).
+    case noElevations(path: String)
 
     public var description: String {
         switch self {
@@ -32,6 +36,9 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
         case let .unsupportedDataType(path, type): "\(path): unsupported pixel type \(type)"
         case let .badNodata(path, detail): "\(path): \(detail)"
         case let .readFailed(path, reason): "\(path): reading pixels failed: \(reason)"
+        case let .unknownVerticalUnit(path, unit):
+            "\(path): the elevations' unit \"\(unit)\" is not one TrailMap knows (metres, feet, US survey feet)"
+        case let .noElevations(path): "\(path): every pixel is a void (nodata or NaN): the DEM holds no elevation"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Raster
 import TileGeometry
+import Terrain
 import TileStore
 import TrailMapAPI
 
@@ -26,6 +27,9 @@ enum TileJSON {
         /// Left out when the bundle has none.
         var description: String?
         var tileSize: Int
+        /// A terrain tileset's elevation encoding (`terrarium` or `mapbox`), as MapLibre's
+        /// `raster-dem` source reads it; left out for other tilesets.
+        var encoding: String?
     }
 
     /// One entry of `GET /tiles`: an unavailable tileset has only `id`, `tilejson`, `status` and `error`.
@@ -85,7 +89,8 @@ enum TileJSON {
             minzoom: m.minZoom, maxzoom: m.maxZoom, bounds: [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north],
             center: [m.center.lon, m.center.lat, Double(m.center.zoom)], version: m.version.isEmpty ? "1.0.0" : m.version,
             format: t.format.rawValue, attribution: m.attribution.isEmpty ? nil : m.attribution,
-            description: m.description.isEmpty ? nil : m.description, tileSize: t.tileSize)
+            description: m.description.isEmpty ? nil : m.description, tileSize: t.tileSize,
+            encoding: m.extra[TerrainEncoding.metadataKey].flatMap(TerrainEncoding.init(metadataValue:))?.metadataValue)
     }
 
     /// The list of `tilesets`; `paidProduct(id)`: the product id of a paid tileset, else nil.

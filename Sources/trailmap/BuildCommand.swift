@@ -82,7 +82,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
     var openOptions: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). On the sample's Colorado imagery: webp --lossless ~0.7x the PNG bytes with the same pixels; webp q90 and jpeg q85 a fraction of them, lossy.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). On the sample's Colorado imagery: webp --lossless ~0.7x the PNG bytes with the same pixels; webp q90 and jpeg q85 a fraction of them, lossy. With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"))
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("Quality of lossy webp and jpeg tiles, 1-100 (default 90 for webp, 85 for jpeg).", valueName: "1-100"))
@@ -148,6 +148,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The zooms the trails are drawn at (default: every zoom of the build).", valueName: "z0-z1"))
     var trailsZooms: String?
 
+    @OptionGroup(title: "Terrain") var terrain: TerrainArguments
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -156,8 +158,8 @@ struct BuildCommand: ParsableCommand {
                 throw ValidationError("--manifest gives the sources and zooms: drop --source, --source-list, --minzoom and --maxzoom")
             }
         } else {
-            if source.isEmpty && sourceList == nil && trails.isEmpty {
-                throw ValidationError("give at least one --source FILE (or FOLDER), --source-list FILE or --trails FILE, or a --manifest")
+            if source.isEmpty && sourceList == nil && trails.isEmpty && terrain.dem.isEmpty {
+                throw ValidationError("give at least one --source FILE (or FOLDER), --source-list FILE, --dem FILE or --trails FILE, or a --manifest")
             }
             if name == nil { throw ValidationError("give the region's --name (or a --manifest that names it)") }
         }
@@ -194,8 +196,14 @@ struct BuildCommand: ParsableCommand {
                   v[0] < v[2], v[1] < v[3]
             else { throw ValidationError("--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40") }
         }
-        if let format, TileFormat(metadata: format) == nil {
-            throw ValidationError("--format must be png, webp or jpeg, not \(format)")
+        if manifest != nil && terrain.anyGiven { throw ValidationError("--manifest gives the terrain (a layer of kind terrain): drop --dem and the terrain options") }
+        try terrain.check(format: format, hasSources: !source.isEmpty || sourceList != nil)
+        let terrainTiles = TerrainArguments.encoding(format: format)
+        if let format, TileFormat(metadata: format) == nil && terrainTiles == nil {
+            throw ValidationError("--format must be png, webp or jpeg (or terrarium or terrain-rgb with --dem), not \(format)")
+        }
+        if terrainTiles != nil && (quality != nil || lossless) {
+            throw ValidationError("terrain tiles are lossless: drop --quality and --lossless (--terrain-image webp makes lossless WebP)")
         }
         let chosen = format.flatMap(TileFormat.init(metadata:))
         if let quality {
@@ -240,6 +248,13 @@ struct BuildCommand: ParsableCommand {
         if let bands { options.read.bands = Self.numbers(bands).flatMap(ReadOptions.bandNumbers) }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
         if let tileSize { options.tileSize = tileSize }
+        if let layer = try terrain.layer(format: format, crs: options.read.crs) {
+            options.terrain = layer
+            if layer.encoding != nil, terrain.terrainImage?.lowercased() == "webp" {
+                options.format = .webp
+                options.lossless = true
+            }
+        }
         if let format = format.flatMap(TileFormat.init(metadata:)) {
             options.format = format
             options.lossless = lossless

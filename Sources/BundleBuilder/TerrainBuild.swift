@@ -1,0 +1,178 @@
+import Crypto
+import Foundation
+import Logging
+import Raster
+import SourceReaders
+import Synchronization
+import Terrain
+import TileGeometry
+import TileStore
+
+/// A build of a terrain layer: every zoom's tiles computed from the DEMs warped onto that zoom's
+/// own tile grid (GDAL's warper, averaging where the tiles' pixels are coarser than the DEM's,
+/// bilinear where finer), then drawn (`TerrainDrawing`) or encoded as terrain tiles. Trails,
+/// when the build has them, are drawn over drawn layers and stored beside the tiles.
+struct TerrainBuild {
+    let options: BuildOptions
+    let layer: TerrainLayer
+    let logger: Logger
+
+    /// Tiles rendered between two writes.
+    static let batchSize = 512
+
+    func run(progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
+        let start = Date()
+        try layer.validate()
+        guard options.shard == nil, options.update == nil else { throw .terrain(.notShardedOrUpdated) }
+        guard options.layers.allSatisfy({ $0.sources.isEmpty }) else { throw .terrain(.mixedWithSources) }
+        guard [256, 512].contains(options.tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
+        if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
+            throw .terrain(.lossyTerrainTiles)
+        }
+        let sources = try TerrainSources.read(layer, logger: logger)
+        var region = sources.bounds
+        if let clip = options.clipBounds {
+            guard let inside = region.intersection(clip) else {
+                throw .sourceOutsideRegion(path: sources.dems[0].path, layer: layer.name, bounds: clip)
+            }
+            region = inside
+        }
+        guard let bounds = region.clippedToMercator else { throw .outsideMercator(path: sources.dems[0].path, bounds: region) }
+        let zooms = try self.zooms(sources: sources, bounds: bounds)
+        let drawing = TerrainDrawing(layer: layer, ramp: layer.colorRelief?.resolved(min: sources.range.min, max: sources.range.max))
+        let trails = try layer.encoding == nil ? options.trails.map(PreparedTrails.read) : nil
+        let ranges = zooms.map { TileRange(bounds: bounds, zoom: $0) }
+        let total = ranges.reduce(0) { $0 + $1.count }
+        guard total <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
+        logger.info("building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider")
+
+        let writer: BundleWriter
+        do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint(sources, zooms: zooms)) } catch { throw .store(error) }
+        do throws(BuildError) {
+            let encoding = options.tileEncoding, n = options.tileSize, threads = max(1, options.renderThreads)
+            let pool = DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit)
+            let border = layer.hillshade != nil ? 1 : 0
+            let dems = sources.dems, finest = sources.finestPixel, buildZooms = zooms
+            var done = 0
+            for range in ranges {
+                // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
+                let tilePixel = WebMercator.tileSpan(zoom: range.z) / Double(n)
+                let sampling: DEMReader.Sampling = finest.map { tilePixel > $0 } ?? true ? .average : .bilinear
+                let tiles = Array(range)
+                for batchStart in stride(from: 0, to: tiles.count, by: Self.batchSize) {
+                    let batch = Array(tiles[batchStart..<min(tiles.count, batchStart + Self.batchSize)])
+                    let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
+                    let failure = Mutex<BuildError?>(nil)
+                    let chunk = (batch.count + threads - 1) / threads
+                    DispatchQueue.concurrentPerform(iterations: threads) { i in
+                        let readers = pool.take()
+                        defer { pool.give(readers) }
+                        var mine = [(tile: TileID, data: [UInt8])]()
+                        for t in batch[min(batch.count, i * chunk)..<min(batch.count, (i + 1) * chunk)] {
+                            do throws(BuildError) {
+                                guard let grid = try Self.elevations(t, size: n, border: border, dems: dems, sampling: sampling,
+                                                                     pool: pool, readers: readers),
+                                      var image = drawing.image(grid, tile: t) else { continue }
+                                if let trails, trails.draws(t.z, build: buildZooms) { image = try trails.drawn(over: image, tile: t, tileSize: n) }
+                                do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                            } catch {
+                                failure.withLock { if $0 == nil { $0 = error } }
+                                return
+                            }
+                        }
+                        made.withLock { $0 += mine }
+                    }
+                    if let error = failure.withLock({ $0 }) { throw error }
+                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch { throw .store(error) }
+                    done += batch.count
+                    progress(BuildProgress(phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
+                                           elapsed: Date().timeIntervalSince(start)))
+                }
+            }
+            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
+            let stats: BundleWriteStats
+            do { stats = try writer.finish(metadata: metadata(bounds: bounds, zooms: zooms, sources: sources), record: [:]) } catch { throw .store(error) }
+            if let trails { try trails.store(in: options.output) }
+            return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
+                               bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
+                               seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// The elevations of tile `t` over every DEM touching it (later DEMs over earlier ones where
+    /// they have elevations); nil when none touches it.
+    static func elevations(_ t: TileID, size: Int, border: Int, dems: [TerrainSources.DEM], sampling: DEMReader.Sampling,
+                           pool: DEMReaderPool, readers: DEMReaderPool.Readers) throws(BuildError) -> ElevationGrid? {
+        let b = t.mercatorBounds
+        let pad = (b.maxX - b.minX) / Double(size) * Double(border)
+        let padded = MercatorBounds(minX: b.minX - pad, minY: b.minY - pad, maxX: b.maxX + pad, maxY: b.maxY + pad)
+        var grid: ElevationGrid?
+        for (i, dem) in dems.enumerated().reversed() where dem.mercatorParts.contains(where: { $0.intersects(padded) }) {
+            let values: [Float]
+            do {
+                values = try pool.reader(i, in: readers).elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
+                                                                     size: size, border: border, sampling: sampling)
+            } catch let error as SourceReaderError { throw .source(error) } catch { throw .pixels(path: dem.path, reason: "\(error)") }
+            let lower = ElevationGrid(size: size, border: border, values: values)
+            if grid == nil { grid = lower } else { grid!.fillVoids(from: lower) }
+        }
+        return grid
+    }
+
+    /// The build's zooms: the layer's, else those given, else from the DEMs (the highest zoom
+    /// whose pixels are not finer than the finest DEM's; the lowest at which the region fits a tile).
+    func zooms(sources: TerrainSources, bounds: GeoBounds) throws(BuildError) -> ClosedRange<Int> {
+        if let z = layer.zooms { return z }
+        let from = options.zoomsFromSources
+        let box = bounds.mercator
+        let z = ZoomChoice.range(lowest: from.contains(.min) ? nil : options.minZoom, highest: from.contains(.max) ? nil : options.maxZoom,
+                                 from: from, finest: sources.finestPixel, region: (box.maxX - box.minX, box.maxY - box.minY),
+                                 tileSize: options.tileSize)
+        guard z.min <= z.max else { throw .zoomOrder(min: z.min, max: z.max) }
+        guard z.max <= TileID.maxZoom else { throw .zoomTooHigh(z.max) }
+        return z.min...z.max
+    }
+
+    /// What decides the tiles: a partial build with another fingerprint is started over.
+    private func fingerprint(_ sources: TerrainSources, zooms: ClosedRange<Int>) -> String {
+        var parts = ["terrain", BundleBuilder.version, layer.products, "\(zooms)", "\(options.tileSize)", options.format.rawValue,
+                     "\(options.lossless)", "\(layer.opacity)", "\(String(describing: layer.hillshade))",
+                     "\(String(describing: layer.colorRelief))", layer.crs?.wkt ?? "", layer.verticalUnit?.rawValue ?? ""]
+        for dem in sources.dems {
+            let stamp = SourceFileStamp(path: dem.path)
+            parts.append("\(dem.path)|\(stamp)")
+        }
+        parts.append("\(String(describing: options.clipBounds))")
+        return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func metadata(bounds: GeoBounds, zooms: ClosedRange<Int>, sources: TerrainSources) -> BundleMetadata {
+        var meta = BundleMetadata(name: options.name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
+        let c = bounds.center
+        meta.center = (c.lon, c.lat, (zooms.lowerBound + zooms.upperBound) / 2)
+        meta.description = options.description.isEmpty ? "\(options.name) \(layer.encoding == nil ? "relief" : "terrain")" : options.description
+        meta.attribution = options.attribution
+        meta.version = options.version
+        meta.format = options.format.rawValue
+        let file = URL(fileURLWithPath: options.output).deletingPathExtension().lastPathComponent
+        meta.extra["trailmap:region"] = options.regionID ?? file
+        meta.extra["trailmap:builder"] = BundleBuilder.version
+        let names = sources.dems.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        meta.extra["trailmap:sources"] = names.joined(separator: ",")
+        meta.extra["trailmap:tilesize"] = String(options.tileSize)
+        meta.extra["trailmap:terrain"] = layer.products
+        if let encoding = layer.encoding { meta.extra[TerrainEncoding.metadataKey] = encoding.metadataValue }
+        var layers = [BundleLayer(name: layer.name, title: layer.title, kind: .series, minzoom: zooms.lowerBound, maxzoom: zooms.upperBound,
+                                  sources: names)]
+        if let t = options.trails, layer.encoding == nil {
+            let z = t.zooms ?? zooms
+            layers.append(BundleLayer(name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
+                                      sources: t.sources.map { URL(fileURLWithPath: $0).lastPathComponent }))
+        }
+        meta.extra[BundleLayer.metadataKey] = BundleLayer.encode(layers)
+        return meta
+    }
+}

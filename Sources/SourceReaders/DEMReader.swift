@@ -1,0 +1,132 @@
+import CGDAL
+import Foundation
+
+/// One open elevation raster (any DEM GDAL reads: GeoTIFF, COG, VRT, SRTM `.hgt`, in any CRS),
+/// read as elevations in metres warped onto Web Mercator tile grids. Not thread-safe: each
+/// thread opens its own.
+public final class DEMReader {
+    public let path: String
+    private let handle: GDALDatasetH
+    /// The unit of the band's values.
+    public let unit: VerticalUnit
+    /// The band's scale and offset (raw × scale + offset is in `unit`).
+    private let scale: Double, offset: Double
+    /// The source's CRS as WKT (its own, or the one given in its place).
+    private let sourceWKT: String
+    private static let mercatorWKT = SpatialReference.webMercator.wkt
+
+    /// Opens `path`'s first band. `crs` replaces the CRS the file declares; `unit` replaces the
+    /// unit its band names (an unknown unit name is an error unless it is given).
+    public init(path: String, crs: SpatialReference?, unit given: VerticalUnit? = nil) throws(SourceReaderError) {
+        GDALEnvironment.prepare()
+        GDALEnvironment.resetError()
+        guard let h = GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
+            throw .cannotOpen(path: path, reason: GDALEnvironment.lastError(or: "not a raster GDAL reads"))
+        }
+        guard GDALGetRasterCount(h) >= 1, let band = GDALGetRasterBand(h, 1) else {
+            GDALClose(h)
+            throw .unsupportedBands(path: path, detail: "no band")
+        }
+        var gt = [Double](repeating: 0, count: 6)
+        if GDALGetGeoTransform(h, &gt) != CE_None && GDALGetGCPCount(h) == 0 {
+            GDALClose(h)
+            throw .noGeoreference(path: path)
+        }
+        let wkt: String
+        if let crs {
+            wkt = crs.wkt
+        } else if let ref = GDALGetSpatialRef(h) ?? (GDALGetGCPCount(h) > 0 ? GDALGetGCPSpatialRef(h) : nil) {
+            var out: UnsafeMutablePointer<CChar>?
+            OSRExportToWkt(ref, &out)
+            wkt = out.map { String(cString: $0) } ?? ""
+            VSIFree(out)
+        } else {
+            wkt = ""
+        }
+        guard !wkt.isEmpty else {
+            GDALClose(h)
+            throw .noCRS(path: path)
+        }
+        if let given {
+            unit = given
+        } else {
+            let name = GDALGetRasterUnitType(band).map { String(cString: $0) } ?? ""
+            guard let u = VerticalUnit(gdalName: name) else {
+                GDALClose(h)
+                throw .unknownVerticalUnit(path: path, unit: name)
+            }
+            unit = u
+        }
+        var has: Int32 = 0
+        let s = GDALGetRasterScale(band, &has)
+        scale = has != 0 && s != 0 ? s : 1
+        let o = GDALGetRasterOffset(band, &has)
+        offset = has != 0 ? o : 0
+        sourceWKT = wkt
+        self.path = path
+        handle = h
+    }
+
+    deinit { GDALClose(handle) }
+
+    /// How the source's pixels are gathered onto a tile's.
+    public enum Sampling: String, Sendable {
+        /// The mean of the source pixels under each tile pixel (tile pixels coarser than the source's).
+        case average
+        /// Bilinear interpolation (tile pixels as fine as the source's or finer).
+        case bilinear
+    }
+
+    /// Elevations in metres of a Web Mercator box cut in `size`² pixels, with `border` more
+    /// pixels on every side (rows north first; NaN where the source has no elevation: nodata,
+    /// outside it). The box is `(minX, minY, maxX, maxY)` in EPSG:3857 metres.
+    public func elevations(minX: Double, minY: Double, maxX: Double, maxY: Double, size: Int, border: Int,
+                           sampling: Sampling) throws(SourceReaderError) -> [Float] {
+        let n = size + 2 * border
+        let px = (maxX - minX) / Double(size), py = (maxY - minY) / Double(size)
+        guard let mem = GDALGetDriverByName("MEM"), let dst = GDALCreate(mem, "", Int32(n), Int32(n), 1, GDT_Float32, nil) else {
+            throw .readFailed(path: path, reason: "cannot make the tile's grid in memory")
+        }
+        defer { GDALClose(dst) }
+        var gt = [minX - Double(border) * px, px, 0, maxY + Double(border) * py, 0, -py]
+        GDALSetGeoTransform(dst, &gt)
+        GDALSetProjection(dst, Self.mercatorWKT)
+        // The warper skips the parts of the grid no source pixel reaches (leaving them as made,
+        // zero): voids from the start.
+        GDALFillRaster(GDALGetRasterBand(dst, 1), .nan, 0)
+        let args = ["-r", sampling.rawValue, "-dstnodata", "nan", "-wo", "INIT_DEST=NO_DATA", "-s_srs", sourceWKT]
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        guard let options = GDALWarpAppOptionsNew(&argv, nil) else {
+            throw .readFailed(path: path, reason: "the warper refused its options")
+        }
+        defer { GDALWarpAppOptionsFree(options) }
+        GDALEnvironment.resetError()
+        var src: GDALDatasetH? = handle
+        var usageError: Int32 = 0
+        let warped = GDALWarp(nil, dst, 1, &src, options, &usageError)
+        guard warped != nil else {
+            throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "warping to the tile's grid failed"))
+        }
+        var out = [Float](repeating: .nan, count: n * n)
+        let band = GDALGetRasterBand(dst, 1)
+        let err = out.withUnsafeMutableBytes { GDALRasterIO(band, GF_Read, 0, 0, Int32(n), Int32(n), $0.baseAddress, Int32(n), Int32(n), GDT_Float32, 0, 0) }
+        guard err == CE_None else { throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "reading the warped tile failed")) }
+        let factor = Float(scale * unit.metres), shift = Float(offset * unit.metres)
+        if factor != 1 || shift != 0 {
+            for i in out.indices where !out[i].isNaN { out[i] = out[i] * factor + shift }
+        }
+        return out
+    }
+
+    /// The lowest and highest elevation in metres, or nil when every pixel is a void.
+    public func range() -> (min: Double, max: Double)? {
+        guard let band = GDALGetRasterBand(handle, 1) else { return nil }
+        var mm = [Double](repeating: 0, count: 2)
+        CPLPushErrorHandler(CPLQuietErrorHandler)
+        defer { CPLPopErrorHandler() }
+        guard GDALComputeRasterMinMax(band, 0, &mm) == CE_None, mm[0].isFinite, mm[1].isFinite else { return nil }
+        let a = (mm[0] * scale + offset) * unit.metres, b = (mm[1] * scale + offset) * unit.metres
+        return (Swift.min(a, b), Swift.max(a, b))
+    }
+}

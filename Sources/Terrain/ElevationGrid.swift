@@ -1,0 +1,46 @@
+/// Elevations on a tile's pixel grid in Web Mercator, with a border of pixels on every side so
+/// that a 3×3 window (hillshade) has neighbours at the tile's edges.
+///
+/// Values are metres; NaN is a void (no elevation).
+public struct ElevationGrid: Sendable {
+    /// The tile's width and height in pixels (the border not counted).
+    public let size: Int
+    /// Pixels of border on each side.
+    public let border: Int
+    /// `(size + 2 × border)²` values, rows north first.
+    public var values: [Float]
+
+    /// A grid of voids.
+    public init(size: Int, border: Int) {
+        self.size = size
+        self.border = border
+        values = [Float](repeating: .nan, count: (size + 2 * border) * (size + 2 * border))
+    }
+
+    /// A grid holding `values` (which must have `(size + 2 × border)²` elements).
+    public init(size: Int, border: Int, values: [Float]) {
+        precondition(values.count == (size + 2 * border) * (size + 2 * border))
+        self.size = size
+        self.border = border
+        self.values = values
+    }
+
+    /// Pixels in a row, border included.
+    public var stride: Int { size + 2 * border }
+
+    /// The elevation of tile pixel (x, y); the border is at -1 and `size`.
+    @inline(__always) public func value(x: Int, y: Int) -> Float { values[(y + border) * stride + x + border] }
+
+    /// Whether every pixel of the tile (the border not counted) is a void.
+    public var isAllVoid: Bool {
+        for y in 0..<size { for x in 0..<size where !value(x: x, y: y).isNaN { return false } }
+        return true
+    }
+
+    /// Fills this grid's voids with `other`'s values (a later source drawn under an earlier one's
+    /// gaps is the caller's order: call it on the upper source with the lower one).
+    public mutating func fillVoids(from other: ElevationGrid) {
+        precondition(other.values.count == values.count)
+        for i in values.indices where values[i].isNaN { values[i] = other.values[i] }
+    }
+}

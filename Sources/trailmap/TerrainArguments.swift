@@ -1,0 +1,115 @@
+import ArgumentParser
+import BundleBuilder
+import Foundation
+import SourceReaders
+import Terrain
+
+extension HillshadeOptions.Mode: ExpressibleByArgument {}
+extension VerticalUnit: ExpressibleByArgument {}
+
+/// `trailmap build`'s terrain options: DEMs and what is made of them (a drawn hillshade or
+/// colour relief, or terrain tiles with `--format terrarium|terrain-rgb`).
+struct TerrainArguments: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("An elevation raster (DEM: GeoTIFF, COG, VRT, SRTM .hgt, anything GDAL reads, in any CRS; nodata as voids; metres or feet); repeat for more (later ones over earlier ones). Built in a bundle of its own: --hillshade and --color-relief draw it, --format terrarium or terrain-rgb makes terrain tiles.", valueName: "path"))
+    var dem: [String] = []
+
+    @Flag(name: .long, help: "Draw the DEM's shaded relief (Horn's method as gdaldem hillshade), computed at each zoom's own resolution.")
+    var hillshade = false
+
+    @Option(name: .long, help: ArgumentHelp("The hillshade's light: single (one light from --azimuth, the default), multidirectional or combined (as gdaldem's -multidirectional and -combined).", valueName: "mode"))
+    var hillshadeMode: HillshadeOptions.Mode?
+
+    @Option(name: .long, help: ArgumentHelp("The light's direction in degrees clockwise from north (default 315).", valueName: "degrees"))
+    var azimuth: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The light's height above the horizon in degrees (default 45).", valueName: "degrees"))
+    var altitude: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Vertical exaggeration of the hillshade (default 1).", valueName: "factor"))
+    var zFactor: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Colour the DEM with a ramp file in gdaldem color-relief's format (elevation or N%, R G B [A]; nv for voids); with --hillshade, the relief is shaded by it.", valueName: "ramp"))
+    var colorRelief: String?
+
+    @Option(name: .long, help: ArgumentHelp("The drawn terrain's opacity, more than 0 and at most 1 (with --color-relief and --hillshade: how strongly the shade darkens the colours). Default 1.", valueName: "0-1"))
+    var terrainOpacity: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The unit of the DEM's values, replacing what the file names: metre, foot or us-foot (default: the band's unit; none is metres).", valueName: "unit"))
+    var demUnit: VerticalUnit?
+
+    @Option(name: .long, help: ArgumentHelp("Terrain tiles' image format: png (the default) or webp (lossless).", valueName: "format"))
+    var terrainImage: String?
+
+    /// The terrain encoding a `--format` value names: `terrarium` or `terrain-rgb` (Mapbox's).
+    static func encoding(format: String?) -> TerrainEncoding? {
+        switch format?.lowercased() {
+        case "terrarium": .terrarium
+        case "terrain-rgb", "mapbox": .mapbox
+        default: nil
+        }
+    }
+
+    /// Whether any terrain option is given.
+    var anyGiven: Bool {
+        !dem.isEmpty || hillshade || hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil
+            || colorRelief != nil || terrainOpacity != nil || demUnit != nil || terrainImage != nil
+    }
+
+    /// Checks the options against each other and the build's `--format`.
+    func check(format: String?, hasSources: Bool) throws {
+        let tiles = Self.encoding(format: format)
+        if dem.isEmpty {
+            if anyGiven { throw ValidationError("--hillshade, --color-relief and the other terrain options apply to --dem") }
+            if tiles != nil { throw ValidationError("--format \(format!) makes terrain tiles from a --dem") }
+            return
+        }
+        if hasSources { throw ValidationError("--dem builds a terrain bundle of its own: drop --source and --source-list (or build them in another bundle)") }
+        if tiles == nil && !hillshade && colorRelief == nil {
+            throw ValidationError("--dem needs something to make: --hillshade, --color-relief, or --format terrarium or terrain-rgb for terrain tiles")
+        }
+        if tiles != nil && (hillshade || colorRelief != nil) {
+            throw ValidationError("--format \(format!) makes terrain tiles, a bundle of their own: drop --hillshade and --color-relief (build them in another bundle)")
+        }
+        if !hillshade && (hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil) {
+            throw ValidationError("--hillshade-mode, --azimuth, --altitude and --z-factor apply to --hillshade")
+        }
+        if let terrainImage {
+            guard tiles != nil else { throw ValidationError("--terrain-image applies to --format terrarium or terrain-rgb") }
+            guard ["png", "webp"].contains(terrainImage.lowercased()) else { throw ValidationError("--terrain-image must be png or webp, not \(terrainImage)") }
+        }
+        if let problem = options.problem {
+            switch problem {
+            case .azimuth: throw ValidationError("--azimuth: \(problem)")
+            case .altitude: throw ValidationError("--altitude: \(problem)")
+            case .zFactor: throw ValidationError("--z-factor: \(problem)")
+            }
+        }
+        if let o = terrainOpacity, !(o > 0 && o <= 1) { throw ValidationError("--terrain-opacity must be more than 0 and at most 1, not \(o)") }
+    }
+
+    private var options: HillshadeOptions {
+        var h = HillshadeOptions()
+        if let hillshadeMode { h.mode = hillshadeMode }
+        if let azimuth { h.azimuth = azimuth }
+        if let altitude { h.altitude = altitude }
+        if let zFactor { h.zFactor = zFactor }
+        return h
+    }
+
+    /// The terrain layer the options describe (nil without `--dem`); a ramp that cannot be read
+    /// or parsed is an error naming the file and line.
+    func layer(format: String?, crs: SpatialReference?) throws -> TerrainLayer? {
+        guard !dem.isEmpty else { return nil }
+        var layer = TerrainLayer(sources: dem)
+        layer.encoding = Self.encoding(format: format)
+        if hillshade { layer.hillshade = options }
+        if let colorRelief {
+            do { layer.colorRelief = try ColorRamp.load(path: colorRelief) } catch { throw ValidationError("--color-relief: \(error)") }
+            layer.colorReliefPath = colorRelief
+        }
+        if let terrainOpacity { layer.opacity = terrainOpacity }
+        layer.verticalUnit = demUnit
+        layer.crs = crs
+        return layer
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Raster
+import Terrain
+import Testing
+import TileGeometry
+import TileStore
+import TrailMapTestSupport
+
+/// `trailmap build --dem`: a hillshade bundle, a colour relief, terrain tiles with their
+/// `encoding`, a terrain manifest layer; bad input gets a message naming the file or option, a
+/// non-zero exit and no bundle. The DEM is an ASCII grid turned into a GeoTIFF by gdal_translate.
+@Suite struct BuildTerrainCLITests {
+    let dir = TemporaryDirectory()
+
+    /// A 100 × 100 DEM of 30 m pixels in UTM 13N rising 0.1 m a metre eastwards.
+    func dem() throws -> String {
+        var text = "ncols 100\nnrows 100\nxllcorner 450000\nyllcorner 4420000\ncellsize 30\nNODATA_value -9999\n"
+        for _ in 0..<100 { text += (0..<100).map { String(2000 + 3 * $0) }.joined(separator: " ") + "\n" }
+        try text.write(toFile: dir.file("dem.asc"), atomically: true, encoding: .utf8)
+        let made = try CLIRunner.run(["-q", "-a_srs", "EPSG:32613", "-ot", "Int16", dir.file("dem.asc"), dir.file("dem.tif")],
+                                     executable: "/usr/bin/gdal_translate")
+        #expect(made.status == 0, "\(made.stderr)")
+        return dir.file("dem.tif")
+    }
+
+    @Test func hillshadeReliefAndTerrainTilesFromTheCommandLine() throws {
+        let dem = try dem()
+        try "2000 0 128 0\n2300 255 255 255\n".write(toFile: dir.file("ramp.txt"), atomically: true, encoding: .utf8)
+        let runs: [(String, [String])] = [
+            ("hs", ["--hillshade", "--hillshade-mode", "combined"]),
+            ("relief", ["--color-relief", dir.file("ramp.txt"), "--hillshade", "--terrain-opacity", "0.5"]),
+            ("rgb", ["--format", "terrain-rgb", "--tile-size", "512"]),
+            ("terrarium", ["--format", "terrarium", "--terrain-image", "webp"]),
+        ]
+        for (name, args) in runs {
+            let out = dir.file("\(name).mbtiles")
+            let r = try CLIRunner.run(["build", "--dem", dem, "--name", name, "--minzoom", "11", "--maxzoom", "12", "--out", out, "-q"] + args)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            let meta = try BundleReader(path: out).metadataPairs()
+            #expect(meta["encoding"] == [("rgb", "mapbox"), ("terrarium", "terrarium")].first { $0.0 == name }?.1, "\(name)")
+            #expect(meta["format"] == (name == "terrarium" ? "webp" : "png"))
+            #expect(meta["trailmap:tilesize"] == (name == "rgb" ? "512" : "256"))
+            // The DEM's middle (UTM 451500 E, 4421500 N), its tile at zoom 12 and its pixel there.
+            let (lon, lat) = (-105.5687, 39.9441)
+            let t = WebMercator.tile(lon: lon, lat: lat, zoom: 12)
+            let image = try TileDecoder.decode([UInt8](try #require(try BundleReader(path: out).tile(t), "\(name): tile \(t)")))
+            let b = t.mercatorBounds, m = WebMercator.project(lon: lon, lat: lat)
+            let px = Int((m.x - b.minX) / (b.maxX - b.minX) * Double(image.width)), py = Int((b.maxY - m.y) / (b.maxY - b.minY) * Double(image.height))
+            let middle = (py * image.width + px) * 4
+            #expect(image.pixels[middle + 3] == 255, "\(name): opaque inside the DEM")
+            if name == "rgb" {
+                let e = TerrainEncoding.mapbox.decode(red: image.pixels[middle], green: image.pixels[middle + 1], blue: image.pixels[middle + 2])
+                #expect(e > 2000 && e < 2300, "elevation \(e)")
+            }
+            if name == "relief" { #expect(image.pixels[middle] != image.pixels[middle + 1], "coloured, not grey") }
+        }
+    }
+
+    @Test func aTerrainManifestLayerBuilds() throws {
+        let dem = try dem()
+        let manifest = dir.file("terrain.json")
+        try """
+        {"name": "Relief", "minzoom": 11, "maxzoom": 11, "layers": [
+          {"name": "shade", "kind": "terrain", "sources": ["dem.tif"], "hillshade": {"azimuth": 270, "altitude": 30, "mode": "multidirectional"}}
+        ]}
+        """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let r = try CLIRunner.run(["build", "--manifest", manifest, "--out", dir.file("m.mbtiles"), "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        _ = dem
+        #expect(try BundleReader(path: dir.file("m.mbtiles")).metadataPairs()["trailmap:terrain"] == "hillshade (multidirectional)")
+    }
+
+    @Test func badInputIsNamedAndWritesNothing() throws {
+        let dem = try dem()
+        try "2000 0 128 0\n2100 0 128\n".write(toFile: dir.file("bad-ramp.txt"), atomically: true, encoding: .utf8)
+        try CLIRunner.run(["-q", "-of", "GTiff", "-outsize", "8", "8", "-ot", "Int16", dir.file("nogeo.tif")], executable: "/usr/bin/gdal_create")
+        let cases: [([String], String)] = [
+            (["--dem", dem, "--color-relief", dir.file("bad-ramp.txt")], "bad-ramp.txt:2:"),
+            (["--dem", dir.file("nogeo.tif"), "--hillshade"], "nogeo.tif: the raster has no georeference"),
+            (["--dem", dem], "--dem needs something to make"),
+            (["--dem", dem, "--hillshade", "--format", "terrarium"], "terrain tiles, a bundle of their own"),
+            (["--dem", dem, "--format", "terrarium", "--lossless"], "terrain tiles are lossless"),
+            (["--source", dem, "--format", "terrarium"], "--format terrarium makes terrain tiles from a --dem"),
+            (["--dem", dem, "--hillshade", "--azimuth", "400"], "--azimuth: azimuth 400.0 must be from 0 to 360"),
+        ]
+        for (i, (args, message)) in cases.enumerated() {
+            let out = dir.file("bad-\(i).mbtiles")
+            let r = try CLIRunner.run(["build", "--name", "x", "--minzoom", "10", "--maxzoom", "10", "--out", out] + args)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(args): nothing written")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Benchmark of the terrain layer (docs/terrain.md), on one DEM, in one run:
+#  1. speed: `trailmap build --dem DEM --hillshade` zooms MINZ-MAXZ against `gdaldem hillshade` of
+#     the DEM followed by `gdal2tiles.py` of the shaded raster (the same zooms, -r average, as many
+#     processes as trailmap threads);
+#  2. hillshade fidelity: PSNR of both tile sets against the reference for each sampled tile:
+#     `gdalwarp -r average` of the DEM straight to the tile (EPSG:3857, one pixel of border; at
+#     zooms finer than the DEM's native one `-r bilinear`, as average there repeats DEM pixels in
+#     steps that the hillshade would draw), then
+#     `gdaldem hillshade -s cos(latitude) -compute_edges` (gdaldem multiplies the pixel size by -s:
+#     a Web Mercator metre is cos(latitude) metres on the ground), border cut off;
+#  3. terrain tiles: `trailmap build --dem DEM --format terrarium` at the DEM's native zoom (the one
+#     trailmap chooses: pixels not finer than the DEM's), decoded, RMSE against `gdalwarp -r
+#     bilinear` of the DEM to the same tiles.
+#
+# usage: scripts/bench/terrain.sh [DEM]    (default: the sample DEM, made by scripts/make-sample-dem.sh)
+# env:   MINZ, MAXZ   hillshade zooms (default 8-12)
+#        THREADS      trailmap --threads = gdal2tiles --processes (default 2)
+#        SAMPLES      tiles sampled per zoom for the fidelity figures (default 4)
+#        TRAILMAP     trailmap binary (default .build/release/trailmap, else .build/debug/trailmap)
+#        WORK         scratch folder (default: mktemp -d, removed at exit)
+# Keep it small on a shared machine: the defaults run in well under a minute on the sample DEM.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+"$ROOT/scripts/install-deps.sh" gdal-bin python3 sqlite3 >/dev/null
+MINZ=${MINZ:-8} MAXZ=${MAXZ:-12} THREADS=${THREADS:-2} SAMPLES=${SAMPLES:-4}
+TRAILMAP=${TRAILMAP:-}
+[ -n "$TRAILMAP" ] || { [ -x "$ROOT/.build/release/trailmap" ] && TRAILMAP="$ROOT/.build/release/trailmap" || TRAILMAP="$ROOT/.build/debug/trailmap"; }
+[ -x "$TRAILMAP" ] || { echo "error: no trailmap binary at $TRAILMAP (swift build -c release --product trailmap)" >&2; exit 1; }
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
+mkdir -p "$WORK"
+DEM=${1:-"$WORK/dem.tif"}
+[ -f "$DEM" ] || "$ROOT/scripts/make-sample-dem.sh" "$DEM" >/dev/null
+echo "DEM $DEM, zooms $MINZ-$MAXZ, $THREADS thread(s), trailmap $TRAILMAP"
+
+now() { date +%s.%N; }
+t0=$(now)
+"$TRAILMAP" build --dem "$DEM" --hillshade --name bench --minzoom "$MINZ" --maxzoom "$MAXZ" --threads "$THREADS" \
+  --out "$WORK/hs.mbtiles" -q
+t1=$(now)
+gdaldem hillshade -q -compute_edges "$DEM" "$WORK/hs.tif"
+gdal2tiles.py -q -z "$MINZ-$MAXZ" -r average --processes="$THREADS" "$WORK/hs.tif" "$WORK/g2t" >/dev/null
+t2=$(now)
+python3 - "$t0" "$t1" "$t2" <<'PY'
+import sys
+t0, t1, t2 = map(float, sys.argv[1:])
+print(f"hillshade bundle: trailmap {t1 - t0:.2f} s; gdaldem + gdal2tiles {t2 - t1:.2f} s; ratio {(t1 - t0) / (t2 - t1):.2f}x")
+PY
+
+"$TRAILMAP" build --dem "$DEM" --format terrarium --name bench --threads "$THREADS" --out "$WORK/terrain.mbtiles" -q
+
+python3 - "$WORK" "$DEM" "$MINZ" "$MAXZ" "$SAMPLES" <<'PY'
+import math, os, random, sqlite3, subprocess, sys
+work, dem, minz, maxz, samples = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+R = 6378137.0; O = math.pi * R
+def run(*a): subprocess.run(a, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def grid(path, band=1, expand=False):
+    """One band of a raster as a flat list of numbers, through gdal_translate's ASCII grid."""
+    asc = path + f".b{band}.asc"
+    args = ["gdal_translate", "-q", "-of", "AAIGrid", "-b", str(band)]
+    if expand:  # a palette PNG: its colours (an RGBA one is read as it is)
+        tmp = path + ".rgba.tif"
+        if subprocess.run(["gdal_translate", "-q", "-expand", "rgba", path, tmp], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0: path = tmp
+    if ".png" in path:  # a tile (or its expanded colours) without georeference: north up, or the grid is written flipped
+        args += ["-a_ullr", "0", "256", "256", "0"]
+    run(*args, path, asc)
+    vals = []
+    for line in open(asc):
+        if line[:1].isalpha(): continue
+        vals += [float(v) for v in line.split()]
+    return vals
+def bounds(z, x, y):
+    s = 2 * O / (1 << z); return (-O + x * s, O - (y + 1) * s, -O + (x + 1) * s, O - y * s)
+def tile_png(db, z, x, y, out):
+    row = sqlite3.connect(db).execute("select tile_data from tiles where zoom_level=? and tile_column=? and tile_row=?",
+                                      (z, x, (1 << z) - 1 - y)).fetchone()
+    if row is None: return None
+    open(out, "wb").write(row[0]); return out
+def psnr(a, b, mask):
+    se = [(p - q) ** 2 for p, q, m in zip(a, b, mask) if m]
+    if not se: return None
+    mse = sum(se) / len(se); return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+random.seed(1)
+db = f"{work}/terrain.mbtiles"
+# The DEM's native zoom: the highest whose pixels are not finer than the DEM's (trailmap's choice).
+zn = int(sqlite3.connect(db).execute("select value from metadata where name='maxzoom'").fetchone()[0])
+ours_all, g2t_all = [], []
+for z in range(minz, maxz + 1):
+    tiles = [(z, c, (1 << z) - 1 - r) for c, r in sqlite3.connect(f"{work}/hs.mbtiles").execute(
+        "select tile_column, tile_row from tiles where zoom_level=?", (z,))]
+    for (z, x, y) in random.sample(tiles, min(samples, len(tiles))):
+        b = bounds(z, x, y); px = (b[2] - b[0]) / 256
+        ref = f"{work}/ref-{z}-{x}-{y}"
+        run("gdalwarp", "-q", "-overwrite", "-t_srs", "EPSG:3857", "-te", str(b[0] - px), str(b[1] - px), str(b[2] + px), str(b[3] + px),
+            "-ts", "258", "258", "-r", "average" if z <= zn else "bilinear", "-dstnodata", "-9999", "-ot", "Float32", dem, ref + "-dem.tif")
+        lat = math.degrees(2 * math.atan(math.exp((b[1] + b[3]) / 2 / R)) - math.pi / 2)
+        run("gdaldem", "hillshade", "-q", "-compute_edges", "-s", str(math.cos(math.radians(lat))), ref + "-dem.tif", ref + "-hs.tif")
+        run("gdal_translate", "-q", "-srcwin", "1", "1", "256", "256", ref + "-hs.tif", ref + ".tif")
+        theirs = grid(ref + ".tif")
+        ours_png = tile_png(f"{work}/hs.mbtiles", z, x, y, ref + "-ours.png")
+        ours = grid(ours_png, 1, True)
+        ours_a = [255] * len(ours)  # an opaque grey PNG has no alpha band
+        for band in (4, 2):  # RGBA (or a palette expanded), grey + alpha
+            try: ours_a = grid(ours_png, band, True); break
+            except subprocess.CalledProcessError: pass
+        g = f"{work}/g2t/{z}/{x}/{(1 << z) - 1 - y}.png"
+        mask = [t != 0 and a > 0 for t, a in zip(theirs, ours_a)]
+        p = psnr(ours, theirs, mask)
+        if p is not None: ours_all.append(p)
+        if os.path.exists(g):
+            gv, ga = grid(g, 1), grid(g, 2)
+            q = psnr(gv, theirs, [t != 0 and a > 0 for t, a in zip(theirs, ga)])
+            if q is not None: g2t_all.append(q)
+        print(f"  z{z} {x}/{y}: trailmap {p if p is None else round(p, 1)} dB, gdaldem+gdal2tiles "
+              f"{'-' if not os.path.exists(g) else (None if q is None else round(q, 1))} dB")
+def mean(v): return sum(v) / len(v) if v else float("nan")
+print(f"terrain native zoom {zn}: reference -r average at zooms up to it, bilinear above")
+print(f"hillshade PSNR against gdaldem on each tile's warped DEM: trailmap mean {mean(ours_all):.1f} dB "
+      f"(min {min(ours_all, default=float('nan')):.1f}), gdaldem+gdal2tiles mean {mean(g2t_all):.1f} dB "
+      f"(min {min(g2t_all, default=float('nan')):.1f})")
+tiles = [(zn, c, (1 << zn) - 1 - r) for c, r in sqlite3.connect(db).execute("select tile_column, tile_row from tiles where zoom_level=?", (zn,))]
+se, n = 0.0, 0
+for (z, x, y) in random.sample(tiles, min(samples, len(tiles))):
+    b = bounds(z, x, y); ref = f"{work}/tref-{z}-{x}-{y}.tif"
+    run("gdalwarp", "-q", "-overwrite", "-t_srs", "EPSG:3857", "-te", *map(str, b), "-ts", "256", "256", "-r", "bilinear",
+        "-dstnodata", "-9999", "-ot", "Float32", dem, ref)
+    theirs = grid(ref)
+    png = tile_png(db, z, x, y, ref + ".png")
+    r_, g_, b_, a_ = (grid(png, k, True) for k in (1, 2, 3, 4))
+    for t, r, g, bl, a in zip(theirs, r_, g_, b_, a_):
+        if t == -9999 or a == 0: continue
+        e = r * 256 + g + bl / 256 - 32768
+        se += (e - t) ** 2; n += 1
+print(f"terrain tiles (terrarium) at the native zoom {zn}: RMSE {math.sqrt(se / max(n, 1)):.3f} m over {n} pixels "
+      f"against gdalwarp -r bilinear")
+PY
