@@ -96,6 +96,17 @@ import TrailMapTestSupport
         #expect(try browser.evaluate("document.getElementById('tilejson').getAttribute('href')") as? String == "/tiles/alps.json")
         try Self.screenshot(browser, "viewer-minzoom9")
         print("viewer: alps tiles shown after \(shown) s, \(requests.count) tile requests")
+
+        // The tileset is removed while the page is open: the next tiles it lacks end in a message, not a loop.
+        try FileManager.default.removeItem(atPath: c.dir.file("tiles") + "/alps.mbtiles")
+        usleep(2_000_000)  // the server rescans its folder every second
+        _ = try browser.evaluate("map.setZoom(map.getZoom() - 2); 0")  // tiles not asked for yet
+        try browser.wait("document.getElementById('msg').textContent.includes('removed')", seconds: 8)
+        let before = (try browser.evaluate(Self.tileRequests + ".length") as? Int) ?? 0
+        usleep(1_500_000)
+        let after = (try browser.evaluate(Self.tileRequests + ".length") as? Int) ?? 0
+        #expect(after - before < 20, "no loop of failing requests: \(after - before) more")
+        try Self.screenshot(browser, "viewer-tileset-removed")
     }
 
     @Test(.enabled(if: ViewerBrowserTests.chromium != nil || ViewerBrowserTests.required, "chromium is not installed"))
