@@ -175,5 +175,30 @@ import TrailMapTestSupport
         let requests = try #require(try browser.evaluate(Self.tileRequests) as? [[Any]])
         #expect(!requests.contains { $0[0] as? String == "world" && ($0[1] as? Int ?? 9) > 3 }, "the base map is asked only at its zooms")
         try Self.screenshot(browser, "store-paid-preview")
+
+        // Register on the page and buy: the purchase's message stays after the page redraws the product.
+        _ = try browser.evaluate("""
+            document.getElementById('email').value = 'shopper@example.com';
+            document.getElementById('pw').value = 'correct-horse-battery';
+            document.getElementById('reg').click()
+            """)
+        try browser.wait("document.getElementById('out')")
+        _ = try browser.evaluate("show('test.peak').then(() => 0)")
+        try browser.wait("document.getElementById('buy')")
+        _ = try browser.evaluate("document.getElementById('buy').click()")
+        try browser.wait("document.querySelector('#detail .status.purchased, #detail .status.installed')", seconds: 8)
+        usleep(500_000)
+        let message = try browser.evaluate("document.getElementById('msg').textContent") as? String ?? ""
+        #expect(message.contains("Purchased") && message.contains("trailmap regions install test.peak"), "\(message)")
+        try Self.screenshot(browser, "store-purchased")
+    }
+
+    /// Bad values of the pages' serve options are refused with a message.
+    @Test func servePageOptionsAreChecked() throws {
+        let dir = TemporaryDirectory()
+        for args in [["--preview-zooms", "99"], ["--preview-zooms", "-1"], ["--base-tileset", "../x"]] {
+            let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--port", "0"] + args)
+            #expect(r.status != 0 && r.stderr.contains(args[0]), "\(args): \(r.status) \(r.stderr)")
+        }
     }
 }
