@@ -4,7 +4,8 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// The viewer's static files (Leaflet from Debian's libjs-leaflet), read once and kept in memory.
+/// The viewer's static files (Leaflet from Debian's libjs-leaflet), read once and kept in memory,
+/// and the pages' own scripts (`embedded`).
 /// Only a fixed list of names is served, so no request path ever reaches the file system.
 final class AssetStore: Sendable {
     let leafletDirectory: String
@@ -24,7 +25,15 @@ final class AssetStore: Sendable {
         self.leafletDirectory = leafletDirectory
     }
 
+    /// The pages' own files, kept in the binary.
+    static let embedded: [String: (type: String, body: String)] = [
+        "trailmap-viewer.js": ("application/javascript; charset=utf-8", ViewerScript.source),
+    ]
+
     func response(for name: String) throws -> Response {
+        if let (type, body) = AssetStore.embedded[name] {
+            return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        }
         guard let type = AssetStore.files[name] else { throw APIError.notFound("not_found", "no viewer file \(name.prefix(100))") }
         if let cached = cache.withLock({ $0[name] }) {
             return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],

@@ -17,7 +17,7 @@ enum PageSecurity {
             hashes.append("'sha256-\(Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString())'")
             rest = rest[close.upperBound...]
         }
-        return "default-src 'self'; script-src 'self' \(hashes.joined(separator: " ")); style-src 'self' 'unsafe-inline'; "
+        return "default-src 'self'; script-src \((["'self'"] + hashes).joined(separator: " ")); style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
     }
 }

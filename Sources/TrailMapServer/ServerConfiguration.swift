@@ -39,6 +39,12 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// Bearer token of the `/admin/` routes; nil turns them off (404).
     public var adminToken: String?
+    /// How many of a paid tileset's lowest zoom levels anyone may read, as its preview (the store's
+    /// picture of what is for sale); never its top zoom. 0 (the library's default): no preview;
+    /// `trailmap serve` opens `PreviewZooms.defaultLevels` unless told otherwise.
+    public var previewZooms: Int = 0
+    /// The free tileset drawn under every map of the pages; nil: the free one with the lowest minzoom.
+    public var baseTileset: String?
 
     public init(tilesDirectory: String) {
         self.tilesDirectory = tilesDirectory

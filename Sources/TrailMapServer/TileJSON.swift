@@ -51,6 +51,9 @@ enum TileJSON {
         /// one no product sells on its own; left out otherwise.
         var paid: Bool?
         var productId: String?
+        /// A paid tileset's highest zoom anyone may read (its preview, `PreviewZooms`); left out
+        /// when it has none or is free.
+        var previewMaxzoom: Int?
 
         /// The entry of `t`; `paidProduct`: the product id when the tileset is paid.
         init(_ t: Tileset, base: String, paidProduct: String? = nil) {
@@ -79,6 +82,19 @@ enum TileJSON {
     /// `GET /tiles`.
     struct List: Codable, Sendable, Equatable {
         var tilesets: [Summary]
+        /// The free tileset the pages draw under every map; left out when there is none.
+        var base: String?
+    }
+
+    /// The base map among `tilesets`: the configured one when it is served and free, else the
+    /// free tileset with the lowest minzoom (the widest, then the first by id, on a tie).
+    static func baseTileset(in tilesets: [Summary], configured: String?) -> String? {
+        let free = tilesets.filter { $0.status == "ok" && $0.paid != true }
+        if let configured, free.contains(where: { $0.id == configured }) { return configured }
+        func width(_ s: Summary) -> Double { s.bounds.map { ($0[2] - $0[0]) * ($0[3] - $0[1]) } ?? 0 }
+        return free.min { a, b in
+            (a.minzoom ?? 99, -width(a), a.id) < (b.minzoom ?? 99, -width(b), b.id)
+        }?.id
     }
 
     /// The TileJSON of a tileset; `base` is the server's origin, e.g. `http://127.0.0.1:8080`.

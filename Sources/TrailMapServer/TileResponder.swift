@@ -83,13 +83,21 @@ public struct TileResponder: HTTPResponder {
             guard let map else { return TileAccess.closedProduct }
             return map.product(for: id)
         }
-        return json(TileJSON.list(registry.all, base: origin, paidProduct: guarding), request: request)
+        var list = TileJSON.list(registry.all, base: origin, paidProduct: guarding)
+        for i in list.tilesets.indices where list.tilesets[i].productId != nil {
+            if case let .found(t) = registry.lookup(list.tilesets[i].id), t.publicFailure == nil {
+                list.tilesets[i].previewMaxzoom = previewMaxZoom(t)
+            }
+        }
+        list.base = TileJSON.baseTileset(in: list.tilesets, configured: config.baseTileset)
+        return json(list, request: request)
     }
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
     func tile(_ parts: [Substring], request: Request) async throws -> Response {
         var paid = false
-        if let access, let product = try await access.paidProduct(tileset: try tilesetID(parts[1])) {
+        let id = try tilesetID(parts[1])
+        if let access, let product = try await access.paidProduct(tileset: id), !isPreview(id, product: product, z: parts[2]) {
             try await access.authorize(request, productID: product)
             paid = true
         }
@@ -145,7 +153,8 @@ public struct TileResponder: HTTPResponder {
     func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
                     onEventLoop: Bool = false) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
-        if !authorized, let access, try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop) != nil {
+        if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
+           !isPreview(id, product: product, z: parts[2]) {
             throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
         guard let dot = parts[4].lastIndex(of: ".") else {
@@ -208,6 +217,20 @@ public struct TileResponder: HTTPResponder {
             throw APIError.badRequest("invalid tileset name: use letters, digits, '-', '_' and '.', not starting with '.'")
         }
         return id
+    }
+
+    /// Whether a tile at zoom `z` of paid tileset `id` (sold as `product`) is in its preview, which
+    /// anyone may read (`PreviewZooms`). Asked only for paid tilesets, so free tiles pay nothing;
+    /// a tileset no product sells on its own has no preview.
+    func isPreview(_ id: String, product: String, z: Substring) -> Bool {
+        guard product != TileAccess.closedProduct, let z = Self.coordinate(z), case let .found(t) = registry.lookup(id),
+              t.publicFailure == nil, let top = previewMaxZoom(t) else { return false }
+        return z <= top
+    }
+
+    /// The highest zoom of `t`'s preview under this server's `previewZooms`, nil for none.
+    func previewMaxZoom(_ t: Tileset) -> Int? {
+        PreviewZooms.maxZoom(minZoom: t.metadata.minZoom, maxZoom: t.metadata.maxZoom, levels: config.previewZooms)
     }
 
     /// A tileset that can be served, or the right error.

@@ -36,6 +36,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .upToNextOption, help: "With a store: tilesets (file names without extension) served to everyone although no free product sells them. Every other tileset no product sells, areas' sources included, is closed.")
     var publicTilesets: [String] = []
 
+    @Option(name: .long, help: "The free tileset drawn under the viewer's and the store's maps (default: the free tileset with the lowest minzoom).")
+    var baseTileset: String?
+
+    @Option(name: .long, help: "How many of a paid tileset's lowest zoom levels anyone may read as its preview (never its top zoom; 0: none).")
+    var previewZooms: Int = PreviewZooms.defaultLevels
+
     @Option(name: .long, help: "Most connections open at once; a connection beyond it is closed as soon as it is accepted.")
     var maxConnections: Int = 10_000
 
@@ -104,6 +110,10 @@ struct ServeCommand: AsyncParsableCommand {
             || !name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }) {
             throw ValidationError("--public-tilesets: '\(name)' is not a tileset name (a bundle's file name without extension: letters, digits, '-', '_' and '.')")
         }
+        if let baseTileset, baseTileset.isEmpty || baseTileset.hasPrefix(".") || baseTileset.utf8.count > 255 || baseTileset.contains("/") {
+            throw ValidationError("--base-tileset: '\(baseTileset.prefix(100))' is not a tileset name (a bundle's file name without extension)")
+        }
+        guard (0...23).contains(previewZooms) else { throw ValidationError("--preview-zooms must be 0...23") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1...1000000") }
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
         guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be in (0, 3600] seconds") }
@@ -132,6 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
         config.maxConnections = maxConnections
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
+        config.baseTileset = baseTileset
+        config.previewZooms = previewZooms
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
         config.requestTimeout = .milliseconds(Int(requestTimeout * 1000))
         config.idleTimeout = .milliseconds(Int(idleTimeout * 1000))

@@ -35,11 +35,13 @@ struct StoreFixture {
         _ = try catalog.publish(try ProductFile.load(path: file), tilesDirectory: tiles.dir.path)
     }
 
-    /// `areaQuoteSpace`: bytes unbought area quotes may take (nil: the server's default).
+    /// `areaQuoteSpace`: bytes unbought area quotes may take (nil: the server's default);
+    /// `previewZooms`: the paid tilesets' preview levels (`ServerConfiguration.previewZooms`).
     func app(available: Set<String>? = nil, areaQuoteSpace: Int64? = nil, publicTilesets: Set<String> = [],
-             fairness: AreaQuoteFairness? = nil) throws -> Application<TileResponder> {
+             fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0) throws -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
         config.port = 0
+        config.previewZooms = previewZooms
         config.reloadInterval = .milliseconds(100)
         var settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
         if let areaQuoteSpace { settings.maxUnboughtAreaBytes = areaQuoteSpace }

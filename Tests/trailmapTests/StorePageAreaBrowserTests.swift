@@ -25,7 +25,7 @@ import TrailMapTestSupport
 
         // The offer's card shows its cap; opening it shows the area tool over its coverage.
         let card = try browser.evaluate("document.querySelector('.card[data-id=\"\(AreaCommandsTests.offer)\"]').textContent") as? String
-        #expect(card?.contains("0.99 USD per area · up to 10.0 MB") == true, "\(card ?? "")")
+        #expect(card?.contains("0.99 USD per area · up to 9.5 MB") == true, "\(card ?? "")")
         _ = try browser.evaluate("document.querySelector('.card[data-id=\"\(AreaCommandsTests.offer)\"]').click()")
         try browser.wait("document.getElementById('quoteButton') && document.getElementById('map').classList.contains('picking')")
         #expect(try browser.evaluate("document.getElementById('offer').value") as? String == AreaCommandsTests.offer)

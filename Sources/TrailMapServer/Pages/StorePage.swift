@@ -30,7 +30,7 @@ enum StorePage {
     .trail .status{background:#ecfccb}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
     </style></head><body>
     <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul>
-    <h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul>
+    <div id="areas" hidden><h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul></div>
     <h1>Trails</h1><form id="trailForm"><input id="tq" placeholder="name, e.g. bear lake">
     <input id="tnear" placeholder="near: a place or LAT,LON"><input id="tradius" type="number" min="1" max="500" value="25" title="radius (km)">
     <select id="tdiff"><option value="">any difficulty</option><option>easy</option><option>moderate</option><option>hard</option><option>expert</option></select>
@@ -45,7 +45,9 @@ enum StorePage {
     // The area tool: its center (a Leaflet LatLng), what is drawn for it, and the last quote.
     let area = null, areaLayers = [], quote = null;
     const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
-    const size = n => n > 1e6 ? (n / 1e6).toFixed(1) + ' MB' : (n / 1e3).toFixed(0) + ' kB';
+    // Sizes as the CLI prints them: 1 KB = 1024 bytes, one decimal (`ByteSize.format`); the API gives bytes.
+    const size = n => { const u = ['B', 'KB', 'MB', 'GB', 'TB']; let v = n, i = 0;
+      while (v >= 1024 && i < u.length - 1) { v /= 1024; i += 1; } return i === 0 ? n + ' B' : v.toFixed(1) + ' ' + u[i]; };
     const price = p => p.amount === '0' ? 'Free' : p.amount + ' ' + p.currency;
     async function call(method, path, body) {
       const h = {'Content-Type': 'application/json'}; if (token) h.Authorization = 'Bearer ' + token;
@@ -72,6 +74,8 @@ enum StorePage {
     function tree(nodes) { return nodes.map(n => '<li><a data-path="' + esc(n.path) + '">' + esc(n.name) + '</a>' +
       (n.children.length ? '<ul>' + tree(n.children) + '</ul>' : '') + '</li>').join(''); }
     function render() {
+      // The area tool is offered only when an area product is for sale.
+      document.getElementById('areas').hidden = !catalog.products.some(p => p.kind === 'area_product');
       document.getElementById('tree').innerHTML = '<li><a data-path="">All regions</a></li>' + tree(catalog.categories);
       document.querySelectorAll('#tree a').forEach(a => a.onclick = () => { filter = a.dataset.path; render(); });
       document.getElementById('heading').textContent = filter || 'All regions';
@@ -130,17 +134,21 @@ enum StorePage {
     const offerTerms = p => price(p.price) + ' per area · up to ' + size(p.area ? p.area.maxBytes : p.size);
     function ensureMap() {
       if (map) return;
-      map = L.map('map').setView([39, -105.5], 5);
-      fetch('/tiles/world.json').then(r => r.ok ? r.json() : null).then(tj => {
+      map = L.map('map', {maxZoom: 18}).setView([39, -105.5], 5);
+      L.control.scale().addTo(map);
+      // The server's free base map (`GET /tiles`' base), within its bounds and zooms.
+      fetch('/tiles').then(r => r.ok ? r.json() : null).then(list => list && list.base ?
+        fetch('/tiles/' + encodeURIComponent(list.base) + '.json').then(r => r.ok ? r.json() : null) : null).then(tj => {
         // A 512-px tileset is shown one zoom up, as in the viewer.
         const big = tj && tj.tileSize === 512 ? 1 : 0;
-        if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 12, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
-                                          tileSize: big ? 512 : 256, zoomOffset: -big}).addTo(map);
+        if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 18, minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
+          bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 1}).addTo(map);
       }).catch(() => {});
       map.on('click', e => { if (area) pickCenter(e.latlng); });
     }
-    async function show(id) {
-      say('');
+    // `keep`: the message of the action that led here (a purchase) stays.
+    async function show(id, keep) {
+      if (!keep) say('');
       const p = await call('GET', '/catalog/' + encodeURIComponent(id));
       if (p.kind === 'area_product') { openArea(p.productId, p); return; }
       closeArea();
@@ -151,9 +159,10 @@ enum StorePage {
         (p.kind === 'area' ? '<p>Your area (bought as ' + esc(p.areaOf || '') + '). Install it with: <code>trailmap regions install ' +
           esc(p.productId) + '</code></p>' : '') +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
-        '<p><img src="' + esc(p.previewTileURL) + '" alt="" width="128"></p>';
-      const preview = document.querySelector('#detail img');
-      if (preview) preview.onerror = () => preview.remove();
+        '<p class="preview"><img id="preview" src="' + esc(p.previewTileURL) + '" alt="preview of ' + esc(p.title) + '" width="128"><br>' +
+        '<span class="note">' + (p.status === 'for_sale' ? 'Preview: the region at its lowest zooms.' : 'The region at its lowest zoom.') + '</span></p>';
+      const preview = document.getElementById('preview');
+      if (preview) preview.onerror = () => { preview.parentNode.querySelector('.note').textContent = 'No preview of this region.'; preview.remove(); };
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
       ensureMap();
       layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage).addTo(map)];
@@ -240,10 +249,11 @@ enum StorePage {
         quote = null; await load(); } catch (e) { say(e.message); }
     }
     async function buy(id) {
+      say('Buying…');
       try { const t = await call('POST', '/sandbox/transactions', {productId: id});
         const r = await call('POST', '/purchases', {signedTransaction: t.signedTransaction});
         say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id);
-        await load(); show(id); } catch (e) { say(e.message); }
+        await load(); await show(id, true); } catch (e) { say(e.message); }
     }
     async function load() { try { catalog = await call('GET', '/catalog'); render(); } catch (e) { say(e.message); } }
     // /store#PRODUCT_ID opens that product; /store#area the area tool, /store#area=LAT,LON,RADIUS_KM with a center and radius.

@@ -1,0 +1,197 @@
+/// The viewer's script, served as `/viewer/trailmap-viewer.js` (the page's CSP allows scripts
+/// from this server only). The view is set on the chosen tileset's bounds at a zoom it has before
+/// any layer is added, and every tile layer carries its tileset's zooms and bounds, so no tile
+/// outside them is ever asked for. Failures (a bad session, an expired tile token after one
+/// refresh, a tileset removed while the page is open) end in a message in the page and the
+/// layer's removal, never a loop of failing requests.
+enum ViewerScript {
+    static let source = #"""
+    'use strict';
+    const api = '/api/v1';
+    const $ = id => document.getElementById(id);
+    // Bundle metadata and catalog text are text, never markup (Leaflet renders attributions as HTML).
+    const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]);
+    const select = $('tileset'), status = $('status'), tilejson = $('tilejson');
+    const map = L.map('map', { worldCopyJump: true, maxZoom: 22 });
+    L.control.scale().addTo(map);
+    const switcher = L.control.layers({}, {}, { collapsed: false }).addTo(map);
+    // The tab's session (shared with the store page), the tilesets, the base map's id, one layer group per tileset.
+    let session = sessionStorage.getItem('token'), hasStore = false, baseId = null, current = null;
+    const summaries = {}, groups = {}, documents = {};
+    // The message box: stays until the next action replaces it.
+    function say(text, info) { const m = $('msg'); m.textContent = text || ''; m.hidden = !text; m.className = info ? 'info' : ''; }
+    async function call(method, path, body) {
+      const h = { 'Content-Type': 'application/json' }; if (session) h.Authorization = 'Bearer ' + session;
+      const r = await fetch(api + path, { method, headers: h, body: body ? JSON.stringify(body) : undefined });
+      const j = r.status === 204 ? {} : await r.json().catch(() => ({}));
+      if (!r.ok) { const e = new Error(j.error ? j.error.message : r.statusText); e.status = r.status; e.code = j.error && j.error.code; throw e; }
+      return j;
+    }
+    async function documentOf(id) {
+      if (documents[id]) return documents[id];
+      const r = await fetch('/tiles/' + encodeURIComponent(id) + '.json');
+      const j = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(j.error ? j.error.message : 'tileset ' + id + ' cannot be read (' + r.status + ')');
+      return (documents[id] = j);
+    }
+    // Map zooms of a tileset: a 512-px tile covers the z/x/y extent of a 256-px one, shown one zoom up.
+    const shift = tj => (tj.tileSize || 256) === 512 ? 1 : 0;
+    const boundsOf = b => L.latLngBounds([[b[1], b[0]], [b[3], b[2]]]);
+    // A tile layer that asks only for tiles within the tileset's bounds and zooms (`top`: its highest zoom to ask).
+    function tileLayer(tj, url, top, below) {
+      const big = shift(tj);
+      return L.tileLayer(url, { minZoom: tj.minzoom + big, maxZoom: 22, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big,
+        bounds: boundsOf(tj.bounds), attribution: esc(tj.attribution || ''), tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: below ? 1 : 10 });
+    }
+    // Fills a tileset's group: the whole tileset when free or owned (tile token), the preview and a prompt otherwise.
+    const fills = {};
+    async function fill(id) {
+      const group = groups[id], s = summaries[id], turn = fills[id] = (fills[id] || 0) + 1;
+      group.clearLayers();
+      let tj;
+      try { tj = await documentOf(id); } catch (e) { say(e.message); map.removeLayer(group); return; }
+      if (fills[id] !== turn) return 'superseded';
+      if (!s.paid) { group.addLayer(watch(tileLayer(tj, tj.tiles[0], tj.maxzoom, id === baseId), id, null)); return 'free'; }
+      if (!s.productId) { say(tj.name + ' is not sold on its own: buy the region or area that holds it.'); return 'closed'; }
+      if (session) {
+        try {
+          const grant = await call('POST', '/tile-tokens', { productId: s.productId });
+          if (fills[id] !== turn) return 'superseded';
+          group.addLayer(watch(tileLayer(tj, grant.tilesURL, tj.maxzoom), id, s.productId));
+          return 'owned';
+        } catch (e) {
+          if (e.status === 401) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); }
+          else if (e.status !== 403 && e.status !== 404) { say(e.message); }
+        }
+      }
+      const buy = ' Buy it in the store (/store#' + s.productId + ')' + (session ? '.' : ', or sign in if you own it.');
+      if (s.previewMaxzoom != null) {
+        group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom), id, null));
+        say(tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
+        return 'preview';
+      }
+      say(tj.name + ' is a paid region without a preview.' + buy, true);
+      return 'paid';
+    }
+    // What a failed tile says: a missing tile (404 tile_not_found) is normal; an expired tile token is
+    // refreshed once; anything else (the tileset removed, the token refused again) ends in a message
+    // and the layer's removal. At most one check runs at a time, and at most a few per layer.
+    function watch(layer, id, productId) {
+      let checking = false, checks = 0, refreshed = false;
+      layer.on('tileerror', async e => {
+        if (checking || checks >= 5 || !map.hasLayer(layer)) return;
+        checking = true; checks += 1;
+        try {
+          const r = await fetch(e.tile.src);
+          const j = await r.json().catch(() => ({}));
+          const code = j.error ? j.error.code : '';
+          if (r.ok || code === 'tile_not_found') return;
+          if (productId && r.status === 401 && !refreshed && session) {
+            refreshed = true;
+            try { const grant = await call('POST', '/tile-tokens', { productId }); layer.setUrl(grant.tilesURL); return; }
+            catch (err) { if (err.status === 401) signedOut('Your session has ended: sign in again.'); }
+          }
+          groups[id].removeLayer(layer);
+          say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + (j.error ? j.error.message : r.status + ' ' + r.statusText));
+        } catch (err) {
+          say('The server cannot be reached: ' + err.message);
+        } finally { checking = false; }
+      });
+      return layer;
+    }
+    // Opens a tileset: the view on its bounds at a zoom it has, then its layer.
+    async function show(id) {
+      say('');
+      current = id;
+      const url = '/tiles/' + encodeURIComponent(id) + '.json';
+      tilejson.href = url; tilejson.title = new URL(url, location.href).href;
+      let tj;
+      try { tj = await documentOf(id); } catch (e) { status.textContent = ''; say(e.message); return; }
+      const big = shift(tj), b = boundsOf(tj.bounds);
+      const zoom = Math.min(Math.max(map.getBoundsZoom(b), tj.minzoom + big), tj.maxzoom + big);
+      map.setView(b.getCenter(), zoom);
+      status.textContent = tj.name + ' · zoom ' + tj.minzoom + '–' + tj.maxzoom;
+      history.replaceState(null, '', '?tileset=' + encodeURIComponent(id));
+      if (!map.hasLayer(groups[id])) groups[id].addTo(map); else await fill(id);
+    }
+    map.on('overlayadd baselayerchange', e => { for (const id in groups) if (groups[id] === e.layer) fill(id); });
+    select.onchange = () => show(select.value);
+    // The account box (with a store): sign in here or on the store page, the session is the tab's.
+    function signedOut(message) { session = null; sessionStorage.removeItem('token'); accountBox(); if (message) say(message); }
+    function accountBox() {
+      const el = $('account');
+      el.hidden = !hasStore;
+      if (!hasStore) return;
+      if (session) {
+        el.innerHTML = 'Signed in. <a href="/store">Store</a> <button id="out">Sign out</button>';
+        $('out').onclick = async () => { try { await call('DELETE', '/sessions'); } catch (e) {} signedOut(''); refill(); };
+        return;
+      }
+      el.innerHTML = '<input id="email" placeholder="email"> <input id="pw" type="password" placeholder="password"> <button id="in">Sign in</button>';
+      $('in').onclick = async () => {
+        say('');
+        try { const s = await call('POST', '/sessions', { email: $('email').value, password: $('pw').value });
+          session = s.token; sessionStorage.setItem('token', session); accountBox(); refill(); }
+        catch (e) { say(e.message); }
+      };
+    }
+    // Redraws the paid tilesets shown (after signing in or out).
+    function refill() { for (const id in groups) if (summaries[id].paid && map.hasLayer(groups[id])) fill(id); }
+    // Trails (with a store): a page of results listed and drawn, lines where the caller may read them.
+    const colours = { easy: '#15803d', moderate: '#1d4ed8', hard: '#b91c1c', expert: '#111111', unknown: '#6b7280' };
+    let drawn = [];
+    async function findTrails(query) {
+      const found = $('found');
+      const r = await fetch('/api/v1/trails?' + query, { headers: session ? { Authorization: 'Bearer ' + session } : {} });
+      const j = await r.json();
+      drawn.forEach(l => map.removeLayer(l)); drawn = [];
+      if (!r.ok) { found.textContent = j.error ? j.error.message : r.statusText; return; }
+      found.innerHTML = j.trails.map(t => '<div>' + esc(t.name || t.ref || 'unnamed') + ' · ' + esc(t.difficulty) + ' · ' +
+        t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) + '</div>').join('') || 'no trails here';
+      for (const t of j.trails) {
+        const colour = colours[t.difficulty] || '#6b7280', b = t.bbox;
+        if (t.products.some(p => p.owned)) {
+          const d = await (await fetch('/api/v1/trails/' + t.id, { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
+          if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(t.name || '').addTo(map)); continue; }
+        }
+        drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(t.name || '').addTo(map));
+      }
+      if (drawn.length) map.fitBounds(L.featureGroup(drawn).getBounds(), { maxZoom: 14 });
+    }
+    $('trails').onsubmit = e => {
+      e.preventDefault();
+      const q = new URLSearchParams(), name = $('tq').value.trim(), b = map.getBounds();
+      if (name) q.set('q', name);
+      q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
+      findTrails(q.toString()).catch(e => { $('found').textContent = 'error: ' + e; });
+    };
+    fetch('/api/v1/trails?limit=1').then(r => {
+      if (!r.ok) return;
+      hasStore = true; accountBox();
+      $('trails').hidden = false;
+      const asked = new URLSearchParams(location.search).get('trails');
+      if (asked) findTrails(asked).catch(() => {});
+    }).catch(() => {});
+    // The absolute WMTS URL, to copy into another client (QGIS: Add WMS/WMTS Layer).
+    $('wmts').title = new URL('/wmts/1.0.0/WMTSCapabilities.xml', location.href).href;
+    fetch('/tiles').then(r => r.json()).then(async list => {
+      const ok = list.tilesets.filter(t => t.status === 'ok');
+      baseId = list.base || null;
+      for (const t of ok) {
+        summaries[t.id] = t;
+        groups[t.id] = L.layerGroup();
+        const label = esc(t.name) + (t.paid ? ' (paid)' : '');
+        if (t.id === baseId) switcher.addBaseLayer(groups[t.id], 'Base map: ' + label);
+        else switcher.addOverlay(groups[t.id], label);
+        const o = document.createElement('option'); o.value = t.id; o.textContent = t.name + (t.paid ? ' (paid)' : ''); select.appendChild(o);
+      }
+      const wanted = new URLSearchParams(location.search).get('tileset');
+      const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && t.id !== baseId) || ok.find(t => !t.paid) || ok[0];
+      if (!pick) { status.textContent = 'no tilesets'; return; }
+      select.value = pick.id;
+      await show(pick.id);
+      // The base map goes underneath once the view is set, so it asks only for the view's tiles.
+      if (baseId && baseId !== pick.id) { groups[baseId].addTo(map); }
+    }).catch(e => { status.textContent = ''; say('The tileset list cannot be read: ' + e.message); });
+    """#
+}
