@@ -53,8 +53,10 @@ let package = Package(
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
         .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
-        // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB).
-        .target(name: "Terrain", swiftSettings: upcoming),
+        // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB), sampling terrain bundles, profiles.
+        .target(name: "Terrain", dependencies: ["TileStore", "Raster", "TileGeometry"], swiftSettings: upcoming),
+        // Elevation read straight from a DEM through GDAL (builds, and the reference of benchmarks).
+        .target(name: "TerrainDEM", dependencies: ["Terrain", "SourceReaders", "CGDAL"], swiftSettings: upcoming),
         // The /api/v1 contract: request and answer bodies, their OpenAPI schemas (Foundation only).
         .target(name: "TrailMapAPI", swiftSettings: upcoming),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
@@ -213,7 +215,7 @@ let package = Package(
         ),
         .target(
             name: "TrailMapTestSupport",
-            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", "Terrain", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TrailMapTestSupport",
             swiftSettings: upcoming
         ),
@@ -225,7 +227,8 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
-        .testTarget(name: "TerrainTests", dependencies: ["Terrain"], swiftSettings: upcoming),
+        .testTarget(name: "TerrainTests", dependencies: ["Terrain", "TerrainDEM", "TrailMapTestSupport", "TileGeometry", "TileStore", "Raster"],
+                    swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
