@@ -7,19 +7,19 @@ import TileGeometry
 /// pixel is void has no elevation there and the next set or lower zoom is tried.
 public final class TerrainSampler: ElevationSource {
     public let sources: [any TerrainTiles]
-    private let memo: TileMemo
+    private let memo: TerrainTileMemo
 
-    /// `memoTiles`: how many decoded tiles (absent ones included) stay in memory.
-    public init(_ sources: [any TerrainTiles], memoTiles: Int = 64) {
+    /// `memo`: where decoded tiles are kept (absent ones included); by default one of its own.
+    public init(_ sources: [any TerrainTiles], memo: TerrainTileMemo = TerrainTileMemo(capacity: 64)) {
         self.sources = sources
-        memo = TileMemo(capacity: memoTiles)
+        self.memo = memo
     }
 
     /// Opens the terrain bundles at `paths` (validated, see `TerrainBundle`).
-    public convenience init(paths: [String], memoTiles: Int = 64) throws(ElevationError) {
+    public convenience init(paths: [String], memo: TerrainTileMemo = TerrainTileMemo(capacity: 64)) throws(ElevationError) {
         var opened = [any TerrainTiles]()
         for p in paths { opened.append(try TerrainBundle(path: p)) }
-        self.init(opened, memoTiles: memoTiles)
+        self.init(opened, memo: memo)
     }
 
     public func elevations(at points: [GeoPoint]) throws(ElevationError) -> [Double?] {
@@ -88,7 +88,7 @@ public final class TerrainSampler: ElevationSource {
 
     /// A decoded tile of source `i` through the memo; nil when the source has none there.
     private func tile(source i: Int, _ t: TileID) throws(ElevationError) -> ElevationTile? {
-        let key = TileMemo.Key(source: i, tile: t)
+        let key = TerrainTileMemo.Key(source: sources[i].memoKey, tile: t)
         if let held = memo.lookup(key) { return held }
         let s = sources[i]
         var decoded: ElevationTile?

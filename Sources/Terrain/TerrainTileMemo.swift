@@ -1,11 +1,12 @@
 import Synchronization
 import TileGeometry
 
-/// The decoded tiles a sampler used last, absent tiles included, least recently used dropped
-/// first. Safe to share between threads.
-final class TileMemo: Sendable {
+/// The decoded terrain tiles used last, absent tiles included, least recently used dropped
+/// first; keyed by each set's `memoKey`, so samplers made per request can share one. Safe to
+/// share between threads.
+public final class TerrainTileMemo: Sendable {
     struct Key: Hashable {
-        var source: Int
+        var source: String
         var tile: TileID
     }
 
@@ -22,7 +23,8 @@ final class TileMemo: Sendable {
     private let state = Mutex(State())
     let capacity: Int
 
-    init(capacity: Int) {
+    /// `capacity`: how many tiles it holds.
+    public init(capacity: Int) {
         self.capacity = max(4, capacity)
     }
 
