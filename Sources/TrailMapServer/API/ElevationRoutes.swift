@@ -19,7 +19,7 @@ extension StoreAPI {
             throw try denied.refusal(covering: points) ?? APIError(ProfileError.noElevation, field: "points")
         }
         let answer = ElevationAnswer(points: zip(points, heights).map {
-            ElevationPoint(lat: $0.lat, lon: $0.lon, elevationM: $1.map { Self.round($0, 100) })
+            ElevationPoint(lat: $0.lat, lon: $0.lon, elevationM: $1.map { ($0 * 100).rounded() / 100 })
         })
         return JSONReply.make(answer, request: request, cacheControl: "private, no-cache")
     }
@@ -53,7 +53,7 @@ extension StoreAPI {
             if case .noElevation = error, let refusal = try denied.refusal(covering: line) { throw refusal }
             throw APIError(error, field: field)
         }
-        return JSONReply.make(Self.answer(profile), request: request, cacheControl: "private, no-cache")
+        return JSONReply.make(ProfileAnswer(profile), request: request, cacheControl: "private, no-cache")
     }
 
     /// A sampler over the terrain tilesets the request may read, and those it may not read with
@@ -98,23 +98,5 @@ extension StoreAPI {
             }
             return nil
         }
-    }
-
-    static func round(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
-
-    /// The answer's body: metres to the centimetre, degrees to 1e-7.
-    static func answer(_ p: ElevationProfile) -> ProfileAnswer {
-        func extreme(_ e: ProfilePoint) -> ProfileExtreme {
-            ProfileExtreme(distanceM: round(e.distance, 100), elevationM: round(e.elevation, 100),
-                           lat: round(e.point.lat, 1e7), lon: round(e.point.lon, 1e7))
-        }
-        return ProfileAnswer(
-            lengthM: round(p.length, 100), ascentM: round(p.ascent, 100), descentM: round(p.descent, 100),
-            maxGradePct: p.maxGrade.map { round($0, 100) }, minGradePct: p.minGrade.map { round($0, 100) },
-            lowest: extreme(p.lowest), highest: extreme(p.highest), spacingM: round(p.spacing, 1000),
-            samples: p.samples.map {
-                ProfileSampleBody(distanceM: round($0.distance, 100), elevationM: $0.elevation.map { round($0, 100) },
-                                  gradePct: $0.grade.map { round($0, 100) }, lat: round($0.point.lat, 1e7), lon: round($0.point.lon, 1e7))
-            })
     }
 }
