@@ -213,6 +213,13 @@ let package = Package(
             path: "Benchmarks/trails-data",
             swiftSettings: upcoming
         ),
+        // Elevation profile benchmark (scripts/bench/profile.sh): device p95 and ascent against GDAL; small, no products.
+        .executableTarget(
+            name: "profile-bench",
+            dependencies: ["Terrain", "TerrainDEM", "Raster", "TileStore", "TileGeometry"],
+            path: "Benchmarks/profile",
+            swiftSettings: upcoming
+        ),
         .target(
             name: "TrailMapTestSupport",
             dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", "Terrain", .product(name: "Logging", package: "swift-log")],
