@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "TileGeometry", swiftSettings: upcoming),
         // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB), sampling terrain bundles, profiles.
         .target(name: "Terrain", dependencies: ["TileStore", "Raster", "TileGeometry"], swiftSettings: upcoming),
+        // Trails' elevation figures filled from an elevation source (a build's single call).
+        .target(name: "TrailTerrain", dependencies: ["Trails", "Terrain"], swiftSettings: upcoming),
         // Elevation read straight from a DEM through GDAL (builds, and the reference of benchmarks).
         .target(name: "TerrainDEM", dependencies: ["Terrain", "SourceReaders", "CGDAL"], swiftSettings: upcoming),
         // The /api/v1 contract: request and answer bodies, their OpenAPI schemas (Foundation only).
@@ -234,7 +236,7 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
-        .testTarget(name: "TerrainTests", dependencies: ["Terrain", "TerrainDEM", "TrailMapTestSupport", "TileGeometry", "TileStore", "Raster"],
+        .testTarget(name: "TerrainTests", dependencies: ["Terrain", "TerrainDEM", "TrailTerrain", "Trails", "TrailSources", "TrailMapTestSupport", "TileGeometry", "TileStore", "Raster"],
                     swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
