@@ -251,7 +251,7 @@ let package = Package(
             name: "TrailMapServerTests",
             dependencies: [
                 "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "TrailMapAPI", "Areas",
-                "Trails", "TrailSources", "Terrain",
+                "Trails", "TrailSources", "Terrain", "TrailTerrain", "TerrainDEM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -3,7 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TerrainDEM
 import Trails
+import TrailTerrain
 @testable import TrailMapServer
 import TrailMapTestSupport
 
@@ -120,6 +122,31 @@ import TrailMapTestSupport
             #expect(StoreFixture.errorCode(outside) == "outside_terrain")
             // A paid region's trail: its line is for owners only.
             #expect(try await Self.get(client, "/api/v1/trails/\(paidTrail.id)/profile").status == .unauthorized)
+        }
+    }
+
+    /// Trails filled with elevation (from the world ramp's DEM) are searched on it; the Colorado
+    /// bundle, never filled, has no trail passing an elevation filter.
+    @Test func trailSearchFiltersOnElevation() async throws {
+        let (f, _, world) = try TerrainProducts.fixture()
+        let loop = try #require(world.first)
+        let outcome = try TrailElevationFill.fill(bundle: f.tiles.dir.file("world.mbtiles"),
+                                                  from: try DEMSampler(path: f.tiles.dir.file("world-terrain-dem.tif")))
+        #expect(outcome.filled == 1)
+        try await f.app().test(.live) { client in
+            func ids(_ query: String) async throws -> [String] {
+                let r = try await Self.get(client, "/api/v1/trails?\(query)")
+                #expect(r.status == .ok, "\(String(buffer: r.body))")
+                return (StoreFixture.json(r)["trails"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            }
+            let (low, lower) = (try await ids("maxAscentM=150"), try await ids("maxAscentM=50"))
+            let (gentle, flat) = (try await ids("maxGradePct=20"), try await ids("maxGradePct=5"))
+            let all = try await ids("limit=50")
+            #expect(low == [loop.id.description] && lower.isEmpty)
+            #expect(gentle == [loop.id.description] && flat.isEmpty)
+            #expect(all.count == 5)
+            let negative = try await Self.get(client, "/api/v1/trails?maxAscentM=-1")
+            #expect(negative.status.code / 100 == 4)
         }
     }
 }

@@ -46,6 +46,8 @@ enum OpenAPIDocument {
                               description: "comma-separated uses every result allows: foot, bicycle, horse, motor_vehicle, ski"),
         "excludeUses": Schema.string(pattern: listPattern(TrailResult.uses), maxLength: 200, description: "comma-separated uses no result allows"),
         "minLengthKm": ["type": "number", "minimum": .integer(0)], "maxLengthKm": ["type": "number", "minimum": .integer(0)],
+        "maxAscentM": ["type": "number", "minimum": .integer(0), "description": "stored ascent at most this (trails without elevation are left out)"],
+        "maxGradePct": ["type": "number", "minimum": .integer(0), "description": "stored steepest grade at most this, percent"],
         "sort": Schema.string(enum: ["distance", "length", "name"]),
         "limit": Schema.integer(minimum: 1, maximum: 1000),
         "cursor": Schema.string(maxLength: 512, description: "nextCursor of the previous page"),
