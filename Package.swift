@@ -53,8 +53,12 @@ let package = Package(
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
         .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
-        // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB).
-        .target(name: "Terrain", swiftSettings: upcoming),
+        // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB), sampling terrain bundles, profiles.
+        .target(name: "Terrain", dependencies: ["TileStore", "Raster", "TileGeometry"], swiftSettings: upcoming),
+        // Trails' elevation figures filled from an elevation source (a build's single call).
+        .target(name: "TrailTerrain", dependencies: ["Trails", "Terrain"], swiftSettings: upcoming),
+        // Elevation read straight from a DEM through GDAL (builds, and the reference of benchmarks).
+        .target(name: "TerrainDEM", dependencies: ["Terrain", "SourceReaders", "CGDAL"], swiftSettings: upcoming),
         // The /api/v1 contract: request and answer bodies, their OpenAPI schemas (Foundation only).
         .target(name: "TrailMapAPI", swiftSettings: upcoming),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
@@ -158,8 +162,7 @@ let package = Package(
         .target(
             name: "TrailMapServer",
             dependencies: [
-                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails",
-                "Terrain",
+                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails", "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -215,9 +218,16 @@ let package = Package(
             path: "Benchmarks/trails-data",
             swiftSettings: upcoming
         ),
+        // Elevation profile benchmark (scripts/bench/profile.sh): device p95 and ascent against GDAL; small, no products.
+        .executableTarget(
+            name: "profile-bench",
+            dependencies: ["Terrain", "TerrainDEM", "Raster", "TileStore", "TileGeometry"],
+            path: "Benchmarks/profile",
+            swiftSettings: upcoming
+        ),
         .target(
             name: "TrailMapTestSupport",
-            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Raster", "TileGeometry", "TileStore", "Essentials", "Terrain", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TrailMapTestSupport",
             swiftSettings: upcoming
         ),
@@ -229,7 +239,8 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
-        .testTarget(name: "TerrainTests", dependencies: ["Terrain"], swiftSettings: upcoming),
+        .testTarget(name: "TerrainTests", dependencies: ["Terrain", "TerrainDEM", "TrailTerrain", "Trails", "TrailSources", "TrailMapTestSupport", "TileGeometry", "TileStore", "Raster"],
+                    swiftSettings: upcoming),
         .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
@@ -244,7 +255,7 @@ let package = Package(
             name: "TrailMapServerTests",
             dependencies: [
                 "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "TrailMapAPI", "Areas",
-                "Trails", "TrailSources",
+                "Trails", "TrailSources", "Terrain", "TrailTerrain", "TerrainDEM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -292,8 +303,7 @@ let package = Package(
         ),
         .testTarget(
             name: "trailmapTests",
-            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch",
-                           "Terrain"],
+            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch", "Terrain"],
             swiftSettings: upcoming
         ),
     ]

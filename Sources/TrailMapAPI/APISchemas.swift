@@ -49,6 +49,14 @@ public enum APISchemas {
             "TrailPlace": TrailPlace.schema,
             "TrailDetail": TrailDetail.schema,
             "TrailsSummary": TrailsSummary.schema,
+            "ElevationPoint": ElevationPoint.schema,
+            "ElevationAnswer": ElevationAnswer.schema,
+            "ProfileSample": ProfileSampleBody.schema,
+            "ProfileExtreme": ProfileExtreme.schema,
+            "Profile": ProfileAnswer.schema,
+            "ProfileRequest": ProfileLine.schema,
+            "ProfileLineString": ProfileLine.lineStringSchema,
+            "ProfileFeature": ProfileLine.featureSchema,
         ]
     }
 }

@@ -36,13 +36,15 @@ public struct TileResponder: HTTPResponder {
         self.logger = logger
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
+        let access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets) }
+        self.access = access
         self.store = store.map {
-            StoreAPI(settings: $0, logger: logger, tilesDirectory: registry.directory, publicOrigin: config.publicURL ?? "") { id in
-                if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
-                return "png"
-            }
+            StoreAPI(settings: $0, logger: logger, tilesDirectory: registry.directory, publicOrigin: config.publicURL ?? "",
+                     tileExtension: { id in
+                         if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
+                         return "png"
+                     }, registry: registry, access: access)
         }
-        access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets) }
         publicTileCaching = "public, max-age=\(config.tileMaxAge)"
         privateTileCaching = "private, max-age=\(config.tileMaxAge)"
         metrics.attach(registry.cache)

@@ -27,6 +27,10 @@ public struct TrailQuery: Sendable, Equatable {
     public var excludeUses: TrailUses = []
     public var minLengthKm: Double?
     public var maxLengthKm: Double?
+    /// Only trails whose stored ascent is at most this many metres (trails without elevation are left out).
+    public var maxAscentM: Double?
+    /// Only trails whose stored steepest grade is at most this percent (trails without elevation are left out).
+    public var maxGradePct: Double?
     /// Default: distance with `near`, else name.
     public var sort: Sort?
     public var limit = 20
@@ -73,6 +77,12 @@ public struct TrailQuery: Sendable, Equatable {
         if let maxLengthKm, !(maxLengthKm.isFinite && maxLengthKm >= 0) {
             throw .invalid(parameter: "maxLengthKm", reason: "must be 0 or more, got \(maxLengthKm)")
         }
+        if let maxAscentM, !(maxAscentM.isFinite && maxAscentM >= 0) {
+            throw .invalid(parameter: "maxAscentM", reason: "must be 0 or more, got \(maxAscentM)")
+        }
+        if let maxGradePct, !(maxGradePct.isFinite && maxGradePct >= 0) {
+            throw .invalid(parameter: "maxGradePct", reason: "must be 0 or more, got \(maxGradePct)")
+        }
         if let minLengthKm, let maxLengthKm, minLengthKm > maxLengthKm {
             throw .contradictory(parameters: ["minLengthKm", "maxLengthKm"], reason: "the minimum \(minLengthKm) is above the maximum \(maxLengthKm)")
         }
@@ -92,6 +102,7 @@ public struct TrailQuery: Sendable, Equatable {
             bbox.map { "\($0.west),\($0.south),\($0.east),\($0.north)" } ?? "", text ?? "",
             difficulties.map(\.rawValue).sorted().joined(separator: ","), "\(uses.rawValue)", "\(excludeUses.rawValue)",
             minLengthKm.map { "\($0)" } ?? "", maxLengthKm.map { "\($0)" } ?? "", effectiveSort.rawValue,
+            maxAscentM.map { "\($0)" } ?? "", maxGradePct.map { "\($0)" } ?? "",
         ]
         return parts.joined(separator: "|")
     }

@@ -122,6 +122,18 @@ public enum TrailSearch {
             conditions.append("length_m <= ?")
             _ = arguments.append(contentsOf: [max * 1000])
         }
+        if q.maxAscentM != nil || q.maxGradePct != nil {
+            // A bundle without elevation columns has no trail that passes.
+            guard try index.read({ try TrailElevationStore.hasColumns($0) }) else { return [] }
+            if let max = q.maxAscentM {
+                conditions.append("ascent_m <= ?")
+                _ = arguments.append(contentsOf: [max])
+            }
+            if let max = q.maxGradePct {
+                conditions.append("max_grade_pct <= ?")
+                _ = arguments.append(contentsOf: [max])
+            }
+        }
         let needsGeometry = q.near != nil || q.bbox != nil
         let sql = """
             SELECT id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m,

@@ -10,7 +10,8 @@ struct RegionsCommand: ParsableCommand {
         abstract: "Browse, buy, install, uninstall, restore and update map regions (and areas around a point) from a TrailMap server.",
         subcommands: [RegionsListCommand.self, RegionsShowCommand.self, RegionsNearCommand.self, RegionsBuyCommand.self,
                       RegionsInstallCommand.self, RegionsUninstallCommand.self, RegionsRestoreCommand.self,
-                      RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self, RegionsAreaCommand.self, RegionsTrailsCommand.self]
+                      RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self, RegionsAreaCommand.self, RegionsTrailsCommand.self,
+                      RegionsProfileCommand.self]
     )
 }
 

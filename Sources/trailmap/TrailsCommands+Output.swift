@@ -143,7 +143,8 @@ extension String {
 enum TrailsMessages {
     static let flags = ["near": "--near", "radiusKm": "--radius-km", "bbox": "--bbox", "q": "--q", "minLengthKm": "--min-length-km",
                         "maxLengthKm": "--max-length-km", "uses": "--uses", "excludeUses": "--exclude-uses", "limit": "--limit",
-                        "cursor": "--cursor", "sort": "--sort"]
+                        "cursor": "--cursor", "sort": "--sort",
+                        "maxAscentM": "--max-ascent-m", "maxGradePct": "--max-grade-pct"]
 
     static func flag(_ parameter: String) -> String { flags[parameter] ?? parameter }
 

@@ -76,6 +76,8 @@ struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []
     @Option(name: .long, help: "Shortest length, km.") var minLengthKm: Double?
     @Option(name: .long, help: "Longest length, km.") var maxLengthKm: Double?
+    @Option(name: .long, help: "Most ascent, metres (trails without elevation are left out).") var maxAscentM: Double?
+    @Option(name: .long, help: "Steepest grade, percent (trails without elevation are left out).") var maxGradePct: Double?
     @Option(name: .long, help: "distance (with --near), length (longest first) or name.") var sort: String?
     @Option(name: .long, help: "Results per page (1...1000).") var limit: Int = 20
     @Option(name: .long, help: "The cursor a previous page printed.") var cursor: String?
@@ -105,6 +107,8 @@ struct TrailQueryOptions: ParsableArguments {
         query.excludeUses = try Self.uses(excludeUses, flag: "--exclude-uses")
         query.minLengthKm = minLengthKm
         query.maxLengthKm = maxLengthKm
+        query.maxAscentM = maxAscentM
+        query.maxGradePct = maxGradePct
         if let sort {
             guard let s = TrailQuery.Sort(rawValue: sort) else { throw ValidationError("--sort must be distance, length or name.") }
             query.sort = s

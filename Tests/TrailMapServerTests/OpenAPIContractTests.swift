@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TileGeometry
 import Trails
 import Catalog
 import TrailMapAPI
@@ -230,6 +231,24 @@ import TrailMapTestSupport
                                      "get", "/catalog/{productId}", .ok)
             #expect(rocky.trails?.count == 4 && rocky.trails?.byDifficulty["easy"] == 1 && rocky.trails?.longest.count == 4)
 
+            // Elevation and profiles over the free terrain published with the trails.
+            let heights = try c.answer(try await Self.send(client, .get, "/api/v1/elevation?points=40.32,-105.6;0,0"), ElevationAnswer.self,
+                                       "get", "/elevation", .ok)
+            #expect(heights.points.count == 2 && heights.points[0].elevationM != nil && heights.points[1].elevationM == nil)
+            struct LineString: Codable { var type = "LineString", coordinates: [[Double]] }
+            struct Feature: Codable { var type = "Feature", properties: [String: String] = [:], geometry: LineString }
+            let lineString = LineString(coordinates: [[-105.6, 40.30], [-105.6, 40.31]])
+            let feature = Feature(geometry: lineString)
+            c.check(lineString, as: "ProfileLineString")
+            c.check(feature, as: "ProfileFeature")
+            c.check(lineString, as: "ProfileRequest")
+            let drawn = try c.answer(try await Self.send(client, .post, "/api/v1/profile?spacingM=100", feature), ProfileAnswer.self,
+                                     "post", "/profile", .ok)
+            #expect(drawn.samples.count > 2 && drawn.ascentM > 0)
+            let trailProfile = try c.answer(try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)/profile"), ProfileAnswer.self,
+                                            "get", "/trails/{trailId}/profile", .ok)
+            #expect(trailProfile.samples.first?.gradePct == nil)
+
             // An error.
             let missing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,
                                        "get", "/catalog/{productId}", .notFound)
@@ -260,6 +279,9 @@ import TrailMapTestSupport
                                     "bundle": "rocky.mbtiles"]
         try JSONSerialization.data(withJSONObject: ["products": [entry]]).write(to: URL(fileURLWithPath: file))
         _ = try f.catalog.publish(try ProductFile.load(path: file), tilesDirectory: f.tiles.dir.path)
+        try TerrainProducts.ramp("rocky-terrain", in: f, bounds: GeoBounds(west: -105.70, south: 40.24, east: -105.50, north: 40.42),
+                                 lat0: 40.3, base: 2500)
+        try TerrainProducts.publish([("rocky-terrain", "0", "rocky-terrain")], in: f)
         try Gazetteer.write([Place(name: "Estes Park", lon: -105.5217, lat: 40.3772, population: 5904)],
                             to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))
         return records.sorted { $0.id < $1.id }

@@ -9,9 +9,24 @@ enum OpenAPIDocument {
     private struct Op {
         var method: String, path: String, summary: String, auth: Bool, body: String?, answers: [String: String]
         var replies: [String: String] = [:]
-        /// Query parameters (all optional): name → schema.
+        /// Query parameters: name → schema; optional unless named in `required`.
         var query: [String: JSONValue] = [:]
+        var required: Set<String> = []
     }
+
+    /// The elevation routes' `spacingM` parameter.
+    static let spacingQuery: [String: JSONValue] = [
+        "spacingM": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .integer(Int64(ElevationInput.maxSpacing)),
+                     "description": "metres between samples (default 10; widened for a very long line)"],
+    ]
+
+    /// `GET /elevation`'s `points`: LAT,LON pairs separated by semicolons.
+    static let pointsQuery: [String: JSONValue] = {
+        let number = "-?[0-9]{1,3}(\\.[0-9]{1,12})?"
+        let pair = number + "," + number
+        return ["points": Schema.string(pattern: "^\(pair)(;\(pair))*$", maxLength: 60_000,
+                                        description: "LAT,LON;LAT,LON... in degrees, at most 1000 points")]
+    }()
 
     /// A comma-separated list of `words`.
     static func listPattern(_ words: [String]) -> String {
@@ -31,6 +46,8 @@ enum OpenAPIDocument {
                               description: "comma-separated uses every result allows: foot, bicycle, horse, motor_vehicle, ski"),
         "excludeUses": Schema.string(pattern: listPattern(TrailResult.uses), maxLength: 200, description: "comma-separated uses no result allows"),
         "minLengthKm": ["type": "number", "minimum": .integer(0)], "maxLengthKm": ["type": "number", "minimum": .integer(0)],
+        "maxAscentM": ["type": "number", "minimum": .integer(0), "description": "stored ascent at most this (trails without elevation are left out)"],
+        "maxGradePct": ["type": "number", "minimum": .integer(0), "description": "stored steepest grade at most this, percent"],
         "sort": Schema.string(enum: ["distance", "length", "name"]),
         "limit": Schema.integer(minimum: 1, maximum: 1000),
         "cursor": Schema.string(maxLength: 512, description: "nextCursor of the previous page"),
@@ -108,6 +125,24 @@ enum OpenAPIDocument {
            auth: false, body: nil, answers: ["200": "the trail", "404": "no published region holds it"], replies: ["200": "TrailDetail"]),
         Op(method: "get", path: "/trails/{trailId}/gpx", summary: "A trail's line as GPX, for an owner of a region holding it (free regions: everyone)",
            auth: false, body: nil, answers: ["200": "the GPX file", "401": "a paid trail: sign in", "403": "not entitled to a region holding it"]),
+        Op(method: "get", path: "/trails/{trailId}/profile",
+           summary: "A trail's elevation profile from the published terrain, for an owner of a region holding it and a reader of the terrain",
+           auth: false, body: nil,
+           answers: ["200": "the profile", "401": "a paid trail or terrain: sign in", "403": "not entitled to a region holding it or to the terrain",
+                     "404": "no published region holds it", "422": "the trail lies outside every terrain (outside_terrain), or a spacing out of range"],
+           replies: ["200": "Profile"], query: spacingQuery),
+        Op(method: "get", path: "/elevation", summary: "Elevations of points from the published terrain (voids and points outside are null)",
+           auth: false, body: nil,
+           answers: ["200": "the points' elevations", "401": "the only terrain there is paid: sign in or send a tile token",
+                     "403": "not entitled to the terrain there",
+                     "422": "more than 1000 points, a coordinate out of range, or every point outside the terrain (outside_terrain)"],
+           replies: ["200": "ElevationAnswer"], query: pointsQuery, required: ["points"]),
+        Op(method: "post", path: "/profile", summary: "The elevation profile of a GeoJSON LineString (or a Feature holding one)",
+           auth: false, body: "ProfileRequest",
+           answers: ["200": "the profile", "401": "the only terrain there is paid: sign in or send a tile token",
+                     "403": "not entitled to the terrain there",
+                     "422": "a coordinate out of range, too many positions, or the line outside the terrain (outside_terrain)"],
+           replies: ["200": "Profile"], query: spacingQuery),
         Op(method: "post", path: "/store/notifications", summary: "App Store Server Notifications V2", auth: false,
            body: "Notification", answers: ["200": "handled (revoked, restored, duplicate, pending, superseded or ignored)",
                                             "403": "not the store's signature, chain or claims"],
@@ -161,7 +196,7 @@ enum OpenAPIDocument {
                 return ["name": .string(name), "in": "path", "required": true, "schema": schema]
             }
             let query = op.query.keys.sorted().map { name -> JSONValue in
-                ["name": .string(name), "in": "query", "required": false, "schema": op.query[name]!]
+                ["name": .string(name), "in": "query", "required": .bool(op.required.contains(name)), "schema": op.query[name]!]
             }
             if !(params + query).isEmpty { o["parameters"] = .array(params + query) }
             if op.auth { o["security"] = [["bearer": []]] }

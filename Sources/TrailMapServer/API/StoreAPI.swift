@@ -30,12 +30,20 @@ struct StoreAPI: Sendable {
     /// The operator's place names for trail searches (`trailmap catalog places load`).
     let places: PlaceShelf
 
+    /// The served tilesets (terrain among them), the tiles' access rules, and the terrain's tile memo.
+    let registry: TilesetRegistry?
+    let access: TileAccess?
+    let terrainShelf = TerrainShelf()
+
     /// The prefix of absolute URLs in answers (the configured public origin), or "" for relative ones.
     let publicOrigin: String
 
     init(settings: StoreSettings, logger: Logger, tilesDirectory: String, publicOrigin: String = "",
-         tileExtension: @escaping @Sendable (String) -> String = { _ in "png" }) {
+         tileExtension: @escaping @Sendable (String) -> String = { _ in "png" },
+         registry: TilesetRegistry? = nil, access: TileAccess? = nil) {
         self.settings = settings
+        self.registry = registry
+        self.access = access
         self.publicOrigin = publicOrigin
         trailShelf = TrailShelf(logger: logger)
         places = PlaceShelf(path: Gazetteer.defaultPath(tilesDirectory: tilesDirectory), logger: logger)
@@ -85,6 +93,9 @@ struct StoreAPI: Sendable {
         r.get("/trails", .api) { request, _ in try await trailSearch(request) }
         r.get("/trails/:trail", .api) { request, context in try await trailDetail(request, id: try Self.parameter("trail", context)) }
         r.get("/trails/:trail/gpx", .api) { request, context in try await trailGPX(request, id: try Self.parameter("trail", context)) }
+        r.get("/trails/:trail/profile", .api) { request, context in try await trailProfile(request, id: try Self.parameter("trail", context)) }
+        r.get("/elevation", .api) { request, _ in try await elevation(request) }
+        r.on("/profile", .post, .api) { request, _ in try await profile(request) }
         r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
         r.on("/sandbox/transactions", .post, .api) { request, _ in try await sandboxTransaction(request) }
         r.on("/sandbox/notifications", .post, .api) { request, _ in try await sandboxNotification(request) }
@@ -98,7 +109,7 @@ struct StoreAPI: Sendable {
         r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
                   "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
                   "/downloads/:product/patches/:patch", "/areas/quotes", "/areas/quotes/:quote", "/areas", "/tile-tokens", "/download-links",
-                  "/trails", "/trails/:trail", "/trails/:trail/gpx",
+                  "/trails", "/trails/:trail", "/trails/:trail/gpx", "/trails/:trail/profile", "/elevation", "/profile",
                   "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
     }
 

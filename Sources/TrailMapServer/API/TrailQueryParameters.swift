@@ -66,6 +66,8 @@ extension StoreAPI {
         query.excludeUses = TrailUses(try list("excludeUses", TrailUse.init(rawValue:), allowed: TrailResult.uses))
         query.minLengthKm = try number("minLengthKm")
         query.maxLengthKm = try number("maxLengthKm")
+        query.maxAscentM = try number("maxAscentM")
+        query.maxGradePct = try number("maxGradePct")
         if let s = try text("sort") {
             guard let sort = TrailQuery.Sort(rawValue: s) else {
                 throw APIError.badRequest("sort: one of \(TrailQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -53,7 +53,7 @@ extension StoreAPI {
     }
 
     /// A trail by id, the region products holding it, and those of them the caller may read.
-    private func trail(_ request: Request, id raw: Substring) async throws -> (TrailRecord, [Product], Set<String>) {
+    func trail(_ request: Request, id raw: Substring) async throws -> (TrailRecord, [Product], Set<String>) {
         guard let id = TrailID(String(raw)) else {
             throw APIError.badRequest("invalid trail id: 16 hexadecimal digits")
         }
