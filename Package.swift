@@ -111,6 +111,7 @@ let package = Package(
             name: "BundleBuilder",
             dependencies: [
                 "Raster", "TileStore", "TileGeometry", "SourceReaders", "Essentials", "Trails", "TrailSources", "TrailRendering",
+                "TerrainDEM", "TrailTerrain",
                 "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

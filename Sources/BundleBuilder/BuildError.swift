@@ -5,6 +5,7 @@ import TileStore
 import TrailRendering
 import Trails
 import TrailSources
+import TrailTerrain
 
 /// Why a build could not run; each names the file and the problem.
 public enum BuildError: Error, CustomStringConvertible {
@@ -48,6 +49,8 @@ public enum BuildError: Error, CustomStringConvertible {
     case trailsOverlayNotSharded
     /// A terrain layer cannot be built as asked.
     case terrain(TerrainLayerProblem)
+    /// The trails' elevation figures could not be read from the build's DEMs.
+    case trailElevation(TrailElevationFillError)
 
     public var description: String {
         switch self {
@@ -56,6 +59,7 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .sourceEmpty(path): "\(path): the file is empty"
         case let .sourceUnreadable(path, error): "\(path): \(error)"
         case let .georeference(error): error.description
+        case let .trailElevation(error): "the trails' ascent and grades: \(error)"
         case let .outsideMercator(path, bounds):
             "\(path): the source covers \(bounds), which lies outside the Web Mercator range (latitudes ±85.05°, longitudes ±180°)"
         case let .zoomOrder(min, max): "minzoom \(min) is greater than maxzoom \(max)"

@@ -92,7 +92,10 @@ struct TerrainBuild {
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(bounds: bounds, zooms: zooms, sources: sources), record: [:]) } catch { throw .store(error) }
-            if let trails { try trails.store(in: options.output) }
+            if let trails {
+                try trails.store(in: options.output)
+                try Self.fillTrailElevations(of: options.output, sources: sources, layer: layer, logger: logger)
+            }
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
                                bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
                                seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)

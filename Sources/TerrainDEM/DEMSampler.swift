@@ -13,10 +13,11 @@ public final class DEMSampler: ElevationSource {
     public let path: String
     private let state: Mutex<Reader>
 
-    /// Opens the raster at `path`.
-    public init(path: String) throws(ElevationError) {
+    /// Opens the raster at `path`; `crs` stands in for a CRS the file lacks or states wrongly and
+    /// `verticalUnit` for the unit its band declares (as a build's terrain layer may say).
+    public init(path: String, crs: SpatialReference? = nil, verticalUnit: VerticalUnit? = nil) throws(ElevationError) {
         self.path = path
-        state = Mutex(try Reader(path: path))
+        state = Mutex(try Reader(path: path, crs: crs, verticalUnit: verticalUnit))
     }
 
     public func elevations(at points: [GeoPoint]) throws(ElevationError) -> [Double?] {
@@ -37,7 +38,7 @@ final class Reader {
     /// Metres per stored unit (with the band's scale), and the band's offset.
     let scale: Double, offset: Double
 
-    init(path: String) throws(ElevationError) {
+    init(path: String, crs override: SpatialReference? = nil, verticalUnit: VerticalUnit? = nil) throws(ElevationError) {
         GDALEnvironment.prepare()
         guard let ds = GDALOpenEx(path, UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY), nil, nil, nil) else {
             throw .unreadable(path: path, reason: "GDAL cannot open it as a raster")
@@ -48,22 +49,22 @@ final class Reader {
             throw .unreadable(path: path, reason: "the raster has no band")
         }
         var gt = [Double](repeating: 0, count: 6)
-        guard GDALGetGeoTransform(ds, &gt) == CE_None, let inv = GeoTransform(gt).inverse,
-              let wktPointer = GDALGetProjectionRef(ds), !String(cString: wktPointer).isEmpty else {
+        guard GDALGetGeoTransform(ds, &gt) == CE_None, let inv = GeoTransform(gt).inverse else {
             throw .notGeoreferenced(path: path)
         }
         let crs: SpatialReference
-        do { crs = try SpatialReference(wkt: String(cString: wktPointer)) } catch { throw .notGeoreferenced(path: path) }
+        if let override {
+            crs = override
+        } else {
+            guard let wktPointer = GDALGetProjectionRef(ds), !String(cString: wktPointer).isEmpty else { throw .notGeoreferenced(path: path) }
+            do { crs = try SpatialReference(wkt: String(cString: wktPointer)) } catch { throw .notGeoreferenced(path: path) }
+        }
         do { transformer = try CoordinateTransformer(from: .wgs84, to: crs, path: path) } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
         let unit = String(cString: GDALGetRasterUnitType(b)).lowercased()
-        let unitScale: Double
-        switch unit {
-        case "", "m", "metre", "meter", "metres", "meters": unitScale = 1
-        case "ft", "foot", "feet", "international foot": unitScale = 0.3048
-        case "us-ft", "us survey foot", "ftus": unitScale = 1200.0 / 3937.0
-        default: throw .unknownVerticalUnit(path: path, unit: unit)
+        guard let unitScale = (verticalUnit ?? VerticalUnit(gdalName: unit))?.metres else {
+            throw .unknownVerticalUnit(path: path, unit: unit)
         }
         var has: Int32 = 0
         let nd = GDALGetRasterNoDataValue(b, &has)

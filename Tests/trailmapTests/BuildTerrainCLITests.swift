@@ -5,6 +5,7 @@ import Testing
 import TileGeometry
 import TileStore
 import TrailMapTestSupport
+import Trails
 
 /// `trailmap build --dem`: a hillshade bundle, a colour relief, terrain tiles with their
 /// `encoding`, a terrain manifest layer; bad input gets a message naming the file or option, a
@@ -54,6 +55,27 @@ import TrailMapTestSupport
             }
             if name == "relief" { #expect(image.pixels[middle] != image.pixels[middle + 1], "coloured, not grey") }
         }
+    }
+
+    /// A trail walked 2 km east up the DEM's 10% ramp stores the ramp's ascent and grade.
+    @Test func trailsOnAHillshadeStoreTheirAscentAndGrade() throws {
+        let dem = try dem()
+        // UTM 13N 450500 E and 452500 E at 4421500 N (gdaltransform), and the middle between.
+        let feature = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Ramp Trail","highway":"path","osm_id":"1"},
+             "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}}]}
+            """
+        try feature.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
+        let out = dir.file("trails-hs.mbtiles")
+        let r = try CLIRunner.run(["build", "--dem", dem, "--hillshade", "--trails", dir.file("ramp.geojson"), "--trails-preset", "osm",
+                                   "--name", "ramp", "--minzoom", "11", "--maxzoom", "12", "--out", out, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let index = try TrailIndex(bundle: out)
+        let trail = try #require(try index.all().first)
+        let figures = try #require(try index.elevation(trail.id), "the build stored no elevation figures")
+        #expect(abs(figures.ascentMetres - 200) < 6, "ascent \(figures.ascentMetres)")
+        #expect(figures.descentMetres < 2, "descent \(figures.descentMetres)")
+        #expect(abs(figures.maxGradePercent - 10) < 1, "grade \(figures.maxGradePercent)")
     }
 
     @Test func aTerrainManifestLayerBuilds() throws {
