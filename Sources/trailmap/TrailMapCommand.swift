@@ -14,7 +14,7 @@ struct TrailMapCommand: AsyncParsableCommand {
     /// (control characters a server put in it removed, flags named).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
