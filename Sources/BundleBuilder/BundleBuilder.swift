@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 import Logging
 import Raster
@@ -16,8 +17,9 @@ public struct BundleBuilder: Sendable {
         self.logger = logger
     }
 
-    /// The builder's version, stored as `trailmap:builder`.
-    public static let version = "trailmap-builder 0.8.0"
+    /// The builder's version, stored as `trailmap:builder` (from `TrailMapVersion`, which
+    /// `trailmap --version` prints too).
+    public static let version = TrailMapVersion.builder
 
     /// Above this many tiles a build is refused as a likely mistake in the zoom range.
     public static let maxTiles = 200_000_000
