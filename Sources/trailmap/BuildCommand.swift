@@ -348,7 +348,7 @@ struct BuildCommand: ParsableCommand {
         if let trailsStyle {
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: trailsStyle)) } catch {
-                throw ValidationError("--trails-style \(trailsStyle): cannot read the file")
+                throw CommandFailure("--trails-style \(trailsStyle): cannot read the file")
             }
             do { t.style = try JSONDecoder().decode(TrailStyle.self, from: data) } catch {
                 throw ValidationError("--trails-style \(trailsStyle): not a trail style (JSON with colors, lineWidth, casingColor, casingWidth, labelMinZoom, font, ...): \(error)")

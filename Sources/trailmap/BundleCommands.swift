@@ -4,11 +4,6 @@ import Raster
 import TileGeometry
 import TileStore
 
-/// A failure already explained on stderr; exits non-zero.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",

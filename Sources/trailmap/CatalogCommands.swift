@@ -84,7 +84,7 @@ struct CatalogListCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try CatalogLocation(catalog)
         guard location.exists else {
-            throw ValidationError("no catalog at \(location): run `trailmap catalog publish` first")
+            throw CommandFailure("no catalog at \(location): run `trailmap catalog publish` first")
         }
         let db = try await location.open(logger: Logger(label: "trailmap.catalog"))
         defer { CatalogLocation.close(db) }

@@ -31,7 +31,7 @@ struct StoreOptions: ParsableArguments {
 
     func validate() throws {
         if let c = catalog, case let location = try CatalogLocation(c), !location.exists {
-            throw ValidationError("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
+            throw CommandFailure("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
         }
         if storeSandbox != nil, !storeRootCert.isEmpty {
             throw ValidationError("--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server")
