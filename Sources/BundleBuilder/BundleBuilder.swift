@@ -101,7 +101,22 @@ public struct BundleBuilder: Sendable {
             infos += layerInfos
             layerOf += Array(repeating: l, count: layerInfos.count)
         }
-        return InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales)
+        return skippingSourcesOutsideClip(InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales))
+    }
+
+    /// `sources` without those wholly outside `--bounds` (one warning names them), unless every
+    /// source is: then none is dropped, and planning says the region holds nothing.
+    func skippingSourcesOutsideClip(_ sources: InspectedSources) -> InspectedSources {
+        guard let clip = options.clipBounds else { return sources }
+        let inside = sources.infos.indices.filter { i in sources.infos[i].parts.contains { $0.intersection(clip) != nil } }
+        guard !inside.isEmpty, inside.count < sources.infos.count else { return sources }
+        let skipped = sources.infos.indices.filter { !inside.contains($0) }.map { sources.infos[$0].path }
+        let others = skipped.count > 1 ? " and \(skipped.count - 1) other source(s)" : ""
+        logger.warning("\(skipped[0])\(others) skipped: wholly outside the region's bounds \(clip)")
+        var kept = sources
+        kept.infos = inside.map { sources.infos[$0] }
+        kept.layerOf = inside.map { sources.layerOf[$0] }
+        return kept
     }
 
     /// The region: the union of the sources, inside `--bounds` and the Mercator range.
