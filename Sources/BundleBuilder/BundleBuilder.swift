@@ -409,7 +409,7 @@ public struct BundleBuilder: Sendable {
         let finished: Set<BuildUnit>
         do { finished = try writer.finishedUnits() } catch { throw .store(error) }
         let renderStart = Date()
-        var before = 0
+        var before = 0, resumedTiles = 0
         for (b, band) in plan.bands.enumerated() {
             let mine = sources.indices.filter { band.layers.contains(plan.layerOf[$0]) }.map { sources[$0] }
             if plan.bands.count > 1 {
@@ -417,6 +417,8 @@ public struct BundleBuilder: Sendable {
             }
             let offset = before
             let done = plan.units[b].filter { finished.contains(BuildUnit(band: b, tile: $0)) }
+            resumedTiles += done.reduce(0) { $0 + Self.subtreeCount($1, ranges: plan.ranges[b], maxZoom: band.zooms.upperBound) }
+            let doneBefore = resumedTiles
             var rendering = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options, band: b,
                                           unitZoom: plan.unitZooms[b], units: plan.units[b].filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
                                           finished: done, buildsUpperLevels: options.shard == nil)
@@ -428,7 +430,7 @@ public struct BundleBuilder: Sendable {
                 return try Self.decodeRoot(data, unit: unit)
             }) { done, stored in
                 progress(BuildProgress(phase: .rendering, done: offset + done, total: plan.total, stored: stored,
-                                       elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current))
+                                       elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current, doneBefore: doneBefore))
             }
             if let failure = outcome { throw failure }
             before += plan.bandTotals[b]

@@ -268,6 +268,7 @@ struct BuildCommand: ParsableCommand {
         options.update = update
         options.killAfterUnits = Self.testKillAfterUnits
         let printer = ProgressPrinter(quiet: global.quiet)
+        BuildInterruptNotice.install(output: out)
         let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
         if !global.quiet {
             switch report.start {
