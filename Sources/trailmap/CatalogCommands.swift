@@ -27,7 +27,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The catalog (created if missing): \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
     @Option(name: .long, help: "Folder of the patches between versions (default TILES/.trailmap-patches; the server reads the same).")
     var patches: String?
-    @Option(name: .long, help: "Versions of each product kept as indexes to make patches from (default 3).")
+    @Option(name: .long, help: "Versions of each product kept as indexes to make patches from.")
     var keepVersions: Int = 3
     @OptionGroup var global: GlobalOptions
 

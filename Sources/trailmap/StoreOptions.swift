@@ -26,7 +26,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).")
     var availableProducts: String?
 
-    @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together (default 2000); beyond it a quote answers 503 until older ones expire.")
+    @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote answers 503 until older ones expire.")
     var areaQuoteSpace: Int = 2000
 
     func validate() throws {
