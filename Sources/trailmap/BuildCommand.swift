@@ -55,6 +55,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Output .mbtiles path.")
     var out: String
 
+    @Flag(name: .long, help: "Print the build's summary as JSON on stdout (progress stays on stderr).")
+    var json = false
+
     @Option(name: .long, help: "nearest, bilinear or average (default: average, or the manifest's).")
     var resampling: Resampling?
 
@@ -270,6 +273,7 @@ struct BuildCommand: ParsableCommand {
         let printer = ProgressPrinter(quiet: global.quiet)
         BuildInterruptNotice.install(output: out)
         let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
+        if json { return try JSONOutput.print(BuildSummaryOutput(report)) }
         if !global.quiet {
             switch report.start {
             case .fresh: break

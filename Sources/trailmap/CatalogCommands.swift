@@ -94,10 +94,7 @@ struct CatalogListCommand: AsyncParsableCommand {
                 Row(productId: p.id, title: p.title, category: p.category, price: p.price.amount, currency: p.price.currency,
                     version: p.version, size: p.size, sha256: p.sha256, tileset: p.tileset)
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(rows)
-            print(String(decoding: data, as: UTF8.self))
+            try JSONOutput.print(rows)
             return
         }
         for p in products {
