@@ -20,9 +20,12 @@ public struct BuildProgress: Sendable {
     /// Sources whose pages are being drawn now (GeoPDFs, drawn once when a tile first needs
     /// them, which can take minutes): what the rendering waits on.
     public var drawing: [String] = []
+    /// Of `done`, the tiles an earlier, interrupted run of the build made (a resumed build):
+    /// not this run's work, so not counted in `rate` and `eta`.
+    public var doneBefore: Int = 0
 
-    /// Tiles per second since rendering started.
-    public var rate: Double { elapsed > 0 ? Double(done) / elapsed : 0 }
+    /// Tiles per second of this run's work since rendering started.
+    public var rate: Double { elapsed > 0 ? Double(max(done - doneBefore, 0)) / elapsed : 0 }
 
     /// Estimated seconds left, or nil before there is a rate.
     public var eta: TimeInterval? {

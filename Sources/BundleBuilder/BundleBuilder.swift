@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 import Logging
 import Raster
@@ -16,8 +17,9 @@ public struct BundleBuilder: Sendable {
         self.logger = logger
     }
 
-    /// The builder's version, stored as `trailmap:builder`.
-    public static let version = "trailmap-builder 0.8.0"
+    /// The builder's version, stored as `trailmap:builder` (from `TrailMapVersion`, which
+    /// `trailmap --version` prints too).
+    public static let version = TrailMapVersion.builder
 
     /// Above this many tiles a build is refused as a likely mistake in the zoom range.
     public static let maxTiles = 200_000_000
@@ -99,7 +101,22 @@ public struct BundleBuilder: Sendable {
             infos += layerInfos
             layerOf += Array(repeating: l, count: layerInfos.count)
         }
-        return InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales)
+        return skippingSourcesOutsideClip(InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales))
+    }
+
+    /// `sources` without those wholly outside `--bounds` (one warning names them), unless every
+    /// source is: then none is dropped, and planning says the region holds nothing.
+    func skippingSourcesOutsideClip(_ sources: InspectedSources) -> InspectedSources {
+        guard let clip = options.clipBounds else { return sources }
+        let inside = sources.infos.indices.filter { i in sources.infos[i].parts.contains { $0.intersection(clip) != nil } }
+        guard !inside.isEmpty, inside.count < sources.infos.count else { return sources }
+        let skipped = sources.infos.indices.filter { !inside.contains($0) }.map { sources.infos[$0].path }
+        let others = skipped.count > 1 ? " and \(skipped.count - 1) other source(s)" : ""
+        logger.warning("\(skipped[0])\(others) skipped: wholly outside the region's bounds \(clip)")
+        var kept = sources
+        kept.infos = inside.map { sources.infos[$0] }
+        kept.layerOf = inside.map { sources.layerOf[$0] }
+        return kept
     }
 
     /// The region: the union of the sources, inside `--bounds` and the Mercator range.
@@ -395,7 +412,7 @@ public struct BundleBuilder: Sendable {
         let finished: Set<BuildUnit>
         do { finished = try writer.finishedUnits() } catch { throw .store(error) }
         let renderStart = Date()
-        var before = 0
+        var before = 0, resumedTiles = 0
         for (b, band) in plan.bands.enumerated() {
             let mine = sources.indices.filter { band.layers.contains(plan.layerOf[$0]) }.map { sources[$0] }
             if plan.bands.count > 1 {
@@ -403,6 +420,8 @@ public struct BundleBuilder: Sendable {
             }
             let offset = before
             let done = plan.units[b].filter { finished.contains(BuildUnit(band: b, tile: $0)) }
+            resumedTiles += done.reduce(0) { $0 + Self.subtreeCount($1, ranges: plan.ranges[b], maxZoom: band.zooms.upperBound) }
+            let doneBefore = resumedTiles
             var rendering = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options, band: b,
                                           unitZoom: plan.unitZooms[b], units: plan.units[b].filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
                                           finished: done, buildsUpperLevels: options.shard == nil)
@@ -414,7 +433,7 @@ public struct BundleBuilder: Sendable {
                 return try Self.decodeRoot(data, unit: unit)
             }) { done, stored in
                 progress(BuildProgress(phase: .rendering, done: offset + done, total: plan.total, stored: stored,
-                                       elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current))
+                                       elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current, doneBefore: doneBefore))
             }
             if let failure = outcome { throw failure }
             before += plan.bandTotals[b]

@@ -80,6 +80,20 @@ public enum SourceList {
     }
 
     /// True when `path` holds glob characters.
+    /// A layer's name from its first source: the file name without extension; for a glob, what
+    /// its pattern says of the files (`sheets/quad-*.tif`: `quad`), else its folder's name
+    /// (`sheets/*.tif`: `sheets`); `layer` when neither says anything.
+    static func layerName(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let name = url.deletingPathExtension().lastPathComponent
+        guard isGlob(path) else { return name.isEmpty ? "layer" : name }
+        let literal = name.split(whereSeparator: { "*?[]{}".contains($0) }).first.map(String.init) ?? ""
+        let trimmed = literal.trimmingCharacters(in: CharacterSet(charactersIn: "-_. "))
+        if !trimmed.isEmpty, !name.hasPrefix("*"), !name.hasPrefix("?"), !name.hasPrefix("[") { return trimmed }
+        let folder = url.deletingLastPathComponent().lastPathComponent
+        return folder.isEmpty || folder == "/" || isGlob(folder) ? "layer" : folder
+    }
+
     static func isGlob(_ path: String) -> Bool { path.contains { "*?[".contains($0) } }
 
     /// The files `pattern` matches, sorted (glob(3); folders matched are kept, expanded later).
@@ -135,8 +149,7 @@ extension SourceList {
                 layers[layers.count - 1].sources.append(path)
                 continue
             }
-            var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            if name.isEmpty || SourceList.isGlob(name) { name = "layer" }
+            var name = layerName(path)
             let base = name
             var n = 2
             while layers.contains(where: { $0.name == name }) { name = "\(base)-\(n)"; n += 1 }

@@ -10,7 +10,8 @@ public enum PatchApplier {
     /// unbroken (each starts where the one before ends), and `base`'s content must be the first
     /// patch's starting content (a bundle changed locally is refused). After: the result's
     /// content hash must equal `expected` (the published version's); otherwise `output` is
-    /// deleted and `resultMismatch` thrown. Returns the result's content hash.
+    /// deleted and `resultMismatch` thrown. The result is vacuumed: no free pages are kept.
+    /// Returns the result's content hash.
     ///
     /// Each patch must be a plain patch file (`PatchFile.check`: tables only, rows and bytes
     /// within its size); every connection is in SQLite's defensive mode with `trusted_schema =
@@ -54,6 +55,9 @@ public enum PatchApplier {
                     }
                     try db.execute(sql: "DETACH DATABASE p")
                 }
+                // Rows replaced and removed leave free pages: rewritten without them, the file
+                // takes no more room than the published one (the content, and its hash, unchanged).
+                try db.execute(sql: "VACUUM")
             }
             try db.close()
         } catch let e as PatchError {

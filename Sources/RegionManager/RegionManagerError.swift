@@ -9,6 +9,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
     case serverFailure(status: Int, attempts: Int, message: String)
     /// No token, or the server refused it (401).
     case notLoggedIn(server: String)
+    /// The server refused the email and password given to log in (or register an existing account).
+    case wrongCredentials(server: String)
     /// A 4xx answer not covered by a more specific case.
     case rejected(status: Int, code: String, message: String)
     /// The product id is not in the catalog.
@@ -75,6 +77,8 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
             return "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
         case let .notLoggedIn(server):
             return "You are not logged in to \(server), or your session expired. Run `trailmap account login --server \(server)`."
+        case let .wrongCredentials(server):
+            return "\(server) refused the email or password: they do not match an account there."
         case let .rejected(status, code, message):
             return "The server refused the request (HTTP \(status) \(code)): \(message)"
         case let .unknownProduct(id):

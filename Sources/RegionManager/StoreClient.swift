@@ -207,6 +207,7 @@ public struct StoreClient: Sendable {
         let productId = context.productId
         let id = productId ?? "this region"
         switch (reply.status, code) {
+        case (401, "invalid_credentials"): return .wrongCredentials(server: server)
         case (401, _): return .notLoggedIn(server: server)
         case (_, "unknown_product"): return .unknownProduct(id)
         case (_, "not_entitled"): return .notEntitled(id)

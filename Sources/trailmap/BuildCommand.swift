@@ -55,6 +55,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Output .mbtiles path.")
     var out: String
 
+    @Flag(name: .long, help: "Print the build's summary as JSON on stdout (progress stays on stderr).")
+    var json = false
+
     @Option(name: .long, help: "nearest, bilinear or average (default: average, or the manifest's).")
     var resampling: Resampling?
 
@@ -283,7 +286,9 @@ struct BuildCommand: ParsableCommand {
         options.update = update
         options.killAfterUnits = Self.testKillAfterUnits
         let printer = ProgressPrinter(quiet: global.quiet)
+        BuildInterruptNotice.install(output: out)
         let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
+        if json { return try JSONOutput.print(BuildSummaryOutput(report)) }
         if !global.quiet {
             switch report.start {
             case .fresh: break
@@ -363,7 +368,7 @@ struct BuildCommand: ParsableCommand {
         if let trailsStyle {
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: trailsStyle)) } catch {
-                throw ValidationError("--trails-style \(trailsStyle): cannot read the file")
+                throw CommandFailure("--trails-style \(trailsStyle): cannot read the file")
             }
             do { t.style = try JSONDecoder().decode(TrailStyle.self, from: data) } catch {
                 throw ValidationError("--trails-style \(trailsStyle): not a trail style (JSON with colors, lineWidth, casingColor, casingWidth, labelMinZoom, font, ...): \(error)")

@@ -4,11 +4,6 @@ import Raster
 import TileGeometry
 import TileStore
 
-/// A failure already explained on stderr; exits non-zero.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
@@ -70,9 +65,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     static func printJSON(_ object: BundleInspection) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        print(String(decoding: try encoder.encode(object), as: UTF8.self))
+        try JSONOutput.print(object)
     }
 
     /// The tiles line, the metadata, the levels of detail and the zoom level table.
@@ -101,6 +94,7 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check schema, metadata, SQLite integrity (a PMTiles archive: header, metadata, every directory entry) and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise.")
 
     @Argument(help: "The .mbtiles or .pmtiles file.") var file: String
+    @Flag(name: .long, help: "Print JSON: the file, ok, the tiles checked and the problems (exit 1 still when there are any).") var json = false
 
     func run() throws {
         if PMTilesFormat.isArchive(path: file) { return try verifyArchive() }
@@ -111,6 +105,11 @@ struct VerifyCommand: ParsableCommand {
             tiles += 1
             return check.problem(data)
         } + TrailsOutput.verifyProblems(file)
+        if json {
+            try JSONOutput.print(VerifyOutput(file: file, ok: problems.isEmpty, tiles: tiles, problems: problems))
+            if !problems.isEmpty { throw ExitCode.failure }
+            return
+        }
         if problems.isEmpty {
             print("\(file): OK (\(tiles) tiles decode, integrity ok, metadata complete)")
             return

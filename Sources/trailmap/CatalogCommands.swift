@@ -27,7 +27,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The catalog (created if missing): \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
     @Option(name: .long, help: "Folder of the patches between versions (default TILES/.trailmap-patches; the server reads the same).")
     var patches: String?
-    @Option(name: .long, help: "Versions of each product kept as indexes to make patches from (default 3).")
+    @Option(name: .long, help: "Versions of each product kept as indexes to make patches from.")
     var keepVersions: Int = 3
     @OptionGroup var global: GlobalOptions
 
@@ -84,7 +84,7 @@ struct CatalogListCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try CatalogLocation(catalog)
         guard location.exists else {
-            throw ValidationError("no catalog at \(location): run `trailmap catalog publish` first")
+            throw CommandFailure("no catalog at \(location): run `trailmap catalog publish` first")
         }
         let db = try await location.open(logger: Logger(label: "trailmap.catalog"))
         defer { CatalogLocation.close(db) }
@@ -94,10 +94,7 @@ struct CatalogListCommand: AsyncParsableCommand {
                 Row(productId: p.id, title: p.title, category: p.category, price: p.price.amount, currency: p.price.currency,
                     version: p.version, size: p.size, sha256: p.sha256, tileset: p.tileset)
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(rows)
-            print(String(decoding: data, as: UTF8.self))
+            try JSONOutput.print(rows)
             return
         }
         for p in products {

@@ -84,7 +84,7 @@ struct ExportCommand: AsyncParsableCommand {
     private func publicArchiveLine() async throws -> String? {
         guard let catalog else { return PaidBundleNote.general }
         let location = try CatalogLocation(catalog)
-        guard location.exists else { throw ValidationError("no catalog at \(location)") }
+        guard location.exists else { throw CommandFailure("no catalog at \(location)") }
         let store = try await location.open(logger: global.logger("trailmap.catalog"))
         defer { CatalogLocation.close(store) }
         return PaidBundleNote.line(file: file, sellers: try await PaidBundleNote.sellers(of: file, in: store))

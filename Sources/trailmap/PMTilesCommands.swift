@@ -44,6 +44,11 @@ extension VerifyCommand {
             contents += 1
             return check.problem(data)
         }
+        if json {
+            try JSONOutput.print(VerifyOutput(file: file, ok: problems.isEmpty, tiles: contents, problems: problems))
+            if !problems.isEmpty { throw ExitCode.failure }
+            return
+        }
         if problems.isEmpty {
             print("\(file): OK (\(contents) distinct tiles decode, every directory entry inside the file, metadata readable)")
             return

@@ -28,7 +28,7 @@ struct PlacesLoadCommand: ParsableCommand {
     func run() throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: tiles, isDirectory: &isDir), isDir.boolValue else {
-            throw ValidationError("--tiles \(tiles) is not a folder")
+            throw CommandFailure("--tiles \(tiles) is not a folder")
         }
         let places: [Place]
         do { places = try PlaceReader.read(path: file) } catch { throw CommandFailure(description: Self.message(error)) }

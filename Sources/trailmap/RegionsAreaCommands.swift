@@ -68,7 +68,7 @@ enum PointArgument {
     static func parse(_ text: String) throws -> (latitude: Double, longitude: Double) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
-            throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68 (quote it if LAT is negative: -- -33.9,18.4).")
+            throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68.")
         }
         return (lat, lon)
     }

@@ -5,11 +5,7 @@ import TrailMapAPI
 /// Tables and JSON for `trailmap regions`.
 enum RegionsOutput {
     static func json<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        // Exact, for programs: JSON escapes every C0 control (ESC among them).
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try JSONOutput.print(value)
     }
 
     /// Left-aligned columns, two spaces apart.

@@ -22,7 +22,7 @@ struct RevokeTileTokensCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try CatalogLocation(catalog)
         guard location.exists else {
-            throw ValidationError("no catalog at \(location): run `trailmap catalog publish` first")
+            throw CommandFailure("no catalog at \(location): run `trailmap catalog publish` first")
         }
         let db = try await location.open(logger: global.logger("trailmap.catalog"))
         defer { CatalogLocation.close(db) }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Hummingbird
 import Metrics
+import NIOCore
 import Prometheus
 import TileCache
 import TrailMapServer
@@ -100,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: tiles, isDirectory: &isDir), isDir.boolValue else {
-            throw ValidationError("--tiles \(tiles) is not a folder")
+            throw CommandFailure("--tiles \(tiles) is not a folder")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         if let publicURL, PublicOrigin.normalized(publicURL) == nil {
@@ -171,6 +172,11 @@ struct ServeCommand: AsyncParsableCommand {
             let shown = host == "0.0.0.0" ? "127.0.0.1" : host
             FileHandle.standardOutput.write(Data("TrailMap is serving \(tiles) at http://\(shown):\(bound)/ (Ctrl-C to stop)\n".utf8))
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure("Cannot serve at \(host):\(port): the address is in use (another server is listening there). "
+                + "Stop it, or choose another --port or --host.")
+        }
     }
 }

@@ -26,12 +26,12 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).")
     var availableProducts: String?
 
-    @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together (default 2000); beyond it a quote answers 503 until older ones expire.")
+    @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote answers 503 until older ones expire.")
     var areaQuoteSpace: Int = 2000
 
     func validate() throws {
         if let c = catalog, case let location = try CatalogLocation(c), !location.exists {
-            throw ValidationError("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
+            throw CommandFailure("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
         }
         if storeSandbox != nil, !storeRootCert.isEmpty {
             throw ValidationError("--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server")

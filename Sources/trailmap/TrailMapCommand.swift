@@ -1,11 +1,12 @@
 import ArgumentParser
+import Essentials
 
 @main
 struct TrailMapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trailmap",
         abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
-        version: "0.1.0",
+        version: TrailMapVersion.number,
         subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, CatalogCommand.self, StoreCommand.self,
                       AccountCommand.self, RegionsCommand.self, TrailsCommand.self]
     )
@@ -14,7 +15,7 @@ struct TrailMapCommand: AsyncParsableCommand {
     /// (control characters a server put in it removed, flags named).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

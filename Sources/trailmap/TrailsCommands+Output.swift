@@ -129,9 +129,7 @@ enum TrailsOutput {
     }
 
     static func printJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try JSONOutput.print(value)
     }
 }
 

@@ -35,7 +35,7 @@ struct TrailsAddCommand: ParsableCommand {
             throw ValidationError("--join-tolerance-m must be 0...1000.")
         }
         // Before reading what may be a large source.
-        guard FileManager.default.fileExists(atPath: bundle) else { throw ValidationError("\(bundle): no such bundle.") }
+        guard FileManager.default.fileExists(atPath: bundle) else { throw CommandFailure("\(bundle): no such bundle.") }
     }
 
     func run() throws {
