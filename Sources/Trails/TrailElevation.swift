@@ -27,19 +27,35 @@ public enum TrailElevationStore {
         return columns.allSatisfy(names.contains)
     }
 
+    /// Stores `figures` in `db`'s trails table, adding the columns when it lacks them.
+    static func store(_ figures: [TrailID: TrailElevation], in db: Database) throws {
+        if try !hasColumns(db) {
+            for c in columns { try db.execute(sql: "ALTER TABLE trails ADD COLUMN \(c) REAL") }
+        }
+        for (id, f) in figures {
+            try db.execute(sql: "UPDATE trails SET ascent_m = ?, descent_m = ?, max_grade_pct = ? WHERE id = ?",
+                           arguments: [f.ascentMetres, f.descentMetres, f.maxGradePercent, id.value])
+        }
+    }
+
+    /// The figures stored in `db`'s trails table, by trail (none when it lacks the columns).
+    static func read(_ db: Database) throws -> [TrailID: TrailElevation] {
+        guard try hasColumns(db) else { return [:] }
+        var out = [TrailID: TrailElevation]()
+        for row in try Row.fetchAll(db, sql: "SELECT id, ascent_m, descent_m, max_grade_pct FROM trails WHERE ascent_m IS NOT NULL") {
+            guard let a = row[1] as Double?, let d = row[2] as Double?, let g = row[3] as Double? else { continue }
+            out[TrailID(value: row[0])] = TrailElevation(ascentMetres: a, descentMetres: d, maxGradePercent: g)
+        }
+        return out
+    }
+
     /// Stores `figures` in the bundle at `path` (its trails tables must exist).
     public static func write(_ figures: [TrailID: TrailElevation], toBundle path: String) throws(TrailStoreError) {
         do {
             let db = try DatabaseQueue(path: path)
             try db.write { db in
                 guard try db.tableExists("trails") else { throw TrailStoreError.noTrails(path: path) }
-                if try !hasColumns(db) {
-                    for c in columns { try db.execute(sql: "ALTER TABLE trails ADD COLUMN \(c) REAL") }
-                }
-                for (id, f) in figures {
-                    try db.execute(sql: "UPDATE trails SET ascent_m = ?, descent_m = ?, max_grade_pct = ? WHERE id = ?",
-                                   arguments: [f.ascentMetres, f.descentMetres, f.maxGradePercent, id.value])
-                }
+                try store(figures, in: db)
             }
         } catch let e as TrailStoreError {
             throw e

@@ -11,7 +11,8 @@ public enum TrailDuplicatePolicy: Sendable {
 }
 
 extension TrailStoreWriter {
-    /// Copies whole trail rows, every column as stored, from the bundles `sources` (in order) into
+    /// Copies whole trail rows, every column as stored (the elevation figures too, where a
+    /// source has them), from the bundles `sources` (in order) into
     /// the bundle at `destination`, replacing its trails in one transaction, with the R*Tree, FTS
     /// and `trails_info` rebuilt: only trails whose lines cross `box` (nil: every trail). A trail
     /// several sources hold is copied once; rows that differ follow `duplicates`. Sources without
@@ -21,6 +22,7 @@ extension TrailStoreWriter {
     public static func copyRows(from sources: [String], to destination: String, within box: TrailBox?,
                                 duplicates: TrailDuplicatePolicy) throws(TrailStoreError) -> Int? {
         var rows = [Int64: (values: [DatabaseValue], path: String)]()
+        var figures = [TrailID: TrailElevation]()
         var anyTrails = false
         for source in sources {
             let index: TrailIndex
@@ -35,6 +37,7 @@ extension TrailStoreWriter {
                     ORDER BY id
                     """, arguments: [box.west, box.east, box.south, box.north])
             }
+            let elevations = try index.read { db in try TrailElevationStore.read(db) }
             for row in found {
                 let id = row.int64(0)
                 if let box {
@@ -51,6 +54,7 @@ extension TrailStoreWriter {
                     continue
                 }
                 rows[id] = (values, source)
+                figures[TrailID(value: id)] = elevations[TrailID(value: id)]
             }
         }
         guard anyTrails else { return nil }
@@ -63,6 +67,7 @@ extension TrailStoreWriter {
             }
             try db.execute(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM trails")
             try finishTables(db, count: rows.count)
+            if !figures.isEmpty { try TrailElevationStore.store(figures, in: db) }
         }
         logger.info("trails copied", metadata: ["bundle": "\(destination)", "trails": "\(rows.count)", "sources": "\(sources.count)"])
         return rows.count

@@ -21,6 +21,22 @@ import Trails
         return try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM trails ORDER BY id").map { Array($0.databaseValues) } }
     }
 
+    /// Elevation figures a build stored travel with their rows (areas, shard merges, patches).
+    @Test func elevationFiguresAreCopiedWithTheirRows() throws {
+        let records = try trails().sorted { $0.id < $1.id }
+        let a = try TrailFixtures.bundle(in: dir, name: "ea.mbtiles"), b = try TrailFixtures.bundle(in: dir, name: "eb.mbtiles")
+        let out = try TrailFixtures.bundle(in: dir, name: "eout.mbtiles")
+        try TrailStoreWriter.write(Array(records.prefix(4)), toBundle: a)
+        try TrailStoreWriter.write(Array(records.suffix(3)), toBundle: b)
+        let first = TrailElevation(ascentMetres: 412.5, descentMetres: 98.25, maxGradePercent: 17.5)
+        try TrailElevationStore.write([records[0].id: first], toBundle: a)
+        #expect(try TrailStoreWriter.copyRows(from: [a, b], to: out, within: nil, duplicates: .reject) == records.count)
+        let index = try TrailIndex(bundle: out)
+        #expect(try index.elevation(records[0].id) == first)
+        #expect(try index.elevation(records[1].id) == nil, "a trail without figures stays without")
+        #expect(try index.elevation(records.last!.id) == nil, "b had no elevation columns")
+    }
+
     @Test func rowsOfSeveralBundlesAreCopiedOnceAndConflictsRefusedWhenTheyMustAgree() throws {
         let records = try trails().sorted { $0.id < $1.id }
         let a = try TrailFixtures.bundle(in: dir, name: "a.mbtiles"), b = try TrailFixtures.bundle(in: dir, name: "b.mbtiles")
