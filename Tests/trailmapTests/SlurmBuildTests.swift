@@ -105,7 +105,10 @@ import TrailMapTestSupport
         #expect(finished && driver.terminationStatus == 0, "\(said)")
         #expect(said.contains("shard 2 (job \(cancelled!)) CANCELLED"), "\(said)")
         #expect(said.contains("resubmitted shard(s) 2 as array job"), "\(said)")
-        #expect(said.contains(#/shard 2 done \(job \d+_2 on \S+, attempt 2\): resumed a partial build/#), "\(said)")
+        // The second attempt picks up the partial file: it resumes it, or (when the cancel landed
+        // in the middle of a write on a loaded machine) says why it started over. Resuming itself
+        // is covered by BuildResumeTests; here the driver must carry on to an identical merge.
+        #expect(said.contains(#/shard 2 done \(job \d+_2 on \S+, attempt 2\): (resumed a partial build|started over: )/#), "\(said)")
         #expect(said.contains("merged: \(merged): 4 parts merged"), "\(said)")
         let one = try TestBundle.tiles(dir.file("single.mbtiles")), four = try TestBundle.tiles(merged)
         #expect(one.count > 200 && four.count == one.count)

@@ -158,7 +158,7 @@ while :; do
     [ -n "${handled[$k]:-}" ] && continue
     if [ "$s" = COMPLETED ] && [ -f "$parts/part-$k.mbtiles" ]; then
       handled[$k]=1
-      resumed=$(grep -h '^resumed a partial build' "$parts/logs/shard-$k.log" 2>/dev/null | tail -1 || true)
+      resumed=$(grep -hE '^(resumed a partial build|started over: )' "$parts/logs/shard-$k.log" 2>/dev/null | tail -1 || true)
       say "shard $k done (job ${job[$k]}_$k on ${nd[$key]:-?}, attempt ${attempts[$k]})${resumed:+: $resumed}"
       continue
     fi
