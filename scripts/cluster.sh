@@ -41,8 +41,8 @@ fi
 $bin catalog publish --products Catalog/products.json --tiles Tiles --catalog "$CATALOG"
 [ -f "$WORK/sandbox/store.json" ] || $bin store sandbox init "$WORK/sandbox" --bundle-id com.trailmap.app
 
-# shellcheck source=lib/cluster.sh
-. scripts/lib/cluster.sh
+# shellcheck source=lib/replicas.sh
+. scripts/lib/replicas.sh
 start_replicas "$REPLICAS" $((PORT + 1)) "$CATALOG" "$WORK/sandbox" "$WORK/logs"
 start_haproxy "$PORT" "$WORK/haproxy.cfg" "$WORK/logs/haproxy.log" "${replica_ports[@]}"
 wait_up "http://127.0.0.1:$PORT/healthz" || { echo "the cluster did not come up: see $WORK/logs" >&2; exit 1; }

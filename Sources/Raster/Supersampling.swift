@@ -3,7 +3,7 @@
 /// footprint spans over 2 source pixels: at least 2 a pixel), as gdal2tiles' average of 4×4
 /// oversampled reads is. Coverage then comes in steps of 1/16, so the blends of two map colours
 /// along a line repeat from pixel to pixel, where the exact overlaps of the area mean make a new
-/// colour at nearly every pixel: such tiles compress to 0.6x the bytes (docs/real-sources.md),
+/// colour at nearly every pixel: such tiles compress to fewer bytes (docs/real-sources.md),
 /// and look the same. Continuous-tone sources keep the exact area mean, which compresses better
 /// for them (point samples add sampling noise to smooth gradients).
 enum Supersampling {

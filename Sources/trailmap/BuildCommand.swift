@@ -85,7 +85,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
     var openOptions: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). On the sample's Colorado imagery: webp --lossless ~0.7x the PNG bytes with the same pixels; webp q90 and jpeg q85 a fraction of them, lossy. With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). webp --lossless keeps PNG's pixels in fewer bytes; webp and jpeg at their default quality are smaller still, lossy (docs/benchmarks.md). With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"))
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("Quality of lossy webp and jpeg tiles, 1-100 (default 90 for webp, 85 for jpeg).", valueName: "1-100"))
@@ -98,7 +98,7 @@ struct BuildCommand: ParsableCommand {
     var tileSize: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default), small (per tile 7/8/10, ~4x the time for ~9% fewer bytes), smallest (12). On a US relief GeoTIFF z0-7 against gdal2tiles: 0.21x/0.90x, 0.29x/0.87x, 1.2x/0.79x of its time/bytes.",
+        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default), small (per tile 7/8/10: slower, fewer bytes), smallest (12, slowest). Measured trade-offs: docs/png-compression.md.",
         valueName: "effort"))
     var effort: BuildEffort?
 

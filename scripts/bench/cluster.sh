@@ -37,8 +37,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=../lib/cluster.sh
-. scripts/lib/cluster.sh
+# shellcheck source=../lib/replicas.sh
+. scripts/lib/replicas.sh
 mkdir -p "$WORK/logs"
 
 PG_URL=$(scripts/postgres.sh start "$WORK/pg" $((PORT + 99)))
