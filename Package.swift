@@ -127,15 +127,24 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // App Store signed data: JWS transactions and notifications checked against Apple's chain; the sandbox store.
+        .target(
+            name: "StoreVerification",
+            dependencies: [
+                "Essentials",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "Catalog",
             dependencies: [
-                "TileStore", "TileGeometry", "Essentials", "TrailMapAPI",
+                "TileStore", "TileGeometry", "Essentials", "TrailMapAPI", "StoreVerification",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -181,7 +190,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
+                "Catalog", "StoreVerification", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
                 "Terrain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -194,7 +203,7 @@ let package = Package(
         // Benchmark of signed-transaction verification (scripts/bench/store-verify.sh); small, no products.
         .executableTarget(
             name: "store-verify-bench",
-            dependencies: ["Catalog"],
+            dependencies: ["StoreVerification"],
             path: "Benchmarks/store-verify",
             swiftSettings: upcoming
         ),
@@ -255,7 +264,7 @@ let package = Package(
         .testTarget(
             name: "TrailMapServerTests",
             dependencies: [
-                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "TrailMapAPI", "Areas",
+                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "StoreVerification", "TrailMapAPI", "Areas",
                 "Trails", "TrailSources", "Terrain", "TrailTerrain", "TerrainDEM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -271,6 +280,16 @@ let package = Package(
         .testTarget(
             name: "TileCacheTests",
             dependencies: ["TileCache", "TileStore", "TileGeometry", "TrailMapTestSupport", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "StoreVerificationTests",
+            dependencies: [
+                "StoreVerification", "TrailMapTestSupport", "Essentials",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 // Verified App Store transactions per second, with the chain cache (TrailMap's default, as Apple's
 // library does) against the named reference: the same verifier with the cache off, which validates
 // the X.509 chain on every call. Usage: store-verify-bench [SECONDS_PER_RUN] [ROUNDS]
-import Catalog
+import StoreVerification
 import Foundation
 
 let seconds = CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 3 : 3

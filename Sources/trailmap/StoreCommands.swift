@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import StoreVerification
 import Foundation
 
 /// `trailmap store ...`: the App Store side of purchases.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import StoreVerification
 import Foundation
 import Logging
 import TrailMapServer

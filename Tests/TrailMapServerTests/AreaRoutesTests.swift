@@ -1,5 +1,6 @@
 import Areas
 import Catalog
+import StoreVerification
 import Crypto
 import Essentials
 import Foundation

@@ -1,4 +1,5 @@
 import Catalog
+import StoreVerification
 import Foundation
 import HTTPTypes
 import Hummingbird

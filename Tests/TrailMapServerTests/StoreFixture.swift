@@ -1,5 +1,6 @@
 import Areas
 import Catalog
+import StoreVerification
 import Foundation
 import HTTPTypes
 import Hummingbird

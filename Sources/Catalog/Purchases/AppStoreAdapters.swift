@@ -1,4 +1,5 @@
 import Foundation
+import StoreVerification
 
 /// The App Store verifier as the catalog uses it: the same checks for production and sandbox.
 extension SignedDataVerifier: StoreVerifying {

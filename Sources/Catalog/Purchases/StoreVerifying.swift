@@ -1,4 +1,5 @@
 import Foundation
+import StoreVerification
 
 /// Verifies signed store data (App Store JWS) and extracts what the catalog records.
 /// The same implementation serves production and the sandbox store: only the trusted roots differ.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
+@testable import StoreVerification
 
 @Suite struct NotificationVerificationTests {
     @Test(arguments: ["REFUND", "REVOKE"])

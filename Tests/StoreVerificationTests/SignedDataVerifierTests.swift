@@ -1,4 +1,4 @@
-@testable import Catalog
+@testable import StoreVerification
 import Crypto
 import Essentials
 import Foundation

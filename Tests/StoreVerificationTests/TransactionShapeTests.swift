@@ -1,4 +1,4 @@
-@testable import Catalog
+@testable import StoreVerification
 import Essentials
 import Foundation
 import Testing

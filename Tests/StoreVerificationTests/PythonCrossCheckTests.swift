@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
+@testable import StoreVerification
 
 /// Cross-checks sandbox JWS with an independent implementation (PyPI `cryptography`), when
 /// python3 with that package is installed; otherwise the test passes without checking.

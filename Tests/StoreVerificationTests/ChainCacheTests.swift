@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
+@testable import StoreVerification
 
 /// A settable clock for cache expiry.
 final class TestClock: @unchecked Sendable {

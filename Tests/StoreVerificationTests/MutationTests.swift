@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrailMapTestSupport
-@testable import Catalog
+@testable import StoreVerification
 
 /// Random edits of a valid JWS never verify as anything but the original.
 @Suite struct MutationTests {

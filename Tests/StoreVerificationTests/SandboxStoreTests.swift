@@ -3,7 +3,7 @@ import SwiftASN1
 import Testing
 import TrailMapTestSupport
 import X509
-@testable import Catalog
+@testable import StoreVerification
 
 @Suite struct SandboxStoreTests {
     @Test func initializeWritesTheFolder() throws {
