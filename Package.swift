@@ -146,6 +146,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // The catalog on PostgreSQL, for N stateless replicas: the same rules as Catalog's SQLite backend.
+        .target(
+            name: "CatalogPostgres",
+            dependencies: [
+                "Catalog", "TileStore", "TileGeometry", "Essentials", "TrailMapAPI",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: upcoming
@@ -190,7 +199,7 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "StoreVerification", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
+                "Catalog", "CatalogPostgres", "StoreVerification", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
                 "Terrain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -264,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "TrailMapServerTests",
             dependencies: [
-                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "StoreVerification", "TrailMapAPI", "Areas",
+                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "CatalogPostgres", "StoreVerification", "TrailMapAPI", "Areas",
                 "Trails", "TrailSources", "Terrain", "TrailTerrain", "TerrainDEM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -295,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials", "TrailMapAPI",
+                "Catalog", "CatalogPostgres", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials", "TrailMapAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import CatalogPostgres
 import Foundation
 import Logging
 

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogPostgres
 import Foundation
 import Testing
 import TrailMapTestSupport

@@ -1,4 +1,5 @@
 @testable import Catalog
+@testable import CatalogPostgres
 import Foundation
 import PostgresNIO
 import Testing

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogPostgres
 import Crypto
 import Foundation
 import Testing

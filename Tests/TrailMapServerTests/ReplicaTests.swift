@@ -1,4 +1,5 @@
 import Catalog
+import CatalogPostgres
 import StoreVerification
 import Foundation
 import HTTPTypes

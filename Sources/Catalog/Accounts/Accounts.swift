@@ -118,14 +118,14 @@ extension CatalogDatabase {
         guard owner == account.id else { throw CatalogError.unknownDevice(id) }
     }
 
-    static func tokenHash(_ token: String) -> String {
+    package static func tokenHash(_ token: String) -> String {
         Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// An address of the form `LOCAL@DOMAIN`: LOCAL of ASCII letters, digits and `._%+'-`; DOMAIN
     /// two or more dot-separated labels of letters, digits and `-`; at most 254 bytes. The OpenAPI
     /// document declares the same rule as a pattern (`emailPattern`).
-    static func isEmail(_ s: String) -> Bool {
+    package static func isEmail(_ s: String) -> Bool {
         guard s.utf8.count <= 254, let at = s.utf8.firstIndex(of: UInt8(ascii: "@")) else { return false }
         func alnum(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
         let local = s.utf8[..<at], domain = s.utf8[s.utf8.index(after: at)...]

@@ -36,7 +36,7 @@ public struct PasswordHasher: Sendable {
     }
 
     /// A hash of nothing in particular, to spend the same time when the account does not exist.
-    func burn(_ password: String) {
+    package func burn(_ password: String) {
         _ = try? derive(password, salt: Data(count: 16), rounds: rounds, blockSize: blockSize, parallelism: parallelism)
     }
 

@@ -7,6 +7,13 @@ public struct TileTokenKey: Sendable, Equatable {
     public var id: Int64
     public var secret: Data
     public var createdAt: Date
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(id: Int64, secret: Data, createdAt: Date) {
+        self.id = id
+        self.secret = secret
+        self.createdAt = createdAt
+    }
 }
 
 extension CatalogDatabase {

@@ -9,7 +9,7 @@ enum AreaPublishing {
     /// The area product of a product-file entry. Every source bundle must open, hold tiles and
     /// valid bounds, and all must share one tile format. Its size is the cap; its SHA-256 is the
     /// terms' (a change of terms is a new version).
-    static func describe(entry e: ProductFile.Entry, offer: AreaOffer, tilesDirectory: String) throws(CatalogError) -> Product {
+    package static func describe(entry e: ProductFile.Entry, offer: AreaOffer, tilesDirectory: String) throws(CatalogError) -> Product {
         var bounds: GeoBounds?
         var zooms: ClosedRange<Int>?
         var format: String?

@@ -68,11 +68,18 @@ public struct AreaOutcome: Sendable, Equatable {
     public var transactionId: String
     /// The transaction had already bought this quote: nothing new was recorded.
     public var alreadyRecorded: Bool
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(area: Product, transactionId: String, alreadyRecorded: Bool) {
+        self.area = area
+        self.transactionId = transactionId
+        self.alreadyRecorded = alreadyRecorded
+    }
 }
 
 /// The `area_quotes` table, one definition for both catalogs.
-enum AreaSchema {
-    static func quotesTable(real: String, integer: String) -> String {
+package enum AreaSchema {
+    package static func quotesTable(real: String, integer: String) -> String {
         """
         CREATE TABLE area_quotes(
             id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),

@@ -2,10 +2,10 @@ import Foundation
 import TrailMapAPI
 
 /// How a quote is bought, apart from the database: both catalogs read the rows and call these.
-enum AreaRules {
+package enum AreaRules {
     /// Checks that the account's quote (as read, nil when missing or another account's) may be
     /// bought by `p` at `now`.
-    static func check(_ quote: AreaQuoteRecord?, id: String, purchase p: StorePurchase, now: Date) throws(CatalogError) -> AreaQuoteRecord {
+    package static func check(_ quote: AreaQuoteRecord?, id: String, purchase p: StorePurchase, now: Date) throws(CatalogError) -> AreaQuoteRecord {
         guard let q = quote else { throw .unknownQuote(id) }
         if q.areaId != nil { throw .quoteUsed(id) }
         guard q.expiresAt > now else { throw .quoteExpired(id) }
@@ -14,7 +14,7 @@ enum AreaRules {
     }
 
     /// The bought area: a product of the account's own, of the area product's category and price.
-    static func area(from q: AreaQuoteRecord, offer: Product, account: Account) -> Product {
+    package static func area(from q: AreaQuoteRecord, offer: Product, account: Account) -> Product {
         let sources = offer.areaOffer?.tilesets.joined(separator: ", ") ?? offer.title
         var p = Product(id: q.areaIDIfBought, title: q.title, category: offer.category,
                         description: "Zooms \(q.minZoom) to \(q.maxZoom), cut from \(sources); bought as \(offer.title).",
@@ -27,5 +27,5 @@ enum AreaRules {
     }
 
     /// The quotes an account may hold at once (older unbought ones are dropped).
-    static let quotesPerAccount = 8
+    package static let quotesPerAccount = 8
 }

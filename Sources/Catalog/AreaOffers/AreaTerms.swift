@@ -39,7 +39,7 @@ public struct AreaOrigin: Codable, Sendable, Equatable {
 
 extension Product {
     /// The `area_json` column's value for this product (nil for regions).
-    var areaJSON: String? {
+    package var areaJSON: String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data: Data? = switch kind {
@@ -51,7 +51,7 @@ extension Product {
     }
 
     /// Sets `kind`, `owner`, `areaOffer` and `areaOrigin` from their columns (unknown kinds read as regions).
-    mutating func setArea(kind raw: String?, owner: String?, json: String?) {
+    package mutating func setArea(kind raw: String?, owner: String?, json: String?) {
         kind = raw.flatMap(ProductKind.init(rawValue:)) ?? .region
         self.owner = owner
         let data = json.map { Data($0.utf8) }

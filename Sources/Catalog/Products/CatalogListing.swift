@@ -11,6 +11,13 @@ public struct ListedProduct: Sendable, Equatable {
     public var status: ProductStatus
     /// The version installed on the caller's device, if any.
     public var installedVersion: Int?
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(product: Product, status: ProductStatus, installedVersion: Int?) {
+        self.product = product
+        self.status = status
+        self.installedVersion = installedVersion
+    }
 }
 
 extension CatalogDatabase {

@@ -10,6 +10,12 @@ public struct Price: Sendable, Equatable, Codable {
     public var amount: String
     /// ISO 4217, e.g. `USD`.
     public var currency: String
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(amount: String, currency: String) {
+        self.amount = amount
+        self.currency = currency
+    }
 }
 
 /// A published product: a region bundle for sale (or free), at its current version.

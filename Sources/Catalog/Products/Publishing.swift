@@ -13,6 +13,15 @@ public struct PublishResult: Sendable, Equatable {
     public var change: Change
     public var size: Int64
     public var sha256: String
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(productId: String, version: Int, change: Change, size: Int64, sha256: String) {
+        self.productId = productId
+        self.version = version
+        self.change = change
+        self.size = size
+        self.sha256 = sha256
+    }
 }
 
 extension CatalogDatabase {
@@ -27,7 +36,7 @@ extension CatalogDatabase {
     }
 
     /// Each entry of a product file as a product, from its bundle (a region) or its sources (an area product).
-    static func describe(_ file: ProductFile, tilesDirectory: String) throws(CatalogError) -> [Product] {
+    package static func describe(_ file: ProductFile, tilesDirectory: String) throws(CatalogError) -> [Product] {
         var prepared = [Product]()
         for e in file.products {
             if let area = e.area {
@@ -40,7 +49,7 @@ extension CatalogDatabase {
     }
 
     /// Reads size, SHA-256, bounds, zoom range and levels of detail from a bundle.
-    static func describeBundle(entry e: ProductFile.Entry, path: String) throws(CatalogError) -> Product {
+    package static func describeBundle(entry e: ProductFile.Entry, path: String) throws(CatalogError) -> Product {
         let (pairs, meta, zooms) = try readBundle(path)
         guard let layers = BundleLayer.decode(metadata: pairs) else {
             throw .bundle(path: path, reason: BundleLayer.problem(metadata: pairs) ?? "invalid \(BundleLayer.metadataKey)")

@@ -31,6 +31,14 @@ public struct PurchaseOutcome: Sendable, Equatable {
     public var originalTransactionId: String
     /// The account already owned the product: no new entitlement; downloading again is free.
     public var alreadyOwned: Bool
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(productId: String, transactionId: String, originalTransactionId: String, alreadyOwned: Bool) {
+        self.productId = productId
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.alreadyOwned = alreadyOwned
+    }
 }
 
 /// An account's right to a product, held by the store's original transaction.
@@ -42,6 +50,15 @@ public struct Entitlement: Sendable, Equatable {
     /// Why it was revoked (refund, revoke), if it was.
     public var reason: String?
     public var grantedAt: Date
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(productId: String, originalTransactionId: String, status: Status, reason: String?, grantedAt: Date) {
+        self.productId = productId
+        self.originalTransactionId = originalTransactionId
+        self.status = status
+        self.reason = reason
+        self.grantedAt = grantedAt
+    }
 }
 
 /// A line of the append-only audit log.
@@ -52,4 +69,14 @@ public struct AuditEntry: Sendable, Equatable {
     public var originalTransactionId: String?
     public var action: String
     public var reason: String
+
+    /// Memberwise, for the catalog backends in other modules of the package.
+    package init(at: Date, accountId: String?, productId: String?, originalTransactionId: String?, action: String, reason: String) {
+        self.at = at
+        self.accountId = accountId
+        self.productId = productId
+        self.originalTransactionId = originalTransactionId
+        self.action = action
+        self.reason = reason
+    }
 }

@@ -3,11 +3,11 @@ import TrailMapAPI
 
 /// How the store shows products to a caller, apart from the database: both catalog backends
 /// read the rows and call these.
-enum ListingRules {
+package enum ListingRules {
     /// A product's status for a caller: `owned` is the caller's entitlement status for it
     /// ("active" wins over "revoked"), `installed` its install on the caller's device (version,
     /// "installed" or "revoked"), `available` the store's ids for sale (nil: all).
-    static func status(_ p: Product, owned: String?, installed: (Int, String)?, available: Set<String>?) -> ProductStatus {
+    package static func status(_ p: Product, owned: String?, installed: (Int, String)?, available: Set<String>?) -> ProductStatus {
         var status: ProductStatus
         switch (p.free, owned) {
         case (_, "revoked"?) where !p.free: status = .revoked
@@ -22,14 +22,14 @@ enum ListingRules {
     }
 
     /// The owned map of an account: product id to "active" when any entitlement is active, else "revoked".
-    static func owned(_ rows: [(productID: String, status: String)]) -> [String: String] {
+    package static func owned(_ rows: [(productID: String, status: String)]) -> [String: String] {
         var owned = [String: String]()
         for r in rows where owned[r.productID] != "active" { owned[r.productID] = r.status }
         return owned
     }
 
     /// The category tree from `(path, name, parent)` rows ordered by path.
-    static func categoryTree(_ rows: [(path: String, name: String, parent: String?)]) -> [CategoryNode] {
+    package static func categoryTree(_ rows: [(path: String, name: String, parent: String?)]) -> [CategoryNode] {
         var children = [String: [(String, String)]]()
         for r in rows { children[r.parent ?? "", default: []].append((r.path, r.name)) }
         func build(_ parent: String, depth: Int) -> [CategoryNode] {
@@ -41,7 +41,7 @@ enum ListingRules {
 
     /// The category paths of a product's category, outermost first, with their names and parents
     /// (`States/Colorado`: `States`, then `States/Colorado` under it).
-    static func categoryChain(_ path: String) -> [(path: String, name: String, parent: String?)] {
+    package static func categoryChain(_ path: String) -> [(path: String, name: String, parent: String?)] {
         let parts = path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
         var parent: String?
         var chain: [(String, String, String?)] = []
@@ -55,15 +55,15 @@ enum ListingRules {
 }
 
 /// What publishing a bundle does to a product, apart from the database.
-enum PublishRules {
+package enum PublishRules {
     /// The version and change for a product whose published row is `current` (version, SHA-256), if any.
-    static func version(current: (version: Int, sha256: String)?, sha256: String) -> (Int, PublishResult.Change) {
+    package static func version(current: (version: Int, sha256: String)?, sha256: String) -> (Int, PublishResult.Change) {
         guard let current else { return (1, .added) }
         return current.sha256 == sha256 ? (current.version, .updated) : (current.version + 1, .newVersion)
     }
 
     /// `.updated` becomes `.unchanged` when nothing but the publish time would differ from `before`.
-    static func finalChange(_ change: PublishResult.Change, before: Product?, new p: Product, version: Int) -> PublishResult.Change {
+    package static func finalChange(_ change: PublishResult.Change, before: Product?, new p: Product, version: Int) -> PublishResult.Change {
         guard change == .updated, var b = before else { return change }
         b.version = version
         b.publishedAt = p.publishedAt
@@ -75,14 +75,14 @@ enum PublishRules {
 }
 
 /// When tile-token keys rotate and go, apart from the database.
-enum TileKeyRules {
+package enum TileKeyRules {
     /// Whether the newest key (keys are newest first) is older than `rotateAfter`, or there is none.
-    static func needsNewKey(_ keys: [TileTokenKey], now t: TimeInterval, rotateAfter: TimeInterval) -> Bool {
+    package static func needsNewKey(_ keys: [TileTokenKey], now t: TimeInterval, rotateAfter: TimeInterval) -> Bool {
         keys.first.map { $0.createdAt.timeIntervalSince1970 <= t - rotateAfter } ?? true
     }
 
     /// The ids of replaced keys past `keep`: keys[i] was replaced when keys[i - 1] was made.
-    static func expired(_ keys: [TileTokenKey], now t: TimeInterval, keep: TimeInterval) -> [Int64] {
+    package static func expired(_ keys: [TileTokenKey], now t: TimeInterval, keep: TimeInterval) -> [Int64] {
         keys.indices.dropFirst().filter { keys[$0 - 1].createdAt.timeIntervalSince1970 < t - keep }.map { keys[$0].id }
     }
 }

@@ -2,12 +2,12 @@ import Foundation
 
 /// How REFUND, REVOKE and REFUND_REVERSED notifications act on an entitlement, apart from the
 /// database they are kept in: both catalog backends record the notification, then ask `decide`.
-enum RevocationRules {
+package enum RevocationRules {
     /// The notification types that change an entitlement.
-    static let types = ["REFUND", "REVOKE", "REFUND_REVERSED"]
+    package static let types = ["REFUND", "REVOKE", "REFUND_REVERSED"]
 
     /// What a newly recorded (not duplicate) notification does.
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// Nothing to change; the notification's outcome.
         case outcome(StoreEventOutcome)
         /// Revoke (true) or restore (false) the entitlement of the original transaction.
@@ -17,7 +17,7 @@ enum RevocationRules {
     /// The step for `e`, given the entitlement's status (nil: no purchase recorded yet) and the
     /// newest revocation notification recorded for its transaction (by signed date, then arrival;
     /// `e` included).
-    static func decide(_ e: StoreEvent, entitlementStatus: String?, latest: StoreEvent?) -> Step {
+    package static func decide(_ e: StoreEvent, entitlementStatus: String?, latest: StoreEvent?) -> Step {
         guard types.contains(e.type), e.originalTransactionId != nil else { return .outcome(.ignored) }
         guard let status = entitlementStatus else { return .outcome(.pending) }
         guard let latest, latest.notificationUUID == e.notificationUUID else { return .outcome(.superseded) }
@@ -28,14 +28,14 @@ enum RevocationRules {
 
     /// The reason to revoke a purchase being recorded now, when the newest notification recorded
     /// for its transaction (`latest`) is a REFUND or REVOKE that arrived before it; else nil.
-    static func pendingRevocation(latest: StoreEvent?) -> String? {
+    package static func pendingRevocation(latest: StoreEvent?) -> String? {
         guard let latest, latest.type != "REFUND_REVERSED" else { return nil }
         return reason(type: latest.type, subtype: latest.subtype, uuid: latest.notificationUUID, revokedAt: latest.revocationDate)
             + " (received before the purchase)"
     }
 
     /// The entitlement's reason and the audit line for a notification.
-    static func reason(type: String, subtype: String?, uuid: String, revokedAt: Date?) -> String {
+    package static func reason(type: String, subtype: String?, uuid: String, revokedAt: Date?) -> String {
         let why = [type, subtype].compactMap { $0 }.joined(separator: "/")
         let when = revokedAt.map { ", revoked by the store at \(ISO8601DateFormatter().string(from: $0))" } ?? ""
         return "\(why) notification \(uuid)\(when)"

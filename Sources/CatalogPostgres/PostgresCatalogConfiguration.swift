@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// Where a PostgreSQL catalog is and how to reach it, usually parsed from a URL:

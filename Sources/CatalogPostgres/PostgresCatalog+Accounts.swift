@@ -1,4 +1,5 @@
 import Essentials
+import Catalog
 import Foundation
 import Logging
 import PostgresNIO

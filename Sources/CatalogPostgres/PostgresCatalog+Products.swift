@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import TrailMapAPI
 import Logging
@@ -142,7 +143,7 @@ extension Product {
     init(postgres row: PostgresRandomAccessRow) throws {
         self.init(id: try row.get("id"), title: try row.get("title"), category: try row.get("category"),
                   description: try row.get("description"),
-                  price: Price(amount: try row.get("price_amount"), currency: try row.get("price_currency")),
+                  price: Catalog.Price(amount: try row.get("price_amount"), currency: try row.get("price_currency")),
                   tileset: try row.get("tileset"), bundlePath: try row.get("bundle_path"), version: try row.get("version"),
                   size: try row.get("size"), sha256: try row.get("sha256"), minZoom: try row.get("min_zoom"),
                   maxZoom: try row.get("max_zoom"),

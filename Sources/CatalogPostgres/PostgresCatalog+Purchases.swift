@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import TrailMapAPI
 import Logging
@@ -87,7 +88,7 @@ extension PostgresCatalog {
     }
 
     /// Every entitlement of an account (active and revoked), newest first.
-    public func entitlements(account: Account) async throws(CatalogError) -> [Entitlement] {
+    public func entitlements(account: Account) async throws(CatalogError) -> [Catalog.Entitlement] {
         let logger = logger
         return try await withConnection { conn in
             try await conn.rows("""

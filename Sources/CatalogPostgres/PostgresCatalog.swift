@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Logging
 import PostgresNIO
@@ -53,7 +54,7 @@ public final class PostgresCatalog: CatalogStore {
         try await open(configuration, hasher: hasher, sessionLifetime: sessionLifetime, throttleLimits: .init(), logger: logger)
     }
 
-    static func open(_ configuration: PostgresCatalogConfiguration, hasher: PasswordHasher, sessionLifetime: TimeInterval,
+    package static func open(_ configuration: PostgresCatalogConfiguration, hasher: PasswordHasher, sessionLifetime: TimeInterval,
                      throttleLimits: ThrottleRules.Limits, logger: Logger) async throws(CatalogError) -> PostgresCatalog {
         let catalog = PostgresCatalog(configuration: configuration, hasher: hasher, sessionLifetime: sessionLifetime,
                                       throttleLimits: throttleLimits, logger: logger)
