@@ -39,10 +39,16 @@ public struct TrailResult: Codable, Sendable, Equatable {
     public var distanceKm: Double?
     /// The region products holding it.
     public var products: [TrailProduct]
+    /// Total climb along the trail, metres, when a region holding it was built with terrain.
+    public var ascentM: Double?
+    /// Total descent along the trail, metres (with `ascentM`).
+    public var descentM: Double?
+    /// The steepest grade in either direction, percent (with `ascentM`).
+    public var maxGradePct: Double?
 
     public init(id: String, name: String?, ref: String?, difficulty: String, allowedUses: [String], forbiddenUses: [String],
                 surface: String?, lengthKm: Double, bbox: [Double], start: [Double], end: [Double], distanceKm: Double?,
-                products: [TrailProduct]) {
+                products: [TrailProduct], ascentM: Double? = nil, descentM: Double? = nil, maxGradePct: Double? = nil) {
         self.id = id
         self.name = name
         self.ref = ref
@@ -56,6 +62,9 @@ public struct TrailResult: Codable, Sendable, Equatable {
         self.end = end
         self.distanceKm = distanceKm
         self.products = products
+        self.ascentM = ascentM
+        self.descentM = descentM
+        self.maxGradePct = maxGradePct
     }
 
     /// The difficulty ladder.
@@ -73,7 +82,8 @@ public struct TrailResult: Codable, Sendable, Equatable {
             "bbox": Schema.array(degrees, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
             "start": Schema.array(degrees, minItems: 2, maxItems: 2), "end": Schema.array(degrees, minItems: 2, maxItems: 2),
             "distanceKm": Schema.number, "products": Schema.array(Schema.ref("TrailProduct")),
-        ], optional: ["name", "ref", "surface", "distanceKm"])
+            "ascentM": Schema.number, "descentM": Schema.number, "maxGradePct": Schema.number,
+        ], optional: ["name", "ref", "surface", "distanceKm", "ascentM", "descentM", "maxGradePct"])
     }
 }
 

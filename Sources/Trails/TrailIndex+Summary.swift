@@ -42,4 +42,14 @@ extension TrailSummary {
                   lengthMetres: row.real(7), bounds: TrailBox(west: row.real(8), south: row.real(9), east: row.real(10), north: row.real(11)),
                   start: LonLat(lon: row.real(12), lat: row.real(13)), end: LonLat(lon: row.real(14), lat: row.real(15)))
     }
+
+    /// From such a row followed, at `elevationColumn`, by `ascent_m, descent_m, max_grade_pct`
+    /// (NULL for a trail the build had no elevation under).
+    init(row: Row, elevationColumn: Int) {
+        self.init(row: row)
+        if let a = row[elevationColumn] as Double?, let d = row[elevationColumn + 1] as Double?,
+           let g = row[elevationColumn + 2] as Double? {
+            elevation = TrailElevation(ascentMetres: a, descentMetres: d, maxGradePercent: g)
+        }
+    }
 }

@@ -136,9 +136,11 @@ public struct TrailSummary: Sendable, Equatable {
     public var bounds: TrailBox
     public var start: LonLat
     public var end: LonLat
+    /// Ascent, descent and steepest grade, when the bundle stores them (a build with terrain).
+    public var elevation: TrailElevation?
 
     init(id: TrailID, name: String?, ref: String?, difficulty: TrailDifficulty, allowedUses: TrailUses, forbiddenUses: TrailUses,
-         surface: String?, lengthMetres: Double, bounds: TrailBox, start: LonLat, end: LonLat) {
+         surface: String?, lengthMetres: Double, bounds: TrailBox, start: LonLat, end: LonLat, elevation: TrailElevation? = nil) {
         self.id = id
         self.name = name
         self.ref = ref
@@ -150,6 +152,7 @@ public struct TrailSummary: Sendable, Equatable {
         self.bounds = bounds
         self.start = start
         self.end = end
+        self.elevation = elevation
     }
 
     /// A record's summary.

@@ -54,6 +54,8 @@ public enum TrailSearch {
                     order.append(hit.trail.id)
                 } else {
                     byID[hit.trail.id]?.bundles += hit.bundles
+                    // The same trail in a bundle built with terrain and in one without: keep the figures.
+                    if byID[hit.trail.id]?.trail.elevation == nil { byID[hit.trail.id]?.trail.elevation = hit.trail.elevation }
                 }
             }
         }
@@ -122,9 +124,10 @@ public enum TrailSearch {
             conditions.append("length_m <= ?")
             _ = arguments.append(contentsOf: [max * 1000])
         }
+        let hasElevation = try index.read { try TrailElevationStore.hasColumns($0) }
         if q.maxAscentM != nil || q.maxGradePct != nil {
             // A bundle without elevation columns has no trail that passes.
-            guard try index.read({ try TrailElevationStore.hasColumns($0) }) else { return [] }
+            guard hasElevation else { return [] }
             if let max = q.maxAscentM {
                 conditions.append("ascent_m <= ?")
                 _ = arguments.append(contentsOf: [max])
@@ -137,7 +140,8 @@ public enum TrailSearch {
         let needsGeometry = q.near != nil || q.bbox != nil
         let sql = """
             SELECT id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m,
-                   min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat\(needsGeometry ? ", geometry" : "")
+                   min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat\(needsGeometry ? ", geometry" : "")\(
+                   hasElevation ? ", ascent_m, descent_m, max_grade_pct" : "")
             FROM trails\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
             """
         let path = index.path
@@ -145,7 +149,7 @@ public enum TrailSearch {
             var out = [TrailHit]()
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
-                let summary = TrailSummary(row: row)
+                let summary = hasElevation ? TrailSummary(row: row, elevationColumn: needsGeometry ? 17 : 16) : TrailSummary(row: row)
                 var distance: Double?
                 if needsGeometry {
                     guard let geometry = GeometryCodec.decode(row.bytes(16)) else { throw TrailStoreError.badGeometry(path: path, id: summary.id) }

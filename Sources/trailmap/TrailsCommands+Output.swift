@@ -20,6 +20,9 @@ enum TrailsOutput {
         var start: [Double]
         var end: [Double]
         var bundles: [String]
+        var ascentM: Double?
+        var descentM: Double?
+        var maxGradePct: Double?
 
         init(_ h: TrailHit) {
             let t = h.trail
@@ -36,6 +39,9 @@ enum TrailsOutput {
             start = [t.start.lon, t.start.lat]
             end = [t.end.lon, t.end.lat]
             bundles = h.bundles
+            ascentM = t.elevation.map { ($0.ascentMetres * 10).rounded() / 10 }
+            descentM = t.elevation.map { ($0.descentMetres * 10).rounded() / 10 }
+            maxGradePct = t.elevation.map { ($0.maxGradePercent * 10).rounded() / 10 }
         }
     }
 
@@ -60,6 +66,7 @@ enum TrailsOutput {
             var line = "\(t.id)  \(t.difficulty.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  "
             line += String(format: "%7.2f km", t.lengthMetres / 1000)
             if let d = h.distanceMetres { line += String(format: "  %6.2f km away", d / 1000) }
+            if let e = t.elevation { line += String(format: "  up %.0f m, down %.0f m, max %.1f%%", e.ascentMetres, e.descentMetres, e.maxGradePercent) }
             line += "  \(t.name ?? "(unnamed)")"
             if let ref = t.ref { line += " [\(ref)]" }
             if !t.allowedUses.isEmpty { line += "  uses: " + t.allowedUses.uses.map(\.rawValue).joined(separator: ",") }

@@ -58,6 +58,16 @@ import Trails
         // Records still read as before.
         #expect(try index.trail(up.id)?.name == "Trail 1")
 
+        // Search answers carry the stored figures; the trail with no elevation under it has none.
+        let found = Dictionary(uniqueKeysWithValues: try TrailSearch.search(TrailQuery(), bundles: [path]).hits.map { ($0.trail.id, $0.trail) })
+        #expect(found[up.id]?.elevation == climb)
+        #expect(found[flat.id]?.elevation == level)
+        #expect(found[away.id] != nil && found[away.id]?.elevation == nil)
+        var near = TrailQuery()
+        near.near = LonLat(lon: up.start.lon, lat: up.start.lat)
+        near.radiusKm = 50
+        #expect(try TrailSearch.search(near, bundles: [path]).hits.first { $0.trail.id == up.id }?.trail.elevation == climb)
+
         q.maxAscentM = 100
         #expect(try TrailSearch.search(q, bundles: [path]).hits.map(\.trail.id) == [flat.id])
         q.maxAscentM = nil
@@ -67,5 +77,20 @@ import Trails
         #expect(try TrailSearch.search(q, bundles: [path]).hits.map(\.trail.id) == [flat.id])
         q.maxGradePct = -1
         #expect(throws: TrailSearchError.self) { try TrailSearch.search(q, bundles: [path]) }
+    }
+
+    /// The same trail in a bundle built without terrain and in one built with it: a search over
+    /// both lists it once, in both bundles, with the figures (whichever bundle comes first).
+    @Test func figuresSurviveMergingAcrossBundles() throws {
+        let dir = TemporaryDirectory(), other = TemporaryDirectory()
+        let (filled, up, _, _) = try Self.bundle(dir)
+        let (plain, _, _, _) = try Self.bundle(other)
+        _ = try TrailElevationFill.fill(bundle: filled, from: try DEMSampler(path: TerrainScene.utmCone.dem))
+        let climb = try #require(try TrailIndex(bundle: filled).elevation(up.id))
+        for order in [[plain, filled], [filled, plain]] {
+            let hit = try #require(try TrailSearch.search(TrailQuery(), bundles: order).hits.first { $0.trail.id == up.id })
+            #expect(hit.bundles == order)
+            #expect(hit.trail.elevation == climb)
+        }
     }
 }

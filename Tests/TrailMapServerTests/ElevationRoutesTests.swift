@@ -145,6 +145,20 @@ import TrailMapTestSupport
             #expect(low == [loop.id.description] && lower.isEmpty)
             #expect(gentle == [loop.id.description] && flat.isEmpty)
             #expect(all.count == 5)
+            // Answers carry the stored figures: the filled trail has them (search and detail), the others none.
+            let stored = try #require(try TrailIndex(bundle: f.tiles.dir.file("world.mbtiles")).elevation(loop.id))
+            let page = StoreFixture.json(try await Self.get(client, "/api/v1/trails?limit=50"))["trails"] as? [[String: Any]] ?? []
+            for t in page {
+                if t["id"] as? String == loop.id.description {
+                    #expect(abs((t["ascentM"] as? Double ?? -1) - stored.ascentMetres) <= 0.05)
+                    #expect(abs((t["descentM"] as? Double ?? -1) - stored.descentMetres) <= 0.05)
+                    #expect(abs((t["maxGradePct"] as? Double ?? -1) - stored.maxGradePercent) <= 0.05)
+                } else {
+                    #expect(t["ascentM"] == nil && t["maxGradePct"] == nil)
+                }
+            }
+            let detail = StoreFixture.json(try await Self.get(client, "/api/v1/trails/\(loop.id)"))["trail"] as? [String: Any]
+            #expect(abs((detail?["ascentM"] as? Double ?? -1) - stored.ascentMetres) <= 0.05)
             let negative = try await Self.get(client, "/api/v1/trails?maxAscentM=-1")
             #expect(negative.status.code / 100 == 4)
         }

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import TileGeometry
+import TerrainDEM
 import Trails
+import TrailTerrain
 import Catalog
 import TrailMapAPI
 @testable import TrailMapServer
@@ -274,13 +276,16 @@ import TrailMapTestSupport
         lines[0].tags["ref"] = "E1"
         lines[0].tags["surface"] = "dirt"
         let records = try TrailRoutesTests.addTrails(lines, to: bundle, dir: f.tiles.dir)
+        // The trails' ascent and grades from the terrain's DEM (as a build with terrain stores them).
+        try TerrainProducts.ramp("rocky-terrain", in: f, bounds: GeoBounds(west: -105.70, south: 40.24, east: -105.50, north: 40.42),
+                                 lat0: 40.3, base: 2500)
+        let filled = try TrailElevationFill.fill(bundle: bundle, from: try DEMSampler(path: f.tiles.dir.file("rocky-terrain-dem.tif")))
+        #expect(filled.filled > 0)
         let file = f.tiles.dir.file("rocky.json")
         let entry: [String: Any] = ["productId": "rocky", "title": "Rocky Mountain", "category": "Parks", "price": ["amount": "0", "currency": "USD"],
                                     "bundle": "rocky.mbtiles"]
         try JSONSerialization.data(withJSONObject: ["products": [entry]]).write(to: URL(fileURLWithPath: file))
         _ = try f.catalog.publish(try ProductFile.load(path: file), tilesDirectory: f.tiles.dir.path)
-        try TerrainProducts.ramp("rocky-terrain", in: f, bounds: GeoBounds(west: -105.70, south: 40.24, east: -105.50, north: 40.42),
-                                 lat0: 40.3, base: 2500)
         try TerrainProducts.publish([("rocky-terrain", "0", "rocky-terrain")], in: f)
         try Gazetteer.write([Place(name: "Estes Park", lon: -105.5217, lat: 40.3772, population: 5904)],
                             to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))

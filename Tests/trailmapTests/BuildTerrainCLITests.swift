@@ -76,6 +76,15 @@ import Trails
         #expect(abs(figures.ascentMetres - 200) < 6, "ascent \(figures.ascentMetres)")
         #expect(figures.descentMetres < 2, "descent \(figures.descentMetres)")
         #expect(abs(figures.maxGradePercent - 10) < 1, "grade \(figures.maxGradePercent)")
+        // `trails search` shows them: in its JSON, and in its lines.
+        let json = try CLIRunner.run(["trails", "search", out, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let page = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let hit = try #require((page?["trails"] as? [[String: Any]])?.first)
+        #expect(abs((hit["ascentM"] as? Double ?? -1) - figures.ascentMetres) <= 0.05)
+        #expect(abs((hit["maxGradePct"] as? Double ?? -1) - figures.maxGradePercent) <= 0.05)
+        let text = try CLIRunner.run(["trails", "search", out])
+        #expect(text.stdout.contains(String(format: "up %.0f m", figures.ascentMetres)), "\(text.stdout)")
     }
 
     @Test func aTerrainManifestLayerBuilds() throws {

@@ -30,7 +30,12 @@ extension StoreAPI {
 
     func trailDetail(_ request: Request, id raw: Substring) async throws -> Response {
         let (record, products, owned) = try await trail(request, id: raw)
-        let trail = Self.result(TrailSummary(record), distanceMetres: nil,
+        var summary = TrailSummary(record)
+        // The figures of the first region holding it that was built with terrain.
+        for (_, index) in trailShelf.indexes(of: products) where summary.elevation == nil {
+            summary.elevation = try? index.elevation(record.id)
+        }
+        let trail = Self.result(summary, distanceMetres: nil,
                                 products: products.map { TrailProduct(productId: $0.id, title: $0.title, owned: owned.contains($0.id)) })
         var geometry: JSONValue?
         if !owned.isEmpty {
@@ -92,7 +97,9 @@ extension StoreAPI {
                            surface: t.surface, lengthKm: round(t.lengthMetres / 1000, 1000),
                            bbox: [t.bounds.west, t.bounds.south, t.bounds.east, t.bounds.north].map { round($0) },
                            start: [round(t.start.lon), round(t.start.lat)], end: [round(t.end.lon), round(t.end.lat)],
-                           distanceKm: distanceMetres.map { round($0 / 1000, 1000) }, products: products)
+                           distanceKm: distanceMetres.map { round($0 / 1000, 1000) }, products: products,
+                           ascentM: t.elevation.map { round($0.ascentMetres, 10) }, descentM: t.elevation.map { round($0.descentMetres, 10) },
+                           maxGradePct: t.elevation.map { round($0.maxGradePercent, 10) })
     }
 }
 
