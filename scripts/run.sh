@@ -25,9 +25,12 @@ build Tiles/utah.mbtiles "Utah" 3 8 Tiles/sources/utah.png
 # A map sheet in UTM zone 13N with a nodata collar (scripts/make-sample-geotiff.sh), read through GDAL.
 build Tiles/front-range.mbtiles "Front Range map sheet" 5 10 Tiles/sources/rocky-utm.tif
 # Terrain from a synthetic DEM (scripts/make-sample-dem.sh): shaded relief computed at each zoom's own
-# resolution, and terrain tiles (Terrarium, for MapLibre's raster-dem source), each a bundle of its own.
+# resolution with the sample trails drawn over it (each trail over the DEM stores its ascent and
+# grades: trail searches near Estes Park answer them), and terrain tiles (Terrarium, for MapLibre's
+# raster-dem source), each a bundle of its own.
 [ -f Tiles/sources/rocky-dem.tif ] || scripts/make-sample-dem.sh Tiles/sources/rocky-dem.tif
 [ -f Tiles/rocky-relief.mbtiles ] || $bin build --dem Tiles/sources/rocky-dem.tif --hillshade --hillshade-mode multidirectional \
+  --trails Tiles/sources/colorado-trails.geojson --trails-preset osm \
   --name "Rocky Mountain relief" --minzoom 8 --maxzoom 12 --out Tiles/rocky-relief.mbtiles --attribution "Synthetic relief (TrailMap sample)"
 [ -f Tiles/rocky-terrain.mbtiles ] || $bin build --dem Tiles/sources/rocky-dem.tif --format terrarium \
   --name "Rocky Mountain terrain" --minzoom 8 --maxzoom 12 --out Tiles/rocky-terrain.mbtiles --attribution "Synthetic relief (TrailMap sample)"
