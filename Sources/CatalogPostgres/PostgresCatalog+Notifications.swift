@@ -28,7 +28,8 @@ extension PostgresCatalog {
                 SELECT account_id, product_id, status FROM entitlements WHERE original_transaction_id = \(original) FOR UPDATE
                 """, logger).first
             let latest = row == nil ? nil : try await Self.latestRevocationEvent(conn, originalTransaction: original, logger)
-            switch RevocationRules.decide(e, entitlementStatus: try row?.get("status", as: String.self), latest: latest) {
+            let status = try row.map { try Catalog.Entitlement.Status(stored: try $0.get("status", as: String.self)) }
+            switch RevocationRules.decide(e, entitlementStatus: status, latest: latest) {
             case let .outcome(outcome): return outcome
             case let .set(revoke):
                 guard let row else { return .pending }

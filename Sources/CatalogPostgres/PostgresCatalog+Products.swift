@@ -38,16 +38,16 @@ extension PostgresCatalog {
         return try await transaction(isolation: "REPEATABLE READ READ ONLY", bumpsStamp: false) { conn in
             var products = try await Self.products(conn, visibleTo: account?.id, logger)
             if let productID { products = products.filter { $0.id == productID } }
-            var ownedRows = [(productID: String, status: String)]()
-            var installed = [String: (Int, String)]()
+            var ownedRows = [(productID: String, status: Catalog.Entitlement.Status)]()
+            var installed = [String: (Int, InstallStatus)]()
             if let account {
                 for r in try await conn.rows("SELECT product_id, status FROM entitlements WHERE account_id = \(account.id)", logger) {
-                    ownedRows.append((try r.get("product_id"), try r.get("status")))
+                    ownedRows.append((try r.get("product_id"), try Catalog.Entitlement.Status(stored: try r.get("status"))))
                 }
                 if let deviceID {
                     try await Self.checkDevice(conn, id: deviceID, account: account, logger)
                     for r in try await conn.rows("SELECT product_id, version, status FROM installs WHERE device_id = \(deviceID)", logger) {
-                        installed[try r.get("product_id")] = (try r.get("version"), try r.get("status"))
+                        installed[try r.get("product_id")] = (try r.get("version"), try InstallStatus(stored: try r.get("status")))
                     }
                 }
             }

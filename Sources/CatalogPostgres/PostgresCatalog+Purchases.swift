@@ -110,9 +110,9 @@ extension PostgresCatalog {
         let logger = logger
         let statuses = try await withConnection { conn in
             try await conn.rows("SELECT status FROM entitlements WHERE account_id = \(account.id) AND product_id = \(productID)", logger)
-                .map { try $0.get("status", as: String.self) }
+                .map { try Catalog.Entitlement.Status(stored: try $0.get("status", as: String.self)) }
         }
-        if statuses.contains("active") { return product }
+        if statuses.contains(.active) { return product }
         throw statuses.isEmpty ? .notEntitled(productID) : .revoked(productID)
     }
 

@@ -156,3 +156,36 @@ import TrailMapTestSupport
                 == "unknown_product")
     }
 }
+
+/// Statuses are read as enums: a value the schema does not allow (a damaged or hand-edited
+/// database) is an error of the database, never a product shown as for sale or downloadable.
+@Suite struct StoredStatusTests {
+    @Test(arguments: Backend.allCases)
+    func anUnknownEntitlementStatusIsADatabaseError(_ backend: Backend) async throws {
+        let f = try await CatalogFixture(backend)
+        try await f.publishSample()
+        let a = try await f.account()
+        _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a)
+        #expect(try await f.store.listing(account: a, deviceID: nil, available: nil, only: "colorado").first?.status == .purchased)
+        switch backend {
+        case .sqlite:
+            try await f.execute("PRAGMA ignore_check_constraints = ON; UPDATE entitlements SET status = 'refunded'")
+        case .postgres:
+            try await f.execute("ALTER TABLE entitlements DROP CONSTRAINT entitlements_status_check; UPDATE entitlements SET status = 'refunded'")
+        }
+        #expect(try await f.rows("SELECT status FROM entitlements") == ["refunded"])
+        for attempt in ["listing", "download"] {
+            do {
+                if attempt == "listing" {
+                    _ = try await f.store.listing(account: a, deviceID: nil, available: nil, only: nil)
+                } else {
+                    _ = try await f.store.downloadable(productID: "colorado", account: a)
+                }
+                Issue.record("\(attempt): a damaged status was read as a status")
+            } catch let e as CatalogError {
+                guard case let .database(message) = e else { Issue.record("\(attempt): \(e)"); continue }
+                #expect(message.contains("refunded"), "\(message)")
+            }
+        }
+    }
+}

@@ -54,16 +54,16 @@ extension CatalogDatabase {
                 SELECT * FROM products WHERE owner IS NULL OR owner = ? ORDER BY category, title
                 """), arguments: [account?.id]).map(Product.init(row:))
             if let productID { products = products.filter { $0.id == productID } }
-            var ownedRows = [(productID: String, status: String)]()
-            var installed = [String: (Int, String)]()
+            var ownedRows = [(productID: String, status: Entitlement.Status)]()
+            var installed = [String: (Int, InstallStatus)]()
             if let account {
                 for r in try Row.fetchAll(try db.cachedStatement(sql: "SELECT product_id, status FROM entitlements WHERE account_id = ?"), arguments: [account.id]) {
-                    ownedRows.append((r["product_id"], r["status"]))
+                    ownedRows.append((r["product_id"], try Entitlement.Status(stored: r["status"])))
                 }
                 if let deviceID {
                     try checkDevice(db, id: deviceID, account: account)
                     for r in try Row.fetchAll(try db.cachedStatement(sql: "SELECT product_id, version, status FROM installs WHERE device_id = ?"), arguments: [deviceID]) {
-                        installed[r["product_id"]] = (r["version"], r["status"])
+                        installed[r["product_id"]] = (r["version"], try InstallStatus(stored: r["status"]))
                     }
                 }
             }

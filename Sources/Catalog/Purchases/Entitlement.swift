@@ -61,6 +61,26 @@ public struct Entitlement: Sendable, Equatable {
     }
 }
 
+extension Entitlement.Status {
+    /// A status as the database stores it; a value the schema does not allow is a damaged database.
+    package init(stored raw: String) throws(CatalogError) {
+        guard let status = Self(rawValue: raw) else { throw .database("an entitlement's status is '\(raw)', not active or revoked") }
+        self = status
+    }
+}
+
+/// Whether a device's install of a product stands (`installed`) or was revoked with the
+/// entitlement it came from (`revoked`): the `installs.status` column of both backends.
+package enum InstallStatus: String, Sendable {
+    case installed, revoked
+
+    /// A status as the database stores it; a value the schema does not allow is a damaged database.
+    package init(stored raw: String) throws(CatalogError) {
+        guard let status = Self(rawValue: raw) else { throw .database("an install's status is '\(raw)', not installed or revoked") }
+        self = status
+    }
+}
+
 /// A line of the append-only audit log.
 public struct AuditEntry: Sendable, Equatable {
     public var at: Date

@@ -63,7 +63,8 @@ extension CatalogDatabase {
             let row = try Row.fetchOne(db, sql: "SELECT account_id, product_id, status FROM entitlements WHERE original_transaction_id = ?",
                                        arguments: [original])
             let latest = row == nil ? nil : try Self.latestRevocationEvent(db, originalTransaction: original)
-            switch RevocationRules.decide(e, entitlementStatus: row?["status"], latest: latest) {
+            let status = try (row?["status"] as String?).map { raw throws(CatalogError) in try Entitlement.Status(stored: raw) }
+            switch RevocationRules.decide(e, entitlementStatus: status, latest: latest) {
             case let .outcome(outcome): return outcome
             case let .set(revoke):
                 guard let row else { return .pending }

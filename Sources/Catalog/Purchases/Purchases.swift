@@ -81,9 +81,9 @@ extension CatalogDatabase {
         if product.free { return product }
         let statuses = try read { db in
             try String.fetchAll(db, sql: "SELECT status FROM entitlements WHERE account_id = ? AND product_id = ?",
-                                arguments: [account.id, productID])
+                                arguments: [account.id, productID]).map { raw throws(CatalogError) in try Entitlement.Status(stored: raw) }
         }
-        if statuses.contains("active") { return product }
+        if statuses.contains(.active) { return product }
         throw statuses.isEmpty ? .notEntitled(productID) : .revoked(productID)
     }
 

@@ -5,26 +5,27 @@ import TrailMapAPI
 /// read the rows and call these.
 package enum ListingRules {
     /// A product's status for a caller: `owned` is the caller's entitlement status for it
-    /// ("active" wins over "revoked"), `installed` its install on the caller's device (version,
-    /// "installed" or "revoked"), `available` the store's ids for sale (nil: all).
-    package static func status(_ p: Product, owned: String?, installed: (Int, String)?, available: Set<String>?) -> ProductStatus {
+    /// (active wins over revoked), `installed` its install on the caller's device (version and
+    /// status), `available` the store's ids for sale (nil: all).
+    package static func status(_ p: Product, owned: Entitlement.Status?, installed: (Int, InstallStatus)?,
+                               available: Set<String>?) -> ProductStatus {
         var status: ProductStatus
         switch (p.free, owned) {
-        case (_, "revoked"?) where !p.free: status = .revoked
+        case (_, .revoked?) where !p.free: status = .revoked
         case (true, _): status = .free
-        case (false, "active"?): status = .purchased
+        case (false, .active?): status = .purchased
         default: status = available.map { $0.contains(p.id) } ?? true ? .forSale : .unavailable
         }
         if let (version, state) = installed, status == .purchased || status == .free {
-            status = state == "revoked" ? .revoked : version < p.version ? .updateAvailable : .installed
+            status = state == .revoked ? .revoked : version < p.version ? .updateAvailable : .installed
         }
         return status
     }
 
-    /// The owned map of an account: product id to "active" when any entitlement is active, else "revoked".
-    package static func owned(_ rows: [(productID: String, status: String)]) -> [String: String] {
-        var owned = [String: String]()
-        for r in rows where owned[r.productID] != "active" { owned[r.productID] = r.status }
+    /// The owned map of an account: product id to active when any entitlement is active, else revoked.
+    package static func owned(_ rows: [(productID: String, status: Entitlement.Status)]) -> [String: Entitlement.Status] {
+        var owned = [String: Entitlement.Status]()
+        for r in rows where owned[r.productID] != .active { owned[r.productID] = r.status }
         return owned
     }
 

@@ -17,12 +17,12 @@ package enum RevocationRules {
     /// The step for `e`, given the entitlement's status (nil: no purchase recorded yet) and the
     /// newest revocation notification recorded for its transaction (by signed date, then arrival;
     /// `e` included).
-    package static func decide(_ e: StoreEvent, entitlementStatus: String?, latest: StoreEvent?) -> Step {
+    package static func decide(_ e: StoreEvent, entitlementStatus: Entitlement.Status?, latest: StoreEvent?) -> Step {
         guard types.contains(e.type), e.originalTransactionId != nil else { return .outcome(.ignored) }
         guard let status = entitlementStatus else { return .outcome(.pending) }
         guard let latest, latest.notificationUUID == e.notificationUUID else { return .outcome(.superseded) }
         let revoke = e.type != "REFUND_REVERSED"
-        guard status == (revoke ? "active" : "revoked") else { return .outcome(.ignored) }
+        guard status == (revoke ? .active : .revoked) else { return .outcome(.ignored) }
         return .set(revoke: revoke)
     }
 
