@@ -131,6 +131,9 @@ public struct BuildOptions: Sendable {
         self.output = output
     }
 
+    /// The least `memoryLimit` a build runs with.
+    public static let minimumMemoryLimit = 64 << 20
+
     /// Checks the options that need no file access.
     public func validate() throws(BuildError) {
         // An end taken from the sources is checked once they are read; a given one now.
@@ -139,25 +142,25 @@ public struct BuildOptions: Sendable {
         if zoomsFromSources.isEmpty, minZoom > maxZoom { throw .zoomOrder(min: minZoom, max: maxZoom) }
         try validateLayers()
         if let b = clipBounds, !(b.isValid && b.west < b.east && b.south < b.north) {
-            throw .invalidOption("bounds \(b) must be west,south,east,north with west < east and south < north")
+            throw .invalidOption(.clipBounds(b))
         }
-        guard threads >= 1 else { throw .invalidOption("--threads must be at least 1") }
-        guard memoryLimit >= 64 << 20 else { throw .invalidOption("--memory-limit must be at least 64MB") }
-        guard [256, 512].contains(tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption("--name must not be empty") }
+        guard threads >= 1 else { throw .invalidOption(.threads(threads)) }
+        guard memoryLimit >= Self.minimumMemoryLimit else { throw .invalidOption(.memoryLimit(memoryLimit)) }
+        guard [256, 512].contains(tileSize) else { throw .invalidOption(.tileSize(tileSize)) }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption(.emptyName) }
         if let q = quality {
-            guard format != .png else { throw .invalidOption("--quality applies to webp and jpeg tiles, not png (lossless)") }
-            guard (1...100).contains(q) else { throw .invalidOption("--quality must be 1-100, not \(q)") }
-            guard !lossless else { throw .invalidOption("--quality and --lossless exclude each other: lossless WebP keeps every pixel") }
+            guard format != .png else { throw .invalidOption(.qualityForPNG) }
+            guard (1...100).contains(q) else { throw .invalidOption(.quality(q)) }
+            guard !lossless else { throw .invalidOption(.qualityWithLossless) }
         }
         if lossless && format != .webp {
-            throw .invalidOption("--lossless applies to webp tiles only (png is always lossless, jpeg never)")
+            throw .invalidOption(.losslessNotWebP)
         }
         if update != nil && shard != nil {
-            throw .invalidOption("--update and --shard exclude each other: update the merged bundle")
+            throw .invalidOption(.updateWithShard)
         }
         if let scale = read.scale, !(scale.min < scale.max) || !scale.min.isFinite || !scale.max.isFinite {
-            throw .invalidOption("--scale \(scale.min),\(scale.max): MIN must be less than MAX")
+            throw .invalidOption(.scale(min: scale.min, max: scale.max))
         }
     }
 }

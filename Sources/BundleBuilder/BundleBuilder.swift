@@ -11,10 +11,18 @@ import TileStore
 public struct BundleBuilder: Sendable {
     public let options: BuildOptions
     private let logger: Logger
+    /// How the build's notices are worded in the log (default: their `description`); a program
+    /// names its own options in them.
+    public var noticeWording: @Sendable (BuildNotice) -> String = { $0.description }
 
     public init(options: BuildOptions, logger: Logger = Logger(label: "trailmap.build")) {
         self.options = options
         self.logger = logger
+    }
+
+    /// Logs `notice` at its level, as `noticeWording` words it.
+    func note(_ notice: BuildNotice) {
+        logger.log(level: notice.level, "\(noticeWording(notice))")
     }
 
     /// The builder's version, stored as `trailmap:builder` (from `TrailMapVersion`, which
@@ -74,7 +82,7 @@ public struct BundleBuilder: Sendable {
             let paths = try SourceList.expand(layer.sources)
             let read = layer.readOptions(over: options.read)
             var layerInfos = [SourceInfo]()
-            var unused = [(option: String, paths: [String])]()   // in the order first met
+            var unused = [(option: IgnoredReadOption, paths: [String])]()   // in the order first met
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
                 logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
@@ -90,11 +98,10 @@ public struct BundleBuilder: Sendable {
                 layerInfos.append(info)
             }
             for (option, paths) in unused {
-                let others = paths.count > 1 ? " and \(paths.count - 1) other source(s) like it" : ""
-                logger.warning("\(paths[0])\(others): \(option)")
+                note(.optionNotApplied(option, path: paths[0], others: paths.count - 1))
             }
             if read.scale == nil, let range = SourceLoader.sharedScale(layerInfos), layerInfos.count > 1 {
-                logger.info("layer \(layer.name): non-8-bit bands mapped from \(range.min) to \(range.max), the sources' joint range (--scale chooses it)")
+                note(.sharedScale(layer: layer.name, min: range.min, max: range.max))
                 layerInfos = layerInfos.map { $0.scaled(from: range) }
                 sharedScales[layer.name] = [range.min, range.max]
             }
@@ -366,7 +373,7 @@ public struct BundleBuilder: Sendable {
             // Shard parts store them too: the merge copies them and draws them over the levels it makes.
             if let trails { try trails.store(in: options.output) }
             if stats.tiles == 0 && options.shard == nil {
-                logger.warning("\(options.output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(options.minZoom)-\(options.maxZoom); check --src-nodata and --bands")
+                note(.noTiles(output: options.output, minZoom: options.minZoom, maxZoom: options.maxZoom))
             }
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
@@ -407,7 +414,7 @@ public struct BundleBuilder: Sendable {
             sources.append(source)
         }
         if options.renderThreads < options.threads {
-            logger.notice("\(options.renderThreads) rendering threads instead of \(options.threads): that is what --memory-limit leaves room for")
+            note(.fewerRenderThreads(used: options.renderThreads, asked: options.threads))
         }
         let finished: Set<BuildUnit>
         do { finished = try writer.finishedUnits() } catch { throw .store(error) }

@@ -101,7 +101,7 @@ public struct BundleMerger: Sendable {
                   let plan = BuildRecord.decode(BuildRecord.Plan.self, record[BuildRecord.planKey]),
                   let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey])
             else {
-                throw .merge(path: path, "not a part of a sharded build (it records no shard): build the parts with --shard K/N")
+                throw .notAShardPart(path: path)
             }
             found.append(Part(path: path, reader: reader, shard: shard, record: record, plan: plan,
                               sources: sources.map { "\($0.layer):\($0.sha256)" }))

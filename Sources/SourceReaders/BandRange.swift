@@ -43,7 +43,7 @@ enum BandRange {
                 GDALRasterIO(band, GF_Read, 0, Int32(y), Int32(w), Int32(n), $0.baseAddress, Int32(w), Int32(n), GDT_Float64, 0, 0)
             }
             guard err == CE_None else {
-                throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read the band to find its range (give --scale MIN,MAX)"))
+                throw .bandRangeUnreadable(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read the band"))
             }
             for var v in values[0..<(w * n)] {
                 if signedBytes, v >= 128 { v -= 256 }

@@ -126,8 +126,8 @@ public struct RasterDescription: Sendable {
     /// Every pixel of its non-8-bit bands is nodata or NaN: it draws nothing, its `scale` is a
     /// placeholder, and a layer's joint range leaves it out.
     public var nothingToDraw = false
-    /// Options the user gave that do not apply to this source, each a sentence for a warning.
-    public var unusedOptions: [String] = []
+    /// Options the user gave that do not apply to this source, each for a warning.
+    public var unusedOptions: [IgnoredReadOption] = []
     /// The other files GDAL reads for it (`GDALGetFileList`: a VRT's member rasters, `.msk`,
     /// `.ovr`, `.aux.xml`, world files), so that an update sees a change in any of them.
     public var companionFiles: [String] = []
@@ -150,11 +150,6 @@ extension RasterDescription {
     public var drawnWindow: (x0: Int, y0: Int, x1: Int, y1: Int) {
         neatline?.drawnWindow(width: width, height: height, coarsest: scale(ofLevel: overviews.count))
             ?? (0, 0, width, height)
-    }
-
-    /// The warning for `--scale` given for a source of 8-bit bands or palette indices.
-    public static func scaleOn8Bit(palette: Bool) -> String {
-        "--scale is not applied: its bands are \(palette ? "palette indices" : "8-bit") (--scale maps 16-bit, 32-bit and floating-point bands to 8 bits)"
     }
 
     /// The same raster with its non-8-bit bands mapped from `range` (sources of one series share
