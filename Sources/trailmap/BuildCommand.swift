@@ -79,8 +79,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
     var gcpTransform: GCPTransform = .auto
 
-    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray or palette, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"))
-    var bands: String?
+    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray or palette, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"), transform: BuildArguments.bands)
+    var bands: BuildArguments.Bands?
 
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
     var openOptions: [String] = []
@@ -182,11 +182,6 @@ struct BuildCommand: ParsableCommand {
             guard let v = Self.numbers(scale), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
         }
-        if let bands {
-            guard Self.numbers(bands).flatMap(ReadOptions.bandNumbers) != nil else {
-                throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
-            }
-        }
         for o in openOptions where !ReadOptions.isOpenOption(o) {
             throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
         }
@@ -244,7 +239,7 @@ struct BuildCommand: ParsableCommand {
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         options.read.gcpTransform = gcpTransform
-        if let bands { options.read.bands = Self.numbers(bands).flatMap(ReadOptions.bandNumbers) }
+        if let bands { options.read.bands = bands.numbers }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
         if let tileSize { options.tileSize = tileSize }
         if let layer = try terrain.layer(format: format, crs: options.read.crs) {
