@@ -26,7 +26,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// The builder's version, stored as `trailmap:builder` (from `TrailMapVersion`, which
-    /// `trailmap --version` prints too).
+    /// the CLI's version prints too).
     public static let version = TrailMapVersion.builder
 
     /// Above this many tiles a build is refused as a likely mistake in the zoom range.
@@ -50,7 +50,7 @@ public struct BundleBuilder: Sendable {
         var bandTotals: [Int]
         /// Tiles this build considers, over every band.
         var total: Int { bandTotals.reduce(0, +) }
-        /// Per layer without `--scale`, the joint range its non-8-bit sources are mapped from
+        /// Per layer without a given scale range, the joint range its non-8-bit sources are mapped from
         /// (derived from the sources, so part of what decides the tiles).
         var sharedScales: [String: [Double]] = [:]
 
@@ -71,7 +71,7 @@ public struct BundleBuilder: Sendable {
         var infos: [SourceInfo]
         /// The layer of each source.
         var layerOf: [Int]
-        /// Per layer without `--scale`, the joint range of its non-8-bit sources (`Plan.sharedScales`).
+        /// Per layer without a given scale range, the joint range of its non-8-bit sources (`Plan.sharedScales`).
         var sharedScales: [String: [Double]]
     }
 
@@ -111,7 +111,7 @@ public struct BundleBuilder: Sendable {
         return skippingSourcesOutsideClip(InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales))
     }
 
-    /// `sources` without those wholly outside `--bounds` (one warning names them), unless every
+    /// `sources` without those wholly outside `clipBounds` (one warning names them), unless every
     /// source is: then none is dropped, and planning says the region holds nothing.
     func skippingSourcesOutsideClip(_ sources: InspectedSources) -> InspectedSources {
         guard let clip = options.clipBounds else { return sources }
@@ -126,7 +126,7 @@ public struct BundleBuilder: Sendable {
         return kept
     }
 
-    /// The region: the union of the sources, inside `--bounds` and the Mercator range.
+    /// The region: the union of the sources, inside `clipBounds` and the Mercator range.
     func region(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> GeoBounds {
         var union = infos[0].bounds
         for info in infos.dropFirst() { union = union.union(info.bounds) }

@@ -5,7 +5,7 @@ import TileGeometry
 import TileStore
 import Trails
 
-/// Joins the parts of a sharded build (`--shard K/N`) into one bundle, identical in tiles to a
+/// Joins the parts of a sharded build (`BuildOptions.shard`) into one bundle, identical in tiles to a
 /// single-machine build. Each part holds the subtrees of its units (every zoom from the unit zoom
 /// down) and records each unit's root losslessly; the merge copies the parts' tiles and makes the
 /// zooms above the units from all the roots, exactly as a single build makes them from the

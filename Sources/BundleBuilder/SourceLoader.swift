@@ -176,7 +176,7 @@ enum SourceLoader {
         case notAffine
     }
 
-    /// The georeference and CRS GDAL reads for a PNG (`--source-crs` first), nil when it finds none.
+    /// The georeference and CRS GDAL reads for a PNG (`ReadOptions.crs` first), nil when it finds none.
     private static func gdalGeoreference(_ path: String, options: ReadOptions) throws(BuildError) -> GDALGeoreference? {
         do {
             let read = try RasterDataset(path: path).georeference(options: options)

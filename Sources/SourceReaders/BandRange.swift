@@ -1,13 +1,13 @@
 import CGDAL
 
-/// The range of values a band's pixels are mapped to 0-255 from, when `--scale` is not given.
+/// The range of values a band's pixels are mapped to 0-255 from, when no `ReadOptions.scale` is given.
 enum BandRange {
     /// Pixels read at once when the band is scanned by TrailMap (rows of the band, at least one).
     static let chunkPixels = 1 << 22
 
     /// The band's exact minimum and maximum, every pixel read: GDAL's, or, when that is infinite
     /// (a floating-point band holding ±inf), the finite values' range, without its nodata value.
-    /// Nil when it holds no finite value that is not nodata. With `nodata` (`--src-nodata`,
+    /// Nil when it holds no finite value that is not nodata. With `nodata` (`ReadOptions.nodata`,
     /// overriding the file's), always TrailMap's own scan, without that value: GDAL's would
     /// count it. GDAL's failing (it finds no valid pixel) also falls back to the scan, whose
     /// errors are the ones reported. `signedBytes`: a `PIXELTYPE=SIGNEDBYTE` band, whose values

@@ -132,7 +132,7 @@ public final class RasterDataset {
         var scale: (min: Double, max: Double)?
         var nothingToDraw = false
         // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): widened to 8 bits
-        // as it is read (`RasterDescription.bitsPerSample`), unless --scale maps it.
+        // as it is read (`RasterDescription.bitsPerSample`), unless `options.scale` maps it.
         let bits = type == GDT_Byte && !layout.isPalette ? Self.bitsPerSample(bands[0]!) : nil
         // Signed bytes typed Byte (GDAL 3.6's PIXELTYPE=SIGNEDBYTE) are scaled as 16-bit bands are.
         let signedBytes = type == GDT_Byte && !layout.isPalette && Self.holdsSignedBytes(bands[0]!)
@@ -142,7 +142,7 @@ public final class RasterDataset {
                 scale = given
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
-                // --src-nodata's values are left out of the range, as the file's own nodata is.
+                // The given nodata values are left out of the range, as the file's own nodata is.
                 var given = [Double?](repeating: nil, count: colourBands)
                 if options.nodata != nil, let values = transparency.nodataValues { given = values.map { $0 } }
                 for (b, band) in bands.prefix(colourBands).enumerated() {
@@ -228,7 +228,7 @@ public final class RasterDataset {
         return n
     }
 
-    /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`--bands`)
+    /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`ReadOptions.bands`)
     /// when given, else by the band count, a last band counting as alpha only when GDAL says so
     /// (its colour interpretation, or the dataset's mask being an alpha band), as gdal2tiles
     /// decides. So a 4-band red, green, blue, near-infrared image (NAIP) is read as RGB.
@@ -354,7 +354,7 @@ public final class RasterDataset {
         let crs: SpatialReference
         var assumed = false
         if case .rationalPolynomials = georeferencing {
-            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes, whatever --source-crs says
+            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes, whatever `options.crs` says
         } else if let given = options.crs {
             crs = given
             assumed = true
