@@ -7,7 +7,8 @@ import Trails
 import TrailSources
 import TrailTerrain
 
-/// Why a build could not run; each names the file and the problem.
+/// Why a build could not run; each names the file and the problem. `description` names no
+/// command-line flag: a program that sets the options words its own advice from the cases' facts.
 public enum BuildError: Error, CustomStringConvertible {
     case noSources
     case sourceMissing(path: String)
@@ -20,8 +21,12 @@ public enum BuildError: Error, CustomStringConvertible {
     case tooManyTiles(count: Int, maxZoom: Int)
     case store(TileStoreError)
     case pixels(path: String, reason: String)
+    /// A PNG source (decoded whole) whose rows take more than half the memory limit to decode:
+    /// its width, the bytes its rows take, the limit (bytes).
+    case pngRowsTooWide(path: String, width: Int, decodeBytes: Int, memoryLimit: Int)
     case encode(tile: TileID, TileCodecError)
-    case invalidOption(String)
+    /// An option is not valid (which, and its value).
+    case invalidOption(BuildOptionProblem)
     case source(SourceReaderError)
     /// Another thread failed first; its error is the one reported.
     case cancelled
@@ -34,8 +39,10 @@ public enum BuildError: Error, CustomStringConvertible {
     case sourceOutsideRegion(path: String, layer: String, bounds: GeoBounds)
     /// Shard parts that cannot be merged (the file and the reason).
     case merge(path: String, String)
-    /// `--update` cannot update this bundle (the reason).
-    case update(path: String, String)
+    /// A bundle given to a merge is not a part of a sharded build (it records no shard).
+    case notAShardPart(path: String)
+    /// An update cannot start from this bundle (`BuildOptions.update`; why).
+    case update(path: String, UpdateProblem)
     /// The trails cannot be read (the file, layer, feature or field named).
     case trails(TrailIngestError)
     /// A tile's trails cannot be drawn.
@@ -54,7 +61,7 @@ public enum BuildError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noSources: "no source images given (use --source FILE, once per source, or --source FOLDER)"
+        case .noSources: "no source images given"
         case let .sourceMissing(path): "\(path): no such file"
         case let .sourceEmpty(path): "\(path): the file is empty"
         case let .sourceUnreadable(path, error): "\(path): \(error)"
@@ -65,11 +72,13 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .zoomOrder(min, max): "minzoom \(min) is greater than maxzoom \(max)"
         case let .zoomTooHigh(z): "zoom \(z) is out of range: zoom levels go from 0 to \(TileID.maxZoom)"
         case let .tooManyTiles(count, maxZoom):
-            "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower --maxzoom or cut the sources"
+            "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower the highest zoom or cut the sources"
         case let .store(error): error.description
         case let .pixels(path, reason): "\(path): \(reason)"
+        case let .pngRowsTooWide(path, width, bytes, limit):
+            "\(path): its rows are \(width) pixels wide, and decoding them takes \(bytes >> 20) MB, more than half of the memory limit (\(limit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by window"
         case let .encode(tile, error): "tile \(tile): \(error)"
-        case let .invalidOption(message): message
+        case let .invalidOption(problem): problem.description
         case let .source(error): error.description
         case .cancelled: "the build was cancelled"
         case let .sourceList(path, reason): "\(path): \(reason)"
@@ -78,7 +87,8 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .sourceOutsideRegion(path, layer, bounds):
             "\(path) (layer \(layer)): the source does not cover any tile of its zooms: it lies outside the region's bounds \(bounds)"
         case let .merge(path, reason): "\(path): \(reason)"
-        case let .update(path, reason): "\(path): \(reason)"
+        case let .notAShardPart(path): "\(path): not a part of a sharded build (it records no shard): build the parts as shards"
+        case let .update(path, problem): "\(path): \(problem)"
         case let .trails(error): error.description
         case let .trailDrawing(tile, error): "trails of tile \(tile): \(error)"
         case let .trailStore(error): error.description

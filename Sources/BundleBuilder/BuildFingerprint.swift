@@ -119,9 +119,9 @@ struct BuildFingerprint: Equatable {
         return a == b
     }
 
-    /// The settings that differ between two `tileSettingsJSON`s, in words ("the zooms", "layer
-    /// 1's name"); empty when either cannot be read.
-    static func differences(_ old: String, _ new: String) -> [String] {
+    /// The settings that differ between two `tileSettingsJSON`s ("zooms", "layer 1's name");
+    /// empty when either cannot be read.
+    static func differences(_ old: String, _ new: String) -> [SettingDifference] {
         func object(_ text: String) -> [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
         }
@@ -135,32 +135,20 @@ struct BuildFingerprint: Equatable {
             default: return false
             }
         }
-        var found = [String]()
+        var found = [SettingDifference]()
         for key in Set(a.keys).union(b.keys).sorted() where !same(a[key], b[key]) {
             if key == "layers", let la = a[key] as? [[String: Any]], let lb = b[key] as? [[String: Any]], la.count == lb.count {
                 for (i, (x, y)) in zip(la, lb).enumerated() {
                     let fields = Set(x.keys).union(y.keys).sorted().filter { !same(x[$0], y[$0]) }
                     guard !fields.isEmpty else { continue }
-                    let named = fields.contains("name") || fields.contains("title")
-                    found.append("layer \(i + 1)'s " + fields.map { words[$0] ?? $0 }.joined(separator: " and ")
-                                 + (named ? " (taken from its first source unless given: did the sources' order change?)" : ""))
+                    found.append(.layerFields(layer: i + 1, fields: fields))
                 }
             } else {
-                found.append(words[key] ?? key)
+                found.append(.setting(key))
             }
         }
         return found
     }
-
-    /// Settings' names as the user knows them.
-    private static let words: [String: String] = [
-        "builder": "builder version", "zooms": "zooms", "layers": "layers", "allowGaps": "--allow-gaps",
-        "allowOverlap": "layer overlap", "recordsLayers": "layer records", "clip": "--bounds", "resampling": "resampling",
-        "crs": "--source-crs", "nodata": "--src-nodata", "scale": "--scale", "gcpTransform": "--gcp-transform", "bands": "--bands",
-        "openOptions": "--open-option", "sharedScales": "joint range of 16-bit sources (a new or changed source can widen it)",
-        "tileSize": "tile size", "encoding": "tile format and encoder", "unitPolicy": "builder's division of work",
-        "name": "name", "title": "title", "kind": "kind", "opacity": "opacity",
-    ]
 }
 
 /// A file's size and modification time (zero when it cannot be read).

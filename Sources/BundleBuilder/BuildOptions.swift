@@ -52,8 +52,8 @@ public struct BuildOptions: Sendable {
     /// The threads the build runs: `threads`, fewer when half the memory limit (the other half
     /// holds source pixels) cannot hold that many.
     public var renderThreads: Int { max(1, min(threads, (memoryLimit / 2) / bytesPerThread)) }
-    /// What overrides the sources' own declarations: `--source-crs` (default: what each source
-    /// declares; EPSG:4326 for world files), `--src-nodata`, `--scale`.
+    /// What overrides the sources' own declarations: their CRS (default: what each source
+    /// declares; EPSG:4326 for world files), nodata values, the range to scale, the bands read.
     public var read = ReadOptions()
     /// Sources one rendering thread keeps open at most (GDAL datasets; the least recently used close).
     public var maxOpenSourcesPerThread = 16
@@ -69,9 +69,9 @@ public struct BuildOptions: Sendable {
     public var lossless = false
     /// Lossy WebP and JPEG quality 1–100 (default 90 for WebP, 85 for JPEG).
     public var quality: Int?
-    /// How hard the encoder works (`--effort`); PNG's levels are in `encoding`.
+    /// How hard the encoder works; PNG's levels are in `encoding`.
     public var effort = BuildOptions.defaultEffort
-    /// How PNG tiles store resampled values between two levels (`--rounding`; default `.compact`:
+    /// How PNG tiles store resampled values between two levels (default `.compact`:
     /// up or down, whichever compresses better).
     public var rounding = TileRounding.compact
     /// Everything the tile encoder needs.
@@ -84,7 +84,7 @@ public struct BuildOptions: Sendable {
         e.webpEffort = lossless ? effort.webpLosslessPreset : effort.webpMethod
         return e
     }
-    /// The effort `trailmap build` uses unless told otherwise.
+    /// The effort a build uses unless told otherwise.
     public static let defaultEffort = BuildEffort.balanced
     /// Per-tile levels of `BuildEffort.small`.
     public static let defaultAdaptiveLevels = PNGEncodingOptions.AdaptiveLevels(
@@ -94,7 +94,7 @@ public struct BuildOptions: Sendable {
         encoding(effort: defaultEffort, level: nil, deflater: .libdeflate, search: false)
     }
 
-    /// The tile encoding for `trailmap build`'s flags: the effort's levels unless a level, zlib or
+    /// The tile encoding for an effort and overrides: the effort's levels unless a level, zlib or
     /// the per-tile search is asked for (then that one setting for every tile).
     public static func encoding(effort: BuildEffort = defaultEffort, level: Int?, deflater: PNGEncodingOptions.Deflater,
                                 search: Bool) -> PNGEncodingOptions {
@@ -113,9 +113,9 @@ public struct BuildOptions: Sendable {
     public var regionID: String?
     /// Folder for spilled source pixels (default: the output's folder).
     public var scratchDirectory: String?
-    /// Renders only this part of the tile set (`--shard K/N`); `BundleMerger` joins the parts.
+    /// Renders only this part of the tile set (shard K of N); `BundleMerger` joins the parts.
     public var shard: ShardSpec?
-    /// `--update EXISTING`: a bundle built by TrailMap with the same settings; only the tiles that
+    /// A bundle to update (EXISTING): built by TrailMap with the same settings; only the tiles that
     /// added, removed or changed sources touch are made again, the others are copied from it.
     public var update: String?
     /// Test hook (set by debug builds of the CLI only): the process kills itself with SIGKILL once
@@ -131,6 +131,9 @@ public struct BuildOptions: Sendable {
         self.output = output
     }
 
+    /// The least `memoryLimit` a build runs with.
+    public static let minimumMemoryLimit = 64 << 20
+
     /// Checks the options that need no file access.
     public func validate() throws(BuildError) {
         // An end taken from the sources is checked once they are read; a given one now.
@@ -139,25 +142,25 @@ public struct BuildOptions: Sendable {
         if zoomsFromSources.isEmpty, minZoom > maxZoom { throw .zoomOrder(min: minZoom, max: maxZoom) }
         try validateLayers()
         if let b = clipBounds, !(b.isValid && b.west < b.east && b.south < b.north) {
-            throw .invalidOption("bounds \(b) must be west,south,east,north with west < east and south < north")
+            throw .invalidOption(.clipBounds(b))
         }
-        guard threads >= 1 else { throw .invalidOption("--threads must be at least 1") }
-        guard memoryLimit >= 64 << 20 else { throw .invalidOption("--memory-limit must be at least 64MB") }
-        guard [256, 512].contains(tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption("--name must not be empty") }
+        guard threads >= 1 else { throw .invalidOption(.threads(threads)) }
+        guard memoryLimit >= Self.minimumMemoryLimit else { throw .invalidOption(.memoryLimit(memoryLimit)) }
+        guard [256, 512].contains(tileSize) else { throw .invalidOption(.tileSize(tileSize)) }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidOption(.emptyName) }
         if let q = quality {
-            guard format != .png else { throw .invalidOption("--quality applies to webp and jpeg tiles, not png (lossless)") }
-            guard (1...100).contains(q) else { throw .invalidOption("--quality must be 1-100, not \(q)") }
-            guard !lossless else { throw .invalidOption("--quality and --lossless exclude each other: lossless WebP keeps every pixel") }
+            guard format != .png else { throw .invalidOption(.qualityForPNG) }
+            guard (1...100).contains(q) else { throw .invalidOption(.quality(q)) }
+            guard !lossless else { throw .invalidOption(.qualityWithLossless) }
         }
         if lossless && format != .webp {
-            throw .invalidOption("--lossless applies to webp tiles only (png is always lossless, jpeg never)")
+            throw .invalidOption(.losslessNotWebP)
         }
         if update != nil && shard != nil {
-            throw .invalidOption("--update and --shard exclude each other: update the merged bundle")
+            throw .invalidOption(.updateWithShard)
         }
         if let scale = read.scale, !(scale.min < scale.max) || !scale.min.isFinite || !scale.max.isFinite {
-            throw .invalidOption("--scale \(scale.min),\(scale.max): MIN must be less than MAX")
+            throw .invalidOption(.scale(min: scale.min, max: scale.max))
         }
     }
 }

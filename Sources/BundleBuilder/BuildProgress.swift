@@ -6,7 +6,7 @@ public struct BuildProgress: Sendable {
     public enum Phase: String, Sendable {
         case decoding
         case rendering
-        /// Hashing the sources for the build record (`--update`, merges): `done` of `total` sources.
+        /// Hashing the sources for the build record (updates, merges): `done` of `total` sources.
         case hashing
         case finishing
     }
@@ -70,7 +70,7 @@ public struct BuildReport: Sendable {
     public var spilledSources: Int
     /// A new build, or the continuation of a killed one's partial file, or a start over.
     public var start: BuildStart = .fresh
-    /// `--update`: what changed and what was made again.
+    /// An update: what changed and what was made again.
     public var update: UpdateSummary?
     /// The build's zoom range.
     public var zooms: ClosedRange<Int> = 0...0

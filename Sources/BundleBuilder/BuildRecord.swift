@@ -7,7 +7,7 @@ import TileStore
 import TrailRendering
 
 /// What a bundle records about its build in `trailmap_build` (name → value): the fingerprints,
-/// the sources (for `--update`), and in shard parts the shard and what the merge needs.
+/// the sources (for `BuildOptions.update`), and in shard parts the shard and what the merge needs.
 struct BuildRecord {
     static let fingerprintKey = "fingerprint"
     static let settingsKey = "settings"
@@ -64,7 +64,7 @@ struct BuildRecord {
     }
 
     /// The record a source gets when it changed while the build read it: no hash matches it, so
-    /// the next `--update` makes its tiles again.
+    /// the next update makes its tiles again.
     static let changedDuringBuild = ""
 
     /// The source records of a build. `stamps`: each source's size and modification time when

@@ -2,16 +2,14 @@ import Foundation
 import TileGeometry
 import TileStore
 
-/// `--shard K/N`: the K-th of N disjoint parts of a build (1-based).
+/// A shard K/N: the K-th of N disjoint parts of a build (1-based).
 public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
     public init(index: Int, count: Int) throws(BuildError) {
-        guard count >= 1 else { throw .invalidOption("--shard K/N: N must be at least 1, not \(count)") }
-        guard (1...count).contains(index) else {
-            throw .invalidOption("--shard K/N: K must be 1 to N (\(count)), not \(index)")
-        }
+        guard count >= 1 else { throw .invalidOption(.shardCount(count)) }
+        guard (1...count).contains(index) else { throw .invalidOption(.shardIndex(index, count: count)) }
         self.index = index
         self.count = count
     }
@@ -20,7 +18,7 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(BuildError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
-            throw .invalidOption("--shard must be K/N, e.g. 2/5 for the second of five parts, not \(text)")
+            throw .invalidOption(.shardSyntax(text))
         }
         try self.init(index: k, count: n)
     }

@@ -11,14 +11,22 @@ import TileStore
 public struct BundleBuilder: Sendable {
     public let options: BuildOptions
     private let logger: Logger
+    /// How the build's notices are worded in the log (default: their `description`); a program
+    /// names its own options in them.
+    public var noticeWording: @Sendable (BuildNotice) -> String = { $0.description }
 
     public init(options: BuildOptions, logger: Logger = Logger(label: "trailmap.build")) {
         self.options = options
         self.logger = logger
     }
 
+    /// Logs `notice` at its level, as `noticeWording` words it.
+    func note(_ notice: BuildNotice) {
+        logger.log(level: notice.level, "\(noticeWording(notice))")
+    }
+
     /// The builder's version, stored as `trailmap:builder` (from `TrailMapVersion`, which
-    /// `trailmap --version` prints too).
+    /// the CLI's version prints too).
     public static let version = TrailMapVersion.builder
 
     /// Above this many tiles a build is refused as a likely mistake in the zoom range.
@@ -42,7 +50,7 @@ public struct BundleBuilder: Sendable {
         var bandTotals: [Int]
         /// Tiles this build considers, over every band.
         var total: Int { bandTotals.reduce(0, +) }
-        /// Per layer without `--scale`, the joint range its non-8-bit sources are mapped from
+        /// Per layer without a given scale range, the joint range its non-8-bit sources are mapped from
         /// (derived from the sources, so part of what decides the tiles).
         var sharedScales: [String: [Double]] = [:]
 
@@ -63,7 +71,7 @@ public struct BundleBuilder: Sendable {
         var infos: [SourceInfo]
         /// The layer of each source.
         var layerOf: [Int]
-        /// Per layer without `--scale`, the joint range of its non-8-bit sources (`Plan.sharedScales`).
+        /// Per layer without a given scale range, the joint range of its non-8-bit sources (`Plan.sharedScales`).
         var sharedScales: [String: [Double]]
     }
 
@@ -74,7 +82,7 @@ public struct BundleBuilder: Sendable {
             let paths = try SourceList.expand(layer.sources)
             let read = layer.readOptions(over: options.read)
             var layerInfos = [SourceInfo]()
-            var unused = [(option: String, paths: [String])]()   // in the order first met
+            var unused = [(option: IgnoredReadOption, paths: [String])]()   // in the order first met
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
                 logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
@@ -90,11 +98,10 @@ public struct BundleBuilder: Sendable {
                 layerInfos.append(info)
             }
             for (option, paths) in unused {
-                let others = paths.count > 1 ? " and \(paths.count - 1) other source(s) like it" : ""
-                logger.warning("\(paths[0])\(others): \(option)")
+                note(.optionNotApplied(option, path: paths[0], others: paths.count - 1))
             }
             if read.scale == nil, let range = SourceLoader.sharedScale(layerInfos), layerInfos.count > 1 {
-                logger.info("layer \(layer.name): non-8-bit bands mapped from \(range.min) to \(range.max), the sources' joint range (--scale chooses it)")
+                note(.sharedScale(layer: layer.name, min: range.min, max: range.max))
                 layerInfos = layerInfos.map { $0.scaled(from: range) }
                 sharedScales[layer.name] = [range.min, range.max]
             }
@@ -104,7 +111,7 @@ public struct BundleBuilder: Sendable {
         return skippingSourcesOutsideClip(InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales))
     }
 
-    /// `sources` without those wholly outside `--bounds` (one warning names them), unless every
+    /// `sources` without those wholly outside `clipBounds` (one warning names them), unless every
     /// source is: then none is dropped, and planning says the region holds nothing.
     func skippingSourcesOutsideClip(_ sources: InspectedSources) -> InspectedSources {
         guard let clip = options.clipBounds else { return sources }
@@ -119,7 +126,7 @@ public struct BundleBuilder: Sendable {
         return kept
     }
 
-    /// The region: the union of the sources, inside `--bounds` and the Mercator range.
+    /// The region: the union of the sources, inside `clipBounds` and the Mercator range.
     func region(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> GeoBounds {
         var union = infos[0].bounds
         for info in infos.dropFirst() { union = union.union(info.bounds) }
@@ -366,7 +373,7 @@ public struct BundleBuilder: Sendable {
             // Shard parts store them too: the merge copies them and draws them over the levels it makes.
             if let trails { try trails.store(in: options.output) }
             if stats.tiles == 0 && options.shard == nil {
-                logger.warning("\(options.output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(options.minZoom)-\(options.maxZoom); check --src-nodata and --bands")
+                note(.noTiles(output: options.output, minZoom: options.minZoom, maxZoom: options.maxZoom))
             }
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
@@ -407,7 +414,7 @@ public struct BundleBuilder: Sendable {
             sources.append(source)
         }
         if options.renderThreads < options.threads {
-            logger.notice("\(options.renderThreads) rendering threads instead of \(options.threads): that is what --memory-limit leaves room for")
+            note(.fewerRenderThreads(used: options.renderThreads, asked: options.threads))
         }
         let finished: Set<BuildUnit>
         do { finished = try writer.finishedUnits() } catch { throw .store(error) }

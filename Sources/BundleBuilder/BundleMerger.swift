@@ -5,7 +5,7 @@ import TileGeometry
 import TileStore
 import Trails
 
-/// Joins the parts of a sharded build (`--shard K/N`) into one bundle, identical in tiles to a
+/// Joins the parts of a sharded build (`BuildOptions.shard`) into one bundle, identical in tiles to a
 /// single-machine build. Each part holds the subtrees of its units (every zoom from the unit zoom
 /// down) and records each unit's root losslessly; the merge copies the parts' tiles and makes the
 /// zooms above the units from all the roots, exactly as a single build makes them from the
@@ -101,7 +101,7 @@ public struct BundleMerger: Sendable {
                   let plan = BuildRecord.decode(BuildRecord.Plan.self, record[BuildRecord.planKey]),
                   let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey])
             else {
-                throw .merge(path: path, "not a part of a sharded build (it records no shard): build the parts with --shard K/N")
+                throw .notAShardPart(path: path)
             }
             found.append(Part(path: path, reader: reader, shard: shard, record: record, plan: plan,
                               sources: sources.map { "\($0.layer):\($0.sha256)" }))

@@ -129,13 +129,13 @@ struct UpdateBase {
         do { record = try BundleReader(path: path).buildRecord() } catch {
             // The bundle's errors name it already.
             let message = "\(error)"
-            throw .update(path: path, message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message)
+            throw .update(path: path, .unreadable(message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message))
         }
         guard let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey]) else {
-            throw .update(path: path, "it records no sources (it was not built by this version of TrailMap): run a full build without --update")
+            throw .update(path: path, .noSourcesRecorded)
         }
         if record[BuildRecord.shardKey] != nil {
-            throw .update(path: path, "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result")
+            throw .update(path: path, .shardPart)
         }
         // Trails (records, style, zooms) may change: the update draws their neighbourhood again.
         var sameButTrails = false
@@ -144,12 +144,8 @@ struct UpdateBase {
         }
         guard record[BuildRecord.tileSettingsKey] == tileSettings || sameButTrails else {
             let builder = (try? BundleReader(path: path).metadataPairs())?["trailmap:builder"]
-            let by = builder.map { $0 == BundleBuilder.version ? "" : " It was built by \($0); this is \(BundleBuilder.version), which draws tiles differently." } ?? ""
             let differing = record[BuildRecord.tileSettingsJSONKey].map { BuildFingerprint.differences($0, json) } ?? []
-            let which = differing.isEmpty
-                ? "zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version"
-                : "these differ: " + differing.joined(separator: ", ")
-            throw .update(path: path, "it was built with other settings (\(which)): run a full build without --update.\(by)")
+            throw .update(path: path, .otherSettings(differing: differing, builtBy: builder == BundleBuilder.version ? nil : builder))
         }
         return UpdateBase(path: path, record: record, sources: sources)
     }

@@ -43,10 +43,10 @@ public struct SourceInfo: Sendable {
         if case let .raster(d) = kind { return [path] + d.companionFiles }
         return [path]
     }
-    /// Options given that do not apply to this source, each a sentence for a warning.
-    func unusedOptions(scaleGiven: Bool) -> [String] {
+    /// Options given that do not apply to this source, each for a warning.
+    func unusedOptions(scaleGiven: Bool) -> [IgnoredReadOption] {
         switch kind {
-        case .png: scaleGiven ? [RasterDescription.scaleOn8Bit(palette: isPaletted)] : []
+        case .png: scaleGiven ? [.scaleOn8Bit(palette: isPaletted)] : []
         case let .raster(d): d.unusedOptions
         }
     }
@@ -176,7 +176,7 @@ enum SourceLoader {
         case notAffine
     }
 
-    /// The georeference and CRS GDAL reads for a PNG (`--source-crs` first), nil when it finds none.
+    /// The georeference and CRS GDAL reads for a PNG (`ReadOptions.crs` first), nil when it finds none.
     private static func gdalGeoreference(_ path: String, options: ReadOptions) throws(BuildError) -> GDALGeoreference? {
         do {
             let read = try RasterDataset(path: path).georeference(options: options)
@@ -406,7 +406,8 @@ enum SourceLoader {
             // The pyramid holds about four full-width RGBA rows at once (two a level, halving).
             let rows = info.width.multipliedReportingOverflow(by: 16)
             guard !rows.overflow, rows.partialValue <= memoryLimit / 2 else {
-                throw .pixels(path: info.path, reason: "its rows are \(info.width) pixels wide, and decoding them takes \(rows.partialValue >> 20) MB, more than half of --memory-limit (\(memoryLimit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by window")
+                throw .pngRowsTooWide(path: info.path, width: info.width, decodeBytes: rows.overflow ? Int.max : rows.partialValue,
+                                      memoryLimit: memoryLimit)
             }
             do {
                 let reader = try PNGRowReader(path: info.path)

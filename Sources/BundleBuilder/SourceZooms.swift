@@ -2,7 +2,7 @@ import Foundation
 import TileGeometry
 
 /// Which ends of a build's zoom range come from its sources instead of `BuildOptions.minZoom` and
-/// `maxZoom` (`trailmap build` without `--minzoom` or `--maxzoom`). They are chosen once the
+/// `maxZoom` (a build given neither or only one of them). They are chosen once the
 /// sources are read, as gdal2tiles chooses them: the highest zoom whose pixels are not finer than
 /// the finest source's (no upsampling), and the highest zoom at which the whole region fits in
 /// one tile.

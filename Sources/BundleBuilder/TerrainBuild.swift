@@ -25,7 +25,7 @@ struct TerrainBuild {
         try layer.validate()
         guard options.shard == nil, options.update == nil else { throw .terrain(.notShardedOrUpdated) }
         guard options.layers.allSatisfy({ $0.sources.isEmpty }) else { throw .terrain(.mixedWithSources) }
-        guard [256, 512].contains(options.tileSize) else { throw .invalidOption("tile size must be 256 or 512") }
+        guard [256, 512].contains(options.tileSize) else { throw .invalidOption(.tileSize(options.tileSize)) }
         if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
             throw .terrain(.lossyTerrainTiles)
         }

@@ -6,7 +6,7 @@ import TrailRendering
 import Trails
 import TrailSources
 
-/// The trails of a build (`--trails`, or a manifest layer of kind `trails`): vector lines read
+/// The trails of a build (given as files, or a manifest layer of kind `trails`): vector lines read
 /// through OGR, drawn over the tiles at the layer's zooms, and stored as records in the bundle.
 public struct TrailLayerOptions: Sendable {
     /// A short identifier, recorded with the bundle's layers.

@@ -1,13 +1,13 @@
 import CGDAL
 
-/// The range of values a band's pixels are mapped to 0-255 from, when `--scale` is not given.
+/// The range of values a band's pixels are mapped to 0-255 from, when no `ReadOptions.scale` is given.
 enum BandRange {
     /// Pixels read at once when the band is scanned by TrailMap (rows of the band, at least one).
     static let chunkPixels = 1 << 22
 
     /// The band's exact minimum and maximum, every pixel read: GDAL's, or, when that is infinite
     /// (a floating-point band holding ±inf), the finite values' range, without its nodata value.
-    /// Nil when it holds no finite value that is not nodata. With `nodata` (`--src-nodata`,
+    /// Nil when it holds no finite value that is not nodata. With `nodata` (`ReadOptions.nodata`,
     /// overriding the file's), always TrailMap's own scan, without that value: GDAL's would
     /// count it. GDAL's failing (it finds no valid pixel) also falls back to the scan, whose
     /// errors are the ones reported. `signedBytes`: a `PIXELTYPE=SIGNEDBYTE` band, whose values
@@ -43,7 +43,7 @@ enum BandRange {
                 GDALRasterIO(band, GF_Read, 0, Int32(y), Int32(w), Int32(n), $0.baseAddress, Int32(w), Int32(n), GDT_Float64, 0, 0)
             }
             guard err == CE_None else {
-                throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read the band to find its range (give --scale MIN,MAX)"))
+                throw .bandRangeUnreadable(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read the band"))
             }
             for var v in values[0..<(w * n)] {
                 if signedBytes, v >= 128 { v -= 256 }

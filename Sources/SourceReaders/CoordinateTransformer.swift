@@ -17,8 +17,8 @@ public final class CoordinateTransformer {
         GDALEnvironment.resetError()
         guard let h = OCTNewCoordinateTransformation(s, t) else {
             let reason = GDALEnvironment.lastError(or: "PROJ has no transformation to \(target.name)")
-            throw .transformFailed(path: path ?? source.name, reason: OSRIsLocal(s) != 0 || OSRIsLocal(t) != 0
-                ? "its CRS is a local (engineering) one, not tied to the Earth: give the real one with --source-crs (\(reason))" : reason)
+            if OSRIsLocal(s) != 0 || OSRIsLocal(t) != 0 { throw .localCRS(path: path ?? source.name, reason: reason) }
+            throw .transformFailed(path: path ?? source.name, reason: reason)
         }
         handle = h
     }

@@ -11,7 +11,7 @@ public struct GroundControlPoint: Sendable, Hashable {
     public var y: Double
 }
 
-/// How pixels are fitted to ground control points (`--gcp-transform`), as gdalwarp's `-order`
+/// How pixels are fitted to ground control points (`ReadOptions.gcpTransform`), as gdalwarp's `-order`
 /// and `-tps` do it.
 public enum GCPTransform: String, Sendable, CaseIterable, CustomStringConvertible {
     /// A polynomial of the highest order the points support, at most 2 (gdalwarp's default):
@@ -29,7 +29,7 @@ public enum GCPTransform: String, Sendable, CaseIterable, CustomStringConvertibl
     public var description: String { rawValue }
 
     /// The fewest points the fit solves with.
-    var minimumPoints: Int {
+    public var minimumPoints: Int {
         switch self {
         case .order2: 6
         case .order3: 10

@@ -23,7 +23,7 @@ public final class PixelGeolocator {
         case let .groundControlPoints(points, method):
             GDALEnvironment.prepare()
             guard points.count >= method.minimumPoints else {
-                throw .badGroundControlPoints(path: path, reason: "\(points.count) point(s); --gcp-transform \(method) needs at least \(method.minimumPoints)")
+                throw .tooFewGroundControlPoints(path: path, count: points.count, fit: method)
             }
             var gcps = points.map { p in
                 GDAL_GCP(pszId: nil, pszInfo: nil, dfGCPPixel: p.pixel, dfGCPLine: p.line, dfGCPX: p.x, dfGCPY: p.y, dfGCPZ: 0)

@@ -32,7 +32,7 @@ public final class RasterDataset {
             }
         }
         guard let h = opened else {
-            throw .cannotOpen(path: path, reason: Self.openFailure(path: file ?? path))
+            throw Self.openFailure(path: path, file: file ?? path)
         }
         // A value the driver does not take (DPI=abc, DPI=0 for a PDF) is only a GDAL warning,
         // and the driver's default is used: an error here.
@@ -57,18 +57,19 @@ public final class RasterDataset {
 
     deinit { GDALClose(handle) }
 
-    /// Why GDAL opened no raster: its message, or the system's when the file itself cannot be
-    /// opened for want of file descriptors (GDAL then says only that no driver reads it).
-    static func openFailure(path: String) -> String {
+    /// Why GDAL opened no raster (`path` named, `file` opened): its message, or the system's when
+    /// the file itself cannot be opened for want of file descriptors (GDAL then says only that no
+    /// driver reads it).
+    static func openFailure(path: String, file: String) -> SourceReaderError {
         let message = GDALEnvironment.lastError(or: "not a raster format GDAL reads")
-        guard !path.hasPrefix("/vsi") else { return message }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard !file.hasPrefix("/vsi") else { return .cannotOpen(path: path, reason: message) }
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             close(fd)
-            return message
+            return .cannotOpen(path: path, reason: message)
         }
-        guard errno == EMFILE || errno == ENFILE else { return message }
-        return "too many open files (\(String(cString: strerror(errno)))): raise the limit (ulimit -n) or build with fewer --threads"
+        guard errno == EMFILE || errno == ENFILE else { return .cannotOpen(path: path, reason: message) }
+        return .tooManyOpenFiles(path: path, reason: String(cString: strerror(errno)))
     }
 
     /// The first key of `options` (`KEY=VALUE`) missing from the dataset's driver's open-option list.
@@ -95,8 +96,8 @@ public final class RasterDataset {
         guard bandCount > 0 else {
             // A container of several rasters (GeoPackage tables, netCDF or HDF variables).
             let names = subdatasetNames
-            guard let first = names.first else { throw .unsupportedBands(path: path, detail: "no bands") }
-            throw .unsupportedBands(path: path, detail: "no bands of its own: it holds \(names.count) raster(s) (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", ..." : "")); give the one to build as the source, e.g. --source '\(first)'")
+            guard !names.isEmpty else { throw .unsupportedBands(path: path, detail: "no bands") }
+            throw .containerOfRasters(path: path, names: names)
         }
         let all = (1...bandCount).map { GDALGetRasterBand(handle, Int32($0)) }
         guard all.allSatisfy({ $0 != nil }) else { throw .cannotOpen(path: path, reason: "a band cannot be read") }
@@ -131,17 +132,17 @@ public final class RasterDataset {
         var scale: (min: Double, max: Double)?
         var nothingToDraw = false
         // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): widened to 8 bits
-        // as it is read (`RasterDescription.bitsPerSample`), unless --scale maps it.
+        // as it is read (`RasterDescription.bitsPerSample`), unless `options.scale` maps it.
         let bits = type == GDT_Byte && !layout.isPalette ? Self.bitsPerSample(bands[0]!) : nil
         // Signed bytes typed Byte (GDAL 3.6's PIXELTYPE=SIGNEDBYTE) are scaled as 16-bit bands are.
         let signedBytes = type == GDT_Byte && !layout.isPalette && Self.holdsSignedBytes(bands[0]!)
-        var unused = [String]()
+        var unused = [IgnoredReadOption]()
         if type != GDT_Byte || signedBytes || (bits != nil && options.scale != nil) {
             if let given = options.scale {
                 scale = given
             } else {
                 var lo = Double.infinity, hi = -Double.infinity
-                // --src-nodata's values are left out of the range, as the file's own nodata is.
+                // The given nodata values are left out of the range, as the file's own nodata is.
                 var given = [Double?](repeating: nil, count: colourBands)
                 if options.nodata != nil, let values = transparency.nodataValues { given = values.map { $0 } }
                 for (b, band) in bands.prefix(colourBands).enumerated() {
@@ -159,7 +160,7 @@ public final class RasterDataset {
                 }
             }
         } else if options.scale != nil {
-            unused.append(RasterDescription.scaleOn8Bit(palette: layout.isPalette))
+            unused.append(.scaleOn8Bit(palette: layout.isPalette))
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
         var description = RasterDescription(path: path, openOptions: openOptions, driver: driver, width: width, height: height,
@@ -227,7 +228,7 @@ public final class RasterDataset {
         return n
     }
 
-    /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`--bands`)
+    /// The layout and the bands it reads (1-based: colour bands, then alpha): `chosen` (`ReadOptions.bands`)
     /// when given, else by the band count, a last band counting as alpha only when GDAL says so
     /// (its colour interpretation, or the dataset's mask being an alpha band), as gdal2tiles
     /// decides. So a 4-band red, green, blue, near-infrared image (NAIP) is read as RGB.
@@ -238,10 +239,10 @@ public final class RasterDataset {
         let isPalette = { (i: Int) in interp[i - 1] == GCI_PaletteIndex && GDALGetRasterColorTable(bands[i - 1]) != nil }
         if let chosen {
             guard (1...4).contains(chosen.count) else {
-                throw .unsupportedBands(path: path, detail: "--bands takes 1 to 4 band numbers, got \(chosen.count)")
+                throw .bandChoiceCount(path: path, count: chosen.count)
             }
             for b in chosen where !(1...bands.count).contains(b) {
-                throw .unsupportedBands(path: path, detail: "--bands \(b): the raster has bands 1-\(bands.count) (\(names))")
+                throw .bandChoiceOutOfRange(path: path, band: b, bandCount: bands.count, names: names)
             }
             let layouts: [BandLayout] = [isPalette(chosen[0]) ? .palette : .gray, isPalette(chosen[0]) ? .paletteAlpha : .grayAlpha, .rgb, .rgba]
             return (layouts[chosen.count - 1], chosen)
@@ -259,7 +260,7 @@ public final class RasterDataset {
         case 4:
             return lastIsAlpha ? (.rgba, [1, 2, 3, 4]) : (.rgb, [1, 2, 3])
         default:
-            throw .unsupportedBands(path: path, detail: "\(bands.count) bands: \(names); choose them with --bands, e.g. --bands 1,2,3")
+            throw .tooManyBands(path: path, count: bands.count, names: names)
         }
     }
 
@@ -267,7 +268,7 @@ public final class RasterDataset {
                               options: ReadOptions) throws(SourceReaderError) -> Transparency {
         if let given = options.nodata {
             guard given.count == 1 || given.count == colourBands else {
-                throw .badNodata(path: path, detail: "--src-nodata has \(given.count) values; the raster has \(colourBands) colour band(s): give 1 or \(colourBands)")
+                throw .nodataCount(path: path, given: given.count, colourBands: colourBands)
             }
             let values = given.count == 1 ? Array(repeating: given[0], count: colourBands) : given
             return layout.hasAlpha ? .alphaBandAndNodata(values) : .nodata(values)
@@ -353,7 +354,7 @@ public final class RasterDataset {
         let crs: SpatialReference
         var assumed = false
         if case .rationalPolynomials = georeferencing {
-            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes, whatever --source-crs says
+            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes, whatever `options.crs` says
         } else if let given = options.crs {
             crs = given
             assumed = true

@@ -25,7 +25,7 @@ public enum Transparency: Sendable, Hashable {
     case nodata([Double])
     /// GDAL's mask band (an internal or `.msk` mask): 0 is transparent.
     case mask
-    /// An alpha band, and `--src-nodata`'s values as `nodata` (a pixel is transparent where
+    /// An alpha band, and `ReadOptions.nodata`'s values as `nodata` (a pixel is transparent where
     /// either says so).
     case alphaBandAndNodata([Double])
 
@@ -40,17 +40,17 @@ public enum Transparency: Sendable, Hashable {
 
 /// What the user says about sources, overriding what the files declare.
 public struct ReadOptions: Sendable {
-    /// `--source-crs`: the CRS of every source, whatever it declares.
+    /// The CRS of every source, whatever it declares.
     public var crs: SpatialReference?
-    /// `--src-nodata`: one value for every band, or one per colour band.
+    /// The nodata values: one for every band, or one per colour band.
     public var nodata: [Double]?
-    /// `--scale MIN,MAX`: the range of non-8-bit bands that maps to 0...255.
+    /// The range (minimum, maximum) of non-8-bit bands that maps to 0...255.
     public var scale: (min: Double, max: Double)?
-    /// `--gcp-transform`: how sources georeferenced by ground control points are fitted.
+    /// How sources georeferenced by ground control points are fitted.
     public var gcpTransform: GCPTransform
-    /// `--bands`: the bands to read (1-based; 1 gray or palette, 2 gray+alpha, 3 RGB, 4 RGBA).
+    /// The bands to read (1-based; 1 gray or palette, 2 gray+alpha, 3 RGB, 4 RGBA).
     public var bands: [Int]?
-    /// `--open-option`: GDAL open options (`KEY=VALUE`), e.g. `DPI=300` for GeoPDFs.
+    /// GDAL open options (`KEY=VALUE`), e.g. `DPI=300` for GeoPDFs.
     public var openOptions: [String]
 
     /// `values` as band numbers for `bands` (1 to 4 whole numbers from 1), or nil when they are not.
@@ -87,7 +87,7 @@ public struct OverviewLevel: Sendable, Hashable {
 /// Everything the builder needs to know about a source before reading pixels.
 public struct RasterDescription: Sendable {
     public let path: String
-    /// GDAL open options it is opened with (`--open-option`).
+    /// GDAL open options it is opened with (`ReadOptions.openOptions`).
     public let openOptions: [String]
     /// GDAL's driver, e.g. `GTiff`, `VRT`, `JP2OpenJPEG`.
     public let driver: String
@@ -101,7 +101,7 @@ public struct RasterDescription: Sendable {
     /// A geotransform, or ground control points.
     public let georeferencing: Georeferencing
     public let crs: SpatialReference
-    /// Whether the CRS came from `--source-crs` or the EPSG:4326 default of world files, not the file.
+    /// Whether the CRS came from `ReadOptions.crs` or the EPSG:4326 default of world files, not the file.
     public let crsAssumed: Bool
     public let transparency: Transparency
     /// RGBA of each palette index (palette layout only).
@@ -116,7 +116,7 @@ public struct RasterDescription: Sendable {
     /// A `NEATLINE` metadata item that lies off the raster, not applied (a warning says so).
     public var neatlineOffTheRaster = false
     /// The colour bands' bits a sample when fewer than 8 (a TIFF's `NBITS`; not palettes, not
-    /// under `--scale`): 0...2^n - 1 is widened to 0...255 as the bands are read.
+    /// under a given `scale`): 0...2^n - 1 is widened to 0...255 as the bands are read.
     public var bitsPerSample: Int? = nil
     /// The same for an 8-bit-typed alpha band.
     public var alphaBitsPerSample: Int? = nil
@@ -126,8 +126,8 @@ public struct RasterDescription: Sendable {
     /// Every pixel of its non-8-bit bands is nodata or NaN: it draws nothing, its `scale` is a
     /// placeholder, and a layer's joint range leaves it out.
     public var nothingToDraw = false
-    /// Options the user gave that do not apply to this source, each a sentence for a warning.
-    public var unusedOptions: [String] = []
+    /// Options the user gave that do not apply to this source, each for a warning.
+    public var unusedOptions: [IgnoredReadOption] = []
     /// The other files GDAL reads for it (`GDALGetFileList`: a VRT's member rasters, `.msk`,
     /// `.ovr`, `.aux.xml`, world files), so that an update sees a change in any of them.
     public var companionFiles: [String] = []
@@ -150,11 +150,6 @@ extension RasterDescription {
     public var drawnWindow: (x0: Int, y0: Int, x1: Int, y1: Int) {
         neatline?.drawnWindow(width: width, height: height, coarsest: scale(ofLevel: overviews.count))
             ?? (0, 0, width, height)
-    }
-
-    /// The warning for `--scale` given for a source of 8-bit bands or palette indices.
-    public static func scaleOn8Bit(palette: Bool) -> String {
-        "--scale is not applied: its bands are \(palette ? "palette indices" : "8-bit") (--scale maps 16-bit, 32-bit and floating-point bands to 8 bits)"
     }
 
     /// The same raster with its non-8-bit bands mapped from `range` (sources of one series share

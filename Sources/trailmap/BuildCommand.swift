@@ -67,8 +67,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Memory the build may use, e.g. 512MB.")
     var memoryLimit: ByteSize = ByteSize(bytes: 512 << 20)
 
-    @Option(name: .long, help: ArgumentHelp("The sources' CRS, overriding what they declare: an EPSG code (EPSG:32613), WKT or a PROJ string. Default: what each source declares; EPSG:4326 for world files.", valueName: "crs"))
-    var sourceCrs: String?
+    @Option(name: .long, help: ArgumentHelp("The sources' CRS, overriding what they declare: an EPSG code (EPSG:32613), WKT or a PROJ string. Default: what each source declares; EPSG:4326 for world files.", valueName: "crs"), transform: BuildArguments.crs)
+    var sourceCrs: SpatialReference?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: numbersValue("--src-nodata"))
     var srcNodata: String?
@@ -79,8 +79,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
     var gcpTransform: GCPTransform = .auto
 
-    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray or palette, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"))
-    var bands: String?
+    @Option(name: .long, help: ArgumentHelp("The sources' bands to read, 1-based: one (gray or palette), two (gray or palette, alpha), three (red, green, blue) or four (red, green, blue, alpha). Default: by the band count, a last band as alpha only when the file marks it so (a 4-band red, green, blue, near-infrared image reads as RGB).", valueName: "b,b,b"), transform: BuildArguments.bands)
+    var bands: BuildArguments.Bands?
 
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
     var openOptions: [String] = []
@@ -127,8 +127,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: "Bundle version (default: 1.0.0, or the manifest's).")
     var bundleVersion: String?
 
-    @Option(name: .long, help: ArgumentHelp("Render only the K-th of N disjoint parts of the tile set, balanced by work; join the parts with `trailmap bundle merge`.", valueName: "K/N"))
-    var shard: String?
+    @Option(name: .long, help: ArgumentHelp("Render only the K-th of N disjoint parts of the tile set, balanced by work; join the parts with `trailmap bundle merge`.", valueName: "K/N"), transform: BuildArguments.shard)
+    var shard: ShardSpec?
 
     @Option(name: .long, help: ArgumentHelp("Update a bundle TrailMap built, with the current sources and the same settings: only tiles that added, changed or removed sources touch are made again, the rest is copied. --out may name the same file (replaced when the new one is complete).", valueName: "bundle"))
     var update: String?
@@ -175,20 +175,12 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--trails-zooms must be Z0-Z1 with 0 <= Z0 <= Z1 <= \(TileID.maxZoom), e.g. 10-16")
         }
         if manifest != nil && !trails.isEmpty { throw ValidationError("--manifest gives the trails (a layer of kind trails): drop --trails") }
-        if let sourceCrs {
-            do { _ = try SpatialReference(userInput: sourceCrs) } catch { throw ValidationError("--source-crs: \(error)") }
-        }
         if let srcNodata, Self.numbers(srcNodata) == nil {
             throw ValidationError("--src-nodata must be a number or comma-separated numbers, e.g. 0 or 255,255,255")
         }
         if let scale {
             guard let v = Self.numbers(scale), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
             if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
-        }
-        if let bands {
-            guard Self.numbers(bands).flatMap(ReadOptions.bandNumbers) != nil else {
-                throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
-            }
         }
         for o in openOptions where !ReadOptions.isOpenOption(o) {
             throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
@@ -225,8 +217,7 @@ struct BuildCommand: ParsableCommand {
         if let tileSize, tileSize != 256 && tileSize != 512 { throw ValidationError("--tile-size must be 256 or 512") }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
         if update != nil && shard != nil { throw ValidationError("--update and --shard exclude each other: update the merged bundle") }
-        if let shard {
-            do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError("\(error)") }
+        if shard != nil {
             if manifest == nil && source.isEmpty && sourceList == nil {
                 throw ValidationError("--shard needs --source layers: a trails-only overlay (--trails alone) is built on one machine")
             }
@@ -244,11 +235,11 @@ struct BuildCommand: ParsableCommand {
         if let resampling { options.resampling = resampling }
         if let threads { options.threads = threads }
         options.memoryLimit = memoryLimit.bytes
-        options.read.crs = try sourceCrs.map { try SpatialReference(userInput: $0) }
+        options.read.crs = sourceCrs
         options.read.nodata = srcNodata.flatMap(Self.numbers)
         if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
         options.read.gcpTransform = gcpTransform
-        if let bands { options.read.bands = Self.numbers(bands).flatMap(ReadOptions.bandNumbers) }
+        if let bands { options.read.bands = bands.numbers }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
         if let tileSize { options.tileSize = tileSize }
         if let layer = try terrain.layer(format: format, crs: options.read.crs) {
@@ -282,12 +273,14 @@ struct BuildCommand: ParsableCommand {
         if let description { options.description = description }
         if let attribution { options.attribution = attribution }
         if let bundleVersion { options.version = bundleVersion }
-        options.shard = try shard.map { try ShardSpec(parsing: $0) }
+        options.shard = shard
         options.update = update
         options.killAfterUnits = Self.testKillAfterUnits
         let printer = ProgressPrinter(quiet: global.quiet)
         BuildInterruptNotice.install(output: out)
-        let report = try BundleBuilder(options: options, logger: logger).build { printer.report($0) }
+        var builder = BundleBuilder(options: options, logger: logger)
+        builder.noticeWording = BuildWording.notice
+        let report = try builder.build { printer.report($0) }
         if json { return try JSONOutput.print(BuildSummaryOutput(report)) }
         if !global.quiet {
             switch report.start {

@@ -12,7 +12,8 @@ struct TrailMapCommand: AsyncParsableCommand {
     )
 
     /// As ArgumentParser's own, but a device-side error is reported through `TerminalText`
-    /// (control characters a server put in it removed, flags named).
+    /// (control characters a server put in it removed, flags named), and a build's error in
+    /// the CLI's words (`BuildWording`).
     static func main() async {
         do {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
@@ -22,7 +23,7 @@ struct TrailMapCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: TerminalText.reported(error))
+            exit(withError: TerminalText.reported(BuildWording.reported(error)))
         }
     }
 }

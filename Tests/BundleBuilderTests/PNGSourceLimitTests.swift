@@ -19,7 +19,9 @@ import TrailMapTestSupport
         var o = BuildOptions(sources: [path], name: "Wide", minZoom: 5, maxZoom: 6, output: dir.file("wide.mbtiles"))
         o.memoryLimit = 64 << 20
         #expect { try BundleBuilder(options: o).build() } throws: { error in
-            "\(error)".contains("wide.png") && "\(error)".contains("--memory-limit") && "\(error)".contains("2200000 pixels wide")
+            guard case let .pngRowsTooWide(p, w, _, limit)? = error as? BuildError else { return false }
+            return p == path && w == width && limit == 64 << 20 && "\(error)".contains("memory limit")
+                && "\(error)".contains("2200000 pixels wide")
         }
         #expect(!dir.contents.contains("wide.mbtiles"))
     }

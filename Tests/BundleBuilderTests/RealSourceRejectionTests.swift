@@ -20,6 +20,8 @@ import TrailMapTestSupport
         let good = try fx.geographic("good", box: RealSourceTests.box, size: 64, color: TestSources.terrain)
         var o = fx.options([good], min: 5, max: 8)
         var expected = [String]()
+        // The structured case the CLI words (with its flags) from, where one is expected.
+        var matches: (BuildError) -> Bool = { _ in true }
         switch bad {
         case .noGeoreference:
             let png = try TestSources.write(in: fx.dir, name: "plain", width: 32, height: 32, bounds: RealSourceTests.box,
@@ -36,7 +38,8 @@ import TrailMapTestSupport
             let tif = fx.dir.file("nocrs.tif")
             try GDALTools.translate(png, tif, ["-a_ullr", "500000", "4400000", "600000", "4300000"])
             o.sources = [tif]
-            expected = [tif, "--source-crs"]
+            expected = [tif, "declares no coordinate reference system"]
+            matches = { if case .source(.noCRS(tif)) = $0 { true } else { false } }
         case .unknownCRS:
             for input in ["EPSG:999999", "+proj=nonsense", "not a crs"] {
                 do {
@@ -74,10 +77,12 @@ import TrailMapTestSupport
             expected = [polar, "Mercator"]
         case .scaleOrder:
             o.read.scale = (100, 100)
-            expected = ["--scale", "MIN must be less than MAX"]
+            expected = ["100.0,100.0", "its minimum must be less than its maximum"]
+            matches = { if case .invalidOption(.scale(100, 100)) = $0 { true } else { false } }
         case .nodataCount:
             o.read.nodata = [0, 0]
-            expected = [good, "--src-nodata"]
+            expected = [good, "2 nodata values given"]
+            matches = { if case .source(.nodataCount(good, 2, _)) = $0 { true } else { false } }
         case .collinearControlPoints:
             // Three points on one line fit no plane.
             let tif = fx.dir.file("line.tif")
@@ -90,14 +95,16 @@ import TrailMapTestSupport
             let tif = fx.dir.file("local.tif")
             try GDALTools.translate(good, tif, ["-a_srs", "LOCAL_CS[\"site grid\",UNIT[\"metre\",1]]", "-a_ullr", "0", "1000", "1000", "0"])
             o.sources = [tif]
-            expected = [tif, "local (engineering)", "--source-crs"]
+            expected = [tif, "local (engineering)", "give the real one"]
+            matches = { if case .source(.localCRS(tif, _)) = $0 { true } else { false } }
         case .containerOfRasters:
             // A GeoPackage of two raster tables: GDAL opens it with no bands, the tables as subdatasets.
             let gpkg = fx.dir.file("two.gpkg")
             try GDALTools.translate(good, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=a"])
             try GDALTools.translate(good, gpkg, ["-of", "GPKG", "-co", "RASTER_TABLE=b", "-co", "APPEND_SUBDATASET=YES"])
             o.sources = [gpkg]
-            expected = [gpkg, "holds 2 raster(s)", "GPKG:\(gpkg):a", "give the one to build as the source"]
+            expected = [gpkg, "holds 2 raster(s)", "GPKG:\(gpkg):a"]
+            matches = { if case let .source(.containerOfRasters(path, names)) = $0 { path == gpkg && names.count == 2 } else { false } }
         case .tooFewControlPoints:
             let tif = fx.dir.file("four.tif")
             try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",
@@ -105,11 +112,12 @@ import TrailMapTestSupport
             o.read.gcpTransform = .order3
             o.sources = [tif]
             expected = [tif, "4 point(s)", "order3", "at least 10"]
+            matches = { if case .source(.tooFewGroundControlPoints(tif, 4, .order3)) = $0 { true } else { false } }
         }
         var message = ""
         #expect { try BundleBuilder(options: o).build() } throws: { error in
             message = "\(error)"
-            return true
+            return (error as? BuildError).map(matches) ?? false
         }
         for part in expected { #expect(message.contains(part), "\(bad): \(message)") }
         #expect(!fx.dir.contents.contains { $0.hasSuffix(".mbtiles") || $0.hasSuffix(".building") }, "nothing written")

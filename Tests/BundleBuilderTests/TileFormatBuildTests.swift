@@ -88,19 +88,20 @@ import TrailMapTestSupport
     }
 
     @Test func formatOptionsThatCannotGoTogetherAreRefusedBeforeWriting() throws {
-        let cases: [(String, (inout BuildOptions) -> Void)] = [
-            ("--quality applies to webp and jpeg", { $0.quality = 80 }),
-            ("--quality must be 1-100", { $0.format = .webp; $0.quality = 0 }),
-            ("--quality must be 1-100", { $0.format = .jpg; $0.quality = 101 }),
-            ("--lossless applies to webp", { $0.format = .jpg; $0.lossless = true }),
-            ("exclude each other", { $0.format = .webp; $0.lossless = true; $0.quality = 90 }),
+        let cases: [(BuildOptionProblem, (inout BuildOptions) -> Void)] = [
+            (.qualityForPNG, { $0.quality = 80 }),
+            (.quality(0), { $0.format = .webp; $0.quality = 0 }),
+            (.quality(101), { $0.format = .jpg; $0.quality = 101 }),
+            (.losslessNotWebP, { $0.format = .jpg; $0.lossless = true }),
+            (.qualityWithLossless, { $0.format = .webp; $0.lossless = true; $0.quality = 90 }),
         ]
-        for (i, (message, configure)) in cases.enumerated() {
+        for (i, (problem, configure)) in cases.enumerated() {
             do {
                 _ = try build("bad\(i).mbtiles", configure)
                 Issue.record("case \(i) was accepted")
             } catch {
-                #expect("\(error)".contains(message), "case \(i): \(error)")
+                guard case let .invalidOption(found)? = error as? BuildError else { Issue.record("case \(i): \(error)"); continue }
+                #expect(found == problem, "case \(i): \(error)")
             }
             #expect(!FileManager.default.fileExists(atPath: dir.file("bad\(i).mbtiles")))
         }

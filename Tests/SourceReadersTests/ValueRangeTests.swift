@@ -110,12 +110,13 @@ extension RasterDatasetTests {
         #expect(alone.transparency == .alphaBand && apx[3] == 255)
     }
 
-    /// `--scale` on 8-bit bands and palettes does nothing, and the source says so.
+    /// A scale range on 8-bit bands and palettes does nothing, and the source says so.
     @Test func scaleOnEightBitBandsIsReported() throws {
         let eight = try make("eight-scaled", ["-b", "1"]) { c, _ in (UInt8(c * 16), 0, 0, 255) }
         let (d, px) = try read(eight, options: ReadOptions(scale: (0, 100)))
         #expect(d.scale == nil && px[15 * 4] == 240)
-        #expect(d.unusedOptions.count == 1 && d.unusedOptions[0].contains("--scale is not applied: its bands are 8-bit"))
+        #expect(d.unusedOptions == [.scaleOn8Bit(palette: false)])
+        #expect(d.unusedOptions[0].description.contains("not applied: its bands are 8-bit"))
         let wide = try make("wide-scaled", ["-b", "1", "-ot", "UInt16"]) { c, _ in (UInt8(c * 16), 0, 0, 255) }
         #expect(try read(wide, options: ReadOptions(scale: (0, 100))).0.unusedOptions.isEmpty)
         #expect(try read(eight).0.unusedOptions.isEmpty)
