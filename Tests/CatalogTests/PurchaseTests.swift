@@ -160,6 +160,12 @@ import TrailMapTestSupport
 /// Statuses are read as enums: a value the schema does not allow (a damaged or hand-edited
 /// database) is an error of the database, never a product shown as for sale or downloadable.
 @Suite struct StoredStatusTests {
+    /// The message of the `CatalogError.database` that `body` throws; nil if it throws nothing or another error.
+    static func message(_ body: () async throws -> Void) async -> String? {
+        do { try await body() } catch let CatalogError.database(message) { return message } catch { return "another error: \(error)" }
+        return nil
+    }
+
     @Test(arguments: Backend.allCases)
     func anUnknownEntitlementStatusIsADatabaseError(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
@@ -174,18 +180,9 @@ import TrailMapTestSupport
             try await f.execute("ALTER TABLE entitlements DROP CONSTRAINT entitlements_status_check; UPDATE entitlements SET status = 'refunded'")
         }
         #expect(try await f.rows("SELECT status FROM entitlements") == ["refunded"])
-        for attempt in ["listing", "download"] {
-            do {
-                if attempt == "listing" {
-                    _ = try await f.store.listing(account: a, deviceID: nil, available: nil, only: nil)
-                } else {
-                    _ = try await f.store.downloadable(productID: "colorado", account: a)
-                }
-                Issue.record("\(attempt): a damaged status was read as a status")
-            } catch let e as CatalogError {
-                guard case let .database(message) = e else { Issue.record("\(attempt): \(e)"); continue }
-                #expect(message.contains("refunded"), "\(message)")
-            }
-        }
+        let listing = await Self.message { _ = try await f.store.listing(account: a, deviceID: nil, available: nil, only: nil) }
+        let download = await Self.message { _ = try await f.store.downloadable(productID: "colorado", account: a) }
+        #expect(listing?.contains("refunded") == true, "\(listing ?? "listed as if it were a status")")
+        #expect(download?.contains("refunded") == true, "\(download ?? "downloadable as if it were a status")")
     }
 }
