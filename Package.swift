@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .systemLibrary(name: "CGDAL", path: "Sources/CGDAL"),
-        .target(name: "SourceReaders", dependencies: ["CGDAL"], swiftSettings: upcoming),
+        .target(name: "SourceReaders", dependencies: ["CGDAL", "TileGeometry"], swiftSettings: upcoming),
         .target(name: "TileGeometry", swiftSettings: upcoming),
         // Elevation: terrain-tile encodings (Terrarium, Mapbox Terrain-RGB), sampling terrain bundles, profiles.
         .target(name: "Terrain", dependencies: ["TileStore", "Raster", "TileGeometry"], swiftSettings: upcoming),

@@ -84,12 +84,7 @@ final class WrappedMapping: MercatorToPixel {
 enum MappingChoice {
     static func separable(crs: SpatialReference, georeferencing: Georeferencing) -> Georeference? {
         guard let gt = georeferencing.affine, gt.isNorthUp else { return nil }
-        let kind: CRS
-        switch crs.kind {
-        case .wgs84Degrees: kind = .epsg4326
-        case .webMercator: kind = .epsg3857
-        case .other: return nil
-        }
+        guard let kind = crs.kind else { return nil }
         return Georeference(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
     }
 
@@ -97,7 +92,7 @@ enum MappingChoice {
                         longitudeWindow: Double? = nil) throws(SourceReaderError) -> PixelMapping {
         if let center = longitudeWindow, let gt = georeferencing.affine {
             guard let inverse = gt.inverse else { throw .degenerateGeoTransform(path: path) }
-            return .general(WrappedMapping(inverse: inverse, center: center, metres: crs.kind == .webMercator))
+            return .general(WrappedMapping(inverse: inverse, center: center, metres: crs.kind == .epsg3857))
         }
         if let g = separable(crs: crs, georeferencing: georeferencing) { return .separable(g) }
         return .general(try ProjectedMapping(crs: crs, georeferencing: georeferencing, path: path))

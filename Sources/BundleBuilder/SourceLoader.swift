@@ -146,7 +146,7 @@ enum SourceLoader {
             }
         }
         if declared == nil {
-            let worldFileCRS: CRS = options.crs?.kind == .webMercator ? .epsg3857 : .epsg4326
+            let worldFileCRS: CRS = options.crs?.kind == .epsg3857 ? .epsg3857 : .epsg4326
             do {
                 let g = try GeoreferenceLocator.locate(image: path, width: reader.width, height: reader.height,
                                                        worldFileCRS: worldFileCRS)
@@ -222,7 +222,7 @@ enum SourceLoader {
         // One transformer to degrees serves both grids (the finer one only where points fall
         // outside the projection's domain).
         let toDegrees: CoordinateTransformer?
-        if case .other = crs.kind {
+        if crs.kind == nil {
             do { toDegrees = try CoordinateTransformer(from: crs, to: .wgs84, path: path) } catch { throw .source(error) }
         } else {
             toDegrees = nil
@@ -239,11 +239,11 @@ enum SourceLoader {
             }
             locator.toCRS(xs: &xs, ys: &ys)
             switch crs.kind {
-            case .wgs84Degrees:
+            case .epsg4326?:
                 break
-            case .webMercator:
+            case .epsg3857?:
                 for i in xs.indices { (xs[i], ys[i]) = WebMercator.unproject(x: xs[i], y: ys[i]) }
-            case .other:
+            case nil:
                 toDegrees?.transform(xs: &xs, ys: &ys)
             }
             return (xs, ys)
@@ -285,7 +285,7 @@ enum SourceLoader {
         }
         // Past ±180° by more than half a pixel: an edge a rounding error beyond it is clipped.
         let slack = max(1e-9, 0.5 * (bounds.east - bounds.west) / Double(max(width, 1)))
-        if crs.kind == .wgs84Degrees || crs.kind == .webMercator, bounds.west < -180 - slack || bounds.east > 180 + slack,
+        if crs.kind != nil, bounds.west < -180 - slack || bounds.east > 180 + slack,
            georeferencing.affine != nil {
             // Degrees (or Web Mercator metres) past ±180°: a whole turn or more is the world;
             // else wrapped into ±180°, in two parts when it crosses 180°.
@@ -300,7 +300,7 @@ enum SourceLoader {
                 (bounds.west, bounds.east) = (wrapped.min()!, wrapped.max()!)
                 parts = [bounds]
             }
-        } else if crs.kind == .other, let span = crossing {
+        } else if crs.kind == nil, let span = crossing {
             // Through PROJ, which gives longitudes within ±180°.
             splitAcross180(span)
         } else if georeferencing.affine == nil,
@@ -309,7 +309,7 @@ enum SourceLoader {
             // Degrees from control points or RPCs: their fit is not wrapped, so they are refused there.
             throw .source(.transformFailed(path: path, reason: "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"))
         }
-        if crs.kind == .other {
+        if crs.kind == nil {
             // A pole inside the raster (a polar stereographic map, an orthographic view): every
             // longitude, up to the pole, which the grid's points only come near.
             for pole in [90.0, -90.0] where Self.holds(pole: pole, crs: crs, locator: locator, box: box, path: path) {

@@ -1,22 +1,18 @@
 import CGDAL
 import Foundation
+import TileGeometry
 
 /// A coordinate reference system, held as WKT so that it can cross threads; PROJ objects are made
 /// from it where a thread needs one.
 public struct SpatialReference: Sendable, Hashable, CustomStringConvertible {
-    /// The CRSs the builder has closed-form maps for; everything else goes through PROJ.
-    public enum Kind: Sendable, Hashable {
-        /// Longitude/latitude in degrees on WGS 84 (EPSG:4326 and equivalents).
-        case wgs84Degrees
-        /// Web Mercator metres (EPSG:3857 and equivalents).
-        case webMercator
-        case other
-    }
 
     public let wkt: String
     /// The CRS's own name, e.g. `WGS 84 / UTM zone 13N`.
     public let name: String
-    public let kind: Kind
+    /// The closed-form CRS this is (`TileGeometry.CRS`: EPSG:4326 or EPSG:3857, or a CRS
+    /// equivalent to one up to axis order), which the builder maps without PROJ; nil for every
+    /// other CRS.
+    public let kind: CRS?
 
     /// Parses what a user types: `EPSG:32613` (or `32613`), WKT, or a PROJ string
     /// (`+proj=utm +zone=13 +datum=WGS84`). Files and URLs are not read.
@@ -66,10 +62,10 @@ public struct SpatialReference: Sendable, Hashable, CustomStringConvertible {
         kind = SpatialReference.classify(srs)
     }
 
-    private static func classify(_ srs: OGRSpatialReferenceH) -> Kind {
+    private static func classify(_ srs: OGRSpatialReferenceH) -> CRS? {
         let criteria = CStringArray(["IGNORE_DATA_AXIS_TO_SRS_AXIS_MAPPING=YES",
                                      "CRITERION=EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS"])
-        for (code, kind) in [(4326, Kind.wgs84Degrees), (3857, .webMercator)] {
+        for (code, kind) in [(4326, CRS.epsg4326), (3857, .epsg3857)] {
             guard let reference = OSRNewSpatialReference(nil) else { continue }
             defer { OSRDestroySpatialReference(reference) }
             if OSRImportFromEPSG(reference, Int32(code)) == OGRERR_NONE,
@@ -77,7 +73,7 @@ public struct SpatialReference: Sendable, Hashable, CustomStringConvertible {
                 return kind
             }
         }
-        return .other
+        return nil
     }
 
     /// A new GDAL handle with longitude/easting first; the caller destroys it.

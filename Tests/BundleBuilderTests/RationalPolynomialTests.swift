@@ -59,7 +59,7 @@ import TrailMapTestSupport
         let vrt = try scene()
         let d = try RasterDataset(path: vrt).describe(options: ReadOptions())
         #expect(d.georeferencing.isRationalPolynomials)
-        #expect(d.crs.kind == .wgs84Degrees, "RPCs give WGS 84 longitudes and latitudes")
+        #expect(d.crs.kind == .epsg4326, "RPCs give WGS 84 longitudes and latitudes")
 
         let (lon, lat) = Self.box.center
         let tile = WebMercator.tile(lon: lon, lat: lat, zoom: 10)
