@@ -92,6 +92,7 @@ public struct TileResponder: HTTPResponder {
             }
         }
         list.base = TileJSON.baseTileset(in: list.tilesets, configured: config.baseTileset)
+        if let b = list.base, let i = list.tilesets.firstIndex(where: { $0.id == b }) { list.tilesets[i].layer = .base }
         return json(list, request: request)
     }
 
