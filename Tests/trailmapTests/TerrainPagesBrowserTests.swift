@@ -44,6 +44,9 @@ import TrailMapTestSupport
                 let r = try CLIRunner.run(["build"] + args + ["--out", (tiles as NSString).appendingPathComponent("\(id).mbtiles"), "--quiet"])
                 guard r.status == 0 else { throw DevToolsPipe.Failure("build \(id): \(r.stderr)") }
             }
+            let export = try CLIRunner.run(["bundle", "export", (tiles as NSString).appendingPathComponent("park.mbtiles"),
+                                            "--pmtiles", (tiles as NSString).appendingPathComponent("archive.pmtiles")])
+            guard export.status == 0 else { throw DevToolsPipe.Failure("export: \(export.stderr)") }
         }
 
         /// `trailmap serve` on the folder without a store: its process and URL (no trailing slash).
@@ -79,7 +82,7 @@ import TrailMapTestSupport
         // `GET /tiles` classes every tileset; the base map is a region, never the relief or the terrain data.
         let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(string: url + "/tiles")!)) as? [String: Any]
         let classes = Dictionary(uniqueKeysWithValues: (list?["tilesets"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["layer"] as? String ?? "") })
-        #expect(classes == ["world": "base", "park": "region", "hs": "hillshade", "elev": "terrain", "ramp": "trails"], "\(classes)")
+        #expect(classes == ["world": "base", "park": "region", "archive": "region", "hs": "hillshade", "elev": "terrain", "ramp": "trails"], "\(classes)")
         #expect(list?["base"] as? String == "world")
 
         let browser = try DevToolsPipe(chromium: chromium, profile: f.dir.file("profile"))
@@ -113,5 +116,51 @@ import TrailMapTestSupport
         #expect(try browser.evaluate("document.querySelector('path.leaflet-interactive, .leaflet-overlay-pane path') !== null") as? Bool == true,
                 "the terrain's coverage is outlined")
         try RegionPagesBrowserTests.screenshot(browser, "viewer-terrain-data")
+    }
+
+    @Test(.enabled(if: ViewerBrowserTests.chromium != nil || ViewerBrowserTests.required, "chromium is not installed"))
+    func theShownTilesetsLinksAnswer() throws {
+        let chromium = try #require(ViewerBrowserTests.chromium, "CI must install chromium")
+        let f = try Folder()
+        let (server, url) = try f.serve()
+        defer { Self.stop(server) }
+        let browser = try DevToolsPipe(chromium: chromium, profile: f.dir.file("profile"))
+        // Each link's href and what a fetch of it answers (status, content type, first bytes).
+        let links = """
+            (async () => { const out = {};
+              for (const id of ['tilejson', 'wmts', 'pmtiles']) {
+                const a = document.getElementById(id);
+                if (a.hidden || !a.getAttribute('href')) { out[id] = null; continue; }
+                const r = await fetch(a.href), b = new Uint8Array(await r.arrayBuffer());
+                out[id] = [a.getAttribute('href'), r.status, r.headers.get('content-type'), String.fromCharCode(...b.slice(0, 7))];
+              }
+              const ranged = await fetch('/tiles/archive.pmtiles', {headers: {Range: 'bytes=0-126'}});
+              out.range = [ranged.status, ranged.headers.get('content-range'), (await ranged.arrayBuffer()).byteLength];
+              return out; })()
+            """
+
+        // The archive: its TileJSON, the WMTS capabilities, the .pmtiles file itself (whole and by range).
+        try browser.open(url + "/?tileset=archive")
+        try browser.wait("document.getElementById('status') && document.getElementById('status').textContent.startsWith('Park')", seconds: 8)
+        try browser.wait("!document.getElementById('pmtiles').hidden", seconds: 5)
+        let a = try #require(try browser.evaluate(links) as? [String: Any])
+        let tilejson = a["tilejson"] as? [Any], wmts = a["wmts"] as? [Any], pmtiles = a["pmtiles"] as? [Any]
+        #expect(tilejson?[0] as? String == "/tiles/archive.json" && tilejson?[1] as? Int == 200, "\(a)")
+        #expect(wmts?[0] as? String == "/wmts/1.0.0/WMTSCapabilities.xml" && wmts?[1] as? Int == 200, "\(a)")
+        #expect(pmtiles?[0] as? String == "/tiles/archive.pmtiles" && pmtiles?[1] as? Int == 200 && pmtiles?[3] as? String == "PMTiles", "\(a)")
+        #expect(pmtiles?[2] as? String == "application/vnd.pmtiles")
+        let size = try FileManager.default.attributesOfItem(atPath: f.tiles + "/archive.pmtiles")[.size] as? Int ?? 0
+        #expect(a["range"] as? [AnyHashable] == [206, "bytes 0-126/\(size)", 127], "\(a["range"] ?? "")")
+        #expect((try browser.evaluate("document.getElementById('wmts').title") as? String ?? "").hasSuffix("(layer archive)"))
+        try RegionPagesBrowserTests.screenshot(browser, "viewer-links-pmtiles")
+
+        // An MBTiles bundle has no archive: no link, and the route says so.
+        _ = try browser.evaluate("select.value = 'park'; select.onchange(); 0")
+        try browser.wait("document.getElementById('tilejson').getAttribute('href') === '/tiles/park.json'", seconds: 5)
+        let b = try #require(try browser.evaluate(links) as? [String: Any])
+        #expect(b["pmtiles"] is NSNull && (b["tilejson"] as? [Any])?[1] as? Int == 200, "\(b)")
+        #expect(try browser.evaluate("document.getElementById('nopmtiles').hidden") as? Bool == false)
+        let missing = try browser.evaluate("fetch('/tiles/park.pmtiles').then(async r => [r.status, (await r.json()).error.code])") as? [AnyHashable]
+        #expect(missing == [404, "no_archive"])
     }
 }

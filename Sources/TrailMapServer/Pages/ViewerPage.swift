@@ -3,7 +3,8 @@
 /// `?tileset=ID` selects one. A layer switcher turns the base, regions, hillshade (drawn with an
 /// opacity over them), overlays and trails on and off, each by its class (`TilesetLayer`);
 /// terrain tiles (elevations in colours) are never drawn as a picture: their coverage is outlined;
-/// a scale bar; links to the shown tileset's TileJSON and the WMTS capabilities. With a store:
+/// a scale bar; links to the shown tileset's TileJSON, the WMTS capabilities (its layer named in
+/// the link's title) and, for a tileset served from a `.pmtiles` file, the archive. With a store:
 /// sign-in (shared with the store page: one session per tab), a paid region's tiles for its
 /// buyer through a tile token, its preview and a prompt for everyone else, and a trail search.
 /// The script is `ViewerScript` (`/viewer/trailmap-viewer.js`).
@@ -31,7 +32,8 @@ enum ViewerPage {
     <body>
     <div id="map"></div>
     <div id="bar"><label>Tileset <select id="tileset"></select></label><div id="status">loading…</div>
-    <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> · <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a></div>
+    <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> · <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a> ·
+    <a id="pmtiles" hidden>PMTiles archive</a><span id="nopmtiles">no PMTiles archive</span></div>
     <label id="shadebox" hidden>Hillshade opacity <input id="shade" type="range" min="0" max="1" step="0.1" value="0.5"></label>
     <div id="msg" hidden></div>
     <div id="account" hidden></div>

@@ -119,6 +119,12 @@ enum ViewerScript {
       current = id;
       const url = '/tiles/' + encodeURIComponent(id) + '.json';
       tilejson.href = url; tilejson.title = new URL(url, location.href).href;
+      // The archive, when the tileset is served from a .pmtiles file (clients read it by HTTP range).
+      const archive = summaries[id] && summaries[id].pmtiles ? '/tiles/' + encodeURIComponent(id) + '.pmtiles' : null;
+      $('pmtiles').hidden = !archive; $('nopmtiles').hidden = !!archive;
+      if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; } else $('pmtiles').removeAttribute('href');
+      $('wmts').title = new URL('/wmts/1.0.0/WMTSCapabilities.xml', location.href).href + ' (layer ' + id + ')';
+      $('wmts').dataset.layer = id;
       let tj;
       try { tj = await documentOf(id); } catch (e) { status.textContent = ''; say(e.message); return; }
       const big = shift(tj), b = boundsOf(tj.bounds);
