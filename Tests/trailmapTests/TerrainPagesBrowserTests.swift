@@ -26,7 +26,9 @@ import TrailMapTestSupport
             // UTM 13N 450500 E and 452500 E at 4421500 N (gdaltransform), and the middle between.
             try """
                 {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Ramp Trail","highway":"path","osm_id":"1"},
-                 "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}}]}
+                 "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}},
+                 {"type":"Feature","properties":{"name":"Far Trail","highway":"path","osm_id":"2"},
+                 "geometry":{"type":"LineString","coordinates":[[-105.45,39.90],[-105.44,39.905]]}}]}
                 """.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
             let world = try TestSources.write(in: dir, name: "world", width: 240, height: 160,
                                               bounds: GeoBounds(west: -120, south: 30, east: -90, north: 50), color: TestSources.terrain)
@@ -59,6 +61,16 @@ import TrailMapTestSupport
             }
             return (p, String(found.hasSuffix("/") ? found.dropLast() : found))
         }
+    }
+
+    /// The folder published as free products (`test.ID`) and served with a sandbox store.
+    static func store(_ f: Folder) throws -> (Process, String) {
+        let ids = ["world", "park", "hs", "elev", "ramp"]
+        let products = ids.map { #"{"productId": "test.\#($0)", "title": "\#($0)", "category": "Terrain", "price": {"amount": "0", "currency": "USD"}, "bundle": "\#($0).mbtiles"}"# }
+        try (#"{"products": ["# + products.joined(separator: ", ") + "]}").write(toFile: f.dir.file("products.json"), atomically: false, encoding: .utf8)
+        let publish = try CLIRunner.run(["catalog", "publish", "--products", f.dir.file("products.json"), "--tiles", f.tiles, "--catalog", f.dir.file("catalog.sqlite")])
+        guard publish.status == 0 else { throw DevToolsPipe.Failure("publish: \(publish.stderr)") }
+        return try RegionsEndToEndTests.StoreServer.serve(tiles: f.tiles, catalog: f.dir.file("catalog.sqlite"), sandbox: f.dir.file("sandbox"))
     }
 
     static func stop(_ p: Process) {
@@ -162,5 +174,62 @@ import TrailMapTestSupport
         #expect(try browser.evaluate("document.getElementById('nopmtiles').hidden") as? Bool == false)
         let missing = try browser.evaluate("fetch('/tiles/park.pmtiles').then(async r => [r.status, (await r.json()).error.code])") as? [AnyHashable]
         #expect(missing == [404, "no_archive"])
+    }
+
+    @Test(.enabled(if: ViewerBrowserTests.chromium != nil || ViewerBrowserTests.required, "chromium is not installed"))
+    func aTrailsProfileChartInTheViewerAndTheStore() throws {
+        let chromium = try #require(ViewerBrowserTests.chromium, "CI must install chromium")
+        let f = try Folder()
+        let (server, url) = try Self.store(f)
+        defer { Self.stop(server) }
+        let browser = try DevToolsPipe(chromium: chromium, profile: f.dir.file("profile"))
+        // The chart's figures and the API's, for the trail `id`.
+        func compare(_ id: String) throws -> [String: Any] {
+            try #require(try browser.evaluate("""
+                (async () => { const api = await (await fetch('/api/v1/trails/\(id)/profile')).json();
+                  const box = document.getElementById('profile'), a = box.querySelector('.ascent');
+                  return {api: api.ascentM, shown: Number(a.dataset.value), text: a.textContent,
+                          points: (box.querySelector('svg path.profile-line').getAttribute('d').match(/[ML]/g) || []).length,
+                          samples: api.samples.length, labels: [...box.querySelectorAll('svg text')].map(t => t.textContent)}; })()
+                """) as? [String: Any])
+        }
+
+        // The viewer: a trail search, the result's Profile button, the chart.
+        try browser.open(url + "/?tileset=park&trails=q%3Dramp")
+        try browser.wait("document.querySelector('#found .prof')", seconds: 10)
+        let trail = try #require(try browser.evaluate("document.querySelector('#found .prof').dataset.id") as? String)
+        _ = try browser.evaluate("document.querySelector('#found .prof').click(); 0")
+        try browser.wait("document.querySelector('#profile svg path.profile-line')", seconds: 8)
+        let v = try compare(trail)
+        let ascent = try #require(v["api"] as? Double)
+        #expect(abs(ascent - 200) < 10, "the ramp's 2 km at 10 %: \(ascent) m")
+        #expect(v["shown"] as? Double == ascent && v["text"] as? String == "Ascent \(Int(ascent.rounded())) m", "\(v)")
+        #expect(v["points"] as? Int == v["samples"] as? Int, "one point a sample: \(v)")
+        let labels = v["labels"] as? [String] ?? []
+        #expect(labels.contains("distance") && labels.contains("elevation") && labels.contains { $0.hasSuffix(" km") } && labels.contains { $0.hasSuffix(" m") }, "\(labels)")
+        #expect((try browser.evaluate("document.querySelector('#profile .grade').textContent") as? String ?? "").hasPrefix("Max grade 1"))
+        try RegionPagesBrowserTests.screenshot(browser, "viewer-trail-profile")
+
+        // A trail outside every terrain: the API's refusal as a message, asked once.
+        _ = try browser.evaluate("findTrails('q=far').then(() => 0)")
+        try browser.wait("document.querySelector('#found .prof')", seconds: 8)
+        _ = try browser.evaluate("document.querySelector('#found .prof').click(); 0")
+        try browser.wait("document.querySelector('#profile .profile-error')", seconds: 8)
+        let error = try browser.evaluate("document.querySelector('#profile .profile-error').textContent") as? String ?? ""
+        let chartLeft = try browser.evaluate("!!document.querySelector('#profile svg')") as? Bool
+        #expect(error.hasPrefix("No profile of Far Trail: ") && chartLeft == false, "\(error)")
+        usleep(1_000_000)
+        let asked = try browser.evaluate("performance.getEntriesByType('resource').filter(e => e.name.includes('/profile')).length") as? Int
+        #expect(asked == 2 + 1, "one request a click (and the comparison's): \(asked ?? -1)")
+        try RegionPagesBrowserTests.screenshot(browser, "viewer-trail-profile-error")
+
+        // The store: the trails product's page names its longest trail; a click draws the same chart.
+        try browser.open(url + "/store#test.ramp")
+        try browser.wait("document.querySelector('#detail a.trail-profile')", seconds: 10)
+        _ = try browser.evaluate("[...document.querySelectorAll('#detail a.trail-profile')].find(a => a.textContent === 'Ramp Trail').click(); 0")
+        try browser.wait("document.querySelector('#profile svg path.profile-line')", seconds: 8)
+        let s = try compare(trail)
+        #expect(s["shown"] as? Double == ascent && s["text"] as? String == "Ascent \(Int(ascent.rounded())) m", "\(s)")
+        try RegionPagesBrowserTests.screenshot(browser, "store-trail-profile")
     }
 }

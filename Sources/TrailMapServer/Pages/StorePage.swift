@@ -7,7 +7,8 @@
 /// `/store#area` opens the area tool, `/store#area=LAT,LON,RADIUS_KM` with a center and radius.
 /// Trails: a search (name, place or LAT,LON and radius, difficulty, no horses or bikes) lists the
 /// trails of every region with the regions holding them and draws them on the map (their lines
-/// where the caller may read them, else their extent); a region's page counts its trails.
+/// where the caller may read them, else their extent); a region's page counts its trails, and its
+/// longest trails' names (or a search result) open a trail's elevation profile (`ProfileChartScript`).
 /// `/store#trails=QUERY` opens a search (`QUERY` as `GET /api/v1/trails` takes it).
 /// Everything comes from `/api/v1/`; Leaflet is served by this server.
 enum StorePage {
@@ -27,7 +28,8 @@ enum StorePage {
     input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}#msg{color:#a33;min-height:1.2em}
     .area_product,.area{background:#e0e7ff}#map.picking{cursor:crosshair}.quote{border:1px solid #c7d2fe;border-radius:8px;padding:8px}
     .note{color:#555;font-size:13px}code{background:#f4f4f2;padding:1px 4px;border-radius:4px}
-    .trail .status{background:#ecfccb}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
+    .trail .status{background:#ecfccb}#profile{font-size:13px;margin:8px 0}.profile-name{font-weight:600}.profile-error{color:#a33}
+    a.trail-profile{cursor:pointer;color:#24528a;text-decoration:underline}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
     </style></head><body>
     <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul>
     <div id="areas" hidden><h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul></div>
@@ -39,6 +41,7 @@ enum StorePage {
     <main><h1 id="heading">All regions</h1><div id="list"></div></main>
     <aside><div id="detail">Pick a region.</div><div id="map"></div><div id="msg"></div></aside>
     <script src="/viewer/leaflet.js"></script>
+    <script src="/viewer/trailmap-profile.js"></script>
     <script>
     const api = '/api/v1';
     let token = sessionStorage.getItem('token'), catalog = null, filter = '', map = null, layers = [];
@@ -93,7 +96,10 @@ enum StorePage {
     const km = v => v.toFixed(v < 10 ? 1 : 0) + ' km';
     const trailCount = p => !p.trails ? '' : '<p class="trails"><b>' + p.trails.count + ' trails</b> (' +
       ['easy', 'moderate', 'hard', 'expert', 'unknown'].filter(d => p.trails.byDifficulty[d]).map(d => p.trails.byDifficulty[d] + ' ' + d).join(', ') +
-      '; ' + km(p.trails.totalLengthKm) + ')' + (p.trails.longest.length ? ': ' + p.trails.longest.map(t => esc(t.name) + ' ' + km(t.lengthKm)).join(', ') : '') + '</p>';
+      '; ' + km(p.trails.totalLengthKm) + ')' + (p.trails.longest.length ? ': ' + p.trails.longest.map(t => '<a class="trail-profile" data-id="' + esc(t.id) +
+      '" title="elevation profile">' + esc(t.name) + '</a> ' + km(t.lengthKm)).join(', ') : '') + '</p>';
+    // A trail's elevation profile in the product's page (asked once per click; errors said there).
+    const profile = (id, name) => TrailProfile.load(document.getElementById('profile'), id, name, token ? {Authorization: 'Bearer ' + token} : {});
     const trailColour = {easy: '#15803d', moderate: '#1d4ed8', hard: '#b91c1c', expert: '#111111', unknown: '#6b7280'};
     // Trail search: a page of results in the list, drawn on the map.
     async function searchTrails(query) {
@@ -107,17 +113,18 @@ enum StorePage {
         (t.distanceKm != null ? ' · ' + km(t.distanceKm) + ' away' : '') + (t.allowedUses.length ? ' · ' + esc(t.allowedUses.join(', ')) : '') +
         '</div>').join('') || '<p>No trails match.</p>';
       document.querySelectorAll('.card.trail').forEach(c => c.onclick = () => {
-        const t = r.trails.find(x => x.id === c.dataset.id); if (t && t.products[0]) show(t.products[0].productId); });
+        const t = r.trails.find(x => x.id === c.dataset.id);
+        if (t && t.products[0]) show(t.products[0].productId).then(() => profile(t.id, t.name || t.ref || 'unnamed trail')).catch(e => say(e.message)); });
       ensureMap();
       layers.forEach(l => map.removeLayer(l)); layers = [];
       for (const t of r.trails) {
         const colour = trailColour[t.difficulty] || '#6b7280', b = t.bbox;
         if (t.products.some(p => p.owned)) {
           try { const d = await call('GET', '/trails/' + t.id);
-            if (d.geometry) { layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(t.name || '').addTo(map)); continue; } }
+            if (d.geometry) { layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(esc(t.name || '')).addTo(map)); continue; } }
           catch (e) {}
         }
-        layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(t.name || '').addTo(map));
+        layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(esc(t.name || '')).addTo(map));
       }
       if (layers.length) map.fitBounds(L.featureGroup(layers).getBounds(), {padding: [20, 20], maxZoom: 13});
     }
@@ -160,7 +167,9 @@ enum StorePage {
           esc(p.productId) + '</code></p>' : '') +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
         '<p class="preview"><img id="preview" src="' + esc(p.previewTileURL) + '" alt="preview of ' + esc(p.title) + '" width="128"><br>' +
-        '<span class="note">' + (p.status === 'for_sale' ? 'Preview: the region at its lowest zooms.' : 'The region at its lowest zoom.') + '</span></p>';
+        '<span class="note">' + (p.status === 'for_sale' ? 'Preview: the region at its lowest zooms.' : 'The region at its lowest zoom.') + '</span></p>' +
+        '<div id="profile" hidden></div>';
+      document.querySelectorAll('#detail a.trail-profile').forEach(a => a.onclick = () => profile(a.dataset.id, a.textContent));
       const preview = document.getElementById('preview');
       if (preview) preview.onerror = () => { preview.parentNode.querySelector('.note').textContent = 'No preview of this region.'; preview.remove(); };
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);

@@ -6,7 +6,8 @@
 /// a scale bar; links to the shown tileset's TileJSON, the WMTS capabilities (its layer named in
 /// the link's title) and, for a tileset served from a `.pmtiles` file, the archive. With a store:
 /// sign-in (shared with the store page: one session per tab), a paid region's tiles for its
-/// buyer through a tile token, its preview and a prompt for everyone else, and a trail search.
+/// buyer through a tile token, its preview and a prompt for everyone else, and a trail search
+/// whose results (and drawn lines) open the trail's elevation profile (`ProfileChartScript`).
 /// The script is `ViewerScript` (`/viewer/trailmap-viewer.js`).
 enum ViewerPage {
     static let html = """
@@ -26,6 +27,8 @@ enum ViewerPage {
       #msg { font-size: 13px; color: #8a1f11; background: #fff4f2; border: 1px solid #f2c4bc; border-radius: 4px; padding: 4px 6px; margin-top: 4px; }
       #msg.info { color: #1e3a5f; background: #eef5ff; border-color: #c3d7f2; }
       #account input { width: 120px; } #account { font-size: 12px; margin-top: 4px; }
+      #profile { margin-top: 6px; font-size: 12px; } .profile-name { font-weight: 600; } .profile-error { color: #8a1f11; }
+      #found button { font-size: 11px; padding: 0 4px; margin-left: 4px; }
       #trails { margin-top: 6px; } #trails input { width: 150px; } #found { font-size: 12px; max-height: 220px; overflow: auto; }
     </style>
     </head>
@@ -37,8 +40,10 @@ enum ViewerPage {
     <label id="shadebox" hidden>Hillshade opacity <input id="shade" type="range" min="0" max="1" step="0.1" value="0.5"></label>
     <div id="msg" hidden></div>
     <div id="account" hidden></div>
-    <form id="trails" hidden><input id="tq" placeholder="trail name"> <button>Find trails here</button><div id="found"></div></form></div>
+    <form id="trails" hidden><input id="tq" placeholder="trail name"> <button>Find trails here</button><div id="found"></div></form>
+    <div id="profile" hidden></div></div>
     <script src="/viewer/leaflet.js"></script>
+    <script src="/viewer/trailmap-profile.js"></script>
     <script src="/viewer/trailmap-viewer.js"></script>
     </body>
     </html>

@@ -168,14 +168,18 @@ enum ViewerScript {
       drawn.forEach(l => map.removeLayer(l)); drawn = [];
       if (!r.ok) { found.textContent = j.error ? j.error.message : r.statusText; return; }
       found.innerHTML = j.trails.map(t => '<div>' + esc(t.name || t.ref || 'unnamed') + ' · ' + esc(t.difficulty) + ' · ' +
-        t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) + '</div>').join('') || 'no trails here';
+        t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) +
+        '<button type="button" class="prof" data-id="' + esc(t.id) + '">Profile</button></div>').join('') || 'no trails here';
+      // A result's button (or its drawn line) opens its elevation profile, asked once per click.
+      const profileOf = t => TrailProfile.load($('profile'), t.id, t.name || t.ref || 'unnamed trail', session ? { Authorization: 'Bearer ' + session } : {});
+      found.querySelectorAll('.prof').forEach(b => { b.onclick = () => { const t = j.trails.find(x => x.id === b.dataset.id); if (t) profileOf(t); }; });
       for (const t of j.trails) {
         const colour = colours[t.difficulty] || '#6b7280', b = t.bbox;
         if (t.products.some(p => p.owned)) {
           const d = await (await fetch('/api/v1/trails/' + t.id, { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
-          if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(t.name || '').addTo(map)); continue; }
+          if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(esc(t.name || '')).on('click', () => profileOf(t)).addTo(map)); continue; }
         }
-        drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(t.name || '').addTo(map));
+        drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(esc(t.name || '')).addTo(map));
       }
       if (drawn.length) map.fitBounds(L.featureGroup(drawn).getBounds(), { maxZoom: 14 });
     }
