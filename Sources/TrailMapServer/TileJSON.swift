@@ -51,7 +51,8 @@ enum TileJSON {
         /// one no product sells on its own; left out otherwise.
         var paid: Bool?
         var productId: String?
-        /// A paid tileset's highest zoom anyone may read (its preview, `PreviewZooms`); left out
+        /// A paid tileset's (or an area product's source's) highest zoom anyone may read (its
+        /// preview, `PreviewZooms`); left out
         /// when it has none or is free.
         var previewMaxzoom: Int?
         /// How pages draw it (`TilesetLayer`): `base`, `region`, `overlay`, `hillshade`, `terrain`
@@ -82,7 +83,7 @@ enum TileJSON {
             }
             if let paidProduct {
                 paid = true
-                productId = paidProduct.isEmpty ? nil : paidProduct
+                productId = paidProduct.isEmpty || paidProduct == TileAccess.areaSourceProduct ? nil : paidProduct
             }
         }
     }

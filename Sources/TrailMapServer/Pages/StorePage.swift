@@ -25,7 +25,9 @@ enum StorePage {
     .card:hover{background:#f8fbff}.status{float:right;font-size:12px;padding:2px 8px;border-radius:10px;background:#eee}
     .for_sale{background:#dbeafe}.installed{background:#dcfce7}.purchased{background:#fef3c7}.revoked{background:#fee2e2}
     .update_available{background:#fde68a}#map{height:260px;margin:8px 0}button{padding:6px 12px;margin:4px 4px 0 0}
-    input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}#msg{color:#a33;min-height:1.2em}
+    input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}
+    #msg{position:sticky;top:0;z-index:1000;color:#8a1f11;background:#fff4f2;border:1px solid #f2c4bc;border-radius:6px;padding:6px 8px;margin:0 0 8px}
+    #msg.info{color:#14532d;background:#f0fdf4;border-color:#bbf7d0}
     .area_product,.area{background:#e0e7ff}#map.picking{cursor:crosshair}.quote{border:1px solid #c7d2fe;border-radius:8px;padding:8px}
     .note{color:#555;font-size:13px}code{background:#f4f4f2;padding:1px 4px;border-radius:4px}
     .trail .status{background:#ecfccb}#profile{font-size:13px;margin:8px 0}.profile-name{font-weight:600}.profile-error{color:#a33}
@@ -39,7 +41,7 @@ enum StorePage {
     <label><input id="tnohorse" type="checkbox" style="width:auto"> no horses</label> <label><input id="tnobike" type="checkbox" style="width:auto"> no bikes</label>
     <button>Search trails</button></form></nav>
     <main><h1 id="heading">All regions</h1><div id="list"></div></main>
-    <aside><div id="detail">Pick a region.</div><div id="map"></div><div id="msg"></div></aside>
+    <aside><div id="msg" role="status" hidden></div><div id="detail">Pick a region.</div><div id="map"></div></aside>
     <script src="/viewer/leaflet.js"></script>
     <script src="/viewer/trailmap-profile.js"></script>
     <script>
@@ -73,7 +75,8 @@ enum StorePage {
     }
     async function login(c) { try { const s = await call('POST', '/sessions', c); token = s.token;
       sessionStorage.setItem('token', token); accountBox(); load(); } catch (e) { say(e.message); } }
-    function say(m) { document.getElementById('msg').textContent = m; }
+    // The message box (at the top of the product column, always in view): stays until the next action replaces it.
+    function say(m, info) { const el = document.getElementById('msg'); el.textContent = m || ''; el.hidden = !m; el.className = info ? 'info' : ''; }
     function tree(nodes) { return nodes.map(n => '<li><a data-path="' + esc(n.path) + '">' + esc(n.name) + '</a>' +
       (n.children.length ? '<ul>' + tree(n.children) + '</ul>' : '') + '</li>').join(''); }
     function render() {
@@ -166,16 +169,47 @@ enum StorePage {
         (p.kind === 'area' ? '<p>Your area (bought as ' + esc(p.areaOf || '') + '). Install it with: <code>trailmap regions install ' +
           esc(p.productId) + '</code></p>' : '') +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
-        '<p class="preview"><img id="preview" src="' + esc(p.previewTileURL) + '" alt="preview of ' + esc(p.title) + '" width="128"><br>' +
-        '<span class="note">' + (p.status === 'for_sale' ? 'Preview: the region at its lowest zooms.' : 'The region at its lowest zoom.') + '</span></p>' +
+        '<p class="preview note" id="previewNote">Loading the preview…</p>' +
         '<div id="profile" hidden></div>';
       document.querySelectorAll('#detail a.trail-profile').forEach(a => a.onclick = () => profile(a.dataset.id, a.textContent));
-      const preview = document.getElementById('preview');
-      if (preview) preview.onerror = () => { preview.parentNode.querySelector('.note').textContent = 'No preview of this region.'; preview.remove(); };
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
       ensureMap();
-      layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage).addTo(map)];
+      layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage, {style: {fill: false, weight: 2}}).addTo(map)];
       map.fitBounds(layers[0].getBounds(), {padding: [20, 20]});
+      await drawPreview(p);
+    }
+    // The product's tiles on the base map: a free or owned region at every zoom (an owned paid one
+    // through a tile token), a paid one (or an area product's source) at its preview zooms only
+    // (`GET /tiles`' previewMaxzoom), terrain data never (its colours are heights, not a picture).
+    let preview = null, previewTurn = 0;
+    async function drawPreview(p) {
+      const turn = ++previewTurn, note = t => { const n = document.getElementById('previewNote'); if (n && turn === previewTurn) n.textContent = t; };
+      if (preview) { map.removeLayer(preview); preview = null; }
+      const id = decodeURIComponent(new URL(p.tileJSONURL, location.href).pathname.split('/').pop().replace(/[.]json$/, ''));
+      let s, tj;
+      try {
+        const list = await (await fetch('/tiles')).json();
+        s = list.tilesets.find(t => t.id === id);
+        if (!s || s.status !== 'ok') { note('No preview: the tiles of this region are not served here.'); return; }
+        if (s.layer === 'terrain') { note('Elevation data: its tiles are heights, not a picture (coverage outlined).'); return; }
+        const r = await fetch(p.tileJSONURL); tj = await r.json();
+        if (!r.ok) { note('No preview: ' + (tj.error ? tj.error.message : r.status)); return; }
+      } catch (e) { note('No preview: ' + e.message); return; }
+      let top = tj.maxzoom, url = tj.tiles[0];
+      if (s.paid) {
+        top = s.previewMaxzoom;
+        if (token && s.productId && p.status !== 'for_sale') {
+          try { const g = await call('POST', '/tile-tokens', {productId: s.productId}); url = g.tilesURL; top = tj.maxzoom; } catch (e) {}
+        }
+      }
+      if (turn !== previewTurn) return;
+      if (top == null) { note('No preview of this region: its tiles come with the purchase.'); return; }
+      const big = tj.tileSize === 512 ? 1 : 0;
+      preview = L.tileLayer(url, {minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big, maxZoom: 18,
+        bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 5,
+        opacity: s.layer === 'hillshade' ? 0.6 : 1, className: 'store-preview'}).addTo(map);
+      note(top < tj.maxzoom ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom + ' (the rest with the purchase).'
+        : 'On the map: the region at every zoom (' + tj.minzoom + '–' + tj.maxzoom + ').');
     }
     // The area tool: pick a center on the map, a radius, optionally an area product; quote; buy.
     function openArea(productId, offer) {
@@ -196,6 +230,11 @@ enum StorePage {
       document.getElementById('radius').oninput = drawArea;
       document.getElementById('quoteButton').onclick = askQuote;
       ensureMap();
+      // What an area of the offer looks like: its source's preview zooms on the map.
+      if (offer && offer.tileJSONURL) {
+        document.getElementById('detail').insertAdjacentHTML('beforeend', '<p class="preview note" id="previewNote">Loading the preview…</p>');
+        drawPreview(offer);
+      } else if (preview) { map.removeLayer(preview); preview = null; }
       document.getElementById('map').classList.add('picking');
       layers.forEach(l => map.removeLayer(l)); layers = [];
       const b = offer ? offer.bounds : null;
@@ -258,10 +297,10 @@ enum StorePage {
         quote = null; await load(); } catch (e) { say(e.message); }
     }
     async function buy(id) {
-      say('Buying…');
+      say('Buying…', true);
       try { const t = await call('POST', '/sandbox/transactions', {productId: id});
         const r = await call('POST', '/purchases', {signedTransaction: t.signedTransaction});
-        say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id);
+        say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id, true);
         await load(); await show(id, true); } catch (e) { say(e.message); }
     }
     async function load() { try { catalog = await call('GET', '/catalog'); render(); } catch (e) { say(e.message); } }
