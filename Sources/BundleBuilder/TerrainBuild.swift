@@ -168,6 +168,7 @@ struct TerrainBuild {
         meta.extra["trailmap:tilesize"] = String(options.tileSize)
         meta.extra["trailmap:terrain"] = layer.products
         if let encoding = layer.encoding { meta.extra[TerrainEncoding.metadataKey] = encoding.metadataValue }
+        meta.extra[BundleRole.metadataKey] = (layer.encoding == nil ? BundleRole.hillshade : .terrain).rawValue
         var layers = [BundleLayer(name: layer.name, title: layer.title, kind: .series, minzoom: zooms.lowerBound, maxzoom: zooms.upperBound,
                                   sources: names)]
         if let t = options.trails, layer.encoding == nil {

@@ -110,6 +110,7 @@ struct TrailOverlayBuild {
         meta.attribution = options.attribution
         meta.version = options.version
         meta.type = "overlay"
+        meta.extra[BundleRole.metadataKey] = BundleRole.trails.rawValue
         let file = URL(fileURLWithPath: options.output).deletingPathExtension().lastPathComponent
         meta.extra["trailmap:region"] = options.regionID ?? file
         meta.extra["trailmap:builder"] = BundleBuilder.version

@@ -28,6 +28,7 @@ final class AssetStore: Sendable {
     /// The pages' own files, kept in the binary.
     static let embedded: [String: (type: String, body: String)] = [
         "trailmap-viewer.js": ("application/javascript; charset=utf-8", ViewerScript.source),
+        "trailmap-profile.js": ("application/javascript; charset=utf-8", ProfileChartScript.source),
     ]
 
     func response(for name: String) throws -> Response {

@@ -51,9 +51,16 @@ enum TileJSON {
         /// one no product sells on its own; left out otherwise.
         var paid: Bool?
         var productId: String?
-        /// A paid tileset's highest zoom anyone may read (its preview, `PreviewZooms`); left out
+        /// A paid tileset's (or an area product's source's) highest zoom anyone may read (its
+        /// preview, `PreviewZooms`); left out
         /// when it has none or is free.
         var previewMaxzoom: Int?
+        /// How pages draw it (`TilesetLayer`): `base`, `region`, `overlay`, `hillshade`, `terrain`
+        /// (elevation data, never drawn as a picture) or `trails`.
+        var layer: TilesetLayer?
+        /// The archive's own URL (`/tiles/{id}.pmtiles`, read with HTTP range requests) for a
+        /// tileset served from a `.pmtiles` file; left out for `.mbtiles` bundles.
+        var pmtiles: String?
 
         /// The entry of `t`; `paidProduct`: the product id when the tileset is paid.
         init(_ t: Tileset, base: String, paidProduct: String? = nil) {
@@ -71,10 +78,12 @@ enum TileJSON {
                 bounds = [m.bounds.west, m.bounds.south, m.bounds.east, m.bounds.north]
                 format = t.format.rawValue
                 tileSize = t.tileSize
+                layer = TilesetLayer.of(t.metadataPairs)
+                if t.isArchive { pmtiles = "\(base)/tiles/\(t.id).pmtiles" }
             }
             if let paidProduct {
                 paid = true
-                productId = paidProduct.isEmpty ? nil : paidProduct
+                productId = paidProduct.isEmpty || paidProduct == TileAccess.areaSourceProduct ? nil : paidProduct
             }
         }
     }
@@ -87,9 +96,10 @@ enum TileJSON {
     }
 
     /// The base map among `tilesets`: the configured one when it is served and free, else the
-    /// free tileset with the lowest minzoom (the widest, then the first by id, on a tie).
+    /// free tileset with the lowest minzoom (the widest, then the first by id, on a tie). Only a
+    /// region can be the base map (never relief, terrain data or an overlay).
     static func baseTileset(in tilesets: [Summary], configured: String?) -> String? {
-        let free = tilesets.filter { $0.status == "ok" && $0.paid != true }
+        let free = tilesets.filter { $0.status == "ok" && $0.paid != true && ($0.layer ?? .region) == .region }
         if let configured, free.contains(where: { $0.id == configured }) { return configured }
         func width(_ s: Summary) -> Double { s.bounds.map { ($0[2] - $0[0]) * ($0[3] - $0[1]) } ?? 0 }
         return free.min { a, b in

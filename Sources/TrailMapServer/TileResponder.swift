@@ -86,12 +86,13 @@ public struct TileResponder: HTTPResponder {
             return map.product(for: id)
         }
         var list = TileJSON.list(registry.all, base: origin, paidProduct: guarding)
-        for i in list.tilesets.indices where list.tilesets[i].productId != nil {
+        for i in list.tilesets.indices where list.tilesets[i].productId != nil || guarding(list.tilesets[i].id) == TileAccess.areaSourceProduct {
             if case let .found(t) = registry.lookup(list.tilesets[i].id), t.publicFailure == nil {
                 list.tilesets[i].previewMaxzoom = previewMaxZoom(t)
             }
         }
         list.base = TileJSON.baseTileset(in: list.tilesets, configured: config.baseTileset)
+        if let b = list.base, let i = list.tilesets.firstIndex(where: { $0.id == b }) { list.tilesets[i].layer = .base }
         return json(list, request: request)
     }
 
@@ -223,7 +224,7 @@ public struct TileResponder: HTTPResponder {
 
     /// Whether a tile at zoom `z` of paid tileset `id` (sold as `product`) is in its preview, which
     /// anyone may read (`PreviewZooms`). Asked only for paid tilesets, so free tiles pay nothing;
-    /// a tileset no product sells on its own has no preview.
+    /// a tileset no product sells on its own has no preview, unless area products cut from it.
     func isPreview(_ id: String, product: String, z: Substring) -> Bool {
         guard product != TileAccess.closedProduct, let z = Self.coordinate(z), case let .found(t) = registry.lookup(id),
               t.publicFailure == nil, let top = previewMaxZoom(t) else { return false }

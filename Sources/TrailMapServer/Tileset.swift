@@ -101,6 +101,27 @@ public final class Tileset: Sendable {
         }
     }
 
+    /// Whether the tileset is served from a PMTiles archive (which clients may also read whole,
+    /// `GET /tiles/{id}.pmtiles`).
+    var isArchive: Bool { path.hasSuffix(".pmtiles") }
+
+    /// The scanned file opened anew (the one this tileset serves, even if replaced on disk since),
+    /// or nil when it cannot be.
+    func openFile() -> OpenBundleFile? {
+        guard fd >= 0 else { return nil }
+        let copy = open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC)
+        guard copy >= 0 else { return nil }
+        var st = stat()
+        guard fstat(copy, &st) == 0 else {
+            close(copy)
+            return nil
+        }
+        return OpenBundleFile(fd: copy, size: Int64(st.st_size))
+    }
+
+    /// A strong validator of the scanned file (its identity: inode, size, modification time).
+    var fileETag: String { "\"\(String(identity.inode, radix: 16))-\(String(identity.size, radix: 16))-\(String(identity.modified, radix: 16))\"" }
+
     /// Whether a zoom level is inside the tileset's range.
     func hasZoom(_ z: Int) -> Bool { (metadata.minZoom...max(metadata.minZoom, metadata.maxZoom)).contains(z) }
 

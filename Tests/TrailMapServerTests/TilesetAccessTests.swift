@@ -9,7 +9,8 @@ import TrailMapTestSupport
 
 /// Hardening round 3, finding 2: with a store, a bundle is public only when a free product sells
 /// it or the operator says so. A bundle sold only as areas, or claimed by no product, is closed:
-/// anonymous `/tiles` and WMTS served them before. Nobody may read them: 403 for everyone.
+/// anonymous `/tiles` and WMTS served them before. Nobody may read them: 403 for everyone (a
+/// bundle sold as areas shows its preview zooms, as a paid region does).
 @Suite struct TilesetAccessTests {
     /// The store fixture plus `hidden.mbtiles` (only an area product cuts from it) and
     /// `loose.mbtiles` (no product claims it).
@@ -28,23 +29,35 @@ import TrailMapTestSupport
     }
 
     static let tile = "2/0/1.png"
+    /// A tile at the bundles' top zoom, above every preview.
+    static let top = "4/3/6.png"
 
     @Test func bundlesSoldOnlyAsAreasAndUnclaimedBundlesAreNotServed() async throws {
         let f = try Self.fixture()
-        try await f.app().test(.live) { client in
+        try await f.app(previewZooms: 3).test(.live) { client in
             let user = try await APIUser.register(client, email: "ann@example.com")
+            // Beyond the preview zooms (zooms 2-4, preview 2-3): closed to everyone, the area source too.
             for name in ["hidden", "loose"] {
-                let anonymous = try await client.execute(uri: "/tiles/\(name)/\(Self.tile)", method: .get)
+                let anonymous = try await client.execute(uri: "/tiles/\(name)/\(Self.top)", method: .get)
                 #expect(anonymous.status == .forbidden && StoreFixture.errorCode(anonymous) == "tileset_not_public", "\(name): \(anonymous.status)")
-                let signedIn = try await user.call(.get, "/tiles/\(name)/\(Self.tile)")
+                let signedIn = try await user.call(.get, "/tiles/\(name)/\(Self.top)")
                 #expect(signedIn.status == .forbidden && StoreFixture.errorCode(signedIn) == "tileset_not_public", "\(name): \(signedIn.status)")
-                let wmts = try await client.execute(uri: "/wmts/1.0.0/\(name)/default/GoogleMapsCompatible/2/1/0.png", method: .get)
+                let wmts = try await client.execute(uri: "/wmts/1.0.0/\(name)/default/GoogleMapsCompatible/4/6/3.png", method: .get)
                 #expect(wmts.status != .ok, "\(name) over WMTS")
             }
-            // The list marks them as not public.
+            // The preview zooms of a bundle area products cut from are open (the store's picture of
+            // what an area buys), as a paid region's are; an unclaimed bundle has none.
+            let preview = try await client.execute(uri: "/tiles/hidden/\(Self.tile)", method: .get)
+            #expect(preview.status == .ok, "the area source's preview: \(preview.status)")
+            let loose = try await client.execute(uri: "/tiles/loose/\(Self.tile)", method: .get)
+            #expect(loose.status == .forbidden && StoreFixture.errorCode(loose) == "tileset_not_public")
+            // The list marks them as not public, the area source with its preview and no product.
             let list = StoreFixture.json(try await client.execute(uri: "/tiles", method: .get))["tilesets"] as? [[String: Any]] ?? []
             let paid = Dictionary(list.map { ($0["id"] as? String ?? "", $0["paid"] as? Bool ?? false) }, uniquingKeysWith: { a, _ in a })
             #expect(paid["hidden"] == true && paid["loose"] == true && paid["world"] == false)
+            let hidden = list.first { $0["id"] as? String == "hidden" }
+            #expect(hidden?["previewMaxzoom"] as? Int == 3 && hidden?["productId"] == nil, "\(hidden ?? [:])")
+            #expect(list.first { $0["id"] as? String == "loose" }?["previewMaxzoom"] == nil)
             // A free product's bundle stays public.
             #expect(try await client.execute(uri: "/tiles/world/\(Self.tile)", method: .get).status == .ok)
         }

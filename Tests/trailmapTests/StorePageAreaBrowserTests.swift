@@ -29,6 +29,11 @@ import TrailMapTestSupport
         _ = try browser.evaluate("document.querySelector('.card[data-id=\"\(AreaCommandsTests.offer)\"]').click()")
         try browser.wait("document.getElementById('quoteButton') && document.getElementById('map').classList.contains('picking')")
         #expect(try browser.evaluate("document.getElementById('offer').value") as? String == AreaCommandsTests.offer)
+        // The offer's preview: its source's lowest zooms on the map (the source is sold only by the area).
+        try browser.wait("document.querySelector('.store-preview img.leaflet-tile-loaded')", seconds: 8)
+        let previewNote = try browser.evaluate("document.getElementById('previewNote').textContent") as? String ?? ""
+        #expect(previewNote.hasPrefix("Preview on the map: zooms "), "\(previewNote)")
+        try RegionPagesBrowserTests.screenshot(browser, "store-area-preview")
 
         // A click in the middle of the map picks the center.
         let rect = try #require(try browser.evaluate("""

@@ -167,13 +167,20 @@ import TrailMapTestSupport
         let c = try Catalog()
         let browser = try DevToolsPipe(chromium: chromium, profile: c.dir.file("profile"))
         try browser.open(c.url + "/store#test.peak")
-        try browser.wait("document.getElementById('preview') && document.getElementById('preview').complete && document.getElementById('preview').naturalWidth > 0", seconds: 8)
+        // The preview is the region's own tiles on the base map, at its preview zooms only (9-11 of 9-12).
+        try browser.wait(Self.loadedTile("peak"), seconds: 8)
         try browser.wait("document.querySelector('#map path.leaflet-interactive')", seconds: 5)
+        let note = try browser.evaluate("document.getElementById('previewNote').textContent") as? String ?? ""
+        #expect(note.contains("zooms 9–11 of 9–12"), "\(note)")
         try browser.wait(Self.loadedTile("world"), seconds: 5)
         #expect(try browser.evaluate("document.getElementById('areas').hidden") as? Bool == true, "no area product, no area tool")
         #expect(try browser.evaluate("document.getElementById('pwned2') === null") as? Bool == true, "the catalog's title is text")
         let requests = try #require(try browser.evaluate(Self.tileRequests) as? [[Any]])
         #expect(!requests.contains { $0[0] as? String == "world" && ($0[1] as? Int ?? 9) > 3 }, "the base map is asked only at its zooms")
+        _ = try browser.evaluate("map.setZoom(14); 0")
+        usleep(1_000_000)
+        let zoomed = try #require(try browser.evaluate(Self.tileRequests) as? [[Any]])
+        #expect(!zoomed.contains { $0[0] as? String == "peak" && ($0[1] as? Int ?? 99) > 11 }, "no paid zoom asked in the store's preview")
         try Self.screenshot(browser, "store-paid-preview")
 
         // Register on the page and buy: the purchase's message stays after the page redraws the product.
@@ -190,6 +197,9 @@ import TrailMapTestSupport
         usleep(500_000)
         let message = try browser.evaluate("document.getElementById('msg').textContent") as? String ?? ""
         #expect(message.contains("Purchased") && message.contains("trailmap regions install test.peak"), "\(message)")
+        // The message is in view (the top of the product column), not below the map.
+        let box = try #require(try browser.evaluate("(() => { const r = document.getElementById('msg').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.getElementById('msg').hidden ? 1 : 0]; })()") as? [Double])
+        #expect(box[0] >= 0 && box[1] <= box[2] && box[1] > box[0] && box[3] == 0, "the message's box: \(box)")
         try Self.screenshot(browser, "store-purchased")
     }
 

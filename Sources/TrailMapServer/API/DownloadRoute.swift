@@ -27,10 +27,16 @@ extension StoreAPI {
     /// A checked file (bundle or patch), whole or a `Range`, with `If-Range` and its SHA-256 as a
     /// strong ETag.
     func fileResponse(_ request: Request, _ file: OpenBundleFile, sha256: String, filename: String, cacheControl: String) throws -> Response {
+        try Self.rangedResponse(request, file, etag: "\"\(sha256)\"", filename: filename, contentType: "application/vnd.sqlite3",
+                                cacheControl: cacheControl)
+    }
+
+    /// An open file, whole or a `Range` (`If-Range` against `etag`), as an attachment named `filename`.
+    static func rangedResponse(_ request: Request, _ file: OpenBundleFile, etag: String, filename: String, contentType: String,
+                               cacheControl: String) throws -> Response {
         let size = file.size
-        let etag = "\"\(sha256)\""
         var headers: HTTPFields = [
-            .eTag: etag, .acceptRanges: "bytes", .contentType: "application/vnd.sqlite3",
+            .eTag: etag, .acceptRanges: "bytes", .contentType: contentType,
             .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: cacheControl,
             .accessControlAllowOrigin: "*",
         ]

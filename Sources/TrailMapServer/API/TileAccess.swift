@@ -20,6 +20,10 @@ final class TileAccess: Sendable {
     private let publicTilesets: Set<String>
     /// The product id standing for "no product sells this tileset on its own": nobody is entitled to it.
     static let closedProduct = ""
+    /// The product id standing for "area products cut from this tileset, nothing sells it whole":
+    /// nobody is entitled to it, but its preview zooms are open (a picture of what an area buys).
+    /// Not a valid product id, so no product can be it.
+    static let areaSourceProduct = "*area-source"
     /// The paid map and when it was read; nil until a read succeeds.
     private let paid = Mutex<(at: ContinuousClock.Instant, map: AccessMap?)>((.now - .seconds(10), nil))
 
@@ -29,11 +33,15 @@ final class TileAccess: Sendable {
         var paid: [String: String] = [:]
         /// Tilesets free products sell, and those the operator makes public.
         var open: Set<String> = []
+        /// Tilesets area products cut from.
+        var areaSources: Set<String> = []
 
-        /// The product guarding `tileset`: nil when it is public, `closedProduct` when no product sells it.
+        /// The product guarding `tileset`: nil when it is public, `areaSourceProduct` when only area
+        /// products cut from it, `closedProduct` when no product sells it.
         func product(for tileset: String) -> String? {
             if let p = paid[tileset] { return p }
-            return open.contains(tileset) ? nil : TileAccess.closedProduct
+            if open.contains(tileset) { return nil }
+            return areaSources.contains(tileset) ? TileAccess.areaSourceProduct : TileAccess.closedProduct
         }
     }
 
@@ -83,10 +91,12 @@ final class TileAccess: Sendable {
     }
 
     /// The access map of `products`: a free region product's tileset is open unless a paid
-    /// product sells it too; a bundle an area product cuts from is never open by being one.
+    /// product sells it too; a bundle an area product cuts from is never open by being one (only
+    /// its preview zooms are, `areaSourceProduct`).
     static func map(_ products: [Product], publicTilesets: Set<String>) -> AccessMap {
         var m = AccessMap(open: publicTilesets)
-        for p in products where p.areaOffer == nil {
+        for p in products {
+            if let offer = p.areaOffer { m.areaSources.formUnion(offer.tilesets); continue }
             if p.free { m.open.insert(p.tileset) } else { m.paid[p.tileset] = p.id }
         }
         return m
@@ -100,6 +110,10 @@ final class TileAccess: Sendable {
 
     /// Throws 401/403 unless the request may read a tile of `productID`.
     func authorize(_ request: Request, productID: String) async throws {
+        if productID == Self.areaSourceProduct {
+            throw APIError(.forbidden, code: "tileset_not_public",
+                           message: "this tileset is sold by the area: buy an area of it (its lowest zooms are a preview)")
+        }
         guard productID != Self.closedProduct else {
             throw APIError(.forbidden, code: "tileset_not_public",
                            message: "this tileset is not sold on its own: buy the region or area that holds it")

@@ -7,7 +7,8 @@
 /// `/store#area` opens the area tool, `/store#area=LAT,LON,RADIUS_KM` with a center and radius.
 /// Trails: a search (name, place or LAT,LON and radius, difficulty, no horses or bikes) lists the
 /// trails of every region with the regions holding them and draws them on the map (their lines
-/// where the caller may read them, else their extent); a region's page counts its trails.
+/// where the caller may read them, else their extent); a region's page counts its trails, and its
+/// longest trails' names (or a search result) open a trail's elevation profile (`ProfileChartScript`).
 /// `/store#trails=QUERY` opens a search (`QUERY` as `GET /api/v1/trails` takes it).
 /// Everything comes from `/api/v1/`; Leaflet is served by this server.
 enum StorePage {
@@ -24,10 +25,13 @@ enum StorePage {
     .card:hover{background:#f8fbff}.status{float:right;font-size:12px;padding:2px 8px;border-radius:10px;background:#eee}
     .for_sale{background:#dbeafe}.installed{background:#dcfce7}.purchased{background:#fef3c7}.revoked{background:#fee2e2}
     .update_available{background:#fde68a}#map{height:260px;margin:8px 0}button{padding:6px 12px;margin:4px 4px 0 0}
-    input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}#msg{color:#a33;min-height:1.2em}
+    input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}
+    #msg{position:sticky;top:0;z-index:1000;color:#8a1f11;background:#fff4f2;border:1px solid #f2c4bc;border-radius:6px;padding:6px 8px;margin:0 0 8px}
+    #msg.info{color:#14532d;background:#f0fdf4;border-color:#bbf7d0}
     .area_product,.area{background:#e0e7ff}#map.picking{cursor:crosshair}.quote{border:1px solid #c7d2fe;border-radius:8px;padding:8px}
     .note{color:#555;font-size:13px}code{background:#f4f4f2;padding:1px 4px;border-radius:4px}
-    .trail .status{background:#ecfccb}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
+    .trail .status{background:#ecfccb}#profile{font-size:13px;margin:8px 0}.profile-name{font-weight:600}.profile-error{color:#a33}
+    a.trail-profile{cursor:pointer;color:#24528a;text-decoration:underline}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
     </style></head><body>
     <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul>
     <div id="areas" hidden><h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul></div>
@@ -37,8 +41,9 @@ enum StorePage {
     <label><input id="tnohorse" type="checkbox" style="width:auto"> no horses</label> <label><input id="tnobike" type="checkbox" style="width:auto"> no bikes</label>
     <button>Search trails</button></form></nav>
     <main><h1 id="heading">All regions</h1><div id="list"></div></main>
-    <aside><div id="detail">Pick a region.</div><div id="map"></div><div id="msg"></div></aside>
+    <aside><div id="msg" role="status" hidden></div><div id="detail">Pick a region.</div><div id="map"></div></aside>
     <script src="/viewer/leaflet.js"></script>
+    <script src="/viewer/trailmap-profile.js"></script>
     <script>
     const api = '/api/v1';
     let token = sessionStorage.getItem('token'), catalog = null, filter = '', map = null, layers = [];
@@ -70,7 +75,8 @@ enum StorePage {
     }
     async function login(c) { try { const s = await call('POST', '/sessions', c); token = s.token;
       sessionStorage.setItem('token', token); accountBox(); load(); } catch (e) { say(e.message); } }
-    function say(m) { document.getElementById('msg').textContent = m; }
+    // The message box (at the top of the product column, always in view): stays until the next action replaces it.
+    function say(m, info) { const el = document.getElementById('msg'); el.textContent = m || ''; el.hidden = !m; el.className = info ? 'info' : ''; }
     function tree(nodes) { return nodes.map(n => '<li><a data-path="' + esc(n.path) + '">' + esc(n.name) + '</a>' +
       (n.children.length ? '<ul>' + tree(n.children) + '</ul>' : '') + '</li>').join(''); }
     function render() {
@@ -93,7 +99,10 @@ enum StorePage {
     const km = v => v.toFixed(v < 10 ? 1 : 0) + ' km';
     const trailCount = p => !p.trails ? '' : '<p class="trails"><b>' + p.trails.count + ' trails</b> (' +
       ['easy', 'moderate', 'hard', 'expert', 'unknown'].filter(d => p.trails.byDifficulty[d]).map(d => p.trails.byDifficulty[d] + ' ' + d).join(', ') +
-      '; ' + km(p.trails.totalLengthKm) + ')' + (p.trails.longest.length ? ': ' + p.trails.longest.map(t => esc(t.name) + ' ' + km(t.lengthKm)).join(', ') : '') + '</p>';
+      '; ' + km(p.trails.totalLengthKm) + ')' + (p.trails.longest.length ? ': ' + p.trails.longest.map(t => '<a class="trail-profile" data-id="' + esc(t.id) +
+      '" title="elevation profile">' + esc(t.name) + '</a> ' + km(t.lengthKm)).join(', ') : '') + '</p>';
+    // A trail's elevation profile in the product's page (asked once per click; errors said there).
+    const profile = (id, name) => TrailProfile.load(document.getElementById('profile'), id, name, token ? {Authorization: 'Bearer ' + token} : {});
     const trailColour = {easy: '#15803d', moderate: '#1d4ed8', hard: '#b91c1c', expert: '#111111', unknown: '#6b7280'};
     // Trail search: a page of results in the list, drawn on the map.
     async function searchTrails(query) {
@@ -107,17 +116,18 @@ enum StorePage {
         (t.distanceKm != null ? ' · ' + km(t.distanceKm) + ' away' : '') + (t.allowedUses.length ? ' · ' + esc(t.allowedUses.join(', ')) : '') +
         '</div>').join('') || '<p>No trails match.</p>';
       document.querySelectorAll('.card.trail').forEach(c => c.onclick = () => {
-        const t = r.trails.find(x => x.id === c.dataset.id); if (t && t.products[0]) show(t.products[0].productId); });
+        const t = r.trails.find(x => x.id === c.dataset.id);
+        if (t && t.products[0]) show(t.products[0].productId).then(() => profile(t.id, t.name || t.ref || 'unnamed trail')).catch(e => say(e.message)); });
       ensureMap();
       layers.forEach(l => map.removeLayer(l)); layers = [];
       for (const t of r.trails) {
         const colour = trailColour[t.difficulty] || '#6b7280', b = t.bbox;
         if (t.products.some(p => p.owned)) {
           try { const d = await call('GET', '/trails/' + t.id);
-            if (d.geometry) { layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(t.name || '').addTo(map)); continue; } }
+            if (d.geometry) { layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(esc(t.name || '')).addTo(map)); continue; } }
           catch (e) {}
         }
-        layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(t.name || '').addTo(map));
+        layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(esc(t.name || '')).addTo(map));
       }
       if (layers.length) map.fitBounds(L.featureGroup(layers).getBounds(), {padding: [20, 20], maxZoom: 13});
     }
@@ -159,14 +169,47 @@ enum StorePage {
         (p.kind === 'area' ? '<p>Your area (bought as ' + esc(p.areaOf || '') + '). Install it with: <code>trailmap regions install ' +
           esc(p.productId) + '</code></p>' : '') +
         (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
-        '<p class="preview"><img id="preview" src="' + esc(p.previewTileURL) + '" alt="preview of ' + esc(p.title) + '" width="128"><br>' +
-        '<span class="note">' + (p.status === 'for_sale' ? 'Preview: the region at its lowest zooms.' : 'The region at its lowest zoom.') + '</span></p>';
-      const preview = document.getElementById('preview');
-      if (preview) preview.onerror = () => { preview.parentNode.querySelector('.note').textContent = 'No preview of this region.'; preview.remove(); };
+        '<p class="preview note" id="previewNote">Loading the preview…</p>' +
+        '<div id="profile" hidden></div>';
+      document.querySelectorAll('#detail a.trail-profile').forEach(a => a.onclick = () => profile(a.dataset.id, a.textContent));
       if (canBuy) document.getElementById('buy').onclick = () => buy(p.productId);
       ensureMap();
-      layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage).addTo(map)];
+      layers.forEach(l => map.removeLayer(l)); layers = [L.geoJSON(p.coverage, {style: {fill: false, weight: 2}}).addTo(map)];
       map.fitBounds(layers[0].getBounds(), {padding: [20, 20]});
+      await drawPreview(p);
+    }
+    // The product's tiles on the base map: a free or owned region at every zoom (an owned paid one
+    // through a tile token), a paid one (or an area product's source) at its preview zooms only
+    // (`GET /tiles`' previewMaxzoom), terrain data never (its colours are heights, not a picture).
+    let preview = null, previewTurn = 0;
+    async function drawPreview(p) {
+      const turn = ++previewTurn, note = t => { const n = document.getElementById('previewNote'); if (n && turn === previewTurn) n.textContent = t; };
+      if (preview) { map.removeLayer(preview); preview = null; }
+      const id = decodeURIComponent(new URL(p.tileJSONURL, location.href).pathname.split('/').pop().replace(/[.]json$/, ''));
+      let s, tj;
+      try {
+        const list = await (await fetch('/tiles')).json();
+        s = list.tilesets.find(t => t.id === id);
+        if (!s || s.status !== 'ok') { note('No preview: the tiles of this region are not served here.'); return; }
+        if (s.layer === 'terrain') { note('Elevation data: its tiles are heights, not a picture (coverage outlined).'); return; }
+        const r = await fetch(p.tileJSONURL); tj = await r.json();
+        if (!r.ok) { note('No preview: ' + (tj.error ? tj.error.message : r.status)); return; }
+      } catch (e) { note('No preview: ' + e.message); return; }
+      let top = tj.maxzoom, url = tj.tiles[0];
+      if (s.paid) {
+        top = s.previewMaxzoom;
+        if (token && s.productId && p.status !== 'for_sale') {
+          try { const g = await call('POST', '/tile-tokens', {productId: s.productId}); url = g.tilesURL; top = tj.maxzoom; } catch (e) {}
+        }
+      }
+      if (turn !== previewTurn) return;
+      if (top == null) { note('No preview of this region: its tiles come with the purchase.'); return; }
+      const big = tj.tileSize === 512 ? 1 : 0;
+      preview = L.tileLayer(url, {minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big, maxZoom: 18,
+        bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 5,
+        opacity: s.layer === 'hillshade' ? 0.6 : 1, className: 'store-preview'}).addTo(map);
+      note(top < tj.maxzoom ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom + ' (the rest with the purchase).'
+        : 'On the map: the region at every zoom (' + tj.minzoom + '–' + tj.maxzoom + ').');
     }
     // The area tool: pick a center on the map, a radius, optionally an area product; quote; buy.
     function openArea(productId, offer) {
@@ -187,6 +230,11 @@ enum StorePage {
       document.getElementById('radius').oninput = drawArea;
       document.getElementById('quoteButton').onclick = askQuote;
       ensureMap();
+      // What an area of the offer looks like: its source's preview zooms on the map.
+      if (offer && offer.tileJSONURL) {
+        document.getElementById('detail').insertAdjacentHTML('beforeend', '<p class="preview note" id="previewNote">Loading the preview…</p>');
+        drawPreview(offer);
+      } else if (preview) { map.removeLayer(preview); preview = null; }
       document.getElementById('map').classList.add('picking');
       layers.forEach(l => map.removeLayer(l)); layers = [];
       const b = offer ? offer.bounds : null;
@@ -249,10 +297,10 @@ enum StorePage {
         quote = null; await load(); } catch (e) { say(e.message); }
     }
     async function buy(id) {
-      say('Buying…');
+      say('Buying…', true);
       try { const t = await call('POST', '/sandbox/transactions', {productId: id});
         const r = await call('POST', '/purchases', {signedTransaction: t.signedTransaction});
-        say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id);
+        say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id, true);
         await load(); await show(id, true); } catch (e) { say(e.message); }
     }
     async function load() { try { catalog = await call('GET', '/catalog'); render(); } catch (e) { say(e.message); } }

@@ -37,11 +37,19 @@ enum ViewerScript {
     // Map zooms of a tileset: a 512-px tile covers the z/x/y extent of a 256-px one, shown one zoom up.
     const shift = tj => (tj.tileSize || 256) === 512 ? 1 : 0;
     const boundsOf = b => L.latLngBounds([[b[1], b[0]], [b[3], b[2]]]);
+    // How each class of tileset (`GET /tiles`' `layer`) is stacked: the base map at the bottom, regions,
+    // drawn relief over both with an opacity, overlays and trails on top. Terrain tiles are elevations
+    // encoded in colours: never drawn as a picture (their coverage is outlined instead).
+    const stack = { base: 1, region: 10, hillshade: 15, overlay: 20, trails: 25 };
+    const classNames = { region: 'Region', overlay: 'Overlay', hillshade: 'Hillshade', trails: 'Trails', terrain: 'Terrain' };
+    const layerOf = id => id === baseId ? 'base' : (summaries[id] && summaries[id].layer) || 'region';
+    let shade = 0.5;
     // A tile layer that asks only for tiles within the tileset's bounds and zooms (`top`: its highest zoom to ask).
-    function tileLayer(tj, url, top, below) {
-      const big = shift(tj);
+    function tileLayer(tj, url, top, id) {
+      const big = shift(tj), cls = layerOf(id);
       return L.tileLayer(url, { minZoom: tj.minzoom + big, maxZoom: 22, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big,
-        bounds: boundsOf(tj.bounds), attribution: esc(tj.attribution || ''), tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: below ? 1 : 10 });
+        bounds: boundsOf(tj.bounds), attribution: esc(tj.attribution || ''), tileSize: big ? 512 : 256, zoomOffset: -big,
+        zIndex: stack[cls] || 10, opacity: cls === 'hillshade' ? shade : 1, className: 'layer-' + cls });
     }
     // Fills a tileset's group: the whole tileset when free or owned (tile token), the preview and a prompt otherwise.
     const fills = {};
@@ -51,13 +59,19 @@ enum ViewerScript {
       let tj;
       try { tj = await documentOf(id); } catch (e) { say(e.message); map.removeLayer(group); return; }
       if (fills[id] !== turn) return 'superseded';
-      if (!s.paid) { group.addLayer(watch(tileLayer(tj, tj.tiles[0], tj.maxzoom, id === baseId), id, null)); return 'free'; }
+      if (layerOf(id) === 'terrain') {
+        group.addLayer(L.rectangle(boundsOf(tj.bounds), { color: '#92400e', weight: 2, fill: false, dashArray: '6 4', interactive: false }));
+        say(tj.name + ' is elevation data (' + (tj.encoding || 'terrain') + ' tiles: heights encoded in colours), not a picture: ' +
+          'its coverage is outlined, and it answers elevations and trail profiles.', true);
+        return 'terrain';
+      }
+      if (!s.paid) { group.addLayer(watch(tileLayer(tj, tj.tiles[0], tj.maxzoom, id), id, null)); return 'free'; }
       if (!s.productId) { say(tj.name + ' is not sold on its own: buy the region or area that holds it.'); return 'closed'; }
       if (session) {
         try {
           const grant = await call('POST', '/tile-tokens', { productId: s.productId });
           if (fills[id] !== turn) return 'superseded';
-          group.addLayer(watch(tileLayer(tj, grant.tilesURL, tj.maxzoom), id, s.productId));
+          group.addLayer(watch(tileLayer(tj, grant.tilesURL, tj.maxzoom, id), id, s.productId));
           return 'owned';
         } catch (e) {
           if (e.status === 401) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); }
@@ -66,7 +80,7 @@ enum ViewerScript {
       }
       const buy = ' Buy it in the store (/store#' + s.productId + ')' + (session ? '.' : ', or sign in if you own it.');
       if (s.previewMaxzoom != null) {
-        group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom), id, null));
+        group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom, id), id, null));
         say(tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
         return 'preview';
       }
@@ -105,6 +119,12 @@ enum ViewerScript {
       current = id;
       const url = '/tiles/' + encodeURIComponent(id) + '.json';
       tilejson.href = url; tilejson.title = new URL(url, location.href).href;
+      // The archive, when the tileset is served from a .pmtiles file (clients read it by HTTP range).
+      const archive = summaries[id] && summaries[id].pmtiles ? '/tiles/' + encodeURIComponent(id) + '.pmtiles' : null;
+      $('pmtiles').hidden = !archive; $('nopmtiles').hidden = !!archive;
+      if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; } else $('pmtiles').removeAttribute('href');
+      $('wmts').title = new URL('/wmts/1.0.0/WMTSCapabilities.xml', location.href).href + ' (layer ' + id + ')';
+      $('wmts').dataset.layer = id;
       let tj;
       try { tj = await documentOf(id); } catch (e) { status.textContent = ''; say(e.message); return; }
       const big = shift(tj), b = boundsOf(tj.bounds);
@@ -112,7 +132,8 @@ enum ViewerScript {
       map.setView(b.getCenter(), zoom);
       status.textContent = tj.name + ' · zoom ' + tj.minzoom + '–' + tj.maxzoom;
       history.replaceState(null, '', '?tileset=' + encodeURIComponent(id));
-      if (!map.hasLayer(groups[id])) groups[id].addTo(map); else await fill(id);
+      // A group in the switcher is filled on its overlayadd; terrain data has no entry there.
+      if (!map.hasLayer(groups[id])) { groups[id].addTo(map); if (layerOf(id) === 'terrain') await fill(id); } else await fill(id);
     }
     map.on('overlayadd baselayerchange', e => { for (const id in groups) if (groups[id] === e.layer) fill(id); });
     select.onchange = () => show(select.value);
@@ -147,14 +168,18 @@ enum ViewerScript {
       drawn.forEach(l => map.removeLayer(l)); drawn = [];
       if (!r.ok) { found.textContent = j.error ? j.error.message : r.statusText; return; }
       found.innerHTML = j.trails.map(t => '<div>' + esc(t.name || t.ref || 'unnamed') + ' · ' + esc(t.difficulty) + ' · ' +
-        t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) + '</div>').join('') || 'no trails here';
+        t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) +
+        '<button type="button" class="prof" data-id="' + esc(t.id) + '">Profile</button></div>').join('') || 'no trails here';
+      // A result's button (or its drawn line) opens its elevation profile, asked once per click.
+      const profileOf = t => TrailProfile.load($('profile'), t.id, t.name || t.ref || 'unnamed trail', session ? { Authorization: 'Bearer ' + session } : {});
+      found.querySelectorAll('.prof').forEach(b => { b.onclick = () => { const t = j.trails.find(x => x.id === b.dataset.id); if (t) profileOf(t); }; });
       for (const t of j.trails) {
         const colour = colours[t.difficulty] || '#6b7280', b = t.bbox;
         if (t.products.some(p => p.owned)) {
           const d = await (await fetch('/api/v1/trails/' + t.id, { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
-          if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(t.name || '').addTo(map)); continue; }
+          if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(esc(t.name || '')).on('click', () => profileOf(t)).addTo(map)); continue; }
         }
-        drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(t.name || '').addTo(map));
+        drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(esc(t.name || '')).addTo(map));
       }
       if (drawn.length) map.fitBounds(L.featureGroup(drawn).getBounds(), { maxZoom: 14 });
     }
@@ -177,16 +202,29 @@ enum ViewerScript {
     fetch('/tiles').then(r => r.json()).then(async list => {
       const ok = list.tilesets.filter(t => t.status === 'ok');
       baseId = list.base || null;
-      for (const t of ok) {
-        summaries[t.id] = t;
+      // The switcher: the base map as a base layer; regions, hillshade, overlays and trails as overlays,
+      // each labelled with its class; terrain data is not a picture and has no entry (the tileset box has it).
+      const order = ['region', 'hillshade', 'overlay', 'trails', 'terrain'];
+      for (const t of ok) summaries[t.id] = t;
+      const sorted = ok.slice().sort((a, b) => order.indexOf(layerOf(a.id)) - order.indexOf(layerOf(b.id)));
+      for (const t of sorted) {
         groups[t.id] = L.layerGroup();
-        const label = esc(t.name) + (t.paid ? ' (paid)' : '');
-        if (t.id === baseId) switcher.addBaseLayer(groups[t.id], 'Base map: ' + label);
-        else switcher.addOverlay(groups[t.id], label);
-        const o = document.createElement('option'); o.value = t.id; o.textContent = t.name + (t.paid ? ' (paid)' : ''); select.appendChild(o);
+        const cls = layerOf(t.id), label = esc(t.name) + (t.paid ? ' (paid)' : '');
+        if (cls === 'base') switcher.addBaseLayer(groups[t.id], '<span data-layer="base">Base map: ' + label + '</span>');
+        else if (cls !== 'terrain') switcher.addOverlay(groups[t.id], '<span data-layer="' + cls + '">' + (cls === 'region' ? '' : classNames[cls] + ': ') + label + '</span>');
+        const o = document.createElement('option'); o.value = t.id;
+        o.textContent = t.name + (t.paid ? ' (paid)' : '') + (cls === 'terrain' ? ' (elevation data)' : cls === 'region' || cls === 'base' ? '' : ' (' + classNames[cls].toLowerCase() + ')');
+        select.appendChild(o);
+      }
+      // The hillshade's opacity, when there is one.
+      if (ok.some(t => layerOf(t.id) === 'hillshade')) {
+        $('shadebox').hidden = false;
+        $('shade').oninput = e => { shade = Number(e.target.value);
+          for (const id in groups) if (layerOf(id) === 'hillshade') groups[id].eachLayer(l => l.setOpacity && l.setOpacity(shade)); };
       }
       const wanted = new URLSearchParams(location.search).get('tileset');
-      const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && t.id !== baseId) || ok.find(t => !t.paid) || ok[0];
+      const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && layerOf(t.id) === 'region') || ok.find(t => !t.paid && t.id !== baseId) ||
+        ok.find(t => !t.paid) || ok[0];
       if (!pick) { status.textContent = 'no tilesets'; return; }
       select.value = pick.id;
       await show(pick.id);

@@ -26,9 +26,10 @@ enum ServerRoutes {
         routes.get("/healthz", .health) { request, _ in r.json(HealthReport(tilesets: r.registry.all.count), request: request) }
         routes.get("/metrics", .metrics) { _, _ in r.metricsPage() }
         routes.get("/tiles", .list) { request, _ in await r.tilesetList(request) }
-        // One parameter name per position (Hummingbird's rule): here it is the TileJSON's file name.
+        // One parameter name per position (Hummingbird's rule): here it is the TileJSON's (or the archive's) file name.
         routes.get("/tiles/:tileset", .tilejson) { request, context in
             let file = try context.parameters.require("tileset")
+            if file.hasSuffix(".pmtiles") { return try await r.archive(String(file.dropLast(8)), request: request) }
             guard file.hasSuffix(".json") else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
             return try r.tileJSON(String(file.dropLast(5)), request: request)
         }
