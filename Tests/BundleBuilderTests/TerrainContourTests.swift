@@ -62,7 +62,7 @@ import TrailRendering
 
     /// The UTM cone (30 m pixels, a square void) warped onto a zoom-12 tile by gdalwarp: our lines
     /// and `gdal_contour`'s on the same raster (read through ogr2ogr as GeoJSON) lie within a
-    /// pixel of each other, level by level, with the same levels.
+    /// twentieth of a pixel of each other, level by level, with the same levels.
     @Test func linesMatchGdalContourOnTheSameTile() throws {
         let dem = try fx.cone()
         let t = WebMercator.tile(lon: -105.52, lat: 39.99, zoom: 12)
@@ -106,7 +106,8 @@ import TrailRendering
             for p in lines.joined() where inTile(p) { worst = max(worst, Self.distance(p, mine)) }
         }
         #expect(compared > 1000, "\(compared) points compared")
-        #expect(worst < 1, "the farthest point is \(worst) px from the other's line of its level")
+        // Both place a level linearly between pixel centres: the lines agree far inside a pixel.
+        #expect(worst < 0.05, "the farthest point is \(worst) px from the other's line of its level")
     }
 
     /// The distance from `p` to the nearest segment of `lines`.
