@@ -35,10 +35,10 @@ struct TerrainArguments: ParsableArguments {
     var terrainOpacity: Double?
 
     @Option(name: .long, help: ArgumentHelp("Draw contour lines every this many metres (over --hillshade or --color-relief, or alone on transparent tiles), index contours heavier.", valueName: "metres"))
-    var contours: Double?
+    var contours: SignedNumber<Double>?
 
     @Option(name: .long, help: ArgumentHelp("Every this many contour levels an index contour, drawn heavier (default 5; 0 for none).", valueName: "count"))
-    var contourIndexEvery: Int?
+    var contourIndexEvery: SignedNumber<Int>?
 
     @Option(name: .long, help: ArgumentHelp("The unit of the DEM's values, replacing what the file names: metre, foot or us-foot (default: the band's unit; none is metres).", valueName: "unit"))
     var demUnit: VerticalUnit?
@@ -103,7 +103,7 @@ struct TerrainArguments: ParsableArguments {
     }
 
     private var contourOptions: ContourOptions? {
-        contours.map { ContourOptions(interval: $0, indexEvery: contourIndexEvery ?? 5) }
+        contours.map { ContourOptions(interval: $0.value, indexEvery: contourIndexEvery?.value ?? 5) }
     }
 
     private var options: HillshadeOptions {
@@ -131,5 +131,17 @@ struct TerrainArguments: ParsableArguments {
         layer.verticalUnit = demUnit
         layer.crs = crs
         return layer
+    }
+}
+
+/// A number option that may be negative: the value as given, even with the space that
+/// `NegativeNumberArguments` puts before a negative number, so that the option's own check
+/// words what is wrong with it.
+struct SignedNumber<Value: LosslessStringConvertible & Sendable>: ExpressibleByArgument, Sendable {
+    let value: Value
+
+    init?(argument: String) {
+        guard let v = Value(argument.trimmingCharacters(in: .whitespaces)) else { return nil }
+        value = v
     }
 }
