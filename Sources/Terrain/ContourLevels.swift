@@ -29,6 +29,11 @@ public struct ContourLevels: Sendable, Hashable, Codable {
         return Int(first)...Int(last)
     }
 
+    /// How many levels lie from `low` to `high` metres (as a `Double`: it may be huge).
+    public func count(from low: Double, to high: Double) -> Double {
+        max(0, (high / interval).rounded(.down) - (low / interval).rounded(.up) + 1)
+    }
+
     /// The elevation of level number `k`.
     public func elevation(_ k: Int) -> Double { Double(k) * interval }
 

@@ -38,10 +38,12 @@ public enum Contours {
             low = min(low, Double(v))
             high = max(high, Double(v))
         }
-        guard low <= high, let steps = levels.steps(from: low, to: high) else { return [] }
-        guard steps.count <= ContourLevels.maxLevelsPerTile else {
-            throw .tooManyLevels(count: steps.count, limit: ContourLevels.maxLevelsPerTile, interval: levels.interval)
+        guard low <= high else { return [] }
+        let count = levels.count(from: low, to: high)
+        guard count <= Double(ContourLevels.maxLevelsPerTile) else {
+            throw .tooManyLevels(count: count < 1e18 ? Int(count) : Int(1e18), limit: ContourLevels.maxLevelsPerTile, interval: levels.interval)
         }
+        guard let steps = levels.steps(from: low, to: high) else { return [] }
         let tracer = Tracer(grid: grid)
         var pieces = [[Int]](repeating: [], count: steps.count)
         tracer.cut(levels: levels, steps: steps, into: &pieces)

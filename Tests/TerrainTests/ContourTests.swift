@@ -111,6 +111,8 @@ import Testing
             guard case let .tooManyLevels(count, limit, _) = error else { Issue.record("\(error)"); return }
             #expect(count > limit && limit == ContourLevels.maxLevelsPerTile)
         }
+        // An interval so fine that the level numbers overflow is refused too, not drawn as nothing.
+        #expect(throws: ContourError.self) { try Contours.trace(steep, levels: ContourLevels(interval: 1e-20)) }
         #expect(try Contours.trace(ElevationGrid(size: 8, border: 1), levels: ContourLevels(interval: 10)).isEmpty)
         #expect(try Contours.trace(g, levels: ContourLevels(interval: 1000)).isEmpty)
     }
