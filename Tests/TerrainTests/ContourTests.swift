@@ -76,6 +76,41 @@ import Testing
         }
     }
 
+    /// Two neighbouring tiles cut from one grid, each with its border: where they meet, each
+    /// one's lines lie on the other's (shifted by the tile's width), so lines cross the edge whole.
+    @Test func neighbouringTilesTraceTheSameLinesAcrossTheirEdge() throws {
+        let size = 32, border = 2
+        let whole = Self.cone(size: 2 * size, border: border, cx: 33.7, cy: 20.2, top: 700, slope: 13)
+        func cut(_ column: Int) -> ElevationGrid {
+            var g = ElevationGrid(size: size, border: border)
+            for r in 0..<g.stride { for c in 0..<g.stride { g.values[r * g.stride + c] = whole.values[r * whole.stride + column + c] } }
+            return g
+        }
+        let west = try Contours.trace(cut(0), levels: ContourLevels(interval: 25))
+        let east = try Contours.trace(cut(size), levels: ContourLevels(interval: 25)).map { line in
+            var l = line
+            l.points = line.points.map { $0 + SIMD2(Double(size), 0) }
+            return l
+        }
+        // The strip both grids hold around the edge at x = 32: pixel centres 30.5...33.5.
+        var compared = 0
+        for (mine, theirs) in [(west, east), (east, west)] {
+            for line in mine {
+                let other = theirs.filter { $0.level == line.level }.map(\.points)
+                for p in line.points where p.x >= 30.5 && p.x <= 33.5 {
+                    let d = other.flatMap { zip($0, $0.dropFirst()) }.map { a, b -> Double in
+                        let v = b - a, t = max(0, min(1, ((p - a) * v).sum() / max((v * v).sum(), 1e-12)))
+                        let e = p - (a + t * v)
+                        return (e * e).sum().squareRoot()
+                    }.min() ?? .infinity
+                    #expect(d < 1e-9, "level \(line.level): \(p) is \(d) px from the neighbour's line")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 40, "\(compared) points compared")
+    }
+
     /// No line enters a cell with a void corner, and lines stop at the void's edge.
     @Test func voidsAreSkipped() throws {
         var g = Self.cone(size: 32, cx: 16, cy: 16, top: 500, slope: 10)
