@@ -5,7 +5,7 @@ import TileGeometry
 extension BuildManifest {
     /// The fields of a layer of kind `terrain`.
     static let terrainLayerFields: Set<String> = ["name", "title", "kind", "sources", "minzoom", "maxzoom", "crs", "verticalUnit",
-                                                  "hillshade", "colorRelief", "opacity", "encoding"]
+                                                  "hillshade", "colorRelief", "opacity", "encoding", "contours"]
     /// The fields of a terrain layer's `hillshade` object.
     static let hillshadeFields: Set<String> = ["azimuth", "altitude", "zFactor", "mode"]
 }
@@ -48,6 +48,7 @@ extension FieldReader {
             do { layer.colorRelief = try ColorRamp.load(path: path) } catch { throw fail("\(field).colorRelief", error.description) }
             layer.colorReliefPath = path
         }
+        layer.contours = try contours(l["contours"], "\(field).contours")
         if let e = try string(l["encoding"], "\(field).encoding") {
             switch e {
             case "terrarium": layer.encoding = .terrarium
@@ -59,11 +60,11 @@ extension FieldReader {
             guard opacity > 0, opacity <= 1 else { throw fail("\(field).opacity", "must be more than 0 and at most 1") }
             layer.opacity = opacity
         }
-        if layer.encoding != nil && (layer.hillshade != nil || layer.colorRelief != nil) {
-            throw fail("\(field).encoding", "terrain tiles are a bundle of their own: drop hillshade and colorRelief (draw them in another manifest)")
+        if layer.encoding != nil && (layer.hillshade != nil || layer.colorRelief != nil || layer.contours != nil) {
+            throw fail("\(field).encoding", "terrain tiles are a bundle of their own: drop hillshade, colorRelief and contours (draw them in another manifest)")
         }
-        if layer.encoding == nil && layer.hillshade == nil && layer.colorRelief == nil {
-            throw fail(field, "the terrain layer makes nothing: give hillshade, colorRelief or encoding")
+        if layer.encoding == nil && layer.hillshade == nil && layer.colorRelief == nil && layer.contours == nil {
+            throw fail(field, "the terrain layer makes nothing: give hillshade, colorRelief, contours or encoding")
         }
         let zoomRange = 0...TileID.maxZoom
         let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange), hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)

@@ -51,7 +51,7 @@ struct TerrainBuild {
         do throws(BuildError) {
             let encoding = options.tileEncoding, n = options.tileSize, threads = max(1, options.renderThreads)
             let pool = DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit)
-            let border = layer.hillshade != nil ? 1 : 0
+            let border = max(layer.hillshade != nil ? 1 : 0, layer.contours?.border ?? 0)
             let dems = sources.dems, finest = sources.finestPixel, buildZooms = zooms
             var done = 0
             for range in ranges {
@@ -72,7 +72,7 @@ struct TerrainBuild {
                             do throws(BuildError) {
                                 guard let grid = try Self.elevations(t, size: n, border: border, dems: dems, sampling: sampling,
                                                                      pool: pool, readers: readers),
-                                      var image = drawing.image(grid, tile: t) else { continue }
+                                      var image = try drawing.image(grid, tile: t, contours: layer.contours) else { continue }
                                 if let trails, trails.draws(t.z, build: buildZooms) { image = try trails.drawn(over: image, tile: t, tileSize: n) }
                                 do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
                             } catch {
@@ -143,7 +143,8 @@ struct TerrainBuild {
     private func fingerprint(_ sources: TerrainSources, zooms: ClosedRange<Int>) -> String {
         var parts = ["terrain", BundleBuilder.version, layer.products, "\(zooms)", "\(options.tileSize)", options.format.rawValue,
                      "\(options.lossless)", "\(layer.opacity)", "\(String(describing: layer.hillshade))",
-                     "\(String(describing: layer.colorRelief))", layer.crs?.wkt ?? "", layer.verticalUnit?.rawValue ?? ""]
+                     
+                     "\(String(describing: layer.colorRelief))", "\(String(describing: layer.contours))", layer.crs?.wkt ?? "", layer.verticalUnit?.rawValue ?? ""]
         for dem in sources.dems {
             let stamp = SourceFileStamp(path: dem.path)
             parts.append("\(dem.path)|\(stamp)")

@@ -1,5 +1,6 @@
 import SourceReaders
 import Terrain
+import TileGeometry
 
 /// A layer of kind `terrain`: elevation rasters (DEMs) and what is made of them, either drawn
 /// layers (hillshade, colour relief, or the relief shaded by the hillshade) or terrain tiles
@@ -20,6 +21,8 @@ public struct TerrainLayer: Sendable {
     /// A factor on the drawn layer's alpha (0, 1]; with a colour relief, how strongly the
     /// hillshade darkens it.
     public var opacity: Double = 1
+    /// Contour lines, when drawn: over the hillshade or colour relief, or alone.
+    public var contours: ContourOptions?
     /// Terrain tiles instead of drawn layers: the elevations in this encoding.
     public var encoding: TerrainEncoding?
     /// The DEMs' CRS, replacing what they declare.
@@ -34,16 +37,18 @@ public struct TerrainLayer: Sendable {
     /// What the layer makes, for logs and the bundle's layer record.
     var products: String {
         if let encoding { return "terrain tiles (\(encoding.metadataValue))" }
-        return [hillshade.map { "hillshade (\($0.mode.rawValue))" }, colorRelief.map { _ in "colour relief" }]
+        return [hillshade.map { "hillshade (\($0.mode.rawValue))" }, colorRelief.map { _ in "colour relief" },
+                contours.map { _ in "contours" }]
             .compactMap { $0 }.joined(separator: " and ")
     }
 
     /// Checks what needs no file: something to make, option ranges.
     func validate() throws(BuildError) {
         guard !sources.isEmpty else { throw .terrain(.noDEM) }
-        if encoding == nil && hillshade == nil && colorRelief == nil { throw .terrain(.nothingToMake) }
-        if encoding != nil && (hillshade != nil || colorRelief != nil) { throw .terrain(.tilesAndDrawing) }
+        if encoding == nil && hillshade == nil && colorRelief == nil && contours == nil { throw .terrain(.nothingToMake) }
+        if encoding != nil && (hillshade != nil || colorRelief != nil || contours != nil) { throw .terrain(.tilesAndDrawing) }
         if let problem = hillshade?.problem { throw .terrain(.hillshade(problem)) }
+        if let problem = contours?.problem { throw .terrain(.contours(problem)) }
         guard opacity > 0, opacity <= 1 else { throw .terrain(.opacity(opacity)) }
     }
 }
@@ -65,18 +70,23 @@ public enum TerrainLayerProblem: Error, Sendable, Equatable, CustomStringConvert
     /// A terrain build is made whole: not cut in shard parts, not updated in place.
     case notShardedOrUpdated
     case colorRamp(ColorRampError)
+    case contours(ContourOptionProblem)
+    /// A tile's contour lines cannot be made (too many levels in it, for one).
+    case contourTile(TileID, ContourError)
 
     public var description: String {
         switch self {
         case .noDEM: "the terrain layer names no DEM"
-        case .nothingToMake: "the terrain layer makes nothing: ask for a hillshade, a colour relief or terrain tiles"
-        case .tilesAndDrawing: "terrain tiles are a bundle of their own: build the hillshade or colour relief in another bundle"
+        case .nothingToMake: "the terrain layer makes nothing: ask for a hillshade, a colour relief, contours or terrain tiles"
+        case .tilesAndDrawing: "terrain tiles are a bundle of their own: build the hillshade, colour relief or contours in another bundle"
         case .lossyTerrainTiles: "terrain tiles must be lossless: PNG, or lossless WebP"
         case let .hillshade(p): "hillshade: \(p)"
         case let .opacity(o): "the terrain layer's opacity \(o) must be more than 0 and at most 1"
         case .mixedWithSources: "a terrain layer is built in a bundle of its own, without layers of source images"
         case .notShardedOrUpdated: "a terrain bundle is built whole: it cannot be cut in shard parts or updated in place"
         case let .colorRamp(e): e.description
+        case let .contours(p): "contours: \(p)"
+        case let .contourTile(t, e): "contours of tile \(t): \(e)"
         }
     }
 }

@@ -34,6 +34,12 @@ struct TerrainArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The drawn terrain's opacity, more than 0 and at most 1 (with --color-relief and --hillshade: how strongly the shade darkens the colours). Default 1.", valueName: "0-1"))
     var terrainOpacity: Double?
 
+    @Option(name: .long, help: ArgumentHelp("Draw contour lines every this many metres (over --hillshade or --color-relief, or alone on transparent tiles), index contours heavier.", valueName: "metres"))
+    var contours: SignedNumber<Double>?
+
+    @Option(name: .long, help: ArgumentHelp("Every this many contour levels an index contour, drawn heavier (default 5; 0 for none).", valueName: "count"))
+    var contourIndexEvery: SignedNumber<Int>?
+
     @Option(name: .long, help: ArgumentHelp("The unit of the DEM's values, replacing what the file names: metre, foot or us-foot (default: the band's unit; none is metres).", valueName: "unit"))
     var demUnit: VerticalUnit?
 
@@ -53,22 +59,31 @@ struct TerrainArguments: ParsableArguments {
     var anyGiven: Bool {
         !dem.isEmpty || hillshade || hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil
             || colorRelief != nil || terrainOpacity != nil || demUnit != nil || terrainImage != nil
+            || contours != nil || contourIndexEvery != nil
     }
 
     /// Checks the options against each other and the build's `--format`.
     func check(format: String?, hasSources: Bool) throws {
         let tiles = Self.encoding(format: format)
         if dem.isEmpty {
-            if anyGiven { throw ValidationError("--hillshade, --color-relief and the other terrain options apply to --dem") }
+            if anyGiven { throw ValidationError("--hillshade, --color-relief, --contours and the other terrain options apply to --dem") }
             if tiles != nil { throw ValidationError("--format \(format!) makes terrain tiles from a --dem") }
             return
         }
         if hasSources { throw ValidationError("--dem builds a terrain bundle of its own: drop --source and --source-list (or build them in another bundle)") }
-        if tiles == nil && !hillshade && colorRelief == nil {
-            throw ValidationError("--dem needs something to make: --hillshade, --color-relief, or --format terrarium or terrain-rgb for terrain tiles")
+        if tiles == nil && !hillshade && colorRelief == nil && contours == nil {
+            throw ValidationError("--dem needs something to make: --hillshade, --color-relief, --contours, or --format terrarium or terrain-rgb for terrain tiles")
         }
-        if tiles != nil && (hillshade || colorRelief != nil) {
-            throw ValidationError("--format \(format!) makes terrain tiles, a bundle of their own: drop --hillshade and --color-relief (build them in another bundle)")
+        if tiles != nil && (hillshade || colorRelief != nil || contours != nil) {
+            throw ValidationError("--format \(format!) makes terrain tiles, a bundle of their own: drop --hillshade, --color-relief and --contours (build them in another bundle)")
+        }
+        if contourIndexEvery != nil && contours == nil { throw ValidationError("--contour-index-every applies to --contours") }
+        if let problem = contourOptions?.problem {
+            switch problem {
+            case let .levels(.indexEvery(n), _): throw ValidationError("--contour-index-every must be 0 (no index contours) or more, not \(n)")
+            case let .levels(.interval(v), _): throw ValidationError("--contours must be a number of metres above 0, not \(v)")
+            default: throw ValidationError("--contours: \(problem)")
+            }
         }
         if !hillshade && (hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil) {
             throw ValidationError("--hillshade-mode, --azimuth, --altitude and --z-factor apply to --hillshade")
@@ -85,6 +100,10 @@ struct TerrainArguments: ParsableArguments {
             }
         }
         if let o = terrainOpacity, !(o > 0 && o <= 1) { throw ValidationError("--terrain-opacity must be more than 0 and at most 1, not \(o)") }
+    }
+
+    private var contourOptions: ContourOptions? {
+        contours.map { ContourOptions(interval: $0.value, indexEvery: contourIndexEvery?.value ?? 5) }
     }
 
     private var options: HillshadeOptions {
@@ -108,8 +127,21 @@ struct TerrainArguments: ParsableArguments {
             layer.colorReliefPath = colorRelief
         }
         if let terrainOpacity { layer.opacity = terrainOpacity }
+        layer.contours = contourOptions
         layer.verticalUnit = demUnit
         layer.crs = crs
         return layer
+    }
+}
+
+/// A number option that may be negative: the value as given, even with the space that
+/// `NegativeNumberArguments` puts before a negative number, so that the option's own check
+/// words what is wrong with it.
+struct SignedNumber<Value: LosslessStringConvertible & Sendable>: ExpressibleByArgument, Sendable {
+    let value: Value
+
+    init?(argument: String) {
+        guard let v = Value(argument.trimmingCharacters(in: .whitespaces)) else { return nil }
+        value = v
     }
 }
