@@ -37,7 +37,7 @@ struct Bench {
     let requests: Int
     let models: [TraceModel]
     let shares = [0.01, 0.05, 0.10]
-    let policies = PolicyKind.allCases
+    var policies = PolicyKind.allCases
 
     func run() {
         let started = Date()
@@ -152,8 +152,9 @@ struct Bench {
         for r in trace {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
             if prefetch {
-                for k in predictor.observe(client: String(r.client), key: r.key, now: r.time)
-                where generator.exists(k) && !cache.contains(k) {
+                // As the server's Prefetcher: held predictions of a repeating session are marked expected.
+                let prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
+                for k in cache.missing(prediction.tiles.filter(generator.exists), expected: prediction.repeatsViewport) {
                     cache.prefetch(k) { tile(sizes.bytes(k)) }
                 }
             }
@@ -166,4 +167,8 @@ struct Bench {
 let arguments = CommandLine.arguments.dropFirst()
 let requestCount = arguments.first.flatMap(Int.init) ?? 300_000
 let chosen = arguments.dropFirst().first.map { $0.split(separator: ",").compactMap { TraceModel(rawValue: String($0)) } }
-Bench(requests: requestCount, models: chosen ?? TraceModel.allCases).run()
+var bench = Bench(requests: requestCount, models: chosen ?? TraceModel.allCases)
+if let names = arguments.dropFirst(2).first {
+    bench.policies = names.split(separator: ",").compactMap { PolicyKind(rawValue: String($0)) }
+}
+bench.run()

@@ -27,7 +27,10 @@ public final class Prefetcher: Sendable {
     public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(),
                         within: (TileKey) -> Bool = { _ in true },
                         load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
-        let predicted = predictor.observe(client: client, key: key, now: now).filter { within($0) && !cache.contains($0) }
+        // Held predictions of a session that repeats its viewport are marked expected; the tiles
+        // not held may be loaded (one lock for all).
+        let prediction = predictor.predict(client: client, key: key, now: now)
+        let predicted = cache.missing(prediction.tiles.filter(within), expected: prediction.repeatsViewport)
         guard !predicted.isEmpty else { return }
         let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
         guard !keys.isEmpty else { return }
