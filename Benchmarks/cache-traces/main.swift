@@ -104,6 +104,18 @@ struct Bench {
                 "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
             }.joined(separator: ", "))
         }
+        // The default with prefetch as before expectations (held predictions of a session that
+        // asks for its viewport again were not marked), for a before/after in the same run.
+        let def0 = CacheConfiguration().policy
+        let before = Mutex<[Int: Result]>([:])
+        DispatchQueue.concurrentPerform(iterations: shares.count) { b in
+            let r = Self.replay(trace, generator: generator, sizes: sizes, def0, budget: Int(Double(totalBytes) * shares[b]),
+                                prefetch: true, expectations: false)
+            before.withLock { $0[b] = r }
+        }
+        let beforeAll = before.withLock { $0 }
+        print("\n\(def0.rawValue) with prefetch, without expectations (the previous default): "
+            + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[$0]!.hit))" }.joined(separator: ", "))
         let b5 = shares.firstIndex(of: 0.05)!
         let bound = all[b5 * columns + 1]!.hit
         let def = CacheConfiguration().policy
@@ -146,7 +158,7 @@ struct Bench {
     }
 
     static func replay(_ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
-                       budget: Int, prefetch: Bool, trailPaths: Bool = true) -> Result {
+                       budget: Int, prefetch: Bool, trailPaths: Bool = true, expectations: Bool = true) -> Result {
         let cache = TileCache(budget: budget, policy: kind)
         let predictor = predictor(generator, trailPaths: trailPaths)
         for r in trace {
@@ -154,7 +166,10 @@ struct Bench {
             if prefetch {
                 // As the server's Prefetcher: held predictions of a repeating session are marked expected.
                 let prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
-                for k in cache.missing(prediction.tiles.filter(generator.exists), expected: prediction.repeatsViewport) {
+                let repeats = expectations && prediction.repeatsViewport
+                for k in cache.missing((repeats ? prediction.expected(after: r.key) : prediction.tiles).filter(generator.exists),
+                                       expected: repeats)
+                where k != r.key {
                     cache.prefetch(k) { tile(sizes.bytes(k)) }
                 }
             }

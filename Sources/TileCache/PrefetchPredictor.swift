@@ -51,6 +51,13 @@ public final class PrefetchPredictor: Sendable {
         /// Whether the session asks for its whole viewport again at each step (a viewer without
         /// its own cache): the predicted tiles it holds already are expected to be read again.
         public var repeatsViewport: Bool
+
+        /// The tiles expected after a request of `key`: the predictions, and for a session that
+        /// asks for its viewport again, first the tile it asked for (it comes again at the next
+        /// step unless the session zooms or leaves).
+        public func expected(after key: TileKey) -> [TileKey] {
+            repeatsViewport ? [key] + tiles : tiles
+        }
     }
 
     /// Records a request at `now` (milliseconds) and returns the tiles predicted to follow, most

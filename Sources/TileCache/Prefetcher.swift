@@ -27,10 +27,11 @@ public final class Prefetcher: Sendable {
     public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(),
                         within: (TileKey) -> Bool = { _ in true },
                         load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
-        // Held predictions of a session that repeats its viewport are marked expected; the tiles
-        // not held may be loaded (one lock for all).
+        // A session that asks for its viewport again expects the tile it asked for and the held
+        // predictions at its next step; the predictions not held may be loaded (one lock).
         let prediction = predictor.predict(client: client, key: key, now: now)
-        let predicted = cache.missing(prediction.tiles.filter(within), expected: prediction.repeatsViewport)
+        let predicted = cache.missing(prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport)
+            .filter { $0 != key }
         guard !predicted.isEmpty else { return }
         let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
         guard !keys.isEmpty else { return }

@@ -56,9 +56,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         frequency[s] += 1
         let priority = inflation + frequency[s] / sizes[s]
         if isExpected[s] {
-            // The expectation came true: back among the others.
-            unexpect(slot)
-            warm.insert(slot, priority: priority)
+            // Still expected (the session asks for it again at its next step) until newer
+            // expectations displace it.
         } else if reads[s] == 0 {
             cold.remove(slot)
             warm.insert(slot, priority: priority)
@@ -110,15 +109,23 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         let s = Int(slot)
         expectations += 1
         if isExpected[s] {
-            expected.update(slot, priority: expectations)
+            expected.update(slot, priority: expectedPriority(s))
             return
         }
         if reads[s] == 0 { cold.remove(slot) } else { warm.remove(slot) }
         isExpected[s] = true
         expectedBytes += sizes[s]
-        expected.insert(slot, priority: expectations)
+        expected.insert(slot, priority: expectedPriority(s))
         trimExpected()
     }
+
+    /// Expected keys leave largest and longest expected first: a doubling of size weighs as
+    /// much as `expectationScale` later expectations.
+    private func expectedPriority(_ s: Int) -> Double {
+        expectations / Self.expectationScale - Double(sizes[s].exponent)
+    }
+
+    static var expectationScale: Double { 2048 }
 
     /// Sends the longest expected keys back among the others while expected keys hold more
     /// than their share.
