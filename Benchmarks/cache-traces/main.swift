@@ -12,7 +12,7 @@ import TileGeometry
 // PrefetchPredictor; predicted tiles go through the cache's prefetch admission and are not
 // requests). Beside them, two offline bounds without prefetch: byte-capacity Belady and
 // "next use x size". Hit ratio = requests hit / requests.
-// Usage: cache-traces [requests per model] [model,model,...]
+// Usage: cache-traces [requests per model] [model,model,...] [policy,policy,...]
 
 /// One shared buffer; every tile is a slice of it (no copies).
 enum Payload {

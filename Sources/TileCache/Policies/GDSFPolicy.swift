@@ -9,10 +9,10 @@
 /// O(log n) on indexed binary heaps (keys never read since they came in, and the others).
 ///
 /// A key expected to be read soon (`recordExpected`: a session that asks for its whole viewport
-/// again at each step) is set apart until it is read: it leaves only when nothing else is left,
-/// and expected keys hold at most `expectedShare` of the capacity (the longest expected go back
-/// among the others first). Whatever its size, a tile a session is about to ask for again is
-/// thus kept over tiles read long ago.
+/// again at each step) is set apart: it leaves only when nothing else is left, and expected keys
+/// hold at most `expectedShare` of the capacity (beyond it, the largest and longest expected go
+/// back among the others, at today's `L`). Whatever its size, a tile a session is about to ask
+/// for again is thus kept over tiles read long ago.
 public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// Keys never read since they came in, and the others, each by priority.
     private var cold = PriorityHeap()
