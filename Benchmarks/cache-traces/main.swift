@@ -12,7 +12,7 @@ import TileGeometry
 // PrefetchPredictor; predicted tiles go through the cache's prefetch admission and are not
 // requests). Beside them, two offline bounds without prefetch: byte-capacity Belady and
 // "next use x size". Hit ratio = requests hit / requests.
-// Usage: cache-traces [requests per model] [model,model,...]
+// Usage: cache-traces [requests per model] [model,model,...] [policy,policy,...]
 
 /// One shared buffer; every tile is a slice of it (no copies).
 enum Payload {
@@ -37,7 +37,7 @@ struct Bench {
     let requests: Int
     let models: [TraceModel]
     let shares = [0.01, 0.05, 0.10]
-    let policies = PolicyKind.allCases
+    var policies = PolicyKind.allCases
 
     func run() {
         let started = Date()
@@ -104,6 +104,18 @@ struct Bench {
                 "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
             }.joined(separator: ", "))
         }
+        // The default with prefetch as before expectations (held predictions of a session that
+        // asks for its viewport again were not marked), for a before/after in the same run.
+        let def0 = CacheConfiguration().policy
+        let before = Mutex<[Int: Result]>([:])
+        DispatchQueue.concurrentPerform(iterations: shares.count) { b in
+            let r = Self.replay(trace, generator: generator, sizes: sizes, def0, budget: Int(Double(totalBytes) * shares[b]),
+                                prefetch: true, expectations: false)
+            before.withLock { $0[b] = r }
+        }
+        let beforeAll = before.withLock { $0 }
+        print("\n\(def0.rawValue) with prefetch, without expectations (the previous default): "
+            + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[$0]!.hit))" }.joined(separator: ", "))
         let b5 = shares.firstIndex(of: 0.05)!
         let bound = all[b5 * columns + 1]!.hit
         let def = CacheConfiguration().policy
@@ -146,14 +158,18 @@ struct Bench {
     }
 
     static func replay(_ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
-                       budget: Int, prefetch: Bool, trailPaths: Bool = true) -> Result {
+                       budget: Int, prefetch: Bool, trailPaths: Bool = true, expectations: Bool = true) -> Result {
         let cache = TileCache(budget: budget, policy: kind)
         let predictor = predictor(generator, trailPaths: trailPaths)
         for r in trace {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
             if prefetch {
-                for k in predictor.observe(client: String(r.client), key: r.key, now: r.time)
-                where generator.exists(k) && !cache.contains(k) {
+                // As the server's Prefetcher: held predictions of a repeating session are marked expected.
+                let prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
+                let repeats = expectations && prediction.repeatsViewport
+                for k in cache.missing((repeats ? prediction.expected(after: r.key) : prediction.tiles).filter(generator.exists),
+                                       expected: repeats)
+                where k != r.key {
                     cache.prefetch(k) { tile(sizes.bytes(k)) }
                 }
             }
@@ -166,4 +182,8 @@ struct Bench {
 let arguments = CommandLine.arguments.dropFirst()
 let requestCount = arguments.first.flatMap(Int.init) ?? 300_000
 let chosen = arguments.dropFirst().first.map { $0.split(separator: ",").compactMap { TraceModel(rawValue: String($0)) } }
-Bench(requests: requestCount, models: chosen ?? TraceModel.allCases).run()
+var bench = Bench(requests: requestCount, models: chosen ?? TraceModel.allCases)
+if let names = arguments.dropFirst(2).first {
+    bench.policies = names.split(separator: ",").compactMap { PolicyKind(rawValue: String($0)) }
+}
+bench.run()

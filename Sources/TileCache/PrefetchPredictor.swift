@@ -44,9 +44,30 @@ public final class PrefetchPredictor: Sendable {
     /// Milliseconds on a monotonic clock, the default `now` of `observe`.
     public static func milliseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
+    /// What a request predicts.
+    public struct Prediction: Sendable {
+        /// The tiles predicted to follow, most likely first (possibly none).
+        public var tiles: [TileKey]
+        /// Whether the session asks for its whole viewport again at each step (a viewer without
+        /// its own cache): the predicted tiles it holds already are expected to be read again.
+        public var repeatsViewport: Bool
+
+        /// The tiles expected after a request of `key`: the predictions, and for a session that
+        /// asks for its viewport again, first the tile it asked for (it comes again at the next
+        /// step unless the session zooms or leaves).
+        public func expected(after key: TileKey) -> [TileKey] {
+            repeatsViewport ? [key] + tiles : tiles
+        }
+    }
+
     /// Records a request at `now` (milliseconds) and returns the tiles predicted to follow, most
     /// likely first (possibly none).
     public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds()) -> [TileKey] {
+        predict(client: client, key: key, now: now).tiles
+    }
+
+    /// Records a request at `now` (milliseconds) and returns what it predicts.
+    public func predict(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds()) -> Prediction {
         state.withLock { s in
             s.tick += 1
             s.popularity.record(key, tick: s.tick)
@@ -61,11 +82,11 @@ public final class PrefetchPredictor: Sendable {
     }
 
     private static func follow(_ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
-                               popularity: Popularity, paths: TrailPaths?, typical: inout (width: Int, height: Int)) -> [TileKey] {
+                               popularity: Popularity, paths: TrailPaths?, typical: inout (width: Int, height: Int)) -> Prediction {
         let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         track.tick = tick
-        return track.issue(predicted, minUsedShare: minUsedShare)
+        return Prediction(tiles: track.issue(predicted, minUsedShare: minUsedShare), repeatsViewport: track.repeats)
     }
 
     /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
@@ -146,6 +167,14 @@ struct Track {
     var height = 0
     var burst: TileBox
     var burstZ: Int
+    /// The viewport when the burst began, and how many of the session's requests fell in the
+    /// previous step's viewport (asked for again) or outside it (decayed counts).
+    var previous: TileBox?
+    var repeated = 0.0
+    var fresh = 0.0
+    /// Whether the session asks for its whole viewport again at each step (a viewer without
+    /// its own cache): its predictions then cover the whole next viewport, not only the ring.
+    var repeats: Bool { repeated + fresh >= 8 && repeated > fresh }
     var lastTime: UInt64
     /// The viewport's move during this burst, and during the previous one.
     var moveX = 0, moveY = 0
@@ -185,8 +214,16 @@ struct Track {
         if newBurst {
             burst = TileBox(x0: t.x, y0: t.y, x1: t.x, y1: t.y)
             burstZ = t.z
+            previous = t.z == z ? viewport : nil
         } else {
             burst.include(t.x, t.y)
+        }
+        if let p = previous, t.z == z {
+            if p.contains(t.x, t.y) { repeated += 1 } else { fresh += 1 }
+            if repeated + fresh > 64 {
+                repeated /= 2
+                fresh /= 2
+            }
         }
         if t.z != z { return zoomed(to: t) }
         if !seeded, width > 0, burst.width >= width, burst.height >= height {
@@ -221,9 +258,17 @@ struct Track {
         if let paths, let shift = paths.follow(centre: SIMD2(v.cx, v.cy), move: SIMD2(Double(px), Double(py)), z: z,
                                                reach: Double(max(v.width, v.height)) / 2 + 0.5) {
             let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
-            if sx != 0 || sy != 0 { return v.shifted(sx, sy).tiles(notIn: v, z: z) }
+            if sx != 0 || sy != 0 { return next(v, v.shifted(sx, sy)) }
         }
-        return v.shifted(px, py).tiles(notIn: v, z: z)
+        return next(v, v.shifted(px, py))
+    }
+
+    /// The tiles of the next viewport `n` not in the current one `v`, nearest its centre first;
+    /// for a session that asks for its whole viewport again, then the rest of `n` too.
+    private func next(_ v: TileBox, _ n: TileBox) -> [TileID] {
+        let ring = n.tiles(notIn: v, z: z)
+        guard repeats else { return ring }
+        return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
     }
 
     /// Keeps what a session learned about its viewer when it moves to another bundle.
@@ -235,6 +280,8 @@ struct Track {
         t.used = old.used
         t.issued = old.issued
         t.active = old.active
+        t.repeated = old.repeated
+        t.fresh = old.fresh
         return t
     }
 

@@ -27,7 +27,11 @@ public final class Prefetcher: Sendable {
     public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(),
                         within: (TileKey) -> Bool = { _ in true },
                         load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
-        let predicted = predictor.observe(client: client, key: key, now: now).filter { within($0) && !cache.contains($0) }
+        // A session that asks for its viewport again expects the tile it asked for and the held
+        // predictions at its next step; the predictions not held may be loaded (one lock).
+        let prediction = predictor.predict(client: client, key: key, now: now)
+        let predicted = cache.missing(prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport)
+            .filter { $0 != key }
         guard !predicted.isEmpty else { return }
         let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
         guard !keys.isEmpty else { return }

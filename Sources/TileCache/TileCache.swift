@@ -92,6 +92,20 @@ public final class TileCache: Sendable {
         return try result.get()
     }
 
+    /// The keys not held, in order (those a prefetch may load), under one lock. With `expected`,
+    /// the held ones are told to the policy as expected to be read soon (a session that asks for
+    /// its whole viewport again at each step).
+    public func missing(_ keys: [TileKey], expected: Bool = false) -> [TileKey] {
+        guard !keys.isEmpty else { return [] }
+        return state.withLock { s in
+            keys.filter { k in
+                guard s.entries[k] != nil else { return true }
+                if expected { s.policy.recordExpected(k) }
+                return false
+            }
+        }
+    }
+
     /// Whether a key is held (no hit counted).
     public func contains(_ key: TileKey) -> Bool { state.withLock { $0.entries[key] != nil } }
 

@@ -118,4 +118,32 @@ import TileCache
         p.insert(4, cost: 100, priority: .demand)
         #expect(p.evict() == 1)
     }
+
+    @Test func gdsfKeepsAnExpectedTileOverOneReadOftenLongAgo() {
+        var p = GDSFPolicy<Int>()
+        p.setCapacity(100_000)
+        p.insert(1, cost: 1_000, priority: .demand)
+        for _ in 0..<5 { p.recordHit(1) }  // read often, long ago
+        p.insert(2, cost: 20_000, priority: .demand)
+        p.recordExpected(2)  // a session asks for it again at its next step
+        #expect(p.evict() == 1, "an expected tile stays, however large")
+        #expect(p.evictCold() == nil, "an expected tile is not room for a prediction either")
+        #expect(p.evict() == 2, "when nothing else is left, it goes")
+    }
+
+    @Test func gdsfExpectedTilesHoldAtMostTheirShare() {
+        var p = GDSFPolicy<Int>(expectedShare: 0.5)
+        p.setCapacity(10_000)
+        p.insert(0, cost: 100, priority: .demand)
+        for _ in 0..<5 { p.recordHit(0) }
+        for k in 1...3 {
+            p.insert(k, cost: 2_000, priority: .demand)
+            p.recordExpected(k)
+        }
+        // 6,000 bytes expected against a share of 5,000: the longest expected went back among
+        // the others, where it is the first victim (large and read once).
+        #expect(p.evict() == 1)
+        #expect(p.evict() == 0)
+        #expect(p.evict() == 2)
+    }
 }

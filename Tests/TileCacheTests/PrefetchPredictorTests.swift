@@ -101,6 +101,47 @@ import Synchronization
         #expect(view(p, "other", z: 10, x: 300...302, y: 300...302, at: 6000).isEmpty)
     }
 
+    /// Like `view`, through `predict`: whether the last request found the session repeating its
+    /// viewport, and all tiles predicted meanwhile.
+    func predictView(_ p: PrefetchPredictor, _ client: String, z: Int, x: ClosedRange<Int>, y: ClosedRange<Int>,
+                     at now: UInt64) -> (repeats: Bool, tiles: [TileKey]) {
+        var tiles: [(x: Int, y: Int)] = []
+        for tx in x { for ty in y { tiles.append((tx, ty)) } }
+        let cx2 = x.lowerBound + x.upperBound, cy2 = y.lowerBound + y.upperBound
+        tiles.sort { (abs(2 * $0.x - cx2) + abs(2 * $0.y - cy2), $0.x, $0.y) < (abs(2 * $1.x - cx2) + abs(2 * $1.y - cy2), $1.x, $1.y) }
+        var out = [TileKey](), repeats = false
+        for (n, t) in tiles.enumerated() {
+            let prediction = p.predict(client: client, key: k(z, t.x, t.y), now: now + UInt64(n))
+            out += prediction.tiles
+            repeats = prediction.repeatsViewport
+        }
+        return (repeats, out)
+    }
+
+    @Test func aViewerWithoutACacheIsExpectedToAskForItsViewportAgain() {
+        let p = PrefetchPredictor()
+        // Without a cache: the whole 3x3 viewport again at each step, one tile right.
+        for step in 0..<3 {
+            _ = predictView(p, "a", z: 10, x: (100 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
+        }
+        let last = predictView(p, "a", z: 10, x: 103...105, y: 100...102, at: 3000)
+        #expect(last.repeats)
+        let next = Set((104...106).flatMap { x in (100...102).map { k(10, x, $0) } })
+        #expect(Set(last.tiles).isSubset(of: next))
+        #expect(Set(last.tiles).isSuperset(of: (100...102).map { k(10, 106, $0) }), "the ring ahead")
+        #expect(Set(last.tiles).isSuperset(of: (100...102).map { k(10, 104, $0) }), "and the tiles it holds and will ask for again")
+        // The tile it asks for is expected again too (first), with the predictions.
+        let again = p.predict(client: "a", key: k(10, 105, 101), now: 4000)
+        #expect(again.repeatsViewport && again.expected(after: k(10, 105, 101)).first == k(10, 105, 101))
+        // With a cache, only the new column each step: never repeating, only the ring.
+        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        for step in 1..<4 {
+            let r = predictView(p, "b", z: 10, x: (102 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
+            #expect(!r.repeats)
+            #expect(r.tiles.allSatisfy { $0.tile.x > 102 + step })
+        }
+    }
+
     @Test func clientsAreTrackedApartAndBounded() {
         let p = PrefetchPredictor(maxClients: 16)
         for c in 0..<100 { _ = p.observe(client: "c\(c)", key: k(5, 1, 1)) }

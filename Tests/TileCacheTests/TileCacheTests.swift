@@ -135,6 +135,30 @@ import TileGeometry
         #expect(cache.contains(key(200)))
     }
 
+    @Test func aRepeatedViewportIsKeptOverATileReadLongAgo() throws {
+        let small = sampleTile(500), large = sampleTile(10_000)
+        let cache = TileCache(budget: 20 * small.cost + large.cost + 100, policy: .gdsf)
+        // Small tiles read often by sessions that have left.
+        for _ in 0..<5 { for x in 0..<20 { _ = try cache.tile(key(x)) { small } } }
+        // A viewer without a cache draws a large tile of its viewport; it will ask again.
+        _ = try cache.tile(key(100)) { large }
+        #expect(cache.missing([key(100), key(102)], expected: true) == [key(102)], "only the tile not held")
+        _ = try cache.tile(key(200)) { small }  // needs room
+        #expect(cache.contains(key(100)), "the viewport asked for again stays")
+        #expect((0..<20).filter { cache.contains(key($0)) }.count == 19, "a tile read long ago made the room")
+    }
+
+    @Test func withoutExpectationsGDSFDropsTheLargeViewportTile() throws {
+        // The same without marking the viewport: GDSF's value per byte evicts the large tile.
+        let small = sampleTile(500), large = sampleTile(10_000)
+        let cache = TileCache(budget: 20 * small.cost + large.cost + 100, policy: .gdsf)
+        for _ in 0..<5 { for x in 0..<20 { _ = try cache.tile(key(x)) { small } } }
+        _ = try cache.tile(key(100)) { large }
+        #expect(cache.missing([key(100), key(102)]) == [key(102)])
+        _ = try cache.tile(key(200)) { small }
+        #expect(!cache.contains(key(100)))
+    }
+
     @Test func gdsfBudgetHoldsUnderConcurrentLoadWithMixedSizes() {
         let budget = 400_000
         let cache = TileCache(budget: budget, policy: .gdsf)

@@ -27,6 +27,13 @@ public protocol EvictionPolicy<Key>: Sendable {
     /// Like `evict`, but only a key never read since it came in; nil (nothing evicted) otherwise.
     /// Prefetched tiles get room this way only, so they never push out tiles in use.
     mutating func evictCold() -> Key?
+    /// A resident key is predicted to be read soon (a session that asks for its whole viewport
+    /// again is expected to ask for it at its next step). Policies that ignore this keep the default.
+    mutating func recordExpected(_ key: Key)
+}
+
+extension EvictionPolicy {
+    public mutating func recordExpected(_ key: Key) {}
 }
 
 /// The policies the cache implements, for configuration and the trace benchmark.

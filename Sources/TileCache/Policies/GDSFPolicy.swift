@@ -6,11 +6,25 @@
 /// coming back resumes its frequency. A prefetched key enters with half a read's weight and at
 /// the current `L`, so an unused prediction is an early victim; room for a prediction is made
 /// only by evicting the lowest of the keys never read since they came in. All operations are
-/// O(log n) on two indexed binary heaps (keys never read since they came in, and the others).
+/// O(log n) on indexed binary heaps (keys never read since they came in, and the others).
+///
+/// A key expected to be read soon (`recordExpected`: a session that asks for its whole viewport
+/// again at each step) is set apart: it leaves only when nothing else is left, and expected keys
+/// hold at most `expectedShare` of the capacity (beyond it, the largest and longest expected go
+/// back among the others, at today's `L`). Whatever its size, a tile a session is about to ask
+/// for again is thus kept over tiles read long ago.
 public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// Keys never read since they came in, and the others, each by priority.
     private var cold = PriorityHeap()
     private var warm = PriorityHeap()
+    /// Keys expected to be read soon, by when they were expected (oldest first).
+    private var expected = PriorityHeap()
+    private var isExpected: [Bool] = []
+    private var expectedBytes = 0.0
+    private var expectations = 0.0
+    private var capacity = Double.infinity
+    /// The most of the capacity expected keys may hold.
+    public let expectedShare: Double
     private var keys: [Key?] = []
     private var sizes: [Double] = []
     /// Reads credited to the key (a demand insertion is one, a prefetch half of one).
@@ -24,20 +38,27 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// The weight of a prefetch's admission, against 1 for a demand read.
     public let prefetchWeight: Double
 
-    public init(prefetchWeight: Double = 0.5) {
+    public init(prefetchWeight: Double = 0.5, expectedShare: Double = 0.5) {
         self.prefetchWeight = prefetchWeight
+        self.expectedShare = min(1, max(0, expectedShare))
     }
 
     public var name: String { "gdsf" }
 
-    public mutating func setCapacity(_ bytes: Int) {}
+    public mutating func setCapacity(_ bytes: Int) {
+        capacity = Double(bytes)
+        trimExpected()
+    }
 
     public mutating func recordHit(_ key: Key) {
         guard let slot = slots[key] else { return }
         let s = Int(slot)
         frequency[s] += 1
         let priority = inflation + frequency[s] / sizes[s]
-        if reads[s] == 0 {
+        if isExpected[s] {
+            // Still expected (the session asks for it again at its next step) until newer
+            // expectations displace it.
+        } else if reads[s] == 0 {
             cold.remove(slot)
             warm.insert(slot, priority: priority)
         } else {
@@ -58,12 +79,14 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             sizes[Int(s)] = size
             frequency[Int(s)] = f
             reads[Int(s)] = 0
+            isExpected[Int(s)] = false
         } else {
             slot = Int32(keys.count)
             keys.append(key)
             sizes.append(size)
             frequency.append(f)
             reads.append(0)
+            isExpected.append(false)
         }
         slots[key] = slot
         cold.insert(slot, priority: inflation + f / size)
@@ -71,14 +94,75 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
 
     public mutating func remove(_ key: Key) {
         guard let slot = slots.removeValue(forKey: key) else { return }
-        if reads[Int(slot)] == 0 { cold.remove(slot) } else { warm.remove(slot) }
+        if isExpected[Int(slot)] {
+            unexpect(slot)
+        } else if reads[Int(slot)] == 0 {
+            cold.remove(slot)
+        } else {
+            warm.remove(slot)
+        }
         release(slot)
+    }
+
+    public mutating func recordExpected(_ key: Key) {
+        guard let slot = slots[key] else { return }
+        let s = Int(slot)
+        expectations += 1
+        if isExpected[s] {
+            expected.update(slot, priority: expectedPriority(s))
+            return
+        }
+        if reads[s] == 0 { cold.remove(slot) } else { warm.remove(slot) }
+        isExpected[s] = true
+        expectedBytes += sizes[s]
+        expected.insert(slot, priority: expectedPriority(s))
+        trimExpected()
+    }
+
+    /// Expected keys leave largest and longest expected first: a doubling of size weighs as
+    /// much as `expectationScale` later expectations.
+    private func expectedPriority(_ s: Int) -> Double {
+        expectations / Self.expectationScale - Double(sizes[s].exponent)
+    }
+
+    static var expectationScale: Double { 2048 }
+
+    /// Sends the longest expected keys back among the others while expected keys hold more
+    /// than their share.
+    private mutating func trimExpected() {
+        while expectedBytes > capacity * expectedShare, let (slot, _) = expected.popMin() {
+            settle(slot)
+        }
+    }
+
+    /// Takes a slot out of the expected keys.
+    private mutating func unexpect(_ slot: Int32) {
+        expected.remove(slot)
+        isExpected[Int(slot)] = false
+        expectedBytes -= sizes[Int(slot)]
+        if expected.count == 0 { expectedBytes = 0 }
+    }
+
+    /// Puts a slot that left the expected heap back among the others, at today's `L`.
+    private mutating func settle(_ slot: Int32) {
+        let s = Int(slot)
+        isExpected[s] = false
+        expectedBytes -= sizes[s]
+        if expected.count == 0 { expectedBytes = 0 }
+        let priority = inflation + frequency[s] / sizes[s]
+        if reads[s] == 0 { cold.insert(slot, priority: priority) } else { warm.insert(slot, priority: priority) }
     }
 
     public mutating func evict() -> Key? {
         let useCold: Bool
         switch (cold.minPriority, warm.minPriority) {
-        case (nil, nil): return nil
+        case (nil, nil):
+            // Only expected keys are left: the longest expected goes.
+            guard let (slot, _) = expected.popMin() else { return nil }
+            isExpected[Int(slot)] = false
+            expectedBytes -= sizes[Int(slot)]
+            if expected.count == 0 { expectedBytes = 0 }
+            return forget(slot)
         case (_?, nil): useCold = true
         case (nil, _?): useCold = false
         case let (c?, w?): useCold = c <= w
