@@ -14,7 +14,7 @@ public enum BuildError: Error, CustomStringConvertible {
     case sourceMissing(path: String)
     case sourceEmpty(path: String)
     case sourceUnreadable(path: String, PNGError)
-    case georeference(GeoreferenceError)
+    case georeference(SidecarError)
     case outsideMercator(path: String, bounds: GeoBounds)
     case zoomOrder(min: Int, max: Int)
     case zoomTooHigh(Int)

@@ -82,10 +82,10 @@ final class WrappedMapping: MercatorToPixel {
 /// How tiles map onto a source: closed form for north-up EPSG:4326/3857, PROJ and the
 /// georeference otherwise.
 enum MappingChoice {
-    static func separable(crs: SpatialReference, georeferencing: Georeferencing) -> Georeference? {
+    static func separable(crs: SpatialReference, georeferencing: Georeferencing) -> PixelGrid? {
         guard let gt = georeferencing.affine, gt.isNorthUp else { return nil }
         guard let kind = crs.kind else { return nil }
-        return Georeference(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
+        return PixelGrid(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
     }
 
     static func mapping(crs: SpatialReference, georeferencing: Georeferencing, path: String,

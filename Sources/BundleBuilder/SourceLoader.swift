@@ -148,7 +148,7 @@ enum SourceLoader {
         if declared == nil {
             let worldFileCRS: CRS = options.crs?.kind == .epsg3857 ? .epsg3857 : .epsg4326
             do {
-                let g = try GeoreferenceLocator.locate(image: path, width: reader.width, height: reader.height,
+                let g = try SidecarLocator.locate(image: path, width: reader.width, height: reader.height,
                                                        worldFileCRS: worldFileCRS)
                 declared = (options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84),
                             GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight))

@@ -34,7 +34,7 @@ public protocol MercatorToPixel: AnyObject {
 /// How tile pixels find their source pixels.
 public enum PixelMapping {
     /// North-up EPSG:4326 or EPSG:3857: columns depend on x only, rows on y only (closed form).
-    case separable(Georeference)
+    case separable(PixelGrid)
     /// Anything else (another CRS, a rotated or sheared geotransform): through a transform,
     /// approximated per tile by a grid of exact points.
     case general(any MercatorToPixel)

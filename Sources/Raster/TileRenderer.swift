@@ -52,7 +52,7 @@ public struct TileRenderer: Sendable {
     }
 
     /// Renders one source whose columns depend on x only and rows on y only (closed form).
-    func renderSeparable(_ tile: TileID, reader: any SourceWindowReader, georeference g: Georeference,
+    func renderSeparable(_ tile: TileID, reader: any SourceWindowReader, georeference g: PixelGrid,
                          supersampled: Bool = false, scratch: inout Scratch) throws -> RGBAImage? {
         let n = tileSize
         let tb = tile.mercatorBounds

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Problems reading a world file or JSON sidecar.
-public enum GeoreferenceError: Error, CustomStringConvertible, Equatable {
+/// Problems reading a world file or JSON sidecar (the pixel grid beside an image).
+public enum SidecarError: Error, CustomStringConvertible, Equatable {
     case unreadable(path: String, reason: String)
     case malformed(path: String, reason: String)
     /// Rotation terms, a negative pixel width or a positive pixel height: the builder reads such
@@ -25,7 +25,7 @@ public enum GeoreferenceError: Error, CustomStringConvertible, Equatable {
 public enum WorldFile {
     /// Parses world file text of a north-up image: no rotation terms (D, B), a positive pixel width
     /// (A) and a negative pixel height (E).
-    public static func parse(_ text: String, crs: CRS, path: String = "world file") throws(GeoreferenceError) -> Georeference {
+    public static func parse(_ text: String, crs: CRS, path: String = "world file") throws(SidecarError) -> PixelGrid {
         let lines = text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -44,11 +44,11 @@ public enum WorldFile {
             throw .malformed(path: path, reason: "lines 1 to 4 (\(a), \(d), \(b), \(e)) give pixels no area")
         }
         guard d == 0, b == 0, a > 0, e < 0 else { throw .notNorthUp(path: path) }
-        return Georeference(crs: crs, originX: c - a / 2, originY: f - e / 2, pixelWidth: a, pixelHeight: -e)
+        return PixelGrid(crs: crs, originX: c - a / 2, originY: f - e / 2, pixelWidth: a, pixelHeight: -e)
     }
 
     /// Writes world file text for a georeference.
-    public static func format(_ g: Georeference) -> String {
+    public static func format(_ g: PixelGrid) -> String {
         let lines = [g.pixelWidth, 0, 0, -g.pixelHeight, g.originX + g.pixelWidth / 2, g.originY - g.pixelHeight / 2]
         return lines.map { String(format: "%.12f", $0) }.joined(separator: "\n") + "\n"
     }
@@ -66,7 +66,7 @@ public struct GeoSidecar: Codable, Sendable {
     }
 
     /// Parses sidecar JSON into a georeference for an image of the given size.
-    public static func parse(_ data: Data, width: Int, height: Int, path: String) throws(GeoreferenceError) -> Georeference {
+    public static func parse(_ data: Data, width: Int, height: Int, path: String) throws(SidecarError) -> PixelGrid {
         let sidecar: GeoSidecar
         do {
             sidecar = try JSONDecoder().decode(GeoSidecar.self, from: data)
@@ -81,12 +81,12 @@ public struct GeoSidecar: Codable, Sendable {
         guard b.count == 4, b.allSatisfy(\.isFinite), b[0] < b[2], b[1] < b[3] else {
             throw .malformed(path: path, reason: "bounds must be 4 finite numbers [west, south, east, north] with west < east and south < north")
         }
-        return Georeference(crs: crs, bounds: (b[0], b[1], b[2], b[3]), width: width, height: height)
+        return PixelGrid(crs: crs, bounds: (b[0], b[1], b[2], b[3]), width: width, height: height)
     }
 }
 
-/// Finds and reads the georeference beside an image.
-public enum GeoreferenceLocator {
+/// Finds and reads the sidecar (world file or JSON) that places an image: its pixel grid.
+public enum SidecarLocator {
     /// Candidate world-file paths for an image path, in the order they are tried.
     public static func worldFileCandidates(for image: String) -> [String] {
         let url = URL(fileURLWithPath: image)
@@ -101,7 +101,7 @@ public enum GeoreferenceLocator {
     }
 
     /// Reads the first world file or sidecar found; world files use `worldFileCRS`.
-    public static func locate(image: String, width: Int, height: Int, worldFileCRS: CRS) throws(GeoreferenceError) -> Georeference {
+    public static func locate(image: String, width: Int, height: Int, worldFileCRS: CRS) throws(SidecarError) -> PixelGrid {
         let fm = FileManager.default
         for candidate in worldFileCandidates(for: image) where fm.fileExists(atPath: candidate) {
             let text: String

@@ -11,7 +11,7 @@ import TrailMapTestSupport
                 color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) throws -> GeoreferencedSource {
         let png = try TestSources.write(in: dir, name: name, width: width, height: height, bounds: bounds, color: color)
         let pyramid = try SourcePyramid(reader: try PNGRowReader(path: png), memoryBudget: budget, spillDirectory: dir.path)
-        let g = try GeoreferenceLocator.locate(image: png, width: width, height: height, worldFileCRS: .epsg4326)
+        let g = try SidecarLocator.locate(image: png, width: width, height: height, worldFileCRS: .epsg4326)
         return GeoreferencedSource(pyramid: pyramid, georeference: g)
     }
 

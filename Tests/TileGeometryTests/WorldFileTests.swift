@@ -12,14 +12,14 @@ import Testing
     }
 
     @Test func roundTripsThroughFormat() throws {
-        let g = Georeference(crs: .epsg3857, originX: -20000, originY: 50000, pixelWidth: 30, pixelHeight: 30)
+        let g = PixelGrid(crs: .epsg3857, originX: -20000, originY: 50000, pixelWidth: 30, pixelHeight: 30)
         let back = try WorldFile.parse(WorldFile.format(g), crs: .epsg3857)
         #expect(abs(back.originX - g.originX) < 1e-6 && abs(back.originY - g.originY) < 1e-6)
     }
 
     @Test(arguments: ["0.5\n0.1\n0\n-0.5\n0\n0", "-0.5\n0\n0\n-0.5\n0\n0", "0.5\n0\n0\n0.5\n0\n0"])
     func tellsWhatIsNotNorthUp(text: String) {
-        #expect(throws: GeoreferenceError.notNorthUp(path: "a.pgw")) {
+        #expect(throws: SidecarError.notNorthUp(path: "a.pgw")) {
             try WorldFile.parse(text, crs: .epsg4326, path: "a.pgw")
         }
     }
@@ -30,7 +30,7 @@ import Testing
         #expect {
             try WorldFile.parse(text, crs: .epsg4326, path: "bad.pgw")
         } throws: { error in
-            guard case let .malformed(path, _) = error as? GeoreferenceError else { return false }
+            guard case let .malformed(path, _) = error as? SidecarError else { return false }
             return path == "bad.pgw"
         }
     }
@@ -42,7 +42,7 @@ import Testing
         let defaulted = try GeoSidecar.parse(Data(#"{"bounds": [-10, -5, 10, 5]}"#.utf8), width: 20, height: 10, path: "s.json")
         #expect(defaulted.crs == .epsg4326)
         for bad in [#"{"crs": "EPSG:2056", "bounds": [0,0,1,1]}"#, #"{"bounds": [0,0,1]}"#, #"{"bounds": [1,0,0,1]}"#, "nope"] {
-            #expect(throws: GeoreferenceError.self) { try GeoSidecar.parse(Data(bad.utf8), width: 1, height: 1, path: "s.json") }
+            #expect(throws: SidecarError.self) { try GeoSidecar.parse(Data(bad.utf8), width: 1, height: 1, path: "s.json") }
         }
     }
 

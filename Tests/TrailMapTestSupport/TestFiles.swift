@@ -40,7 +40,7 @@ public enum TestSources {
         }
         let png = dir.file(name + ".png")
         try Data(try PNGEncoder.encode(image, options: PNGEncodingOptions(effort: .fast))).write(to: URL(fileURLWithPath: png))
-        let g = Georeference(crs: .epsg4326, bounds: (bounds.west, bounds.south, bounds.east, bounds.north),
+        let g = PixelGrid(crs: .epsg4326, bounds: (bounds.west, bounds.south, bounds.east, bounds.north),
                              width: width, height: height)
         try WorldFile.format(g).write(toFile: dir.file(name + ".pgw"), atomically: false, encoding: .utf8)
         return png

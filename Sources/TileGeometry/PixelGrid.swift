@@ -1,8 +1,10 @@
-/// An axis-aligned affine map from pixel coordinates to a CRS, as a world file describes it.
+/// A grid of pixels laid axis-aligned in a closed-form CRS (`CRS`): the affine map from pixel
+/// coordinates to the CRS that a world file describes. (`SourceReaders.Georeferencing` is the
+/// general case: any affine transform, ground control points or a sensor model, in any CRS.)
 ///
 /// Pixel (col, row) edges map to `x = originX + col * pixelWidth`, `y = originY - row * pixelHeight`,
 /// where (originX, originY) is the outer top-left corner of the image.
-public struct Georeference: Hashable, Sendable {
+public struct PixelGrid: Hashable, Sendable {
     public let crs: CRS
     /// X of the top-left corner of the top-left pixel (not its centre).
     public let originX: Double
