@@ -120,13 +120,12 @@ public struct RegionManager: Sendable {
         let usedByOthers = registry.values.filter { $0.productId != productId }.reduce(Int64(0)) { $0 + $1.size }
         try installer.checkRoom(size: product.size, alreadyDownloaded: resumable, usedByOthers: usedByOthers)
         let lock = try partial.lock()
-        defer { lock.unlock() }
+        defer { lock.release() }  // done or failed, the lock file goes (a failed download's partial stays to resume)
         let job = Downloader.Job(url: client.downloadURL(productId, advertised: product.downloadURL), token: token,
                                  productId: productId, sha256: product.sha256, size: product.size, partial: partial)
         try await downloader.download(job, progress: progress)
         let path = try installer.install(partial, productId: productId, sha256: product.sha256, size: product.size,
                                          fileName: product.bundleFileName)
-        partial.remove()  // the lock file; the partial itself was renamed into place
         if let existing, existing.file != path { try? FileManager.default.removeItem(atPath: existing.file) }
         var region = InstalledRegion(productId: productId, title: product.title, version: product.version,
                                      sha256: product.sha256.lowercased(), size: product.size, file: path, installedAt: Date())
@@ -150,8 +149,11 @@ public struct RegionManager: Sendable {
     // MARK: uninstall
 
     /// Deletes the bundle (and any partial download); the purchase stays, so reinstalling is free.
+    /// Refused with `downloadInProgress` while another process downloads the region.
     public func uninstall(_ productId: String) async throws -> UninstallOutcome {
         let partial = PartialDownload(productId: productId, directory: installer.tilesDirectory)
+        let lock = FileManager.default.fileExists(atPath: installer.tilesDirectory) ? try partial.lock() : nil
+        defer { lock?.release() }
         guard let region = try state.loadRegistry()[productId] else {
             let had = partial.bytesOnDisk
             partial.remove()
