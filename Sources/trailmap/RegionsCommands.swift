@@ -122,7 +122,9 @@ struct RegionsUninstallCommand: AsyncParsableCommand {
 }
 
 struct RegionsRestoreCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Install every region your account owns (e.g. on a new device).")
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Install every region your account owns, and the free regions it has installed on other devices (e.g. on a new device).")
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var download: DownloadOptions
     @OptionGroup var options: RegionOptions
@@ -131,7 +133,7 @@ struct RegionsRestoreCommand: AsyncParsableCommand {
         let printer = download.printer
         let items = try await options.manager().restore { printer.report($0, $1) }
         if json { try RegionsOutput.json(items) } else if items.isEmpty {
-            TerminalText.print("Your account owns no regions yet.")
+            TerminalText.print("Your account owns no regions yet, and has no free region installed on another device.")
         } else {
             RegionsOutput.table(["ID", "RESULT", "NOTE"], items.map { [$0.productId, $0.result.replacingOccurrences(of: "_", with: " "), $0.message ?? ""] })
         }
