@@ -13,8 +13,7 @@ enum ImagePacking {
         let pageSize = Int(try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
         var rows = [(rowid: Int64, cell: Int)]()
         let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, LENGTH(CAST(tile_id AS BLOB)), LENGTH(tile_data) FROM images")
-        var count = 0
-        while let r = try cursor.next() { rows.append((r[0], 0)); count += 1; rows[count - 1].cell = cellSize(id: r[1], data: r[2], rowids: 0, pageSize: pageSize) }
+        while let r = try cursor.next() { rows.append((r[0], cellSize(id: r[1], data: r[2], pageSize: pageSize))) }
         guard rows.count > 1 else { return }
         let top = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM images") ?? 0
         // New rowids run from top + 1: their varints are at most this long.
@@ -34,10 +33,10 @@ enum ImagePacking {
         try db.execute(sql: "DROP TABLE temp.trailmap_packing")
     }
 
-    /// Bytes a row of `images` takes on a table leaf page (its cell and cell pointer), with a
-    /// 32-character text `tile_id`: payload (record header, id, data) kept on the page up to
-    /// SQLite's local limit, the rest on overflow pages.
-    static func cellSize(id: Int, data: Int, rowids: Int64, pageSize: Int) -> Int {
+    /// Bytes a row of `images` takes on a table leaf page (its cell and cell pointer) but for its
+    /// rowid's varint, with an `id`-byte text `tile_id` and a `data`-byte blob: the payload (record
+    /// header, id, data) is kept on the page up to SQLite's local limit, the rest on overflow pages.
+    static func cellSize(id: Int, data: Int, pageSize: Int) -> Int {
         let types = varintLength(Int64(13 + 2 * id)) + varintLength(Int64(12 + 2 * data))
         let header = types + varintLength(Int64(types + 1))
         let payload = header + id + data
@@ -49,7 +48,7 @@ enum ImagePacking {
             local = surplus <= maxLocal ? surplus : minLocal
             pointer = 4
         }
-        return varintLength(Int64(payload)) + local + pointer + 2 + (rowids > 0 ? varintLength(rowids) : 0)
+        return varintLength(Int64(payload)) + local + pointer + 2
     }
 
     static func varintLength(_ v: Int64) -> Int {
