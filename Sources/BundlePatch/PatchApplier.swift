@@ -55,8 +55,10 @@ public enum PatchApplier {
                     }
                     try db.execute(sql: "DETACH DATABASE p")
                 }
-                // Rows replaced and removed leave free pages: rewritten without them, the file
-                // takes no more room than the published one (the content, and its hash, unchanged).
+                // Rows replaced and removed leave free pages: rewritten without them, and with the
+                // images in an order that packs their pages, the file takes no more room than the
+                // published one (the content, and its hash, unchanged).
+                if deduplicated { try ImagePacking.pack(db) }
                 try db.execute(sql: "VACUUM")
             }
             try db.close()

@@ -38,6 +38,8 @@ public protocol CatalogStore: Sendable {
     func isEntitled(accountID: String, productID: String) async throws(CatalogError) -> Bool
     func setInstalled(productID: String, version: Int, deviceID: String, account: Account) async throws(CatalogError)
     func setUninstalled(productID: String, deviceID: String, account: Account) async throws(CatalogError)
+    /// The products installed on any of the account's devices, sorted, each once.
+    func installedProducts(account: Account) async throws(CatalogError) -> [String]
     func apply(_ e: StoreEvent) async throws(CatalogError) -> StoreEventOutcome
     func auditLog(limit: Int) async throws(CatalogError) -> [AuditEntry]
 

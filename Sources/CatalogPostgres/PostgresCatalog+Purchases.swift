@@ -153,6 +153,17 @@ extension PostgresCatalog {
         }
     }
 
+    /// The products installed on any of the account's devices, sorted, each once.
+    public func installedProducts(account: Account) async throws(CatalogError) -> [String] {
+        let logger = logger
+        return try await withConnection { conn in
+            try await conn.rows("""
+                SELECT DISTINCT installs.product_id FROM installs JOIN devices ON devices.id = installs.device_id
+                WHERE devices.account_id = \(account.id) AND installs.status = 'installed' ORDER BY installs.product_id
+                """, logger).map { r in try r.get("product_id") as String }
+        }
+    }
+
     /// The audit log, oldest first.
     public func auditLog(limit: Int = 1000) async throws(CatalogError) -> [AuditEntry] {
         let logger = logger

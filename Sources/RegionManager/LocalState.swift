@@ -59,11 +59,12 @@ public struct LocalState: Sendable {
     }
 
     /// Reads, changes and writes the registry.
-    /// Processes take turns (a lock on `registry.lock`), so concurrent installs lose no entry.
+    /// Processes take turns (a lock on `registry.lock`, deleted as it is released), so concurrent
+    /// installs lose no entry and no lock file stays behind.
     public func updateRegistry(_ change: (inout [String: InstalledRegion]) throws -> Void) throws {
         let lock = try FileLock(path: (directory as NSString).appendingPathComponent("registry.lock"), wait: true,
                                 busy: .stateFolder(path: directory, reason: "registry locked"))
-        defer { lock.unlock() }
+        defer { lock.release() }
         var registry = try loadRegistry()
         try change(&registry)
         try saveRegistry(registry)

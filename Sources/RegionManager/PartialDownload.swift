@@ -22,7 +22,8 @@ public struct PartialDownload: Sendable {
 
     public var path: String { (directory as NSString).appendingPathComponent(".\(Self.safe(productId)).download") }
     public var sidecarPath: String { path + ".json" }
-    /// Held (flock) by the process downloading this region, so two never append to one file.
+    /// Held (flock) by the process downloading this region, so two never append to one file;
+    /// deleted by its holder when it lets go.
     public var lockPath: String { path + ".lock" }
 
     /// Takes the download lock, or throws `downloadInProgress`.
@@ -56,11 +57,11 @@ public struct PartialDownload: Sendable {
         try DurableFile.write(try JSONEncoder().encode(sidecar), to: sidecarPath, mode: 0o600)
     }
 
-    /// Deletes the partial file, its sidecar and its lock file.
+    /// Deletes the partial file and its sidecar (the lock file is its holder's to delete: see
+    /// `FileLock.release`).
     public func remove() {
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: sidecarPath)
-        try? FileManager.default.removeItem(atPath: lockPath)
     }
 
     static func safe(_ s: String) -> String {

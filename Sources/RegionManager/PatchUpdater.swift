@@ -21,6 +21,10 @@ extension RegionManager {
         let patchBytes = update.patches.reduce(Int64(0)) { $0 + $1.size }
         try installer.checkRoom(size: local.size + patchBytes, alreadyDownloaded: local.size, usedByOthers: usedByOthers)
         var partials = [PartialDownload]()
+        // Each patch's lock is held to the end, so its files are deleted by their holder; letting go
+        // deletes the lock files, done or failed.
+        var locks = [FileLock]()
+        defer { for lock in locks { lock.release() } }
         var downloaded: Int64 = 0
         for link in update.patches {
             guard let url = client.resolve(link.url) else {
@@ -29,8 +33,7 @@ extension RegionManager {
             let partial = PartialDownload(productId: "\(productId).patch-\(link.fromVersion)-\(link.toVersion)",
                                           directory: installer.tilesDirectory)
             downloaded += link.size - partial.resumableBytes(sha256: link.sha256, size: link.size)
-            let lock = try partial.lock()
-            defer { lock.unlock() }
+            locks.append(try partial.lock())
             try await downloader.download(Downloader.Job(url: url, token: token, productId: productId, sha256: link.sha256,
                                                          size: link.size, partial: partial), progress: progress)
             let actual = try FileDigest.sha256(path: partial.path)

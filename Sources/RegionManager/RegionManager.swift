@@ -120,13 +120,12 @@ public struct RegionManager: Sendable {
         let usedByOthers = registry.values.filter { $0.productId != productId }.reduce(Int64(0)) { $0 + $1.size }
         try installer.checkRoom(size: product.size, alreadyDownloaded: resumable, usedByOthers: usedByOthers)
         let lock = try partial.lock()
-        defer { lock.unlock() }
+        defer { lock.release() }  // done or failed, the lock file goes (a failed download's partial stays to resume)
         let job = Downloader.Job(url: client.downloadURL(productId, advertised: product.downloadURL), token: token,
                                  productId: productId, sha256: product.sha256, size: product.size, partial: partial)
         try await downloader.download(job, progress: progress)
         let path = try installer.install(partial, productId: productId, sha256: product.sha256, size: product.size,
                                          fileName: product.bundleFileName)
-        partial.remove()  // the lock file; the partial itself was renamed into place
         if let existing, existing.file != path { try? FileManager.default.removeItem(atPath: existing.file) }
         var region = InstalledRegion(productId: productId, title: product.title, version: product.version,
                                      sha256: product.sha256.lowercased(), size: product.size, file: path, installedAt: Date())
@@ -150,8 +149,11 @@ public struct RegionManager: Sendable {
     // MARK: uninstall
 
     /// Deletes the bundle (and any partial download); the purchase stays, so reinstalling is free.
+    /// Refused with `downloadInProgress` while another process downloads the region.
     public func uninstall(_ productId: String) async throws -> UninstallOutcome {
         let partial = PartialDownload(productId: productId, directory: installer.tilesDirectory)
+        let lock = FileManager.default.fileExists(atPath: installer.tilesDirectory) ? try partial.lock() : nil
+        defer { lock?.release() }
         guard let region = try state.loadRegistry()[productId] else {
             let had = partial.bytesOnDisk
             partial.remove()
@@ -177,7 +179,8 @@ public struct RegionManager: Sendable {
 
     // MARK: restore, status, update
 
-    /// Installs every region the account owns that is not installed here (a new device).
+    /// Installs every region the account owns, and every free region installed on another of its
+    /// devices, that is not installed here (a new device).
     public func restore(progress: @Sendable (String, DownloadProgress) -> Void = { _, _ in }) async throws -> [RestoreItem] {
         let entitlements = try await client.entitlements()
         var items: [RestoreItem] = []
@@ -186,17 +189,39 @@ public struct RegionManager: Sendable {
                 items.append(RestoreItem(productId: e.productId, result: "revoked", message: e.revokedReason))
                 continue
             }
-            do {
-                let outcome = try await install(e.productId) { progress(e.productId, $0) }
-                items.append(RestoreItem(productId: e.productId, result: outcome.alreadyInstalled ? "already_installed" : "installed",
-                                         message: outcome.warning))
-            } catch let error as RegionManagerError {
-                if case .notLoggedIn = error { throw error }
-                if case .areaProduct = error { continue }  // an area product's purchase is its area, restored by the area's id
-                items.append(RestoreItem(productId: e.productId, result: "failed", message: error.description))
-            }
+            if let item = try await restoreOne(e.productId, progress: progress) { items.append(item) }
+        }
+        for id in try await freeInstalls(excluding: Set(entitlements.map(\.productId))) {
+            if let item = try await restoreOne(id, progress: progress) { items.append(item) }
         }
         return items
+    }
+
+    /// One region of a restore, or nil for an area product (restored by its area's id).
+    private func restoreOne(_ productId: String, progress: @Sendable (String, DownloadProgress) -> Void) async throws -> RestoreItem? {
+        do {
+            let outcome = try await install(productId) { progress(productId, $0) }
+            return RestoreItem(productId: productId, result: outcome.alreadyInstalled ? "already_installed" : "installed",
+                               message: outcome.warning)
+        } catch let error as RegionManagerError {
+            if case .notLoggedIn = error { throw error }
+            if case .areaProduct = error { return nil }  // an area product's purchase is its area, restored by the area's id
+            return RestoreItem(productId: productId, result: "failed", message: error.description)
+        }
+    }
+
+    /// The free regions of the catalog installed on any of the account's devices, but for `owned`
+    /// (a server from before `GET /installs` knows none).
+    private func freeInstalls(excluding owned: Set<String>) async throws -> [String] {
+        let installed: [String]
+        do { installed = try await client.accountInstalls() } catch let RegionManagerError.rejected(status, _, _) where status == 404 {
+            return []
+        }
+        let wanted = Set(installed).subtracting(owned)
+        guard !wanted.isEmpty else { return [] }
+        return try await client.catalog(deviceId: deviceId).products
+            .filter { wanted.contains($0.productId) && $0.free && $0.kind == .region }
+            .map(\.productId).sorted()
     }
 
     /// Installed regions with their status on the server (when it answers) and the storage used.

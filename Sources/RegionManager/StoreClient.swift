@@ -87,6 +87,13 @@ public struct StoreClient: Sendable {
         return list.entitlements
     }
 
+    /// The products installed on any of the account's devices.
+    public func accountInstalls() async throws -> [String] {
+        let list: AccountInstalls = try await call("GET", "installs", body: nil as Data?, auth: true, idempotent: true)
+        for id in list.productIds { try ServerInput.name(id, "product id") }
+        return list.productIds
+    }
+
     public func purchase(signedTransaction: String) async throws -> PurchaseResult {
         try await call("POST", "purchases", body: SignedTransaction(signedTransaction: signedTransaction), auth: true,
                        idempotent: true)

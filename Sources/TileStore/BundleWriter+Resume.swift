@@ -112,9 +112,7 @@ extension BundleWriter {
     }
 
     func releaseLock() {
-        guard let lock else { return }
-        try? FileManager.default.removeItem(atPath: temporaryPath + ".lock")
-        lock.unlock()
+        lock?.release()
     }
 
     /// The units recorded as finished.

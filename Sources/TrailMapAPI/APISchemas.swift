@@ -13,6 +13,7 @@ public enum APISchemas {
             "DeviceRegistration": DeviceRegistration.schema,
             "Install": InstallRequest.schema,
             "InstallResult": InstallResult.schema,
+            "AccountInstalls": AccountInstalls.schema,
             "Catalog": CatalogListing.schema,
             "Category": Category.schema,
             "Price": Price.schema,

@@ -128,3 +128,14 @@ public struct InstallResult: Codable, Sendable, Equatable {
         Schema.object(["productId": Schema.string(), "version": Schema.integer(), "status": Schema.string(enum: ["installed"])])
     }
 }
+
+/// `GET /installs` answer: the products installed on at least one of the account's devices (what
+/// `restore` reinstalls on a new device besides the account's purchases: its free regions).
+public struct AccountInstalls: Codable, Sendable, Equatable {
+    /// Product ids, sorted, each once.
+    public var productIds: [String]
+
+    public init(productIds: [String]) { self.productIds = productIds }
+
+    public static var schema: JSONValue { Schema.object(["productIds": Schema.array(Schema.string())]) }
+}

@@ -57,10 +57,13 @@ struct RegionsNearCommand: AsyncParsableCommand {
 struct RegionsBuyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "buy", abstract: "Buy a region through the sandbox store (nothing is bought if you own it).")
     @Argument(help: "Product id.") var id: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func run() async throws {
-        switch try await options.manager().buy(id) {
+        let outcome = try await options.manager().buy(id)
+        if json { try RegionsOutput.json(BuyReport(outcome)); return }
+        switch outcome {
         case let .free(p): TerminalText.print("\(p.title) is free: nothing to buy. Install it with `trailmap regions install \(id)`.")
         case let .alreadyOwned(_, message): TerminalText.print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
         case let .purchased(p, result):
@@ -94,13 +97,15 @@ struct RegionsInstallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install", abstract: "Download (resuming an interrupted download), verify and install a region you own.")
     @Argument(help: "Product id.") var id: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var download: DownloadOptions
     @OptionGroup var options: RegionOptions
 
     func run() async throws {
         let printer = download.printer
         let id = id
-        RegionsOutput.installed(try await options.manager().install(id) { printer.report(id, $0) })
+        let outcome = try await options.manager().install(id) { printer.report(id, $0) }
+        if json { try RegionsOutput.json(outcome) } else { RegionsOutput.installed(outcome) }
     }
 }
 
@@ -117,7 +122,9 @@ struct RegionsUninstallCommand: AsyncParsableCommand {
 }
 
 struct RegionsRestoreCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Install every region your account owns (e.g. on a new device).")
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Install every region your account owns, and the free regions it has installed on other devices (e.g. on a new device).")
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var download: DownloadOptions
     @OptionGroup var options: RegionOptions
@@ -126,7 +133,7 @@ struct RegionsRestoreCommand: AsyncParsableCommand {
         let printer = download.printer
         let items = try await options.manager().restore { printer.report($0, $1) }
         if json { try RegionsOutput.json(items) } else if items.isEmpty {
-            TerminalText.print("Your account owns no regions yet.")
+            TerminalText.print("Your account owns no regions yet, and has no free region installed on another device.")
         } else {
             RegionsOutput.table(["ID", "RESULT", "NOTE"], items.map { [$0.productId, $0.result.replacingOccurrences(of: "_", with: " "), $0.message ?? ""] })
         }

@@ -97,6 +97,15 @@ import TrailMapTestSupport
             _ = try await f.store.listing(account: bob, deviceID: phone.id, available: nil, only: nil)
         } == "unknown_device")
         try await f.store.setInstalled(productID: "base", version: 1, deviceID: phone.id, account: ann)
+        // The account's installs across its devices: each product once; none of another account's.
+        let tablet = try await f.store.addDevice(account: ann, name: "tablet")
+        try await f.store.setInstalled(productID: "base", version: 1, deviceID: tablet.id, account: ann)
+        #expect(try await f.store.installedProducts(account: ann) == ["base"])
+        #expect(try await f.store.installedProducts(account: bob).isEmpty)
+        try await f.store.setUninstalled(productID: "base", deviceID: phone.id, account: ann)
+        #expect(try await f.store.installedProducts(account: ann) == ["base"])
+        try await f.store.setUninstalled(productID: "base", deviceID: tablet.id, account: ann)
+        #expect(try await f.store.installedProducts(account: ann).isEmpty)
     }
 
     @Test(arguments: Backend.allCases)

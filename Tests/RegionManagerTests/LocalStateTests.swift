@@ -1,5 +1,6 @@
 import Foundation
 import RegionManager
+import Synchronization
 import Testing
 import TrailMapTestSupport
 
@@ -45,6 +46,30 @@ import TrailMapTestSupport
         let reopened = try LocalState(directory: tmp.path)
         #expect(try reopened.loadRegistry() == ["com.x.a": region])
         #expect(try reopened.loadAccount() == account)
+    }
+
+    /// Processes (here threads, each with its own lock descriptor) updating the registry at once
+    /// lose no entry, and leave no `registry.lock` behind.
+    @Test func concurrentUpdatesLoseNothingAndLeaveNoLockFile() throws {
+        let tmp = TemporaryDirectory()
+        let state = try LocalState(directory: tmp.path)
+        let failures = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for t in 0..<4 {
+            group.enter()
+            Thread {
+                for i in 0..<25 {
+                    let region = InstalledRegion(productId: "com.x.\(t).\(i)", title: nil, version: 1, sha256: "ab", size: 10,
+                                                 file: "/t/\(t)-\(i).mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
+                    do { try state.updateRegistry { $0[region.productId] = region } } catch { failures.withLock { $0.append("\(error)") } }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try state.loadRegistry().count == 100)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: tmp.path)) == ["registry.json"])
     }
 
     @Test func damagedRegistryIsExplained() throws {

@@ -132,6 +132,9 @@ import TrailMapTestSupport
             c.check(installBody, as: "Install")
             _ = try c.answer(try await Self.send(client, .put, "/api/v1/devices/\(device.deviceId)/installs/colorado", token: token, installBody),
                              InstallResult.self, "put", "/devices/{deviceId}/installs/{productId}", .ok)
+            let installs = try c.answer(try await Self.send(client, .get, "/api/v1/installs", token: token),
+                                        AccountInstalls.self, "get", "/installs", .ok)
+            #expect(installs.productIds == ["colorado"])
 
             // The catalog as this device sees it (installedVersion present), and a product.
             let listing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog?device=\(device.deviceId)", token: token),

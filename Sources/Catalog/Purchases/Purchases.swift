@@ -119,6 +119,16 @@ extension CatalogDatabase {
         }
     }
 
+    /// The products installed on any of the account's devices, sorted, each once.
+    public func installedProducts(account: Account) throws(CatalogError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT installs.product_id FROM installs JOIN devices ON devices.id = installs.device_id
+                WHERE devices.account_id = ? AND installs.status = 'installed' ORDER BY installs.product_id
+                """, arguments: [account.id])
+        }
+    }
+
     /// The audit log, oldest first.
     public func auditLog(limit: Int = 1000) throws(CatalogError) -> [AuditEntry] {
         try read { db in

@@ -54,6 +54,13 @@ extension StoreAPI {
         return JSONReply.make(InstallResult(productId: id, version: b.version), request: request, cacheControl: "no-store")
     }
 
+    /// The products installed on any of the account's devices.
+    func accountInstalls(_ request: Request) async throws -> Response {
+        let a = try await account(request)
+        return JSONReply.make(AccountInstalls(productIds: try await catalog.installedProducts(account: a)), request: request,
+                              cacheControl: "no-store")
+    }
+
     func uninstall(_ request: Request, device: Substring, product: Substring) async throws -> Response {
         let a = try await account(request)
         try await catalog.setUninstalled(productID: try Self.productID(product), deviceID: String(device.prefix(64)), account: a)

@@ -70,6 +70,8 @@ enum OpenAPIDocument {
            replies: ["200": "InstallResult"]),
         Op(method: "delete", path: "/devices/{deviceId}/installs/{productId}", summary: "Mark a region uninstalled (the purchase stays)",
            auth: true, body: nil, answers: ["204": "uninstalled"]),
+        Op(method: "get", path: "/installs", summary: "The products installed on any of the account's devices (what a restore reinstalls besides purchases)",
+           auth: true, body: nil, answers: ["200": "the product ids"], replies: ["200": "AccountInstalls"]),
         Op(method: "get", path: "/catalog", summary: "Categories and products with the caller's status (?device=)", auth: false,
            body: nil, answers: ["200": "the catalog"], replies: ["200": "Catalog"]),
         Op(method: "get", path: "/catalog/{productId}", summary: "A product: price, size, zoom range, levels of detail, coverage, preview",

@@ -72,6 +72,7 @@ struct StoreAPI: Sendable {
         r.on("/devices/:device/installs/:product", .delete, .api) { request, context in
             try await uninstall(request, device: try Self.parameter("device", context), product: try Self.parameter("product", context))
         }
+        r.get("/installs", .api) { request, _ in try await accountInstalls(request) }
         r.get("/catalog", .api) { request, _ in try await catalogList(request) }
         r.get("/catalog/:product", .api) { request, context in try await catalogDetail(request, product: try Self.parameter("product", context)) }
         r.on("/purchases", .post, .api) { request, _ in try await purchase(request) }
@@ -106,7 +107,7 @@ struct StoreAPI: Sendable {
                                    version: try Self.parameter("version", context), file: try Self.parameter("file", context))
         }
         links.finish(["/bundles/:product/:version/:file"])
-        r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/catalog",
+        r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/installs", "/catalog",
                   "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
                   "/downloads/:product/patches/:patch", "/areas/quotes", "/areas/quotes/:quote", "/areas", "/tile-tokens", "/download-links",
                   "/trails", "/trails/:trail", "/trails/:trail/gpx", "/trails/:trail/profile", "/elevation", "/profile",
