@@ -98,7 +98,7 @@ struct BuildCommand: ParsableCommand {
     var tileSize: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default), small (per tile 7/8/10, ~4x the time for ~9% fewer bytes), smallest (12). On a US relief GeoTIFF z0-7 against gdal2tiles: 0.21x/0.90x, 0.29x/0.87x, 1.2x/0.79x of its time/bytes.",
+        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default; fast for --dem builds), small (per tile 7/8/10, ~4x the time for ~9% fewer bytes), smallest (12). On a US relief GeoTIFF z0-7 against gdal2tiles: 0.21x/0.90x, 0.29x/0.87x, 1.2x/0.79x of its time/bytes.",
         valueName: "effort"))
     var effort: BuildEffort?
 
@@ -272,7 +272,8 @@ struct BuildCommand: ParsableCommand {
             options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
         }
         if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
-            options.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
+            let standard = options.terrain != nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort
+            options.encoding = BuildOptions.encoding(effort: effort ?? standard, level: pngLevel,
                                                      deflater: pngDeflater.deflater, search: pngSearch)
         }
         if !trails.isEmpty {
