@@ -12,6 +12,10 @@ struct TerrainBlock: Sendable {
     /// The most pixels a block's side may have (a block's grid is `side² × 4` bytes of Float32
     /// per DEM, per thread).
     static let maxSidePixels = 2048
+    /// The warper's interpolation error in source pixels: finer than GDAL's default (0.125),
+    /// which a block's longer rows would otherwise spend (as shifts of elevations on slopes)
+    /// where one tile's warp stays well inside it.
+    static let errorThreshold = 0.05
 
     /// The blocks of `range`: squares of `side` tiles aligned on multiples of `side`, clipped to
     /// the range, rows north first.
@@ -60,7 +64,8 @@ struct TerrainBlock: Sendable {
             let values: [Float]
             do {
                 values = try pool.reader(i, in: readers).elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
-                                                                     width: width, height: height, border: border, sampling: sampling)
+                                                                     width: width, height: height, border: border, sampling: sampling,
+                                                                     errorThreshold: Self.errorThreshold)
             } catch let error as SourceReaderError { throw .source(error) } catch { throw .pixels(path: dem.path, reason: "\(error)") }
             if merged == nil {
                 merged = values
