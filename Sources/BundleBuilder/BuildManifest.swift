@@ -81,7 +81,7 @@ public struct BuildManifest: Sendable {
         if let version { o.version = version }
         if let tileSize { o.tileSize = tileSize }
         if let resampling { o.resampling = resampling }
-        o.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
+        o.encoding = BuildOptions.encoding(effort: effort ?? (terrain != nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort), level: pngLevel,
                                            deflater: .libdeflate, search: false)
         if let effort { o.effort = effort }
         if let format { o.format = format }

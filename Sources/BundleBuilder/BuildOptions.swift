@@ -86,6 +86,9 @@ public struct BuildOptions: Sendable {
     }
     /// The effort a build uses unless told otherwise.
     public static let defaultEffort = BuildEffort.balanced
+    /// The PNG effort of a terrain layer's tiles unless told otherwise: smooth grey shaded relief
+    /// gains little from the deeper match search of higher levels (docs/terrain.md).
+    public static let terrainEffort = BuildEffort.fast
     /// Per-tile levels of `BuildEffort.small`.
     public static let defaultAdaptiveLevels = PNGEncodingOptions.AdaptiveLevels(
         palette: 7, dense: 10, denseBitsPerPixel: 1.2)

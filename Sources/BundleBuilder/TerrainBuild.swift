@@ -58,23 +58,39 @@ struct TerrainBuild {
                 // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
                 let tilePixel = WebMercator.tileSpan(zoom: range.z) / Double(n)
                 let sampling: DEMReader.Sampling = finest.map { tilePixel > $0 } ?? true ? .average : .bilinear
-                let tiles = Array(range)
-                for batchStart in stride(from: 0, to: tiles.count, by: Self.batchSize) {
-                    let batch = Array(tiles[batchStart..<min(tiles.count, batchStart + Self.batchSize)])
+                let blocks = TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: threads))
+                var batchStart = 0
+                while batchStart < blocks.count {
+                    // Whole blocks, about `batchSize` tiles between two writes.
+                    var batchEnd = batchStart, tilesInBatch = 0
+                    while batchEnd < blocks.count && (batchEnd == batchStart || tilesInBatch + blocks[batchEnd].tiles.count <= Self.batchSize) {
+                        tilesInBatch += blocks[batchEnd].tiles.count
+                        batchEnd += 1
+                    }
+                    let batch = Array(blocks[batchStart..<batchEnd])
+                    batchStart = batchEnd
                     let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
                     let failure = Mutex<BuildError?>(nil)
-                    let chunk = (batch.count + threads - 1) / threads
-                    DispatchQueue.concurrentPerform(iterations: threads) { i in
+                    let next = Atomic<Int>(0)
+                    DispatchQueue.concurrentPerform(iterations: min(threads, batch.count)) { _ in
                         let readers = pool.take()
                         defer { pool.give(readers) }
                         var mine = [(tile: TileID, data: [UInt8])]()
-                        for t in batch[min(batch.count, i * chunk)..<min(batch.count, (i + 1) * chunk)] {
+                        while failure.withLock({ $0 == nil }) {
+                            let k = next.add(1, ordering: .relaxed).oldValue
+                            guard k < batch.count else { break }
                             do throws(BuildError) {
-                                guard let grid = try Self.elevations(t, size: n, border: border, dems: dems, sampling: sampling,
-                                                                     pool: pool, readers: readers),
-                                      var image = try drawing.image(grid, tile: t, contours: layer.contours) else { continue }
-                                if let trails, trails.draws(t.z, build: buildZooms) { image = try trails.drawn(over: image, tile: t, tileSize: n) }
-                                do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                                let block = batch[k]
+                                guard let elevations = try block.elevations(size: n, border: border, dems: dems, sampling: sampling,
+                                                                            pool: pool, readers: readers) else { continue }
+                                for t in block.tiles {
+                                    // A tile no DEM touches (its border included) is not made.
+                                    let padded = block.padded(t.mercatorBounds, size: n, border: border)
+                                    guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }),
+                                          var image = try drawing.image(elevations.grid(t), tile: t, contours: layer.contours) else { continue }
+                                    if let trails, trails.draws(t.z, build: buildZooms) { image = try trails.drawn(over: image, tile: t, tileSize: n) }
+                                    do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                                }
                             } catch {
                                 failure.withLock { if $0 == nil { $0 = error } }
                                 return
@@ -84,7 +100,7 @@ struct TerrainBuild {
                     }
                     if let error = failure.withLock({ $0 }) { throw error }
                     do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch { throw .store(error) }
-                    done += batch.count
+                    done += tilesInBatch
                     progress(BuildProgress(phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
                                            elapsed: Date().timeIntervalSince(start)))
                 }
@@ -103,26 +119,6 @@ struct TerrainBuild {
             writer.abandon()
             throw error
         }
-    }
-
-    /// The elevations of tile `t` over every DEM touching it (later DEMs over earlier ones where
-    /// they have elevations); nil when none touches it.
-    static func elevations(_ t: TileID, size: Int, border: Int, dems: [TerrainSources.DEM], sampling: DEMReader.Sampling,
-                           pool: DEMReaderPool, readers: DEMReaderPool.Readers) throws(BuildError) -> ElevationGrid? {
-        let b = t.mercatorBounds
-        let pad = (b.maxX - b.minX) / Double(size) * Double(border)
-        let padded = MercatorBounds(minX: b.minX - pad, minY: b.minY - pad, maxX: b.maxX + pad, maxY: b.maxY + pad)
-        var grid: ElevationGrid?
-        for (i, dem) in dems.enumerated().reversed() where dem.mercatorParts.contains(where: { $0.intersects(padded) }) {
-            let values: [Float]
-            do {
-                values = try pool.reader(i, in: readers).elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
-                                                                     size: size, border: border, sampling: sampling)
-            } catch let error as SourceReaderError { throw .source(error) } catch { throw .pixels(path: dem.path, reason: "\(error)") }
-            let lower = ElevationGrid(size: size, border: border, values: values)
-            if grid == nil { grid = lower } else { grid!.fillVoids(from: lower) }
-        }
-        return grid
     }
 
     /// The build's zooms: the layer's, else those given, else from the DEMs (the highest zoom

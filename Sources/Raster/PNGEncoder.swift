@@ -45,7 +45,10 @@ public enum PNGEncoder: Sendable {
             (opaque, gray) = PNGLayout.channelInfo(image)
         }
         var layouts: [PNGLayout] = []
-        if options.allowPalette, let palette = PNGPalette.analyze(image) {
+        // An opaque gray image's palette is only used below 8 bits (at most 16 colours): with
+        // more grey levels, skip building it.
+        let paletteCanWin = !(opaque && gray) || PNGLayout.hasFewGrayLevels(image, atMost: 16)
+        if options.allowPalette, paletteCanWin, let palette = PNGPalette.analyze(image) {
             // 8-bit gray beats an 8-bit palette: same data, no PLTE, meaningful filters.
             if !(opaque && gray && palette.bitDepth == 8) {
                 layouts.append(PNGLayout.palette(palette, width: image.width, height: image.height))

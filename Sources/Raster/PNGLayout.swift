@@ -65,6 +65,27 @@ struct PNGLayout {
         }
     }
 
+    /// Whether a gray image (R = G = B) has at most `limit` distinct levels.
+    static func hasFewGrayLevels(_ image: RGBAImage, atMost limit: Int) -> Bool {
+        image.pixels.withUnsafeBufferPointer { px in
+            var seen = (UInt128(0), UInt128(0)), count = 0
+            var i = 0
+            while i < px.count {
+                let v = Int(px[i])
+                let bit = UInt128(1) << (v & 127)
+                if v < 128 {
+                    if seen.0 & bit == 0 { seen.0 |= bit; count += 1 }
+                } else if seen.1 & bit == 0 {
+                    seen.1 |= bit
+                    count += 1
+                }
+                if count > limit { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
     /// Drops the channels an image does not need: RGBA, RGB, gray+alpha or gray, 8-bit.
     static func truecolor(_ image: RGBAImage, opaque: Bool, gray: Bool) -> PNGLayout {
         let colorType: Int32

@@ -80,11 +80,24 @@ public final class DEMReader {
     /// Elevations in metres of a Web Mercator box cut in `size`² pixels, with `border` more
     /// pixels on every side (rows north first; NaN where the source has no elevation: nodata,
     /// outside it). The box is `(minX, minY, maxX, maxY)` in EPSG:3857 metres.
+    ///
+    /// - Parameter errorThreshold: the largest error in source pixels of the transformer's
+    ///   interpolation between exactly transformed points (0: every pixel transformed exactly;
+    ///   nil: GDAL's default, 0.125).
     public func elevations(minX: Double, minY: Double, maxX: Double, maxY: Double, size: Int, border: Int,
-                           sampling: Sampling) throws(SourceReaderError) -> [Float] {
-        let n = size + 2 * border
-        let px = (maxX - minX) / Double(size), py = (maxY - minY) / Double(size)
-        guard let mem = GDALGetDriverByName("MEM"), let dst = GDALCreate(mem, "", Int32(n), Int32(n), 1, GDT_Float32, nil) else {
+                           sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
+        try elevations(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: size, height: size, border: border, sampling: sampling,
+                       errorThreshold: errorThreshold)
+    }
+
+    /// Elevations in metres of a Web Mercator box cut in `width` × `height` pixels (several
+    /// tiles side by side: one warp for all of them), with `border` more pixels on every side,
+    /// `width + 2 × border` values a row, rows north first.
+    public func elevations(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
+                           sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
+        let nx = width + 2 * border, ny = height + 2 * border
+        let px = (maxX - minX) / Double(width), py = (maxY - minY) / Double(height)
+        guard let mem = GDALGetDriverByName("MEM"), let dst = GDALCreate(mem, "", Int32(nx), Int32(ny), 1, GDT_Float32, nil) else {
             throw .readFailed(path: path, reason: "cannot make the tile's grid in memory")
         }
         defer { GDALClose(dst) }
@@ -94,7 +107,7 @@ public final class DEMReader {
         // The warper skips the parts of the grid no source pixel reaches (leaving them as made,
         // zero): voids from the start.
         GDALFillRaster(GDALGetRasterBand(dst, 1), .nan, 0)
-        let args = ["-r", sampling.rawValue, "-dstnodata", "nan", "-wo", "INIT_DEST=NO_DATA", "-s_srs", sourceWKT]
+        let args = ["-r", sampling.rawValue, "-wo", "INIT_DEST=NaN", "-s_srs", sourceWKT] + (errorThreshold.map { ["-et", "\($0)"] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         guard let options = GDALWarpAppOptionsNew(&argv, nil) else {
@@ -108,9 +121,11 @@ public final class DEMReader {
         guard warped != nil else {
             throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "warping to the tile's grid failed"))
         }
-        var out = [Float](repeating: .nan, count: n * n)
+        var out = [Float](repeating: .nan, count: nx * ny)
         let band = GDALGetRasterBand(dst, 1)
-        let err = out.withUnsafeMutableBytes { GDALRasterIO(band, GF_Read, 0, 0, Int32(n), Int32(n), $0.baseAddress, Int32(n), Int32(n), GDT_Float32, 0, 0) }
+        let err = out.withUnsafeMutableBytes {
+            GDALRasterIO(band, GF_Read, 0, 0, Int32(nx), Int32(ny), $0.baseAddress, Int32(nx), Int32(ny), GDT_Float32, 0, 0)
+        }
         guard err == CE_None else { throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "reading the warped tile failed")) }
         let factor = Float(scale * unit.metres), shift = Float(offset * unit.metres)
         if factor != 1 || shift != 0 {
@@ -120,12 +135,18 @@ public final class DEMReader {
     }
 
     /// The lowest and highest elevation in metres, or nil when every pixel is a void.
-    public func range() -> (min: Double, max: Double)? {
+    ///
+    /// - Parameter approximate: from a sample of the raster's blocks (or an overview) when GDAL
+    ///   has one, not every pixel; nil then still means no elevation at all (the whole raster is
+    ///   read again before saying so).
+    public func range(approximate: Bool = false) -> (min: Double, max: Double)? {
         guard let band = GDALGetRasterBand(handle, 1) else { return nil }
         var mm = [Double](repeating: 0, count: 2)
         CPLPushErrorHandler(CPLQuietErrorHandler)
         defer { CPLPopErrorHandler() }
-        guard GDALComputeRasterMinMax(band, 0, &mm) == CE_None, mm[0].isFinite, mm[1].isFinite else { return nil }
+        guard GDALComputeRasterMinMax(band, approximate ? 1 : 0, &mm) == CE_None, mm[0].isFinite, mm[1].isFinite else {
+            return approximate ? range(approximate: false) : nil
+        }
         let a = (mm[0] * scale + offset) * unit.metres, b = (mm[1] * scale + offset) * unit.metres
         return (Swift.min(a, b), Swift.max(a, b))
     }

@@ -25,6 +25,25 @@ public struct ElevationGrid: Sendable {
         self.values = values
     }
 
+    /// The grid of one tile cut out of a larger one (several tiles side by side, with a border
+    /// around them all): `values` has `rasterWidth` values a row, and the tile's grid, border
+    /// included, starts at column `x`, row `y` of it.
+    public init(size: Int, border: Int, cutFrom values: [Float], rasterWidth: Int, x: Int, y: Int) {
+        let n = size + 2 * border
+        precondition(x >= 0 && y >= 0 && x + n <= rasterWidth && (y + n) * rasterWidth <= values.count)
+        self.size = size
+        self.border = border
+        self.values = [Float](unsafeUninitializedCapacity: n * n) { out, initialized in
+            values.withUnsafeBufferPointer { src in
+                for row in 0..<n {
+                    let from = src.baseAddress! + (y + row) * rasterWidth + x
+                    (out.baseAddress! + row * n).initialize(from: from, count: n)
+                }
+            }
+            initialized = n * n
+        }
+    }
+
     /// Pixels in a row, border included.
     public var stride: Int { size + 2 * border }
 

@@ -98,7 +98,7 @@ struct BuildCommand: ParsableCommand {
     var tileSize: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default), small (per tile 7/8/10: slower, fewer bytes), smallest (12, slowest). Measured trade-offs: docs/png-compression.md.",
+        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default; fast for --dem builds), small (per tile 7/8/10: slower, fewer bytes), smallest (12, slowest). Measured trade-offs: docs/png-compression.md.",
         valueName: "effort"))
     var effort: BuildEffort?
 
@@ -263,7 +263,8 @@ struct BuildCommand: ParsableCommand {
             options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
         }
         if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
-            options.encoding = BuildOptions.encoding(effort: effort ?? BuildOptions.defaultEffort, level: pngLevel,
+            let standard = options.terrain != nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort
+            options.encoding = BuildOptions.encoding(effort: effort ?? standard, level: pngLevel,
                                                      deflater: pngDeflater.deflater, search: pngSearch)
         }
         if !trails.isEmpty {

@@ -43,8 +43,9 @@ import TrailRendering
         layer.verticalUnit = unit
         let sources = try TerrainSources.read(layer, logger: Logger(label: "test"))
         let pool = DEMReaderPool(paths: [dem], crs: nil, unit: unit)
-        let grid = try #require(try TerrainBuild.elevations(Self.tile, size: 256, border: 2, dems: sources.dems, sampling: .bilinear,
-                                                            pool: pool, readers: pool.take()))
+        let block = TerrainBlock(tiles: TileRange(z: Self.tile.z, minX: Self.tile.x, maxX: Self.tile.x, minY: Self.tile.y, maxY: Self.tile.y))
+        let grid = try #require(try block.elevations(size: 256, border: 2, dems: sources.dems, sampling: .bilinear,
+                                                     pool: pool, readers: pool.take())).grid(Self.tile)
         let lines = try Contours.trace(grid, levels: ContourLevels(interval: 100, indexEvery: 5))
         let finite = grid.values.filter { !$0.isNaN }.map(Double.init)
         let expected = Int((finite.max()! / 100).rounded(.down)) - Int((finite.min()! / 100).rounded(.up)) + 1

@@ -2,6 +2,7 @@ import Foundation
 import Raster
 import SourceReaders
 import Terrain
+import TileStore
 import Testing
 @testable import BundleBuilder
 import TrailMapTestSupport
@@ -40,6 +41,19 @@ import TrailMapTestSupport
         let d = try failure(furlongs, out: "d.mbtiles")
         #expect({ if case .source(.unknownVerticalUnit(furlongs, "furlong"))? = d { true } else { false } }(), "\(String(describing: d))")
         #expect(d?.description.contains("furlong") == true && d?.description.contains(furlongs) == true)
+    }
+
+    /// A DEM that is voids but for a few pixels has elevations: its range (sampled when no
+    /// colour ramp needs it exact) must not call it all voids.
+    @Test func aFewElevationsAmongVoidsAreFound() throws {
+        let dem = try fx.dem("island", size: 400, cell: 30, x0: 450_000, y0: 4_420_000, srs: "EPSG:32613") { x, y in
+            let col = Int((x - 450_000) / 30), row = Int((4_432_000 - y) / 30)
+            return (203...204).contains(col) && (301...302).contains(row) ? 1500 : nil
+        }
+        var layer = TerrainLayer(sources: [dem])
+        layer.hillshade = HillshadeOptions()
+        let reader = try fx.build(fx.options(layer, zooms: 12...12, out: "island.mbtiles"))
+        #expect(try reader.zoomLevels().reduce(0) { $0 + $1.tiles } > 0)
     }
 
     @Test func aLayerThatMakesNothingOrMixesTilesAndDrawingIsRefused() throws {

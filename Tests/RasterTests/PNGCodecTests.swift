@@ -89,6 +89,22 @@ struct PNGCodecTests {
         #expect(best.count <= fast.count)
     }
 
+    /// An opaque gray image's palette wins only at 4 bits or fewer: 16 levels are a 4-bit
+    /// palette, 17 (where the palette analysis is skipped) 8-bit gray, both exact.
+    @Test func grayLevelsAroundSixteenChooseThePaletteOrGray() throws {
+        for (levels, colorType, depth) in [(16, 3, 4), (17, 0, 8), (200, 0, 8)] {
+            var image = RGBAImage(width: 40, height: 30)
+            for i in 0..<(40 * 30) {
+                let v = UInt8((i % levels) * 255 / max(1, levels - 1))
+                image.pixels.replaceSubrange(i * 4..<i * 4 + 4, with: [v, v, v, 255])
+            }
+            #expect(PNGLayout.hasFewGrayLevels(image, atMost: 16) == (levels <= 16))
+            let png = try roundTrip(image, PNGEncodingOptions(effort: .fast))
+            #expect(PNGBytes.colorType(png) == colorType, "\(levels) levels")
+            #expect(PNGBytes.bitDepth(png) == depth, "\(levels) levels")
+        }
+    }
+
     @Test(arguments: [(1, 1), (3, 1), (13, 7), (17, 33), (255, 3), (1, 300)])
     func oddSizesRoundTripAtEveryDepth(width: Int, height: Int) throws {
         for colorCount in [1, 2, 3, 4, 5, 16, 17, 256, 300] {

@@ -54,14 +54,10 @@ import math, os, random, sqlite3, subprocess, sys
 work, dem, minz, maxz, samples = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 R = 6378137.0; O = math.pi * R
 def run(*a): subprocess.run(a, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-def grid(path, band=1, expand=False):
+def grid(path, band=1):
     """One band of a raster as a flat list of numbers, through gdal_translate's ASCII grid."""
     asc = path + f".b{band}.asc"
     args = ["gdal_translate", "-q", "-of", "AAIGrid", "-b", str(band)]
-    if expand:  # a palette PNG: its colours (an RGBA one is read as it is)
-        tmp = path + ".rgba.tif"
-        if subprocess.run(["gdal_translate", "-q", "-expand", "rgba", path, tmp], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode == 0: path = tmp
     if ".png" in path:  # a tile (or its expanded colours) without georeference: north up, or the grid is written flipped
         args += ["-a_ullr", "0", "256", "256", "0"]
     run(*args, path, asc)
@@ -70,6 +66,19 @@ def grid(path, band=1, expand=False):
         if line[:1].isalpha(): continue
         vals += [float(v) for v in line.split()]
     return vals
+def rgba(png):
+    """A tile's four channels, whatever the PNG stores: palette (expanded), grey, grey + alpha,
+    RGB or RGBA (an opaque tile's encoder drops its alpha, a grey one's colours)."""
+    tif = png + ".rgba.tif"
+    if subprocess.run(["gdal_translate", "-q", "-expand", "rgba", png, tif], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode != 0:
+        tif = png
+    info = subprocess.run(["gdalinfo", tif], check=True, capture_output=True, text=True).stdout
+    count = sum(1 for line in info.splitlines() if line.startswith("Band "))
+    bands = [grid(tif, k) for k in range(1, count + 1)]
+    if count <= 2: bands = [bands[0]] * 3 + bands[1:]   # grey: R = G = B
+    if len(bands) == 3: bands.append([255.0] * len(bands[0]))  # opaque
+    return bands
 def bounds(z, x, y):
     s = 2 * O / (1 << z); return (-O + x * s, O - (y + 1) * s, -O + (x + 1) * s, O - y * s)
 def tile_png(db, z, x, y, out):
@@ -99,11 +108,8 @@ for z in range(minz, maxz + 1):
         run("gdal_translate", "-q", "-srcwin", "1", "1", "256", "256", ref + "-hs.tif", ref + ".tif")
         theirs = grid(ref + ".tif")
         ours_png = tile_png(f"{work}/hs.mbtiles", z, x, y, ref + "-ours.png")
-        ours = grid(ours_png, 1, True)
-        ours_a = [255] * len(ours)  # an opaque grey PNG has no alpha band
-        for band in (4, 2):  # RGBA (or a palette expanded), grey + alpha
-            try: ours_a = grid(ours_png, band, True); break
-            except subprocess.CalledProcessError: pass
+        channels = rgba(ours_png)
+        ours, ours_a = channels[0], channels[3]
         g = f"{work}/g2t/{z}/{x}/{(1 << z) - 1 - y}.png"
         mask = [t != 0 and a > 0 for t, a in zip(theirs, ours_a)]
         p = psnr(ours, theirs, mask)
@@ -127,7 +133,8 @@ for (z, x, y) in random.sample(tiles, min(samples, len(tiles))):
         "-dstnodata", "-9999", "-ot", "Float32", dem, ref)
     theirs = grid(ref)
     png = tile_png(db, z, x, y, ref + ".png")
-    r_, g_, b_, a_ = (grid(png, k, True) for k in (1, 2, 3, 4))
+    if png is None: continue
+    r_, g_, b_, a_ = rgba(png)
     for t, r, g, bl, a in zip(theirs, r_, g_, b_, a_):
         if t == -9999 or a == 0: continue
         e = r * 256 + g + bl / 256 - 32768
