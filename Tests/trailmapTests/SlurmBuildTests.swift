@@ -76,7 +76,10 @@ import TrailMapTestSupport
         let env = try await cluster()
         let src = dir.file("sheets")
         _ = try sheets(src)
-        let build = ["--source", src, "--name", "SlurmTest", "--minzoom", "5", "--maxzoom", "11"]
+        // Zooms to 12: each shard works for seconds even on an idle machine, so that the poll
+        // below (two processes a turn) sees shard 2 running on a loaded one (at 11 it once
+        // finished in the three seconds between two looks).
+        let build = ["--source", src, "--name", "SlurmTest", "--minzoom", "5", "--maxzoom", "12"]
         let merged = dir.file("merged.mbtiles"), log = dir.file("driver.log")
         let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log, environment: env)
         // Shard 2 is cancelled once it has recorded a unit in its partial file (so it has one to resume).

@@ -196,7 +196,7 @@ import TrailMapTestSupport
 
         // The viewer: a trail search, the result's Profile button, the chart.
         try browser.open(url + "/?tileset=park&trails=q%3Dramp")
-        try browser.wait("document.querySelector('#found .prof')", seconds: 10)
+        try browser.wait("document.querySelector('#found .prof')", seconds: 30)
         let trail = try #require(try browser.evaluate("document.querySelector('#found .prof').dataset.id") as? String)
         _ = try browser.evaluate("document.querySelector('#found .prof').click(); 0")
         try browser.wait("document.querySelector('#profile svg path.profile-line')", seconds: 8)
@@ -225,7 +225,7 @@ import TrailMapTestSupport
 
         // The store: the trails product's page names its longest trail; a click draws the same chart.
         try browser.open(url + "/store#test.ramp")
-        try browser.wait("document.querySelector('#detail a.trail-profile')", seconds: 10)
+        try browser.wait("document.querySelector('#detail a.trail-profile')", seconds: 30)
         _ = try browser.evaluate("[...document.querySelectorAll('#detail a.trail-profile')].find(a => a.textContent === 'Ramp Trail').click(); 0")
         try browser.wait("document.querySelector('#profile svg path.profile-line')", seconds: 8)
         let s = try compare(trail)
