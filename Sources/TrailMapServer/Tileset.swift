@@ -1,3 +1,4 @@
+import Essentials
 import Foundation
 import Raster
 import TileCache
@@ -111,12 +112,11 @@ public final class Tileset: Sendable {
         guard fd >= 0 else { return nil }
         let copy = open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC)
         guard copy >= 0 else { return nil }
-        var st = stat()
-        guard fstat(copy, &st) == 0 else {
+        guard let st = FileStat(fd: copy) else {
             close(copy)
             return nil
         }
-        return OpenBundleFile(fd: copy, size: Int64(st.st_size))
+        return OpenBundleFile(fd: copy, size: st.size)
     }
 
     /// A strong validator of the scanned file (its identity: inode, size, modification time).
