@@ -13,6 +13,15 @@ public struct TrailElevation: Sendable, Hashable, Codable {
         self.descentMetres = descentMetres
         self.maxGradePercent = maxGradePercent
     }
+
+    /// The figures as a bundle stores them (`ascent_m, descent_m, max_grade_pct`, from
+    /// `column` on): nil when any is NULL, not finite or negative (a bundle is input; an
+    /// infinite figure would not even encode as JSON).
+    init?(row: Row, column: Int) {
+        guard let a = row[column] as Double?, let d = row[column + 1] as Double?, let g = row[column + 2] as Double?,
+              [a, d, g].allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+        self.init(ascentMetres: a, descentMetres: d, maxGradePercent: g)
+    }
 }
 
 /// The optional elevation columns of `trails` (`ascent_m`, `descent_m`, `max_grade_pct`): added
@@ -43,8 +52,8 @@ public enum TrailElevationStore {
         guard try hasColumns(db) else { return [:] }
         var out = [TrailID: TrailElevation]()
         for row in try Row.fetchAll(db, sql: "SELECT id, ascent_m, descent_m, max_grade_pct FROM trails WHERE ascent_m IS NOT NULL") {
-            guard let a = row[1] as Double?, let d = row[2] as Double?, let g = row[3] as Double? else { continue }
-            out[TrailID(value: row[0])] = TrailElevation(ascentMetres: a, descentMetres: d, maxGradePercent: g)
+            guard let figures = TrailElevation(row: row, column: 1) else { continue }
+            out[TrailID(value: row[0])] = figures
         }
         return out
     }
@@ -70,9 +79,9 @@ extension TrailIndex {
     public func elevation(_ id: TrailID) throws(TrailStoreError) -> TrailElevation? {
         try read { db in
             guard try TrailElevationStore.hasColumns(db),
-                  let row = try Row.fetchOne(db, sql: "SELECT ascent_m, descent_m, max_grade_pct FROM trails WHERE id = ?", arguments: [id.value]),
-                  let a = row[0] as Double?, let d = row[1] as Double?, let g = row[2] as Double? else { return nil }
-            return TrailElevation(ascentMetres: a, descentMetres: d, maxGradePercent: g)
+                  let row = try Row.fetchOne(db, sql: "SELECT ascent_m, descent_m, max_grade_pct FROM trails WHERE id = ?", arguments: [id.value])
+            else { return nil }
+            return TrailElevation(row: row, column: 0)
         }
     }
 }

@@ -47,9 +47,6 @@ extension TrailSummary {
     /// (NULL for a trail the build had no elevation under).
     init(row: Row, elevationColumn: Int) {
         self.init(row: row)
-        if let a = row[elevationColumn] as Double?, let d = row[elevationColumn + 1] as Double?,
-           let g = row[elevationColumn + 2] as Double? {
-            elevation = TrailElevation(ascentMetres: a, descentMetres: d, maxGradePercent: g)
-        }
+        elevation = TrailElevation(row: row, column: elevationColumn)
     }
 }

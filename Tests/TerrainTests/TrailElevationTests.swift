@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Raster
 import Terrain
 import TerrainDEM
@@ -92,5 +93,19 @@ import Trails
             #expect(hit.bundles == order)
             #expect(hit.trail.elevation == climb)
         }
+    }
+
+    /// Figures are read from a bundle (input): a stored figure that is infinite or negative is no
+    /// figure at all (it would not even encode as JSON), in search answers and in the index.
+    @Test func unusableStoredFiguresAreNone() throws {
+        let dir = TemporaryDirectory()
+        let (path, up, flat, _) = try Self.bundle(dir)
+        _ = try TrailElevationFill.fill(bundle: path, from: try DEMSampler(path: TerrainScene.utmCone.dem))
+        let level = try #require(try TrailIndex(bundle: path).elevation(flat.id))
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE trails SET ascent_m = 1e999, max_grade_pct = -3 WHERE id = ?", arguments: [up.id.value]) }
+        #expect(try TrailIndex(bundle: path).elevation(up.id) == nil)
+        let hits = Dictionary(uniqueKeysWithValues: try TrailSearch.search(TrailQuery(), bundles: [path]).hits.map { ($0.trail.id, $0.trail) })
+        #expect(hits[up.id] != nil && hits[up.id]?.elevation == nil)
+        #expect(hits[flat.id]?.elevation == level)
     }
 }

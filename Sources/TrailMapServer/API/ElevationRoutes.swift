@@ -33,7 +33,7 @@ extension StoreAPI {
     /// A trail's profile: for a caller who may read its line (as its GPX) and the terrain.
     func trailProfile(_ request: Request, id raw: Substring) async throws -> Response {
         let spacing = try ElevationInput.spacing(request.uri.queryParameters["spacingM"].map(String.init))
-        let (record, products, owned) = try await trail(request, id: raw)
+        let (record, products, owned, _) = try await trail(request, id: raw)
         guard !owned.isEmpty else {
             let needed = products.map(\.id).joined(separator: ", ")
             throw APIError(request.headers[.authorization] == nil ? .unauthorized : .forbidden, code: "not_entitled",

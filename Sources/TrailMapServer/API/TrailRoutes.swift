@@ -29,12 +29,9 @@ extension StoreAPI {
     }
 
     func trailDetail(_ request: Request, id raw: Substring) async throws -> Response {
-        let (record, products, owned) = try await trail(request, id: raw)
+        let (record, products, owned, elevation) = try await trail(request, id: raw, withElevation: true)
         var summary = TrailSummary(record)
-        // The figures of the first region holding it that was built with terrain.
-        for (_, index) in trailShelf.indexes(of: products) where summary.elevation == nil {
-            summary.elevation = try? index.elevation(record.id)
-        }
+        summary.elevation = elevation
         let trail = Self.result(summary, distanceMetres: nil,
                                 products: products.map { TrailProduct(productId: $0.id, title: $0.title, owned: owned.contains($0.id)) })
         var geometry: JSONValue?
@@ -46,7 +43,7 @@ extension StoreAPI {
     }
 
     func trailGPX(_ request: Request, id raw: Substring) async throws -> Response {
-        let (record, products, owned) = try await trail(request, id: raw)
+        let (record, products, owned, _) = try await trail(request, id: raw)
         guard !owned.isEmpty else {
             let needed = products.map(\.id).joined(separator: ", ")
             throw APIError(request.headers[.authorization] == nil ? .unauthorized : .forbidden, code: "not_entitled",
@@ -57,24 +54,28 @@ extension StoreAPI {
                         body: ResponseBody(byteBuffer: ByteBuffer(string: TrailExport.gpx(record))))
     }
 
-    /// A trail by id, the region products holding it, and those of them the caller may read.
-    func trail(_ request: Request, id raw: Substring) async throws -> (TrailRecord, [Product], Set<String>) {
+    /// A trail by id, the region products holding it, those of them the caller may read, and
+    /// (`withElevation`) the figures of the first holder built with terrain, read in the same pass.
+    func trail(_ request: Request, id raw: Substring,
+               withElevation: Bool = false) async throws -> (TrailRecord, [Product], Set<String>, TrailElevation?) {
         guard let id = TrailID(String(raw)) else {
             throw APIError.badRequest("invalid trail id: 16 hexadecimal digits")
         }
         let account = try await optionalAccount(request)
         var record: TrailRecord?
         var holders = [Product]()
+        var elevation: TrailElevation?
         for (product, index) in trailShelf.indexes(of: try await catalog.products()) {
             let found: TrailRecord?
             do { found = try index.trail(id) } catch { throw APIError.unavailable("the trails of \(product.id) cannot be read") }
             if let found {
                 record = record ?? found
                 holders.append(product)
+                if withElevation, elevation == nil { elevation = try? index.elevation(id) }
             }
         }
         guard let record else { throw APIError.notFound("unknown_trail", "no published region holds trail \(id)") }
-        return (record, holders, try await ownership(of: holders, account: account))
+        return (record, holders, try await ownership(of: holders, account: account), elevation)
     }
 
     /// The ids of `products` that are free or that `account` is entitled to.
