@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the terrain layer (docs/terrain.md), on one DEM, in one run:
 #  1. speed: `trailmap build --dem DEM --hillshade` zooms MINZ-MAXZ against `gdaldem hillshade` of
-#     the DEM followed by `gdal2tiles.py` of the shaded raster (the same zooms, -r average, as many
+#     the DEM (a tiled GeoTIFF, gdal2tiles' natural input) followed by `gdal2tiles.py` of the shaded raster (the same zooms, -r average, as many
 #     processes as trailmap threads);
 #  2. hillshade fidelity: PSNR of both tile sets against the reference for each sampled tile:
 #     `gdalwarp -r average` of the DEM straight to the tile (EPSG:3857, one pixel of border; at
@@ -38,7 +38,7 @@ t0=$(now)
 "$TRAILMAP" build --dem "$DEM" --hillshade --name bench --minzoom "$MINZ" --maxzoom "$MAXZ" --threads "$THREADS" \
   --out "$WORK/hs.mbtiles" -q
 t1=$(now)
-gdaldem hillshade -q -compute_edges "$DEM" "$WORK/hs.tif"
+gdaldem hillshade -q -compute_edges -co TILED=YES "$DEM" "$WORK/hs.tif"   # tiled: gdal2tiles reads it by blocks
 gdal2tiles.py -q -z "$MINZ-$MAXZ" -r average --processes="$THREADS" "$WORK/hs.tif" "$WORK/g2t" >/dev/null
 t2=$(now)
 python3 - "$t0" "$t1" "$t2" <<'PY'
