@@ -73,6 +73,16 @@ import TrailMapTestSupport
         return try RegionsEndToEndTests.StoreServer.serve(tiles: f.tiles, catalog: f.dir.file("catalog.sqlite"), sandbox: f.dir.file("sandbox"))
     }
 
+    /// What the viewer's trails panel shows and what its store requests answered, for a failure's message.
+    static func trailsPanel(_ browser: DevToolsPipe) -> String {
+        let state = try? browser.evaluate("""
+            JSON.stringify({hidden: document.getElementById('trails').hidden, found: document.getElementById('found').textContent,
+              requests: performance.getEntriesByType('resource').filter(e => e.name.includes('/api/'))
+                .map(e => e.name.replace(location.origin, '') + ' ' + e.responseStatus + ' after ' + Math.round(e.startTime) + ' ms')})
+            """)
+        return "trails panel: \(state as? String ?? "unreadable")"
+    }
+
     static func stop(_ p: Process) {
         guard p.isRunning else { return }
         p.terminate()
@@ -196,7 +206,9 @@ import TrailMapTestSupport
 
         // The viewer: a trail search, the result's Profile button, the chart.
         try browser.open(url + "/?tileset=park&trails=q%3Dramp")
-        try browser.wait("document.querySelector('#found .prof')", seconds: 30)
+        do { try browser.wait("document.querySelector('#found .prof')", seconds: 30) } catch {
+            throw DevToolsPipe.Failure("\(error); \(Self.trailsPanel(browser))")
+        }
         let trail = try #require(try browser.evaluate("document.querySelector('#found .prof').dataset.id") as? String)
         _ = try browser.evaluate("document.querySelector('#found .prof').click(); 0")
         try browser.wait("document.querySelector('#profile svg path.profile-line')", seconds: 8)

@@ -190,13 +190,23 @@ enum ViewerScript {
       q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
       findTrails(q.toString()).catch(e => { $('found').textContent = 'error: ' + e; });
     };
-    fetch('/api/v1/trails?limit=1').then(r => {
-      if (!r.ok) return;
+    // Whether the server has a store (its trail search answers): asked again, a second apart, while
+    // the server or the network fails; a 4xx means no store. A search in the address runs once found.
+    async function probeStore(tries) {
+      try {
+        const r = await fetch('/api/v1/trails?limit=1');
+        if (r.status >= 500) throw new Error(r.status + ' ' + r.statusText);
+        if (!r.ok) return;
+      } catch (e) {
+        if (tries > 1) setTimeout(() => probeStore(tries - 1), 1000);
+        return;
+      }
       hasStore = true; accountBox();
       $('trails').hidden = false;
       const asked = new URLSearchParams(location.search).get('trails');
-      if (asked) findTrails(asked).catch(() => {});
-    }).catch(() => {});
+      if (asked) findTrails(asked).catch(e => { $('found').textContent = 'error: ' + e; });
+    }
+    probeStore(5);
     // The absolute WMTS URL, to copy into another client (QGIS: Add WMS/WMTS Layer).
     $('wmts').title = new URL('/wmts/1.0.0/WMTSCapabilities.xml', location.href).href;
     fetch('/tiles').then(r => r.json()).then(async list => {
