@@ -9,7 +9,7 @@ import TrailSources
 
 /// A region's build described in a JSON file (a region file, e.g. `REGION.json`): its
 /// name and texts, its extent, output settings and its layers, lower first. The schema is in the
-/// README ("Build manifests"); every field is checked and an error names the field.
+/// docs/building.md ("Build manifests"); every field is checked and an error names the field.
 public struct BuildManifest: Sendable {
     public var name: String
     public var description: String?

@@ -31,7 +31,7 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A source raster (GeoTIFF, COG, VRT, JPEG 2000, GeoPackage, PNG/JPEG + world file, ...), a folder, a zip, a subdataset name (GPKG:file.gpkg:table) or a glob of them; repeat for a mosaic (later sources over earlier ones). PATH@Z0-Z1: the source serves only zooms Z0 to Z1 (a level of detail).", valueName: "path[@z0-z1]"))
     var source: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see the README). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see docs/building.md). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
     var manifest: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"), transform: numbersValue("--bounds"))

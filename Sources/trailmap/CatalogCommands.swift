@@ -22,7 +22,7 @@ struct PublishCommand: AsyncParsableCommand {
         commandName: "publish",
         abstract: "Add or update products from a product file; size, SHA-256, bounds and zooms come from the bundles.")
 
-    @Option(name: .long, help: "The product file (see README).") var products: String = "Catalog/products.json"
+    @Option(name: .long, help: "The product file (JSON; docs/store.md).") var products: String = "Catalog/products.json"
     @Option(name: .long, help: "Folder of the bundles the product file names.") var tiles: String = "Tiles"
     @Option(name: .long, help: "The catalog (created if missing): \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
     @Option(name: .long, help: "Folder of the patches between versions (default TILES/.trailmap-patches; the server reads the same).")
