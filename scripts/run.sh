@@ -37,7 +37,7 @@ build Tiles/front-range.mbtiles "Front Range map sheet" 5 10 Tiles/sources/rocky
 [ -f Tiles/rocky-mountain.mbtiles ] || $bin bundle extract Tiles/colorado.mbtiles \
   --bbox -105.95,40.13,-105.49,40.56 --out Tiles/rocky-mountain.mbtiles
 for b in world colorado utah rocky-mountain front-range rocky-relief rocky-terrain; do $bin bundle verify "Tiles/$b.mbtiles"; done
-# SAMPLES_ONLY=1: stop here (scripts/cluster.sh builds the samples this way, then serves them its way).
+# SAMPLES_ONLY=1: stop here (scripts/replicas.sh builds the samples this way, then serves them its way).
 [ "${SAMPLES_ONLY:-0}" = 1 ] && exit 0
 $bin catalog publish --products Catalog/products.json --tiles Tiles --catalog Catalog/catalog.sqlite
 # Place names for trail searches (GET /api/v1/trails?near=Estes%20Park): GeoNames text format.

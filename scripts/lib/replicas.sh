@@ -1,5 +1,5 @@
-# Replicas of `trailmap serve` behind haproxy, shared by scripts/cluster.sh (the deployment) and
-# scripts/bench/cluster.sh (its benchmark); sourced, not run. The caller sets `bin` (the trailmap binary) and
+# Replicas of `trailmap serve` behind haproxy, shared by scripts/replicas.sh (the deployment) and
+# scripts/bench/replicas-load.sh (its benchmark); sourced, not run. The caller sets `bin` (the trailmap binary) and
 # keeps the PIDs it gets in the `pids` array.
 
 # start_replicas N FIRST_PORT CATALOG SANDBOX LOGDIR: N replicas on ports FIRST_PORT...; appends

@@ -7,7 +7,7 @@
 # (scripts/bench/purchase-load.py) while one replica is killed with SIGKILL: failed requests, the
 # longest run of failures, and purchases acknowledged but lost (must be 0).
 #
-# usage: scripts/bench/cluster.sh
+# usage: scripts/bench/replicas-load.sh
 # env:   DURATION (10s), CONNS (50), FAULT_SECONDS (20), PORT (18700; replicas PORT+1..,
 #        PostgreSQL PORT+99), KEEP=1 keeps the scratch folder (logs)
 # On a 2-core machine the replicas, haproxy, PostgreSQL and wrk share the same two cores: the

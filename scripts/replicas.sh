@@ -3,7 +3,7 @@
 # same tiles folder, and haproxy in front (round robin, health checks on /healthz every second).
 # Prints the URL; Ctrl-C (or SIGTERM) stops everything this script started, and only that.
 #
-# usage: scripts/cluster.sh [REPLICAS]      (default 3)
+# usage: scripts/replicas.sh [REPLICAS]      (default 3)
 # env:   PORT      haproxy's port (default 8080); replicas listen on PORT+1..PORT+REPLICAS
 #        WORK      state folder (default .cluster/: the database, the sandbox store, logs)
 #        CATALOG   use this catalog (a postgres:// URL or a SQLite path) instead of starting
