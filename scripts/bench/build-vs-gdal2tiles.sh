@@ -301,3 +301,4 @@ done
 echo
 echo "### summary"
 printf '  %s\n' "${SUMMARY[@]}"
+"$ROOT/scripts/bench/record-figures.py" build-vs-gdal2tiles.sh "$(IFS=';'; echo "${SUMMARY[*]}" | sed 's/;/; /g')"

@@ -121,3 +121,4 @@ printf "%-58s %14s %14s %10s\n" "(experiment) bytes in id order vs ogr2ogr -f GP
 printf "%-58s %14s %14s %10s\n" "bytes vs osmium's GeoJSON lines / the .osm.pbf" "$ours_bytes" "$osmium_bytes / $pbf_bytes" "$(ratio "$ours_bytes" "$osmium_bytes")"
 echo "targets: search p95 <= 5 ms: $o95 ms; bundle <= 1.5x GPKG: $(ratio "$ours_bytes" "$gpkg_bytes")x; ingest <= 30 s: $ow s"
 echo "work: $work"
+scripts/bench/record-figures.py trails-data.sh "$ways generated OSM trail ways, best of $runs: ingest $ow s (target 30 s), **$(ratio "$ow" "$gw")x ogr2ogr's time** ($gw s), $(ratio "$ow" "$sw")x osmium's; search p95 $o95 ms (target 5 ms), **$(ratio "$o95" "$b95")x SpatiaLite's** p95 ($b95 ms), $(ratio "$o95" "$a95")x the bare R*Tree + filter; tables **$(ratio "$ours_bytes" "$gpkg_bytes")x the GeoPackage's bytes**. Details: [trails.md](trails.md#benchmarks-speed-and-size-issue-37)"

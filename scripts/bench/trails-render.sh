@@ -30,3 +30,4 @@ echo "## render time: TrailMap ${ow} s (cpu ${oc} s), Mapnik ${tw} s (cpu ${tc} 
 echo "## coverage (sample)"
 /usr/bin/python3 scripts/bench/trails_mapnik.py compare "$work"
 echo "work: $work"
+scripts/bench/record-figures.py trails-render.sh "$lines generated trails, $per_zoom tiles a zoom at z10-16, single-threaded render alone: **$(echo "scale=2; $ow / $tw" | bc | sed 's/^\./0./')x Mapnik's wall time** (${ow} s vs ${tw} s), $(echo "scale=2; $oc / $tc" | bc | sed 's/^\./0./')x its CPU time; coverage per zoom: scripts/bench/trails-render.sh's table"
