@@ -121,10 +121,6 @@ public struct BuildOptions: Sendable {
     /// A bundle to update (EXISTING): built by TrailMap with the same settings; only the tiles that
     /// added, removed or changed sources touch are made again, the others are copied from it.
     public var update: String?
-    /// Test hook (set by debug builds of the CLI only): the process kills itself with SIGKILL once
-    /// this many units are recorded in this run (0: once every unit is, before the bundle is
-    /// finished), for the resume tests.
-    public var killAfterUnits: Int?
 
     public init(sources: [String], name: String, minZoom: Int, maxZoom: Int, output: String) {
         self.layers = [BuildLayer(name: "sources", sources: sources)]

@@ -14,6 +14,8 @@ public struct BundleBuilder: Sendable {
     /// How the build's notices are worded in the log (default: their `description`); a program
     /// names its own options in them.
     public var noticeWording: @Sendable (BuildNotice) -> String = { $0.description }
+    /// What tests set (`BuildHooks`): none by default.
+    package var hooks = BuildHooks()
 
     public init(options: BuildOptions, logger: Logger = Logger(label: "trailmap.build")) {
         self.options = options
@@ -339,7 +341,7 @@ public struct BundleBuilder: Sendable {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
             }
             let spilled = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, progress: progress)
-            if options.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
+            if hooks.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
             if let update, let scopes {
                 let diff: (added: Int, removed: Int, changed: Int)
@@ -434,6 +436,7 @@ public struct BundleBuilder: Sendable {
                                           finished: done, buildsUpperLevels: options.shard == nil)
             rendering.update = scopes?[b]
             rendering.trails = trails
+            rendering.hooks = hooks
             let outcome = rendering.run(writer: writer, recordedRoot: { unit throws(BuildError) in
                 let data: [UInt8]?
                 do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }

@@ -22,33 +22,6 @@ enum ZoomChoice {
     /// Width of a zoom-0 tile: the Mercator square's side.
     static let worldWidth = WebMercator.tileSpan(zoom: 0)
 
-    /// The size in Web Mercator metres of one of a source's pixels, as GDAL suggests a warp's
-    /// output resolution (`GDALSuggestedWarpOutput2`): the distance from pixel (0, 0) to pixel
-    /// (width, height), `corners` in degrees, over the pixel grid's diagonal, so a rotated
-    /// footprint counts as its own length, not its box's. When a corner lies outside the
-    /// Mercator square (past ±85.05°), the diagonal of the footprint's box (`parts`, clipped; its
-    /// parts either side of the antimeridian side by side) over the diagonal of the rows inside.
-    /// `acrossAntimeridian`: the footprint lies either side of 180°, so corners whose longitudes
-    /// are more than half a turn apart are close the other way round.
-    static func pixelSize(corners: (lon0: Double, lat0: Double, lon1: Double, lat1: Double), acrossAntimeridian: Bool,
-                          parts: [GeoBounds], bounds: GeoBounds, width: Int, height: Int) -> Double? {
-        let limit = WebMercator.maxLatitude
-        let c = corners
-        if [c.lon0, c.lat0, c.lon1, c.lat1].allSatisfy(\.isFinite), abs(c.lat0) <= limit, abs(c.lat1) <= limit {
-            let a = WebMercator.project(lon: c.lon0, lat: c.lat0), b = WebMercator.project(lon: c.lon1, lat: c.lat1)
-            var dx = abs(b.x - a.x)
-            if acrossAntimeridian && dx > worldWidth / 2 { dx = worldWidth - dx }
-            let distance = (dx * dx + abs(b.y - a.y) * abs(b.y - a.y)).squareRoot()
-            if distance > 0 { return distance / hypot(Double(width), Double(height)) }
-        }
-        let boxes = parts.compactMap { $0.clippedToMercator?.mercator }
-        guard !boxes.isEmpty, bounds.north > bounds.south else { return nil }
-        let w = boxes.reduce(0) { $0 + ($1.maxX - $1.minX) }, h = boxes.map { $0.maxY - $0.minY }.max() ?? 0
-        let kept = (Swift.min(bounds.north, limit) - Swift.max(bounds.south, -limit)) / (bounds.north - bounds.south)
-        let size = (w * w + h * h).squareRoot() / hypot(Double(width), Double(height) * Swift.min(1, Swift.max(kept, 0)))
-        return size.isFinite && size > 0 ? size : nil
-    }
-
     /// The highest zoom whose pixels (`tileSize` a tile) are at least `pixelSize` metres: the
     /// finest zoom that does not upsample (gdal2tiles' `ZoomForPixelSize`), at most `TileID.maxZoom`.
     static func zoom(forPixelSize pixelSize: Double, tileSize: Int) -> Int {

@@ -36,8 +36,10 @@ struct TileRendering: Sendable {
     /// Trails drawn over the tiles as they are encoded (the levels above are made from the
     /// pixels without them, as each zoom draws its own lines).
     var trails: PreparedTrails? = nil
+    /// What tests set (`BuildHooks.killAfterUnits`).
+    var hooks = BuildHooks()
 
-    /// Units recorded by this process (for `BuildOptions.killAfterUnits`).
+    /// Units recorded by this process (for `BuildHooks.killAfterUnits`).
     static let recordedThisRun = Atomic<Int>(0)
 
     /// How unit roots are recorded: PNG, the fastest level (lossless: the upper levels made from a
@@ -237,7 +239,7 @@ struct TileRendering: Sendable {
                 do { try writer.add(tiles, units: finishedUnits, kept: kept) } catch {
                     fail(.store(error))
                 }
-                if let limit = options.killAfterUnits, limit > 0, !finishedUnits.isEmpty,
+                if let limit = hooks.killAfterUnits, limit > 0, !finishedUnits.isEmpty,
                    Self.recordedThisRun.add(finishedUnits.count, ordering: .relaxed).newValue >= limit {
                     kill(getpid(), SIGKILL)
                 }

@@ -100,41 +100,29 @@ extension PostgresCatalog {
         try await conn.rows("SELECT * FROM products WHERE id = \(id)", logger).first.map(Product.init(postgres:))
     }
 
+    /// One product's upsert (`ProductUpsert`) in PostgreSQL.
     private static func upsert(_ conn: PostgresConnection, _ p: Product, _ logger: Logger) async throws -> PublishResult {
-        for c in ListingRules.categoryChain(p.category) {
+        let before = try await product(conn, id: p.id, logger)
+        let other = try await conn.rows("SELECT id FROM products WHERE tileset = \(p.tileset) AND id <> \(p.id)", logger).first
+        let u = try ProductUpsert(p, before: before, tilesetOwner: try other?.get("id", as: String.self))
+        for c in u.categories {
             try await conn.run("""
                 INSERT INTO categories(path, name, parent) VALUES (\(c.path), \(c.name), \(c.parent)) ON CONFLICT (path) DO NOTHING
                 """, logger)
         }
-        let now = Date().timeIntervalSince1970
-        let before = try await product(conn, id: p.id, logger)
-        if before?.owner != nil { throw CatalogError.productFile(path: p.bundlePath, reason: "product id \(p.id) is an area an account bought") }
-        let (version, firstChange) = PublishRules.version(current: before.map { ($0.version, $0.sha256) }, sha256: p.sha256)
-        if let other = try await conn.rows("SELECT id FROM products WHERE tileset = \(p.tileset) AND id <> \(p.id)", logger).first {
-            throw CatalogError.productFile(path: p.bundlePath, reason: "bundle \(p.tileset) already belongs to product \(try other.get("id", as: String.self))")
-        }
         let layers = BundleLayer.encode(p.layers)
         try await conn.run("""
-            INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset, bundle_path,
-                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json, kind, area_json)
+            INSERT INTO products(\(unescaped: ProductUpsert.columns))
             VALUES (\(p.id), \(p.title), \(p.category), \(p.description), \(p.price.amount), \(p.price.currency), \(p.free),
-                \(p.tileset), \(p.bundlePath), \(version), \(p.size), \(p.sha256), \(p.minZoom), \(p.maxZoom),
-                \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(now), \(layers), \(p.kind.rawValue), \(p.areaJSON))
-            ON CONFLICT (id) DO UPDATE SET title = excluded.title, category = excluded.category,
-                description = excluded.description, price_amount = excluded.price_amount,
-                price_currency = excluded.price_currency, free = excluded.free, tileset = excluded.tileset,
-                bundle_path = excluded.bundle_path, version = excluded.version, size = excluded.size,
-                sha256 = excluded.sha256, min_zoom = excluded.min_zoom, max_zoom = excluded.max_zoom,
-                west = excluded.west, south = excluded.south, east = excluded.east, north = excluded.north,
-                layers_json = excluded.layers_json, kind = excluded.kind, area_json = excluded.area_json,
-                published_at = CASE WHEN products.sha256 = excluded.sha256 THEN products.published_at ELSE excluded.published_at END
+                \(p.tileset), \(p.bundlePath), \(u.version), \(p.size), \(p.sha256), \(p.minZoom), \(p.maxZoom),
+                \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(u.now), \(layers), \(p.kind.rawValue), \(p.areaJSON))
+            \(unescaped: ProductUpsert.onConflict)
             """, logger)
         try await conn.run("""
             INSERT INTO product_versions(product_id, version, sha256, size, published_at)
-            VALUES (\(p.id), \(version), \(p.sha256), \(p.size), \(now)) ON CONFLICT DO NOTHING
+            VALUES (\(p.id), \(u.version), \(p.sha256), \(p.size), \(u.now)) ON CONFLICT DO NOTHING
             """, logger)
-        let change = PublishRules.finalChange(firstChange, before: before, new: p, version: version)
-        return PublishResult(productId: p.id, version: version, change: change, size: p.size, sha256: p.sha256)
+        return u.result
     }
 }
 

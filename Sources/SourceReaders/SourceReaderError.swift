@@ -1,3 +1,5 @@
+import TileGeometry
+
 /// Why a source raster cannot be used; each case names the file (or the option) and the problem.
 /// `description` names no command-line flag: a program that sets these options words its own
 /// advice from the cases' facts.
@@ -38,6 +40,8 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
     case unknownVerticalUnit(path: String, unit: String)
     /// Every pixel of a DEM is a void (nodata or NaN).
     case noElevations(path: String)
+    /// The raster's extent in degrees (`SourceFootprint.bounds`) lies outside the Web Mercator range.
+    case outsideMercator(path: String, bounds: GeoBounds)
 
     public var description: String {
         switch self {
@@ -75,6 +79,8 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
         case let .unknownVerticalUnit(path, unit):
             "\(path): the elevations' unit \"\(unit)\" is not one TrailMap knows (metres, feet, US survey feet)"
         case let .noElevations(path): "\(path): every pixel is a void (nodata or NaN): the DEM holds no elevation"
+        case let .outsideMercator(path, bounds):
+            "\(path): the source covers \(bounds), which lies outside the Web Mercator range (latitudes ±85.05°, longitudes ±180°)"
         }
     }
 

@@ -276,11 +276,11 @@ struct BuildCommand: ParsableCommand {
         if let bundleVersion { options.version = bundleVersion }
         options.shard = shard
         options.update = update
-        options.killAfterUnits = Self.testKillAfterUnits
         let printer = ProgressPrinter(quiet: global.quiet)
         BuildInterruptNotice.install(output: out)
         var builder = BundleBuilder(options: options, logger: logger)
         builder.noticeWording = BuildWording.notice
+        builder.hooks.killAfterUnits = Self.testKillAfterUnits
         let report = try builder.build { printer.report($0) }
         if json { return try JSONOutput.print(BuildSummaryOutput(report)) }
         if !global.quiet {

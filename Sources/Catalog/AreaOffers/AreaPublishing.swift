@@ -29,8 +29,7 @@ enum AreaPublishing {
         encoder.outputFormatting = .sortedKeys
         let terms = (try? encoder.encode(offer)) ?? Data()
         let sha = SHA256.hash(data: Data("trailmap-area-terms-1".utf8) + terms).map { String(format: "%02x", $0) }.joined()
-        let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
-        var p = Product(id: e.productId, title: e.title, category: category, description: e.description ?? "", price: e.price,
+        var p = Product(id: e.productId, title: e.title, category: e.categoryPath, description: e.description ?? "", price: e.price,
                         tileset: e.productId, bundlePath: "", version: 1, size: offer.maxBytes, sha256: sha,
                         minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, bounds: bounds)
         p.kind = .areaProduct

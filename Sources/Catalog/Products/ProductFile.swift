@@ -19,6 +19,11 @@ public struct ProductFile: Sendable, Decodable {
         public var bundle: String?
         /// Or the terms of an area product: each purchase buys one quoted area cut from these bundles.
         public var area: AreaOffer?
+
+        /// `category` as published: its `/`-separated parts trimmed of spaces.
+        var categoryPath: String {
+            category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
+        }
     }
 
     public var products: [Entry]

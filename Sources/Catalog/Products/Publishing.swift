@@ -56,8 +56,7 @@ extension CatalogDatabase {
         }
         let (size, sha) = try fileDigest(path)
         let tileset = String((path as NSString).lastPathComponent.dropLast(".mbtiles".count))
-        let category = e.category.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "/")
-        return Product(id: e.productId, title: e.title, category: category, description: e.description ?? "",
+        return Product(id: e.productId, title: e.title, category: e.categoryPath, description: e.description ?? "",
                        price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
                        version: 1, size: size, sha256: sha, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound,
                        bounds: meta.bounds, layers: layers)
@@ -86,44 +85,26 @@ extension CatalogDatabase {
         do { return try FileSHA256.digest(path: path) } catch { throw .bundle(path: path, reason: error.description) }
     }
 
+    /// One product's upsert (`ProductUpsert`) in SQLite.
     private static func upsert(_ db: Database, _ p: Product) throws -> PublishResult {
-        try ensureCategory(db, path: p.category)
-        let now = Date().timeIntervalSince1970
-        let current = try Row.fetchOne(db, sql: "SELECT version, sha256 FROM products WHERE id = ?", arguments: [p.id])
-        let (version, firstChange) = PublishRules.version(
-            current: current.map { r in (r["version"] as Int, r["sha256"] as String) }, sha256: p.sha256)
-        if let other = try String.fetchOne(db, sql: "SELECT id FROM products WHERE tileset = ? AND id != ?", arguments: [p.tileset, p.id]) {
-            throw CatalogError.productFile(path: p.bundlePath, reason: "bundle \(p.tileset) already belongs to product \(other)")
-        }
         let before = try Row.fetchOne(db, sql: "SELECT * FROM products WHERE id = ?", arguments: [p.id]).map(Product.init(row:))
-        if before?.owner != nil { throw CatalogError.productFile(path: p.bundlePath, reason: "product id \(p.id) is an area an account bought") }
-        try db.execute(sql: """
-            INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset, bundle_path,
-                version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at, layers_json, kind, area_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET title = excluded.title, category = excluded.category,
-                description = excluded.description, price_amount = excluded.price_amount,
-                price_currency = excluded.price_currency, free = excluded.free, tileset = excluded.tileset,
-                bundle_path = excluded.bundle_path, version = excluded.version, size = excluded.size,
-                sha256 = excluded.sha256, min_zoom = excluded.min_zoom, max_zoom = excluded.max_zoom,
-                west = excluded.west, south = excluded.south, east = excluded.east, north = excluded.north,
-                layers_json = excluded.layers_json, kind = excluded.kind, area_json = excluded.area_json,
-                published_at = CASE WHEN products.sha256 = excluded.sha256 THEN products.published_at ELSE excluded.published_at END
-            """, arguments: [p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
-                             p.bundlePath, version, p.size, p.sha256, p.minZoom, p.maxZoom,
-                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, now, BundleLayer.encode(p.layers),
-                             p.kind.rawValue, p.areaJSON])
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [p.id, version, p.sha256, p.size, now])
-        let change = PublishRules.finalChange(firstChange, before: before, new: p, version: version)
-        return PublishResult(productId: p.id, version: version, change: change, size: p.size, sha256: p.sha256)
-    }
-
-    private static func ensureCategory(_ db: Database, path: String) throws {
-        for c in ListingRules.categoryChain(path) {
+        let other = try String.fetchOne(db, sql: "SELECT id FROM products WHERE tileset = ? AND id != ?", arguments: [p.tileset, p.id])
+        let u = try ProductUpsert(p, before: before, tilesetOwner: other)
+        for c in u.categories {
             try db.execute(sql: "INSERT OR IGNORE INTO categories(path, name, parent) VALUES (?, ?, ?)",
                            arguments: [c.path, c.name, c.parent])
         }
+        try db.execute(sql: """
+            INSERT INTO products(\(ProductUpsert.columns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            \(ProductUpsert.onConflict)
+            """, arguments: [p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
+                             p.bundlePath, u.version, p.size, p.sha256, p.minZoom, p.maxZoom,
+                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, u.now, BundleLayer.encode(p.layers),
+                             p.kind.rawValue, p.areaJSON])
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [p.id, u.version, p.sha256, p.size, u.now])
+        return u.result
     }
 }

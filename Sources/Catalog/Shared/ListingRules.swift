@@ -55,26 +55,6 @@ package enum ListingRules {
     }
 }
 
-/// What publishing a bundle does to a product, apart from the database.
-package enum PublishRules {
-    /// The version and change for a product whose published row is `current` (version, SHA-256), if any.
-    package static func version(current: (version: Int, sha256: String)?, sha256: String) -> (Int, PublishResult.Change) {
-        guard let current else { return (1, .added) }
-        return current.sha256 == sha256 ? (current.version, .updated) : (current.version + 1, .newVersion)
-    }
-
-    /// `.updated` becomes `.unchanged` when nothing but the publish time would differ from `before`.
-    package static func finalChange(_ change: PublishResult.Change, before: Product?, new p: Product, version: Int) -> PublishResult.Change {
-        guard change == .updated, var b = before else { return change }
-        b.version = version
-        b.publishedAt = p.publishedAt
-        var q = p
-        q.version = version
-        q.publishedAt = b.publishedAt
-        return b == q ? .unchanged : change
-    }
-}
-
 /// When tile-token keys rotate and go, apart from the database.
 package enum TileKeyRules {
     /// Whether the newest key (keys are newest first) is older than `rotateAfter`, or there is none.
