@@ -159,4 +159,14 @@ import TileCache
         p.insert(2, cost: 100, priority: .demand)
         #expect(p.evict() == 1)
     }
+
+    @Test func gdsfKeepsPredictionsOfPopularNeighbourhoodsLonger() {
+        var p = GDSFPolicy<Int>(popularityWeight: 1, prefetchPopularityWeight: 2)
+        p.insert(1, cost: 100, priority: .prefetch, popularity: 1)  // half a read, two for its neighbourhood
+        p.insert(2, cost: 100, priority: .demand, popularity: 1)  // one read, one for its neighbourhood
+        p.insert(3, cost: 100, priority: .prefetch)
+        #expect(p.evict() == 3, "a prediction where nobody went leaves first")
+        #expect(p.evict() == 2, "a prediction where many went outweighs a read there")
+        #expect(p.evict() == 1)
+    }
 }

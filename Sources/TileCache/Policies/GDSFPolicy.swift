@@ -15,10 +15,11 @@
 /// for again is thus kept over tiles read long ago.
 ///
 /// A key coming in through `insert(_:cost:priority:popularity:)` is also credited
-/// `popularityWeight` reads per request its neighbourhood (the cache counts 4x4 tiles of one
-/// zoom, all clients, decayed) drew per tile lately: where many sessions go (a popular place),
-/// a new tile is likely to be asked for again by the next session there. The credit is not
-/// remembered when the key is evicted (only its own reads are).
+/// `popularityWeight` reads (`prefetchPopularityWeight` for a prediction) per request its
+/// neighbourhood (the cache counts 4x4 tiles of one zoom, all clients, decayed) drew per tile
+/// lately: where many sessions go (a popular place), a new tile is likely to be asked for again
+/// by the next session there, and a prediction there to be used. The credit is not remembered
+/// when the key is evicted (only its own reads are).
 public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// Keys never read since they came in, and the others, each by priority.
     private var cold = PriorityHeap()
@@ -48,13 +49,16 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let prefetchWeight: Double
 
     /// Reads credited to a key per request its neighbourhood drew per tile lately (see
-    /// `insert(_:cost:priority:popularity:)`).
+    /// `insert(_:cost:priority:popularity:)`), for a demanded key and for a predicted one.
     public let popularityWeight: Double
+    public let prefetchPopularityWeight: Double
 
-    public init(prefetchWeight: Double = 0.5, expectedShare: Double = 0.5, popularityWeight: Double = 1) {
+    public init(prefetchWeight: Double = 0.5, expectedShare: Double = 0.5, popularityWeight: Double = 1,
+                prefetchPopularityWeight: Double = 2) {
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
         self.popularityWeight = max(0, popularityWeight)
+        self.prefetchPopularityWeight = max(0, prefetchPopularityWeight)
     }
 
     public var name: String { "gdsf" }
@@ -91,7 +95,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
         let remembered = ghost.remove(key) ?? 0
-        let extra = popularityWeight * max(0, popularity)
+        let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
         let f = (priority == .demand ? 1 + remembered : prefetchWeight) + extra
         let size = Double(max(1, cost))
         let slot: Int32
