@@ -27,6 +27,8 @@ public final class TileCache: Sendable {
         /// Requests per neighbourhood (hits and misses, all clients), weighing admissions.
         var places: Popularity
         var requests = 0
+        /// Whether the policy weighs popularity (else requests are not counted).
+        var weighsPopularity = false
 
         func capacity(budget: Int) -> Int { max(0, Int(Double(budget) * fraction) - reserved) }
     }
@@ -41,6 +43,7 @@ public final class TileCache: Sendable {
         self.budget = max(0, budget)
         var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self),
                       places: Popularity(halfLife: popularityHalfLife))
+        s.weighsPopularity = policy == .gdsf
         s.stats.policy = policy.rawValue
         s.stats.budget = max(0, budget)
         state = Mutex(s)
@@ -212,11 +215,12 @@ public final class TileCache: Sendable {
         }
         s.entries[key] = Entry(tile: tile, cost: cost, prefetched: priority == .prefetch)
         s.bytes += cost
-        s.policy.insert(key, cost: cost, priority: priority, popularity: s.places.perTile(key))
+        s.policy.insert(key, cost: cost, priority: priority, popularity: s.weighsPopularity ? s.places.perTile(key) : 0)
     }
 
     /// Counts a request in its neighbourhood.
     private static func count(_ key: TileKey, _ s: inout State) {
+        guard s.weighsPopularity else { return }
         s.requests &+= 1
         s.places.record(key, tick: s.requests)
     }
