@@ -114,7 +114,7 @@ struct Bench {
             before.withLock { $0[b] = r }
         }
         let beforeAll = before.withLock { $0 }
-        print("\n\(def0.rawValue) with prefetch, without expectations (the previous default): "
+        print("\n\(def0.rawValue) with prefetch, held predictions of repeating sessions not marked expected: "
             + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[$0]!.hit))" }.joined(separator: ", "))
         let b5 = shares.firstIndex(of: 0.05)!
         let bound = all[b5 * columns + 1]!.hit

@@ -24,13 +24,26 @@ public final class TileCache: Sendable {
         var fraction = 1.0
         var flights: [TileKey: Flight] = [:]
         var stats = CacheStatistics()
+        /// Requests per neighbourhood (hits and misses, all clients), weighing admissions.
+        var places: Popularity
+        var requests = 0
+        /// Whether the policy weighs popularity (else requests are not counted).
+        var weighsPopularity = false
 
         func capacity(budget: Int) -> Int { max(0, Int(Double(budget) * fraction) - reserved) }
     }
 
-    public init(budget: Int, policy: PolicyKind = .gdsf) {
+    /// Requests (all clients) after which a neighbourhood's count of requests is halved, by default.
+    public static let defaultPopularityHalfLife = 100_000
+
+    /// A cache of `budget` bytes evicting by `policy`. Each request counts in its tile's
+    /// neighbourhood (4x4 tiles of one zoom), halved every `popularityHalfLife` requests; a
+    /// policy that weighs popularity (GDSF) credits a tile coming in with it.
+    public init(budget: Int, policy: PolicyKind = .gdsf, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife) {
         self.budget = max(0, budget)
-        var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self))
+        var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self),
+                      places: Popularity(halfLife: popularityHalfLife))
+        s.weighsPopularity = policy == .gdsf
         s.stats.policy = policy.rawValue
         s.stats.budget = max(0, budget)
         state = Mutex(s)
@@ -48,6 +61,7 @@ public final class TileCache: Sendable {
         let step: Step = state.withLock { s in
             if let t = Self.hit(key, &s) { return .hit(t) }
             s.stats.misses += 1
+            Self.count(key, &s)
             if let f = s.flights[key] {
                 s.stats.joins += 1
                 return .join(f)
@@ -172,6 +186,7 @@ public final class TileCache: Sendable {
     private static func hit(_ key: TileKey, _ s: inout State) -> CachedTile? {
         guard let e = s.entries[key] else { return nil }
         s.stats.hits += 1
+        count(key, &s)
         s.policy.recordHit(key)
         if e.prefetched {
             s.stats.prefetchesUsed += 1
@@ -200,7 +215,14 @@ public final class TileCache: Sendable {
         }
         s.entries[key] = Entry(tile: tile, cost: cost, prefetched: priority == .prefetch)
         s.bytes += cost
-        s.policy.insert(key, cost: cost, priority: priority)
+        s.policy.insert(key, cost: cost, priority: priority, popularity: s.weighsPopularity ? s.places.perTile(key) : 0)
+    }
+
+    /// Counts a request in its neighbourhood.
+    private static func count(_ key: TileKey, _ s: inout State) {
+        guard s.weighsPopularity else { return }
+        s.requests &+= 1
+        s.places.record(key, tick: s.requests)
     }
 
     /// Evicts until the entries fit the current capacity.

@@ -146,4 +146,27 @@ import TileCache
         #expect(p.evict() == 0)
         #expect(p.evict() == 2)
     }
+
+    @Test func gdsfCreditsPopularityAtAdmissionWithoutRememberingIt() {
+        var p = GDSFPolicy<Int>(popularityWeight: 1)
+        p.insert(1, cost: 100, priority: .demand, popularity: 3)  // one read, three for its neighbourhood
+        p.insert(2, cost: 100, priority: .demand)
+        for _ in 0..<2 { p.recordHit(2) }  // three reads
+        #expect(p.evict() == 2, "three reads weigh less than one and a popular neighbourhood")
+        #expect(p.evict() == 1)
+        // Back after eviction: each resumes its own reads only (1 and 3), plus this one.
+        p.insert(1, cost: 100, priority: .demand)
+        p.insert(2, cost: 100, priority: .demand)
+        #expect(p.evict() == 1)
+    }
+
+    @Test func gdsfKeepsPredictionsOfPopularNeighbourhoodsLonger() {
+        var p = GDSFPolicy<Int>(popularityWeight: 1, prefetchPopularityWeight: 2)
+        p.insert(1, cost: 100, priority: .prefetch, popularity: 1)  // half a read, two for its neighbourhood
+        p.insert(2, cost: 100, priority: .demand, popularity: 1)  // one read, one for its neighbourhood
+        p.insert(3, cost: 100, priority: .prefetch)
+        #expect(p.evict() == 3, "a prediction where nobody went leaves first")
+        #expect(p.evict() == 2, "a prediction where many went outweighs a read there")
+        #expect(p.evict() == 1)
+    }
 }

@@ -30,10 +30,17 @@ public protocol EvictionPolicy<Key>: Sendable {
     /// A resident key is predicted to be read soon (a session that asks for its whole viewport
     /// again is expected to ask for it at its next step). Policies that ignore this keep the default.
     mutating func recordExpected(_ key: Key)
+    /// A key became resident in a neighbourhood whose tiles drew `popularity` requests each
+    /// lately (decayed, all clients). Policies that ignore popularity keep the default (`insert`).
+    mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double)
 }
 
 extension EvictionPolicy {
     public mutating func recordExpected(_ key: Key) {}
+
+    public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
+        insert(key, cost: cost, priority: priority)
+    }
 }
 
 /// The policies the cache implements, for configuration and the trace benchmark.

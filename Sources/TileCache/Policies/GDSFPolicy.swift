@@ -13,6 +13,13 @@
 /// hold at most `expectedShare` of the capacity (beyond it, the largest and longest expected go
 /// back among the others, at today's `L`). Whatever its size, a tile a session is about to ask
 /// for again is thus kept over tiles read long ago.
+///
+/// A key coming in through `insert(_:cost:priority:popularity:)` is also credited
+/// `popularityWeight` reads (`prefetchPopularityWeight` for a prediction) per request its
+/// neighbourhood (the cache counts 4x4 tiles of one zoom, all clients, decayed) drew per tile
+/// lately: where many sessions go (a popular place), a new tile is likely to be asked for again
+/// by the next session there, and a prediction there to be used. The credit is not remembered
+/// when the key is evicted (only its own reads are).
 public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// Keys never read since they came in, and the others, each by priority.
     private var cold = PriorityHeap()
@@ -27,8 +34,11 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let expectedShare: Double
     private var keys: [Key?] = []
     private var sizes: [Double] = []
-    /// Reads credited to the key (a demand insertion is one, a prefetch half of one).
+    /// Reads credited to the key (a demand insertion is one, a prefetch half of one), with its
+    /// neighbourhood's popularity when it came in.
     private var frequency: [Double] = []
+    /// The part of `frequency` owed to the neighbourhood's popularity (not remembered at eviction).
+    private var bonus: [Double] = []
     /// Reads since the key came in (0: cold, for `evictCold`).
     private var reads: [UInt32] = []
     private var free: [Int32] = []
@@ -38,9 +48,17 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// The weight of a prefetch's admission, against 1 for a demand read.
     public let prefetchWeight: Double
 
-    public init(prefetchWeight: Double = 0.5, expectedShare: Double = 0.5) {
+    /// Reads credited to a key per request its neighbourhood drew per tile lately (see
+    /// `insert(_:cost:priority:popularity:)`), for a demanded key and for a predicted one.
+    public let popularityWeight: Double
+    public let prefetchPopularityWeight: Double
+
+    public init(prefetchWeight: Double = 0.5, expectedShare: Double = 0.5, popularityWeight: Double = 1,
+                prefetchPopularityWeight: Double = 2) {
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
+        self.popularityWeight = max(0, popularityWeight)
+        self.prefetchPopularityWeight = max(0, prefetchPopularityWeight)
     }
 
     public var name: String { "gdsf" }
@@ -68,9 +86,17 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     }
 
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority) {
+        insert(key, cost: cost, priority: priority, popularity: 0)
+    }
+
+    /// A key became resident in a neighbourhood whose tiles drew `popularity` requests each
+    /// lately: it is credited `popularityWeight` reads per such request, so a tile where many
+    /// sessions go outlives one of the same size and reads where few do.
+    public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
         let remembered = ghost.remove(key) ?? 0
-        let f = priority == .demand ? 1 + remembered : prefetchWeight
+        let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
+        let f = (priority == .demand ? 1 + remembered : prefetchWeight) + extra
         let size = Double(max(1, cost))
         let slot: Int32
         if let s = free.popLast() {
@@ -78,6 +104,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             keys[Int(s)] = key
             sizes[Int(s)] = size
             frequency[Int(s)] = f
+            bonus[Int(s)] = extra
             reads[Int(s)] = 0
             isExpected[Int(s)] = false
         } else {
@@ -85,6 +112,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             keys.append(key)
             sizes.append(size)
             frequency.append(f)
+            bonus.append(extra)
             reads.append(0)
             isExpected.append(false)
         }
@@ -183,7 +211,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private mutating func forget(_ slot: Int32) -> Key? {
         guard let key = keys[Int(slot)] else { return nil }
         slots[key] = nil
-        let f = frequency[Int(slot)]
+        let f = frequency[Int(slot)] - bonus[Int(slot)]
         if f >= 1 { ghost.insert(key, count: f.rounded(.down), limit: max(64, slots.count)) }
         release(slot)
         return key
