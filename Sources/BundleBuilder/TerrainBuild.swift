@@ -53,11 +53,18 @@ struct TerrainBuild {
             let pool = DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit)
             let border = max(layer.hillshade != nil ? 1 : 0, layer.contours?.border ?? 0)
             let dems = sources.dems, finest = sources.finestPixel, buildZooms = zooms
+            // Zooms below `top` are made from the finer zoom's elevations (2×2 means), not warped.
+            let averaged = { (z: Int) -> Bool in
+                finest.map { WebMercator.tileSpan(zoom: z) / Double(n) > $0 } ?? true
+            }
+            let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, averaged: averaged, size: n, border: border) : nil
+            var current: TerrainLevel?   // this zoom's elevations when made from the finer zoom's
             var done = 0
-            for range in ranges {
+            for (index, range) in ranges.enumerated().reversed() {
                 // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
-                let tilePixel = WebMercator.tileSpan(zoom: range.z) / Double(n)
-                let sampling: DEMReader.Sampling = finest.map { tilePixel > $0 } ?? true ? .average : .bilinear
+                let sampling: DEMReader.Sampling = averaged(range.z) ? .average : .bilinear
+                let level = current
+                let feeds = top == range.z ? TerrainLevel(range: ranges[index - 1], size: n, border: border) : nil
                 let blocks = TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: threads))
                 var batchStart = 0
                 while batchStart < blocks.count {
@@ -81,13 +88,20 @@ struct TerrainBuild {
                             guard k < batch.count else { break }
                             do throws(BuildError) {
                                 let block = batch[k]
-                                guard let elevations = try block.elevations(size: n, border: border, dems: dems, sampling: sampling,
-                                                                            pool: pool, readers: readers) else { continue }
+                                let grid: (TileID) -> ElevationGrid
+                                if let level {
+                                    grid = level.grid
+                                } else {
+                                    guard let elevations = try block.elevations(size: n, border: border, dems: dems, sampling: sampling,
+                                                                                pool: pool, readers: readers) else { continue }
+                                    feeds?.fill(from: elevations)
+                                    grid = elevations.grid
+                                }
                                 for t in block.tiles {
                                     // A tile no DEM touches (its border included) is not made.
                                     let padded = block.padded(t.mercatorBounds, size: n, border: border)
                                     guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }),
-                                          var image = try drawing.image(elevations.grid(t), tile: t, contours: layer.contours) else { continue }
+                                          var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
                                     if let trails, trails.draws(t.z, build: buildZooms) { image = try trails.drawn(over: image, tile: t, tileSize: n) }
                                     do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
                                 }
@@ -104,6 +118,7 @@ struct TerrainBuild {
                     progress(BuildProgress(phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
                                            elapsed: Date().timeIntervalSince(start)))
                 }
+                current = feeds ?? (index > 0 ? level?.coarser(range: ranges[index - 1]) : nil)
             }
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
             let stats: BundleWriteStats
@@ -119,6 +134,19 @@ struct TerrainBuild {
             writer.abandon()
             throw error
         }
+    }
+
+    /// The zoom whose warped elevations make those of every zoom below it (each from the next
+    /// finer one's 2×2 means, `TerrainLevel`): the highest zoom averaging the DEM (its pixels
+    /// coarser than the DEM's) above the lowest one, whose next lower zoom's level fits
+    /// `TerrainLevel.maxPixels`; nil when every zoom is warped from the DEM.
+    static func pyramidTop(ranges: [TileRange], averaged: (Int) -> Bool, size: Int, border: Int) -> Int? {
+        var top: Int?
+        for (i, range) in ranges.enumerated() where i > 0 && averaged(range.z) {
+            let (w, h) = TerrainLevel.dimensions(range: ranges[i - 1], size: size, border: border)
+            if w * h <= TerrainLevel.maxPixels { top = range.z }
+        }
+        return top
     }
 
     /// The build's zooms: the layer's, else those given, else from the DEMs (the highest zoom

@@ -29,16 +29,20 @@ public struct ElevationGrid: Sendable {
     /// around them all): `values` has `rasterWidth` values a row, and the tile's grid, border
     /// included, starts at column `x`, row `y` of it.
     public init(size: Int, border: Int, cutFrom values: [Float], rasterWidth: Int, x: Int, y: Int) {
+        self = values.withUnsafeBufferPointer { ElevationGrid(size: size, border: border, cutFrom: $0, rasterWidth: rasterWidth, x: x, y: y) }
+    }
+
+    /// The grid of one tile cut out of a larger one held in a buffer (see
+    /// `init(size:border:cutFrom:rasterWidth:x:y:)`).
+    public init(size: Int, border: Int, cutFrom values: UnsafeBufferPointer<Float>, rasterWidth: Int, x: Int, y: Int) {
         let n = size + 2 * border
         precondition(x >= 0 && y >= 0 && x + n <= rasterWidth && (y + n) * rasterWidth <= values.count)
         self.size = size
         self.border = border
         self.values = [Float](unsafeUninitializedCapacity: n * n) { out, initialized in
-            values.withUnsafeBufferPointer { src in
-                for row in 0..<n {
-                    let from = src.baseAddress! + (y + row) * rasterWidth + x
-                    (out.baseAddress! + row * n).initialize(from: from, count: n)
-                }
+            for row in 0..<n {
+                let from = values.baseAddress! + (y + row) * rasterWidth + x
+                (out.baseAddress! + row * n).initialize(from: from, count: n)
             }
             initialized = n * n
         }

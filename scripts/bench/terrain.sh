@@ -17,13 +17,14 @@
 # env:   MINZ, MAXZ   hillshade zooms (default 8-12)
 #        THREADS      trailmap --threads = gdal2tiles --processes (default 2)
 #        SAMPLES      tiles sampled per zoom for the fidelity figures (default 4)
+#        ROUNDS       timed rounds of the two tools, back to back (default 1)
 #        TRAILMAP     trailmap binary (default .build/release/trailmap, else .build/debug/trailmap)
 #        WORK         scratch folder (default: mktemp -d, removed at exit)
 # Keep it small on a shared machine: the defaults run in well under a minute on the sample DEM.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 "$ROOT/scripts/install-deps.sh" gdal-bin python3 sqlite3 >/dev/null
-MINZ=${MINZ:-8} MAXZ=${MAXZ:-12} THREADS=${THREADS:-2} SAMPLES=${SAMPLES:-4}
+MINZ=${MINZ:-8} MAXZ=${MAXZ:-12} THREADS=${THREADS:-2} SAMPLES=${SAMPLES:-4} ROUNDS=${ROUNDS:-1}
 TRAILMAP=${TRAILMAP:-}
 [ -n "$TRAILMAP" ] || { [ -x "$ROOT/.build/release/trailmap" ] && TRAILMAP="$ROOT/.build/release/trailmap" || TRAILMAP="$ROOT/.build/debug/trailmap"; }
 [ -x "$TRAILMAP" ] || { echo "error: no trailmap binary at $TRAILMAP (swift build -c release --product trailmap)" >&2; exit 1; }
@@ -33,19 +34,26 @@ DEM=${1:-"$WORK/dem.tif"}
 [ -f "$DEM" ] || "$ROOT/scripts/make-sample-dem.sh" "$DEM" >/dev/null
 echo "DEM $DEM, zooms $MINZ-$MAXZ, $THREADS thread(s), trailmap $TRAILMAP"
 
-now() { date +%s.%N; }
-t0=$(now)
-"$TRAILMAP" build --dem "$DEM" --hillshade --name bench --minzoom "$MINZ" --maxzoom "$MAXZ" --threads "$THREADS" \
-  --out "$WORK/hs.mbtiles" -q
-t1=$(now)
-gdaldem hillshade -q -compute_edges -co TILED=YES "$DEM" "$WORK/hs.tif"   # tiled: gdal2tiles reads it by blocks
-gdal2tiles.py -q -z "$MINZ-$MAXZ" -r average --processes="$THREADS" "$WORK/hs.tif" "$WORK/g2t" >/dev/null
-t2=$(now)
-python3 - "$t0" "$t1" "$t2" <<'PY'
+# Timed with GNU time: wall seconds and CPU (user + sys, the children's too), ROUNDS times, the two
+# tools back to back in each round (the machine's load moves both alike); the load average first.
+timed() { /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$@"; read -r wall user sys <"$WORK/time"; echo "$wall $(python3 -c "print($user + $sys)")"; }
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+for round in $(seq "$ROUNDS"); do
+  rm -rf "$WORK/hs.mbtiles" "$WORK/hs.tif" "$WORK/g2t"
+  read -r ours ours_cpu < <(timed "$TRAILMAP" build --dem "$DEM" --hillshade --name bench --minzoom "$MINZ" --maxzoom "$MAXZ" \
+    --threads "$THREADS" --out "$WORK/hs.mbtiles" -q)
+  # gdaldem writes a tiled GeoTIFF (gdal2tiles reads it by blocks), then gdal2tiles cuts it.
+  read -r dem_wall dem_cpu < <(timed gdaldem hillshade -q -compute_edges -co TILED=YES "$DEM" "$WORK/hs.tif")
+  read -r g2t_wall g2t_cpu < <(timed gdal2tiles.py -q -z "$MINZ-$MAXZ" -r average --processes="$THREADS" "$WORK/hs.tif" "$WORK/g2t")
+  python3 - "$round" "$ours" "$ours_cpu" "$dem_wall" "$dem_cpu" "$g2t_wall" "$g2t_cpu" <<'PY'
 import sys
-t0, t1, t2 = map(float, sys.argv[1:])
-print(f"hillshade bundle: trailmap {t1 - t0:.2f} s; gdaldem + gdal2tiles {t2 - t1:.2f} s; ratio {(t1 - t0) / (t2 - t1):.2f}x")
+r = sys.argv[1]; ours, ours_cpu, dw, dc, gw, gc = map(float, sys.argv[2:])
+ref, ref_cpu = dw + gw, dc + gc
+print(f"round {r}: hillshade bundle: trailmap {ours:.2f} s (CPU {ours_cpu:.2f} s); gdaldem + gdal2tiles {ref:.2f} s "
+      f"(CPU {ref_cpu:.2f} s); ratio {ours / ref:.2f}x wall, {ours_cpu / ref_cpu:.2f}x CPU")
 PY
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 "$TRAILMAP" build --dem "$DEM" --format terrarium --name bench --threads "$THREADS" --out "$WORK/terrain.mbtiles" -q
 
@@ -94,7 +102,7 @@ random.seed(1)
 db = f"{work}/terrain.mbtiles"
 # The DEM's native zoom: the highest whose pixels are not finer than the DEM's (trailmap's choice).
 zn = int(sqlite3.connect(db).execute("select value from metadata where name='maxzoom'").fetchone()[0])
-ours_all, g2t_all = [], []
+ours_all, g2t_all, per_zoom = [], [], {}
 for z in range(minz, maxz + 1):
     tiles = [(z, c, (1 << z) - 1 - r) for c, r in sqlite3.connect(f"{work}/hs.mbtiles").execute(
         "select tile_column, tile_row from tiles where zoom_level=?", (z,))]
@@ -113,7 +121,7 @@ for z in range(minz, maxz + 1):
         g = f"{work}/g2t/{z}/{x}/{(1 << z) - 1 - y}.png"
         mask = [t != 0 and a > 0 for t, a in zip(theirs, ours_a)]
         p = psnr(ours, theirs, mask)
-        if p is not None: ours_all.append(p)
+        if p is not None: ours_all.append(p); per_zoom.setdefault(z, []).append(p)
         if os.path.exists(g):
             gv, ga = grid(g, 1), grid(g, 2)
             q = psnr(gv, theirs, [t != 0 and a > 0 for t, a in zip(theirs, ga)])
@@ -121,6 +129,9 @@ for z in range(minz, maxz + 1):
         print(f"  z{z} {x}/{y}: trailmap {p if p is None else round(p, 1)} dB, gdaldem+gdal2tiles "
               f"{'-' if not os.path.exists(g) else (None if q is None else round(q, 1))} dB")
 def mean(v): return sum(v) / len(v) if v else float("nan")
+for z in sorted(per_zoom):
+    v = per_zoom[z]
+    print(f"  z{z}: trailmap PSNR mean {mean(v):.1f} dB, min {min(v):.1f} dB over {len(v)} tiles")
 print(f"terrain native zoom {zn}: reference -r average at zooms up to it, bilinear above")
 print(f"hillshade PSNR against gdaldem on each tile's warped DEM: trailmap mean {mean(ours_all):.1f} dB "
       f"(min {min(ours_all, default=float('nan')):.1f}), gdaldem+gdal2tiles mean {mean(g2t_all):.1f} dB "
