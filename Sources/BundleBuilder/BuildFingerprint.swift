@@ -2,6 +2,7 @@ import Essentials
 import Foundation
 import Raster
 import SourceReaders
+import Terrain
 import TileGeometry
 import TileStore
 
@@ -55,6 +56,8 @@ struct BuildFingerprint: Equatable {
         var unitPolicy: Int
         /// The trails drawn: their name, zooms and the digest of their records and style.
         var trails: [String]?
+        /// A hillshade blended into the layers: its DEMs, light, blend, opacity and zooms.
+        var terrain: String?
     }
 
     private struct SourceStamp: Codable {
@@ -84,7 +87,7 @@ struct BuildFingerprint: Equatable {
                          tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion,
                          trails: trails.map { digest in
                              [o.trails?.name ?? "trails", o.trails?.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", digest]
-                         })
+                         }, terrain: o.terrain.map(Self.terrain))
         let stamps = sources.map { s in
             SourceStamp(layer: s.layer, path: s.path, size: s.stamp.size, modified: s.stamp.modifiedNanoseconds)
         }
@@ -94,6 +97,13 @@ struct BuildFingerprint: Equatable {
         tileSettings = Self.hash(tilesOnly)
         tileSettingsJSON = Self.json(tilesOnly)
         full = Self.hash([settings, Self.hash(stamps)] + (base.map { ["update of \($0)"] } ?? []))
+    }
+
+    /// What decides a blended hillshade's pixels, as text.
+    private static func terrain(_ t: TerrainLayer) -> String {
+        [t.sources.joined(separator: ","), String(describing: t.hillshade), t.blend?.rawValue ?? "", "\(t.opacity)",
+         t.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", t.crs?.wkt ?? "", t.verticalUnit?.rawValue ?? ""]
+            .joined(separator: "|")
     }
 
     private static func hash<T: Encodable>(_ value: T) -> String {

@@ -5,7 +5,7 @@ import TileGeometry
 extension BuildManifest {
     /// The fields of a layer of kind `terrain`.
     static let terrainLayerFields: Set<String> = ["name", "title", "kind", "sources", "minzoom", "maxzoom", "crs", "verticalUnit",
-                                                  "hillshade", "colorRelief", "opacity", "encoding", "contours"]
+                                                  "hillshade", "colorRelief", "opacity", "encoding", "contours", "blend"]
     /// The fields of a terrain layer's `hillshade` object.
     static let hillshadeFields: Set<String> = ["azimuth", "altitude", "zFactor", "mode"]
 }
@@ -65,6 +65,12 @@ extension FieldReader {
         }
         if layer.encoding == nil && layer.hillshade == nil && layer.colorRelief == nil && layer.contours == nil {
             throw fail(field, "the terrain layer makes nothing: give hillshade, colorRelief, contours or encoding")
+        }
+        if let blend = try choice(l["blend"], "\(field).blend", TerrainBlend.self) {
+            guard layer.hillshade != nil, layer.colorRelief == nil, layer.contours == nil, layer.encoding == nil else {
+                throw fail("\(field).blend", "a terrain layer blended into the layers below draws a hillshade only: give hillshade, and no colorRelief, contours or encoding")
+            }
+            layer.blend = blend
         }
         let zoomRange = 0...TileID.maxZoom
         let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange), hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)

@@ -81,7 +81,7 @@ public struct BuildManifest: Sendable {
         if let version { o.version = version }
         if let tileSize { o.tileSize = tileSize }
         if let resampling { o.resampling = resampling }
-        o.encoding = BuildOptions.encoding(effort: effort ?? (terrain != nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort), level: pngLevel,
+        o.encoding = BuildOptions.encoding(effort: effort ?? (terrain != nil && terrain?.blend == nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort), level: pngLevel,
                                            deflater: .libdeflate, search: false)
         if let effort { o.effort = effort }
         if let format { o.format = format }
@@ -185,9 +185,18 @@ struct FieldReader {
             }
         }
 
-        if let terrain {
+        if let terrain, terrain.blend != nil {
+            guard !layers.isEmpty else {
+                throw fail("layers", "the terrain layer's blend lays its hillshade on layers of source images: give at least one, below it")
+            }
+            if let i = layerValues.indices.first(where: { if case let .object(l) = layerValues[$0] { l["kind"] == .string("terrain") } else { false } }),
+               let j = layerValues.indices.last(where: { if case let .object(l) = layerValues[$0] { l["kind"] != .string("terrain") && l["kind"] != .string("trails") } else { false } }),
+               j > i {
+                throw fail("layers[\(i)]", "a terrain layer with a blend shades the layers below it: list it after layers[\(j)]")
+            }
+        } else if let terrain {
             if let i = layerValues.indices.first(where: { if case let .object(l) = layerValues[$0] { l["kind"] != .string("terrain") && l["kind"] != .string("trails") } else { false } }) {
-                throw fail("layers[\(i)]", "a terrain layer is built in a bundle of its own: build this layer in another manifest")
+                throw fail("layers[\(i)]", "a terrain layer is built in a bundle of its own: build this layer in another manifest, or give the terrain layer a blend (multiply, over) to shade it")
             }
             if terrain.encoding != nil, trails != nil { throw fail("layers", "terrain tiles hold elevations: draw the trails in another bundle") }
         }
@@ -196,7 +205,7 @@ struct FieldReader {
         // As on the command line: unless every layer gives its zooms, the builder takes the
         // missing ends from the unranged layers' sources, together with the ranged layers' zooms.
         // A trails-only manifest: the trails' zooms, else chosen from their extent.
-        let unranged = terrain.map { $0.zooms == nil } ?? (layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil))
+        let unranged = terrain.flatMap { $0.blend == nil ? $0.zooms == nil : nil } ?? (layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil))
         let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min() ?? terrain?.zooms?.lowerBound ?? trails?.zooms?.lowerBound)
         let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max() ?? terrain?.zooms?.upperBound ?? trails?.zooms?.upperBound)
         if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }

@@ -5,6 +5,7 @@ import Raster
 import SourceReaders
 import Synchronization
 import TileGeometry
+import Terrain
 import TileStore
 
 /// Turns georeferenced source images into an MBTiles region bundle.
@@ -281,7 +282,8 @@ public struct BundleBuilder: Sendable {
     /// build of the same fingerprint left by a killed run is continued (`BuildReport.start`).
     public func build(progress: @escaping @Sendable (BuildProgress) -> Void = { _ in }) throws(BuildError) -> BuildReport {
         let start = Date()
-        if let terrain = options.terrain {
+        if let terrain = options.terrain, terrain.blend == nil || options.sources.isEmpty {
+            if terrain.blend != nil { throw .terrain(.blendWithoutLayers) }
             return try TerrainBuild(options: options, layer: terrain, logger: logger).run(progress: progress)
         }
         if options.sources.isEmpty, let trails = options.trails {
@@ -305,7 +307,14 @@ public struct BundleBuilder: Sendable {
         let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path, startStamps[$0]) }
         let trails = try options.trails.map(PreparedTrails.read)
         if let trails { logger.info("\(trails.records.count) trail(s) from \(trails.options.sources.count) file(s)") }
-        var fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales, trails: trails?.digest)
+        let shading = try options.terrain.map { terrain throws(BuildError) in
+            try terrain.validate()
+            guard options.shard == nil, options.update == nil else { throw BuildError.terrain(.notShardedOrUpdated) }
+            return try TerrainShading(layer: terrain, logger: logger)
+        }
+        if let shading { logger.info("hillshade (\(shading.hillshade.mode.rawValue)) of \(shading.sources.dems.count) DEM(s) \(shading.blend == .multiply ? "multiplied into" : "drawn over") the layers, opacity \(shading.layer.opacity)") }
+        var fingerprint = BuildFingerprint(options: options, sources: stamps + Self.demStamps(shading), sharedScales: plan.sharedScales,
+                                           trails: trails?.digest)
         var update: (base: UpdateBase, changes: SourceChanges)?
         var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
         if let path = options.update {
@@ -340,7 +349,7 @@ public struct BundleBuilder: Sendable {
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
             }
-            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, progress: progress)
+            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, shading: shading, progress: progress)
             if hooks.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
             if let update, let scopes {
@@ -391,7 +400,7 @@ public struct BundleBuilder: Sendable {
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
     private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
-                        progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
+                        shading: TerrainShading?, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
         let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
@@ -437,6 +446,7 @@ public struct BundleBuilder: Sendable {
             rendering.update = scopes?[b]
             rendering.trails = trails
             rendering.hooks = hooks
+            rendering.shading = shading
             let outcome = rendering.run(writer: writer, recordedRoot: { unit throws(BuildError) in
                 let data: [UInt8]?
                 do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }
@@ -449,6 +459,13 @@ public struct BundleBuilder: Sendable {
             before += plan.bandTotals[b]
         }
         return pyramids.filter(\.isFileBacked).count
+    }
+
+    /// The stamps of a blended hillshade's DEMs, for the fingerprint (a layer index past the
+    /// source layers'): a partial build whose DEMs changed starts over.
+    static func demStamps(_ shading: TerrainShading?) -> [(layer: Int, path: String, stamp: SourceFileStamp)] {
+        guard let shading else { return [] }
+        return shading.sources.dems.map { (-1, $0.path, SourceFileStamp(path: $0.path)) }
     }
 
     /// The layers as the bundle records them: zooms resolved, sources by file name.

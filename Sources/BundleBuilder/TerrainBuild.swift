@@ -44,6 +44,8 @@ struct TerrainBuild {
         let ranges = zooms.map { TileRange(bounds: bounds, zoom: $0) }
         let total = ranges.reduce(0) { $0 + $1.count }
         guard total <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
+        // Before anything is written: a contour interval too fine for a zoom's tiles.
+        try TerrainContourCheck(layer: layer, sources: sources).check(zooms: zooms, bounds: bounds)
         logger.info("building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider")
 
         let writer: BundleWriter

@@ -25,6 +25,9 @@ public struct TerrainLayer: Sendable {
     public var contours: ContourOptions?
     /// Terrain tiles instead of drawn layers: the elevations in this encoding.
     public var encoding: TerrainEncoding?
+    /// The hillshade laid on the bundle's layers of source images (`TerrainShading`) instead of
+    /// a bundle of its own: multiplied into their colours or drawn over them, with `opacity`.
+    public var blend: TerrainBlend?
     /// The DEMs' CRS, replacing what they declare.
     public var crs: SpatialReference?
     /// The unit of the DEMs' values, replacing what their bands name.
@@ -47,6 +50,7 @@ public struct TerrainLayer: Sendable {
         guard !sources.isEmpty else { throw .terrain(.noDEM) }
         if encoding == nil && hillshade == nil && colorRelief == nil && contours == nil { throw .terrain(.nothingToMake) }
         if encoding != nil && (hillshade != nil || colorRelief != nil || contours != nil) { throw .terrain(.tilesAndDrawing) }
+        if blend != nil && (hillshade == nil || colorRelief != nil || contours != nil || encoding != nil) { throw .terrain(.blendNeedsHillshade) }
         if let problem = hillshade?.problem { throw .terrain(.hillshade(problem)) }
         if let problem = contours?.problem { throw .terrain(.contours(problem)) }
         guard opacity > 0, opacity <= 1 else { throw .terrain(.opacity(opacity)) }
@@ -73,6 +77,11 @@ public enum TerrainLayerProblem: Error, Sendable, Equatable, CustomStringConvert
     case contours(ContourOptionProblem)
     /// A tile's contour lines cannot be made (too many levels in it, for one).
     case contourTile(TileID, ContourError)
+    /// A hillshade blended into the layers below is the layer's only drawing (no colour relief,
+    /// contours or terrain tiles), and it needs a hillshade.
+    case blendNeedsHillshade
+    /// A hillshade to blend into the layers below, but the build has no layer of source images.
+    case blendWithoutLayers
 
     public var description: String {
         switch self {
@@ -82,11 +91,13 @@ public enum TerrainLayerProblem: Error, Sendable, Equatable, CustomStringConvert
         case .lossyTerrainTiles: "terrain tiles must be lossless: PNG, or lossless WebP"
         case let .hillshade(p): "hillshade: \(p)"
         case let .opacity(o): "the terrain layer's opacity \(o) must be more than 0 and at most 1"
-        case .mixedWithSources: "a terrain layer is built in a bundle of its own, without layers of source images"
+        case .mixedWithSources: "a terrain layer is built in a bundle of its own, without layers of source images, unless its hillshade is blended into them"
         case .notShardedOrUpdated: "a terrain bundle is built whole: it cannot be cut in shard parts or updated in place"
         case let .colorRamp(e): e.description
         case let .contours(p): "contours: \(p)"
         case let .contourTile(t, e): "contours of tile \(t): \(e)"
+        case .blendNeedsHillshade: "a terrain layer blended into the layers below draws a hillshade only: no colour relief, contours or terrain tiles"
+        case .blendWithoutLayers: "the terrain layer's hillshade is blended into the layers below, but there is no layer of source images"
         }
     }
 }

@@ -26,9 +26,9 @@ struct TerrainSources: Sendable {
             let info = try SourceLoader.inspect(path, options: ReadOptions(crs: layer.crs))
             let reader: DEMReader
             do { reader = try DEMReader(path: path, crs: layer.crs, unit: layer.verticalUnit) } catch { throw .source(error) }
-            // Only a colour ramp's percentages need the exact range; a hillshade or terrain tiles
-            // need to know that the DEM has elevations.
-            guard let r = reader.range(approximate: layer.colorRelief == nil) else {
+            // A colour ramp's percentages and the contours' check of levels a tile (`TerrainContourCheck`)
+            // need the exact range; a hillshade or terrain tiles need to know that the DEM has elevations.
+            guard let r = reader.range(approximate: layer.colorRelief == nil && layer.contours == nil) else {
                 if paths.count == 1 { throw .source(.noElevations(path: path)) }
                 logger.warning("\(path): every pixel is a void, so it adds no elevation")
                 continue

@@ -38,6 +38,9 @@ struct TileRendering: Sendable {
     var trails: PreparedTrails? = nil
     /// What tests set (`BuildHooks.killAfterUnits`).
     var hooks = BuildHooks()
+    /// A terrain layer's hillshade blended into the tiles as they are encoded (the levels above
+    /// are made from the pixels without it: each zoom is shaded from the DEMs at its own resolution).
+    var shading: TerrainShading? = nil
 
     /// Units recorded by this process (for `BuildHooks.killAfterUnits`).
     static let recordedThisRun = Atomic<Int>(0)
@@ -65,11 +68,12 @@ struct TileRendering: Sendable {
         let ranges = self.ranges, sources = self.sources
         let n = options.tileSize
         let update = self.update
-        let trails = self.trails, buildZooms = options.minZoom...options.maxZoom
-        /// Encodes a made tile, with its trails drawn when it has any.
+        let trails = self.trails, buildZooms = options.minZoom...options.maxZoom, shading = self.shading
+        /// Encodes a made tile, shaded and with its trails drawn when it has any.
         @Sendable func encode(_ tile: TileID, _ image: RGBAImage) throws(BuildError) -> [UInt8] {
             var out = image
-            if let trails, trails.draws(tile.z, build: buildZooms) { out = try trails.drawn(over: image, tile: tile, tileSize: n) }
+            if let shading { out = try shading.shaded(out, tile: tile) }
+            if let trails, trails.draws(tile.z, build: buildZooms) { out = try trails.drawn(over: out, tile: tile, tileSize: n) }
             do { return try encoding.encode(out) } catch { throw .encode(tile: tile, error) }
         }
         let upper = buildsUpperLevels ? UpperLevels(units: units + finished, minZoom: minZ, unitZoom: unitZ, tileSize: n, update: update) : nil

@@ -75,6 +75,10 @@ public final class DEMReader {
         case average
         /// Bilinear interpolation (tile pixels as fine as the source's or finer).
         case bilinear
+        /// The lowest and the highest source pixel under each tile pixel (from the full-resolution
+        /// pixels, never an overview's means): bounds of the elevations a tile can hold.
+        case minimum = "min"
+        case maximum = "max"
     }
 
     /// Elevations in metres of a Web Mercator box cut in `size`² pixels, with `border` more
@@ -108,6 +112,7 @@ public final class DEMReader {
         // zero): voids from the start.
         GDALFillRaster(GDALGetRasterBand(dst, 1), .nan, 0)
         let args = ["-r", sampling.rawValue, "-wo", "INIT_DEST=NaN", "-s_srs", sourceWKT] + (errorThreshold.map { ["-et", "\($0)"] } ?? [])
+            + ([.minimum, .maximum].contains(sampling) ? ["-ovr", "NONE"] : [])
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         guard let options = GDALWarpAppOptionsNew(&argv, nil) else {

@@ -8,7 +8,9 @@ import TileStore
 /// OGC WMTS 1.0.0 for desktop GIS (QGIS, ArcGIS, GDAL's WMTS driver): every tileset a layer in
 /// the GoogleMapsCompatible tile matrix set (GoogleMapsCompatible512 for 512-px tilesets), with
 /// RESTful resource URLs and the KVP form. Tiles come from the tile route itself, so paid
-/// tilesets need the same credentials and answer with the same ETags and caching.
+/// tilesets need the same credentials and answer with the same ETags and caching. Terrain tiles
+/// (Terrarium, Terrain-RGB: elevations encoded in the colours) are data, not pictures: they are
+/// no WMTS layer (`servesAsLayer`); drawn relief (hillshade) is.
 enum WMTS {
     /// Web Mercator's half circumference, metres: the top-left corner of the matrices.
     static let origin = 20_037_508.342_789_244
@@ -18,9 +20,14 @@ enum WMTS {
     /// The matrix set of a tileset's tile size.
     static func matrixSet(tileSize: Int) -> String { tileSize == 512 ? "GoogleMapsCompatible512" : "GoogleMapsCompatible" }
 
+    /// Whether `t` is offered as a WMTS layer: served, and a picture (not terrain tiles).
+    static func servesAsLayer(_ t: Tileset) -> Bool {
+        t.failure == nil && TilesetLayer.of(t.metadataPairs) != .terrain
+    }
+
     /// The capabilities document: `base` is the server's origin.
     static func capabilities(_ tilesets: [Tileset], base: String) -> String {
-        let served = tilesets.filter { $0.failure == nil }
+        let served = tilesets.filter(servesAsLayer)
         let top = max(0, served.map(\.metadata.maxZoom).max() ?? 0)
         var x = """
             <?xml version="1.0" encoding="UTF-8"?>

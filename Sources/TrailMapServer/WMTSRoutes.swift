@@ -53,7 +53,7 @@ extension TileResponder {
         func fail(_ code: String, _ locator: String, _ text: String, _ status: HTTPResponse.Status = .badRequest) -> Response {
             WMTS.Exception(status: status, code: code, locator: locator, text: text).response
         }
-        guard let id = TileRequestParsing.tilesetID(Substring(layer)), case let .found(t) = registry.lookup(id), t.failure == nil else {
+        guard let id = TileRequestParsing.tilesetID(Substring(layer)), case let .found(t) = registry.lookup(id), WMTS.servesAsLayer(t) else {
             return fail("InvalidParameterValue", "LAYER", "no layer \(layer.prefix(64)): see the capabilities document")
         }
         guard style.isEmpty || style == "default" else { return fail("InvalidParameterValue", "STYLE", "the only style is default") }

@@ -242,7 +242,7 @@ struct BuildCommand: ParsableCommand {
         if let bands { options.read.bands = bands.numbers }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
         if let tileSize { options.tileSize = tileSize }
-        if let layer = try terrain.layer(format: format, crs: options.read.crs) {
+        if let layer = try terrain.layer(format: format, crs: options.read.crs, hasSources: !source.isEmpty || sourceList != nil) {
             options.terrain = layer
             if layer.encoding != nil, terrain.terrainImage?.lowercased() == "webp" {
                 options.format = .webp
@@ -263,7 +263,7 @@ struct BuildCommand: ParsableCommand {
             options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
         }
         if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
-            let standard = options.terrain != nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort
+            let standard = options.terrain != nil && options.terrain?.blend == nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort
             options.encoding = BuildOptions.encoding(effort: effort ?? standard, level: pngLevel,
                                                      deflater: pngDeflater.deflater, search: pngSearch)
         }

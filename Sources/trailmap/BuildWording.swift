@@ -1,5 +1,7 @@
 import BundleBuilder
 import SourceReaders
+import Terrain
+import TileGeometry
 
 /// The CLI's wording of the build's errors and notices (BundleBuilder, SourceReaders): options
 /// named as the flags that set them, and advice about flags. The libraries' own messages name
@@ -31,6 +33,8 @@ enum BuildWording {
         case let .source(error): message(error)
         case let .notAShardPart(path): "\(path): not a part of a sharded build (it records no shard): build the parts with --shard K/N"
         case let .update(path, problem): "\(path): \(message(problem))"
+        case let .terrain(.contourTile(tile, .tooManyLevels(count: count, limit: limit, interval: interval))):
+            "contours of tile \(tile): an interval of \(interval) m crosses \(count) levels in this tile (at most \(limit)), whose lines would fill it; nothing was written: give a wider --contours, or build with a manifest whose contours.zooms give zoom \(tile.z) a wider interval"
         default: e.description
         }
     }

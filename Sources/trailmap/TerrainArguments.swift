@@ -6,11 +6,12 @@ import Terrain
 
 extension HillshadeOptions.Mode: ExpressibleByArgument {}
 extension VerticalUnit: ExpressibleByArgument {}
+extension TerrainBlend: ExpressibleByArgument {}
 
 /// `trailmap build`'s terrain options: DEMs and what is made of them (a drawn hillshade or
 /// colour relief, or terrain tiles with `--format terrarium|terrain-rgb`).
 struct TerrainArguments: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("An elevation raster (DEM: GeoTIFF, COG, VRT, SRTM .hgt, anything GDAL reads, in any CRS; nodata as voids; metres or feet); repeat for more (later ones over earlier ones). Built in a bundle of its own: --hillshade and --color-relief draw it, --format terrarium or terrain-rgb makes terrain tiles.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("An elevation raster (DEM: GeoTIFF, COG, VRT, SRTM .hgt, anything GDAL reads, in any CRS; nodata as voids; metres or feet); repeat for more (later ones over earlier ones). Built in a bundle of its own: --hillshade and --color-relief draw it, --format terrarium or terrain-rgb makes terrain tiles; with --source, its --hillshade shades the source images instead (--terrain-blend).", valueName: "path"))
     var dem: [String] = []
 
     @Flag(name: .long, help: "Draw the DEM's shaded relief (Horn's method as gdaldem hillshade), computed at each zoom's own resolution.")
@@ -33,6 +34,9 @@ struct TerrainArguments: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("The drawn terrain's opacity, more than 0 and at most 1 (with --color-relief and --hillshade: how strongly the shade darkens the colours). Default 1.", valueName: "0-1"))
     var terrainOpacity: Double?
+
+    @Option(name: .long, help: ArgumentHelp("With --source: how the --hillshade is laid on the source images, multiply (the default: colours darkened by the shade) or over (the grey shade drawn over them), as strongly as --terrain-opacity says. Pixels outside the DEM or on its voids are left as they are.", valueName: "blend"))
+    var terrainBlend: TerrainBlend?
 
     @Option(name: .long, help: ArgumentHelp("Draw contour lines every this many metres (over --hillshade or --color-relief, or alone on transparent tiles), index contours heavier.", valueName: "metres"))
     var contours: SignedNumber<Double>?
@@ -57,7 +61,7 @@ struct TerrainArguments: ParsableArguments {
 
     /// Whether any terrain option is given.
     var anyGiven: Bool {
-        !dem.isEmpty || hillshade || hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil
+        !dem.isEmpty || terrainBlend != nil || hillshade || hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil
             || colorRelief != nil || terrainOpacity != nil || demUnit != nil || terrainImage != nil
             || contours != nil || contourIndexEvery != nil
     }
@@ -70,7 +74,13 @@ struct TerrainArguments: ParsableArguments {
             if tiles != nil { throw ValidationError("--format \(format!) makes terrain tiles from a --dem") }
             return
         }
-        if hasSources { throw ValidationError("--dem builds a terrain bundle of its own: drop --source and --source-list (or build them in another bundle)") }
+        if hasSources {
+            guard hillshade, tiles == nil, colorRelief == nil, contours == nil else {
+                throw ValidationError("--dem with --source shades the source images with --hillshade only: drop --color-relief, --contours and --format terrarium/terrain-rgb (build them in a bundle of their own)")
+            }
+        } else if terrainBlend != nil {
+            throw ValidationError("--terrain-blend lays the --hillshade on --source images: give them, or drop --terrain-blend")
+        }
         if tiles == nil && !hillshade && colorRelief == nil && contours == nil {
             throw ValidationError("--dem needs something to make: --hillshade, --color-relief, --contours, or --format terrarium or terrain-rgb for terrain tiles")
         }
@@ -115,11 +125,14 @@ struct TerrainArguments: ParsableArguments {
         return h
     }
 
-    /// The terrain layer the options describe (nil without `--dem`); a ramp that cannot be read
+    /// The terrain layer the options describe (nil without `--dem`), in a bundle of its own or,
+    /// with `hasSources`, shading the source images (`--source-crs` is theirs, not the DEM's); a ramp that cannot be read
     /// or parsed is an error naming the file and line.
-    func layer(format: String?, crs: SpatialReference?) throws -> TerrainLayer? {
+    /// `hasSources`: the build has source images, which the hillshade shades (`TerrainLayer.blend`).
+    func layer(format: String?, crs: SpatialReference?, hasSources: Bool = false) throws -> TerrainLayer? {
         guard !dem.isEmpty else { return nil }
         var layer = TerrainLayer(sources: dem)
+        if hasSources { layer.blend = terrainBlend ?? .multiply }
         layer.encoding = Self.encoding(format: format)
         if hillshade { layer.hillshade = options }
         if let colorRelief {
@@ -129,7 +142,7 @@ struct TerrainArguments: ParsableArguments {
         if let terrainOpacity { layer.opacity = terrainOpacity }
         layer.contours = contourOptions
         layer.verticalUnit = demUnit
-        layer.crs = crs
+        layer.crs = hasSources ? nil : crs
         return layer
     }
 }

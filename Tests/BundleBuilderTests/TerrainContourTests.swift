@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import Raster
 import SourceReaders
@@ -197,6 +198,32 @@ import TrailRendering
             }
         }
         #expect(same == far && changed > 300, "\(same) of \(far) pixels away from the lines untouched, \(changed) on lines")
+    }
+
+    /// An interval too fine for one zoom's tiles is refused before any tile is made: the build
+    /// reports no tile stored (the coarser zooms, whose interval is fine, are not written first)
+    /// and the error names a tile of that zoom.
+    @Test func tooManyLevelsIsRefusedBeforeAnyTile() throws {
+        let dem = try fx.cone()
+        var layer = TerrainLayer(sources: [dem])
+        layer.hillshade = HillshadeOptions()
+        var contours = ContourOptions()
+        contours.zoomLevels = [ContourZoomRange(zooms: 11...12, levels: ContourLevels(interval: 100)),
+                               ContourZoomRange(zooms: 13...13, levels: ContourLevels(interval: 0.5))]
+        layer.contours = contours
+        let o = fx.options(layer, zooms: 11...13, out: "too-fine.mbtiles")
+        let stored = Mutex(0)
+        #expect { _ = try BundleBuilder(options: o).build { p in stored.withLock { $0 = max($0, p.stored) } } } throws: { error in
+            guard case let .terrain(.contourTile(tile, .tooManyLevels(count, limit, interval))) = error as? BuildError else { return false }
+            return tile.z == 13 && count > limit && interval == 0.5
+        }
+        #expect(stored.withLock { $0 } == 0, "tiles were stored before the error")
+        #expect(!FileManager.default.fileExists(atPath: o.output))
+        // The same DEM with an interval every tile can hold builds.
+        contours.zoomLevels[1].levels = ContourLevels(interval: 20)
+        layer.contours = contours
+        let reader = try fx.build(fx.options(layer, zooms: 13...13, out: "fine-enough.mbtiles"))
+        #expect(try reader.metadataPairs()["maxzoom"] == "13")
     }
 
     /// A tile crossing more levels than allowed is a structured error naming the tile; a DEM of

@@ -111,7 +111,7 @@ import TrailMapTestSupport
             (["--dem", dem, "--hillshade", "--contour-index-every", "3"], "--contour-index-every applies to --contours"),
             (["--dem", dem, "--contours", "10", "--format", "terrarium"], "drop --hillshade, --color-relief and --contours"),
             (["--contours", "10", "--source", dem], "apply to --dem"),
-            (["--dem", dem, "--contours", "0.001"], "crosses"),
+            (["--dem", dem, "--contours", "0.001"], "levels in this tile (at most 2000), whose lines would fill it; nothing was written: give a wider --contours"),
             (["--dem", voids, "--contours", "10"], "voids.tif"),
         ]
         for (i, (args, message)) in cases.enumerated() {

@@ -57,6 +57,47 @@ import Trails
         }
     }
 
+    /// `--source` with `--dem --hillshade` (and a manifest's terrain layer with a blend) shade the
+    /// imagery in one bundle: at the DEM's middle the imagery's colour under the hillshade
+    /// bundle's shade, multiplied or drawn over; beyond the DEM the imagery's colour.
+    @Test func hillshadeBlendedIntoImagery() throws {
+        let dem = try dem(), img = dir.file("img.tif")
+        let made = try CLIRunner.run(["-q", "-of", "GTiff", "-outsize", "200", "200", "-bands", "3", "-burn", "200", "-burn", "150", "-burn", "100",
+                                      "-a_srs", "EPSG:4326", "-a_ullr", "-105.62", "39.98", "-105.52", "39.91", img],
+                                     executable: "/usr/bin/gdal_create")
+        #expect(made.status == 0, "\(made.stderr)")
+        let common = ["--name", "x", "--minzoom", "12", "--maxzoom", "12", "-q"]
+        #expect(try CLIRunner.run(["build", "--dem", dem, "--hillshade", "--out", dir.file("hs.mbtiles")] + common).status == 0)
+        let multiply = try CLIRunner.run(["build", "--source", img, "--dem", dem, "--hillshade", "--out", dir.file("mul.mbtiles")] + common)
+        #expect(multiply.status == 0, "\(multiply.stderr)")
+        let manifest = dir.file("over.json")
+        try """
+        {"name": "over", "minzoom": 12, "maxzoom": 12, "layers": [
+          {"name": "imagery", "sources": ["img.tif"]},
+          {"name": "relief", "kind": "terrain", "sources": ["dem.tif"], "hillshade": true, "blend": "over", "opacity": 0.5}
+        ]}
+        """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let over = try CLIRunner.run(["build", "--manifest", manifest, "--out", dir.file("over.mbtiles"), "-q"])
+        #expect(over.status == 0, "\(over.stderr)")
+        /// The pixel at a point of a bundle's zoom-12 tile.
+        func pixel(_ bundle: String, lon: Double, lat: Double) throws -> [UInt8] {
+            let t = WebMercator.tile(lon: lon, lat: lat, zoom: 12)
+            let image = try TileDecoder.decode([UInt8](try #require(try BundleReader(path: dir.file(bundle)).tile(t), "\(bundle): tile \(t)")))
+            let b = t.mercatorBounds, m = WebMercator.project(lon: lon, lat: lat)
+            let px = Int((m.x - b.minX) / (b.maxX - b.minX) * 256), py = Int((b.maxY - m.y) / (b.maxY - b.minY) * 256)
+            return Array(image.pixels[(py * 256 + px) * 4..<(py * 256 + px) * 4 + 4])
+        }
+        let shade = Double(try pixel("hs.mbtiles", lon: -105.5687, lat: 39.9441)[0])
+        #expect(shade > 100 && shade < 250, "shade \(shade)")
+        let mul = try pixel("mul.mbtiles", lon: -105.5687, lat: 39.9441), ov = try pixel("over.mbtiles", lon: -105.5687, lat: 39.9441)
+        for (c, colour) in [200.0, 150, 100].enumerated() {
+            #expect(abs(Double(mul[c]) - colour * shade / 255) <= 2, "multiply: \(mul) under \(shade)")
+            #expect(abs(Double(ov[c]) - (colour * 0.5 + shade * 0.5)) <= 2, "over: \(ov) under \(shade)")
+        }
+        #expect(try pixel("mul.mbtiles", lon: -105.61, lat: 39.97) == [200, 150, 100, 255], "beyond the DEM: the imagery")
+        #expect(try pixel("over.mbtiles", lon: -105.61, lat: 39.97) == [200, 150, 100, 255], "beyond the DEM: the imagery")
+    }
+
     /// A trail walked 2 km east up the DEM's 10% ramp stores the ramp's ascent and grade.
     @Test func trailsOnAHillshadeStoreTheirAscentAndGrade() throws {
         let dem = try dem()
@@ -113,6 +154,9 @@ import Trails
             (["--dem", dem, "--format", "terrarium", "--lossless"], "terrain tiles are lossless"),
             (["--source", dem, "--format", "terrarium"], "--format terrarium makes terrain tiles from a --dem"),
             (["--dem", dem, "--hillshade", "--azimuth", "400"], "--azimuth: azimuth 400.0 must be from 0 to 360"),
+            (["--source", dem, "--dem", dem, "--color-relief", dir.file("bad-ramp.txt")], "shades the source images with --hillshade only"),
+            (["--dem", dem, "--hillshade", "--terrain-blend", "over"], "--terrain-blend lays the --hillshade on --source images"),
+            (["--source", dem, "--dem", dem, "--hillshade", "--terrain-blend", "screen"], "terrain-blend"),
         ]
         for (i, (args, message)) in cases.enumerated() {
             let out = dir.file("bad-\(i).mbtiles")
