@@ -295,8 +295,25 @@ public struct BundleBuilder: Sendable {
         return report
     }
 
-    private func run(_ plan: Plan, start: Date, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
+    /// `hashes`: an update's sources hashed so far (by `LayerMatching`).
+    private func run(_ plan: Plan, start: Date, hashes: SourceHashes? = nil,
+                     progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let infos = plan.sources
+        if let path = options.update, hashes == nil {
+            // Layers named after sources that moved keep the names of the bundle's layers they are.
+            let base = try UpdateBase.read(path)
+            let hashes = SourceHashes(infos: infos, layerOf: plan.layerOf)
+            let adopted = try LayerMatching.adopt(options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
+                                                  recorded: base.sources, hashes: hashes, bundle: path)
+            var builder = BundleBuilder(options: adopted, logger: logger)
+            builder.noticeWording = noticeWording
+            var plan = plan
+            for (old, new) in zip(options.layers, adopted.layers) where old.name != new.name {
+                logger.notice("layer \"\(old.name)\" is the bundle's layer \"\(new.name)\" (its sources moved): it keeps that name")
+                if let scale = plan.sharedScales.removeValue(forKey: old.name) { plan.sharedScales[new.name] = scale }
+            }
+            return try builder.run(plan, start: start, hashes: hashes, progress: progress)
+        }
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
         let startStamps = infos.map { SourceFileStamp(source: $0) }
         let total = plan.total
@@ -309,8 +326,8 @@ public struct BundleBuilder: Sendable {
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
             let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
-                                                    layers: options.layers.count)
-            logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
+                                                    layers: options.layers.count, hashes: hashes)
+            logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)")
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
                                            base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
             update = (base, changes)
@@ -346,7 +363,8 @@ public struct BundleBuilder: Sendable {
                 do { diff = try writer.compareWithBase() } catch { throw .store(error) }
                 let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
                 summary = UpdateSummary(sourcesAdded: update.changes.added, sourcesRemoved: update.changes.removed,
-                                        sourcesChanged: update.changes.changed, tilesRendered: rendered,
+                                        sourcesChanged: update.changes.changed, sourcesMoved: update.changes.moved.map(\.to),
+                                        tilesRendered: rendered,
                                         tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
                                         tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
             }

@@ -308,7 +308,8 @@ struct BuildCommand: ParsableCommand {
             list.isEmpty ? "" : " (" + list.map { URL(fileURLWithPath: $0).lastPathComponent }.prefix(5).joined(separator: ", ")
                 + (list.count > 5 ? ", ..." : "") + ")"
         }
-        print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))")
+        print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))"
+              + (u.sourcesMoved.isEmpty ? "" : ", \(u.sourcesMoved.count) moved with the same content"))
         print("tiles: \(u.tilesRendered) re-rendered, \(u.tilesKept) copied; against the old bundle \(u.tilesAdded) added, \(u.tilesRemoved) removed, \(u.tilesChanged) changed")
         if u.trailsChanged {
             print("trails: changed (records or style); the tiles near trails were drawn again")
@@ -334,7 +335,11 @@ struct BuildCommand: ParsableCommand {
         if let sourceList {
             let listed = try SourceList.read(listFile: sourceList)
             if let last = layers.last, last.zooms == nil { layers[layers.count - 1].sources += listed }
-            else { layers.append(BuildLayer(name: URL(fileURLWithPath: sourceList).deletingPathExtension().lastPathComponent, sources: listed)) }
+            else {
+                var layer = BuildLayer(name: URL(fileURLWithPath: sourceList).deletingPathExtension().lastPathComponent, sources: listed)
+                layer.namedFromSources = true
+                layers.append(layer)
+            }
         }
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         let unranged = layers.contains { $0.zooms == nil }
