@@ -9,7 +9,10 @@ import SourceReaders
 import TileGeometry
 import TileStore
 
-extension Resampling: ExpressibleByArgument {}
+extension Resampling: ExpressibleByArgument {
+    /// A method's name, or gdal2tiles' `near` for nearest.
+    public init?(argument: String) { self.init(name: argument) }
+}
 extension BuildEffort: ExpressibleByArgument {}
 extension TileRounding: ExpressibleByArgument {}
 extension GCPTransform: ExpressibleByArgument {}
@@ -58,7 +61,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the build's summary as JSON on stdout (progress stays on stderr).")
     var json = false
 
-    @Option(name: .long, help: "nearest, bilinear or average (default: average, or the manifest's).")
+    @Option(name: .long, help: ArgumentHelp("How source pixels make a tile pixel, as gdal2tiles' -r: near (nearest), bilinear, cubic, cubicspline, lanczos, average or mode (the most frequent value, for classified maps). Default: average, or the manifest's.", valueName: "method"))
     var resampling: Resampling?
 
     @Option(name: .long, help: "Worker threads (default: every core).")
