@@ -37,8 +37,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see the README). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
     var manifest: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"), transform: numbersValue("--bounds"))
-    var bounds: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"), transform: BoundsArgument.parse)
+    var bounds: BoundsArgument?
 
     @Flag(name: .long, help: "Allow zooms of the build that no --source@Z0-Z1 serves (they hold no tiles).")
     var allowGaps = false
@@ -73,11 +73,11 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The sources' CRS, overriding what they declare: an EPSG code (EPSG:32613), WKT or a PROJ string. Default: what each source declares; EPSG:4326 for world files.", valueName: "crs"), transform: BuildArguments.crs)
     var sourceCrs: SpatialReference?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: numbersValue("--src-nodata"))
-    var srcNodata: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: NumberList.nodata)
+    var srcNodata: NumberList?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit, 32-bit, floating-point or signed 8-bit bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: numbersValue("--scale"))
-    var scale: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit, 32-bit, floating-point or signed 8-bit bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: ScaleRange.parse)
+    var scale: ScaleRange?
 
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
     var gcpTransform: GCPTransform = .auto
@@ -88,8 +88,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
     var openOptions: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). webp --lossless keeps PNG's pixels in fewer bytes; webp and jpeg at their default quality are smaller still, lossy (docs/benchmarks.md). With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"))
-    var format: String?
+    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). webp --lossless keeps PNG's pixels in fewer bytes; webp and jpeg at their default quality are smaller still, lossy (docs/benchmarks.md). With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"), transform: TileFormatArgument.parse)
+    var format: TileFormatArgument?
 
     @Option(name: .long, help: ArgumentHelp("Quality of lossy webp and jpeg tiles, 1-100 (default 90 for webp, 85 for jpeg).", valueName: "1-100"))
     var quality: Int?
@@ -151,8 +151,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How trails are drawn (JSON: colours by difficulty, line and casing widths by zoom, label font and zooms).", valueName: "file"))
     var trailsStyle: String?
 
-    @Option(name: .long, help: ArgumentHelp("The zooms the trails are drawn at (default: every zoom of the build).", valueName: "z0-z1"))
-    var trailsZooms: String?
+    @Option(name: .long, help: ArgumentHelp("The zooms the trails are drawn at (default: every zoom of the build).", valueName: "z0-z1"), transform: ZoomRangeArgument.parse)
+    var trailsZooms: ZoomRangeArgument?
 
     @OptionGroup(title: "Terrain") var terrain: TerrainArguments
 
@@ -174,36 +174,18 @@ struct BuildCommand: ParsableCommand {
         }
         if trailsMapping != nil && trailsPreset != nil { throw ValidationError("give --trails-mapping or --trails-preset, not both") }
         if let trailsPreset, trailsPreset != "osm" { throw ValidationError("--trails-preset must be osm, not \(trailsPreset)") }
-        if let trailsZooms, Self.zoomRange(trailsZooms) == nil {
-            throw ValidationError("--trails-zooms must be Z0-Z1 with 0 <= Z0 <= Z1 <= \(TileID.maxZoom), e.g. 10-16")
-        }
         if manifest != nil && !trails.isEmpty { throw ValidationError("--manifest gives the trails (a layer of kind trails): drop --trails") }
-        if let srcNodata, Self.numbers(srcNodata) == nil {
-            throw ValidationError("--src-nodata must be a number or comma-separated numbers, e.g. 0 or 255,255,255")
-        }
-        if let scale {
-            guard let v = Self.numbers(scale), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
-            if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
-        }
         for o in openOptions where !ReadOptions.isOpenOption(o) {
             throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let bounds {
-            guard let v = Self.numbers(bounds), v.count == 4, GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3]).isValid,
-                  v[0] < v[2], v[1] < v[3]
-            else { throw ValidationError("--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40") }
-        }
         if manifest != nil && terrain.anyGiven { throw ValidationError("--manifest gives the terrain (a layer of kind terrain): drop --dem and the terrain options") }
         try terrain.check(format: format, hasSources: !source.isEmpty || sourceList != nil)
-        let terrainTiles = TerrainArguments.encoding(format: format)
-        if let format, TileFormat(metadata: format) == nil && terrainTiles == nil {
-            throw ValidationError("--format must be png, webp or jpeg (or terrarium or terrain-rgb with --dem), not \(format)")
-        }
+        let terrainTiles = format?.terrain
         if terrainTiles != nil && (quality != nil || lossless) {
             throw ValidationError("terrain tiles are lossless: drop --quality and --lossless (--terrain-image webp makes lossless WebP)")
         }
-        let chosen = format.flatMap(TileFormat.init(metadata:))
+        let chosen = format?.tiles
         if let quality {
             if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, not \(quality)") }
             if chosen == .png || (chosen == nil && manifest == nil) {
@@ -239,8 +221,8 @@ struct BuildCommand: ParsableCommand {
         if let threads { options.threads = threads }
         options.memoryLimit = memoryLimit.bytes
         options.read.crs = sourceCrs
-        options.read.nodata = srcNodata.flatMap(Self.numbers)
-        if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
+        options.read.nodata = srcNodata?.values
+        if let scale { options.read.scale = (scale.min, scale.max) }
         options.read.gcpTransform = gcpTransform
         if let bands { options.read.bands = bands.numbers }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
@@ -252,7 +234,7 @@ struct BuildCommand: ParsableCommand {
                 options.lossless = true
             }
         }
-        if let format = format.flatMap(TileFormat.init(metadata:)) {
+        if let format = format?.tiles {
             options.format = format
             options.lossless = lossless
             options.quality = quality
@@ -262,9 +244,7 @@ struct BuildCommand: ParsableCommand {
         }
         if let effort { options.effort = effort }
         if let rounding { options.rounding = rounding }
-        if let v = bounds.flatMap(Self.numbers), v.count == 4 {
-            options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
-        }
+        if let bounds { options.clipBounds = bounds.bounds }
         if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
             let standard = options.terrain != nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort
             options.encoding = BuildOptions.encoding(effort: effort ?? standard, level: pngLevel,
@@ -376,32 +356,7 @@ struct BuildCommand: ParsableCommand {
                 throw ValidationError("--trails-style \(trailsStyle): not a trail style (JSON with colors, lineWidth, casingColor, casingWidth, labelMinZoom, font, ...): \(error)")
             }
         }
-        t.zooms = trailsZooms.flatMap(Self.zoomRange)
+        t.zooms = trailsZooms?.zooms
         return t
-    }
-
-    /// `Z0-Z1` as a zoom range, or nil.
-    static func zoomRange(_ text: String) -> ClosedRange<Int>? {
-        let parts = text.split(separator: "-").map { Int($0) }
-        guard parts.count == 2, let lo = parts[0], let hi = parts[1], 0 <= lo, lo <= hi, hi <= TileID.maxZoom else { return nil }
-        return lo...hi
-    }
-
-    /// The value of an option that takes numbers, which may be negative (so it is parsed
-    /// unconditionally): another option in its place (`--scale --out x`) is a missing value.
-    static func numbersValue(_ option: String) -> @Sendable (String) throws -> String {
-        { value in
-            if value.hasPrefix("--"), value.dropFirst(2).first?.isLetter == true {
-                throw ValidationError("\(option) needs a value before \(value)")
-            }
-            return value
-        }
-    }
-
-    /// Comma- or space-separated numbers, or nil when any is not one.
-    static func numbers(_ text: String) -> [Double]? {
-        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " })
-        let values = parts.compactMap { Double($0) }
-        return !parts.isEmpty && values.count == parts.count && values.allSatisfy(\.isFinite) ? values : nil
     }
 }

@@ -47,8 +47,8 @@ struct TerrainArguments: ParsableArguments {
     var terrainImage: String?
 
     /// The terrain encoding a `--format` value names: `terrarium` or `terrain-rgb` (Mapbox's).
-    static func encoding(format: String?) -> TerrainEncoding? {
-        switch format?.lowercased() {
+    static func encoding(name: String) -> TerrainEncoding? {
+        switch name.lowercased() {
         case "terrarium": .terrarium
         case "terrain-rgb", "mapbox": .mapbox
         default: nil
@@ -63,8 +63,8 @@ struct TerrainArguments: ParsableArguments {
     }
 
     /// Checks the options against each other and the build's `--format`.
-    func check(format: String?, hasSources: Bool) throws {
-        let tiles = Self.encoding(format: format)
+    func check(format: TileFormatArgument?, hasSources: Bool) throws {
+        let tiles = format?.terrain
         if dem.isEmpty {
             if anyGiven { throw ValidationError("--hillshade, --color-relief, --contours and the other terrain options apply to --dem") }
             if tiles != nil { throw ValidationError("--format \(format!) makes terrain tiles from a --dem") }
@@ -117,10 +117,10 @@ struct TerrainArguments: ParsableArguments {
 
     /// The terrain layer the options describe (nil without `--dem`); a ramp that cannot be read
     /// or parsed is an error naming the file and line.
-    func layer(format: String?, crs: SpatialReference?) throws -> TerrainLayer? {
+    func layer(format: TileFormatArgument?, crs: SpatialReference?) throws -> TerrainLayer? {
         guard !dem.isEmpty else { return nil }
         var layer = TerrainLayer(sources: dem)
-        layer.encoding = Self.encoding(format: format)
+        layer.encoding = format?.terrain
         if hillshade { layer.hillshade = options }
         if let colorRelief {
             do { layer.colorRelief = try ColorRamp.load(path: colorRelief) } catch { throw ValidationError("--color-relief: \(error)") }
