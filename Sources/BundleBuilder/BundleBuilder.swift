@@ -355,7 +355,7 @@ public struct BundleBuilder: Sendable {
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
             }
-            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, progress: progress)
+            let (spilled, resumedTiles) = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, progress: progress)
             if options.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
             if let update, let scopes {
@@ -396,7 +396,7 @@ public struct BundleBuilder: Sendable {
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
                                tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                               spilledSources: spilled, start: begun, update: summary,
+                               spilledSources: spilled, start: begun, tilesResumed: resumedTiles, update: summary,
                                zooms: options.minZoom...options.maxZoom)
         } catch {
             writer.abandon()
@@ -407,7 +407,7 @@ public struct BundleBuilder: Sendable {
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
     private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
-                        progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
+                        progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> (spilled: Int, resumedTiles: Int) {
         let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
@@ -463,7 +463,7 @@ public struct BundleBuilder: Sendable {
             if let failure = outcome { throw failure }
             before += plan.bandTotals[b]
         }
-        return pyramids.filter(\.isFileBacked).count
+        return (pyramids.filter(\.isFileBacked).count, resumedTiles)
     }
 
     /// The layers as the bundle records them: zooms resolved, sources by file name.

@@ -282,7 +282,7 @@ struct BuildCommand: ParsableCommand {
             print(String(format: "%@: %d tiles stored (%d distinct, dedup %.2fx), %@ of tiles, %.1f s, %.0f tiles/s",
                          report.output, report.tilesStored, report.uniqueImages, ratio,
                          ByteSize.format(report.bytesStored), report.seconds,
-                         Double(report.tilesConsidered) / max(report.seconds, 0.001)))
+                         report.tilesPerSecond))
         }
     }
 
