@@ -31,6 +31,9 @@ public struct BuildLayer: Sendable {
     public var openOptions: [String]?
     /// The layer's resampling; nil: the build's.
     public var resampling: Resampling?
+    /// The name was taken from the layer's first source (not given): an update whose sources moved
+    /// to another folder keeps the name of the bundle's layer it matches (`LayerMatching`).
+    public var namedFromSources = false
     /// Multiplies the layer's alpha: 1 opaque as the sources are, 0.5 half see-through.
     public var opacity: Double = 1
 

@@ -70,10 +70,15 @@ public struct BuildReport: Sendable {
     public var spilledSources: Int
     /// A new build, or the continuation of a killed one's partial file, or a start over.
     public var start: BuildStart = .fresh
+    /// Of `tilesConsidered`, those an earlier, interrupted run made (a resumed build).
+    public var tilesResumed = 0
     /// An update: what changed and what was made again.
     public var update: UpdateSummary?
     /// The build's zoom range.
     public var zooms: ClosedRange<Int> = 0...0
     /// The ends of `zooms` taken from the sources (`BuildOptions.zoomsFromSources`).
     public var zoomsFromSources: SourceZooms = []
+
+    /// Tiles considered per second of this run's work (a resumed build's earlier tiles left out).
+    public var tilesPerSecond: Double { Double(max(tilesConsidered - tilesResumed, 0)) / max(seconds, 0.001) }
 }

@@ -299,8 +299,25 @@ public struct BundleBuilder: Sendable {
         return report
     }
 
-    private func run(_ plan: Plan, start: Date, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
+    /// `hashes`: an update's sources hashed so far (by `LayerMatching`).
+    private func run(_ plan: Plan, start: Date, hashes: SourceHashes? = nil,
+                     progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let infos = plan.sources
+        if let path = options.update, hashes == nil {
+            // Layers named after sources that moved keep the names of the bundle's layers they are.
+            let base = try UpdateBase.read(path)
+            let hashes = SourceHashes(infos: infos, layerOf: plan.layerOf)
+            let adopted = try LayerMatching.adopt(options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
+                                                  recorded: base.sources, hashes: hashes, bundle: path)
+            var builder = BundleBuilder(options: adopted, logger: logger)
+            builder.noticeWording = noticeWording
+            var plan = plan
+            for (old, new) in zip(options.layers, adopted.layers) where old.name != new.name {
+                logger.notice("layer \"\(old.name)\" is the bundle's layer \"\(new.name)\" (its sources moved): it keeps that name")
+                if let scale = plan.sharedScales.removeValue(forKey: old.name) { plan.sharedScales[new.name] = scale }
+            }
+            return try builder.run(plan, start: start, hashes: hashes, progress: progress)
+        }
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
         let startStamps = infos.map { SourceFileStamp(source: $0) }
         let total = plan.total
@@ -320,8 +337,8 @@ public struct BundleBuilder: Sendable {
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
             let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
-                                                    layers: options.layers.count)
-            logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed")
+                                                    layers: options.layers.count, hashes: hashes)
+            logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)")
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
                                            base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
             update = (base, changes)
@@ -349,7 +366,7 @@ public struct BundleBuilder: Sendable {
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
             }
-            let spilled = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, shading: shading, progress: progress)
+            let (spilled, resumedTiles) = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, shading: shading, progress: progress)
             if hooks.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
             if let update, let scopes {
@@ -357,7 +374,8 @@ public struct BundleBuilder: Sendable {
                 do { diff = try writer.compareWithBase() } catch { throw .store(error) }
                 let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
                 summary = UpdateSummary(sourcesAdded: update.changes.added, sourcesRemoved: update.changes.removed,
-                                        sourcesChanged: update.changes.changed, tilesRendered: rendered,
+                                        sourcesChanged: update.changes.changed, sourcesMoved: update.changes.moved.map(\.to),
+                                        tilesRendered: rendered,
                                         tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
                                         tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
             }
@@ -389,7 +407,7 @@ public struct BundleBuilder: Sendable {
             return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
                                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
                                tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                               spilledSources: spilled, start: begun, update: summary,
+                               spilledSources: spilled, start: begun, tilesResumed: resumedTiles, update: summary,
                                zooms: options.minZoom...options.maxZoom)
         } catch {
             writer.abandon()
@@ -400,7 +418,7 @@ public struct BundleBuilder: Sendable {
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
     private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
-                        shading: TerrainShading?, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> Int {
+                        shading: TerrainShading?, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> (spilled: Int, resumedTiles: Int) {
         let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
@@ -458,7 +476,7 @@ public struct BundleBuilder: Sendable {
             if let failure = outcome { throw failure }
             before += plan.bandTotals[b]
         }
-        return pyramids.filter(\.isFileBacked).count
+        return (pyramids.filter(\.isFileBacked).count, resumedTiles)
     }
 
     /// The stamps of a blended hillshade's DEMs, for the fingerprint (a layer index past the

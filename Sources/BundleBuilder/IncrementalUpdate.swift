@@ -6,59 +6,97 @@ import TileStore
 
 /// `--update EXISTING`: which sources changed since EXISTING was built, and so which tiles must be
 /// made again. A source is matched by layer and path; one whose size and modification time are
-/// as recorded is unchanged, else its content hash decides. The footprints of added, removed and
+/// as recorded is unchanged, else its content hash decides. A source at a path the bundle does
+/// not record is matched by content (hash and footprint) in its layer: the same sheet moved to
+/// another folder is unchanged. A new sheet and a gone one of the same file name in a layer are
+/// one changed sheet (a new edition in a new folder). The footprints of added, removed and
 /// changed sources (old and new) are the changed area; a tile that meets none of them is kept
 /// from EXISTING (its bytes copied; a whole untouched subtree in one statement).
 struct SourceChanges: Equatable {
     var added: [String] = []
     var removed: [String] = []
     var changed: [String] = []
+    /// Sources found at another path than recorded, with the same content (old path, new path).
+    var moved: [Moved] = []
     /// Per layer, the footprints whose tiles must be made again.
     var dirty: [[MercatorBounds]]
     /// Records of the sources hashed here (their stamp differed), for the new build record.
     var hashed: [BuildRecord.Source] = []
 
+    struct Moved: Equatable {
+        var from: String
+        var to: String
+    }
+
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
-    /// `stamps`: the sources' sizes and modification times as the build began.
+    /// `stamps`: the sources' sizes and modification times as the build began. `hashes`: the
+    /// sources' records hashed so far (more are hashed here as needed).
     static func between(old: [BuildRecord.Source], new infos: [SourceInfo], stamps: [SourceFileStamp], layerOf: [Int],
-                        layers: Int) throws(BuildError) -> SourceChanges {
+                        layers: Int, hashes: SourceHashes? = nil) throws(BuildError) -> SourceChanges {
+        let hashes = hashes ?? SourceHashes(infos: infos, layerOf: layerOf)
         var changes = SourceChanges(dirty: Array(repeating: [], count: layers))
-        var remaining = old
-        var keptOld = [Int](), keptNew = [Int]()
+        var remaining = Array(old.enumerated())
+        var kept = [(old: Int, new: Int)]()
+        var unmatched = [Int]()
         for (i, info) in infos.enumerated() {
             let layer = layerOf[i]
-            guard let o = remaining.firstIndex(where: { $0.layer == layer && $0.path == info.path }) else {
-                changes.added.append(info.path)
-                changes.dirty[layer] += info.mercatorParts
+            guard let o = remaining.firstIndex(where: { $0.element.layer == layer && $0.element.path == info.path }) else {
+                unmatched.append(i)
                 continue
             }
-            let before = remaining.remove(at: o)
+            let (oldIndex, before) = remaining.remove(at: o)
             let stamp = stamps[i]
             // A footprint that moved (a sidecar world file or .aux.xml edited) is a change whatever the stamp.
             var same = stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
                 && BuildRecord.footprint(info) == before.footprint
             if !same {
-                let now = try BuildRecord.sources([info], layerOf: [layer])[0]
-                changes.hashed.append(now)
+                let now = try hashes.record(i)
                 same = now.sha256 == before.sha256 && now.footprint == before.footprint
             }
             if same {
-                keptOld.append(old.firstIndex(of: before)!)
-                keptNew.append(i)
+                kept.append((oldIndex, i))
             } else {
                 changes.changed.append(info.path)
                 changes.dirty[layer] += [before.mercatorBounds] + info.mercatorParts
             }
         }
-        for gone in remaining where gone.layer < layers {
+        // Sources at new paths: the same content in the same layer is the same source moved.
+        var fresh = [Int]()
+        for i in unmatched {
+            let now = try hashes.record(i)
+            if let o = remaining.firstIndex(where: { $0.element.layer == now.layer && !now.sha256.isEmpty
+                && $0.element.sha256 == now.sha256 && $0.element.footprint == now.footprint }) {
+                let (oldIndex, before) = remaining.remove(at: o)
+                changes.moved.append(Moved(from: before.path, to: infos[i].path))
+                kept.append((oldIndex, i))
+            } else {
+                fresh.append(i)
+            }
+        }
+        for i in fresh {
+            let info = infos[i], layer = layerOf[i]
+            let name = URL(fileURLWithPath: info.path).lastPathComponent
+            if let o = remaining.firstIndex(where: { $0.element.layer == layer && URL(fileURLWithPath: $0.element.path).lastPathComponent == name }) {
+                // Another edition of a sheet, in another folder.
+                let before = remaining.remove(at: o).element
+                changes.changed.append(info.path)
+                changes.dirty[layer] += [before.mercatorBounds] + info.mercatorParts
+            } else {
+                changes.added.append(info.path)
+                changes.dirty[layer] += info.mercatorParts
+            }
+        }
+        for (_, gone) in remaining where gone.layer < layers {
             changes.removed.append(gone.path)
             changes.dirty[gone.layer].append(gone.mercatorBounds)
         }
         // Sources kept but drawn in another order: where they overlap, the tiles change.
-        if keptOld != keptOld.sorted() {
-            for i in keptNew { changes.dirty[layerOf[i]] += infos[i].mercatorParts }
+        kept.sort { $0.new < $1.new }
+        if kept.map(\.old) != kept.map(\.old).sorted() {
+            for (_, i) in kept { changes.dirty[layerOf[i]] += infos[i].mercatorParts }
         }
+        changes.hashed = hashes.records
         return changes
     }
 }
@@ -104,6 +142,8 @@ public struct UpdateSummary: Sendable, Equatable {
     public var sourcesAdded: [String]
     public var sourcesRemoved: [String]
     public var sourcesChanged: [String]
+    /// Sources at new paths whose content is that of recorded ones (unchanged, moved).
+    public var sourcesMoved: [String] = []
     /// Tiles made again (rendered from the sources or from the zoom below), and tiles kept.
     public var tilesRendered: Int
     public var tilesKept: Int
@@ -125,6 +165,13 @@ struct UpdateBase {
 
     /// Opens `path` and checks it can be updated with `tileSettings` (`json`: what they hash).
     static func open(_ path: String, tileSettings: String, json: String) throws(BuildError) -> UpdateBase {
+        let base = try read(path)
+        try base.check(tileSettings: tileSettings, json: json)
+        return base
+    }
+
+    /// Opens `path` and reads its record of the build: sources and settings.
+    static func read(_ path: String) throws(BuildError) -> UpdateBase {
         let record: [String: String]
         do { record = try BundleReader(path: path).buildRecord() } catch {
             // The bundle's errors name it already.
@@ -137,6 +184,11 @@ struct UpdateBase {
         if record[BuildRecord.shardKey] != nil {
             throw .update(path: path, .shardPart)
         }
+        return UpdateBase(path: path, record: record, sources: sources)
+    }
+
+    /// Checks the bundle can be updated with `tileSettings` (`json`: what they hash).
+    func check(tileSettings: String, json: String) throws(BuildError) {
         // Trails (records, style, zooms) may change: the update draws their neighbourhood again.
         var sameButTrails = false
         if let recorded = record[BuildRecord.tileSettingsJSONKey], let hash = record[BuildRecord.tileSettingsKey] {
@@ -147,6 +199,5 @@ struct UpdateBase {
             let differing = record[BuildRecord.tileSettingsJSONKey].map { BuildFingerprint.differences($0, json) } ?? []
             throw .update(path: path, .otherSettings(differing: differing, builtBy: builder == BundleBuilder.version ? nil : builder))
         }
-        return UpdateBase(path: path, record: record, sources: sources)
     }
 }

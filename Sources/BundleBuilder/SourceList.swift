@@ -153,7 +153,9 @@ extension SourceList {
             let base = name
             var n = 2
             while layers.contains(where: { $0.name == name }) { name = "\(base)-\(n)"; n += 1 }
-            layers.append(BuildLayer(name: name, sources: [path], zooms: zooms))
+            var layer = BuildLayer(name: name, sources: [path], zooms: zooms)
+            layer.namedFromSources = true
+            layers.append(layer)
         }
         return (layers, ranged)
     }

@@ -10,6 +10,10 @@ public enum UpdateProblem: Sendable, Equatable, CustomStringConvertible {
     /// It was built with other settings than the update's: those that differ (empty when the
     /// record cannot tell), and the builder that made it when that is not this one.
     case otherSettings(differing: [SettingDifference], builtBy: String?)
+    /// Layer `layer` (1-based), named `name` after its first source, is not the bundle's layer
+    /// `recordedName` at its place: none of its sources has the content or the file name of one
+    /// that layer was built from.
+    case otherLayer(layer: Int, name: String, recordedName: String)
 
     public var description: String { description(naming: SettingDifference.words) }
 
@@ -21,6 +25,8 @@ public enum UpdateProblem: Sendable, Equatable, CustomStringConvertible {
         case .shardPart: "it is one part of a sharded build: merge the parts and update the result"
         case let .otherSettings(differing, builtBy):
             "it was built with other settings (\(SettingDifference.list(differing, words: words))): run a full build." + Self.builtBy(builtBy)
+        case let .otherLayer(layer, name, recordedName):
+            "its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\") is another one: none of its sources has the content or the file name of one \"\(recordedName)\" was built from; run a full build"
         }
     }
 

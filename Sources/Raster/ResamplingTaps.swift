@@ -63,12 +63,31 @@ struct ResamplingTaps {
                     }
                 }
                 taps.total.append(1)
-            case .average:
+            case .cubic, .cubicspline, .lanczos:
+                if c >= 0, c < Double(size) {
+                    // Widened where a tile pixel spans more than one source pixel (as GDAL does).
+                    let scale = max(abs(edges[i + 1] - edges[i]), 1)
+                    let radius = method.kernelRadius! * scale
+                    let u = c - 0.5
+                    let first = Int((u - radius).rounded(.up)), last = Int((u + radius).rounded(.down))
+                    let from = taps.weight.count
+                    var sum = 0.0
+                    for k in first...max(first, last) {
+                        let w = method.kernel((Double(k) - u) / scale)
+                        guard w != 0 else { continue }
+                        taps.index.append(Int32(min(max(k, 0), size - 1)))
+                        taps.weight.append(Float(w))
+                        sum += w
+                    }
+                    if sum != 0 { for a in from..<taps.weight.count { taps.weight[a] = Float(Double(taps.weight[a]) / sum) } }
+                }
+                taps.total.append(1)
+            case .average, .mode:
                 let lo = min(edges[i], edges[i + 1])
                 let hi = max(edges[i], edges[i + 1])
                 let first = max(Int(lo.rounded(.down)), 0)
                 let last = min(Int(hi.rounded(.up)) - 1, size - 1)
-                if first <= last, supersampled {
+                if first <= last, supersampled, method == .average {
                     if weights.count < last - first + 1 { weights = [Float](repeating: 0, count: last - first + 1) }
                     Supersampling.weights(lo: lo, hi: hi, first: first, last: last, into: &weights)
                     for k in first...last where weights[k - first] > 0 {

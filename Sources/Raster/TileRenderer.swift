@@ -89,6 +89,7 @@ public struct TileRenderer: Sendable {
         let ww = x1 - x0 + 1
         let wh = y1 - y0 + 1
         try plan.read(from: reader, x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1, into: &scratch.window)
+        if resampling == .mode { return resampleMode(window: scratch.window, width: ww, origin: (x0, y0), xt: xt, yt: yt) }
         return resample(window: scratch.window, size: (ww, wh), origin: (x0, y0), xt: xt, yt: yt, rows: &scratch.rows)
     }
 

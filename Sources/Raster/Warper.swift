@@ -77,7 +77,7 @@ struct Warper {
             }
         }
         guard lo.x.isFinite else { return nil }
-        let margin = maxHalf + 2
+        let margin = maxHalf + 2 + (resampling.kernelRadius ?? 0)
         let x0 = max(0, Int((lo.x - margin).rounded(.down))), y0 = max(0, Int((lo.y - margin).rounded(.down)))
         let x1 = min(plan.width, Int((hi.x + margin).rounded(.up))), y1 = min(plan.height, Int((hi.y + margin).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return nil }

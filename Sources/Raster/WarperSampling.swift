@@ -38,8 +38,8 @@ extension Warper {
             }
         }}}}}
         var out = [UInt8](repeating: 0, count: n * n * 4)
-        // Nearest-neighbour samples are whole: no alternates.
-        var alternates = [UInt8](repeating: 0, count: resampling == .nearest ? 0 : n * n * 4)
+        // Nearest-neighbour and mode samples are whole: no alternates.
+        var alternates = [UInt8](repeating: 0, count: resampling == .nearest || resampling == .mode ? 0 : n * n * 4)
         window.withUnsafeBufferPointer { win in
         out.withUnsafeMutableBufferPointer { o in
         alternates.withUnsafeMutableBufferPointer { a in
@@ -80,6 +80,35 @@ extension Warper {
                     tap(xb, yb, fx * fy)
                     RoundingPair.write(sum, total: 1, to: out + q * 4, alternates: alt! + q * 4)
                 }
+            case .cubic, .cubicspline, .lanczos:
+                var wx = [Float](), wy = [Float]()
+                for q in 0..<(n * n) {
+                    let sx = px[q], sy = py[q]
+                    guard sx >= lx0, sy >= ly0, sx < lx1, sy < ly1 else { continue }
+                    kernelSample(sx, sy, window: w, size: size, wx: &wx, wy: &wy, to: out + q * 4, alternates: alt! + q * 4)
+                }
+            case .mode:
+                var values = [UInt32](), counts = [Float]()
+                cellOf.withUnsafeBufferPointer { cellOf in
+                halfX.withUnsafeBufferPointer { hxs in
+                halfY.withUnsafeBufferPointer { hys in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 512) { weights in
+                    let wxs = weights.baseAddress!, wys = wxs + 256
+                    for q in 0..<(n * n) {
+                        let sx = px[q], sy = py[q]
+                        let cell = Int(cellOf[q])
+                        let hx = hxs[cell], hy = hys[cell]
+                        guard sx.isFinite, sy.isFinite, hx.isFinite else { continue }
+                        let xlo = sx - hx, xhi = sx + hx, ylo = sy - hy, yhi = sy + hy
+                        let kx0 = max(Int(xlo.rounded(.down)), 0), kx1 = min(Int(xhi.rounded(.up)) - 1, size.w - 1)
+                        let ky0 = max(Int(ylo.rounded(.down)), 0), ky1 = min(Int(yhi.rounded(.up)) - 1, size.h - 1)
+                        guard kx0 <= kx1, ky0 <= ky1, kx1 - kx0 < 256, ky1 - ky0 < 256 else { continue }
+                        for kx in kx0...kx1 { wxs[kx - kx0] = Float(min(xhi, Double(kx + 1)) - max(xlo, Double(kx))) }
+                        for ky in ky0...ky1 { wys[ky - ky0] = Float(min(yhi, Double(ky + 1)) - max(ylo, Double(ky))) }
+                        modeSample(window: w, width: size.w, kx: kx0...kx1, ky: ky0...ky1, wxs: wxs, wys: wys,
+                                   values: &values, weights: &counts, to: out + q * 4)
+                    }
+                }}}}
             case .average:
                 cellOf.withUnsafeBufferPointer { cellOf in
                 halfX.withUnsafeBufferPointer { hxs in

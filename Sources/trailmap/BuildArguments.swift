@@ -17,7 +17,7 @@ enum BuildArguments {
 
     /// `--bands b,b,b`.
     @Sendable static func bands(_ text: String) throws -> Bands {
-        guard let numbers = BuildCommand.numbers(text).flatMap(ReadOptions.bandNumbers) else {
+        guard let numbers = NumberList.numbers(text).flatMap(ReadOptions.bandNumbers) else {
             throw ValidationError("--bands must be 1 to 4 band numbers from 1, e.g. 1,2,3 or 4,3,2")
         }
         return Bands(numbers: numbers)

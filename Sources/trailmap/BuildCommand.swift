@@ -9,7 +9,10 @@ import SourceReaders
 import TileGeometry
 import TileStore
 
-extension Resampling: ExpressibleByArgument {}
+extension Resampling: ExpressibleByArgument {
+    /// A method's name, or gdal2tiles' `near` for nearest.
+    public init?(argument: String) { self.init(name: argument) }
+}
 extension BuildEffort: ExpressibleByArgument {}
 extension TileRounding: ExpressibleByArgument {}
 extension GCPTransform: ExpressibleByArgument {}
@@ -34,8 +37,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A build manifest (JSON: name, texts, bounds, output settings, layers with their sources and zooms; see docs/building.md). Replaces --source, --source-list, --minzoom and --maxzoom.", valueName: "file"))
     var manifest: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"), transform: numbersValue("--bounds"))
-    var bounds: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).", valueName: "w,s,e,n"), transform: BoundsArgument.parse)
+    var bounds: BoundsArgument?
 
     @Flag(name: .long, help: "Allow zooms of the build that no --source@Z0-Z1 serves (they hold no tiles).")
     var allowGaps = false
@@ -58,7 +61,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the build's summary as JSON on stdout (progress stays on stderr).")
     var json = false
 
-    @Option(name: .long, help: "nearest, bilinear or average (default: average, or the manifest's).")
+    @Option(name: .long, help: ArgumentHelp("How source pixels make a tile pixel, as gdal2tiles' -r: near (nearest), bilinear, cubic, cubicspline, lanczos, average or mode (the most frequent value, for classified maps). Default: average, or the manifest's.", valueName: "method"))
     var resampling: Resampling?
 
     @Option(name: .long, help: "Worker threads (default: every core).")
@@ -70,11 +73,11 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The sources' CRS, overriding what they declare: an EPSG code (EPSG:32613), WKT or a PROJ string. Default: what each source declares; EPSG:4326 for world files.", valueName: "crs"), transform: BuildArguments.crs)
     var sourceCrs: SpatialReference?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: numbersValue("--src-nodata"))
-    var srcNodata: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Nodata value(s) of the sources, overriding theirs: one for every band or one per colour band (V or V,V,V); such pixels are transparent.", valueName: "values"), transform: NumberList.nodata)
+    var srcNodata: NumberList?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit, 32-bit, floating-point or signed 8-bit bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: numbersValue("--scale"))
-    var scale: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The range of 16-bit, 32-bit, floating-point or signed 8-bit bands mapped to 0-255 (default: the lowest band minimum and highest band maximum of a layer's sources, so its sheets meet without a step).", valueName: "min,max"), transform: ScaleRange.parse)
+    var scale: ScaleRange?
 
     @Option(name: .long, help: ArgumentHelp("How sources georeferenced by ground control points only (scanned maps) are fitted, as gdalwarp's -order/-tps: auto (a polynomial of order 1 below 6 points, else 2), order1, order2, order3, or tps (a thin-plate spline through every point).", valueName: "fit"))
     var gcpTransform: GCPTransform = .auto
@@ -85,8 +88,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .customLong("open-option"), help: ArgumentHelp("A GDAL open option for the sources, KEY=VALUE as gdal_translate's -oo (repeat for more), e.g. DPI=300 for GeoPDFs; one the file's driver does not know is an error.", valueName: "KEY=VALUE"))
     var openOptions: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). webp --lossless keeps PNG's pixels in fewer bytes; webp and jpeg at their default quality are smaller still, lossy (docs/benchmarks.md). With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"))
-    var format: String?
+    @Option(name: .long, help: ArgumentHelp("Tile format: png (lossless, the default), webp (lossy, or --lossless) or jpeg (opaque tiles JPEG, tiles with transparency PNG). webp --lossless keeps PNG's pixels in fewer bytes; webp and jpeg at their default quality are smaller still, lossy (docs/benchmarks.md). With --dem: terrarium or terrain-rgb, terrain tiles (elevations as MapLibre's raster-dem source reads them).", valueName: "format"), transform: TileFormatArgument.parse)
+    var format: TileFormatArgument?
 
     @Option(name: .long, help: ArgumentHelp("Quality of lossy webp and jpeg tiles, 1-100 (default 90 for webp, 85 for jpeg).", valueName: "1-100"))
     var quality: Int?
@@ -148,8 +151,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How trails are drawn (JSON: colours by difficulty, line and casing widths by zoom, label font and zooms).", valueName: "file"))
     var trailsStyle: String?
 
-    @Option(name: .long, help: ArgumentHelp("The zooms the trails are drawn at (default: every zoom of the build).", valueName: "z0-z1"))
-    var trailsZooms: String?
+    @Option(name: .long, help: ArgumentHelp("The zooms the trails are drawn at (default: every zoom of the build).", valueName: "z0-z1"), transform: ZoomRangeArgument.parse)
+    var trailsZooms: ZoomRangeArgument?
 
     @OptionGroup(title: "Terrain") var terrain: TerrainArguments
 
@@ -171,36 +174,18 @@ struct BuildCommand: ParsableCommand {
         }
         if trailsMapping != nil && trailsPreset != nil { throw ValidationError("give --trails-mapping or --trails-preset, not both") }
         if let trailsPreset, trailsPreset != "osm" { throw ValidationError("--trails-preset must be osm, not \(trailsPreset)") }
-        if let trailsZooms, Self.zoomRange(trailsZooms) == nil {
-            throw ValidationError("--trails-zooms must be Z0-Z1 with 0 <= Z0 <= Z1 <= \(TileID.maxZoom), e.g. 10-16")
-        }
         if manifest != nil && !trails.isEmpty { throw ValidationError("--manifest gives the trails (a layer of kind trails): drop --trails") }
-        if let srcNodata, Self.numbers(srcNodata) == nil {
-            throw ValidationError("--src-nodata must be a number or comma-separated numbers, e.g. 0 or 255,255,255")
-        }
-        if let scale {
-            guard let v = Self.numbers(scale), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
-            if !(v[0] < v[1]) { throw ValidationError("--scale \(scale): MIN must be less than MAX") }
-        }
         for o in openOptions where !ReadOptions.isOpenOption(o) {
             throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let bounds {
-            guard let v = Self.numbers(bounds), v.count == 4, GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3]).isValid,
-                  v[0] < v[2], v[1] < v[3]
-            else { throw ValidationError("--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40") }
-        }
         if manifest != nil && terrain.anyGiven { throw ValidationError("--manifest gives the terrain (a layer of kind terrain): drop --dem and the terrain options") }
         try terrain.check(format: format, hasSources: !source.isEmpty || sourceList != nil)
-        let terrainTiles = TerrainArguments.encoding(format: format)
-        if let format, TileFormat(metadata: format) == nil && terrainTiles == nil {
-            throw ValidationError("--format must be png, webp or jpeg (or terrarium or terrain-rgb with --dem), not \(format)")
-        }
+        let terrainTiles = format?.terrain
         if terrainTiles != nil && (quality != nil || lossless) {
             throw ValidationError("terrain tiles are lossless: drop --quality and --lossless (--terrain-image webp makes lossless WebP)")
         }
-        let chosen = format.flatMap(TileFormat.init(metadata:))
+        let chosen = format?.tiles
         if let quality {
             if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, not \(quality)") }
             if chosen == .png || (chosen == nil && manifest == nil) {
@@ -236,8 +221,8 @@ struct BuildCommand: ParsableCommand {
         if let threads { options.threads = threads }
         options.memoryLimit = memoryLimit.bytes
         options.read.crs = sourceCrs
-        options.read.nodata = srcNodata.flatMap(Self.numbers)
-        if let v = scale.flatMap(Self.numbers), v.count == 2 { options.read.scale = (v[0], v[1]) }
+        options.read.nodata = srcNodata?.values
+        if let scale { options.read.scale = (scale.min, scale.max) }
         options.read.gcpTransform = gcpTransform
         if let bands { options.read.bands = bands.numbers }
         if !openOptions.isEmpty { options.read.openOptions = openOptions }
@@ -249,7 +234,7 @@ struct BuildCommand: ParsableCommand {
                 options.lossless = true
             }
         }
-        if let format = format.flatMap(TileFormat.init(metadata:)) {
+        if let format = format?.tiles {
             options.format = format
             options.lossless = lossless
             options.quality = quality
@@ -259,9 +244,7 @@ struct BuildCommand: ParsableCommand {
         }
         if let effort { options.effort = effort }
         if let rounding { options.rounding = rounding }
-        if let v = bounds.flatMap(Self.numbers), v.count == 4 {
-            options.clipBounds = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
-        }
+        if let bounds { options.clipBounds = bounds.bounds }
         if manifest == nil || effort != nil || pngLevel != nil || pngDeflater != .libdeflate || pngSearch {
             let standard = options.terrain != nil && options.terrain?.blend == nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort
             options.encoding = BuildOptions.encoding(effort: effort ?? standard, level: pngLevel,
@@ -299,7 +282,7 @@ struct BuildCommand: ParsableCommand {
             print(String(format: "%@: %d tiles stored (%d distinct, dedup %.2fx), %@ of tiles, %.1f s, %.0f tiles/s",
                          report.output, report.tilesStored, report.uniqueImages, ratio,
                          ByteSize.format(report.bytesStored), report.seconds,
-                         Double(report.tilesConsidered) / max(report.seconds, 0.001)))
+                         report.tilesPerSecond))
         }
     }
 
@@ -308,7 +291,8 @@ struct BuildCommand: ParsableCommand {
             list.isEmpty ? "" : " (" + list.map { URL(fileURLWithPath: $0).lastPathComponent }.prefix(5).joined(separator: ", ")
                 + (list.count > 5 ? ", ..." : "") + ")"
         }
-        print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))")
+        print("updated from \(base): sources \(u.sourcesAdded.count) added\(names(u.sourcesAdded)), \(u.sourcesRemoved.count) removed\(names(u.sourcesRemoved)), \(u.sourcesChanged.count) changed\(names(u.sourcesChanged))"
+              + (u.sourcesMoved.isEmpty ? "" : ", \(u.sourcesMoved.count) moved with the same content"))
         print("tiles: \(u.tilesRendered) re-rendered, \(u.tilesKept) copied; against the old bundle \(u.tilesAdded) added, \(u.tilesRemoved) removed, \(u.tilesChanged) changed")
         if u.trailsChanged {
             print("trails: changed (records or style); the tiles near trails were drawn again")
@@ -334,7 +318,11 @@ struct BuildCommand: ParsableCommand {
         if let sourceList {
             let listed = try SourceList.read(listFile: sourceList)
             if let last = layers.last, last.zooms == nil { layers[layers.count - 1].sources += listed }
-            else { layers.append(BuildLayer(name: URL(fileURLWithPath: sourceList).deletingPathExtension().lastPathComponent, sources: listed)) }
+            else {
+                var layer = BuildLayer(name: URL(fileURLWithPath: sourceList).deletingPathExtension().lastPathComponent, sources: listed)
+                layer.namedFromSources = true
+                layers.append(layer)
+            }
         }
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         let unranged = layers.contains { $0.zooms == nil }
@@ -368,32 +356,7 @@ struct BuildCommand: ParsableCommand {
                 throw ValidationError("--trails-style \(trailsStyle): not a trail style (JSON with colors, lineWidth, casingColor, casingWidth, labelMinZoom, font, ...): \(error)")
             }
         }
-        t.zooms = trailsZooms.flatMap(Self.zoomRange)
+        t.zooms = trailsZooms?.zooms
         return t
-    }
-
-    /// `Z0-Z1` as a zoom range, or nil.
-    static func zoomRange(_ text: String) -> ClosedRange<Int>? {
-        let parts = text.split(separator: "-").map { Int($0) }
-        guard parts.count == 2, let lo = parts[0], let hi = parts[1], 0 <= lo, lo <= hi, hi <= TileID.maxZoom else { return nil }
-        return lo...hi
-    }
-
-    /// The value of an option that takes numbers, which may be negative (so it is parsed
-    /// unconditionally): another option in its place (`--scale --out x`) is a missing value.
-    static func numbersValue(_ option: String) -> @Sendable (String) throws -> String {
-        { value in
-            if value.hasPrefix("--"), value.dropFirst(2).first?.isLetter == true {
-                throw ValidationError("\(option) needs a value before \(value)")
-            }
-            return value
-        }
-    }
-
-    /// Comma- or space-separated numbers, or nil when any is not one.
-    static func numbers(_ text: String) -> [Double]? {
-        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " })
-        let values = parts.compactMap { Double($0) }
-        return !parts.isEmpty && values.count == parts.count && values.allSatisfy(\.isFinite) ? values : nil
     }
 }

@@ -27,7 +27,7 @@ struct BuildSummaryOutput: Encodable {
         distinctImages = r.uniqueImages
         tileBytes = r.bytesStored
         seconds = (r.seconds * 1000).rounded() / 1000
-        tilesPerSecond = (Double(r.tilesConsidered) / max(r.seconds, 0.001)).rounded()
+        tilesPerSecond = r.tilesPerSecond.rounded()
         switch r.start {
         case .fresh: break
         case let .resumed(units, tiles): resumed = Resumed(units: units, tiles: tiles)

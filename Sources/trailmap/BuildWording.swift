@@ -64,6 +64,8 @@ enum BuildWording {
         case let .otherSettings(differing, builtBy):
             "it was built with other settings (\(SettingDifference.list(differing, words: settingFlags))): run a full build without --update."
                 + UpdateProblem.builtBy(builtBy)
+        case let .otherLayer(layer, name, recordedName):
+            "its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\", named after its first --source) is another one: none of its sources has the content or the file name of one \"\(recordedName)\" was built from; give the sources of that layer, or run a full build without --update"
         case .unreadable: p.description
         }
     }

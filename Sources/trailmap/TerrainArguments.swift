@@ -51,8 +51,8 @@ struct TerrainArguments: ParsableArguments {
     var terrainImage: String?
 
     /// The terrain encoding a `--format` value names: `terrarium` or `terrain-rgb` (Mapbox's).
-    static func encoding(format: String?) -> TerrainEncoding? {
-        switch format?.lowercased() {
+    static func encoding(name: String) -> TerrainEncoding? {
+        switch name.lowercased() {
         case "terrarium": .terrarium
         case "terrain-rgb", "mapbox": .mapbox
         default: nil
@@ -67,8 +67,8 @@ struct TerrainArguments: ParsableArguments {
     }
 
     /// Checks the options against each other and the build's `--format`.
-    func check(format: String?, hasSources: Bool) throws {
-        let tiles = Self.encoding(format: format)
+    func check(format: TileFormatArgument?, hasSources: Bool) throws {
+        let tiles = format?.terrain
         if dem.isEmpty {
             if anyGiven { throw ValidationError("--hillshade, --color-relief, --contours and the other terrain options apply to --dem") }
             if tiles != nil { throw ValidationError("--format \(format!) makes terrain tiles from a --dem") }
@@ -129,11 +129,11 @@ struct TerrainArguments: ParsableArguments {
     /// with `hasSources`, shading the source images (`--source-crs` is theirs, not the DEM's); a ramp that cannot be read
     /// or parsed is an error naming the file and line.
     /// `hasSources`: the build has source images, which the hillshade shades (`TerrainLayer.blend`).
-    func layer(format: String?, crs: SpatialReference?, hasSources: Bool = false) throws -> TerrainLayer? {
+    func layer(format: TileFormatArgument?, crs: SpatialReference?, hasSources: Bool = false) throws -> TerrainLayer? {
         guard !dem.isEmpty else { return nil }
         var layer = TerrainLayer(sources: dem)
         if hasSources { layer.blend = terrainBlend ?? .multiply }
-        layer.encoding = Self.encoding(format: format)
+        layer.encoding = format?.terrain
         if hillshade { layer.hillshade = options }
         if let colorRelief {
             do { layer.colorRelief = try ColorRamp.load(path: colorRelief) } catch { throw ValidationError("--color-relief: \(error)") }

@@ -53,7 +53,7 @@ import TrailMapTestSupport
             (["--source", src, "--minzoom", "5", "--maxzoom", "2"], "minzoom 5 is greater than maxzoom 2"),
             (["--source", src, "--minzoom", "1", "--maxzoom", "23"], "0 to 22"),
             (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--memory-limit", "lots"], "memory-limit"),
-            (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--resampling", "cubic"], "resampling"),
+            (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--resampling", "sinc"], "resampling"),
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(["build", "--name", "X", "--out", dir.file("x.mbtiles")] + args)

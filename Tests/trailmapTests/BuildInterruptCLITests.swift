@@ -49,4 +49,12 @@ import TrailMapTestSupport
         #expect(p.eta == 10)
         #expect(p.line.contains("100 tiles/s") && p.line.contains("ETA 0:10"), "\(p.line)")
     }
+
+    /// The finished build's rate (the summary line, `--json`'s tilesPerSecond): 2,000 tiles
+    /// considered, 1,500 of them made by the interrupted run, in 5 s: 100 tiles/s, not 400.
+    @Test func aResumedBuildsSummaryRateCountsOnlyThisRun() {
+        let r = BuildReport(output: "x.mbtiles", tilesConsidered: 2000, tilesStored: 2000, uniqueImages: 2000, bytesStored: 0, tileBytes: 0,
+                            tilesPerZoom: [:], seconds: 5, spilledSources: 0, start: .resumed(units: 3, tiles: 1500), tilesResumed: 1500)
+        #expect(r.tilesPerSecond == 100)
+    }
 }
