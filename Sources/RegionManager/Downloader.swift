@@ -93,7 +93,7 @@ public struct Downloader: Sendable {
                         // The whole entity: a different version (If-Range failed) or no range support.
                         if let length = headers["content-length"].flatMap(Int64.init), length != size {
                             throw RegionManagerError.invalidResponse(
-                                "the server's file has \(length) bytes, the catalog says \(size); run `trailmap regions install` again")
+                                "the server's file has \(length) bytes, the catalog says \(size); install it again")
                         }
                         guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(path) }
                         x.expected = size

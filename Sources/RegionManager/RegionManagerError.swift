@@ -72,40 +72,40 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
         switch self {
         case let .serverUnreachable(server, attempts, reason):
             return "Cannot reach the TrailMap server at \(server) (\(attempts) attempt(s): \(reason)). "
-                + "Check your network and the --server address, then try again."
+                + "Check your network and the server address, then try again."
         case let .serverFailure(status, attempts, message):
             return "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
         case let .notLoggedIn(server):
-            return "You are not logged in to \(server), or your session expired. Run `trailmap account login --server \(server)`."
+            return "You are not logged in to \(server), or your session expired. Log in again."
         case let .wrongCredentials(server):
             return "\(server) refused the email or password: they do not match an account there."
         case let .rejected(status, code, message):
             return "The server refused the request (HTTP \(status) \(code)): \(message)"
         case let .unknownProduct(id):
-            return "No region \(id) in the catalog. Run `trailmap regions list` to see the product ids."
+            return "No region \(id) in the catalog."
         case let .notEntitled(id):
-            return "You do not own \(id). Buy it first with `trailmap regions buy \(id)`."
+            return "You do not own \(id). Buy it first."
         case let .revoked(id):
             return "Your purchase of \(id) was refunded or revoked, so it can no longer be downloaded."
         case let .unavailable(id):
             return "\(id) is not offered by the store right now."
         case let .insufficientDisk(needed, available, path):
             return "Not enough disk space in \(path): the download needs \(needed) bytes, \(available) are free. "
-                + "Free some space (e.g. `trailmap regions uninstall ID`) and try again."
+                + "Free some space and try again."
         case let .overBudget(needed, used, budget):
             return "Installing needs \(needed) bytes but \(used) of the \(budget)-byte storage budget are used. "
-                + "Uninstall a region or raise --storage-budget."
+                + "Uninstall a region or raise the storage budget."
         case let .checksumMismatch(id, expected, actual):
             return "The download of \(id) is corrupted (SHA-256 \(actual), expected \(expected)); it was deleted and nothing "
                 + "was installed. Run the install again."
         case let .invalidResponse(what):
             return "The server sent an answer this client does not understand: \(what)"
         case let .stateFolder(path, reason):
-            return "Cannot use the state folder \(path): \(reason). Choose another with --state-dir."
+            return "Cannot use the state folder \(path): \(reason). Choose another."
         case let .notInstalled(id):
-            return "\(id) is not installed on this device. Run `trailmap regions status` to see what is."
+            return "\(id) is not installed on this device."
         case let .downloadInProgress(id):
-            return "Another trailmap process is downloading \(id) into this folder. Wait for it, or stop it and run the install again."
+            return "Another process is downloading \(id) into this folder. Wait for it, or stop it and run the install again."
         case let .fileSystem(path, reason):
             return "File operation failed on \(path): \(reason)"
         case let .patch(id, reason):

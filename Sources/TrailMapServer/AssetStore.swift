@@ -29,6 +29,7 @@ final class AssetStore: Sendable {
     static let embedded: [String: (type: String, body: String)] = [
         "trailmap-viewer.js": ("application/javascript; charset=utf-8", ViewerScript.source),
         "trailmap-profile.js": ("application/javascript; charset=utf-8", ProfileChartScript.source),
+        "trailmap-store.js": ("application/javascript; charset=utf-8", StoreScript.source),
     ]
 
     func response(for name: String) throws -> Response {

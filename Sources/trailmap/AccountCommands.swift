@@ -32,6 +32,7 @@ struct CredentialOptions: ParsableArguments {
 struct AccountRegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account, log in and register this device.")
     @OptionGroup var credentials: CredentialOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func run() async throws {
@@ -39,6 +40,10 @@ struct AccountRegisterCommand: AsyncParsableCommand {
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
         let account = try await accounts.register(email: credentials.email, password: try credentials.resolvedPassword(),
                                                   deviceName: credentials.device)
+        if json {
+            return try JSONOutput.print(CommandReports.Account(result: "registered", server: account.server, email: credentials.email,
+                                                               deviceId: account.deviceId, warning: nil))
+        }
         TerminalText.print("Registered and logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
     }
 }
@@ -46,6 +51,7 @@ struct AccountRegisterCommand: AsyncParsableCommand {
 struct AccountLoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: "Log in; registers this device the first time.")
     @OptionGroup var credentials: CredentialOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func run() async throws {
@@ -53,18 +59,29 @@ struct AccountLoginCommand: AsyncParsableCommand {
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
         let account = try await accounts.login(email: credentials.email, password: try credentials.resolvedPassword(),
                                                deviceName: credentials.device)
+        if json {
+            return try JSONOutput.print(CommandReports.Account(result: "logged_in", server: account.server, email: credentials.email,
+                                                               deviceId: account.deviceId, warning: nil))
+        }
         TerminalText.print("Logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
     }
 }
 
 struct AccountLogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "End the session and forget the token.")
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func run() async throws {
         let state = try options.state()
-        let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
-        if let warning = try await accounts.logout() { FileHandle.standardError.write(Data((TerminalText.clean(warning) + "\n").utf8)) }
+        let server = try options.serverURL(state)
+        let accounts = AccountManager(state: state, server: server, http: options.http)
+        let warning = try await accounts.logout()
+        if json {
+            return try JSONOutput.print(CommandReports.Account(result: "logged_out", server: server.absoluteString, email: nil, deviceId: nil,
+                                                               warning: warning))
+        }
+        if let warning { FileHandle.standardError.write(Data((TerminalText.clean(warning) + "\n").utf8)) }
         TerminalText.print("Logged out. Installed regions stay usable offline.")
     }
 }

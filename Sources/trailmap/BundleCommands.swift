@@ -134,6 +134,7 @@ struct ExtractCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "west,south,east,north in degrees.") var bbox: String
     @Option(name: .long, help: "Output .mbtiles path.") var out: String
     @Option(name: .long, help: "Name of the new bundle (default: the source's).") var name: String?
+    @Flag(name: .long, help: "Print JSON.") var json = false
 
     func validate() throws {
         guard let b = GeoBounds(parsing: bbox), b.isValid else {
@@ -148,8 +149,12 @@ struct ExtractCommand: ParsableCommand {
     func run() throws {
         guard let box = GeoBounds(parsing: bbox) else { throw ValidationError("bad --bbox") }
         let stats = try BundleExtractor.extract(from: file, bbox: box, to: out, name: name)
-        print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))")
-        try TrailsOutput.copyTrails(from: file, to: out, within: box)
+        if !json { print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))") }
+        let trails = try TrailsOutput.copyTrails(from: file, to: out, within: box, quiet: json)
+        if json {
+            try JSONOutput.print(CommandReports.Extract(file: out, tiles: stats.tiles, storedImages: stats.uniqueImages, tileBytes: stats.tileBytes,
+                                                        storedBytes: stats.storedBytes, trails: trails))
+        }
     }
 }
 

@@ -29,6 +29,7 @@ struct PublishCommand: AsyncParsableCommand {
     var patches: String?
     @Option(name: .long, help: "Versions of each product kept as indexes to make patches from.")
     var keepVersions: Int = 3
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -51,6 +52,14 @@ struct PublishCommand: AsyncParsableCommand {
             // Area products have no bundle of their own: nothing to index.
             guard p.kind == .region else { areaProducts.insert(p.id); continue }
             made[r.productId] = try store.record(productId: r.productId, version: r.version, bundle: p.bundlePath, sha256: r.sha256).made
+        }
+        if json {
+            return try JSONOutput.print(CommandReports.Publish(catalog: "\(location)", products: results.map { r in
+                CommandReports.Publish.Product(
+                    productId: r.productId, change: r.change.rawValue, version: r.version, kind: areaProducts.contains(r.productId) ? "area" : "region",
+                    size: r.size, sha256: r.sha256,
+                    patches: (made[r.productId] ?? []).map { .init(fromVersion: $0.fromVersion, toVersion: $0.toVersion, bytes: $0.size) })
+            }))
         }
         guard !global.quiet else { return }
         for r in results {

@@ -23,6 +23,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write one PMTiles v3 archive instead (Hilbert-ordered, deduplicated, run-length encoded), for object storage behind a CDN.")
     var pmtiles: String?
     @Flag(name: .long, help: "Write into a folder that is not empty.") var force = false
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @Option(name: .long, help: "With --pmtiles: the store's catalog (\(CatalogLocation.help)), to say which products sell the bundle (an archive is public once uploaded).")
     var catalog: String?
     @OptionGroup var global: GlobalOptions
@@ -43,7 +44,11 @@ struct ExportCommand: AsyncParsableCommand {
             if let line = try await publicArchiveLine() { FileHandle.standardError.write(Data((line + "\n").utf8)) }
             let start = Date()
             let s = try PMTilesExporter.export(from: file, to: pmtiles)
-            if !global.quiet {
+            if json {
+                try JSONOutput.print(CommandReports.ArchiveExport(
+                    pmtiles: pmtiles, addressedTiles: s.addressedTiles, entries: s.entries, contents: s.contents,
+                    leafDirectories: s.leafDirectories, bytes: s.bytes, seconds: Date().timeIntervalSince(start)))
+            } else if !global.quiet {
                 print(String(format: "%@: %d tiles in %d directory entries (run-length), %d distinct contents, %d leaf directories, %@, %.1f s",
                              pmtiles, s.addressedTiles, s.entries, s.contents, s.leafDirectories, ByteSize.format(Int(s.bytes)),
                              Date().timeIntervalSince(start)))
@@ -70,7 +75,12 @@ struct ExportCommand: AsyncParsableCommand {
             var err = FileHandle.standardError
             print("warning: \(file): skipped \(stats.invalidRows) row(s) with impossible z/x/y", to: &err)
         }
-        if !global.quiet {
+        if json {
+            let zooms = stats.tilesPerZoom.keys.sorted()
+            try JSONOutput.print(CommandReports.FolderExport(
+                dir: dir, tiles: stats.tiles, bytes: stats.bytes, minzoom: zooms.first, maxzoom: zooms.last, fileExtension: stats.fileExtension,
+                invalidRowsSkipped: stats.invalidRows, seconds: Date().timeIntervalSince(start)))
+        } else if !global.quiet {
             let zooms = stats.tilesPerZoom.keys.sorted()
             let range = zooms.isEmpty ? "no zoom levels" : "zoom \(zooms.first ?? 0)-\(zooms.last ?? 0)"
             print(String(format: "%@: %d tiles (%@, %@) as {z}/{x}/{y}.%@ and metadata.json, %.1f s",

@@ -10,6 +10,7 @@ struct MergeCommand: ParsableCommand {
 
     @Argument(help: "Every part of the build (.mbtiles files written with --shard K/N), in any order.") var parts: [String]
     @Option(name: .long, help: "Output .mbtiles path.") var out: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -23,7 +24,10 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let report = try BundleMerger(parts: parts, output: out, logger: global.logger("trailmap.merge")).merge()
-        if !global.quiet {
+        if json {
+            try JSONOutput.print(CommandReports.Merge(out: out, parts: report.parts, tiles: report.tiles, upperTiles: report.upperTiles,
+                                                      bytes: report.bytes, seconds: report.seconds))
+        } else if !global.quiet {
             print(String(format: "%@: %d parts merged, %d tiles (%d made above the parts' units), %@, %.1f s",
                          out, report.parts, report.tiles, report.upperTiles, ByteSize.format(report.bytes), report.seconds))
         }

@@ -25,6 +25,8 @@ struct PlacesLoadCommand: ParsableCommand {
     @Option(name: .long, help: "The tiles folder the server serves (the place list is kept there).")
     var tiles: String = "Tiles"
 
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
     func run() throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: tiles, isDirectory: &isDir), isDir.boolValue else {
@@ -34,6 +36,7 @@ struct PlacesLoadCommand: ParsableCommand {
         do { places = try PlaceReader.read(path: file) } catch { throw CommandFailure(description: Self.message(error)) }
         let out = Gazetteer.defaultPath(tilesDirectory: tiles)
         do { try Gazetteer.write(places, to: out) } catch { throw CommandFailure(description: Self.message(error)) }
+        if json { return try JSONOutput.print(CommandReports.PlacesLoaded(file: file, placeList: out, places: places.count)) }
         print("loaded \(places.count) places from \(file) into \(out)")
     }
 
@@ -58,12 +61,15 @@ struct PlacesFindCommand: ParsableCommand {
     @Option(name: .long, help: "The tiles folder the server serves.")
     var tiles: String = "Tiles"
 
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
     func run() throws {
         let g: Gazetteer
         do { g = try Gazetteer(path: Gazetteer.defaultPath(tilesDirectory: tiles)) } catch {
             throw CommandFailure(description: "no place list in \(tiles): load one with `trailmap catalog places load FILE --tiles \(tiles)`")
         }
         guard let p = g.lookup(name) else { throw CommandFailure(description: "no place named '\(name)' among \(g.count()) places") }
+        if json { return try JSONOutput.print(CommandReports.PlaceFound(name: p.name, lat: p.lat, lon: p.lon)) }
         print("\(p.name)\t\(p.lat)\t\(p.lon)")
     }
 }

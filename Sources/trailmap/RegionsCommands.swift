@@ -112,10 +112,12 @@ struct RegionsInstallCommand: AsyncParsableCommand {
 struct RegionsUninstallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "uninstall", abstract: "Delete a region's bundle; you keep the purchase.")
     @Argument(help: "Product id.") var id: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func run() async throws {
         let outcome = try await options.manager().uninstall(id)
+        if json { return try RegionsOutput.json(outcome) }
         TerminalText.print("Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free.")
         RegionsOutput.warn(outcome.warning)
     }
@@ -174,6 +176,7 @@ struct RegionsSandboxRefundCommand: AsyncParsableCommand {
         abstract: "Sandbox store only: refund (or revoke, or reverse a refund of) your purchase through a signed store notification.")
     @Argument(help: "Product id.") var id: String
     @Option(name: .long, help: "REFUND, REVOKE or REFUND_REVERSED.") var type: String = "REFUND"
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func validate() throws {
@@ -182,6 +185,7 @@ struct RegionsSandboxRefundCommand: AsyncParsableCommand {
 
     func run() async throws {
         let transaction = try await options.manager().sandboxNotify(id, type: type)
+        if json { return try RegionsOutput.json(CommandReports.Refund(productId: id, type: type, transactionId: transaction)) }
         TerminalText.print("The store sent \(type) for transaction \(transaction) of \(id). See `trailmap regions status`.")
     }
 }

@@ -16,6 +16,7 @@ struct RevokeTileTokensCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The catalog: \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
     @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
 
     func validate() throws { _ = try CatalogLocation(catalog) }
 
@@ -27,6 +28,10 @@ struct RevokeTileTokensCommand: AsyncParsableCommand {
         let db = try await location.open(logger: global.logger("trailmap.catalog"))
         defer { CatalogLocation.close(db) }
         let key = try await db.revokeTileTokenKeys(now: Date())
+        if json {
+            return try JSONOutput.print(CommandReports.Revoke(catalog: "\(location)", newKeyId: key.id,
+                                                              oldTokensStopWithinSeconds: Int(TileTokens.refreshInterval)))
+        }
         guard !global.quiet else { return }
         print("tile-token keys replaced (new key \(key.id)): tile tokens issued before now stop working within \(Int(TileTokens.refreshInterval)) s")
     }

@@ -30,6 +30,7 @@ struct StoreSandboxInitCommand: ParsableCommand {
     @Argument(help: "The folder to create the store in (created if missing).") var directory: String
     @Option(name: .long, help: "The app bundle id written into signed transactions.") var bundleId = "com.trailmap.app"
     @Flag(name: .long, help: "Replace an existing store (transactions it signed stop verifying).") var force = false
+    @Flag(name: .long, help: "Print JSON.") var json = false
 
     func run() throws {
         let store: SandboxStore
@@ -39,6 +40,12 @@ struct StoreSandboxInitCommand: ParsableCommand {
             throw CommandFailure(description: error.description)
         }
         let dir = URL(fileURLWithPath: directory)
+        if json {
+            let files = ["root": "root.pem", "intermediate": "intermediate.pem", "leaf": "leaf.pem", "leafKey": "leaf-key.pem", "configuration": "store.json"]
+            return try JSONOutput.print(CommandReports.SandboxInit(
+                directory: dir.path, bundleId: store.bundleId, environment: store.environment.rawValue,
+                files: files.mapValues { dir.appendingPathComponent($0).path }))
+        }
         print("Sandbox store for \(store.bundleId) (environment \(store.environment.rawValue)) in \(dir.path):")
         for (name, what) in [("root.pem", "root CA certificate (trust this one)"),
                              ("intermediate.pem", "intermediate CA certificate"),

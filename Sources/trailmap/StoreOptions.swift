@@ -46,6 +46,15 @@ struct StoreOptions: ParsableArguments {
         if let ids = availableProducts?.split(separator: ","), !ids.allSatisfy({ ProductFile.isValidProductID($0.trimmingCharacters(in: .whitespaces)) }) {
             throw ValidationError("--available-products must be product ids separated by commas")
         }
+        // Checked before the server starts: a store asked for but missing is a failure (exit 1),
+        // not a server that runs without it.
+        var isFolder: ObjCBool = false
+        if let dir = storeSandbox, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder) && isFolder.boolValue) {
+            throw CommandFailure("--store-sandbox \(dir): no such folder: make a sandbox store with `trailmap store sandbox init \(dir)`")
+        }
+        if let missing = storeRootCert.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
+            throw CommandFailure("--store-root-cert \(missing): no such file")
+        }
     }
 
     /// The store settings, or nil when there is no catalog.

@@ -39,7 +39,7 @@ enum TerminalText {
             return Message(text: clean("Wrong email or password: \(server) has no account with that email and password. "
                 + "Check them and run the command again (or make an account with `trailmap account register`)."))
         default:
-            return Message(text: clean(e.description, keepNewlines: true))
+            return Message(text: clean(RegionsWording.message(e), keepNewlines: true))
         }
     }
 

@@ -109,14 +109,16 @@ enum TrailsOutput {
     }
 
     /// `bundle extract`: the source's trails crossing the box go with the tiles (nothing when it has none).
-    static func copyTrails(from source: String, to out: String, within box: GeoBounds) throws {
+    @discardableResult
+    static func copyTrails(from source: String, to out: String, within box: GeoBounds, quiet: Bool = false) throws -> Int {
         let count: Int
         do throws(TrailStoreError) {
             count = try TrailStoreWriter.copy(from: source, to: out, within: TrailBox(west: box.west, south: box.south, east: box.east, north: box.north))
         } catch {
             throw CommandFailure(description: "\(out): the tiles were cut but the trails were not: \(error)")
         }
-        if count > 0 { print("\(out): \(count) trail\(count == 1 ? "" : "s")") }
+        if count > 0, !quiet { print("\(out): \(count) trail\(count == 1 ? "" : "s")") }
+        return count
     }
 
     /// `bundle verify`: the problems of the bundle's trails tables, if it has them.

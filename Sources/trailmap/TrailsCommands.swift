@@ -25,6 +25,7 @@ struct TrailsAddCommand: ParsableCommand {
     @Option(name: .long, help: "How close ends must be to join, metres.") var joinToleranceM: Double = 5
     @Option(name: .long, help: "CRS of layers that declare none (EPSG code, WKT or PROJ string).") var assumeCrs: String?
     @Flag(name: .long, help: "Skip features with bad geometry or text (and list them) instead of failing.") var skipInvalid = false
+    @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -55,6 +56,11 @@ struct TrailsAddCommand: ParsableCommand {
         for problem in result.skipped { FileHandle.standardError.write(Data("skipped: \(TrailsMessages.ingest(problem))\n".utf8)) }
         do throws(TrailStoreError) { try TrailStoreWriter.write(result.trails, toBundle: bundle) } catch {
             throw CommandFailure(description: error.description)
+        }
+        if json {
+            return try JSONOutput.print(CommandReports.TrailsAdded(
+                bundle: bundle, trails: result.trails.count, lineFeatures: result.lineFeatures, filteredOut: result.filteredOut,
+                joinedTrails: result.joinedTrails, duplicates: result.duplicates, skipped: result.skipped.map(TrailsMessages.ingest)))
         }
         var line = "\(bundle): \(result.trails.count) trails from \(result.lineFeatures) line features"
         if result.filteredOut > 0 { line += ", \(result.filteredOut) left out by the mapping's filter" }
@@ -182,11 +188,17 @@ struct TrailsVerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check a bundle's trails tables: counts, spatial index, every geometry.")
 
     @Argument(help: "The .mbtiles bundle.") var bundle: String
+    @Flag(name: .long, help: "Print JSON: the bundle, ok and the problems (exit 1 still when there are any).") var json = false
 
     func run() throws {
         let problems: [TrailProblem]
         do throws(TrailStoreError) { problems = try TrailIndex(bundle: bundle).verify() } catch {
             throw CommandFailure(description: error.description)
+        }
+        if json {
+            try JSONOutput.print(CommandReports.TrailsVerified(bundle: bundle, ok: problems.isEmpty, problems: problems.map(\.description)))
+            if !problems.isEmpty { throw ExitCode.failure }
+            return
         }
         guard problems.isEmpty else {
             for p in problems { FileHandle.standardError.write(Data("\(bundle): \(p)\n".utf8)) }

@@ -57,7 +57,7 @@ import TrailMapAPI
             Issue.record("no error")
         } catch let error as RegionManagerError {
             guard case .notLoggedIn = error else { Issue.record("unexpected \(error)"); return }
-            #expect(error.description.contains("trailmap account login"))
+            #expect(error.description.contains("Log in again") && !error.description.contains("trailmap"))
         }
     }
 

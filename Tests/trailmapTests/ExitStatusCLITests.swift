@@ -13,15 +13,25 @@ import TrailMapTestSupport
             (["catalog", "list", "--catalog", dir.file("none.sqlite")], "catalog publish"),
             (["catalog", "revoke-tile-tokens", "--catalog", dir.file("none.sqlite")], "catalog publish"),
             (["trails", "add", dir.file("none.mbtiles"), "--trails", dir.file("t.geojson")], "no such bundle"),
+            (["catalog", "publish", "--products", dir.file("none.json"), "--tiles", dir.path, "--catalog", dir.file("c.sqlite")], "cannot read"),
+            (["bundle", "merge", dir.file("none.mbtiles"), "--out", dir.file("out.mbtiles")], "no such file"),
+            (["trails", "verify", dir.file("none.mbtiles"), "--json"], "no such file"),
+            // A store asked for but missing: the server does not start without it (it used to run on, the store off).
+            (["serve", "--tiles", dir.path, "--port", "0", "--store-sandbox", dir.file("no-store")], "store sandbox init"),
+            (["serve", "--tiles", dir.path, "--port", "0", "--store-root-cert", dir.file("none.pem"), "--store-bundle-id", "com.x"], "no such file"),
         ]
         for (args, message) in failures {
-            let r = try CLIRunner.run(args)
+            // Under a time limit: a server that starts instead of failing ends with timeout's 124.
+            let r = try CLIRunner.run(["30", CLIRunner.binary] + args, executable: "/usr/bin/timeout")
             #expect(r.status == 1 && r.stderr.contains(message), "\(args): \(r.status) \(r.stderr)")
         }
         let usage: [[String]] = [
             ["serve", "--tiles", dir.path, "--port", "70000"],
             ["serve", "--tiles", dir.path, "--port", "many"],
             ["regions", "near", "north"],
+            ["bundle", "export", dir.file("none.mbtiles")],
+            ["catalog", "publish", "--keep-versions", "0"],
+            ["regions", "sandbox-refund", "x", "--type", "REFUN"],
         ]
         for args in usage {
             let r = try CLIRunner.run(args)

@@ -72,6 +72,7 @@ enum ViewerScript {
           const grant = await call('POST', '/tile-tokens', { productId: s.productId });
           if (fills[id] !== turn) return 'superseded';
           group.addLayer(watch(tileLayer(tj, grant.tilesURL, tj.maxzoom, id), id, s.productId));
+          if (current === id) archiveLink(id, grant.token);
           return 'owned';
         } catch (e) {
           if (e.status === 401) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); }
@@ -102,7 +103,10 @@ enum ViewerScript {
           if (r.ok || code === 'tile_not_found') return;
           if (productId && r.status === 401 && !refreshed && session) {
             refreshed = true;
-            try { const grant = await call('POST', '/tile-tokens', { productId }); layer.setUrl(grant.tilesURL); return; }
+            try {
+              const grant = await call('POST', '/tile-tokens', { productId });
+              layer.setUrl(grant.tilesURL); if (current === id) archiveLink(id, grant.token); return;
+            }
             catch (err) { if (err.status === 401) signedOut('Your session has ended: sign in again.'); }
           }
           groups[id].removeLayer(layer);
@@ -113,16 +117,24 @@ enum ViewerScript {
       });
       return layer;
     }
+    // The archive link, when the tileset is served from a .pmtiles file (clients read it by HTTP
+    // range). A paid archive opens only with a tile token: the link carries the buyer's, and is
+    // hidden while the page has none (anonymous, or not bought).
+    function archiveLink(id, token) {
+      const s = summaries[id];
+      const archive = s && s.pmtiles && (!s.paid || token) ? '/tiles/' + encodeURIComponent(id) + '.pmtiles' +
+        (s.paid ? '?token=' + encodeURIComponent(token) : '') : null;
+      $('pmtiles').hidden = !archive; $('nopmtiles').hidden = !!archive;
+      $('nopmtiles').textContent = s && s.pmtiles ? 'PMTiles archive: for its buyers' : 'no PMTiles archive';
+      if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; } else $('pmtiles').removeAttribute('href');
+    }
     // Opens a tileset: the view on its bounds at a zoom it has, then its layer.
     async function show(id) {
       say('');
       current = id;
       const url = '/tiles/' + encodeURIComponent(id) + '.json';
       tilejson.href = url; tilejson.title = new URL(url, location.href).href;
-      // The archive, when the tileset is served from a .pmtiles file (clients read it by HTTP range).
-      const archive = summaries[id] && summaries[id].pmtiles ? '/tiles/' + encodeURIComponent(id) + '.pmtiles' : null;
-      $('pmtiles').hidden = !archive; $('nopmtiles').hidden = !!archive;
-      if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; } else $('pmtiles').removeAttribute('href');
+      archiveLink(id, null);
       $('wmts').title = new URL('/wmts/1.0.0/WMTSCapabilities.xml', location.href).href + ' (layer ' + id + ')';
       $('wmts').dataset.layer = id;
       let tj;
@@ -138,7 +150,9 @@ enum ViewerScript {
     map.on('overlayadd baselayerchange', e => { for (const id in groups) if (groups[id] === e.layer) fill(id); });
     select.onchange = () => show(select.value);
     // The account box (with a store): sign in here or on the store page, the session is the tab's.
-    function signedOut(message) { session = null; sessionStorage.removeItem('token'); accountBox(); if (message) say(message); }
+    function signedOut(message) {
+      session = null; sessionStorage.removeItem('token'); accountBox(); if (current) archiveLink(current, null); if (message) say(message);
+    }
     function accountBox() {
       const el = $('account');
       el.hidden = !hasStore;
