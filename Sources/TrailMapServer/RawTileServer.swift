@@ -29,6 +29,9 @@ final class RawTileServer: Sendable {
     private let hummingbirdRunning = Atomic(false)
     /// The folder of Hummingbird's Unix socket.
     let socketFolder: String
+    /// Connections handed to Hummingbird and still open (they run outside Hummingbird's server
+    /// task, so its graceful shutdown does not reach them: `quiesceHandedOn()` does).
+    private let handedOn = Mutex<[ObjectIdentifier: any Channel]>([:])
 
     init(responder: TileResponder, limit: ConnectionLimit, logger: Logger) {
         self.responder = responder
@@ -79,6 +82,7 @@ final class RawTileServer: Sendable {
             try? await gracefulShutdown()
             for loop in loops { loop.stop() }
             for finished in done { finished.wait() }
+            await server.quiesceHandedOn()
             listener.close()
             unlink(server.hummingbirdSocket)
             rmdir(server.socketFolder)
@@ -104,11 +108,23 @@ final class RawTileServer: Sendable {
                             return value
                         }
                     }
+                let nio = value.channel
+                let key = ObjectIdentifier(nio)
+                handedOn.withLock { $0[key] = nio }
+                nio.closeFuture.whenComplete { [self] _ in _ = handedOn.withLock { $0.removeValue(forKey: key) } }
                 await channel.handle(value: value, logger: logger)
             } catch {
                 logger.debug("connection not handed to Hummingbird: \(error)")
             }
         }
+    }
+
+    /// Asks every handed-on connection to close once its current request is answered (as
+    /// Hummingbird's graceful shutdown does for its own) and waits until they have.
+    func quiesceHandedOn() async {
+        let open = handedOn.withLock { Array($0.values) }
+        for channel in open { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        for channel in open { try? await channel.closeFuture.get() }
     }
 
     /// First in a handed-on connection's pipeline: passes on the bytes `RawTileLoop` read before

@@ -124,4 +124,20 @@ import TrailMapTestSupport
             #expect(try await refused.read()?.hasPrefix("HTTP/1.1 503 Service Unavailable") == true)
         }
     }
+
+    @Test func handedOnConnectionsAreClosedAtShutdown() async throws {
+        try fixture.bundle("co")
+        final class Held: @unchecked Sendable { var client: ConnectionDeadlineTests.Client? }
+        let held = Held()
+        try await Self.serving(app()) { port in
+            let client = try ConnectionDeadlineTests.Client(port: port)
+            client.send(Self.get("/healthz"))
+            #expect(try await client.read(until: "\"status\"") != nil)
+            held.client = client
+        }
+        // The server has stopped: the kept-alive connection Hummingbird was given is closed
+        // (nil would be a close before the marker; a read that times out throws).
+        let rest = try await #require(held.client).read()
+        #expect(rest != nil)
+    }
 }
