@@ -65,6 +65,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .target(name: "Raster", dependencies: ["CPNG", "CWebP", "CTurboJPEG", "TileGeometry"], swiftSettings: upcoming),
         // Cairo and Pango (Debian libcairo2-dev, libpango1.0-dev): trail labels, shaped and drawn along the lines.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo"),
         // Trails drawn from vectors into transparent overlay tiles: strokes, casings, labels.
         .target(name: "TrailRendering", dependencies: ["CCairo", "Raster", "TileGeometry"], swiftSettings: upcoming),
@@ -181,12 +182,13 @@ let package = Package(
         .target(
             name: "TrailMapServer",
             dependencies: [
-                "TileStore", "TileGeometry", "Raster", "CZlib", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails", "Terrain",
+                "TileStore", "TileGeometry", "Raster", "CZlib", "CEpoll", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails", "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -26,6 +26,20 @@ final class ConnectionLimit: Sendable {
         return true
     }
 
+    /// Takes a place for a socket not (yet) in a NIO channel (`RawTileServer`); false when full.
+    /// The caller gives it back with `release()`.
+    func admitSocket() -> Bool {
+        let now = open.wrappingAdd(1, ordering: .relaxed).newValue
+        guard now <= max else {
+            open.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// Gives back a place `admitSocket()` took.
+    func release() { open.wrappingSubtract(1, ordering: .relaxed) }
+
     /// The answer a refused connection gets before it is closed.
     static let refusal: ByteBuffer = {
         let body = #"{"error":"too_many_connections","message":"the server has too many open connections; try again shortly"}"#

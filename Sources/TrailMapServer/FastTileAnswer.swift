@@ -76,10 +76,15 @@ struct PrefetchClient {
 
     /// `headerValue`: the client header's value in this request, if the header is configured and sent.
     mutating func name(headerValue: Substring?, context: ChannelHandlerContext) -> String? {
+        name(headerValue: headerValue) { context.remoteAddress?.ipAddress }
+    }
+
+    /// `address`: the remote address as text, asked once per connection.
+    mutating func name(headerValue: Substring?, address: () -> String?) -> String? {
         guard prefetch else { return nil }
         if header != nil, let headerValue { return String(headerValue.prefix(128)) }
         if !peerKnown {
-            peer = context.remoteAddress?.ipAddress
+            peer = address()
             peerKnown = true
         }
         return peer

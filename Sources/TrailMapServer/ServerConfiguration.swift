@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     public var previewZooms: Int = 0
     /// The free tileset drawn under every map of the pages; nil: the free one with the lowest minzoom.
     public var baseTileset: String?
+    /// Threads of `RawTileServer`, the tile socket layer in front of Hummingbird (plain epoll:
+    /// free cached tiles answered there, every other connection handed to Hummingbird). 0 (the
+    /// default): Hummingbird owns the port and `TileWire` answers tiles in its pipeline.
+    public var tileLoops: Int = 0
 
     public init(tilesDirectory: String) {
         self.tilesDirectory = tilesDirectory

@@ -92,10 +92,15 @@ final class ListenerTuning: Sendable {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with the tile fast path.
-    static func tiles(_ responder: TileResponder) -> HTTPServerBuilder {
-        let limit = ConnectionLimit(max: responder.config.maxConnections)
+    /// `limit`: the open-connection cap (shared with `RawTileServer` when it runs); `built` gets
+    /// the child channel once Hummingbird has made it (`RawTileServer` hands connections to it).
+    static func tiles(_ responder: TileResponder, limit: ConnectionLimit? = nil,
+                      built: @escaping @Sendable (TileChannel) -> Void = { _ in }) -> HTTPServerBuilder {
+        let limit = limit ?? ConnectionLimit(max: responder.config.maxConnections)
         return HTTPServerBuilder { respond in
-            TileChannel(http1: HTTP1Channel(responder: respond), responder: responder, limit: limit)
+            let channel = TileChannel(http1: HTTP1Channel(responder: respond), responder: responder, limit: limit)
+            built(channel)
+            return channel
         }
     }
 }

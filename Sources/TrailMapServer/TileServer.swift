@@ -19,13 +19,31 @@ public enum TileServer {
         let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger, cache: CacheSystem(config.cache))
         registry.refresh()
         let responder = TileResponder(registry: registry, config: config, metrics: metrics, logger: logger, store: store)
+        let services: [any Service] = [ReloadService(registry: registry, interval: config.reloadInterval) as any Service]
+            + (responder.store.map { [AreaSweepService(areas: $0.areas) as any Service] } ?? [])
+        guard config.tileLoops > 0 else {
+            return Application(
+                responder: responder,
+                server: .tiles(responder),
+                configuration: .init(address: .hostname(config.host, port: config.port), serverName: "trailmap", backlog: config.backlog),
+                services: services,
+                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? config.port) },
+                logger: logger
+            )
+        }
+        // The tile loops own the port; Hummingbird listens on a private Unix socket and gets the
+        // connections the loops hand on.
+        let limit = ConnectionLimit(max: config.maxConnections)
+        let raw = RawTileServer(responder: responder, limit: limit, logger: logger)
+        raw.prepareSocketFolder()
+        let loops = RawTileServer.Loops(server: raw, host: config.host, port: config.port, backlog: config.backlog,
+                                        threads: config.tileLoops, onRunning: onRunning)
         return Application(
             responder: responder,
-            server: .tiles(responder),
-            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "trailmap", backlog: config.backlog),
-            services: [ReloadService(registry: registry, interval: config.reloadInterval) as any Service]
-                + (responder.store.map { [AreaSweepService(areas: $0.areas) as any Service] } ?? []),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? config.port) },
+            server: .tiles(responder, limit: limit, built: { raw.childBuilt($0) }),
+            configuration: .init(address: .unixDomainSocket(path: raw.hummingbirdSocket), serverName: "trailmap", backlog: config.backlog),
+            services: services + [loops],
+            onServerRunning: { _ in raw.hummingbirdStarted() },
             logger: logger
         )
     }

@@ -39,16 +39,18 @@ struct StoreFixture {
     /// `areaQuoteSpace`: bytes unbought area quotes may take (nil: the server's default);
     /// `previewZooms`: the paid tilesets' preview levels (`ServerConfiguration.previewZooms`).
     func app(available: Set<String>? = nil, areaQuoteSpace: Int64? = nil, publicTilesets: Set<String> = [],
-             fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0) throws -> Application<TileResponder> {
+             fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0, tileLoops: Int = 0,
+             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
         config.port = 0
+        config.tileLoops = tileLoops
         config.previewZooms = previewZooms
         config.reloadInterval = .milliseconds(100)
         var settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
         if let areaQuoteSpace { settings.maxUnboughtAreaBytes = areaQuoteSpace }
         settings.publicTilesets = publicTilesets
         if let fairness { settings.areaQuoteFairness = fairness }
-        return TileServer.makeApplication(config: config, store: settings)
+        return TileServer.makeApplication(config: config, store: settings, onRunning: onRunning)
     }
 
     static func body(_ object: Any) -> ByteBuffer {

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+
+/// One connection of a `RawTileLoop`, touched only by its thread.
+final class RawTileConnection {
+    let fd: Int32
+    /// The remote address, formatted when prefetch first asks.
+    let address: sockaddr_storage
+    var client: PrefetchClient
+    /// Bytes read and not answered yet (the start of a request, or requests waiting behind an
+    /// answer the socket has not taken yet).
+    var input: [UInt8] = []
+    /// Answers (or their unsent ends) the socket has not taken yet, oldest first.
+    var output: [ByteBuffer] = []
+    /// When the current request's first byte arrived (monotonic ns); nil between requests.
+    var requestStarted: UInt64?
+    /// When a byte was last read or written (monotonic ns).
+    var lastActivity: UInt64
+    /// The client asked to close: once `output` is sent, the connection closes.
+    var closeWhenSent = false
+    /// A request for Hummingbird is in `input`: once `output` is sent, the connection is handed on.
+    var handOffWhenSent = false
+    /// The loop watches for writability (not readability) while `output` waits.
+    var waitingToWrite = false
+
+    init(fd: Int32, address: sockaddr_storage, client: PrefetchClient, now: UInt64) {
+        self.fd = fd
+        self.address = address
+        self.client = client
+        lastActivity = now
+    }
+
+    /// The remote IP address as text (as NIO's `SocketAddress.ipAddress` gives it).
+    func ipAddress() -> String? {
+        var address = address
+        let family = Int32(address.ss_family)
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let ok: Bool = withUnsafePointer(to: &address) { pointer in
+            switch family {
+            case AF_INET:
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+                    var a = sin.pointee.sin_addr
+                    return inet_ntop(AF_INET, &a, &text, socklen_t(text.count)) != nil
+                }
+            case AF_INET6:
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin in
+                    var a = sin.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &a, &text, socklen_t(text.count)) != nil
+                }
+            default:
+                false
+            }
+        }
+        return ok ? String(cString: text) : nil
+    }
+
+    /// Writes what it can of `output` (one `writev`); false when the socket failed.
+    func flushOutput() -> Bool {
+        while !output.isEmpty {
+            let count = min(output.count, 64)
+            var vectors = [iovec](repeating: iovec(), count: count)
+            for i in 0..<count {
+                output[i].withUnsafeReadableBytes { vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+            }
+            // The buffers stay alive (and unmoved) in `output` during the call.
+            let written = writev(fd, vectors, Int32(count))
+            if written < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+            consume(written)
+            if written == 0 { return true }
+        }
+        return true
+    }
+
+    /// Drops `count` sent bytes from the front of `output`.
+    private func consume(_ count: Int) {
+        var left = count
+        var done = 0
+        for i in output.indices {
+            let n = output[i].readableBytes
+            if left >= n {
+                left -= n
+                done += 1
+            } else {
+                output[i].moveReaderIndex(forwardBy: left)
+                break
+            }
+        }
+        output.removeFirst(done)
+    }
+}

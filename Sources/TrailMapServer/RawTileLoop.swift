@@ -1,0 +1,316 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEpoll
+import Logging
+import NIOCore
+import TileCache
+
+/// One thread of `RawTileServer`: an epoll set holding the shared listening socket (each
+/// connection is accepted by one loop only) and the connections this loop accepted. Requests are
+/// read with `RawTileRequest` and answered with `FastTileAnswer` (the bytes `TileWire` sends),
+/// written with one `sendmsg` per answer; requests that arrive together are answered in order.
+/// A connection whose next request is not one of those is handed to Hummingbird once the answers
+/// before it have gone out. Request and idle deadlines are checked by a sweep every quarter of
+/// the shorter one, as `ConnectionDeadlines` does.
+final class RawTileLoop: @unchecked Sendable {
+    private let epoll: Int32
+    private let listenFD: Int32
+    private let stopFD: Int32
+    private let server: RawTileServer
+    private let responder: TileResponder
+    private let clientHeader: [UInt8]?
+    private let requestLimit: UInt64
+    private let idleLimit: UInt64
+    private let sweepPeriod: UInt64
+    /// Connections by file descriptor.
+    private var connections: [RawTileConnection?] = []
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+    private var date = HTTPDateCache()
+    private let allocator = ByteBufferAllocator()
+
+    private static let (readable, writable, error, hangUp, exclusive): (UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x001, 0x004, 0x008, 0x010, 1 << 28)
+    private static let acceptTag = UInt64.max
+    private static let stopTag = UInt64.max - 1
+
+    init(listenFD: Int32, server: RawTileServer) throws {
+        self.listenFD = listenFD
+        self.server = server
+        responder = server.responder
+        clientHeader = responder.config.cache.clientHeader.map { Array($0.lowercased().utf8) }
+        requestLimit = UInt64(max(0, responder.config.requestTimeout.nanoseconds))
+        idleLimit = UInt64(max(0, responder.config.idleTimeout.nanoseconds))
+        sweepPeriod = max(10_000_000, min(requestLimit, idleLimit) / 4)
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw RawListener.Failure.system("epoll_create1", errno) }
+        stopFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+        guard stopFD >= 0 else { throw RawListener.Failure.system("eventfd", errno) }
+        try watch(listenFD, events: Self.readable | Self.exclusive, tag: Self.acceptTag, op: EPOLL_CTL_ADD)
+        try watch(stopFD, events: Self.readable, tag: Self.stopTag, op: EPOLL_CTL_ADD)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Ends `run()` (from any thread).
+    func stop() {
+        var one: UInt64 = 1
+        _ = write(stopFD, &one, 8)
+    }
+
+    private func watch(_ fd: Int32, events: UInt32, tag: UInt64, op: Int32) throws {
+        var event = epoll_event(events: events, data: epoll_data_t(u64: tag))
+        guard epoll_ctl(epoll, op, fd, &event) == 0 else { throw RawListener.Failure.system("epoll_ctl", errno) }
+    }
+
+    /// Monotonic nanoseconds.
+    static func clock() -> UInt64 { NIODeadline.now().uptimeNanoseconds }
+
+    /// Serves until `stop()`.
+    func run() {
+        let capacity = 256
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        defer { events.deallocate() }
+        var nextSweep = Self.clock() + sweepPeriod
+        while true {
+            let now = Self.clock()
+            if now >= nextSweep {
+                sweep(now)
+                nextSweep = now + sweepPeriod
+            }
+            let wait = Int32(clamping: (nextSweep - min(nextSweep, now)) / 1_000_000 + 1)
+            let n = epoll_wait(epoll, events, Int32(capacity), wait)
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in 0..<Int(n) {
+                let tag = events[i].data.u64
+                let flags = events[i].events
+                if tag == Self.acceptTag {
+                    acceptConnections()
+                } else if tag == Self.stopTag {
+                    closeAll()
+                    return
+                } else if Int(tag) < connections.count, let connection = connections[Int(tag)] {
+                    handle(connection, flags)
+                }
+            }
+        }
+        closeAll()
+    }
+
+    // MARK: - Connections
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
+            }
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard server.limit.admitSocket() else {
+                ConnectionLimit.refusal.withUnsafeReadableBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                Glibc.close(fd)
+                responder.metrics.recordRefusedConnection()
+                continue
+            }
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let connection = RawTileConnection(fd: fd, address: address, client: PrefetchClient(responder.config.cache), now: Self.clock())
+            if Int(fd) >= connections.count {
+                connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+            }
+            connections[Int(fd)] = connection
+            do { try watch(fd, events: Self.readable, tag: UInt64(fd), op: EPOLL_CTL_ADD) } catch { close(connection) }
+        }
+    }
+
+    private func handle(_ connection: RawTileConnection, _ flags: UInt32) {
+        if connection.waitingToWrite {
+            guard flags & (Self.writable | Self.error | Self.hangUp) != 0 else { return }
+            writable(connection)
+        } else if flags & (Self.readable | Self.error | Self.hangUp) != 0 {
+            readable(connection)
+        }
+    }
+
+    private func readable(_ connection: RawTileConnection) {
+        let n = read(connection.fd, scratch.baseAddress, scratch.count)
+        if n <= 0 {
+            if n < 0, errno == EAGAIN || errno == EINTR { return }
+            return close(connection)
+        }
+        let now = Self.clock()
+        connection.lastActivity = now
+        if connection.requestStarted == nil { connection.requestStarted = now }
+        if connection.input.isEmpty {
+            let used = answer(connection, UnsafeRawBufferPointer(start: scratch.baseAddress, count: n), now: now)
+            guard used >= 0 else { return }
+            if used < n { connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[used..<n])) }
+        } else {
+            connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
+            guard answerInput(connection, now: now) else { return }
+        }
+        settle(connection)
+    }
+
+    private func writable(_ connection: RawTileConnection) {
+        let before = connection.output.reduce(0) { $0 + $1.readableBytes }
+        guard connection.flushOutput() else { return close(connection) }
+        let now = Self.clock()
+        if connection.output.reduce(0, { $0 + $1.readableBytes }) != before { connection.lastActivity = now }
+        guard connection.output.isEmpty else { return }
+        if !connection.closeWhenSent, !connection.handOffWhenSent, !connection.input.isEmpty {
+            guard answerInput(connection, now: now) else { return }
+        }
+        settle(connection)
+    }
+
+    /// Answers what waits in the connection's input; false when the connection closed.
+    private func answerInput(_ connection: RawTileConnection, now: UInt64) -> Bool {
+        let pending = connection.input
+        let used = pending.withUnsafeBytes { answer(connection, $0, now: now) }
+        guard used >= 0 else { return false }
+        connection.input = used == pending.count ? [] : Array(pending[used...])
+        return true
+    }
+
+    /// Answers the requests at the start of `bytes` while the socket takes the answers; returns
+    /// how many bytes it used, or -1 when the connection closed.
+    private func answer(_ connection: RawTileConnection, _ bytes: UnsafeRawBufferPointer, now: UInt64) -> Int {
+        var offset = 0
+        while offset < bytes.count, connection.output.isEmpty {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            switch RawTileRequest.parse(rest, clientHeader: clientHeader) {
+            case .incomplete:
+                return offset
+            case .other:
+                connection.handOffWhenSent = true
+                return offset
+            case let .request(request, length):
+                let client = connection.client.name(headerValue: request.client?[...], address: connection.ipAddress)
+                let header = FastTileAnswer.connectionHeader(keepAlive: request.keepAlive, http10: request.http10)
+                guard let answer = FastTileAnswer.make(responder, isHead: request.head, uri: request.target,
+                                                       ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
+                                                       date: date.now(), allocator: allocator) else {
+                    connection.handOffWhenSent = true
+                    return offset
+                }
+                offset += length
+                connection.requestStarted = offset < bytes.count ? now : nil
+                guard send(answer, on: connection, now: now) else {
+                    close(connection)
+                    return -1
+                }
+                if answer.close {
+                    connection.closeWhenSent = true
+                    return bytes.count
+                }
+            }
+        }
+        return offset
+    }
+
+    /// Sends an answer with one `sendmsg` (head and body); what the socket does not take waits in
+    /// the connection's output. False when the socket failed.
+    private func send(_ answer: FastTileAnswer, on connection: RawTileConnection, now: UInt64) -> Bool {
+        var head = answer.head
+        var body = answer.body
+        let total = head.readableBytes + (body?.readableBytes ?? 0)
+        let sent: Int = head.withUnsafeReadableBytes { h in
+            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
+                vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress), iov_len: h.count)
+                func go(_ count: Int) -> Int {
+                    var message = msghdr()
+                    message.msg_iov = vectors.baseAddress
+                    message.msg_iovlen = count
+                    return sendmsg(connection.fd, &message, Int32(MSG_NOSIGNAL))
+                }
+                guard let body else { return go(1) }
+                return body.withUnsafeReadableBytes { b in
+                    vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress), iov_len: b.count)
+                    return go(2)
+                }
+            }
+        }
+        if sent == total {
+            connection.lastActivity = now
+            return true
+        }
+        var done = sent
+        if sent < 0 {
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
+            done = 0
+        }
+        if done > 0 { connection.lastActivity = now }
+        if done < head.readableBytes {
+            head.moveReaderIndex(forwardBy: done)
+            connection.output.append(head)
+            if let body, body.readableBytes > 0 { connection.output.append(body) }
+        } else if var rest = body {
+            rest.moveReaderIndex(forwardBy: done - head.readableBytes)
+            connection.output.append(rest)
+        }
+        body = nil
+        return true
+    }
+
+    /// After reading or writing: wait for the socket to take the output, or close, or hand on,
+    /// or read again.
+    private func settle(_ connection: RawTileConnection) {
+        if !connection.output.isEmpty {
+            guard !connection.waitingToWrite else { return }
+            connection.waitingToWrite = true
+            do { try watch(connection.fd, events: Self.writable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch { close(connection) }
+            return
+        }
+        if connection.closeWhenSent { return close(connection) }
+        if connection.handOffWhenSent { return handOff(connection) }
+        if connection.waitingToWrite {
+            connection.waitingToWrite = false
+            do { try watch(connection.fd, events: Self.readable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch { close(connection) }
+        }
+    }
+
+    private func handOff(_ connection: RawTileConnection) {
+        var none = epoll_event()
+        epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, &none)
+        connections[Int(connection.fd)] = nil
+        server.limit.release()
+        server.handOff(fd: connection.fd, bytes: connection.input)
+    }
+
+    private func close(_ connection: RawTileConnection) {
+        guard Int(connection.fd) < connections.count, connections[Int(connection.fd)] === connection else { return }
+        connections[Int(connection.fd)] = nil
+        Glibc.close(connection.fd)
+        server.limit.release()
+    }
+
+    private func closeAll() {
+        for case let connection? in connections { close(connection) }
+        Glibc.close(stopFD)
+        Glibc.close(epoll)
+    }
+
+    /// Closes connections past their request or idle deadline.
+    private func sweep(_ now: UInt64) {
+        for case let connection? in connections {
+            let why: String
+            if let started = connection.requestStarted, now - min(now, started) >= requestLimit {
+                why = "request not complete within \(requestLimit / 1_000_000_000) s"
+            } else if now - min(now, connection.lastActivity) >= idleLimit {
+                why = "idle for \(idleLimit / 1_000_000_000) s"
+            } else {
+                continue
+            }
+            responder.metrics.recordTimeout()
+            responder.logger.info("closed connection from \(connection.ipAddress() ?? "?"): \(why)")
+            close(connection)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import Testing
+import TileGeometry
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// `RawTileServer` (`ServerConfiguration.tileLoops`) over a real socket: the tile loops own the
+/// port and answer free cached tiles; every other request, and the rest of its connection, is
+/// answered by Hummingbird on the same port, as when Hummingbird owns it.
+@Suite struct RawTileServerTests {
+    let fixture = ServerFixture()
+    static let tile = TileID(z: 3, x: 1, y: 3)!
+    static let other = TileID(z: 4, x: 3, y: 6)!
+    static func uri(_ t: TileID, _ set: String = "co") -> String { "/tiles/\(set)/\(t.z)/\(t.x)/\(t.y).png" }
+
+    /// Runs the application `make` builds (it passes on the port callback) until `body` returns;
+    /// `body` gets the port the tile loops listen on.
+    static func serving(_ make: (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder>,
+                        _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = try make { continuation.yield($0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            var next = ports.makeAsyncIterator()
+            let port = try #require(await next.next())
+            try await body(port)
+            group.cancelAll()
+        }
+    }
+
+    func app(loops: Int = 2, _ adjust: (inout ServerConfiguration) -> Void = { _ in })
+        -> (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder> {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.tileLoops = loops
+        adjust(&config)
+        let made = config
+        return { TileServer.makeApplication(config: made, onRunning: $0) }
+    }
+
+    static func get(_ path: String, _ extra: String = "") -> String { "GET \(path) HTTP/1.1\r\nHost: x\r\n\(extra)\r\n" }
+
+    @Test func pipelinedTilesHeadAnd304AreAnsweredByteIdentical() async throws {
+        try fixture.bundle("co", missing: Self.other)
+        let present = TileID(z: 4, x: 3, y: 5)!
+        try await Self.serving(app()) { port in
+            let first = try await RawHTTP.exchange(port: port, Self.get(Self.uri(Self.tile))
+                + "HEAD \(Self.uri(present)) HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get(Self.uri(Self.other)) + Self.get(Self.uri(Self.tile)),
+                heads: [false, true, false, false])
+            #expect(first.map(\.status) == [200, 200, 404, 200])
+            let tileBytes = try ServerFixture.png(Self.tile)
+            #expect(first[0].body == tileBytes && first[3].body == first[0].body)
+            let presentBytes = try ServerFixture.png(present)
+            #expect(first[1].body.isEmpty && first[1].headers["content-length"] == String(presentBytes.count))
+            #expect(String(decoding: first[2].body, as: UTF8.self).contains("tile_not_found"))
+            let etag = try #require(first[0].headers["etag"])
+            // A 304 for the ETag; HTTP/1.0 without keep-alive is answered, then closed.
+            let second = try await RawHTTP.exchange(port: port, Self.get(Self.uri(Self.tile), "If-None-Match: \(etag)\r\n")
+                + "GET \(Self.uri(Self.tile)) HTTP/1.0\r\n\r\n", heads: [false, false], expectClose: true)
+            #expect(second.map(\.status) == [304, 200] && second[0].body.isEmpty && second[1].headers["connection"] == "close")
+            // Every answer was tallied (read through Hummingbird's /metrics on the same port).
+            let metrics = try await RawHTTP.exchange(port: port, Self.get("/metrics"), heads: [false])
+            let text = String(decoding: metrics[0].body, as: UTF8.self)
+            #expect(text.contains(#"trailmap_http_requests_total{route="tile",status="200"} 4"#), "\(text.prefix(2000))")
+            #expect(text.contains(#"trailmap_http_requests_total{route="tile",status="304"} 1"#))
+            #expect(text.contains(#"trailmap_http_requests_total{route="tile",status="404"} 1"#))
+        }
+    }
+
+    @Test func otherRoutesAndTheRestOfTheirConnectionGoToHummingbird() async throws {
+        try fixture.bundle("co")
+        try await Self.serving(app()) { port in
+            let answers = try await RawHTTP.exchange(port: port, Self.get(Self.uri(Self.tile)) + Self.get("/healthz")
+                + Self.get(Self.uri(Self.tile)) + Self.get("/tiles/co.json") + Self.get(Self.uri(Self.tile), "Connection: close\r\n"),
+                heads: [false, false, false, false, false], expectClose: true)
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
+            #expect(String(decoding: answers[1].body, as: UTF8.self).contains("\"status\""))
+            #expect(String(decoding: answers[3].body, as: UTF8.self).contains("\"tiles\""))
+            let tileBytes = try ServerFixture.png(Self.tile)
+            #expect(answers[0].body == tileBytes && answers[2].body == tileBytes && answers[4].body == tileBytes)
+            // A bad coordinate is Hummingbird's 400, as before.
+            let bad = try await RawHTTP.exchange(port: port, Self.get("/tiles/co/3/99/0.png"), heads: [false])
+            #expect(bad.map(\.status) == [400])
+        }
+    }
+
+    @Test func paidTilesAreHandedOnAndRefusedWithoutAPurchase() async throws {
+        let f = try StoreFixture()  // co: paid, zooms 2-4, so its preview with 3 levels is 2-3
+        let at = { (z: Int) in WebMercator.tile(lon: -105, lat: 39, zoom: z) }
+        let paths = [2, 3, 4, 3].map { Self.uri(at($0)) }
+        try await Self.serving({ try f.app(previewZooms: 3, tileLoops: 2, onRunning: $0) }) { port in
+            let answers = try await RawHTTP.exchange(port: port, paths.map { Self.get($0) }.joined(), heads: [false, false, false, false])
+            #expect(answers.map(\.status) == [200, 200, 401, 200])
+            let again = try await RawHTTP.exchange(port: port, Self.get(paths[2]), heads: [false])
+            #expect(again.map(\.status) == [401], "the paid zoom stays paid on a new connection")
+        }
+    }
+
+    @Test func slowAndIdleConnectionsAreClosedAtTheirDeadlines() async throws {
+        try fixture.bundle("co")
+        try await Self.serving(app { $0.requestTimeout = .seconds(1); $0.idleTimeout = .seconds(2) }) { port in
+            // Half a request: closed after the request deadline (1 s), not the idle one (2 s).
+            let slow = try ConnectionDeadlineTests.Client(port: port)
+            let (_, halfSeconds) = try await slow.secondsUntilClose(sending: "GET /tiles/co/3/1/3.png HTTP/1.1\r\nHo")
+            #expect(halfSeconds >= 0.9 && halfSeconds < 1.9, "closed after \(halfSeconds) s")
+            // A whole request answered, then nothing: closed after the idle deadline.
+            let idle = try ConnectionDeadlineTests.Client(port: port)
+            let (input, idleSeconds) = try await idle.secondsUntilClose(sending: Self.get(Self.uri(Self.tile)), after: "Server: trailmap\r\n")
+            #expect(input?.hasPrefix("HTTP/1.1 200 OK") == true)
+            #expect(idleSeconds >= 1.9 && idleSeconds < 4, "closed after \(idleSeconds) s")
+            let metrics = try await RawHTTP.exchange(port: port, Self.get("/metrics"), heads: [false])
+            #expect(String(decoding: metrics[0].body, as: UTF8.self).contains("trailmap_connections_timed_out_total 2"))
+        }
+    }
+
+    @Test func connectionsPastTheCapAreRefused() async throws {
+        try fixture.bundle("co")
+        try await Self.serving(app { $0.maxConnections = 1 }) { port in
+            let held = try ConnectionDeadlineTests.Client(port: port)
+            held.send(Self.get(Self.uri(Self.tile)))
+            #expect(try await held.read(until: "Server: trailmap\r\n")?.hasPrefix("HTTP/1.1 200") == true)
+            let refused = try ConnectionDeadlineTests.Client(port: port)
+            #expect(try await refused.read()?.hasPrefix("HTTP/1.1 503 Service Unavailable") == true)
+        }
+    }
+
+    @Test func handedOnConnectionsAreClosedAtShutdown() async throws {
+        try fixture.bundle("co")
+        final class Held: @unchecked Sendable { var client: ConnectionDeadlineTests.Client? }
+        let held = Held()
+        try await Self.serving(app()) { port in
+            let client = try ConnectionDeadlineTests.Client(port: port)
+            client.send(Self.get("/healthz"))
+            #expect(try await client.read(until: "\"status\"") != nil)
+            held.client = client
+        }
+        // The server has stopped: the kept-alive connection Hummingbird was given is closed
+        // (nil would be a close before the marker; a read that times out throws).
+        let rest = try await #require(held.client).read()
+        #expect(rest != nil)
+    }
+}
