@@ -85,7 +85,7 @@ extension PostgresCatalog {
                 VALUES (\(p.originalTransactionId), \(account.id), \(area.id), 'active', NULL, \(t), \(t))
                 """, logger)
             try await conn.run("UPDATE area_quotes SET area_id = \(area.id), transaction_id = \(p.transactionId) WHERE id = \(q.id)", logger)
-            try await Self.audit(conn, account: account.id, product: area.id, originalTransaction: p.originalTransactionId, action: "grant",
+            try await Self.audit(conn, account: account.id, product: area.id, originalTransaction: p.originalTransactionId, action: .grant,
                                  reason: "area purchase (quote \(q.id), \(offer.id)), transaction \(p.transactionId) (\(p.environment))", logger)
             if let reason = RevocationRules.pendingRevocation(
                 latest: try await Self.latestRevocationEvent(conn, originalTransaction: p.originalTransactionId, logger)) {

@@ -80,6 +80,6 @@ extension PostgresCatalog {
                 """, logger)
         }
         try await audit(conn, account: account, product: product, originalTransaction: originalTransaction,
-                        action: revoke ? "revoke" : "restore", reason: reason, logger)
+                        action: revoke ? .revoke : .restore, reason: reason, logger)
     }
 }

@@ -54,7 +54,7 @@ extension PostgresCatalog {
             let existing = try await conn.rows("SELECT 1 FROM entitlements WHERE original_transaction_id = \(p.originalTransactionId)", logger)
             if !active.isEmpty || !existing.isEmpty {
                 try await Self.audit(conn, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                                     action: "purchase_recorded", reason: "transaction \(p.transactionId): already owned, no new entitlement", logger)
+                                     action: .purchaseRecorded, reason: "transaction \(p.transactionId): already owned, no new entitlement", logger)
                 return outcome(true)
             }
             try await conn.run("""
@@ -62,7 +62,7 @@ extension PostgresCatalog {
                 VALUES (\(p.originalTransactionId), \(account.id), \(p.productId), 'active', NULL, \(now), \(now))
                 """, logger)
             try await Self.audit(conn, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                                 action: "grant", reason: "purchase, transaction \(p.transactionId) (\(p.environment))", logger)
+                                 action: .grant, reason: "purchase, transaction \(p.transactionId) (\(p.environment))", logger)
             // A REFUND or REVOKE that arrived before the purchase takes effect now.
             if let reason = RevocationRules.pendingRevocation(
                 latest: try await Self.latestRevocationEvent(conn, originalTransaction: p.originalTransactionId, logger)) {
@@ -178,10 +178,10 @@ extension PostgresCatalog {
 
     /// Appends a line to the audit log (inside the caller's transaction).
     static func audit(_ conn: PostgresConnection, account: String?, product: String?, originalTransaction: String?,
-                      action: String, reason: String, _ logger: Logger) async throws {
+                      action: AuditAction, reason: String, _ logger: Logger) async throws {
         try await conn.run("""
             INSERT INTO audit_log(at, account_id, product_id, original_transaction_id, action, reason)
-            VALUES (\(Date().timeIntervalSince1970), \(account), \(product), \(originalTransaction), \(action), \(reason))
+            VALUES (\(Date().timeIntervalSince1970), \(account), \(product), \(originalTransaction), \(action.rawValue), \(reason))
             """, logger)
     }
 

@@ -43,7 +43,7 @@ extension PostgresCatalog {
                 INSERT INTO tile_token_keys(secret, created_at)
                 VALUES (\(ByteBuffer(bytes: Data.catalogRandom(count: 32))), \(now.timeIntervalSince1970))
                 """, logger)
-            try await Self.audit(conn, account: nil, product: nil, originalTransaction: nil, action: "revoke_tile_token_keys",
+            try await Self.audit(conn, account: nil, product: nil, originalTransaction: nil, action: .revokeTileTokenKeys,
                                  reason: "every tile token issued before now stops working", logger)
             guard let key = try await Self.keys(conn, logger).first else {
                 throw CatalogError.database("the new tile-token key was not stored")

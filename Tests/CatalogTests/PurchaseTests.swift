@@ -186,3 +186,47 @@ import TrailMapTestSupport
         #expect(download?.contains("refunded") == true, "\(download ?? "downloadable as if it were a status")")
     }
 }
+
+/// The notification types that change an entitlement are read as `RevocationRules.Kind`: a type
+/// the catalog does not act on (another store notification, a different spelling) changes
+/// nothing, as before the enum.
+@Suite struct RevocationKindTests {
+    static func event(_ type: String, uuid: String = "n1") -> StoreEvent {
+        StoreEvent(notificationUUID: uuid, type: type, subtype: nil, originalTransactionId: "t1", transactionId: nil,
+                   signedDate: Date(timeIntervalSince1970: 1_000), revocationDate: nil)
+    }
+
+    @Test func eachKindRevokesOrRestores() {
+        for kind in RevocationRules.Kind.allCases {
+            let e = Self.event(kind.rawValue)
+            let status: Catalog.Entitlement.Status = kind.revokes ? .active : .revoked
+            #expect(RevocationRules.decide(e, entitlementStatus: status, latest: e) == .set(revoke: kind.revokes))
+        }
+        #expect(RevocationRules.Kind.allCases.filter { !$0.revokes } == [.refundReversed])
+    }
+
+    @Test(arguments: ["CONSUMPTION_REQUEST", "refund", "REFUND ", ""])
+    func anUnknownTypeIsIgnored(_ type: String) {
+        let e = Self.event(type)
+        #expect(RevocationRules.Kind(rawValue: type) == nil)
+        #expect(RevocationRules.decide(e, entitlementStatus: .active, latest: e) == .outcome(.ignored))
+        #expect(RevocationRules.decide(e, entitlementStatus: .revoked, latest: e) == .outcome(.ignored))
+    }
+
+    @Test func onlyARefundReversedLeavesNoPendingRevocation() {
+        #expect(RevocationRules.pendingRevocation(latest: Self.event("REFUND_REVERSED")) == nil)
+        #expect(RevocationRules.pendingRevocation(latest: Self.event("REFUND"))?.hasPrefix("REFUND notification n1") == true)
+        #expect(RevocationRules.pendingRevocation(latest: Self.event("REVOKE")) != nil)
+        #expect(RevocationRules.pendingRevocation(latest: nil) == nil)
+    }
+}
+
+/// Audit lines are written through `AuditAction` and read back as their stored text: the strings
+/// in existing logs stay the ones written, and a line no action names (an appended note) still
+/// reads as it was (`PurchaseTests.theAuditLogIsAppendOnly`).
+@Suite struct AuditActionTests {
+    @Test func actionsKeepTheStringsExistingLogsHold() {
+        #expect(AuditAction.allCases.map(\.rawValue) == ["grant", "purchase_recorded", "revoke", "restore", "revoke_tile_token_keys"])
+        #expect(AuditAction(rawValue: "note") == nil)
+    }
+}

@@ -49,7 +49,7 @@ extension CatalogDatabase {
             try db.execute(sql: "DELETE FROM tile_token_keys")
             try db.execute(sql: "INSERT INTO tile_token_keys(secret, created_at) VALUES (?, ?)",
                            arguments: [Data.catalogRandom(count: 32), now.timeIntervalSince1970])
-            try Self.audit(db, account: nil, product: nil, originalTransaction: nil, action: "revoke_tile_token_keys",
+            try Self.audit(db, account: nil, product: nil, originalTransaction: nil, action: .revokeTileTokenKeys,
                            reason: "every tile token issued before now stops working")
             return try Self.keys(db)[0]
         }

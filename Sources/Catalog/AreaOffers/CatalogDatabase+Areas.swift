@@ -75,7 +75,7 @@ extension CatalogDatabase {
                 """, arguments: [p.originalTransactionId, account.id, area.id, t, t])
             try db.execute(sql: "UPDATE area_quotes SET area_id = ?, transaction_id = ? WHERE id = ?",
                            arguments: [area.id, p.transactionId, q.id])
-            try Self.audit(db, account: account.id, product: area.id, originalTransaction: p.originalTransactionId, action: "grant",
+            try Self.audit(db, account: account.id, product: area.id, originalTransaction: p.originalTransactionId, action: .grant,
                            reason: "area purchase (quote \(q.id), \(offer.id)), transaction \(p.transactionId) (\(p.environment))")
             if let reason = RevocationRules.pendingRevocation(latest: try Self.latestRevocationEvent(db, originalTransaction: p.originalTransactionId)) {
                 try Self.setRevoked(db, true, account: account.id, product: area.id, originalTransaction: p.originalTransactionId, reason: reason)

@@ -79,11 +79,11 @@ public final class CatalogDatabase: Sendable {
 
     /// Appends a line to the audit log (inside the caller's transaction).
     static func audit(_ db: Database, account: String?, product: String?, originalTransaction: String?,
-                      action: String, reason: String) throws {
+                      action: AuditAction, reason: String) throws {
         try db.execute(sql: """
             INSERT INTO audit_log(at, account_id, product_id, original_transaction_id, action, reason)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [Date().timeIntervalSince1970, account, product, originalTransaction, action, reason])
+            """, arguments: [Date().timeIntervalSince1970, account, product, originalTransaction, action.rawValue, reason])
     }
 }
 

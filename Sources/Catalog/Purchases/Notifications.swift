@@ -111,6 +111,6 @@ extension CatalogDatabase {
                 """, arguments: [now, product, account])
         }
         try audit(db, account: account, product: product, originalTransaction: originalTransaction,
-                  action: revoke ? "revoke" : "restore", reason: reason)
+                  action: revoke ? .revoke : .restore, reason: reason)
     }
 }

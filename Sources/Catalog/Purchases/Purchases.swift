@@ -42,7 +42,7 @@ extension CatalogDatabase {
                                              arguments: [p.originalTransactionId]) == true
             if active != nil || existing {
                 try Self.audit(db, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                               action: "purchase_recorded", reason: "transaction \(p.transactionId): already owned, no new entitlement")
+                               action: .purchaseRecorded, reason: "transaction \(p.transactionId): already owned, no new entitlement")
                 return outcome(true)
             }
             try db.execute(sql: """
@@ -50,7 +50,7 @@ extension CatalogDatabase {
                 VALUES (?, ?, ?, 'active', NULL, ?, ?)
                 """, arguments: [p.originalTransactionId, account.id, p.productId, now, now])
             try Self.audit(db, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                           action: "grant", reason: "purchase, transaction \(p.transactionId) (\(p.environment))")
+                           action: .grant, reason: "purchase, transaction \(p.transactionId) (\(p.environment))")
             // A REFUND or REVOKE that arrived before the purchase takes effect now.
             if let reason = RevocationRules.pendingRevocation(latest: try Self.latestRevocationEvent(db, originalTransaction: p.originalTransactionId)) {
                 try Self.setRevoked(db, true, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
