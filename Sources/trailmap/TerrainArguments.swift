@@ -136,7 +136,7 @@ struct TerrainArguments: ParsableArguments {
         layer.encoding = format?.terrain
         if hillshade { layer.hillshade = options }
         if let colorRelief {
-            do { layer.colorRelief = try ColorRamp.load(path: colorRelief) } catch { throw ValidationError("--color-relief: \(error)") }
+            do { layer.colorRelief = try ColorRamp.load(path: colorRelief) } catch { throw CommandFailure("--color-relief: \(error)") }
             layer.colorReliefPath = colorRelief
         }
         if let terrainOpacity { layer.opacity = terrainOpacity }

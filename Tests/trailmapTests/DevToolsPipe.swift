@@ -124,15 +124,18 @@ final class DevToolsPipe {
         return (r["result"] as? [String: Any])?["value"]
     }
 
-    /// Evaluates `condition` until it is true, checking every 100 ms for at most `seconds`.
+    /// Evaluates `condition` until it is true, checking every 100 ms for at most `seconds`; a
+    /// condition that is a promise (a `fetch(...).then(...)`) counts by what it resolves to.
     func wait(_ condition: String, seconds: Double = 20) throws {
         let deadline = Date().addingTimeInterval(seconds)
+        var lastError: (any Error)?
         while Date() < deadline {
-            if try evaluate("!!(\(condition))") as? Bool == true { return }
+            // A page still loading can throw (a relative fetch from about:blank): asked again.
+            do { if try evaluate("Promise.resolve(\(condition)).then(v => !!v)") as? Bool == true { return } } catch { lastError = error }
             usleep(100_000)
         }
         let message = (try? evaluate("document.getElementById('msg') ? document.getElementById('msg').textContent : ''")) as? String ?? ""
-        throw Failure("waited \(seconds) s for \(condition); the page says: \(message)")
+        throw Failure("waited \(seconds) s for \(condition); the page says: \(message)" + (lastError.map { "; last error: \($0)" } ?? ""))
     }
 
     /// A left click at a point of the page, as the mouse makes it.

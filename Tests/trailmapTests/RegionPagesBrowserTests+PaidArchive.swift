@@ -19,6 +19,9 @@ extension RegionPagesBrowserTests {
         let browser = try DevToolsPipe(chromium: chromium, profile: c.dir.file("profile"))
         try browser.open(c.url + "/")
         try browser.wait("fetch('/tiles/peak.pmtiles').then(r => r.status === 401)", seconds: 10)
+        // The listing the page reads names the archive once the folder is reloaded (the route above
+        // refuses an anonymous caller before it looks for the file).
+        try browser.wait("fetch('/tiles').then(r => r.json()).then(l => l.tilesets.some(t => t.id === 'peak' && t.pmtiles))", seconds: 10)
         try browser.open(c.url + "/?tileset=peak")
         try browser.wait("(document.getElementById('msg') || {}).textContent?.includes('preview') === true")
         #expect(try browser.evaluate("document.getElementById('pmtiles').hidden") as? Bool == true, "no link that answers 401")
