@@ -5,7 +5,23 @@ package struct BuildHooks: Sendable {
     /// once every unit is, before the bundle is finished), for the resume tests. Nil: never.
     package var killAfterUnits: Int?
 
-    package init(killAfterUnits: Int? = nil) {
+    /// A build that resumes nothing holds still once, for `seconds`, after this many units are
+    /// recorded in its partial file: long enough for a test to see it mid-run and stop it there
+    /// (the Slurm cancel test). Nil: never.
+    package var pauseAfterUnits: Pause?
+
+    /// Where and how long a build holds still (`pauseAfterUnits`).
+    package struct Pause: Sendable {
+        package var units: Int
+        package var seconds: Double
+        package init(units: Int, seconds: Double) {
+            self.units = units
+            self.seconds = seconds
+        }
+    }
+
+    package init(killAfterUnits: Int? = nil, pauseAfterUnits: Pause? = nil) {
         self.killAfterUnits = killAfterUnits
+        self.pauseAfterUnits = pauseAfterUnits
     }
 }

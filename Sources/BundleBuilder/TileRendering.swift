@@ -44,6 +44,8 @@ struct TileRendering: Sendable {
 
     /// Units recorded by this process (for `BuildHooks.killAfterUnits`).
     static let recordedThisRun = Atomic<Int>(0)
+    /// Units recorded by this process and whether it has held still (`BuildHooks.pauseAfterUnits`).
+    static let pausedUnits = Atomic<Int>(0), pausedOnce = Atomic<Bool>(false)
 
     /// How unit roots are recorded: PNG, the fastest level (lossless: the upper levels made from a
     /// recorded root are the ones made from the rendered image).
@@ -246,6 +248,11 @@ struct TileRendering: Sendable {
                 if let limit = hooks.killAfterUnits, limit > 0, !finishedUnits.isEmpty,
                    Self.recordedThisRun.add(finishedUnits.count, ordering: .relaxed).newValue >= limit {
                     kill(getpid(), SIGKILL)
+                }
+                if let pause = hooks.pauseAfterUnits, finished.isEmpty, !finishedUnits.isEmpty,
+                   Self.pausedUnits.add(finishedUnits.count, ordering: .relaxed).newValue >= pause.units,
+                   !Self.pausedOnce.exchange(true, ordering: .relaxed) {
+                    Thread.sleep(forTimeInterval: pause.seconds)
                 }
             }
             if Date().timeIntervalSince(lastReport) >= 0.1 {

@@ -264,6 +264,7 @@ struct BuildCommand: ParsableCommand {
         var builder = BundleBuilder(options: options, logger: logger)
         builder.noticeWording = BuildWording.notice
         builder.hooks.killAfterUnits = Self.testKillAfterUnits
+        builder.hooks.pauseAfterUnits = Self.testPauseAfterUnits
         let report = try builder.build { printer.report($0) }
         if json { return try JSONOutput.print(BuildSummaryOutput(report)) }
         if !global.quiet {
@@ -306,6 +307,19 @@ struct BuildCommand: ParsableCommand {
     static var testKillAfterUnits: Int? {
         #if DEBUG
         ProcessInfo.processInfo.environment["TRAILMAP_TEST_KILL_AFTER_UNITS"].flatMap(Int.init)
+        #else
+        nil
+        #endif
+    }
+
+    /// Debug builds only: `TRAILMAP_TEST_PAUSE_AFTER_UNITS=N:SECONDS` makes a build that resumes
+    /// nothing hold still once N units are recorded, for the Slurm cancel test.
+    static var testPauseAfterUnits: BuildHooks.Pause? {
+        #if DEBUG
+        guard let value = ProcessInfo.processInfo.environment["TRAILMAP_TEST_PAUSE_AFTER_UNITS"] else { return nil }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let units = Int(parts[0]), units > 0, let seconds = Double(parts[1]), seconds > 0 else { return nil }
+        return BuildHooks.Pause(units: units, seconds: seconds)
         #else
         nil
         #endif

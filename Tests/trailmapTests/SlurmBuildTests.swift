@@ -76,12 +76,14 @@ import TrailMapTestSupport
         let env = try await cluster()
         let src = dir.file("sheets")
         _ = try sheets(src)
-        // Zooms to 12: each shard works for seconds even on an idle machine, so that the poll
-        // below (two processes a turn) sees shard 2 running on a loaded one (at 11 it once
-        // finished in the three seconds between two looks).
-        let build = ["--source", src, "--name", "SlurmTest", "--minzoom", "5", "--maxzoom", "12"]
+        let build = ["--source", src, "--name", "SlurmTest", "--minzoom", "5", "--maxzoom", "11"]
         let merged = dir.file("merged.mbtiles"), log = dir.file("driver.log")
-        let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log, environment: env)
+        // Each shard's first attempt holds still for a while once it has recorded a unit (the
+        // debug binary's test hook), so the poll below sees shard 2 mid-run however loaded the
+        // machine is (racing a running shard, it once finished between two looks); a resumed
+        // attempt does not pause.
+        let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log,
+                                     environment: env.merging(["TRAILMAP_TEST_PAUSE_AFTER_UNITS": "1:20"]) { _, new in new })
         // Shard 2 is cancelled once it has recorded a unit in its partial file (so it has one to resume).
         let partial = dir.file(".merged.parts/.part-2.mbtiles.building")
         var cancelled: String?
