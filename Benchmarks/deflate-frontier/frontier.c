@@ -2,7 +2,7 @@
  * deflate-frontier: how small and how fast a cost-driven ("near-optimal") deflate parse of
  * filtered PNG rows gets, next to libdeflate's levels 8 and 10, on streams dumped from a bundle
  * by dump_streams.py. An experiment, not part of TrailMap: it decides whether writing our own
- * IDAT compressor could beat libdeflate's size/time trade-off (docs/png-compression.md).
+ * IDAT compressor could beat libdeflate's size/time trade-off (docs/notes/png-compression.md).
  *
  * Matches: hash chains (depth > 0) or a binary tree per 3-byte hash (depth < 0), plus the PNG
  * distances bpp, one row and two rows; positions inside a match of at least `nice` bytes are

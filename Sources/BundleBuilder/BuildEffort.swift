@@ -1,5 +1,5 @@
 /// How hard a build works to make tiles small: the trade between build time and bundle bytes.
-/// The measured time and bytes of each effort are in docs/png-compression.md.
+/// The measured time and bytes of each effort are in docs/notes/png-compression.md.
 public enum BuildEffort: String, CaseIterable, Sendable, CustomStringConvertible {
     /// libdeflate level 6 for every tile.
     case fast

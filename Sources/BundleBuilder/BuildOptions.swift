@@ -61,7 +61,7 @@ public struct BuildOptions: Sendable {
     public var gdalCacheBytes: Int { min(256 << 20, max(16 << 20, memoryLimit / 8)) }
     public var tileSize: Int = 256
     /// Tile PNG settings: one filter setting per tile, the libdeflate level of `BuildEffort.balanced`
-    /// (docs/png-compression.md has the measurements behind each choice).
+    /// (docs/notes/png-compression.md has the measurements behind each choice).
     public var encoding = BuildOptions.defaultEncoding
     /// The tiles' format: PNG (lossless, the default), WebP or JPEG (opaque tiles; PNG where transparent).
     public var format: TileFormat = .png

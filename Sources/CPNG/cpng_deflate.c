@@ -189,7 +189,7 @@ int cpng_deflate_idat(const cpng_encode_params *p, size_t stride, uint8_t **zdat
                      : cpng_filter_image(p->rows, stride, p->height, bytes_per_pixel(p), choice, allowed,
                                          filtered, scratch);
         /* Near-optimal parsing pays where the rows are dense: it costs less time per byte saved
-         * there (docs/png-compression.md). */
+         * there (docs/notes/png-compression.md). */
         int level = p->compression_level;
         if (p->dense_level > 0 && choice == CPNG_CHOICE_ENTROPY && entropy / 16 > p->dense_bits) {
             level = p->dense_level;

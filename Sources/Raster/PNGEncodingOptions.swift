@@ -64,7 +64,7 @@ public struct PNGEncodingOptions: Sendable, Codable {
     /// Per-image libdeflate levels: effort goes where it buys the most bytes per second.
     public struct AdaptiveLevels: Sendable, Equatable, Codable {
         /// Level of palette images (written unfiltered; there lazy matching, level 7, is as small as 8
-        /// and faster; docs/png-compression.md).
+        /// and faster; docs/notes/png-compression.md).
         public var palette: Int
         /// Level of truecolour images whose filtered rows carry more than `denseBitsPerPixel` bits of
         /// entropy per pixel; the others get `compressionLevel`. Near-optimal parsing (10) saves

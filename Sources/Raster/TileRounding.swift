@@ -4,7 +4,7 @@
 /// a whole number. Rounding it to the nearest level is within half a level; rounding it up or
 /// down, whichever the PNG row filter predicts better, is within one level and leaves the
 /// filtered rows with smaller residues, which deflate codes in fewer bits (2-20% fewer bytes:
-/// least on noisy imagery, most on smooth; docs/png-compression.md). Whole values (copies, nearest-neighbour samples),
+/// least on noisy imagery, most on smooth; docs/notes/png-compression.md). Whole values (copies, nearest-neighbour samples),
 /// alpha, palette tiles and lossy formats are the same either way.
 public enum TileRounding: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
     /// Each value to the nearest level (at most half a level off).

@@ -101,7 +101,7 @@ struct BuildCommand: ParsableCommand {
     var tileSize: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default; fast for --dem builds), small (per tile 7/8/10: slower, fewer bytes), smallest (12, slowest). Measured trade-offs: docs/png-compression.md.",
+        "Build time against bundle bytes: fast (libdeflate level 6), balanced (7, the default; fast for --dem builds), small (per tile 7/8/10: slower, fewer bytes), smallest (12, slowest). Measured trade-offs: docs/notes/png-compression.md.",
         valueName: "effort"))
     var effort: BuildEffort?
 

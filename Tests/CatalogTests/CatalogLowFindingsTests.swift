@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// Hardening, finding 11 (lows) in the catalog: the SQLite file's mode; expired sessions, on both backends.
 @Suite struct CatalogLowFindingsTests {
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func theCatalogFileIsReadableByItsOwnerOnly() throws {
         let dir = TemporaryDirectory()
         let old = umask(0o022)
@@ -19,7 +19,7 @@ import TrailMapTestSupport
         }
     }
 
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func expiredSessionsOfEveryAccountArePurged(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, sessionLifetime: -1)

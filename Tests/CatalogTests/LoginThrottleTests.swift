@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// address, atomically, on both backends; password hashing runs on a bounded pool of its own.
 /// Tests that must see a lock hold it 600 s: with the default 2 s first lock, a loaded machine
 /// (password hashing in a debug build beside other suites) let it expire before the next attempt.
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
 @Suite struct LoginThrottleTests {
     @Test(arguments: Backend.allCases)
     func parallelGuessesCannotSlipPastThePerEmailCount(_ backend: Backend) async throws {
@@ -24,7 +24,7 @@ import TrailMapTestSupport
         #expect(outcomes["too_many_attempts"] == 35, "\(outcomes)")
     }
 
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func oneAddressGuessingManyEmailsIsThrottled(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, firstLock: 600)
@@ -64,7 +64,7 @@ import TrailMapTestSupport
         #expect(try await f.login("ann@example.com", address: "198.51.100.20").account.email == "ann@example.com")
     }
 
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func successfulLoginsDoNotCountAgainstTheirAddress(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
@@ -73,7 +73,7 @@ import TrailMapTestSupport
         #expect(await f.store.loginWait(email: "ann@example.com", address: "192.0.2.1") == nil)
     }
 
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func aSuccessfulLoginClearsItsEmailsCount(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
@@ -90,7 +90,7 @@ import TrailMapTestSupport
         _ = try await f.login("ANN@example.com")
     }
 
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func registrationsFromOneAddressAreThrottled(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend, firstLock: 600)
@@ -105,7 +105,7 @@ import TrailMapTestSupport
         #expect(try await f.count("accounts") == 21)
     }
 
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
     @Test func thePoolRunsAtMostItsWorkersAndRefusesBeyondItsQueue() async throws {
         let pool = KeyDerivationPool(workers: 1, queueLimit: 2)
         let gate = DispatchSemaphore(value: 0)

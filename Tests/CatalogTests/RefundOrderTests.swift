@@ -12,7 +12,7 @@ import TrailMapTestSupport
                    signedDate: Date(timeIntervalSince1970: signed), revocationDate: revoked.map(Date.init(timeIntervalSince1970:)))
     }
 
-    // Hardening finding 3 (docs/hardening.md).
+    // Hardening finding 3 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func aRefundBeforeItsPurchaseIsKeptAndAppliedWhenThePurchaseArrives(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
@@ -31,7 +31,7 @@ import TrailMapTestSupport
         #expect(try await f.store.isEntitled(accountID: a.id, productID: "rocky"))
     }
 
-    // Hardening finding 3 (docs/hardening.md).
+    // Hardening finding 3 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func aTransactionWithARevocationDateGrantsNothing(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
@@ -45,7 +45,7 @@ import TrailMapTestSupport
         #expect(try await f.count("transactions") == 0)
     }
 
-    // Hardening finding 3 (docs/hardening.md).
+    // Hardening finding 3 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func refundAndReversalFollowSignedDateNotArrivalAndReachInstalls(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
@@ -73,7 +73,7 @@ import TrailMapTestSupport
         #expect(try await f.store.auditLog(limit: 100).map(\.action) == ["grant", "revoke", "restore"])
     }
 
-    // Hardening finding 3 (docs/hardening.md).
+    // Hardening finding 3 (docs/notes/hardening.md).
     @Test(arguments: Backend.allCases)
     func theRevocationDateIsRecordedInTheReason(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)

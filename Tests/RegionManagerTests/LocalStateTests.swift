@@ -25,7 +25,7 @@ import TrailMapTestSupport
 
     /// Hardening, finding 11: an existing folder (say `--state-dir ~`) is not chmodded; what
     /// TrailMap writes into it is 0600 all the same.
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func anExistingFolderKeepsItsMode() throws {
         let tmp = TemporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tmp.path)

@@ -19,7 +19,7 @@ import TrailMapTestSupport
                        sha256: String(repeating: "0", count: 64), size: Self.size, partial: PartialDownload(productId: "r", directory: dir))
     }
 
-    // Hardening finding 10 (docs/hardening.md).
+    // Hardening finding 10 (docs/notes/hardening.md).
     @Test(arguments: [nil, 1 << 30])
     func aHugeWholeFileAnswerToARangedRequestIsCutOff(declared: Int?) async throws {
         let dir = TemporaryDirectory()
@@ -35,7 +35,7 @@ import TrailMapTestSupport
         #expect(PartialDownload(productId: "r", directory: dir.path).bytesOnDisk <= Self.size)
     }
 
-    // Hardening finding 10 (docs/hardening.md).
+    // Hardening finding 10 (docs/notes/hardening.md).
     @Test func aPartialAnswerLongerThanItsRangeIsCutOff() async throws {
         let dir = TemporaryDirectory()
         let sent = ByteCounter()
@@ -51,7 +51,7 @@ import TrailMapTestSupport
         #expect(PartialDownload(productId: "r", directory: dir.path).bytesOnDisk <= 64 << 10)
     }
 
-    // Hardening finding 10 (docs/hardening.md).
+    // Hardening finding 10 (docs/notes/hardening.md).
     @Test func anAPIAnswerIsCappedInMemory() async throws {
         let sent = ByteCounter()
         let server = try TestHTTPServer { _ in

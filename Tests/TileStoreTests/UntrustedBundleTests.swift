@@ -44,7 +44,7 @@ import TrailMapTestSupport
         #expect(invalid == 4 && valid == 2)
     }
 
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func readersOpenBundlesWithAnUntrustedSchema() throws {
         let path = try bundle()
         #expect(try BundleReader(path: path).trustedSchema() == 0)

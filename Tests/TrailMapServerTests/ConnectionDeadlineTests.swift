@@ -74,7 +74,7 @@ import TrailMapTestSupport
         }
     }
 
-    // Hardening finding 7 (docs/hardening.md).
+    // Hardening finding 7 (docs/notes/hardening.md).
     @Test func aHalfSentRequestIsClosedAfterTheRequestTimeout() async throws {
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
@@ -84,7 +84,7 @@ import TrailMapTestSupport
         }
     }
 
-    // Hardening finding 7 (docs/hardening.md).
+    // Hardening finding 7 (docs/notes/hardening.md).
     @Test func aTrickledRequestIsClosedEvenWhileBytesKeepComing() async throws {
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
@@ -106,7 +106,7 @@ import TrailMapTestSupport
 
     /// A connection that sits idle first and then trickles: the request deadline starts with the
     /// first byte, not when the idle clock would next be looked at.
-    // Hardening finding 7 (docs/hardening.md).
+    // Hardening finding 7 (docs/notes/hardening.md).
     @Test func aTrickleAfterAQuietStartIsClosedOnTime() async throws {
         try fixture.bundle("co")
         try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
@@ -124,7 +124,7 @@ import TrailMapTestSupport
         }
     }
 
-    // Hardening finding 7 (docs/hardening.md).
+    // Hardening finding 7 (docs/notes/hardening.md).
     @Test func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
         try fixture.bundle("co")
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
@@ -138,7 +138,7 @@ import TrailMapTestSupport
         }
     }
 
-    // Hardening finding 7 (docs/hardening.md).
+    // Hardening finding 7 (docs/notes/hardening.md).
     @Test func aSlowButTimelyRequestIsAnswered() async throws {
         try fixture.bundle("co")
         // Deadlines far beyond the pauses: on a loaded machine a 700 ms sleep of the test can take seconds.

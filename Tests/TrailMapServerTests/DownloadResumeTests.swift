@@ -60,7 +60,7 @@ import TrailMapTestSupport
 /// Hardening, finding 8: a bundle changed in place after publishing (same size) is never sent
 /// under the published SHA-256; an untouched copy (new mtime, same bytes) still is.
 @Suite struct DownloadIntegrityTests {
-    // Hardening finding 8 (docs/hardening.md).
+    // Hardening finding 8 (docs/notes/hardening.md).
     @Test func aBundleChangedInPlaceWithTheSameSizeAnswers503() async throws {
         let f = try StoreFixture()
         let path = f.tiles.dir.file("co.mbtiles")

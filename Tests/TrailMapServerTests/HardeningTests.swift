@@ -24,7 +24,7 @@ import TrailMapTestSupport
     }
 
     /// Finding 4: a bundle's stored tile_id with CR/LF never reaches the response head.
-    // Hardening finding 4 (docs/hardening.md).
+    // Hardening finding 4 (docs/notes/hardening.md).
     @Test func aCraftedTileIDIsNotWrittenAsTheETag() async throws {
         let path = try fixture.bundle("evil")
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
@@ -48,7 +48,7 @@ import TrailMapTestSupport
 
     /// Finding 9: the pages carry a Content-Security-Policy that allows their own inline script
     /// (by hash) and nothing inline besides; the viewer has none (its script is a file of this server).
-    // Hardening finding 9 (docs/hardening.md).
+    // Hardening finding 9 (docs/notes/hardening.md).
     @Test func pagesSendAContentSecurityPolicy() async throws {
         try fixture.bundle("co")
         try await app().test(.live) { client in
@@ -64,7 +64,7 @@ import TrailMapTestSupport
 
     /// Finding 2: while the catalog cannot be read, a paid region's tiles are not served as
     /// public (503 + Retry-After, never `public` caching); once it can, they need credentials.
-    // Hardening finding 2 (docs/hardening.md).
+    // Hardening finding 2 (docs/notes/hardening.md).
     @Test func paidTilesFailClosedWhileTheCatalogCannotBeRead() async throws {
         let store = try StoreFixture()
         let db = try DatabaseQueue(path: store.catalog.path)
@@ -86,7 +86,7 @@ import TrailMapTestSupport
     }
 
     /// Finding 1 (server side): download URLs are relative, never built from the client's Host.
-    // Hardening finding 1 (docs/hardening.md).
+    // Hardening finding 1 (docs/notes/hardening.md).
     @Test func downloadURLsAreRelative() async throws {
         let store = try StoreFixture()
         try await store.app().test(.live) { client in
@@ -100,7 +100,7 @@ import TrailMapTestSupport
 /// Finding 5 through HTTP: logins are throttled per client address and answered 429 with
 /// Retry-After before any password hashing.
 @Suite struct LoginFloodTests {
-    // Hardening finding 5 (docs/hardening.md).
+    // Hardening finding 5 (docs/notes/hardening.md).
     @Test func wrongLoginsFromOneAddressAreAnswered429() async throws {
         let store = try StoreFixture()
         try await store.app().test(.live) { client in
@@ -124,7 +124,7 @@ import TrailMapTestSupport
 
 /// Finding 11 (lows): access logs never show a tile token.
 @Suite struct LogRedactionTests {
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func tileTokensAreRedactedFromLoggedURIs() {
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png?token=abc.def&v=2") == "/tiles/co/4/3/6.png?token=REDACTED&v=2")
         #expect(LogRedaction.uri("/tiles/co/4/3/6.png?v=2&TOKEN=x") == "/tiles/co/4/3/6.png?v=2&token=REDACTED")
@@ -160,7 +160,7 @@ import TrailMapTestSupport
 
 /// Finding 11 (lows): a tile token ends with the login session that asked for it.
 @Suite struct TileTokenSessionTests {
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func tileTokensStopWorkingAtLogout() async throws {
         let f = try StoreFixture()
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)

@@ -28,7 +28,7 @@ import TrailMapTestSupport
     }
 
     /// Hardening finding 6: a sandbox store never runs beside a real store's root certificate.
-    // Hardening finding 6 (docs/hardening.md).
+    // Hardening finding 6 (docs/notes/hardening.md).
     @Test func sandboxAndRealRootAreRefusedTogether() throws {
         let dir = TemporaryDirectory()
         let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--store-sandbox", dir.file("sandbox"),
@@ -37,7 +37,7 @@ import TrailMapTestSupport
     }
 
     /// Hardening finding 11: a short admin token is refused, on the command line or in the environment.
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func aShortAdminTokenIsRefused() throws {
         let dir = TemporaryDirectory()
         let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--admin-token", "hunter2"])

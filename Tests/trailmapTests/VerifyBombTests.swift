@@ -32,7 +32,7 @@ import TrailMapTestSupport
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", stored) + chunk("IEND", [])
     }
 
-    // Hardening finding 11 (docs/hardening.md).
+    // Hardening finding 11 (docs/notes/hardening.md).
     @Test func verifyRefusesADecompressionBombFromItsHeader() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("bomb.mbtiles")

@@ -54,7 +54,7 @@ import TrailMapTestSupport
 
     /// Hardening finding 9: a bundle's attribution is shown as text, not run as markup, and the
     /// page still works under its Content-Security-Policy.
-    // Hardening finding 9 (docs/hardening.md).
+    // Hardening finding 9 (docs/notes/hardening.md).
     @Test(.enabled(if: chromium != nil || required, "chromium is not installed"))
     func attributionIsTextInTheViewer() throws {
         let chromium = try #require(Self.chromium, "CI must install chromium")
