@@ -334,7 +334,9 @@ figure() {  # LABEL NUM DEN TARGET
   local m
   m=$(echo "$vals" | median)
   printf '%-52s %-8s %-22s %-8s %s\n' "$1" "${m}x" "(rounds:$vals)" ">= ${4}x" "$(verdict "$m >= $4")"
+  MEDIAN[$2/$3]=$m
 }
+declare -A MEDIAN
 printf '%-52s %-8s %-22s %-8s %s\n' "figure (median over rounds)" value "" target result
 figure "(a) hot tile req/s trailmap/nginx" hot-trailmap hot-nginx 1.2
 figure "(a) largest tile req/s trailmap/nginx" big-trailmap big-nginx 1.2
@@ -370,3 +372,12 @@ if [[ "${PERF:-0}" == 1 ]]; then
     perf report -i "$WORK/perf-$tag.data" --no-children --sort symbol --stdio 2>/dev/null | grep -E '^ +[0-9]' | head -n 30
   done
 fi
+
+# --- the row of docs/benchmarks.md (RECORD=0: not written) ----------------------------------------
+m() { echo "${MEDIAN[$1]:-?}"; }
+what="the GDAL-written world relief"; [[ -n "${BUNDLE:-}" ]] && what=$(basename "$BUNDLE")
+summary="$what ($NTILES tiles), wrk -t$THREADS -c$CONNS, median of $ROUNDS rounds: hot tile **$(m hot-trailmap/hot-nginx)x nginx**, largest $(m big-trailmap/big-nginx)x, all tiles cached **$(m all-trailmap/all-nginx)x**, budget $MISS_BUDGET below the data **$(m miss-trailmap-miss/all-nginx)x nginx** and $(m miss-trailmap-miss/all-trailmap)x the all-cached server; $STRESS_CONNS connections ${NERR[stress-trailmap]} errors at budget + ${over} MB"
+if [[ -n "${BEFORE:-}" ]]; then
+  summary+="; BEFORE (another binary, same run): hot $(m hot-before/hot-nginx)x, largest $(m big-before/big-nginx)x, all $(m all-before/all-nginx)x, below the data $(m miss-before-miss/all-nginx)x nginx"
+fi
+"$HERE/record-figures.py" serve-vs-nginx.sh "$summary. How a request is served: [serving.md](serving.md)"
