@@ -1,0 +1,130 @@
+import Essentials
+import Foundation
+import Logging
+import Raster
+import SourceReaders
+import Synchronization
+import TileGeometry
+import Terrain
+import TileStore
+
+extension BundleBuilder {
+    /// The sources as read, every layer's, in drawing order.
+    struct InspectedSources {
+        var infos: [SourceInfo]
+        /// The layer of each source.
+        var layerOf: [Int]
+        /// Per layer without a given scale range, the joint range of its non-8-bit sources (`Plan.sharedScales`).
+        var sharedScales: [String: [Double]]
+    }
+
+    /// Reads every source's header and georeference.
+    func inspectSources() throws(BuildError) -> InspectedSources {
+        var infos = [SourceInfo](), layerOf = [Int](), sharedScales = [String: [Double]]()
+        for (l, layer) in options.layers.enumerated() {
+            let paths = try SourceList.expand(layer.sources)
+            let read = layer.readOptions(over: options.read)
+            var layerInfos = [SourceInfo]()
+            var unused = [(option: IgnoredReadOption, paths: [String])]()   // in the order first met
+            for path in paths {
+                let info = try SourceLoader.inspect(path, options: read)
+                logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
+                if case let .raster(d) = info.kind, d.nothingToDraw {
+                    logger.warning("\(path): every pixel is nodata or NaN, so it draws nothing")
+                }
+                if case let .raster(d) = info.kind, d.neatlineOffTheRaster {
+                    logger.warning("\(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)")
+                }
+                for option in info.unusedOptions(scaleGiven: read.scale != nil) {
+                    if let i = unused.firstIndex(where: { $0.option == option }) { unused[i].paths.append(path) } else { unused.append((option, [path])) }
+                }
+                layerInfos.append(info)
+            }
+            for (option, paths) in unused {
+                note(.optionNotApplied(option, path: paths[0], others: paths.count - 1))
+            }
+            if read.scale == nil, let range = SourceLoader.sharedScale(layerInfos), layerInfos.count > 1 {
+                note(.sharedScale(layer: layer.name, min: range.min, max: range.max))
+                layerInfos = layerInfos.map { $0.scaled(from: range) }
+                sharedScales[layer.name] = [range.min, range.max]
+            }
+            infos += layerInfos
+            layerOf += Array(repeating: l, count: layerInfos.count)
+        }
+        return skippingSourcesOutsideClip(InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales))
+    }
+
+    /// `sources` without those wholly outside `clipBounds` (one warning names them), unless every
+    /// source is: then none is dropped, and planning says the region holds nothing.
+    func skippingSourcesOutsideClip(_ sources: InspectedSources) -> InspectedSources {
+        guard let clip = options.clipBounds else { return sources }
+        let inside = sources.infos.indices.filter { i in sources.infos[i].parts.contains { $0.intersection(clip) != nil } }
+        guard !inside.isEmpty, inside.count < sources.infos.count else { return sources }
+        let skipped = sources.infos.indices.filter { !inside.contains($0) }.map { sources.infos[$0].path }
+        let others = skipped.count > 1 ? " and \(skipped.count - 1) other source(s)" : ""
+        logger.warning("\(skipped[0])\(others) skipped: wholly outside the region's bounds \(clip)")
+        var kept = sources
+        kept.infos = inside.map { sources.infos[$0] }
+        kept.layerOf = inside.map { sources.layerOf[$0] }
+        return kept
+    }
+
+    /// The region: the union of the sources, inside `clipBounds` and the Mercator range.
+    func region(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> GeoBounds {
+        var union = infos[0].bounds
+        for info in infos.dropFirst() { union = union.union(info.bounds) }
+        if let region = options.clipBounds {
+            for (i, info) in infos.enumerated() where info.parts.allSatisfy({ $0.intersection(region) == nil }) {
+                throw .sourceOutsideRegion(path: info.path, layer: options.layers[layerOf[i]].name, bounds: region)
+            }
+            union = union.intersection(region) ?? region
+        }
+        guard let bounds = union.clippedToMercator else {
+            throw .outsideMercator(path: infos[0].path, bounds: union)
+        }
+        return bounds
+    }
+
+    /// The same build with the zooms `SourceZooms` takes from `sources` (checked again with
+    /// them). An update takes the zooms of the bundle it updates instead: new sources may hold
+    /// finer pixels or widen the region, and a build of other zooms is no update of it.
+    func withZooms(from sources: InspectedSources) throws(BuildError) -> BundleBuilder {
+        let from = options.zoomsFromSources
+        var resolved = options
+        resolved.zoomsFromSources = []
+        if let base = options.update, let kept = Self.zooms(ofBundle: base) {
+            if from.contains(.min) { resolved.minZoom = kept.lowerBound }
+            if from.contains(.max) { resolved.maxZoom = kept.upperBound }
+            logger.notice("zooms \(resolved.minZoom)-\(resolved.maxZoom), those of \(base), the bundle updated")
+            try resolved.validate()
+            return BundleBuilder(options: resolved, logger: logger)
+        }
+        let ranged = options.layers.compactMap(\.zooms)
+        let unranged = Set(options.layers.indices.filter { options.layers[$0].zooms == nil })
+        let finest = sources.infos.indices.filter { unranged.contains(sources.layerOf[$0]) }
+            .compactMap { sources.infos[$0].mercatorPixelSize }.min()
+        // The region's width the narrow way round: sources either side of the antimeridian, whose
+        // bounds span every longitude, are as wide as their parts together.
+        let bounds = try region(sources.infos, layerOf: sources.layerOf), box = bounds.mercator
+        let parts = sources.infos.flatMap(\.parts).compactMap { $0.intersection(bounds) }
+        let width = Antimeridian.spannedLongitudes(parts).map { $0 / 360 * ZoomChoice.worldWidth } ?? (box.maxX - box.minX)
+        let region = (width: min(width, box.maxX - box.minX), height: box.maxY - box.minY)
+        let zooms = ZoomChoice.range(lowest: from.contains(.min) ? ranged.map(\.lowerBound).min() : options.minZoom,
+                                     highest: from.contains(.max) ? ranged.map(\.upperBound).max() : options.maxZoom,
+                                     from: from, finest: finest, region: region, tileSize: options.tileSize)
+        resolved.minZoom = zooms.min
+        resolved.maxZoom = zooms.max
+        let pixel = finest.map { String(format: "%.3g m", $0) } ?? "unknown"
+        logger.notice("zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.width, region.height))")
+        try resolved.validate()
+        return BundleBuilder(options: resolved, logger: logger)
+    }
+
+    /// The zooms a bundle's metadata gives, nil when it cannot be read (the update then fails
+    /// opening it, with the reason).
+    static func zooms(ofBundle path: String) -> ClosedRange<Int>? {
+        guard let pairs = try? BundleReader(path: path).metadataPairs(),
+              let lo = pairs["minzoom"].flatMap({ Int($0) }), let hi = pairs["maxzoom"].flatMap({ Int($0) }), lo <= hi else { return nil }
+        return lo...hi
+    }
+}
