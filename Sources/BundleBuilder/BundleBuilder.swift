@@ -57,13 +57,13 @@ public struct BundleBuilder: Sendable {
     }
 
     /// `hashes`: an update's sources hashed so far (by `LayerMatching`).
-    private func run(_ plan: Plan, start: Date, hashes: SourceHashes? = nil,
+    private func run(_ plan: BuildPlan, start: Date, hashes: SourceHashes? = nil,
                      progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
-        let infos = plan.sources
+        let infos = plan.infos
         if let path = options.update, hashes == nil {
             // Layers named after sources that moved keep the names of the bundle's layers they are.
             let base = try UpdateBase.read(path)
-            let hashes = SourceHashes(infos: infos, layerOf: plan.layerOf)
+            let hashes = SourceHashes(sources: plan.sources)
             let adopted = try LayerMatching.adopt(options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
                                                   recorded: base.sources, hashes: hashes, bundle: path)
             var builder = BundleBuilder(options: adopted, logger: logger)
@@ -78,7 +78,7 @@ public struct BundleBuilder: Sendable {
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
         let startStamps = infos.map { SourceFileStamp(source: $0) }
         let total = plan.total
-        let stamps = infos.indices.map { (plan.layerOf[$0], infos[$0].path, startStamps[$0]) }
+        let stamps = zip(plan.sources, startStamps).map { ($0.layer, $0.info.path, $1) }
         let trails = try options.trails.map(PreparedTrails.read)
         if let trails { logger.info("\(trails.records.count) trail(s) from \(trails.options.sources.count) file(s)") }
         let shading = try options.terrain.map { terrain throws(BuildError) in
@@ -93,7 +93,7 @@ public struct BundleBuilder: Sendable {
         var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
         if let path = options.update {
             let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
-            let changes = try SourceChanges.between(old: base.sources, new: infos, stamps: startStamps, layerOf: plan.layerOf,
+            let changes = try SourceChanges.between(old: base.sources, new: plan.sources, stamps: startStamps,
                                                     layers: options.layers.count, hashes: hashes)
             logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)")
             fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
@@ -139,7 +139,7 @@ public struct BundleBuilder: Sendable {
             // An update's sources are hashed once: unchanged ones keep their recorded hash.
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
             let hashStart = Date()
-            let records = try BuildRecord.sources(infos, layerOf: plan.layerOf, known: known, stamps: startStamps) { done, count in
+            let records = try BuildRecord.sources(plan.sources, known: known, stamps: startStamps) { done, count in
                 progress(BuildProgress(phase: .hashing, done: done, total: count, stored: writer.stats.tiles,
                                        elapsed: Date().timeIntervalSince(hashStart)))
             }
@@ -174,9 +174,8 @@ public struct BundleBuilder: Sendable {
 
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
-    private func render(_ plan: Plan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
+    private func render(_ plan: BuildPlan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
                         shading: TerrainShading?, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> (spilled: Int, resumedTiles: Int) {
-        let infos = plan.sources
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
         var budget = options.memoryLimit / 2
@@ -185,11 +184,12 @@ public struct BundleBuilder: Sendable {
         var pyramids = [SourcePyramid]()
         let scratch = options.scratchDirectory ?? URL(fileURLWithPath: options.output).deletingLastPathComponent().path
         let drawings = RenderedPage.Drawings()
-        for (i, info) in infos.enumerated() {
-            progress(BuildProgress(phase: .decoding, done: i, total: infos.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
-            let layer = options.layers[plan.layerOf[i]]
+        for (i, planned) in plan.sources.enumerated() {
+            let info = planned.info
+            progress(BuildProgress(phase: .decoding, done: i, total: plan.sources.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
+            let layer = options.layers[planned.layer]
             let style = LayerStyle(resampling: layer.resampling ?? options.resampling, opacity: layer.opacity,
-                                   layer: plan.layerOf[i])
+                                   layer: planned.layer)
             let (source, pyramid) = try SourceLoader.prepare(info, style: style, memoryBudget: budget, memoryLimit: options.memoryLimit,
                                                              scratch: scratch, logger: logger, drawings: drawings)
             if let pyramid {
@@ -207,16 +207,16 @@ public struct BundleBuilder: Sendable {
         let renderStart = Date()
         var before = 0, resumedTiles = 0
         for (b, band) in plan.bands.enumerated() {
-            let mine = sources.indices.filter { band.layers.contains(plan.layerOf[$0]) }.map { sources[$0] }
+            let mine = sources.indices.filter { band.layers.contains(plan.sources[$0].layer) }.map { sources[$0] }
             if plan.bands.count > 1 {
                 logger.info("zooms \(band.zooms.lowerBound)-\(band.zooms.upperBound): layers \(band.layers.map { options.layers[$0].name }.joined(separator: ", ")), \(mine.count) source(s)")
             }
             let offset = before
-            let done = plan.units[b].filter { finished.contains(BuildUnit(band: b, tile: $0)) }
-            resumedTiles += done.reduce(0) { $0 + Self.subtreeCount($1, ranges: plan.ranges[b], maxZoom: band.zooms.upperBound) }
+            let done = band.units.filter { finished.contains(BuildUnit(band: b, tile: $0)) }
+            resumedTiles += done.reduce(0) { $0 + band.subtreeCount($1) }
             let doneBefore = resumedTiles
-            var rendering = TileRendering(ranges: plan.ranges[b], zooms: band.zooms, sources: mine, options: options, band: b,
-                                          unitZoom: plan.unitZooms[b], units: plan.units[b].filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
+            var rendering = TileRendering(ranges: band.ranges, zooms: band.zooms, sources: mine, options: options, band: b,
+                                          unitZoom: band.unitZoom, units: band.units.filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
                                           finished: done, buildsUpperLevels: options.shard == nil)
             rendering.update = scopes?[b]
             rendering.trails = trails
@@ -231,7 +231,7 @@ public struct BundleBuilder: Sendable {
                                        elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current, doneBefore: doneBefore))
             }
             if let failure = outcome { throw failure }
-            before += plan.bandTotals[b]
+            before += band.total
         }
         return (pyramids.filter(\.isFileBacked).count, resumedTiles)
     }
@@ -244,7 +244,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// The layers as the bundle records them: zooms resolved, sources by file name.
-    func recordedLayers(_ plan: Plan) -> [BundleLayer] {
+    func recordedLayers(_ plan: BuildPlan) -> [BundleLayer] {
         let trails = options.trails.map { t in
             let z = t.zooms ?? options.minZoom...options.maxZoom
             return BundleLayer(name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
@@ -252,16 +252,15 @@ public struct BundleBuilder: Sendable {
         }
         return options.layers.enumerated().map { l, layer in
             let z = layer.zooms(inBuild: options.minZoom...options.maxZoom)
-            let names = plan.sources.indices.filter { plan.layerOf[$0] == l }
-                .map { URL(fileURLWithPath: plan.sources[$0].path).lastPathComponent }
+            let names = plan.sources.filter { $0.layer == l }.map { URL(fileURLWithPath: $0.info.path).lastPathComponent }
             return BundleLayer(name: layer.name, title: layer.title, kind: layer.kind, minzoom: z.lowerBound,
                                maxzoom: z.upperBound, sources: names)
         } + (trails.map { [$0] } ?? [])
     }
 
-    private func metadata(_ plan: Plan) -> BundleMetadata {
+    private func metadata(_ plan: BuildPlan) -> BundleMetadata {
         var bounds = plan.bounds
-        let infos = plan.sources
+        let infos = plan.infos
         // Sources either side of the antimeridian centre near it, not near 0°; when that centre
         // lies outside the bounds (separate sources either side, e.g. Guam and Hawaii), the bounds
         // span every longitude, as MBTiles bounds cannot wrap.

@@ -32,15 +32,15 @@ struct SourceChanges: Equatable {
 
     /// `stamps`: the sources' sizes and modification times as the build began. `hashes`: the
     /// sources' records hashed so far (more are hashed here as needed).
-    static func between(old: [BuildRecord.Source], new infos: [SourceInfo], stamps: [SourceFileStamp], layerOf: [Int],
+    static func between(old: [BuildRecord.Source], new sources: [PlannedSource], stamps: [SourceFileStamp],
                         layers: Int, hashes: SourceHashes? = nil) throws(BuildError) -> SourceChanges {
-        let hashes = hashes ?? SourceHashes(infos: infos, layerOf: layerOf)
+        let hashes = hashes ?? SourceHashes(sources: sources)
         var changes = SourceChanges(dirty: Array(repeating: [], count: layers))
         var remaining = Array(old.enumerated())
         var kept = [(old: Int, new: Int)]()
         var unmatched = [Int]()
-        for (i, info) in infos.enumerated() {
-            let layer = layerOf[i]
+        for (i, source) in sources.enumerated() {
+            let info = source.info, layer = source.layer
             guard let o = remaining.firstIndex(where: { $0.element.layer == layer && $0.element.path == info.path }) else {
                 unmatched.append(i)
                 continue
@@ -68,14 +68,14 @@ struct SourceChanges: Equatable {
             if let o = remaining.firstIndex(where: { $0.element.layer == now.layer && !now.sha256.isEmpty
                 && $0.element.sha256 == now.sha256 && $0.element.footprint == now.footprint }) {
                 let (oldIndex, before) = remaining.remove(at: o)
-                changes.moved.append(Moved(from: before.path, to: infos[i].path))
+                changes.moved.append(Moved(from: before.path, to: sources[i].info.path))
                 kept.append((oldIndex, i))
             } else {
                 fresh.append(i)
             }
         }
         for i in fresh {
-            let info = infos[i], layer = layerOf[i]
+            let info = sources[i].info, layer = sources[i].layer
             let name = URL(fileURLWithPath: info.path).lastPathComponent
             if let o = remaining.firstIndex(where: { $0.element.layer == layer && URL(fileURLWithPath: $0.element.path).lastPathComponent == name }) {
                 // Another edition of a sheet, in another folder.
@@ -94,7 +94,7 @@ struct SourceChanges: Equatable {
         // Sources kept but drawn in another order: where they overlap, the tiles change.
         kept.sort { $0.new < $1.new }
         if kept.map(\.old) != kept.map(\.old).sorted() {
-            for (_, i) in kept { changes.dirty[layerOf[i]] += infos[i].mercatorParts }
+            for (_, i) in kept { changes.dirty[sources[i].layer] += sources[i].info.mercatorParts }
         }
         changes.hashed = hashes.records
         return changes

@@ -11,16 +11,14 @@ import TileStore
 extension BundleBuilder {
     /// The sources as read, every layer's, in drawing order.
     struct InspectedSources {
-        var infos: [SourceInfo]
-        /// The layer of each source.
-        var layerOf: [Int]
-        /// Per layer without a given scale range, the joint range of its non-8-bit sources (`Plan.sharedScales`).
+        var sources: [PlannedSource]
+        /// Per layer without a given scale range, the joint range of its non-8-bit sources (`BuildPlan.sharedScales`).
         var sharedScales: [String: [Double]]
     }
 
     /// Reads every source's header and georeference.
     func inspectSources() throws(BuildError) -> InspectedSources {
-        var infos = [SourceInfo](), layerOf = [Int](), sharedScales = [String: [Double]]()
+        var sources = [PlannedSource](), sharedScales = [String: [Double]]()
         for (l, layer) in options.layers.enumerated() {
             let paths = try SourceList.expand(layer.sources)
             let read = layer.readOptions(over: options.read)
@@ -28,7 +26,7 @@ extension BundleBuilder {
             var unused = [(option: IgnoredReadOption, paths: [String])]()   // in the order first met
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
-                logger.debug("layer \(layer.name): source \(infos.count + layerInfos.count + 1) \(path): \(info.summary)")
+                logger.debug("layer \(layer.name): source \(sources.count + layerInfos.count + 1) \(path): \(info.summary)")
                 if case let .raster(d) = info.kind, d.nothingToDraw {
                     logger.warning("\(path): every pixel is nodata or NaN, so it draws nothing")
                 }
@@ -48,41 +46,23 @@ extension BundleBuilder {
                 layerInfos = layerInfos.map { $0.scaled(from: range) }
                 sharedScales[layer.name] = [range.min, range.max]
             }
-            infos += layerInfos
-            layerOf += Array(repeating: l, count: layerInfos.count)
+            sources += layerInfos.map { PlannedSource(info: $0, layer: l) }
         }
-        return skippingSourcesOutsideClip(InspectedSources(infos: infos, layerOf: layerOf, sharedScales: sharedScales))
+        return skippingSourcesOutsideClip(InspectedSources(sources: sources, sharedScales: sharedScales))
     }
 
     /// `sources` without those wholly outside `clipBounds` (one warning names them), unless every
     /// source is: then none is dropped, and planning says the region holds nothing.
     func skippingSourcesOutsideClip(_ sources: InspectedSources) -> InspectedSources {
         guard let clip = options.clipBounds else { return sources }
-        let inside = sources.infos.indices.filter { i in sources.infos[i].parts.contains { $0.intersection(clip) != nil } }
-        guard !inside.isEmpty, inside.count < sources.infos.count else { return sources }
-        let skipped = sources.infos.indices.filter { !inside.contains($0) }.map { sources.infos[$0].path }
+        let inside = sources.sources.indices.filter { i in sources.sources[i].info.parts.contains { $0.intersection(clip) != nil } }
+        guard !inside.isEmpty, inside.count < sources.sources.count else { return sources }
+        let skipped = sources.sources.indices.filter { !inside.contains($0) }.map { sources.sources[$0].info.path }
         let others = skipped.count > 1 ? " and \(skipped.count - 1) other source(s)" : ""
         logger.warning("\(skipped[0])\(others) skipped: wholly outside the region's bounds \(clip)")
         var kept = sources
-        kept.infos = inside.map { sources.infos[$0] }
-        kept.layerOf = inside.map { sources.layerOf[$0] }
+        kept.sources = inside.map { sources.sources[$0] }
         return kept
-    }
-
-    /// The region: the union of the sources, inside `clipBounds` and the Mercator range.
-    func region(_ infos: [SourceInfo], layerOf: [Int]) throws(BuildError) -> GeoBounds {
-        var union = infos[0].bounds
-        for info in infos.dropFirst() { union = union.union(info.bounds) }
-        if let region = options.clipBounds {
-            for (i, info) in infos.enumerated() where info.parts.allSatisfy({ $0.intersection(region) == nil }) {
-                throw .sourceOutsideRegion(path: info.path, layer: options.layers[layerOf[i]].name, bounds: region)
-            }
-            union = union.intersection(region) ?? region
-        }
-        guard let bounds = union.clippedToMercator else {
-            throw .outsideMercator(path: infos[0].path, bounds: union)
-        }
-        return bounds
     }
 
     /// The same build with the zooms `SourceZooms` takes from `sources` (checked again with
@@ -101,12 +81,11 @@ extension BundleBuilder {
         }
         let ranged = options.layers.compactMap(\.zooms)
         let unranged = Set(options.layers.indices.filter { options.layers[$0].zooms == nil })
-        let finest = sources.infos.indices.filter { unranged.contains(sources.layerOf[$0]) }
-            .compactMap { sources.infos[$0].mercatorPixelSize }.min()
+        let finest = sources.sources.filter { unranged.contains($0.layer) }.compactMap(\.info.mercatorPixelSize).min()
         // The region's width the narrow way round: sources either side of the antimeridian, whose
         // bounds span every longitude, are as wide as their parts together.
-        let bounds = try region(sources.infos, layerOf: sources.layerOf), box = bounds.mercator
-        let parts = sources.infos.flatMap(\.parts).compactMap { $0.intersection(bounds) }
+        let bounds = try BuildPlan.region(sources.sources, options: options), box = bounds.mercator
+        let parts = sources.sources.flatMap(\.info.parts).compactMap { $0.intersection(bounds) }
         let width = Antimeridian.spannedLongitudes(parts).map { $0 / 360 * ZoomChoice.worldWidth } ?? (box.maxX - box.minX)
         let region = (width: min(width, box.maxX - box.minX), height: box.maxY - box.minY)
         let zooms = ZoomChoice.range(lowest: from.contains(.min) ? ranged.map(\.lowerBound).min() : options.minZoom,

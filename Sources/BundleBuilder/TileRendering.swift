@@ -102,7 +102,7 @@ struct TileRendering: Sendable {
             }
         }
         /// Tiles of `ranges` inside the subtree of `t` (for progress when a subtree is skipped).
-        @Sendable func subtreeCount(_ t: TileID) -> Int { BundleBuilder.subtreeCount(t, ranges: ranges, maxZoom: maxZ) }
+        @Sendable func subtreeCount(_ t: TileID) -> Int { BandPlan.subtreeCount(t, ranges: ranges, maxZoom: maxZ) }
 
         // Units finished by an earlier run: counted, and their roots given to the upper levels.
         var resumed = [(tile: TileID, data: [UInt8])](), resumedKept = [TileRange]()
@@ -288,6 +288,6 @@ struct TileRendering: Sendable {
 
     /// The ranges of a kept tile (`subtree`: and of every tile below it) inside the build's ranges.
     static func keptRanges(_ t: TileID, subtree: Bool, ranges: [TileRange], maxZoom: Int) -> [TileRange] {
-        BundleBuilder.subtreeRanges(t, ranges: ranges, maxZoom: subtree ? maxZoom : t.z)
+        BandPlan.subtreeRanges(t, ranges: ranges, maxZoom: subtree ? maxZoom : t.z)
     }
 }
