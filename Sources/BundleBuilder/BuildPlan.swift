@@ -14,7 +14,7 @@ struct PlannedSource {
 /// One zoom band of a build (`ZoomBand`) as the build will render it: its tile ranges, the units
 /// they are cut into and the tiles it considers. Its top zoom is rendered from its layers'
 /// sources, each lower zoom from the zoom below.
-struct BandPlan {
+struct BandPlan: Sendable {
     /// The band's zooms.
     var zooms: ClosedRange<Int>
     /// Indices into the build's layers, in drawing order.
@@ -178,11 +178,5 @@ extension BundleBuilder {
         let plan = try BuildPlan(options: options, sources: sources)
         do { try BundleWriter.checkDestination(options.output) } catch { throw .store(error) }
         return plan
-    }
-
-    /// A recorded unit root's pixels (nil: transparent).
-    static func decodeRoot(_ data: [UInt8]?, unit: TileID) throws(BuildError) -> RGBAImage? {
-        guard let data else { return nil }
-        do throws(TileCodecError) { return try TileDecoder.decode(data) } catch { throw .encode(tile: unit, error) }
     }
 }

@@ -215,9 +215,10 @@ public struct BundleBuilder: Sendable {
             let done = band.units.filter { finished.contains(BuildUnit(band: b, tile: $0)) }
             resumedTiles += done.reduce(0) { $0 + band.subtreeCount($1) }
             let doneBefore = resumedTiles
-            var rendering = TileRendering(ranges: band.ranges, zooms: band.zooms, sources: mine, options: options, band: b,
-                                          unitZoom: band.unitZoom, units: band.units.filter { !finished.contains(BuildUnit(band: b, tile: $0)) },
-                                          finished: done, buildsUpperLevels: options.shard == nil)
+            var todo = band
+            todo.units = band.units.filter { !finished.contains(BuildUnit(band: b, tile: $0)) }
+            var rendering = TileRendering(band: todo, bandIndex: b, sources: mine, options: options, finished: done,
+                                          buildsUpperLevels: options.shard == nil)
             rendering.update = scopes?[b]
             rendering.trails = trails
             rendering.hooks = hooks
