@@ -61,19 +61,7 @@ public struct BundleBuilder: Sendable {
                      progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let infos = plan.infos
         if let path = options.update, hashes == nil {
-            // Layers named after sources that moved keep the names of the bundle's layers they are.
-            let base = try UpdateBase.read(path)
-            let hashes = SourceHashes(sources: plan.sources)
-            let adopted = try LayerMatching.adopt(options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
-                                                  recorded: base.sources, hashes: hashes, bundle: path)
-            var builder = BundleBuilder(options: adopted, logger: logger)
-            builder.noticeWording = noticeWording
-            var plan = plan
-            for (old, new) in zip(options.layers, adopted.layers) where old.name != new.name {
-                logger.notice("layer \"\(old.name)\" is the bundle's layer \"\(new.name)\" (its sources moved): it keeps that name")
-                if let scale = plan.sharedScales.removeValue(forKey: old.name) { plan.sharedScales[new.name] = scale }
-            }
-            return try builder.run(plan, start: start, hashes: hashes, progress: progress)
+            return try runAdoptingLayerNames(plan, of: path, start: start, progress: progress)
         }
         // Stamps as the build begins: a source edited while it is read is recorded as changed.
         let startStamps = infos.map { SourceFileStamp(source: $0) }
@@ -89,31 +77,12 @@ public struct BundleBuilder: Sendable {
         if let shading { logger.info("hillshade (\(shading.hillshade.mode.rawValue)) of \(shading.sources.dems.count) DEM(s) \(shading.blend == .multiply ? "multiplied into" : "drawn over") the layers, opacity \(shading.layer.opacity)") }
         var fingerprint = BuildFingerprint(options: options, sources: stamps + Self.demStamps(shading), sharedScales: plan.sharedScales,
                                            trails: trails?.digest)
-        var update: (base: UpdateBase, changes: SourceChanges)?
-        var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
+        var update: UpdateSetup?
         if let path = options.update {
-            let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
-            let changes = try SourceChanges.between(old: base.sources, new: plan.sources, stamps: startStamps,
-                                                    layers: options.layers.count, hashes: hashes)
-            logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)")
-            fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
-                                           base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
-            update = (base, changes)
-            // The trails' neighbourhood is drawn again in any update that renders, and when they changed.
-            let trailsChanged = base.record[BuildRecord.tileSettingsKey] != fingerprint.tileSettings
-            if trailsChanged || !changes.isEmpty {
-                let boxes = try TrailRedraw.boxes(ofBundle: path) + (trails?.records.map(\.bounds) ?? [])
-                redraw = (boxes.isEmpty ? nil : TrailRedraw(boxes: boxes), trailsChanged)
-                if trailsChanged { logger.info("updating \(path): the trails or their style changed; drawing the tiles near trails again") }
-            }
+            update = try updateSetup(path, plan: plan, startStamps: startStamps, hashes: hashes, trails: trails, fingerprint: &fingerprint)
         }
-        let writer: BundleWriter, begun: BuildStart
-        do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
-        switch begun {
-        case .fresh: break
-        case let .resumed(units, tiles): logger.notice("resuming the partial build of \(options.output): \(units) unit(s), \(tiles) tiles already made")
-        case let .discarded(reason): logger.notice("starting \(options.output) over: the partial build left beside it was deleted (\(reason))")
-        }
+        let redraw: (trails: TrailRedraw?, changed: Bool) = update?.redraw ?? (nil, false)
+        let (writer, begun) = try openWriter(fingerprint: fingerprint)
         let shardNote = options.shard.map { ", shard \($0)" } ?? ""
         logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
         do throws(BuildError) {
@@ -126,16 +95,7 @@ public struct BundleBuilder: Sendable {
             let (spilled, resumedTiles) = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, shading: shading, progress: progress)
             if hooks.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
-            if let update, let scopes {
-                let diff: (added: Int, removed: Int, changed: Int)
-                do { diff = try writer.compareWithBase() } catch { throw .store(error) }
-                let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
-                summary = UpdateSummary(sourcesAdded: update.changes.added, sourcesRemoved: update.changes.removed,
-                                        sourcesChanged: update.changes.changed, sourcesMoved: update.changes.moved.map(\.to),
-                                        tilesRendered: rendered,
-                                        tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
-                                        tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
-            }
+            if let update, let scopes { summary = try update.summary(scopes: scopes, writer: writer) }
             // An update's sources are hashed once: unchanged ones keep their recorded hash.
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
             let hashStart = Date()
@@ -145,15 +105,7 @@ public struct BundleBuilder: Sendable {
             }
             progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
                                    elapsed: Date().timeIntervalSince(start)))
-            var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
-                          BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON,
-                          BuildRecord.sourcesKey: BuildRecord.json(records)]
-            if let shard = options.shard {
-                record[BuildRecord.shardKey] = shard.description
-                record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding,
-                                                                                trails: trails?.options, build: options.minZoom...options.maxZoom))
-                if options.regionID == nil { record[BuildRecord.regionFromFileKey] = "1" }
-            }
+            let record = buildRecord(plan, fingerprint: fingerprint, sources: records, trails: trails)
             let stats: BundleWriteStats
             do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
             // Shard parts store them too: the merge copies them and draws them over the levels it makes.
@@ -170,6 +122,74 @@ public struct BundleBuilder: Sendable {
             writer.abandon()
             throw error
         }
+    }
+
+    /// An update whose layers named after their sources take the names of the bundle's layers
+    /// they are (their sources moved), then run with the sources hashed so far.
+    private func runAdoptingLayerNames(_ plan: BuildPlan, of path: String, start: Date,
+                                       progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
+        let base = try UpdateBase.read(path)
+        let hashes = SourceHashes(sources: plan.sources)
+        let adopted = try LayerMatching.adopt(options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
+                                              recorded: base.sources, hashes: hashes, bundle: path)
+        var builder = BundleBuilder(options: adopted, logger: logger)
+        builder.noticeWording = noticeWording
+        var plan = plan
+        for (old, new) in zip(options.layers, adopted.layers) where old.name != new.name {
+            logger.notice("layer \"\(old.name)\" is the bundle's layer \"\(new.name)\" (its sources moved): it keeps that name")
+            if let scale = plan.sharedScales.removeValue(forKey: old.name) { plan.sharedScales[new.name] = scale }
+        }
+        return try builder.run(plan, start: start, hashes: hashes, progress: progress)
+    }
+
+    /// What an update starts from: the bundle updated, the sources' changes, and where the trails
+    /// are drawn again. `fingerprint` becomes the update's (naming the bundle updated).
+    private func updateSetup(_ path: String, plan: BuildPlan, startStamps: [SourceFileStamp], hashes: SourceHashes?,
+                             trails: PreparedTrails?, fingerprint: inout BuildFingerprint) throws(BuildError) -> UpdateSetup {
+        let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
+        let changes = try SourceChanges.between(old: base.sources, new: plan.sources, stamps: startStamps,
+                                                layers: options.layers.count, hashes: hashes)
+        logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)")
+        let stamps = zip(plan.sources, startStamps).map { ($0.layer, $0.info.path, $1) }
+        fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
+                                       base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
+        var setup = UpdateSetup(base: base, changes: changes)
+        // The trails' neighbourhood is drawn again in any update that renders, and when they changed.
+        let trailsChanged = base.record[BuildRecord.tileSettingsKey] != fingerprint.tileSettings
+        if trailsChanged || !changes.isEmpty {
+            let boxes = try TrailRedraw.boxes(ofBundle: path) + (trails?.records.map(\.bounds) ?? [])
+            setup.redraw = (boxes.isEmpty ? nil : TrailRedraw(boxes: boxes), trailsChanged)
+            if trailsChanged { logger.info("updating \(path): the trails or their style changed; drawing the tiles near trails again") }
+        }
+        return setup
+    }
+
+    /// The output's writer: a fresh partial file, or the partial build of the same fingerprint
+    /// left by a killed run (logged).
+    private func openWriter(fingerprint: BuildFingerprint) throws(BuildError) -> (BundleWriter, BuildStart) {
+        let writer: BundleWriter, begun: BuildStart
+        do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
+        switch begun {
+        case .fresh: break
+        case let .resumed(units, tiles): logger.notice("resuming the partial build of \(options.output): \(units) unit(s), \(tiles) tiles already made")
+        case let .discarded(reason): logger.notice("starting \(options.output) over: the partial build left beside it was deleted (\(reason))")
+        }
+        return (writer, begun)
+    }
+
+    /// The build's record: its settings and sources, and a shard part's plan for the merge.
+    private func buildRecord(_ plan: BuildPlan, fingerprint: BuildFingerprint, sources: [BuildRecord.Source],
+                             trails: PreparedTrails?) -> [String: String] {
+        var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
+                      BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON,
+                      BuildRecord.sourcesKey: BuildRecord.json(sources)]
+        if let shard = options.shard {
+            record[BuildRecord.shardKey] = shard.description
+            record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding,
+                                                                            trails: trails?.options, build: options.minZoom...options.maxZoom))
+            if options.regionID == nil { record[BuildRecord.regionFromFileKey] = "1" }
+        }
+        return record
     }
 
     /// Prepares the sources and renders every band's units not finished yet; the number of

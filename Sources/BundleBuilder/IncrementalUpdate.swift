@@ -201,3 +201,23 @@ struct UpdateBase {
         }
     }
 }
+
+/// What an update starts from: the bundle updated, how the sources changed since it was built,
+/// and where the trails are drawn again (`changed`: the trails or their style changed).
+struct UpdateSetup {
+    var base: UpdateBase
+    var changes: SourceChanges
+    var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
+
+    /// The update's summary once its bands are rendered (`scopes`, one a band).
+    func summary(scopes: [UpdateScope], writer: BundleWriter) throws(BuildError) -> UpdateSummary {
+        let diff: (added: Int, removed: Int, changed: Int)
+        do { diff = try writer.compareWithBase() } catch { throw .store(error) }
+        let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
+        return UpdateSummary(sourcesAdded: changes.added, sourcesRemoved: changes.removed,
+                             sourcesChanged: changes.changed, sourcesMoved: changes.moved.map(\.to),
+                             tilesRendered: rendered,
+                             tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
+                             tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
+    }
+}
