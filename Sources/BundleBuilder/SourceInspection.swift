@@ -1,11 +1,7 @@
-import Essentials
 import Foundation
 import Logging
-import Raster
 import SourceReaders
-import Synchronization
 import TileGeometry
-import Terrain
 import TileStore
 
 extension BundleBuilder {
