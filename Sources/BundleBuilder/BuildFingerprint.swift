@@ -67,7 +67,7 @@ struct BuildFingerprint: Equatable {
         var modified: Int64
     }
 
-    /// `sharedScales`: the joint ranges of layers' non-8-bit sources (`BundleBuilder.Plan`).
+    /// `sharedScales`: the joint ranges of layers' non-8-bit sources (`BuildPlan.sharedScales`).
     /// `base`: the fingerprint recorded in the bundle an update starts from.
     /// `sources`: each source's layer, path and stamp (size and modification time).
     /// `trails`: the digest of the trails drawn (`PreparedTrails.digest`).

@@ -74,18 +74,19 @@ struct BuildRecord {
     /// from. Every other source file is hashed. A source whose stamp is no longer the one it had
     /// when the build began is recorded as `changedDuringBuild`.
     /// `hashed` is called after each source with the count done and the total.
-    static func sources(_ infos: [SourceInfo], layerOf: [Int], known: [Source] = [],
+    static func sources(_ planned: [PlannedSource], known: [Source] = [],
                         stamps: [SourceFileStamp]? = nil, hashed: (Int, Int) -> Void = { _, _ in }) throws(BuildError) -> [Source] {
         var out = [Source]()
-        defer { hashed(out.count, infos.count) }
+        defer { hashed(out.count, planned.count) }
         // The last record of each layer and path (an update's fresh hashes after the old ones).
         let byKey = Dictionary(known.map { ("\($0.layer)\u{0}\($0.path)", $0) }, uniquingKeysWith: { _, last in last })
-        for (i, info) in infos.enumerated() {
-            if i > 0 { hashed(i, infos.count) }
+        for (i, source) in planned.enumerated() {
+            let info = source.info
+            if i > 0 { hashed(i, planned.count) }
             let stamp = stamps?[i] ?? SourceFileStamp(source: info)
             let footprint = Self.footprint(info)
             let moved = stamps != nil && SourceFileStamp(source: info) != stamp
-            if let k = byKey["\(layerOf[i])\u{0}\(info.path)"],
+            if let k = byKey["\(source.layer)\u{0}\(info.path)"],
                k.size == stamp.size, k.modified == stamp.modifiedNanoseconds, k.footprint == footprint {
                 out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified,
                                   sha256: moved ? changedDuringBuild : k.sha256, footprint: footprint))
@@ -103,7 +104,7 @@ struct BuildRecord {
             } else {
                 do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }
             }
-            out.append(Source(layer: layerOf[i], path: info.path, size: stamp.size, modified: stamp.modifiedNanoseconds,
+            out.append(Source(layer: source.layer, path: info.path, size: stamp.size, modified: stamp.modifiedNanoseconds,
                               sha256: moved ? changedDuringBuild : digest.hex, footprint: footprint))
         }
         return out

@@ -32,15 +32,15 @@ struct SourceChanges: Equatable {
 
     /// `stamps`: the sources' sizes and modification times as the build began. `hashes`: the
     /// sources' records hashed so far (more are hashed here as needed).
-    static func between(old: [BuildRecord.Source], new infos: [SourceInfo], stamps: [SourceFileStamp], layerOf: [Int],
+    static func between(old: [BuildRecord.Source], new sources: [PlannedSource], stamps: [SourceFileStamp],
                         layers: Int, hashes: SourceHashes? = nil) throws(BuildError) -> SourceChanges {
-        let hashes = hashes ?? SourceHashes(infos: infos, layerOf: layerOf)
+        let hashes = hashes ?? SourceHashes(sources: sources)
         var changes = SourceChanges(dirty: Array(repeating: [], count: layers))
         var remaining = Array(old.enumerated())
         var kept = [(old: Int, new: Int)]()
         var unmatched = [Int]()
-        for (i, info) in infos.enumerated() {
-            let layer = layerOf[i]
+        for (i, source) in sources.enumerated() {
+            let info = source.info, layer = source.layer
             guard let o = remaining.firstIndex(where: { $0.element.layer == layer && $0.element.path == info.path }) else {
                 unmatched.append(i)
                 continue
@@ -68,14 +68,14 @@ struct SourceChanges: Equatable {
             if let o = remaining.firstIndex(where: { $0.element.layer == now.layer && !now.sha256.isEmpty
                 && $0.element.sha256 == now.sha256 && $0.element.footprint == now.footprint }) {
                 let (oldIndex, before) = remaining.remove(at: o)
-                changes.moved.append(Moved(from: before.path, to: infos[i].path))
+                changes.moved.append(Moved(from: before.path, to: sources[i].info.path))
                 kept.append((oldIndex, i))
             } else {
                 fresh.append(i)
             }
         }
         for i in fresh {
-            let info = infos[i], layer = layerOf[i]
+            let info = sources[i].info, layer = sources[i].layer
             let name = URL(fileURLWithPath: info.path).lastPathComponent
             if let o = remaining.firstIndex(where: { $0.element.layer == layer && URL(fileURLWithPath: $0.element.path).lastPathComponent == name }) {
                 // Another edition of a sheet, in another folder.
@@ -94,7 +94,7 @@ struct SourceChanges: Equatable {
         // Sources kept but drawn in another order: where they overlap, the tiles change.
         kept.sort { $0.new < $1.new }
         if kept.map(\.old) != kept.map(\.old).sorted() {
-            for (_, i) in kept { changes.dirty[layerOf[i]] += infos[i].mercatorParts }
+            for (_, i) in kept { changes.dirty[sources[i].layer] += sources[i].info.mercatorParts }
         }
         changes.hashed = hashes.records
         return changes
@@ -199,5 +199,25 @@ struct UpdateBase {
             let differing = record[BuildRecord.tileSettingsJSONKey].map { BuildFingerprint.differences($0, json) } ?? []
             throw .update(path: path, .otherSettings(differing: differing, builtBy: builder == BundleBuilder.version ? nil : builder))
         }
+    }
+}
+
+/// What an update starts from: the bundle updated, how the sources changed since it was built,
+/// and where the trails are drawn again (`changed`: the trails or their style changed).
+struct UpdateSetup {
+    var base: UpdateBase
+    var changes: SourceChanges
+    var redraw: (trails: TrailRedraw?, changed: Bool) = (nil, false)
+
+    /// The update's summary once its bands are rendered (`scopes`, one a band).
+    func summary(scopes: [UpdateScope], writer: BundleWriter) throws(BuildError) -> UpdateSummary {
+        let diff: (added: Int, removed: Int, changed: Int)
+        do { diff = try writer.compareWithBase() } catch { throw .store(error) }
+        let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
+        return UpdateSummary(sourcesAdded: changes.added, sourcesRemoved: changes.removed,
+                             sourcesChanged: changes.changed, sourcesMoved: changes.moved.map(\.to),
+                             tilesRendered: rendered,
+                             tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
+                             tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
     }
 }

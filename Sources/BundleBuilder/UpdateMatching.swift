@@ -4,19 +4,17 @@ import SourceReaders
 /// An update's sources' records (content hash, footprint), each source hashed once and only when
 /// an update needs it.
 final class SourceHashes {
-    let infos: [SourceInfo]
-    let layerOf: [Int]
+    let sources: [PlannedSource]
     private var byIndex: [Int: BuildRecord.Source] = [:]
 
-    init(infos: [SourceInfo], layerOf: [Int]) {
-        self.infos = infos
-        self.layerOf = layerOf
+    init(sources: [PlannedSource]) {
+        self.sources = sources
     }
 
     /// Source `i`'s record, hashed now unless it was before.
     func record(_ i: Int) throws(BuildError) -> BuildRecord.Source {
         if let known = byIndex[i] { return known }
-        let now = try BuildRecord.sources([infos[i]], layerOf: [layerOf[i]])[0]
+        let now = try BuildRecord.sources([sources[i]])[0]
         byIndex[i] = now
         return now
     }
@@ -47,9 +45,9 @@ enum LayerMatching {
             let oldHashes = Set(recorded.filter { $0.layer == l && !$0.sha256.isEmpty }.map(\.sha256))
             let oldFiles = Set(recorded.filter { $0.layer == l }.map { URL(fileURLWithPath: $0.path).lastPathComponent })
             var same = false
-            let mine = hashes.infos.indices.filter { hashes.layerOf[$0] == l }
+            let mine = hashes.sources.indices.filter { hashes.sources[$0].layer == l }
             // Sheets of the same file names (new editions), else of the same content.
-            if mine.contains(where: { oldFiles.contains(URL(fileURLWithPath: hashes.infos[$0].path).lastPathComponent) }) { same = true }
+            if mine.contains(where: { oldFiles.contains(URL(fileURLWithPath: hashes.sources[$0].info.path).lastPathComponent) }) { same = true }
             for i in mine where !same {
                 if oldHashes.contains(try hashes.record(i).sha256) {
                     same = true

@@ -48,13 +48,13 @@ import TrailMapTestSupport
         let src = try fx.geographic("fiji", box: GeoBounds(west: 179, south: -17, east: 181, north: -16), size: 64)
         let sheet = try fx.projected(src, name: "utm60s", crs: "EPSG:32760", pixel: 2000)
         let plan = try BundleBuilder(options: fx.options([sheet], min: 5, max: 18, out: "deep.mbtiles")).plan()
-        #expect(plan.ranges[0].last?.count ?? 0 > BundleBuilder.maxTiles / 2, "the ranges span every longitude")
-        #expect(BundleBuilder.partTiles(plan.sources, layerOf: plan.layerOf, bands: plan.bands, bounds: plan.bounds) < 3_000_000)
+        #expect(plan.bands[0].ranges.last?.count ?? 0 > BundleBuilder.maxTiles / 2, "the ranges span every longitude")
+        #expect(BuildPlan.partTiles(plan.sources, bands: plan.bands.map(\.zoomBand), bounds: plan.bounds) < 3_000_000)
         // The units lie either side of 180 degrees (none in the empty middle, so none enumerated,
         // recorded or counted there), and the tiles to consider are theirs.
-        let n = 1 << plan.unitZooms[0]
-        #expect(!plan.units[0].isEmpty && plan.units[0].allSatisfy { $0.x < n / 256 || $0.x >= n - n / 256 },
-                "units far from the sheet: \(plan.units[0].filter { $0.x >= n / 256 && $0.x < n - n / 256 }.prefix(3))")
+        let n = 1 << plan.bands[0].unitZoom
+        #expect(!plan.bands[0].units.isEmpty && plan.bands[0].units.allSatisfy { $0.x < n / 256 || $0.x >= n - n / 256 },
+                "units far from the sheet: \(plan.bands[0].units.filter { $0.x >= n / 256 && $0.x < n - n / 256 }.prefix(3))")
         #expect(plan.total > 0 && plan.total < 3_000_000, "\(plan.total) tiles to consider")
 
         var o = fx.options([sheet], min: 5, max: 8, out: "colorado.mbtiles")

@@ -38,7 +38,7 @@ import TrailMapTestSupport
     /// Tiles of the build's ranges whose footprint meets `bounds`.
     func touching(_ bounds: [MercatorBounds], _ o: BuildOptions) throws -> Int {
         let plan = try BundleBuilder(options: o).plan()
-        return plan.ranges[0].reduce(0) { sum, r in sum + r.filter { t in bounds.contains { $0.intersects(t.mercatorBounds) } }.count }
+        return plan.bands[0].ranges.reduce(0) { sum, r in sum + r.filter { t in bounds.contains { $0.intersects(t.mercatorBounds) } }.count }
     }
 
     func expectEqualToFullRebuild(_ updated: String, _ names: [String]) throws {
@@ -64,7 +64,7 @@ import TrailMapTestSupport
         #expect(u.sourcesChanged.map { URL(fileURLWithPath: $0).lastPathComponent } == ["b.png"])
         #expect(u.sourcesAdded.isEmpty && u.sourcesRemoved.isEmpty)
         let plan = try BundleBuilder(options: o).plan()
-        let expected = try touching([plan.sources[1].mercatorBounds], o)
+        let expected = try touching([plan.sources[1].info.mercatorBounds], o)
         #expect(u.tilesRendered == expected, "re-rendered \(u.tilesRendered), tiles touching b.png \(expected)")
         #expect(u.tilesRendered < before.count / 2)
         #expect(u.tilesKept == before.count - expected)
@@ -229,11 +229,11 @@ import TrailMapTestSupport
         let now = SourceFileStamp(path: path)
         var before = now
         before.modifiedNanoseconds -= 1_000_000_000
-        let fresh = try BuildRecord.sources(plan.sources, layerOf: plan.layerOf, stamps: [now])[0]
+        let fresh = try BuildRecord.sources(plan.sources, stamps: [now])[0]
         #expect(fresh.sha256.count == 64 && fresh.modified == now.modifiedNanoseconds)
-        let edited = try BuildRecord.sources(plan.sources, layerOf: plan.layerOf, stamps: [before])[0]
+        let edited = try BuildRecord.sources(plan.sources, stamps: [before])[0]
         #expect(edited.sha256 == BuildRecord.changedDuringBuild && edited.modified == before.modifiedNanoseconds)
-        let kept = try BuildRecord.sources(plan.sources, layerOf: plan.layerOf, known: [fresh], stamps: [now])[0]
+        let kept = try BuildRecord.sources(plan.sources, known: [fresh], stamps: [now])[0]
         #expect(kept == fresh)
     }
 

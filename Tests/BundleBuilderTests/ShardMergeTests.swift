@@ -68,10 +68,10 @@ import TrailMapTestSupport
                                        bounds: GeoBounds(west: -101, south: 45, east: -98, north: 48), color: TestSources.terrain)
         let o = options([sw, ne], out: "corners.mbtiles")
         let plan = try BundleBuilder(options: o).plan()
-        let unitZ = plan.unitZooms[0], units = Set(plan.units[0])
-        let footprints = plan.sources.map(\.mercatorBounds)
+        let unitZ = plan.bands[0].unitZoom, units = Set(plan.bands[0].units)
+        let footprints = plan.sources.map(\.info.mercatorBounds)
         #expect(units.allSatisfy { u in footprints.contains { $0.intersects(u.mercatorBounds) } })
-        #expect(units.count < plan.ranges[0][unitZ - 2].count / 2, "\(units.count) of \(plan.ranges[0][unitZ - 2].count)")
+        #expect(units.count < plan.bands[0].ranges[unitZ - 2].count / 2, "\(units.count) of \(plan.bands[0].ranges[unitZ - 2].count)")
         _ = try BundleBuilder(options: o).build()
         let tiles = try TestBundle.tiles(dir.file("corners.mbtiles"))
         // Every top-zoom tile a sheet's footprint meets (away from its edges) is made.
@@ -79,7 +79,7 @@ import TrailMapTestSupport
             let dx = (f.maxX - f.minX) / 100, dy = (f.maxY - f.minY) / 100
             return MercatorBounds(minX: f.minX + dx, minY: f.minY + dy, maxX: f.maxX - dx, maxY: f.maxY - dy)
         }
-        for t in plan.ranges[0].last! where inner.contains(where: { $0.intersects(t.mercatorBounds) }) {
+        for t in plan.bands[0].ranges.last! where inner.contains(where: { $0.intersects(t.mercatorBounds) }) {
             #expect(tiles[t] != nil, "tile \(t) over a sheet")
         }
         #expect(tiles.keys.allSatisfy { t in t.z <= unitZ ? true : units.contains(TileID(z: unitZ, x: t.x >> (t.z - unitZ), y: t.y >> (t.z - unitZ))!) })
@@ -97,7 +97,7 @@ import TrailMapTestSupport
         var deep = o
         deep.minZoom = 18
         let plan = try BundleBuilder(options: deep).plan()
-        #expect(plan.ranges[0][0].count > BundleBuilder.maxTiles)
+        #expect(plan.bands[0].ranges[0].count > BundleBuilder.maxTiles)
         #expect(plan.total > 0 && plan.total < 100_000, "\(plan.total)")
     }
 
@@ -112,7 +112,7 @@ import TrailMapTestSupport
         o.layers = [BuildLayer(name: "a", sources: [sw, ne], zooms: 2...5), BuildLayer(name: "b", sources: [sw, ne], zooms: 6...9)]
         o.threads = 2
         let plan = try BundleBuilder(options: o).plan()
-        #expect(plan.bandTotals.count == 2 && plan.bandTotals.allSatisfy { $0 > 0 })
+        #expect(plan.bands.count == 2 && plan.bands.allSatisfy { $0.total > 0 })
         let seen = Mutex<[BuildProgress]>([])
         let report = try BundleBuilder(options: o).build { p in seen.withLock { $0.append(p) } }
         let rendering = seen.withLock { $0 }.filter { $0.phase == .rendering }
@@ -133,14 +133,14 @@ import TrailMapTestSupport
         var o = options([a], out: "x.mbtiles")
         o.clipBounds = GeoBounds(west: -110, south: 30, east: -80, north: 42)
         let plan = try BundleBuilder(options: o).plan()
-        let top = plan.ranges[0].last!
-        let footprints = [TileRange(bounds: plan.sources[0].bounds, zoom: top.z)]
-        let work = plan.units[0].map { BuildUnits.work(unit: $0, top: top, footprints: footprints) }
+        let top = plan.bands[0].ranges.last!
+        let footprints = [TileRange(bounds: plan.sources[0].info.bounds, zoom: top.z)]
+        let work = plan.bands[0].units.map { BuildUnits.work(unit: $0, top: top, footprints: footprints) }
         let total = work.reduce(0, +)
         for n in [2, 3] {
-            let parts = (1...n).map { k in BuildUnits.select(try! ShardSpec(index: k, count: n), units: [plan.units[0]], work: [work])[0] }
-            let shares = parts.map { p in p.reduce(0) { $0 + work[plan.units[0].firstIndex(of: $1)!] } }
-            #expect(Set(parts.joined()).count == plan.units[0].count && parts.joined().count == plan.units[0].count)
+            let parts = (1...n).map { k in BuildUnits.select(try! ShardSpec(index: k, count: n), units: [plan.bands[0].units], work: [work])[0] }
+            let shares = parts.map { p in p.reduce(0) { $0 + work[plan.bands[0].units.firstIndex(of: $1)!] } }
+            #expect(Set(parts.joined()).count == plan.bands[0].units.count && parts.joined().count == plan.bands[0].units.count)
             // Each part within a unit's work of an equal share.
             let biggest = work.max()!
             #expect(shares.allSatisfy { abs($0 - total / n) <= biggest }, "\(shares) of \(total)")
