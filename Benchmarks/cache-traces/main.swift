@@ -131,9 +131,10 @@ struct Bench {
             + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")
     }
 
-    /// A predictor that knows the regions' trails (`trails` model) as a server with trails does.
-    static func predictor(_ generator: TraceGenerator, trailPaths: Bool) -> PrefetchPredictor {
-        let predictor = PrefetchPredictor()
+    /// A predictor that knows the regions' trails (`trails` model) as a server with trails does,
+    /// reading popular places from `places` (as the server's, from its cache) or counting its own.
+    static func predictor(_ generator: TraceGenerator, trailPaths: Bool, places: TileCache? = nil) -> PrefetchPredictor {
+        let predictor = PrefetchPredictor(places: places)
         if trailPaths, generator.model == .trails {
             for r in 0..<generator.regions {
                 predictor.setTrailPaths(TrailPaths(lines: generator.trailLonLats(region: r)), bundle: UInt32(r))
@@ -159,8 +160,9 @@ struct Bench {
 
     static func replay(_ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
                        budget: Int, prefetch: Bool, trailPaths: Bool = true, expectations: Bool = true) -> Result {
-        let cache = TileCache(budget: budget, policy: kind)
-        let predictor = predictor(generator, trailPaths: trailPaths)
+        // As the server's cache system: with prefetch, the cache counts requests for the predictor.
+        let cache = TileCache(budget: budget, policy: kind, countsRequests: prefetch ? true : nil)
+        let predictor = predictor(generator, trailPaths: trailPaths, places: cache)
         for r in trace {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
             if prefetch {

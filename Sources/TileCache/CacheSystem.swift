@@ -14,7 +14,9 @@ public final class CacheSystem: Sendable {
 
     public init(_ configuration: CacheConfiguration = CacheConfiguration()) {
         self.configuration = configuration
-        cache = TileCache(budget: configuration.budget, policy: configuration.policy)
+        // With prefetch on, the cache counts requests per neighbourhood for the predictor too.
+        cache = TileCache(budget: configuration.budget, policy: configuration.policy,
+                          countsRequests: configuration.policy == .gdsf || configuration.prefetch)
         bundles = BundleManager(maxOpen: configuration.maxOpenBundles, idleTimeout: configuration.bundleIdleTimeout,
                                 bundleCost: configuration.bundleCost, cache: cache)
         pressure = MemoryPressureMonitor(settings: configuration.pressure, cache: cache, bundles: bundles)

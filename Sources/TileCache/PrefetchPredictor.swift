@@ -17,16 +17,23 @@ import TileGeometry
 /// `minUsedShare` of its recent ones were asked for, it stops getting predictions (they are
 /// still worked out and scored, and resume once they would be used again).
 /// At most `maxClients` sessions are tracked, the longest silent forgotten first.
+///
+/// Given a cache that counts requests (`TileCache.countsRequests`), the predictor reads popular
+/// places from the cache's counts (each request is counted once, by the cache); otherwise it
+/// counts the requests it observes itself.
 public final class PrefetchPredictor: Sendable {
     public let maxClients: Int
     /// Requests of one session at most this many milliseconds apart belong to one viewport.
     public let burstGap: UInt64
     /// Below this share of used predictions (over recent ones) a session gets none.
     public let minUsedShare: Double
+    /// The cache whose counts of requests per neighbourhood this predictor reads (nil: its own).
+    public let places: TileCache?
     private let state = Mutex<State>(State())
 
     struct State {
         var clients: [String: Track] = [:]
+        /// Requests per neighbourhood, when not read from a cache.
         var popularity = Popularity()
         /// Trails per bundle, which sessions moving along them follow.
         var paths: [UInt32: TrailPaths] = [:]
@@ -35,10 +42,13 @@ public final class PrefetchPredictor: Sendable {
         var typical = (width: 0, height: 0)
     }
 
-    public init(maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.15) {
+    /// - Parameter places: a cache whose counts of requests to read as popular places (used only
+    ///   when it counts requests, `TileCache.countsRequests`); nil to count observed requests here.
+    public init(maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.15, places: TileCache? = nil) {
         self.maxClients = max(1, maxClients)
         self.burstGap = burstGap
         self.minUsedShare = minUsedShare
+        self.places = places?.countsRequests == true ? places : nil
     }
 
     /// Milliseconds on a monotonic clock, the default `now` of `observe`.
@@ -68,21 +78,23 @@ public final class PrefetchPredictor: Sendable {
 
     /// Records a request at `now` (milliseconds) and returns what it predicts.
     public func predict(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds()) -> Prediction {
-        state.withLock { s in
+        let places = places
+        return state.withLock { s in
             s.tick += 1
-            s.popularity.record(key, tick: s.tick)
+            if places == nil { s.popularity.record(key, tick: s.tick) }
             if s.clients.count >= maxClients, s.clients[client] == nil { Self.forgetOldest(&s) }
             let typical = s.typical
             // The track is changed where it is stored (one hash of the client; a copy would
             // duplicate its pending set whenever predictions are issued).
             return Self.follow(&s.clients[client, default: Track(key: key, now: now, typical: typical)], key: key, now: now,
-                               tick: s.tick, gap: burstGap, minUsedShare: minUsedShare, popularity: s.popularity,
+                               tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
+                               popularity: PlaceCounts(own: s.popularity, cache: places),
                                paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical)
         }
     }
 
     private static func follow(_ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
-                               popularity: Popularity, paths: TrailPaths?, typical: inout (width: Int, height: Int)) -> Prediction {
+                               popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int)) -> Prediction {
         let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         track.tick = tick
@@ -108,6 +120,20 @@ public final class PrefetchPredictor: Sendable {
         // Forget the oldest eighth in one pass, so this stays cheap on average.
         let cut = s.clients.values.map(\.tick).sorted()[s.clients.count / 8]
         s.clients = s.clients.filter { $0.value.tick > cut }
+    }
+}
+
+/// Where a predictor reads popular places: the cache's counts when it shares them, else its own.
+struct PlaceCounts {
+    var own: Popularity
+    var cache: TileCache?
+
+    /// The decayed requests of all sessions in the neighbourhood of tile x, y at zoom z of a bundle.
+    /// Asked only when a session is seeded (its first whole viewport), so the cache's lock is
+    /// taken rarely (and the cache never takes the predictor's).
+    func count(bundle: UInt32, z: Int, x: Int, y: Int) -> Double {
+        if let cache { return cache.popularity(bundle: bundle, z: z, x: x, y: y) }
+        return own.count(bundle: bundle, z: z, x: x, y: y)
     }
 }
 
@@ -201,7 +227,7 @@ struct Track {
     }
 
     /// Follows the session through one request; returns predictions, most likely first.
-    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: Popularity, paths: TrailPaths? = nil) -> [TileID] {
+    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: PlaceCounts, paths: TrailPaths? = nil) -> [TileID] {
         let t = key.tile
         if pending.remove(key) { used += 1 }
         let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
@@ -331,7 +357,7 @@ struct Track {
 
     /// Seeds for a session that has a viewport but has not moved: the ring beyond the side of
     /// the viewport with the most requests of all sessions nearby.
-    func seed(popularity: Popularity) -> [TileID] {
+    func seed(popularity: PlaceCounts) -> [TileID] {
         guard let v = viewport else { return [] }
         let sides = [(1, 0), (-1, 0), (0, 1), (0, -1)]
         var best: (Double, Int, Int)?

@@ -14,9 +14,11 @@ public final class Prefetcher: Sendable {
     /// so they are not looked up again on every request near them.
     private let absent = Mutex(RecentKeys(capacity: 4096))
 
-    public init(cache: TileCache, predictor: PrefetchPredictor = PrefetchPredictor(), maxPending: Int = 256) {
+    /// `predictor`: by default one that reads popular places from `cache`'s counts (when it
+    /// counts requests).
+    public init(cache: TileCache, predictor: PrefetchPredictor? = nil, maxPending: Int = 256) {
         self.cache = cache
-        self.predictor = predictor
+        self.predictor = predictor ?? PrefetchPredictor(places: cache)
         self.maxPending = maxPending
     }
 

@@ -24,11 +24,14 @@ public final class TileCache: Sendable {
         var fraction = 1.0
         var flights: [TileKey: Flight] = [:]
         var stats = CacheStatistics()
-        /// Requests per neighbourhood (hits and misses, all clients), weighing admissions.
+        /// Requests per neighbourhood (hits and misses, all clients), weighing admissions and
+        /// read by a predictor sharing them.
         var places: Popularity
         var requests = 0
-        /// Whether the policy weighs popularity (else requests are not counted).
+        /// Whether the policy weighs popularity.
         var weighsPopularity = false
+        /// Whether requests are counted per neighbourhood (for the policy or a predictor).
+        var countsRequests = false
 
         func capacity(budget: Int) -> Int { max(0, Int(Double(budget) * fraction) - reserved) }
     }
@@ -36,14 +39,21 @@ public final class TileCache: Sendable {
     /// Requests (all clients) after which a neighbourhood's count of requests is halved, by default.
     public static let defaultPopularityHalfLife = 100_000
 
+    /// Whether requests are counted per neighbourhood (`popularity(bundle:z:x:y:)`).
+    public let countsRequests: Bool
+
     /// A cache of `budget` bytes evicting by `policy`. Each request counts in its tile's
-    /// neighbourhood (4x4 tiles of one zoom), halved every `popularityHalfLife` requests; a
-    /// policy that weighs popularity (GDSF) credits a tile coming in with it.
-    public init(budget: Int, policy: PolicyKind = .gdsf, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife) {
+    /// neighbourhood (4x4 tiles of one zoom), halved every `popularityHalfLife` requests, when
+    /// `countsRequests` (by default: when the policy weighs popularity); a policy that weighs
+    /// popularity (GDSF) credits a tile coming in with it.
+    public init(budget: Int, policy: PolicyKind = .gdsf, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife,
+                countsRequests: Bool? = nil) {
         self.budget = max(0, budget)
         var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self),
                       places: Popularity(halfLife: popularityHalfLife))
         s.weighsPopularity = policy == .gdsf
+        s.countsRequests = countsRequests ?? s.weighsPopularity
+        self.countsRequests = s.countsRequests
         s.stats.policy = policy.rawValue
         s.stats.budget = max(0, budget)
         state = Mutex(s)
@@ -118,6 +128,12 @@ public final class TileCache: Sendable {
                 return false
             }
         }
+    }
+
+    /// The decayed requests (all clients) of the neighbourhood (4x4 tiles) holding tile x, y at
+    /// zoom z of a bundle; 0 when requests are not counted (`countsRequests`).
+    public func popularity(bundle: UInt32, z: Int, x: Int, y: Int) -> Double {
+        state.withLock { $0.places.count(bundle: bundle, z: z, x: x, y: y) }
     }
 
     /// Whether a key is held (no hit counted).
@@ -204,6 +220,8 @@ public final class TileCache: Sendable {
             return
         }
         s.policy.setCapacity(capacity)
+        var evicted = 0
+        defer { if evicted > 0 { s.stats.evictions[.capacity, default: 0] += evicted } }
         while s.bytes + cost > capacity {
             let victim = priority == .demand ? s.policy.evict() : s.policy.evictCold()
             guard let victim, let e = s.entries.removeValue(forKey: victim) else {
@@ -211,7 +229,7 @@ public final class TileCache: Sendable {
                 return
             }
             s.bytes -= e.cost
-            s.stats.evictions[.capacity, default: 0] += 1
+            evicted += 1
         }
         s.entries[key] = Entry(tile: tile, cost: cost, prefetched: priority == .prefetch)
         s.bytes += cost
@@ -220,7 +238,7 @@ public final class TileCache: Sendable {
 
     /// Counts a request in its neighbourhood.
     private static func count(_ key: TileKey, _ s: inout State) {
-        guard s.weighsPopularity else { return }
+        guard s.countsRequests else { return }
         s.requests &+= 1
         s.places.record(key, tick: s.requests)
     }

@@ -56,24 +56,30 @@ final class RawTileConnection {
         return ok ? String(cString: text) : nil
     }
 
-    /// Writes what it can of `output` (one `writev`); false when the socket failed.
-    func flushOutput() -> Bool {
+    /// Writes what it can of `output` (`writev`, up to 64 buffers a call, the vectors on the
+    /// stack); the bytes written, or -1 when the socket failed.
+    func flushOutput() -> Int {
+        var total = 0
         while !output.isEmpty {
             let count = min(output.count, 64)
-            var vectors = [iovec](repeating: iovec(), count: count)
-            for i in 0..<count {
-                output[i].withUnsafeReadableBytes { vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
-            }
             // The buffers stay alive (and unmoved) in `output` during the call.
-            let written = writev(fd, vectors, Int32(count))
-            if written < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+            let written = withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+                for i in 0..<count {
+                    output[i].withUnsafeReadableBytes {
+                        vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+                    }
+                }
+                return writev(fd, vectors.baseAddress, Int32(count))
+            }
+            if written < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? total : -1 }
             consume(written)
-            if written == 0 { return true }
+            total += written
+            if written == 0 { return total }
         }
-        return true
+        return total
     }
 
-    /// Drops `count` sent bytes from the front of `output`.
+    /// Drops `count` sent bytes from the front of `output` (keeping its storage for the next answer).
     private func consume(_ count: Int) {
         var left = count
         var done = 0
@@ -87,6 +93,10 @@ final class RawTileConnection {
                 break
             }
         }
-        output.removeFirst(done)
+        if done == output.count {
+            output.removeAll(keepingCapacity: true)
+        } else {
+            output.removeFirst(done)
+        }
     }
 }

@@ -159,10 +159,10 @@ final class RawTileLoop: @unchecked Sendable {
     }
 
     private func writable(_ connection: RawTileConnection) {
-        let before = connection.output.reduce(0) { $0 + $1.readableBytes }
-        guard connection.flushOutput() else { return close(connection) }
+        let written = connection.flushOutput()
+        guard written >= 0 else { return close(connection) }
         let now = Self.clock()
-        if connection.output.reduce(0, { $0 + $1.readableBytes }) != before { connection.lastActivity = now }
+        if written > 0 { connection.lastActivity = now }
         guard connection.output.isEmpty else { return }
         if !connection.closeWhenSent, !connection.handOffWhenSent, !connection.input.isEmpty {
             guard answerInput(connection, now: now) else { return }

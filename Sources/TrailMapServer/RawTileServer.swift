@@ -194,7 +194,8 @@ struct RawListener {
         guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let e = errno
             Glibc.close(fd)
-            throw Failure.system("bind \(host):\(port)", e)
+            // NIO's error, as when Hummingbird binds the port itself (callers tell an address in use by it).
+            throw IOError(errnoCode: e, reason: "bind \(host):\(port)")
         }
         guard listen(fd, Int32(clamping: backlog)) == 0 else {
             let e = errno

@@ -46,9 +46,13 @@ public struct ServerConfiguration: Sendable {
     /// The free tileset drawn under every map of the pages; nil: the free one with the lowest minzoom.
     public var baseTileset: String?
     /// Threads of `RawTileServer`, the tile socket layer in front of Hummingbird (plain epoll:
-    /// free cached tiles answered there, every other connection handed to Hummingbird). 0 (the
-    /// default): Hummingbird owns the port and `TileWire` answers tiles in its pipeline.
+    /// free tiles answered there, every other connection handed to Hummingbird). 0 (the library's
+    /// default): Hummingbird owns the port and `TileWire` answers tiles in its pipeline;
+    /// `trailmap serve` runs `defaultTileLoops` unless told otherwise.
     public var tileLoops: Int = 0
+
+    /// The tile loops `trailmap serve` runs by default: one per processor this process may use.
+    public static var defaultTileLoops: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     public init(tilesDirectory: String) {
         self.tilesDirectory = tilesDirectory

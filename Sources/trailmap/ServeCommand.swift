@@ -46,8 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Most connections open at once; a connection beyond it is closed as soon as it is accepted.")
     var maxConnections: Int = 10_000
 
-    @Option(name: .long, help: "Threads of the plain-epoll tile layer in front of the HTTP server (free cached tiles answered there, every other connection handed on); 0: off.")
-    var tileLoops: Int = 0
+    @Option(name: .long, help: "Threads of the plain-epoll tile layer in front of the HTTP server (free tiles answered there, every other connection handed on); 0: off, the HTTP server owns the port (default: one per processor).")
+    var tileLoops: Int?
 
     @Option(name: .long, help: "Answer for a missing tile inside a tileset's range: 404 or transparent.")
     var emptyTiles: ServerConfiguration.EmptyTiles = .notFound
@@ -119,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...23).contains(previewZooms) else { throw ValidationError("--preview-zooms must be 0...23") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1...1000000") }
-        guard (0...256).contains(tileLoops) else { throw ValidationError("--tile-loops must be 0...256") }
+        if let tileLoops, !(0...256).contains(tileLoops) { throw ValidationError("--tile-loops must be 0...256") }
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
         guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be in (0, 3600] seconds") }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be in (0, 86400] seconds") }
@@ -145,7 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.port = port
         config.publicURL = publicURL.flatMap(PublicOrigin.normalized)
         config.maxConnections = maxConnections
-        config.tileLoops = tileLoops
+        config.tileLoops = tileLoops ?? ServerConfiguration.defaultTileLoops
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
         config.baseTileset = baseTileset

@@ -45,4 +45,46 @@ import TileGeometry
         #expect(try !popularOneStays(early: 40, filler: 2_000, late: 40, rival: 60, halfLife: 200),
                 "the first 40 decayed away: about 40 against 60")
     }
+
+    /// The counts as the cache keeps them match halving every count at once every `halfLife`
+    /// requests (a count below one half is forgotten at a halving), over a random walk of requests
+    /// around a few places, read back for every neighbourhood after each request.
+    @Test func lazyHalvingMatchesHalvingEveryCount() throws {
+        let halfLife = 7
+        let cache = TileCache(budget: 1 << 20, policy: .lru, popularityHalfLife: halfLife, countsRequests: true)
+        var eager = [[Int]: Double]()
+        var nextHalving = 0
+        var rng = SystemRandomNumberGenerator()
+        let places = [(0, 0), (4, 0), (8, 4), (400, 12)]
+        for tick in 1...300 {
+            if tick >= nextHalving {
+                nextHalving = tick + halfLife
+                eager = eager.filter { $0.value >= 0.5 }.mapValues { $0 / 2 }
+            }
+            let (px, py) = places[Int.random(in: 0..<(tick < 150 ? places.count : 2), using: &rng)]
+            let x = px + Int.random(in: 0...3, using: &rng), y = py + Int.random(in: 0...3, using: &rng)
+            _ = try cache.tile(TileKey(bundle: 2, tile: TileID(z: 12, x: x, y: y)!)) { sampleTile(10) }
+            eager[[x >> 2, y >> 2], default: 0] += 1
+            for (px, py) in places {
+                let got = cache.popularity(bundle: 2, z: 12, x: px + 1, y: py + 2)
+                #expect(got == eager[[px >> 2, py >> 2]] ?? 0, "tick \(tick), place \(px),\(py)")
+            }
+        }
+        // Other bundles, zooms and places beyond the zoom's tiles have none.
+        #expect(cache.popularity(bundle: 3, z: 12, x: 1, y: 1) == 0)
+        #expect(cache.popularity(bundle: 2, z: 11, x: 1, y: 1) == 0)
+        #expect(cache.popularity(bundle: 2, z: 12, x: -1, y: 0) == 0)
+    }
+
+    /// A cache counts requests only for a policy that weighs them, unless told to (for a predictor).
+    @Test func requestsAreCountedWhenSomethingReadsThem() throws {
+        let k = TileKey(bundle: 1, tile: TileID(z: 5, x: 1, y: 1)!)
+        for (policy, told, counted) in [(PolicyKind.gdsf, nil, true), (.lru, nil, false), (.lru, true, true), (.gdsf, false, false)] {
+            let cache = TileCache(budget: 1 << 20, policy: policy, countsRequests: told)
+            _ = try cache.tile(k) { sampleTile(10) }
+            _ = try cache.tile(k) { sampleTile(10) }
+            #expect(cache.countsRequests == counted)
+            #expect(cache.popularity(bundle: 1, z: 5, x: 1, y: 1) == (counted ? 2 : 0), "\(policy) \(String(describing: told))")
+        }
+    }
 }

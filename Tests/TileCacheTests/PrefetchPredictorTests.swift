@@ -101,6 +101,31 @@ import Synchronization
         #expect(view(p, "other", z: 10, x: 300...302, y: 300...302, at: 6000).isEmpty)
     }
 
+    @Test func aPredictorSharingTheCachesCountsSeedsFromThemAndCountsNothingItself() throws {
+        let cache = TileCache(budget: 1 << 20, policy: .gdsf)
+        let p = PrefetchPredictor(places: cache)
+        // Requests that only the cache saw (of sessions the predictor never observed) went to
+        // the viewport right of (100...102, 100...102).
+        for _ in 0..<20 {
+            for x in 104...107 { for y in 100...102 { _ = try cache.tile(k(10, x, y)) { sampleTile(10) } } }
+        }
+        // Another session, far away, shows the predictor the viewers' viewport size.
+        view(p, "first", z: 10, x: 300...302, y: 300...302, at: 0)
+        view(p, "first", z: 10, x: 303...303, y: 300...302, at: 1000)
+        let seeds = view(p, "new", z: 10, x: 100...102, y: 100...102, at: 5000)
+        #expect(Set(seeds) == Set((100...102).map { k(10, 103, $0) }))
+        // What the predictor observes is not counted twice: the cache alone counts.
+        #expect(cache.popularity(bundle: 1, z: 10, x: 100, y: 100) == 0)
+        // A predictor of its own (or given a cache that counts nothing) knows no such place.
+        for lone in [PrefetchPredictor(), PrefetchPredictor(places: TileCache(budget: 1 << 20, policy: .lru))] {
+            view(lone, "first", z: 10, x: 300...302, y: 300...302, at: 0)
+            view(lone, "first", z: 10, x: 303...303, y: 300...302, at: 1000)
+            #expect(view(lone, "new", z: 10, x: 100...102, y: 100...102, at: 5000).isEmpty)
+        }
+        // The server's prefetcher shares its cache's counts.
+        #expect(Prefetcher(cache: cache).predictor.places === cache)
+    }
+
     /// Like `view`, through `predict`: whether the last request found the session repeating its
     /// viewport, and all tiles predicted meanwhile.
     func predictView(_ p: PrefetchPredictor, _ client: String, z: Int, x: ClosedRange<Int>, y: ClosedRange<Int>,

@@ -49,5 +49,10 @@ import TrailMapTestSupport
         let second = try CLIRunner.run(["serve", "--tiles", dir.path, "--host", "127.0.0.1", "--port", "\(port)", "--log-level", "critical"])
         #expect(second.status == 1, "\(second.status) \(second.stderr)")
         #expect(second.stderr.contains("127.0.0.1:\(port)") && second.stderr.contains("in use"), "\(second.stderr)")
+        // The same advice whether the tile loops (the default) or the HTTP server binds the port.
+        #expect(second.stderr.contains("choose another --port"), "\(second.stderr)")
+        let third = try CLIRunner.run(["serve", "--tiles", dir.path, "--host", "127.0.0.1", "--port", "\(port)", "--tile-loops", "0",
+                                       "--log-level", "critical"])
+        #expect(third.status == 1 && third.stderr.contains("choose another --port"), "\(third.status) \(third.stderr)")
     }
 }

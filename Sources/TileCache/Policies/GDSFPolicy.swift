@@ -1,3 +1,5 @@
+import NIOCore
+
 /// Greedy-Dual-Size-Frequency (Cherkasova 1998): each key has a priority
 /// `L + frequency / size`, the victim is the key of lowest priority, and `L` (the inflation) rises
 /// to each victim's priority, so keys not read for a while age out. A byte budget thus goes to
@@ -318,10 +320,12 @@ struct PriorityHeap: Sendable {
 }
 
 /// Recently evicted keys with their read counts, bounded in count (the oldest forgotten first).
+/// Every operation is O(1) (amortized: the queue is a ring that grows to its largest length once).
 struct GhostCounts<Key: Hashable & Sendable>: Sendable {
     private var members: [Key: (count: Double, seq: Int)] = [:]
-    private var queue: [(key: Key, seq: Int)] = []
-    private var head = 0
+    /// Keys in the order they were remembered; an entry whose `seq` no longer matches its key's
+    /// was superseded or forgotten.
+    private var queue = CircularBuffer<(key: Key, seq: Int)>(initialCapacity: 64)
     private var seq = 0
 
     /// Remembers a key's count, forgetting the oldest beyond `limit`.
@@ -329,14 +333,9 @@ struct GhostCounts<Key: Hashable & Sendable>: Sendable {
         seq += 1
         members[key] = (count, seq)
         queue.append((key, seq))
-        while members.count > limit || queue.count - head > 2 * limit + 16 {
-            let (k, s) = queue[head]
-            head += 1
+        while members.count > limit || queue.count > 2 * limit + 16 {
+            let (k, s) = queue.removeFirst()
             if members[k]?.seq == s { members[k] = nil }
-        }
-        if head > 4096 && head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
         }
     }
 
