@@ -57,6 +57,16 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_TILE_TOKEN_LIFETIME=S`
+    /// makes tile tokens last S seconds, for the pages' renewal tests.
+    static var testTileTokenLifetime: TimeInterval? {
+        #if DEBUG
+        ProcessInfo.processInfo.environment["TRAILMAP_TEST_TILE_TOKEN_LIFETIME"].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil }
+        #else
+        nil
+        #endif
+    }
+
     /// The store settings, or nil when there is no catalog.
     func settings(logger: Logger) async throws -> StoreSettings? {
         let path = catalog ?? (FileManager.default.fileExists(atPath: CatalogCommand.defaultDatabase) ? CatalogCommand.defaultDatabase : nil)
@@ -86,7 +96,8 @@ struct StoreOptions: ParsableArguments {
             verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: bundleId, environment: environment)
         }
         let available = availableProducts.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        var settings = try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available)
+        var settings = try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available,
+                                         tileTokenLifetime: Self.testTileTokenLifetime ?? 3600)
         settings.maxUnboughtAreaBytes = Int64(areaQuoteSpace) * 1_000_000
         return settings
     }

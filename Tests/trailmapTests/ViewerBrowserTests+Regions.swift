@@ -18,7 +18,8 @@ import TrailMapTestSupport
         let process: Process
         let url: String
 
-        init() throws {
+        /// `environment`: added to the server's.
+        init(environment: [String: String] = [:]) throws {
             let tiles = dir.file("tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
             let builds: [(String, String, GeoBounds, Int, Int)] = [
@@ -37,7 +38,8 @@ import TrailMapTestSupport
             let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
                                              "--catalog", dir.file("catalog.sqlite")])
             guard publish.status == 0 else { throw DevToolsPipe.Failure("publish: \(publish.stderr)") }
-            (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: dir.file("catalog.sqlite"), sandbox: dir.file("sandbox"))
+            (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: dir.file("catalog.sqlite"), sandbox: dir.file("sandbox"),
+                                                                         environment: environment)
         }
 
         deinit {
