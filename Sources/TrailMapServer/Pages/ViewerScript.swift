@@ -18,6 +18,8 @@ enum ViewerScript {
     const switcher = L.control.layers({}, {}, { collapsed: false }).addTo(map);
     // The tab's session (shared with the store page), the tilesets, the base map's id, one layer group per tileset.
     let session = sessionStorage.getItem('token'), hasStore = false, baseId = null, current = null;
+    // Why the page was signed out, said again before a paid region's prompt until the next sign-in.
+    let ended = '';
     const summaries = {}, groups = {}, documents = {};
     // The message box: stays until the next action replaces it.
     function say(text, info) { const m = $('msg'); m.textContent = text || ''; m.hidden = !text; m.className = info ? 'info' : ''; }
@@ -85,10 +87,10 @@ enum ViewerScript {
       const buy = ' Buy it in the store (/store#' + s.productId + ')' + (session ? '.' : ', or sign in if you own it.');
       if (s.previewMaxzoom != null) {
         group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom, id), id, null));
-        say(tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
+        say((ended ? ended + ' ' : '') + tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
         return 'preview';
       }
-      say(tj.name + ' is a paid region without a preview.' + buy, true);
+      say((ended ? ended + ' ' : '') + tj.name + ' is a paid region without a preview.' + buy, true);
       return 'paid';
     }
     // A tile token is renewed before it expires, for as long as its layer is on the map: tiles not
@@ -177,7 +179,8 @@ enum ViewerScript {
     select.onchange = () => show(select.value);
     // The account box (with a store): sign in here or on the store page, the session is the tab's.
     function signedOut(message) {
-      session = null; sessionStorage.removeItem('token'); accountBox(); if (current) archiveLink(current, null); if (message) say(message);
+      session = null; sessionStorage.removeItem('token'); accountBox(); if (current) archiveLink(current, null);
+      if (message) { ended = message; say(message); }
     }
     function accountBox() {
       const el = $('account');
@@ -192,7 +195,7 @@ enum ViewerScript {
       $('in').onclick = async () => {
         say('');
         try { const s = await call('POST', '/sessions', { email: $('email').value, password: $('pw').value });
-          session = s.token; sessionStorage.setItem('token', session); accountBox(); refill(); }
+          session = s.token; ended = ''; sessionStorage.setItem('token', session); accountBox(); refill(); }
         catch (e) { say(e.message); }
       };
     }
@@ -242,6 +245,10 @@ enum ViewerScript {
         return;
       }
       hasStore = true; accountBox();
+      // A session the server does not know (ended elsewhere, expired, never one) is forgotten with a message.
+      if (session) call('GET', '/entitlements').catch(e => {
+        if (e.status === 401 && session) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); refill(); }
+      });
       $('trails').hidden = false;
       const asked = new URLSearchParams(location.search).get('trails');
       if (asked) findTrails(asked).catch(e => { $('found').textContent = 'error: ' + e; });
