@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import TileGeometry
 import Trails
 
 /// `build --terrain-image png|webp`: terrain tiles' image format (any case).
@@ -72,5 +73,32 @@ extension TrailQuery.Sort: ExpressibleByArgument {
     @Sendable static func parse(_ text: String) throws -> TrailQuery.Sort {
         guard let s = TrailQuery.Sort(rawValue: text) else { throw ValidationError("--sort must be distance, length or name.") }
         return s
+    }
+}
+
+/// `regions sandbox-refund --type`: the store notification to send.
+enum RefundTypeArgument: String, ExpressibleByArgument, CaseIterable {
+    case refund = "REFUND", revoke = "REVOKE", refundReversed = "REFUND_REVERSED"
+
+    @Sendable static func parse(_ text: String) throws -> RefundTypeArgument {
+        guard let value = RefundTypeArgument(rawValue: text) else { throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED") }
+        return value
+    }
+}
+
+/// `bundle extract --bbox west,south,east,north` in degrees, west below east and south below north.
+struct ExtractBoxArgument: ExpressibleByArgument {
+    let bounds: GeoBounds
+
+    init?(argument: String) {
+        guard let b = GeoBounds(parsing: argument), b.isValid else { return nil }
+        bounds = b
+    }
+
+    @Sendable static func parse(_ text: String) throws -> ExtractBoxArgument {
+        guard let b = ExtractBoxArgument(argument: text) else {
+            throw ValidationError("--bbox must be west,south,east,north in degrees with west < east and south < north, got \"\(text)\"")
+        }
+        return b
     }
 }

@@ -175,17 +175,14 @@ struct RegionsSandboxRefundCommand: AsyncParsableCommand {
         commandName: "sandbox-refund",
         abstract: "Sandbox store only: refund (or revoke, or reverse a refund of) your purchase through a signed store notification.")
     @Argument(help: "Product id.") var id: String
-    @Option(name: .long, help: "REFUND, REVOKE or REFUND_REVERSED.") var type: String = "REFUND"
+    @Option(name: .long, help: "The notification: REFUND, REVOKE or REFUND_REVERSED.", transform: RefundTypeArgument.parse)
+    var type: RefundTypeArgument = .refund
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
-    func validate() throws {
-        guard ["REFUND", "REVOKE", "REFUND_REVERSED"].contains(type) else { throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED") }
-    }
-
     func run() async throws {
-        let transaction = try await options.manager().sandboxNotify(id, type: type)
-        if json { return try RegionsOutput.json(CommandReports.Refund(productId: id, type: type, transactionId: transaction)) }
-        TerminalText.print("The store sent \(type) for transaction \(transaction) of \(id). See `trailmap regions status`.")
+        let transaction = try await options.manager().sandboxNotify(id, type: type.rawValue)
+        if json { return try RegionsOutput.json(CommandReports.Refund(productId: id, type: type.rawValue, transactionId: transaction)) }
+        TerminalText.print("The store sent \(type.rawValue) for transaction \(transaction) of \(id). See `trailmap regions status`.")
     }
 }

@@ -17,6 +17,9 @@ import TrailMapTestSupport
              "--available-products must be product ids separated by commas"),
             (["trails", "search", dir.file("none.mbtiles"), "--bbox", "1,2,3"], "--bbox: give W,S,E,N in degrees"),
             (["regions", "trails", "search", "--sort", "height", "--state-dir", dir.file("state")], "--sort must be distance, length or name."),
+            (["bundle", "extract", dir.file("none.mbtiles"), "--bbox", "2,2,1,1", "--out", dir.file("x.mbtiles")],
+             #"--bbox must be west,south,east,north in degrees with west < east and south < north, got "2,2,1,1""#),
+            (["regions", "sandbox-refund", "x", "--type", "REFUN", "--state-dir", dir.file("state")], "--type must be REFUND, REVOKE or REFUND_REVERSED"),
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(args)
