@@ -41,15 +41,12 @@ struct RegionsShowCommand: AsyncParsableCommand {
 
 struct RegionsNearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "near", abstract: "Regions whose coverage holds a point.")
-    @Argument(help: "LAT,LON in degrees, e.g. 40.34,-105.68.") var point: String
+    @Argument(help: "LAT,LON in degrees, e.g. 40.34,-105.68.", transform: PointArgument.parse) var point: PointArgument
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
-    func validate() throws { _ = try PointArgument.parse(point) }
-
     func run() async throws {
-        let (lat, lon) = try PointArgument.parse(point)
-        let products = try await options.manager().near(latitude: lat, longitude: lon)
+        let products = try await options.manager().near(latitude: point.latitude, longitude: point.longitude)
         if json { try RegionsOutput.json(products) } else { RegionsOutput.products(products) }
     }
 }

@@ -74,7 +74,8 @@ struct TrailsAddCommand: ParsableCommand {
 /// The query options shared by `trails search` and `regions trails search`.
 struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, help: "Name or ref words (any case and accents, the last word a prefix, typos tolerated).") var q: String?
-    @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).") var near: String?
+    @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).", transform: PointArgument.parse)
+    var near: PointArgument?
     @Option(name: .long, help: "Greatest distance from --near to the trail, km.") var radiusKm: Double?
     @Option(name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).", transform: TrailBoxArgument.parse)
     var bbox: TrailBoxArgument?
@@ -93,8 +94,7 @@ struct TrailQueryOptions: ParsableArguments {
         var query = TrailQuery()
         query.text = q
         if let near {
-            let (lat, lon) = try PointArgument.parse(near)
-            query.near = LonLat(lon: lon, lat: lat)
+            query.near = LonLat(lon: near.longitude, lat: near.latitude)
         }
         query.radiusKm = radiusKm
         query.bbox = bbox?.box

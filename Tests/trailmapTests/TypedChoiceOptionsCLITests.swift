@@ -20,6 +20,9 @@ import TrailMapTestSupport
             (["bundle", "extract", dir.file("none.mbtiles"), "--bbox", "2,2,1,1", "--out", dir.file("x.mbtiles")],
              #"--bbox must be west,south,east,north in degrees with west < east and south < north, got "2,2,1,1""#),
             (["regions", "sandbox-refund", "x", "--type", "REFUN", "--state-dir", dir.file("state")], "--type must be REFUND, REVOKE or REFUND_REVERSED"),
+            (["regions", "near", "91,0", "--state-dir", dir.file("state")], "Give the point as LAT,LON in degrees, e.g. 40.34,-105.68."),
+            (["regions", "area", "quote", "40.3", "--radius-km", "5", "--state-dir", dir.file("state")], "Give the point as LAT,LON in degrees"),
+            (["trails", "search", dir.file("none.mbtiles"), "--near", "north", "--radius-km", "2"], "Give the point as LAT,LON in degrees"),
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(args)
