@@ -7,9 +7,10 @@ import Synchronization
 /// The viewer's static files (Leaflet from Debian's libjs-leaflet), read once and kept in memory,
 /// and the pages' own scripts (`embedded`).
 /// Only a fixed list of names is served, so no request path ever reaches the file system.
+/// Every file carries an ETag of its content and answers a matching `If-None-Match` with 304.
 final class AssetStore: Sendable {
     let leafletDirectory: String
-    private let cache = Mutex<[String: ByteBuffer]>([:])
+    private let cache = Mutex<[String: PageAsset]>([:])
 
     static let files: [String: String] = [
         "leaflet.js": "application/javascript; charset=utf-8",
@@ -32,23 +33,23 @@ final class AssetStore: Sendable {
         "trailmap-store.js": ("application/javascript; charset=utf-8", StoreScript.source),
     ]
 
-    func response(for name: String) throws -> Response {
-        if let (type, body) = AssetStore.embedded[name] {
-            return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-        }
+    /// The embedded files with their ETags (hashed once).
+    static let embeddedAssets: [String: PageAsset] = embedded.mapValues {
+        PageAsset(text: $0.body, contentType: $0.type, cacheControl: "no-cache")
+    }
+
+    /// The file `name` (200, or 304 when `ifNoneMatch` names its ETag).
+    func response(for name: String, ifNoneMatch: String? = nil) throws -> Response {
+        if let asset = AssetStore.embeddedAssets[name] { return asset.response(ifNoneMatch: ifNoneMatch) }
         guard let type = AssetStore.files[name] else { throw APIError.notFound("not_found", "no viewer file \(name.prefix(100))") }
-        if let cached = cache.withLock({ $0[name] }) {
-            return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
-                            body: ResponseBody(byteBuffer: cached))
-        }
+        if let cached = cache.withLock({ $0[name] }) { return cached.response(ifNoneMatch: ifNoneMatch) }
         let path = (leafletDirectory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw APIError(.notFound, code: "viewer_asset_missing",
                            message: "\(path) is missing: install Debian's libjs-leaflet (apt-get install libjs-leaflet) or pass --leaflet-dir")
         }
-        let buffer = ByteBuffer(bytes: data)
-        cache.withLock { $0[name] = buffer }
-        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
-                        body: ResponseBody(byteBuffer: buffer))
+        let asset = PageAsset(bytes: data, contentType: type, cacheControl: "public, max-age=86400")
+        cache.withLock { $0[name] = asset }
+        return asset.response(ifNoneMatch: ifNoneMatch)
     }
 }

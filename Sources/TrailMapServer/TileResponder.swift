@@ -56,18 +56,21 @@ public struct TileResponder: HTTPResponder {
         try await router!.respond(to: request, context: context)
     }
 
-    /// `GET /` and `/index.html`: the map viewer.
-    func viewerPage() -> Response {
-        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-                                        .contentSecurityPolicy: PageSecurity.viewer],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+    /// The viewer's page, with its ETag.
+    static let viewerAsset = PageAsset(text: ViewerPage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache",
+                                       extra: [.contentSecurityPolicy: PageSecurity.viewer])
+    /// The store's page, with its ETag.
+    static let storeAsset = PageAsset(text: StorePage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache",
+                                      extra: [.contentSecurityPolicy: PageSecurity.store])
+
+    /// `GET /` and `/index.html`: the map viewer (304 when the browser holds it).
+    func viewerPage(_ request: Request) -> Response {
+        Self.viewerAsset.response(ifNoneMatch: request.headers[.ifNoneMatch])
     }
 
-    /// `GET /store`: the store page (servers with a catalog).
-    func storePage() -> Response {
-        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-                                        .contentSecurityPolicy: PageSecurity.store],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: StorePage.html)))
+    /// `GET /store`: the store page (servers with a catalog; 304 when the browser holds it).
+    func storePage(_ request: Request) -> Response {
+        Self.storeAsset.response(ifNoneMatch: request.headers[.ifNoneMatch])
     }
 
     /// `GET /metrics`: Prometheus text.

@@ -142,8 +142,8 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The trails' field mapping (JSON): their attributes as name, ref, difficulty, uses and surface (default: the OpenStreetMap preset for .osm/.pbf files, names and refs otherwise).", valueName: "file"))
     var trailsMapping: String?
 
-    @Option(name: .long, help: ArgumentHelp("osm: read the trails' attributes as OpenStreetMap tags (highway, sac_scale, mtb:scale, foot, bicycle, horse, ...), for tagged GeoJSON or GeoPackage exports.", valueName: "preset"))
-    var trailsPreset: String?
+    @Option(name: .long, help: ArgumentHelp("osm: read the trails' attributes as OpenStreetMap tags (highway, sac_scale, mtb:scale, foot, bicycle, horse, ...), for tagged GeoJSON or GeoPackage exports.", valueName: "preset"), transform: TrailsPresetArgument.parse)
+    var trailsPreset: TrailsPresetArgument?
 
     @Flag(name: .long, help: "Join the segments of one named trail that meet end to end into one trail.")
     var trailsJoin = false
@@ -173,7 +173,6 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--trails-mapping, --trails-preset, --trails-join, --trails-style and --trails-zooms apply to --trails")
         }
         if trailsMapping != nil && trailsPreset != nil { throw ValidationError("give --trails-mapping or --trails-preset, not both") }
-        if let trailsPreset, trailsPreset != "osm" { throw ValidationError("--trails-preset must be osm, not \(trailsPreset)") }
         if manifest != nil && !trails.isEmpty { throw ValidationError("--manifest gives the trails (a layer of kind trails): drop --trails") }
         for o in openOptions where !ReadOptions.isOpenOption(o) {
             throw ValidationError("--open-option \(o): give KEY=VALUE, e.g. --open-option DPI=300")
@@ -229,7 +228,7 @@ struct BuildCommand: ParsableCommand {
         if let tileSize { options.tileSize = tileSize }
         if let layer = try terrain.layer(format: format, crs: options.read.crs, hasSources: !source.isEmpty || sourceList != nil) {
             options.terrain = layer
-            if layer.encoding != nil, terrain.terrainImage?.lowercased() == "webp" {
+            if layer.encoding != nil, terrain.terrainImage == .webp {
                 options.format = .webp
                 options.lossless = true
             }
@@ -357,7 +356,7 @@ struct BuildCommand: ParsableCommand {
     private func trailLayer() throws -> TrailLayerOptions {
         var t = TrailLayerOptions(sources: trails)
         t.join = trailsJoin
-        if trailsPreset == "osm" { t.mapping = TrailLayerOptions.osmPreset }
+        if trailsPreset == .osm { t.mapping = TrailLayerOptions.osmPreset }
         if let trailsMapping {
             do { t.mapping = try TrailFieldMapping.load(path: trailsMapping) } catch { throw ValidationError("--trails-mapping: \(error)") }
         }

@@ -131,15 +131,13 @@ struct ExtractCommand: ParsableCommand {
         commandName: "extract", abstract: "Cut the tiles of a bounding box into a new, smaller bundle.")
 
     @Argument(help: "The source .mbtiles file.") var file: String
-    @Option(name: .long, parsing: .unconditional, help: "west,south,east,north in degrees.") var bbox: String
+    @Option(name: .long, parsing: .unconditional, help: "west,south,east,north in degrees.", transform: ExtractBoxArgument.parse)
+    var bbox: ExtractBoxArgument
     @Option(name: .long, help: "Output .mbtiles path.") var out: String
     @Option(name: .long, help: "Name of the new bundle (default: the source's).") var name: String?
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func validate() throws {
-        guard let b = GeoBounds(parsing: bbox), b.isValid else {
-            throw ValidationError("--bbox must be west,south,east,north in degrees with west < east and south < north, got \"\(bbox)\"")
-        }
         if !out.hasSuffix(".mbtiles") { throw ValidationError("--out must end in .mbtiles") }
         if URL(fileURLWithPath: out).standardized.path == URL(fileURLWithPath: file).standardized.path {
             throw ValidationError("--out must differ from the source file")
@@ -147,10 +145,9 @@ struct ExtractCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let box = GeoBounds(parsing: bbox) else { throw ValidationError("bad --bbox") }
-        let stats = try BundleExtractor.extract(from: file, bbox: box, to: out, name: name)
+        let stats = try BundleExtractor.extract(from: file, bbox: bbox.bounds, to: out, name: name)
         if !json { print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))") }
-        let trails = try TrailsOutput.copyTrails(from: file, to: out, within: box, quiet: json)
+        let trails = try TrailsOutput.copyTrails(from: file, to: out, within: bbox.bounds, quiet: json)
         if json {
             try JSONOutput.print(CommandReports.Extract(file: out, tiles: stats.tiles, storedImages: stats.uniqueImages, tileBytes: stats.tileBytes,
                                                         storedBytes: stats.storedBytes, trails: trails))

@@ -27,7 +27,10 @@ struct ByteSize: ExpressibleByArgument, Sendable, CustomStringConvertible {
 
     var description: String { ByteSize.format(bytes) }
 
-    /// Human-readable size, e.g. `12.3 MB`.
+    /// Human-readable size, e.g. `12.3 MB`: units of 1024 bytes, one decimal, a tie rounded up, as
+    /// the pages write sizes (JavaScript's `toFixed(1)`). `%.1f` would round a tie to even
+    /// (1.25 MB exactly: `1.2 MB` here, `1.3 MB` on the page). Dividing by 1024 and multiplying by
+    /// ten are exact for any file size, so the tenths are rounded from the exact value.
     static func format(_ bytes: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var v = Double(bytes)
@@ -36,6 +39,7 @@ struct ByteSize: ExpressibleByArgument, Sendable, CustomStringConvertible {
             v /= 1024
             i += 1
         }
-        return i == 0 ? "\(bytes) B" : String(format: "%.1f %@", v, units[i])
+        let tenths = (v * 10).rounded(.toNearestOrAwayFromZero)
+        return i == 0 ? "\(bytes) B" : String(format: "%.1f %@", tenths / 10, units[i])
     }
 }

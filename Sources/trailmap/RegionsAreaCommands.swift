@@ -16,7 +16,7 @@ struct RegionsAreaQuoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quote",
         abstract: "What the area around a point would be: bounds, zooms, exact size, price and how long the quote holds.")
-    @Argument(help: "The center as LAT,LON in degrees, e.g. 40.34,-105.68.") var point: String
+    @Argument(help: "The center as LAT,LON in degrees, e.g. 40.34,-105.68.", transform: PointArgument.parse) var point: PointArgument
     @Option(name: .long, help: "Radius around the point in kilometres (more than 0, at most 200).") var radiusKm: Double
     @Option(name: .long, help: "Lowest zoom (default: the sources' lowest).") var minzoom: Int?
     @Option(name: .long, help: "Top zoom (default: the sources' top zoom, lowered when the area would not fit the product's cap).") var maxzoom: Int?
@@ -25,7 +25,6 @@ struct RegionsAreaQuoteCommand: AsyncParsableCommand {
     @OptionGroup var options: RegionOptions
 
     func validate() throws {
-        _ = try PointArgument.parse(point)
         guard radiusKm.isFinite, radiusKm > 0, radiusKm <= AreaQuoteRequest.maxRadiusKm else {
             throw ValidationError("--radius-km must be more than 0 and at most \(Int(AreaQuoteRequest.maxRadiusKm)) (kilometres), not \(radiusKm).")
         }
@@ -38,7 +37,7 @@ struct RegionsAreaQuoteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (lat, lon) = try PointArgument.parse(point)
+        let (lat, lon) = (point.latitude, point.longitude)
         let quote = try await options.manager().quoteArea(latitude: lat, longitude: lon, radiusKm: radiusKm, minzoom: minzoom,
                                                           maxzoom: maxzoom, productId: product)
         if json { try RegionsOutput.json(quote) } else { RegionsAreaOutput.quote(quote, latitude: lat, longitude: lon, radiusKm: radiusKm) }
@@ -63,13 +62,19 @@ struct RegionsAreaBuyCommand: AsyncParsableCommand {
     }
 }
 
-/// A point given as `LAT,LON` in degrees.
-enum PointArgument {
-    static func parse(_ text: String) throws -> (latitude: Double, longitude: Double) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
-            throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68.")
-        }
-        return (lat, lon)
+/// A point given as `LAT,LON` in degrees (parsed as the command line is read).
+struct PointArgument: ExpressibleByArgument {
+    let latitude: Double
+    let longitude: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        (latitude, longitude) = (lat, lon)
+    }
+
+    @Sendable static func parse(_ text: String) throws -> PointArgument {
+        guard let p = PointArgument(argument: text) else { throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68.") }
+        return p
     }
 }

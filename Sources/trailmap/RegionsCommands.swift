@@ -41,15 +41,12 @@ struct RegionsShowCommand: AsyncParsableCommand {
 
 struct RegionsNearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "near", abstract: "Regions whose coverage holds a point.")
-    @Argument(help: "LAT,LON in degrees, e.g. 40.34,-105.68.") var point: String
+    @Argument(help: "LAT,LON in degrees, e.g. 40.34,-105.68.", transform: PointArgument.parse) var point: PointArgument
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
-    func validate() throws { _ = try PointArgument.parse(point) }
-
     func run() async throws {
-        let (lat, lon) = try PointArgument.parse(point)
-        let products = try await options.manager().near(latitude: lat, longitude: lon)
+        let products = try await options.manager().near(latitude: point.latitude, longitude: point.longitude)
         if json { try RegionsOutput.json(products) } else { RegionsOutput.products(products) }
     }
 }
@@ -175,17 +172,14 @@ struct RegionsSandboxRefundCommand: AsyncParsableCommand {
         commandName: "sandbox-refund",
         abstract: "Sandbox store only: refund (or revoke, or reverse a refund of) your purchase through a signed store notification.")
     @Argument(help: "Product id.") var id: String
-    @Option(name: .long, help: "REFUND, REVOKE or REFUND_REVERSED.") var type: String = "REFUND"
+    @Option(name: .long, help: "The notification: REFUND, REVOKE or REFUND_REVERSED.", transform: RefundTypeArgument.parse)
+    var type: RefundTypeArgument = .refund
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
-    func validate() throws {
-        guard ["REFUND", "REVOKE", "REFUND_REVERSED"].contains(type) else { throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED") }
-    }
-
     func run() async throws {
-        let transaction = try await options.manager().sandboxNotify(id, type: type)
-        if json { return try RegionsOutput.json(CommandReports.Refund(productId: id, type: type, transactionId: transaction)) }
-        TerminalText.print("The store sent \(type) for transaction \(transaction) of \(id). See `trailmap regions status`.")
+        let transaction = try await options.manager().sandboxNotify(id, type: type.rawValue)
+        if json { return try RegionsOutput.json(CommandReports.Refund(productId: id, type: type.rawValue, transactionId: transaction)) }
+        TerminalText.print("The store sent \(type.rawValue) for transaction \(transaction) of \(id). See `trailmap regions status`.")
     }
 }

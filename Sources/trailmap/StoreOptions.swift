@@ -24,8 +24,9 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "Run a sandbox store from this folder (made by `trailmap store sandbox init`): its root is trusted and POST /api/v1/sandbox/... signs purchases.")
     var storeSandbox: String?
 
-    @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).")
-    var availableProducts: String?
+    @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).",
+            transform: ProductIDListArgument.parse)
+    var availableProducts: ProductIDListArgument?
 
     @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote answers 503 until older ones expire.")
     var areaQuoteSpace: Int = 2000
@@ -43,9 +44,6 @@ struct StoreOptions: ParsableArguments {
         guard areaQuoteSpace >= 1 && areaQuoteSpace <= 100_000_000 else {
             throw ValidationError("--area-quote-space must be a number of megabytes from 1 to 100000000")
         }
-        if let ids = availableProducts?.split(separator: ","), !ids.allSatisfy({ ProductFile.isValidProductID($0.trimmingCharacters(in: .whitespaces)) }) {
-            throw ValidationError("--available-products must be product ids separated by commas")
-        }
         // Checked before the server starts: a store asked for but missing is a failure (exit 1),
         // not a server that runs without it.
         var isFolder: ObjCBool = false
@@ -55,6 +53,16 @@ struct StoreOptions: ParsableArguments {
         if let missing = storeRootCert.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
             throw CommandFailure("--store-root-cert \(missing): no such file")
         }
+    }
+
+    /// Debug builds only (the tests' binary; never a release): `TRAILMAP_TEST_TILE_TOKEN_LIFETIME=S`
+    /// makes tile tokens last S seconds, for the pages' renewal tests.
+    static var testTileTokenLifetime: TimeInterval? {
+        #if DEBUG
+        ProcessInfo.processInfo.environment["TRAILMAP_TEST_TILE_TOKEN_LIFETIME"].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil }
+        #else
+        nil
+        #endif
     }
 
     /// The store settings, or nil when there is no catalog.
@@ -85,8 +93,9 @@ struct StoreOptions: ParsableArguments {
         } else {
             verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: bundleId, environment: environment)
         }
-        let available = availableProducts.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        var settings = try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available)
+        let available = availableProducts?.ids
+        var settings = try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available,
+                                         tileTokenLifetime: Self.testTileTokenLifetime ?? 3600)
         settings.maxUnboughtAreaBytes = Int64(areaQuoteSpace) * 1_000_000
         return settings
     }

@@ -47,8 +47,9 @@ struct TerrainArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The unit of the DEM's values, replacing what the file names: metre, foot or us-foot (default: the band's unit; none is metres).", valueName: "unit"))
     var demUnit: VerticalUnit?
 
-    @Option(name: .long, help: ArgumentHelp("Terrain tiles' image format: png (the default) or webp (lossless).", valueName: "format"))
-    var terrainImage: String?
+    @Option(name: .long, help: ArgumentHelp("Terrain tiles' image format: png (the default) or webp (lossless).", valueName: "format"),
+            transform: TerrainImageArgument.parse)
+    var terrainImage: TerrainImageArgument?
 
     /// The terrain encoding a `--format` value names: `terrarium` or `terrain-rgb` (Mapbox's).
     static func encoding(name: String) -> TerrainEncoding? {
@@ -98,10 +99,7 @@ struct TerrainArguments: ParsableArguments {
         if !hillshade && (hillshadeMode != nil || azimuth != nil || altitude != nil || zFactor != nil) {
             throw ValidationError("--hillshade-mode, --azimuth, --altitude and --z-factor apply to --hillshade")
         }
-        if let terrainImage {
-            guard tiles != nil else { throw ValidationError("--terrain-image applies to --format terrarium or terrain-rgb") }
-            guard ["png", "webp"].contains(terrainImage.lowercased()) else { throw ValidationError("--terrain-image must be png or webp, not \(terrainImage)") }
-        }
+        if terrainImage != nil, tiles == nil { throw ValidationError("--terrain-image applies to --format terrarium or terrain-rgb") }
         if let problem = options.problem {
             switch problem {
             case .azimuth: throw ValidationError("--azimuth: \(problem)")

@@ -20,7 +20,8 @@ struct TrailsAddCommand: ParsableCommand {
     @Argument(help: "The .mbtiles bundle to add the trails to.") var bundle: String
     @Option(name: .long, help: "A vector file GDAL reads (repeatable).") var trails: [String] = []
     @Option(name: .long, help: "A JSON field mapping (source fields to name, ref, difficulty, uses, surface).") var mapping: String?
-    @Option(name: .long, help: "A built-in mapping: osm (the default for .osm and .pbf files) or generic.") var preset: String?
+    @Option(name: .long, help: "A built-in mapping: osm (the default for .osm and .pbf files) or generic.", transform: TrailMappingPresetArgument.parse)
+    var preset: TrailMappingPresetArgument?
     @Flag(name: .long, help: "Join segments of one named trail (same name and ref, ends touching) into one trail.") var join = false
     @Option(name: .long, help: "How close ends must be to join, metres.") var joinToleranceM: Double = 5
     @Option(name: .long, help: "CRS of layers that declare none (EPSG code, WKT or PROJ string).") var assumeCrs: String?
@@ -31,7 +32,6 @@ struct TrailsAddCommand: ParsableCommand {
     func validate() throws {
         guard !trails.isEmpty else { throw ValidationError("Give at least one --trails FILE.") }
         if mapping != nil, preset != nil { throw ValidationError("Give --mapping or --preset, not both.") }
-        if let preset, !["osm", "generic"].contains(preset) { throw ValidationError("--preset must be osm or generic, not \(preset).") }
         guard joinToleranceM.isFinite, joinToleranceM >= 0, joinToleranceM <= 1000 else {
             throw ValidationError("--join-tolerance-m must be 0...1000.")
         }
@@ -47,7 +47,7 @@ struct TrailsAddCommand: ParsableCommand {
         options.skipInvalidFeatures = skipInvalid
         do throws(TrailIngestError) {
             if let mapping { options.mapping = try TrailFieldMapping.load(path: mapping) }
-            if let preset { options.mapping = preset == "osm" ? .osm : .generic }
+            if let preset { options.mapping = preset == .osm ? .osm : .generic }
         } catch { throw CommandFailure(description: TrailsMessages.ingest(error)) }
         let result: TrailIngestResult
         do throws(TrailIngestError) { result = try TrailIngest.read(paths: trails, options: options) } catch {
@@ -74,9 +74,11 @@ struct TrailsAddCommand: ParsableCommand {
 /// The query options shared by `trails search` and `regions trails search`.
 struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, help: "Name or ref words (any case and accents, the last word a prefix, typos tolerated).") var q: String?
-    @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).") var near: String?
+    @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).", transform: PointArgument.parse)
+    var near: PointArgument?
     @Option(name: .long, help: "Greatest distance from --near to the trail, km.") var radiusKm: Double?
-    @Option(name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).") var bbox: String?
+    @Option(name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).", transform: TrailBoxArgument.parse)
+    var bbox: TrailBoxArgument?
     @Option(name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.") var difficulty: [String] = []
     @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses: [String] = []
     @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []
@@ -84,7 +86,7 @@ struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, help: "Longest length, km.") var maxLengthKm: Double?
     @Option(name: .long, help: "Most ascent, metres (trails without elevation are left out).") var maxAscentM: Double?
     @Option(name: .long, help: "Steepest grade, percent (trails without elevation are left out).") var maxGradePct: Double?
-    @Option(name: .long, help: "distance (with --near), length (longest first) or name.") var sort: String?
+    @Option(name: .long, help: "distance (with --near), length (longest first) or name.", transform: TrailQuery.Sort.parse) var sort: TrailQuery.Sort?
     @Option(name: .long, help: "Results per page (1...1000).") var limit: Int = 20
     @Option(name: .long, help: "The cursor a previous page printed.") var cursor: String?
 
@@ -92,17 +94,10 @@ struct TrailQueryOptions: ParsableArguments {
         var query = TrailQuery()
         query.text = q
         if let near {
-            let (lat, lon) = try PointArgument.parse(near)
-            query.near = LonLat(lon: lon, lat: lat)
+            query.near = LonLat(lon: near.longitude, lat: near.latitude)
         }
         query.radiusKm = radiusKm
-        if let bbox {
-            let parts = bbox.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3] else {
-                throw ValidationError("--bbox: give W,S,E,N in degrees, e.g. -105.7,40.3,-105.6,40.4.")
-            }
-            query.bbox = TrailBox(west: w, south: s, east: e, north: n)
-        }
+        query.bbox = bbox?.box
         for word in Self.list(difficulty) {
             guard let d = TrailDifficulty(rawValue: word) else {
                 throw ValidationError("--difficulty: \(word) is not one of \(TrailDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -115,10 +110,7 @@ struct TrailQueryOptions: ParsableArguments {
         query.maxLengthKm = maxLengthKm
         query.maxAscentM = maxAscentM
         query.maxGradePct = maxGradePct
-        if let sort {
-            guard let s = TrailQuery.Sort(rawValue: sort) else { throw ValidationError("--sort must be distance, length or name.") }
-            query.sort = s
-        }
+        if let sort { query.sort = sort }
         query.limit = limit
         query.cursor = cursor
         do { try query.validate() } catch { throw ValidationError(TrailsMessages.query(error)) }

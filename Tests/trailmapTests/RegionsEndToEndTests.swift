@@ -38,11 +38,12 @@ import TrailMapTestSupport
 
         /// Makes a sandbox store in `sandbox` and starts `trailmap serve` with it on a free port.
         /// - Returns: the server process and its URL (no trailing slash).
-        static func serve(tiles: String, catalog: String, sandbox: String) throws -> (Process, String) {
+        /// `environment`: added to the server's.
+        static func serve(tiles: String, catalog: String, sandbox: String, environment: [String: String] = [:]) throws -> (Process, String) {
             let made = try CLIRunner.run(["store", "sandbox", "init", sandbox])
             guard made.status == 0 else { throw CommandError("sandbox: \(made.stderr)") }
-            let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", sandbox,
-                                                   "--port", "0", "--log-level", "error"])
+            let (p, out, _) = try CLIRunner.start(executable: CLIRunner.binary, ["serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", sandbox,
+                                                                                 "--port", "0", "--log-level", "error"], environment: environment)
             let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
             guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
                 p.terminate()

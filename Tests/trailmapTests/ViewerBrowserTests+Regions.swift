@@ -18,7 +18,8 @@ import TrailMapTestSupport
         let process: Process
         let url: String
 
-        init() throws {
+        /// `environment`: added to the server's.
+        init(environment: [String: String] = [:]) throws {
             let tiles = dir.file("tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
             let builds: [(String, String, GeoBounds, Int, Int)] = [
@@ -37,7 +38,8 @@ import TrailMapTestSupport
             let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
                                              "--catalog", dir.file("catalog.sqlite")])
             guard publish.status == 0 else { throw DevToolsPipe.Failure("publish: \(publish.stderr)") }
-            (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: dir.file("catalog.sqlite"), sandbox: dir.file("sandbox"))
+            (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: dir.file("catalog.sqlite"), sandbox: dir.file("sandbox"),
+                                                                         environment: environment)
         }
 
         deinit {
@@ -65,6 +67,13 @@ import TrailMapTestSupport
         performance.getEntriesByType('resource').map(e => e.name).map(u => { const m = u.match(/\\/tiles\\/([^/]+)\\/(\\d+)\\/\\d+\\/\\d+\\./); return m ? [m[1], +m[2], u] : null; }).filter(Boolean)
         """
 
+    /// The XYZ tile holding a point at zoom `z` (Web Mercator).
+    static func tile(lon: Double, lat: Double, z: Int) -> (Int, Int) {
+        let n = Double(1 << z), r = lat * .pi / 180
+        let x = Int(((lon + 180) / 360 * n).rounded(.down)), y = Int(((1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * n).rounded(.down))
+        return (min(max(x, 0), Int(n) - 1), min(max(y, 0), Int(n) - 1))
+    }
+
     static func loadedTile(_ id: String, token: Bool? = nil) -> String {
         let t = token.map { $0 ? " && i.src.includes('token=')" : " && !i.src.includes('token=')" } ?? ""
         return "[...document.querySelectorAll('img.leaflet-tile-loaded')].some(i => i.src.includes('/tiles/\(id)/')\(t))"
@@ -83,10 +92,17 @@ import TrailMapTestSupport
         usleep(1_500_000)
         let requests = try #require(try browser.evaluate(Self.tileRequests) as? [[Any]])
         #expect(requests.count < 100, "\(requests.count) tile requests on load")
+        let bounds = ["alps": GeoBounds(west: 10.0, south: 46.0, east: 10.3, north: 46.2), "world": GeoBounds(west: -170, south: -60, east: 170, north: 70)]
         for r in requests {
             let (id, z) = (r[0] as? String ?? "", r[1] as? Int ?? -1)
             let range = ["alps": 9...11, "world": 0...3][id]
             #expect(range?.contains(z) == true, "a tile outside its tileset's zooms: \(r)")
+            // ... and none outside its bounds (the tiles that hold the bounds' corners, and those between).
+            let xy = (r[2] as? String ?? "").split(separator: "/").suffix(2).compactMap { Int($0.split(separator: ".")[0]) }
+            if let b = bounds[id], xy.count == 2, z >= 0 {
+                let (x0, y0) = Self.tile(lon: b.west, lat: b.north, z: z), (x1, y1) = Self.tile(lon: b.east, lat: b.south, z: z)
+                #expect((x0...x1).contains(xy[0]) && (y0...y1).contains(xy[1]), "a tile outside its tileset's bounds: \(r)")
+            }
         }
         #expect(try browser.evaluate("map.getZoom()") as? Int ?? 0 >= 9)
         #expect(try browser.evaluate("document.querySelector('.leaflet-control-scale') !== null") as? Bool == true)
@@ -201,6 +217,12 @@ import TrailMapTestSupport
         let box = try #require(try browser.evaluate("(() => { const r = document.getElementById('msg').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.getElementById('msg').hidden ? 1 : 0]; })()") as? [Double])
         #expect(box[0] >= 0 && box[1] <= box[2] && box[1] > box[0] && box[3] == 0, "the message's box: \(box)")
         try Self.screenshot(browser, "store-purchased")
+
+        // Signed in on the store, the viewer in the same tab shows the bought region at every zoom.
+        _ = try browser.evaluate("location.href = '/?tileset=peak'; 0")
+        usleep(500_000)
+        try browser.wait(Self.loadedTile("peak", token: true), seconds: 8)
+        #expect(try browser.evaluate("document.getElementById('in') === null") as? Bool == true, "the viewer shares the store's sign-in")
     }
 
     /// Bad values of the pages' serve options are refused with a message.

@@ -28,10 +28,11 @@ public struct StoreSettings: Sendable {
     /// Signs and checks tile tokens (`?token=`) with rotating keys kept in the catalog.
     public let tileTokens: TileTokens
 
+    /// `tileTokenLifetime`: how long a tile token lasts (seconds).
     public init(catalog: any CatalogStore, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
-                availableProducts: Set<String>? = nil) throws(CatalogError) {
+                availableProducts: Set<String>? = nil, tileTokenLifetime: TimeInterval = 3600) throws(CatalogError) {
         self.catalog = catalog
-        tileTokens = TileTokens(catalog: catalog)
+        tileTokens = TileTokens(catalog: catalog, lifetime: tileTokenLifetime)
         self.verifier = verifier
         self.sandbox = sandbox
         self.availableProducts = availableProducts

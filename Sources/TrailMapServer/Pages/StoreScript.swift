@@ -15,8 +15,18 @@ enum StoreScript {
       const h = {'Content-Type': 'application/json'}; if (token) h.Authorization = 'Bearer ' + token;
       const r = await fetch(api + path, {method, headers: h, body: body ? JSON.stringify(body) : undefined});
       const j = r.status === 204 ? {} : await r.json();
-      if (!r.ok) throw new Error(j.error ? j.error.message : r.statusText);
+      if (!r.ok) { const e = new Error(j.error ? j.error.message : r.statusText); e.status = r.status; throw e; }
       return j;
+    }
+    // A token the server does not know (the session ended elsewhere or expired, or it was never one)
+    // is forgotten with a message, and the page goes on as anyone's.
+    function sessionEnded(e) {
+      token = null; sessionStorage.removeItem('token'); accountBox();
+      say('Your session has ended (' + e.message + '): log in again to see what you own.');
+    }
+    async function checkSession() {
+      if (!token) return;
+      try { await call('GET', '/entitlements'); } catch (e) { if (e.status === 401 && token) { sessionEnded(e); await load(); } }
     }
     function accountBox() {
       const el = document.getElementById('account');
@@ -260,7 +270,10 @@ enum StoreScript {
         say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id, true);
         await load(); await show(id, true); } catch (e) { say(e.message); }
     }
-    async function load() { try { catalog = await call('GET', '/catalog'); render(); } catch (e) { say(e.message); } }
+    async function load() {
+      try { catalog = await call('GET', '/catalog'); render(); }
+      catch (e) { if (e.status === 401 && token) { sessionEnded(e); return load(); } say(e.message); }
+    }
     // /store#PRODUCT_ID opens that product; /store#area the area tool, /store#area=LAT,LON,RADIUS_KM with a center and radius.
     function fromHash() {
       const h = decodeURIComponent(location.hash.slice(1));
@@ -277,6 +290,6 @@ enum StoreScript {
     window.addEventListener('hashchange', fromHash);
     document.getElementById('areaLink').onclick = () => { say(''); openArea('', null); };
     document.getElementById('trailForm').onsubmit = e => { e.preventDefault(); location.hash = 'trails=' + trailQuery(); };
-    accountBox(); load().then(fromHash);
+    accountBox(); load().then(fromHash).then(checkSession);
     """
 }

@@ -1,9 +1,10 @@
 /// The viewer's script, served as `/viewer/trailmap-viewer.js` (the page's CSP allows scripts
 /// from this server only). The view is set on the chosen tileset's bounds at a zoom it has before
 /// any layer is added, and every tile layer carries its tileset's zooms and bounds, so no tile
-/// outside them is ever asked for. Failures (a bad session, an expired tile token after one
-/// refresh, a tileset removed while the page is open) end in a message in the page and the
-/// layer's removal, never a loop of failing requests.
+/// outside them is ever asked for. A paid layer's tile token is renewed before it expires, and
+/// once more when a tile is refused. Failures (a bad session, a new tile token refused too, a
+/// tileset removed while the page is open) end in a message in the page and the layer's
+/// removal, never a loop of failing requests.
 enum ViewerScript {
     static let source = #"""
     'use strict';
@@ -17,6 +18,8 @@ enum ViewerScript {
     const switcher = L.control.layers({}, {}, { collapsed: false }).addTo(map);
     // The tab's session (shared with the store page), the tilesets, the base map's id, one layer group per tileset.
     let session = sessionStorage.getItem('token'), hasStore = false, baseId = null, current = null;
+    // Why the page was signed out, said again before a paid region's prompt until the next sign-in.
+    let ended = '';
     const summaries = {}, groups = {}, documents = {};
     // The message box: stays until the next action replaces it.
     function say(text, info) { const m = $('msg'); m.textContent = text || ''; m.hidden = !text; m.className = info ? 'info' : ''; }
@@ -71,8 +74,10 @@ enum ViewerScript {
         try {
           const grant = await call('POST', '/tile-tokens', { productId: s.productId });
           if (fills[id] !== turn) return 'superseded';
-          group.addLayer(watch(tileLayer(tj, grant.tilesURL, tj.maxzoom, id), id, s.productId));
+          const layer = watch(tileLayer(tj, grant.tilesURL, tj.maxzoom, id), id, s.productId);
+          group.addLayer(layer);
           if (current === id) archiveLink(id, grant.token);
+          renewBefore(grant, layer, id, s.productId);
           return 'owned';
         } catch (e) {
           if (e.status === 401) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); }
@@ -82,33 +87,56 @@ enum ViewerScript {
       const buy = ' Buy it in the store (/store#' + s.productId + ')' + (session ? '.' : ', or sign in if you own it.');
       if (s.previewMaxzoom != null) {
         group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom, id), id, null));
-        say(tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
+        say((ended ? ended + ' ' : '') + tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
         return 'preview';
       }
-      say(tj.name + ' is a paid region without a preview.' + buy, true);
+      say((ended ? ended + ' ' : '') + tj.name + ' is a paid region without a preview.' + buy, true);
       return 'paid';
     }
-    // What a failed tile says: a missing tile (404 tile_not_found) is normal; an expired tile token is
-    // refreshed once; anything else (the tileset removed, the token refused again) ends in a message
-    // and the layer's removal. At most one check runs at a time, and at most a few per layer.
+    // A tile token is renewed before it expires, for as long as its layer is on the map: tiles not
+    // yet asked for use the new one, those shown stay. A session that has ended signs the page out.
+    function renewBefore(grant, layer, id, productId) {
+      const left = Date.parse(grant.expiresAt) - Date.now();
+      if (!(left > 0)) return;
+      setTimeout(async () => {
+        if (!groups[id].hasLayer(layer) || !session) return;
+        try {
+          const next = await call('POST', '/tile-tokens', { productId });
+          if (!groups[id].hasLayer(layer)) return;
+          layer.setUrl(next.tilesURL, true); if (current === id) archiveLink(id, next.token);
+          renewBefore(next, layer, id, productId);
+        } catch (err) {
+          if (err.status === 401) signedOut('Your session has ended: sign in again to see the regions you own.');
+          else if (err.status) { groups[id].removeLayer(layer); say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + err.message); }
+        }
+      }, Math.max(500, left - Math.min(60000, left / 4)));
+    }
+    // What a failed tile says: a missing tile (404 tile_not_found) is normal; a refused tile token is
+    // renewed (once for each token the page holds); anything else (the tileset removed, a new token
+    // refused too) ends in a message and the layer's removal. At most one check runs at a time, and
+    // at most a few that find a fault per layer (missing tiles do not count).
     function watch(layer, id, productId) {
-      let checking = false, checks = 0, refreshed = false;
+      let checking = false, faults = 0, renewedFrom = null;
       layer.on('tileerror', async e => {
-        if (checking || checks >= 5 || !map.hasLayer(layer)) return;
-        checking = true; checks += 1;
+        if (checking || faults >= 5 || !map.hasLayer(layer)) return;
+        checking = true;
         try {
           const r = await fetch(e.tile.src);
           const j = await r.json().catch(() => ({}));
           const code = j.error ? j.error.code : '';
           if (r.ok || code === 'tile_not_found') return;
-          if (productId && r.status === 401 && !refreshed && session) {
-            refreshed = true;
+          const held = layer._url;
+          if (productId && r.status === 401 && renewedFrom !== held && session) {
             try {
               const grant = await call('POST', '/tile-tokens', { productId });
+              renewedFrom = grant.tilesURL;
               layer.setUrl(grant.tilesURL); if (current === id) archiveLink(id, grant.token); return;
             }
-            catch (err) { if (err.status === 401) signedOut('Your session has ended: sign in again.'); }
+            catch (err) {
+              if (err.status === 401) { signedOut('Your session has ended: sign in again to see the regions you own.'); groups[id].removeLayer(layer); return; }
+            }
           }
+          faults += 1;
           groups[id].removeLayer(layer);
           say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + (j.error ? j.error.message : r.status + ' ' + r.statusText));
         } catch (err) {
@@ -151,7 +179,8 @@ enum ViewerScript {
     select.onchange = () => show(select.value);
     // The account box (with a store): sign in here or on the store page, the session is the tab's.
     function signedOut(message) {
-      session = null; sessionStorage.removeItem('token'); accountBox(); if (current) archiveLink(current, null); if (message) say(message);
+      session = null; sessionStorage.removeItem('token'); accountBox(); if (current) archiveLink(current, null);
+      if (message) { ended = message; say(message); }
     }
     function accountBox() {
       const el = $('account');
@@ -166,7 +195,7 @@ enum ViewerScript {
       $('in').onclick = async () => {
         say('');
         try { const s = await call('POST', '/sessions', { email: $('email').value, password: $('pw').value });
-          session = s.token; sessionStorage.setItem('token', session); accountBox(); refill(); }
+          session = s.token; ended = ''; sessionStorage.setItem('token', session); accountBox(); refill(); }
         catch (e) { say(e.message); }
       };
     }
@@ -216,6 +245,10 @@ enum ViewerScript {
         return;
       }
       hasStore = true; accountBox();
+      // A session the server does not know (ended elsewhere, expired, never one) is forgotten with a message.
+      if (session) call('GET', '/entitlements').catch(e => {
+        if (e.status === 401 && session) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); refill(); }
+      });
       $('trails').hidden = false;
       const asked = new URLSearchParams(location.search).get('trails');
       if (asked) findTrails(asked).catch(e => { $('found').textContent = 'error: ' + e; });

@@ -19,10 +19,12 @@ enum ServerRoutes {
         router.add(middleware: PathLimitMiddleware())
         var routes = RouteTable(router: router, labels: labels)
 
-        routes.get("/", .viewer) { _, _ in r.viewerPage() }
-        routes.get("/index.html", .viewer) { _, _ in r.viewerPage() }
+        routes.get("/", .viewer) { request, _ in r.viewerPage(request) }
+        routes.get("/index.html", .viewer) { request, _ in r.viewerPage(request) }
         routes.get("/viewer", .asset) { _, _ in try r.assets.response(for: "") }
-        routes.get("/viewer/**", .asset) { _, context in try r.assets.response(for: context.parameters.getCatchAll().joined(separator: "/")) }
+        routes.get("/viewer/**", .asset) { request, context in
+            try r.assets.response(for: context.parameters.getCatchAll().joined(separator: "/"), ifNoneMatch: request.headers[.ifNoneMatch])
+        }
         routes.get("/healthz", .health) { request, _ in r.json(HealthReport(tilesets: r.registry.all.count), request: request) }
         routes.get("/metrics", .metrics) { _, _ in r.metricsPage() }
         routes.get("/tiles", .list) { request, _ in await r.tilesetList(request) }
@@ -42,7 +44,7 @@ enum ServerRoutes {
         routes.get("/wmts/1.0.0/WMTSCapabilities.xml", .wmts) { request, _ in r.wmtsCapabilities(request) }
         routes.get("/wmts", .wmts) { request, _ in await r.wmtsKVP(request) }
         routes.get("/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file", .wmts) { request, _ in await r.wmtsRESTTile(request) }
-        if r.store != nil { routes.get("/store", .store) { _, _ in r.storePage() } }
+        if r.store != nil { routes.get("/store", .store) { request, _ in r.storePage(request) } }
         routes.finish([r.store != nil ? "/store" : nil, "/", "/index.html", "/viewer", "/viewer/**", "/healthz", "/metrics", "/tiles", "/tiles/:tileset",
                        "/tiles/:tileset/:z/:x/:file", "/wmts/1.0.0/WMTSCapabilities.xml", "/wmts", "/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file"].compactMap { $0 })
 

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import TileGeometry
+import Trails
+
+/// `build --terrain-image png|webp`: terrain tiles' image format (any case).
+enum TerrainImageArgument: String, ExpressibleByArgument, CaseIterable {
+    case png, webp
+
+    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+
+    @Sendable static func parse(_ text: String) throws -> TerrainImageArgument {
+        guard let value = TerrainImageArgument(argument: text) else { throw ValidationError("--terrain-image must be png or webp, not \(text)") }
+        return value
+    }
+}
+
+/// `build --trails-preset osm`: read the trails' attributes as OpenStreetMap tags.
+enum TrailsPresetArgument: String, ExpressibleByArgument, CaseIterable {
+    case osm
+
+    @Sendable static func parse(_ text: String) throws -> TrailsPresetArgument {
+        guard let value = TrailsPresetArgument(rawValue: text) else { throw ValidationError("--trails-preset must be osm, not \(text)") }
+        return value
+    }
+}
+
+/// `trails add --preset osm|generic`: a built-in field mapping.
+enum TrailMappingPresetArgument: String, ExpressibleByArgument, CaseIterable {
+    case osm, generic
+
+    @Sendable static func parse(_ text: String) throws -> TrailMappingPresetArgument {
+        guard let value = TrailMappingPresetArgument(rawValue: text) else { throw ValidationError("--preset must be osm or generic, not \(text).") }
+        return value
+    }
+}
+
+/// `serve --available-products ID,ID`: the product ids the store offers right now.
+struct ProductIDListArgument: ExpressibleByArgument {
+    let ids: Set<String>
+
+    init?(argument: String) {
+        let ids = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard ids.allSatisfy(ProductFile.isValidProductID) else { return nil }
+        self.ids = Set(ids)
+    }
+
+    @Sendable static func parse(_ text: String) throws -> ProductIDListArgument {
+        guard let list = ProductIDListArgument(argument: text) else { throw ValidationError("--available-products must be product ids separated by commas") }
+        return list
+    }
+}
+
+/// `--bbox W,S,E,N` of a trail search, in degrees (W > E crosses the antimeridian).
+struct TrailBoxArgument: ExpressibleByArgument {
+    let box: TrailBox
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3] else { return nil }
+        box = TrailBox(west: w, south: s, east: e, north: n)
+    }
+
+    @Sendable static func parse(_ text: String) throws -> TrailBoxArgument {
+        guard let b = TrailBoxArgument(argument: text) else { throw ValidationError("--bbox: give W,S,E,N in degrees, e.g. -105.7,40.3,-105.6,40.4.") }
+        return b
+    }
+}
+
+extension TrailQuery.Sort: ExpressibleByArgument {
+    /// `--sort distance|length|name`.
+    @Sendable static func parse(_ text: String) throws -> TrailQuery.Sort {
+        guard let s = TrailQuery.Sort(rawValue: text) else { throw ValidationError("--sort must be distance, length or name.") }
+        return s
+    }
+}
+
+/// `regions sandbox-refund --type`: the store notification to send.
+enum RefundTypeArgument: String, ExpressibleByArgument, CaseIterable {
+    case refund = "REFUND", revoke = "REVOKE", refundReversed = "REFUND_REVERSED"
+
+    @Sendable static func parse(_ text: String) throws -> RefundTypeArgument {
+        guard let value = RefundTypeArgument(rawValue: text) else { throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED") }
+        return value
+    }
+}
+
+/// `bundle extract --bbox west,south,east,north` in degrees, west below east and south below north.
+struct ExtractBoxArgument: ExpressibleByArgument {
+    let bounds: GeoBounds
+
+    init?(argument: String) {
+        guard let b = GeoBounds(parsing: argument), b.isValid else { return nil }
+        bounds = b
+    }
+
+    @Sendable static func parse(_ text: String) throws -> ExtractBoxArgument {
+        guard let b = ExtractBoxArgument(argument: text) else {
+            throw ValidationError("--bbox must be west,south,east,north in degrees with west < east and south < north, got \"\(text)\"")
+        }
+        return b
+    }
+}
