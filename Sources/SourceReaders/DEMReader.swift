@@ -6,14 +6,16 @@ import Foundation
 /// thread opens its own.
 public final class DEMReader {
     public let path: String
-    private let handle: GDALDatasetH
+    let handle: GDALDatasetH
     /// The unit of the band's values.
     public let unit: VerticalUnit
     /// The band's scale and offset (raw × scale + offset is in `unit`).
-    private let scale: Double, offset: Double
+    let scale: Double, offset: Double
     /// The source's CRS as WKT (its own, or the one given in its place).
-    private let sourceWKT: String
-    private static let mercatorWKT = SpatialReference.webMercator.wkt
+    let sourceWKT: String
+    static let mercatorWKT = SpatialReference.webMercator.wkt
+    /// Web Mercator metres to the source's pixels, made on first use (`DEMBilinear`).
+    var pixelTransformer: DEMPixelTransformer?
 
     /// Opens `path`'s first band. `crs` replaces the CRS the file declares; `unit` replaces the
     /// unit its band names (an unknown unit name is an error unless it is given).
@@ -67,7 +69,10 @@ public final class DEMReader {
         handle = h
     }
 
-    deinit { GDALClose(handle) }
+    deinit {
+        pixelTransformer = nil
+        GDALClose(handle)
+    }
 
     /// How the source's pixels are gathered onto a tile's.
     public enum Sampling: String, Sendable {
@@ -99,6 +104,21 @@ public final class DEMReader {
     /// `width + 2 × border` values a row, rows north first.
     public func elevations(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
                            sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
+        // Finer tile pixels than the DEM's: interpolated here from the DEM's pixels read once,
+        // as GDAL's warper would (see `DEMBilinear`), when the band's voids are its nodata.
+        if sampling == .bilinear,
+           let own = try bilinearElevations(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height, border: border,
+                                            errorThreshold: errorThreshold) {
+            return own
+        }
+        return try warpedElevations(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height, border: border,
+                                    sampling: sampling, errorThreshold: errorThreshold)
+    }
+
+    /// `elevations(minX:minY:maxX:maxY:width:height:border:sampling:errorThreshold:)` by GDAL's
+    /// warper, whatever the sampling.
+    public func warpedElevations(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
+                                 sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
         let nx = width + 2 * border, ny = height + 2 * border
         let px = (maxX - minX) / Double(width), py = (maxY - minY) / Double(height)
         guard let mem = GDALGetDriverByName("MEM"), let dst = GDALCreate(mem, "", Int32(nx), Int32(ny), 1, GDT_Float32, nil) else {

@@ -8,11 +8,14 @@ import TileGeometry
 public final class TerrainSampler: ElevationSource {
     public let sources: [any TerrainTiles]
     private let memo: TerrainTileMemo
+    /// Each source's `memoKey`, asked once.
+    private let memoKeys: [String]
 
     /// `memo`: where decoded tiles are kept (absent ones included); by default one of its own.
     public init(_ sources: [any TerrainTiles], memo: TerrainTileMemo = TerrainTileMemo(capacity: 64)) {
         self.sources = sources
         self.memo = memo
+        memoKeys = sources.map(\.memoKey)
     }
 
     /// Opens the terrain bundles at `paths` (validated, see `TerrainBundle`).
@@ -26,6 +29,8 @@ public final class TerrainSampler: ElevationSource {
         guard let top = sources.map(\.zooms.upperBound).max(), let bottom = sources.map(\.zooms.lowerBound).min() else {
             return points.map { _ in nil }
         }
+        let zooms = sources.map(\.zooms)
+        var held = HeldTiles()
         var out = [Double?]()
         out.reserveCapacity(points.count)
         for p in points {
@@ -36,10 +41,10 @@ public final class TerrainSampler: ElevationSource {
             let m = WebMercator.project(lon: p.lon, lat: p.lat)
             var found: Double?
             search: for z in stride(from: top, through: bottom, by: -1) {
-                for (i, s) in sources.enumerated() where s.zooms.contains(z) {
+                for i in sources.indices where zooms[i].contains(z) {
                     let home = WebMercator.tile(x: m.x, y: m.y, zoom: z)
-                    guard let tile = try tile(source: i, home) else { continue }
-                    if let v = try sample(source: i, zoom: z, size: tile.size, x: m.x, y: m.y) {
+                    guard let tile = try tile(source: i, home, held: &held) else { continue }
+                    if let v = try sample(source: i, zoom: z, size: tile.size, x: m.x, y: m.y, held: &held) {
                         found = v
                         break search
                     }
@@ -52,7 +57,7 @@ public final class TerrainSampler: ElevationSource {
 
     /// Bilinear sample at Web Mercator metres (`x`, `y`) in zoom `z` of source `i`, whose tiles are
     /// `size` pixels; nil when the nearest pixel is void.
-    private func sample(source i: Int, zoom z: Int, size: Int, x: Double, y: Double) throws(ElevationError) -> Double? {
+    private func sample(source i: Int, zoom z: Int, size: Int, x: Double, y: Double, held: inout HeldTiles) throws(ElevationError) -> Double? {
         let span = WebMercator.tileSpan(zoom: z)
         let world = size << z
         // Global pixel coordinates, relative to pixel centres.
@@ -66,7 +71,7 @@ public final class TerrainSampler: ElevationSource {
             for dx in 0...1 {
                 let px = min(max(x0 + dx, 0), world - 1), py = min(max(y0 + dy, 0), world - 1)
                 let w = (dx == 0 ? 1 - fx : fx) * (dy == 0 ? 1 - fy : fy)
-                let v = try pixel(source: i, zoom: z, size: size, px: px, py: py)
+                let v = try pixel(source: i, zoom: z, size: size, px: px, py: py, held: &held)
                 guard let v else {
                     if (dx, dy) == nearest { return nil }
                     continue
@@ -80,15 +85,30 @@ public final class TerrainSampler: ElevationSource {
 
     /// The elevation of global pixel (`px`, `py`) at zoom `z`: nil when void or when its tile is
     /// absent or of another size.
-    private func pixel(source i: Int, zoom z: Int, size: Int, px: Int, py: Int) throws(ElevationError) -> Float? {
+    private func pixel(source i: Int, zoom z: Int, size: Int, px: Int, py: Int, held: inout HeldTiles) throws(ElevationError) -> Float? {
         let t = TileID(unchecked: z, px / size, py / size)
-        guard let tile = try tile(source: i, t), tile.size == size else { return nil }
+        guard let tile = try tile(source: i, t, held: &held), tile.size == size else { return nil }
         return tile.value(column: px % size, row: py % size)
+    }
+
+    /// A decoded tile of source `i`: the last one this call used when it is the one, else
+    /// through the call's own tiles, else the shared memo; nil when the source has none there.
+    private func tile(source i: Int, _ t: TileID, held: inout HeldTiles) throws(ElevationError) -> ElevationTile? {
+        if let last = held.last, last.source == i, last.tile == t { return last.decoded }
+        let decoded: ElevationTile?
+        if let known = held.tiles[HeldTiles.Key(source: i, tile: t)] {
+            decoded = known
+        } else {
+            decoded = try tile(source: i, t)
+            held.tiles[HeldTiles.Key(source: i, tile: t)] = decoded
+        }
+        held.last = (i, t, decoded)
+        return decoded
     }
 
     /// A decoded tile of source `i` through the memo; nil when the source has none there.
     private func tile(source i: Int, _ t: TileID) throws(ElevationError) -> ElevationTile? {
-        let key = TerrainTileMemo.Key(source: sources[i].memoKey, tile: t)
+        let key = TerrainTileMemo.Key(source: memoKeys[i], tile: t)
         if let held = memo.lookup(key) { return held }
         let s = sources[i]
         var decoded: ElevationTile?
@@ -97,5 +117,16 @@ public final class TerrainSampler: ElevationSource {
         }
         memo.store(decoded, for: key)
         return decoded
+    }
+
+    /// The tiles one `elevations(at:)` call has used (absent ones included), so that the
+    /// shared memo (a lock, a key of text) is asked once per tile and call, not once per pixel.
+    private struct HeldTiles {
+        struct Key: Hashable {
+            var source: Int
+            var tile: TileID
+        }
+        var tiles: [Key: ElevationTile?] = [:]
+        var last: (source: Int, tile: TileID, decoded: ElevationTile?)?
     }
 }

@@ -1,4 +1,5 @@
 import Catalog
+import Essentials
 import Foundation
 import Hummingbird
 import Terrain
@@ -53,7 +54,10 @@ extension StoreAPI {
             if case .noElevation = error, let refusal = try denied.refusal(covering: line) { throw refusal }
             throw APIError(error, field: field)
         }
-        return JSONReply.make(ProfileAnswer(profile), request: request, cacheControl: "private, no-cache")
+        let answer = ProfileAnswer(profile)
+        guard let json = ProfileJSON.bytes(answer) else { return JSONReply.make(answer, request: request, cacheControl: "private, no-cache") }
+        let gzip = Gzip.accepted(request.headers[.acceptEncoding]) ? Gzip.compress(json) : nil
+        return JSONReply.make(json: json, gzip: gzip, request: request, cacheControl: "private, no-cache")
     }
 
     /// A sampler over the terrain tilesets the request may read, and those it may not read with
