@@ -7,6 +7,8 @@ scripts/install-deps.sh
 python3 -m pip --version >/dev/null 2>&1 || scripts/install-deps.sh python3-pip
 python3 -c "import pmtiles" 2>/dev/null || python3 -m pip install --quiet --user "pmtiles>=3,<4" 2>/dev/null ||
   python3 -m pip install --quiet --user --break-system-packages "pmtiles>=3,<4"
+# The layout .swift-format gives (whole runs only).
+(($#)) || scripts/format.sh --check
 swift build --build-tests
 swift test --skip-build "$@"
 # The API contract, by schemathesis against a running server (whole runs only, not filtered ones).
