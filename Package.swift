@@ -3,14 +3,14 @@ import PackageDescription
 
 let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("MemberImportVisibility")
 ]
 
 let package = Package(
     name: "TrailMap",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "trailmap", targets: ["trailmap"]),
+        .executable(name: "trailmap", targets: ["trailmap"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,7 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2")
     ],
     targets: [
         .target(
@@ -75,7 +75,7 @@ let package = Package(
                 "TileGeometry", "Essentials",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             swiftSettings: upcoming
         ),
@@ -85,7 +85,7 @@ let package = Package(
             dependencies: [
                 "TileStore", "Essentials", "CSQLiteConfig", "Trails",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             swiftSettings: upcoming
         ),
@@ -97,15 +97,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
         // Trails from vector files: line layers read through OGR, field mappings, the OpenStreetMap preset, joining.
         .target(
             name: "TrailSources",
-            dependencies: ["Trails", "CGDAL", "SourceReaders", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Trails", "CGDAL", "SourceReaders", .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift")
+            ],
             swiftSettings: upcoming
         ),
         .target(
@@ -115,7 +117,7 @@ let package = Package(
                 "TerrainDEM", "TrailTerrain",
                 "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
@@ -124,7 +126,7 @@ let package = Package(
             dependencies: [
                 "TileStore", "TileGeometry",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
@@ -135,7 +137,7 @@ let package = Package(
                 "Essentials",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "SwiftASN1", package: "swift-asn1")
             ],
             swiftSettings: upcoming
         ),
@@ -146,7 +148,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
@@ -156,7 +158,7 @@ let package = Package(
             dependencies: [
                 "Catalog", "TileStore", "TileGeometry", "Essentials", "TrailMapAPI",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio")
             ],
             swiftSettings: upcoming
         ),
@@ -165,7 +167,7 @@ let package = Package(
             name: "Areas",
             dependencies: [
                 "Catalog", "TileStore", "TileGeometry", "Raster", "Essentials", "TrailMapAPI", "Trails",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
@@ -175,14 +177,15 @@ let package = Package(
                 "Essentials", "TrailMapAPI", "BundlePatch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
         .target(
             name: "TrailMapServer",
             dependencies: [
-                "TileStore", "TileGeometry", "Raster", "CZlib", "CEpoll", "TileCache", "Catalog", "Essentials", "TrailMapAPI", "BundlePatch", "Areas", "Trails", "Terrain",
+                "TileStore", "TileGeometry", "Raster", "CZlib", "CEpoll", "TileCache", "Catalog", "Essentials", "TrailMapAPI",
+                "BundlePatch", "Areas", "Trails", "Terrain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -193,7 +196,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
@@ -201,13 +204,14 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "CatalogPostgres", "StoreVerification", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI", "BundlePatch", "Trails", "TrailSources", "TrailRendering",
+                "Catalog", "CatalogPostgres", "StoreVerification", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI",
+                "BundlePatch", "Trails", "TrailSources", "TrailRendering",
                 "Terrain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
@@ -260,22 +264,32 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),
-        .testTarget(name: "TerrainTests", dependencies: ["Terrain", "TerrainDEM", "TrailTerrain", "Trails", "TrailSources", "TrailMapTestSupport", "TileGeometry", "TileStore", "Raster"],
-                    swiftSettings: upcoming),
-        .testTarget(name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "TerrainTests",
+            dependencies: [
+                "Terrain", "TerrainDEM", "TrailTerrain", "Trails", "TrailSources", "TrailMapTestSupport", "TileGeometry", "TileStore",
+                "Raster"
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "SourceReadersTests", dependencies: ["SourceReaders", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG", "TileGeometry", "TrailMapTestSupport"], swiftSettings: upcoming),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "TileStoreTests", dependencies: ["TileStore", "TileGeometry", "Raster", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BundleBuilderTests",
-            dependencies: ["BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport", "Trails", "TrailRendering",
-                           "Terrain",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "BundleBuilder", "TileStore", "TileGeometry", "Raster", "SourceReaders", "TrailMapTestSupport", "Trails", "TrailRendering",
+                "Terrain",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "TrailMapServerTests",
             dependencies: [
-                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog", "CatalogPostgres", "StoreVerification", "TrailMapAPI", "Areas",
+                "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog",
+                "CatalogPostgres", "StoreVerification", "TrailMapAPI", "Areas",
                 "Trails", "TrailSources", "Terrain", "TrailTerrain", "TerrainDEM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -284,13 +298,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "TileCacheTests",
-            dependencies: ["TileCache", "TileStore", "TileGeometry", "TrailMapTestSupport", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "TileCache", "TileStore", "TileGeometry", "TrailMapTestSupport", .product(name: "NIOCore", package: "swift-nio")
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(
@@ -299,7 +315,7 @@ let package = Package(
                 "StoreVerification", "TrailMapTestSupport", "Essentials",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "SwiftASN1", package: "swift-asn1")
             ],
             swiftSettings: upcoming
         ),
@@ -312,7 +328,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "SwiftASN1", package: "swift-asn1")
             ],
             swiftSettings: upcoming
         ),
@@ -323,8 +339,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TrailsTests",
-            dependencies: ["Trails", "TrailSources", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Trails", "TrailSources", "TileStore", "TileGeometry", "TrailMapTestSupport", "BundlePatch",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(
@@ -334,8 +352,11 @@ let package = Package(
         ),
         .testTarget(
             name: "trailmapTests",
-            dependencies: ["trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch", "Terrain"],
+            dependencies: [
+                "trailmap", "TileStore", "TileGeometry", "Raster", "TrailMapTestSupport", "TrailMapAPI", "Essentials", "BundlePatch",
+                "Terrain"
+            ],
             swiftSettings: upcoming
-        ),
+        )
     ]
 )

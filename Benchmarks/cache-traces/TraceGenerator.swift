@@ -130,8 +130,10 @@ struct TraceGenerator {
         // Places in fractional zoom-8 tile coordinates inside each region.
         let places: [[(Double, Double)]] = (0..<regions).map { r in
             (0..<placesPerRegion).map { _ in
-                (Double(r * regionSpan) + Double.random(in: 0..<Double(regionSpan), using: &g),
-                 Double(64) + Double.random(in: 0..<Double(regionSpan), using: &g))
+                (
+                    Double(r * regionSpan) + Double.random(in: 0..<Double(regionSpan), using: &g),
+                    Double(64) + Double.random(in: 0..<Double(regionSpan), using: &g)
+                )
             }
         }
         var out = [Request]()
@@ -156,8 +158,9 @@ struct TraceGenerator {
         }
         func newSession(at time: UInt64) -> Session {
             defer { nextClient += 1 }
-            var s = Session(client: nextClient, steps: max(1, Int(-meanSteps * log(Double.random(in: 0.0001..<1, using: &g)))),
-                            next: time + UInt64.random(in: 0...500, using: &g))
+            var s = Session(
+                client: nextClient, steps: max(1, Int(-meanSteps * log(Double.random(in: 0.0001..<1, using: &g)))),
+                next: time + UInt64.random(in: 0...500, using: &g))
             place(&s)
             return s
         }
@@ -279,7 +282,8 @@ struct Session {
         for x in Int((cx - hw).rounded(.down))...Int((cx + hw).rounded(.down)) {
             for y in Int((cy - hh).rounded(.down))...Int((cy + hh).rounded(.down)) {
                 guard Double(x) >= b.x0, Double(x) < b.x1, Double(y) >= b.y0, Double(y) < b.y1,
-                      let id = TileID(z: z, x: x, y: y) else { continue }
+                    let id = TileID(z: z, x: x, y: y)
+                else { continue }
                 if t.model.clientCache, seen.contains(id) { continue }
                 let d = (Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)
                 tiles.append((d, id))

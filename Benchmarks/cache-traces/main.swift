@@ -65,9 +65,10 @@ struct Bench {
         let nextUse = OfflineBound.nextUses(ids)
         let totalBytes = costs.reduce(0, +)
         let payloads = dense.keys.map { sizes.bytes($0) }.sorted()
-        print("\n## \(model.rawValue): \(trace.count) requests, \(costs.count) distinct tiles (\(mb(totalBytes)) with entry overhead; "
-            + "payload median \(payloads[payloads.count / 2] / 1000) KB, p90 \(payloads[payloads.count * 9 / 10] / 1000) KB, "
-            + "max \(payloads.last! / 1000) KB), \(Set(trace.map(\.client)).count) sessions")
+        print(
+            "\n## \(model.rawValue): \(trace.count) requests, \(costs.count) distinct tiles (\(mb(totalBytes)) with entry overhead; "
+                + "payload median \(payloads[payloads.count / 2] / 1000) KB, p90 \(payloads[payloads.count * 9 / 10] / 1000) KB, "
+                + "max \(payloads.last! / 1000) KB), \(Set(trace.map(\.client)).count) sessions")
 
         print(Self.accuracy(trace, generator: generator))
         if model == .trails { print(Self.accuracy(trace, generator: generator, trailPaths: false) + " (momentum alone)") }
@@ -83,7 +84,9 @@ struct Bench {
             switch c {
             case 0: r = Result(hit: OfflineBound.belady.hitRatio(ids, nextUse: nextUse, costs: costs, capacity: budget))
             case 1: r = Result(hit: OfflineBound.nextUseTimesSize.hitRatio(ids, nextUse: nextUse, costs: costs, capacity: budget))
-            default: r = Self.replay(trace, generator: generator, sizes: sizes, policies[(c - 2) / 2], budget: budget, prefetch: (c - 2) % 2 == 1)
+            default:
+                r = Self.replay(
+                    trace, generator: generator, sizes: sizes, policies[(c - 2) / 2], budget: budget, prefetch: (c - 2) % 2 == 1)
             }
             results.withLock { $0[j] = r }
         }
@@ -100,22 +103,26 @@ struct Bench {
         print("\nprefetches used / issued:\n")
         for (b, share) in shares.enumerated() {
             let row = (0..<columns).map { all[b * columns + $0]! }
-            print("- \(Int(share * 100))%: " + policies.indices.map { p in
-                "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
-            }.joined(separator: ", "))
+            print(
+                "- \(Int(share * 100))%: "
+                    + policies.indices.map { p in
+                        "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
+                    }.joined(separator: ", "))
         }
         // The default with prefetch as before expectations (held predictions of a session that
         // asks for its viewport again were not marked), for a before/after in the same run.
         let def0 = CacheConfiguration().policy
         let before = Mutex<[Int: Result]>([:])
         DispatchQueue.concurrentPerform(iterations: shares.count) { b in
-            let r = Self.replay(trace, generator: generator, sizes: sizes, def0, budget: Int(Double(totalBytes) * shares[b]),
-                                prefetch: true, expectations: false)
+            let r = Self.replay(
+                trace, generator: generator, sizes: sizes, def0, budget: Int(Double(totalBytes) * shares[b]),
+                prefetch: true, expectations: false)
             before.withLock { $0[b] = r }
         }
         let beforeAll = before.withLock { $0 }
-        print("\n\(def0.rawValue) with prefetch, held predictions of repeating sessions not marked expected: "
-            + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[$0]!.hit))" }.joined(separator: ", "))
+        print(
+            "\n\(def0.rawValue) with prefetch, held predictions of repeating sessions not marked expected: "
+                + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[$0]!.hit))" }.joined(separator: ", "))
         let b5 = shares.firstIndex(of: 0.05)!
         let bound = all[b5 * columns + 1]!.hit
         let def = CacheConfiguration().policy
@@ -123,9 +130,10 @@ struct Bench {
         if model == .trails {
             let budget = Int(Double(totalBytes) * 0.05)
             let straight = Self.replay(trace, generator: generator, sizes: sizes, def, budget: budget, prefetch: true, trailPaths: false)
-            print("\nat 5%, \(def.rawValue) with prefetch: \(pct(withPrefetch)) following the trails, \(pct(straight.hit)) "
-                + "with momentum alone (prefetches used / issued \(all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.used)/"
-                + "\(all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.issued) against \(straight.used)/\(straight.issued))")
+            print(
+                "\nat 5%, \(def.rawValue) with prefetch: \(pct(withPrefetch)) following the trails, \(pct(straight.hit)) "
+                    + "with momentum alone (prefetches used / issued \(all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.used)/"
+                    + "\(all[b5 * columns + 3 + 2 * policies.firstIndex(of: def)!]!.issued) against \(straight.used)/\(straight.issued))")
         }
         return "- \(model.rawValue): default (\(def.rawValue)) with prefetch \(pct(withPrefetch)) against next-use × size \(pct(bound)): "
             + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")
@@ -158,8 +166,10 @@ struct Bench {
             + "\(used) asked for later by their session (\(pct(Double(used) / Double(max(1, issued)))))"
     }
 
-    static func replay(_ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
-                       budget: Int, prefetch: Bool, trailPaths: Bool = true, expectations: Bool = true) -> Result {
+    static func replay(
+        _ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
+        budget: Int, prefetch: Bool, trailPaths: Bool = true, expectations: Bool = true
+    ) -> Result {
         // As the server's cache system: with prefetch, the cache counts requests for the predictor.
         let cache = TileCache(budget: budget, policy: kind, countsRequests: prefetch ? true : nil)
         let predictor = predictor(generator, trailPaths: trailPaths, places: cache)
@@ -169,8 +179,9 @@ struct Bench {
                 // As the server's Prefetcher: held predictions of a repeating session are marked expected.
                 let prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
                 let repeats = expectations && prediction.repeatsViewport
-                for k in cache.missing((repeats ? prediction.expected(after: r.key) : prediction.tiles).filter(generator.exists),
-                                       expected: repeats)
+                for k in cache.missing(
+                    (repeats ? prediction.expected(after: r.key) : prediction.tiles).filter(generator.exists),
+                    expected: repeats)
                 where k != r.key {
                     cache.prefetch(k) { tile(sizes.bytes(k)) }
                 }

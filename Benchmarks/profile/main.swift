@@ -33,8 +33,10 @@ func make(dem: String, bounds: GeoBounds, zoom: Int, out: String) {
     let se = WebMercator.tileBounds(TileID(z: zoom, x: range.maxX, y: range.maxY)!)
     let columns = (range.maxX - range.minX + 1) * size, rows = (range.maxY - range.minY + 1) * size
     let raw = out + ".warped"
-    shell(["gdalwarp", "-q", "-overwrite", "-of", "ENVI", "-t_srs", "EPSG:3857", "-r", "bilinear", "-et", "0", "-ot", "Float32",
-           "-te", "\(nw.minX)", "\(se.minY)", "\(se.maxX)", "\(nw.maxY)", "-ts", "\(columns)", "\(rows)", "-dstnodata", "\(nodata)", dem, raw])
+    shell([
+        "gdalwarp", "-q", "-overwrite", "-of", "ENVI", "-t_srs", "EPSG:3857", "-r", "bilinear", "-et", "0", "-ot", "Float32",
+        "-te", "\(nw.minX)", "\(se.minY)", "\(se.maxX)", "\(nw.maxY)", "-ts", "\(columns)", "\(rows)", "-dstnodata", "\(nodata)", dem, raw
+    ])
     guard let data = FileManager.default.contents(atPath: raw) else { fail("no warped raster") }
     let values: [Float] = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     var tiles = [(tile: TileID, data: [UInt8])]()
@@ -93,13 +95,18 @@ func run(dem: String, bundle: String, bounds: GeoBounds, runs: Int) {
             if i < 5 {
                 let reference = try ProfileBuilder.profile(l, options: ProfileOptions(spacing: spacing), source: source)
                 worst = max(worst, abs(p.ascent - reference.ascent) / reference.ascent)
-                print(String(format: "ascent %.1f m (tiles) vs %.1f m (GDAL on the DEM), %d samples", p.ascent, reference.ascent, p.samples.count))
+                print(
+                    String(
+                        format: "ascent %.1f m (tiles) vs %.1f m (GDAL on the DEM), %d samples", p.ascent, reference.ascent, p.samples.count
+                    ))
             }
         }
         times.sort()
         let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
-        print(String(format: "device profile (1000 samples): p50 %.2f ms, p95 %.2f ms over %d runs (first run, cold tiles: %.2f ms)",
-                     times[times.count / 2], p95, runs, times.max() ?? 0))
+        print(
+            String(
+                format: "device profile (1000 samples): p50 %.2f ms, p95 %.2f ms over %d runs (first run, cold tiles: %.2f ms)",
+                times[times.count / 2], p95, runs, times.max() ?? 0))
         print(String(format: "ascent difference, worst of 5 lines: %.2f %%", worst * 100))
     } catch { fail("\(error)") }
 }
@@ -110,9 +117,12 @@ func number(_ i: Int) -> Double {
     return v
 }
 if a.count == 9, a[1] == "make" {
-    make(dem: a[2], bounds: GeoBounds(west: number(3), south: number(4), east: number(5), north: number(6)), zoom: Int(number(7)), out: a[8])
+    make(
+        dem: a[2], bounds: GeoBounds(west: number(3), south: number(4), east: number(5), north: number(6)), zoom: Int(number(7)), out: a[8])
 } else if a.count == 9, a[1] == "run" {
-    run(dem: a[2], bundle: a[3], bounds: GeoBounds(west: number(4), south: number(5), east: number(6), north: number(7)), runs: Int(number(8)))
+    run(
+        dem: a[2], bundle: a[3], bounds: GeoBounds(west: number(4), south: number(5), east: number(6), north: number(7)),
+        runs: Int(number(8)))
 } else {
     fail("usage: profile-bench make DEM W S E N ZOOM OUT | run DEM BUNDLE W S E N RUNS")
 }

@@ -17,7 +17,7 @@ let signed = try (0..<256).map { i in
 /// Verifies for `seconds` on one task; returns verified transactions per second.
 func measure(cached: Bool) async throws -> Double {
     let verifier = try store.verifier(cachesVerifiedChains: cached)
-    _ = try await verifier.verifyTransaction(signed[0])  // warm up (fills the cache when on)
+    _ = try await verifier.verifyTransaction(signed[0]) // warm up (fills the cache when on)
     let start = ContinuousClock.now
     var count = 0
     while ContinuousClock.now - start < .seconds(seconds) {
@@ -37,10 +37,14 @@ for round in 1...rounds {
     let cached = try await measure(cached: true)
     uncachedRates.append(uncached)
     cachedRates.append(cached)
-    print(String(format: "round %d: no cache (reference) %8.0f tx/s   chain cache %8.0f tx/s   ratio %.2fx",
-                 round, uncached, cached, cached / uncached))
+    print(
+        String(
+            format: "round %d: no cache (reference) %8.0f tx/s   chain cache %8.0f tx/s   ratio %.2fx",
+            round, uncached, cached, cached / uncached))
 }
 let medianUncached = uncachedRates.sorted()[rounds / 2]
 let medianCached = cachedRates.sorted()[rounds / 2]
-print(String(format: "median: no cache (reference) %.0f tx/s, chain cache %.0f tx/s, ratio %.2fx (one task, %gs runs)",
-             medianUncached, medianCached, medianCached / medianUncached, seconds))
+print(
+    String(
+        format: "median: no cache (reference) %.0f tx/s, chain cache %.0f tx/s, ratio %.2fx (one task, %gs runs)",
+        medianUncached, medianCached, medianCached / medianUncached, seconds))

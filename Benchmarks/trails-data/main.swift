@@ -73,9 +73,12 @@ struct SplitMix: RandomNumberGenerator {
     let total = clock.now - t0
     let u = usage()
     let points = result.trails.reduce(0) { $0 + $1.geometry.parts.reduce(0) { $0 + $1.count } }
-    print(String(format: "ingest: lines %d, trails %d, points %d, read %.3f s, write %.3f s, total %.3f s, cpu %.3f s, peak %.0f MB, bundle %d bytes",
-                 result.lineFeatures, result.trails.count, points, seconds(read), seconds(write), seconds(total), u.cpu, u.peakMB,
-                 fileSize(bundle)))
+    print(
+        String(
+            format:
+                "ingest: lines %d, trails %d, points %d, read %.3f s, write %.3f s, total %.3f s, cpu %.3f s, peak %.0f MB, bundle %d bytes",
+            result.lineFeatures, result.trails.count, points, seconds(read), seconds(write), seconds(total), u.cpu, u.peakMB,
+            fileSize(bundle)))
 }
 
 @MainActor func search() {
@@ -130,13 +133,17 @@ struct SplitMix: RandomNumberGenerator {
         lines.append("\(page.total) \(page.hits.first?.distanceMetres.map { String(format: "%.1f", $0) } ?? "-")")
     }
     if let outPath {
-        do { try (lines.joined(separator: "\n") + "\n").write(toFile: outPath, atomically: true, encoding: .utf8) } catch { fail("\(error)") }
+        do { try (lines.joined(separator: "\n") + "\n").write(toFile: outPath, atomically: true, encoding: .utf8) } catch {
+            fail("\(error)")
+        }
     }
     let sorted = times.sorted()
     func pct(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1)] }
-    print(String(format: "search: queries %d, radius %.1f km, mean hits %.1f, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms, mean %.3f ms",
-                 n, radius, Double(totalHits) / Double(n), pct(50), pct(95), pct(99), sorted.last ?? 0,
-                 times.reduce(0, +) / Double(n)))
+    print(
+        String(
+            format: "search: queries %d, radius %.1f km, mean hits %.1f, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms, mean %.3f ms",
+            n, radius, Double(totalHits) / Double(n), pct(50), pct(95), pct(99), sorted.last ?? 0,
+            times.reduce(0, +) / Double(n)))
 }
 
 switch args.first {

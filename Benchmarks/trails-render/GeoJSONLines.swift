@@ -11,7 +11,8 @@ enum GeoJSONLines {
     static func read(_ path: String) throws -> [TrailLine] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let features = root["features"] as? [[String: Any]] else {
+            let features = root["features"] as? [[String: Any]]
+        else {
             throw Failure(description: "\(path): not a GeoJSON FeatureCollection")
         }
         var lines = [TrailLine]()

@@ -26,7 +26,8 @@ guard args.count == 2 else { fail("usage: trails-render-bench LINES.geojson TILE
 
 let style: TrailStyle
 do {
-    style = try stylePath.map { try JSONDecoder().decode(TrailStyle.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) } ?? TrailStyle()
+    style =
+        try stylePath.map { try JSONDecoder().decode(TrailStyle.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) } ?? TrailStyle()
 } catch { fail("style: \(error)") }
 
 let lines: [TrailLine]
@@ -68,8 +69,10 @@ for (z, x, y) in tiles {
 }
 let total = clock.now - start
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-print(String(format: "lines %d, prepare %.3f s, tiles %d, render %.3f s, cpu %.3f s",
-             lines.count, seconds(prepare), tiles.count, seconds(total), cpuTotal))
+print(
+    String(
+        format: "lines %d, prepare %.3f s, tiles %d, render %.3f s, cpu %.3f s",
+        lines.count, seconds(prepare), tiles.count, seconds(total), cpuTotal))
 for z in perZoom.keys.sorted() {
     print(String(format: "z%d %d tiles %.3f s, cpu %.3f s", z, perZoom[z]!.tiles, perZoom[z]!.seconds, perZoom[z]!.cpu))
 }

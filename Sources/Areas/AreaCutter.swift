@@ -16,7 +16,8 @@ struct AreaCutter {
 
     /// Writes the tiles of `bounds` at `zooms` and the trails crossing `bounds` to `output`
     /// (replaced only when complete).
-    func cut(bounds: GeoBounds, zooms: ClosedRange<Int>, metadata: BundleMetadata, to output: String) throws(AreaError) -> BundleWriteStats {
+    func cut(bounds: GeoBounds, zooms: ClosedRange<Int>, metadata: BundleMetadata, to output: String) throws(AreaError) -> BundleWriteStats
+    {
         let format = TileFormat(metadata: sources.sources[0].metadata.format) ?? .png
         var encoding = TileEncoding(png: .default)
         encoding.format = format

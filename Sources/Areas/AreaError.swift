@@ -30,18 +30,24 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
         switch self {
         case let .invalidRequest(m): m
         case let .notCovered(nearby):
-            "no area product covers this place" + (nearby.isEmpty ? "" : "; nearest regions: "
-                + nearby.map { "\($0.title) (\($0.productId), \(String(format: "%.0f", $0.distanceKm)) km)" }.joined(separator: ", "))
+            "no area product covers this place"
+                + (nearby.isEmpty
+                    ? ""
+                    : "; nearest regions: "
+                        + nearby.map { "\($0.title) (\($0.productId), \(String(format: "%.0f", $0.distanceKm)) km)" }.joined(
+                            separator: ", "))
         case let .tooLarge(id, cap, r, zooms):
             r > 0
                 ? "the area is larger than \(id)'s cap of \(cap) bytes at zooms \(zooms.lowerBound) to \(zooms.upperBound); the largest radius that fits is about \(String(format: "%.1f", r)) km"
                 : "even the smallest area at zooms \(zooms.lowerBound) to \(zooms.upperBound) is larger than \(id)'s cap of \(cap) bytes; ask for a lower maxzoom"
         case let .notAnAreaProduct(id): "\(id) is not an area product"
         case let .busy(s): "the server is cutting other areas; try again in \(s) seconds"
-        case let .quotesFull(s): "the server holds as many unbought area quotes as it has room for; try again in \(s) seconds, when older ones expire"
+        case let .quotesFull(s):
+            "the server holds as many unbought area quotes as it has room for; try again in \(s) seconds, when older ones expire"
         case let .quoteInProgress(s): "a quote of yours is being cut; try again in \(s) seconds, when it is ready"
         case let .tooManyQuotes(s): "too many area quotes asked for lately; try again in \(s) seconds"
-        case let .quoteSpaceUsed(s): "your unbought area quotes hold all the room kept for one account; buy one or try again in \(s) seconds, when they expire"
+        case let .quoteSpaceUsed(s):
+            "your unbought area quotes hold all the room kept for one account; buy one or try again in \(s) seconds, when they expire"
         case let .cutFailed(m): "the area could not be cut: \(m)"
         case let .catalog(e): e.description
         }

@@ -36,8 +36,9 @@ struct AreaPlanner {
         guard let fitted, !fixedTop || fitted.top == zooms.upperBound else {
             throw .tooLarge(productId: productId, maxBytes: cap, largestRadiusKm: try largestRadius(shape, zooms: zooms), zooms: zooms)
         }
-        return Plan(bounds: bounds, zooms: zooms.lowerBound...fitted.top, requestedMaxZoom: zooms.upperBound, tiles: fitted.tiles,
-                    estimate: fitted.estimate)
+        return Plan(
+            bounds: bounds, zooms: zooms.lowerBound...fitted.top, requestedMaxZoom: zooms.upperBound, tiles: fitted.tiles,
+            estimate: fitted.estimate)
     }
 
     /// About the largest radius whose area fits the cap at all of `zooms` (0 when none does):

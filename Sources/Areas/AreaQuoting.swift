@@ -31,18 +31,22 @@ public final class AreaQuoting: Sendable {
     /// its SHA-256 (the server's download check then need not hash it again).
     private let cut: @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void
 
-    public init(catalog: any CatalogStore, tilesDirectory: String, lifetime: TimeInterval = 900, maxConcurrentCuts: Int = 2,
-                maxUnboughtBytes: Int64 = 2_000_000_000, fairness: AreaQuoteFairness = AreaQuoteFairness(),
-                logger: Logger = Logger(label: "trailmap.areas"),
-                cut: @escaping @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void = { _, _, _ in }) {
+    public init(
+        catalog: any CatalogStore, tilesDirectory: String, lifetime: TimeInterval = 900, maxConcurrentCuts: Int = 2,
+        maxUnboughtBytes: Int64 = 2_000_000_000, fairness: AreaQuoteFairness = AreaQuoteFairness(),
+        logger: Logger = Logger(label: "trailmap.areas"),
+        cut: @escaping @Sendable (_ path: String, _ identity: FileStat, _ sha256: String) -> Void = { _, _, _ in }
+    ) {
         self.catalog = catalog
         self.tilesDirectory = tilesDirectory
         areasDirectory = (tilesDirectory as NSString).appendingPathComponent(".trailmap-areas")
         self.lifetime = lifetime
         self.maxUnboughtBytes = max(0, maxUnboughtBytes)
-        admission = QuoteAdmission(limits: .init(maxConcurrentCuts: maxConcurrentCuts, perAddressInFlight: fairness.perAddressInFlight,
-                                                 perAccountPerWindow: fairness.quotesPerAccount, perAddressPerWindow: fairness.quotesPerAddress,
-                                                 window: fairness.window))
+        admission = QuoteAdmission(
+            limits: .init(
+                maxConcurrentCuts: maxConcurrentCuts, perAddressInFlight: fairness.perAddressInFlight,
+                perAccountPerWindow: fairness.quotesPerAccount, perAddressPerWindow: fairness.quotesPerAddress,
+                window: fairness.window))
         space = QuoteSpace(total: max(0, maxUnboughtBytes), fairness: fairness)
         self.logger = logger
         self.cut = cut
@@ -51,8 +55,10 @@ public final class AreaQuoting: Sendable {
     /// A quote for `request` by `account` from client `address` (nil: a local caller), among the
     /// area products `available` (nil: all). Returns the quote, its area product and, when the
     /// top zoom was lowered, why.
-    public func quote(_ request: AreaQuoteRequest, account: Account, address: String? = nil, available: Set<String>? = nil,
-                      now: Date = Date()) async throws(AreaError) -> (quote: AreaQuoteRecord, product: Product, message: String?) {
+    public func quote(
+        _ request: AreaQuoteRequest, account: Account, address: String? = nil, available: Set<String>? = nil,
+        now: Date = Date()
+    ) async throws(AreaError) -> (quote: AreaQuoteRecord, product: Product, message: String?) {
         let shape = try AreaShape(request: request)
         if let lo = request.minzoom, let hi = request.maxzoom, lo > hi { throw .invalidRequest("minzoom must not be above maxzoom") }
         await sweep(now: now)
@@ -75,18 +81,22 @@ public final class AreaQuoting: Sendable {
         } catch { throw .catalog(error) }
         let largest = offers.map { $0.areaOffer?.maxBytes ?? $0.size }.max() ?? 0
         if let refusal = space.refusal(waiting: waiting, account: mine, address: space.held(by: address, now: now), largest: largest) {
-            logger.warning("area quote for \(account.id) refused: \(refusal.code) (unbought quotes hold \(waiting) bytes of \(maxUnboughtBytes), this account's \(mine))")
+            logger.warning(
+                "area quote for \(account.id) refused: \(refusal.code) (unbought quotes hold \(waiting) bytes of \(maxUnboughtBytes), this account's \(mine))"
+            )
             throw refusal
         }
         let directory = tilesDirectory, areas = areasDirectory, id = AreaQuoteRecord.newID()
-        let job = QuoteJob(shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region && !$0.free },
-                           directory: directory, output: (areas as NSString).appendingPathComponent("\(id).mbtiles"))
+        let job = QuoteJob(
+            shape: shape, request: request, offers: offers, regions: products.filter { $0.kind == .region && !$0.free },
+            directory: directory, output: (areas as NSString).appendingPathComponent("\(id).mbtiles"))
         let made = try await Self.offThread { () throws(AreaError) in try job.run() }
-        let record = AreaQuoteRecord(id: id, accountId: account.id, productId: made.offer.id, title: made.title,
-                                     bundlePath: job.output, size: made.size, sha256: made.sha256, tiles: made.tiles,
-                                     minZoom: made.plan.zooms.lowerBound, maxZoom: made.plan.zooms.upperBound,
-                                     requestedMaxZoom: made.plan.requestedMaxZoom, bounds: made.plan.bounds, createdAt: now,
-                                     expiresAt: now.addingTimeInterval(lifetime))
+        let record = AreaQuoteRecord(
+            id: id, accountId: account.id, productId: made.offer.id, title: made.title,
+            bundlePath: job.output, size: made.size, sha256: made.sha256, tiles: made.tiles,
+            minZoom: made.plan.zooms.lowerBound, maxZoom: made.plan.zooms.upperBound,
+            requestedMaxZoom: made.plan.requestedMaxZoom, bounds: made.plan.bounds, createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime))
         do {
             let dropped = try await catalog.saveAreaQuote(record, keepPerAccount: 8)
             remove(dropped)
@@ -108,7 +118,8 @@ public final class AreaQuoting: Sendable {
     /// What a quote says when it differs from its request (its top zoom lowered to fit the cap), or nil.
     public static func message(_ q: AreaQuoteRecord, _ offer: Product) -> String? {
         guard q.maxZoom < q.requestedMaxZoom else { return nil }
-        return "The top zoom was lowered from \(q.requestedMaxZoom) to \(q.maxZoom) to fit \(offer.title)'s cap of \(ByteText.of(offer.areaOffer?.maxBytes ?? offer.size))."
+        return
+            "The top zoom was lowered from \(q.requestedMaxZoom) to \(q.maxZoom) to fit \(offer.title)'s cap of \(ByteText.of(offer.areaOffer?.maxBytes ?? offer.size))."
     }
 
     /// Deletes the bundles of unbought quotes that expired a minute or more before `now`.
@@ -139,7 +150,8 @@ public final class AreaQuoting: Sendable {
 /// Sizes for people, e.g. `10 MB`.
 enum ByteText {
     static func of(_ n: Int64) -> String {
-        n >= 1_000_000 ? String(format: "%.1f MB", Double(n) / 1_000_000).replacingOccurrences(of: ".0 MB", with: " MB")
+        n >= 1_000_000
+            ? String(format: "%.1f MB", Double(n) / 1_000_000).replacingOccurrences(of: ".0 MB", with: " MB")
             : String(format: "%.0f kB", Double(n) / 1000)
     }
 }

@@ -37,7 +37,8 @@ public struct AreaShape: Sendable, Equatable {
             // Two corners: latitudes in either order; west > east is a box across the antimeridian;
             // a box of no width or height is the tiles at its point.
             guard b.count == 4, b.allSatisfy(\.isFinite), (-180...180).contains(b[0]), (-180...180).contains(b[2]),
-                  abs(b[1]) <= WebMercator.maxLatitude, abs(b[3]) <= WebMercator.maxLatitude else {
+                abs(b[1]) <= WebMercator.maxLatitude, abs(b[3]) <= WebMercator.maxLatitude
+            else {
                 throw .invalidRequest("bbox must be [west, south, east, north] with longitudes -180 to 180 and latitudes within ±85.05")
             }
             let (south, north) = (min(b[1], b[3]), max(b[1], b[3]))
@@ -73,8 +74,9 @@ public struct AreaShape: Sendable, Equatable {
     public var bounds: GeoBounds {
         let dLat = halfHeightKm / Self.kmPerDegree
         let dLon = min(180, halfWidthKm / (Self.kmPerDegree * max(cos(center.lat * .pi / 180), 1e-6)))
-        return GeoBounds(west: max(-180, center.lon - dLon), south: max(-WebMercator.maxLatitude, center.lat - dLat),
-                         east: min(180, center.lon + dLon), north: min(WebMercator.maxLatitude, center.lat + dLat))
+        return GeoBounds(
+            west: max(-180, center.lon - dLon), south: max(-WebMercator.maxLatitude, center.lat - dLat),
+            east: min(180, center.lon + dLon), north: min(WebMercator.maxLatitude, center.lat + dLat))
     }
 
     /// Great-circle distance in kilometres from the centre to the nearest point of `b`.

@@ -28,7 +28,8 @@ struct AreaSources: Sendable {
                 // The metadata's zooms (published bundles have them): counting the tiles' zooms
                 // scans the whole bundle, which a quote should not do.
                 guard let zooms = try reader.zoomRange(declaredIn: pairs) else { continue }
-                out.append(Source(tileset: String(name.dropLast(".mbtiles".count)), path: path, reader: reader, metadata: meta, zooms: zooms))
+                out.append(
+                    Source(tileset: String(name.dropLast(".mbtiles".count)), path: path, reader: reader, metadata: meta, zooms: zooms))
             } catch {
                 throw .cutFailed("bundle \(name): \(error)")
             }
@@ -55,7 +56,9 @@ struct AreaSources: Sendable {
         for (i, s) in sources.enumerated() where s.zooms.contains(z) {
             guard let part = bounds.intersection(s.metadata.bounds) else { continue }
             let sizes: [(tile: TileID, key: String, length: Int)]
-            do { sizes = try s.reader.tileSizes(range: TileRange(bounds: part, zoom: z)) } catch { throw .cutFailed("\(s.tileset): \(error)") }
+            do { sizes = try s.reader.tileSizes(range: TileRange(bounds: part, zoom: z)) } catch {
+                throw .cutFailed("\(s.tileset): \(error)")
+            }
             for t in sizes {
                 let stored = Self.storedBytes(t.length)
                 if let earlier = seen[t.tile] {

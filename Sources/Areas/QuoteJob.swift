@@ -27,7 +27,8 @@ struct QuoteJob: Sendable {
 
     func run() throws(AreaError) -> Made {
         do {
-            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch { throw .cutFailed("cannot create \((output as NSString).deletingLastPathComponent): \(error.localizedDescription)") }
         var candidates = [(offer: Product, sources: AreaSources, plan: AreaPlanner.Plan)]()
         var refusals = [AreaError]()
@@ -70,20 +71,23 @@ struct QuoteJob: Sendable {
         // The estimate is generous, but the file decides: lower the top zoom while it is over the cap.
         let cap = best.offer.areaOffer?.maxBytes ?? best.offer.size
         while true {
-            let stats = try AreaCutter(sources: best.sources).cut(bounds: best.plan.bounds, zooms: best.plan.zooms,
-                                                                   metadata: metadata(best.offer, best.sources, best.plan), to: output)
+            let stats = try AreaCutter(sources: best.sources).cut(
+                bounds: best.plan.bounds, zooms: best.plan.zooms,
+                metadata: metadata(best.offer, best.sources, best.plan), to: output)
             let (size, sha): (Int64, String)
             let before = FileStat(path: output)
             do { (size, sha) = try FileSHA256.digest(path: output) } catch { throw .cutFailed("\(error)") }
             if size <= cap {
                 let identity = before.flatMap { $0 == FileStat(path: output) && $0.size == size ? $0 : nil }
-                return Made(offer: best.offer, plan: best.plan, title: title(), size: size, sha256: sha, tiles: stats.tiles, identity: identity)
+                return Made(
+                    offer: best.offer, plan: best.plan, title: title(), size: size, sha256: sha, tiles: stats.tiles, identity: identity)
             }
             try? FileManager.default.removeItem(atPath: output)
             guard request.maxzoom == nil, best.plan.zooms.upperBound > best.plan.zooms.lowerBound else {
                 let planner = AreaPlanner(sources: best.sources, cap: cap, productId: best.offer.id)
                 let zooms = best.plan.zooms.lowerBound...best.plan.requestedMaxZoom
-                throw .tooLarge(productId: best.offer.id, maxBytes: cap, largestRadiusKm: try planner.largestRadius(shape, zooms: zooms), zooms: zooms)
+                throw .tooLarge(
+                    productId: best.offer.id, maxBytes: cap, largestRadiusKm: try planner.largestRadius(shape, zooms: zooms), zooms: zooms)
             }
             best.plan.zooms = best.plan.zooms.lowerBound...(best.plan.zooms.upperBound - 1)
         }
@@ -93,7 +97,8 @@ struct QuoteJob: Sendable {
     func title() -> String {
         let lat = shape.center.lat, lon = shape.center.lon
         let place = String(format: "%.2f°%@ %.2f°%@", abs(lat), lat >= 0 ? "N" : "S", abs(lon), lon >= 0 ? "E" : "W")
-        return shape.isCircle ? "Area around \(place) (\(String(format: "%g", (shape.radiusKm * 10).rounded() / 10)) km)"
+        return shape.isCircle
+            ? "Area around \(place) (\(String(format: "%g", (shape.radiusKm * 10).rounded() / 10)) km)"
             : "Area of \(String(format: "%.0f x %.0f", 2 * shape.halfWidthKm, 2 * shape.halfHeightKm)) km at \(place)"
     }
 
@@ -103,7 +108,8 @@ struct QuoteJob: Sendable {
         m.format = first.format
         m.type = first.type
         var seen = Set<String>()
-        m.attribution = sources.sources.map(\.metadata.attribution).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "; ")
+        m.attribution = sources.sources.map(\.metadata.attribution).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(
+            separator: "; ")
         m.description = "Cut from \(sources.sources.map(\.metadata.name).joined(separator: ", ")) for \(offer.title)."
         m.extra["trailmap:extracted-from"] = sources.sources.map { "\($0.tileset).mbtiles" }.joined(separator: ",")
         m.extra["trailmap:area-product"] = offer.id

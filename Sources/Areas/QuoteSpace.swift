@@ -41,7 +41,7 @@ final class QuoteSpace: Sendable {
         let reserve = Int64(Double(total) * fairness.reservedShare)
         guard waiting + largest <= (account == 0 ? total : total - reserve) else { return .quotesFull(retryAfter: 60) }
         guard account + largest <= max(largest, Int64(Double(total) * fairness.accountShare)),
-              address + largest <= max(largest, Int64(Double(total) * fairness.addressShare))
+            address + largest <= max(largest, Int64(Double(total) * fairness.addressShare))
         else { return .quoteSpaceUsed(retryAfter: 60) }
         return nil
     }

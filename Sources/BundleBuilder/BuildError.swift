@@ -94,7 +94,8 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .trailStore(error): error.description
         case let .terrain(problem): problem.description
         case .trailsOverlayNotSharded: "a trails-only overlay is built on one machine: it cannot be cut in shard parts"
-        case let .partWithoutTrails(path): "\(path): this part of a build with trails holds no trails to merge; build the parts again with this version"
+        case let .partWithoutTrails(path):
+            "\(path): this part of a build with trails holds no trails to merge; build the parts again with this version"
         }
     }
 }

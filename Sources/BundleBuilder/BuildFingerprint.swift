@@ -71,23 +71,28 @@ struct BuildFingerprint: Equatable {
     /// `base`: the fingerprint recorded in the bundle an update starts from.
     /// `sources`: each source's layer, path and stamp (size and modification time).
     /// `trails`: the digest of the trails drawn (`PreparedTrails.digest`).
-    init(options o: BuildOptions, sources: [(layer: Int, path: String, stamp: SourceFileStamp)], sharedScales: [String: [Double]] = [:],
-         base: String? = nil, trails: String? = nil) {
+    init(
+        options o: BuildOptions, sources: [(layer: Int, path: String, stamp: SourceFileStamp)], sharedScales: [String: [Double]] = [:],
+        base: String? = nil, trails: String? = nil
+    ) {
         let layers = o.layers.map { l in
-            LayerSettings(name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
-                          crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
-                          gcpTransform: l.gcpTransform?.rawValue, bands: l.bands, openOptions: l.openOptions, resampling: l.resampling?.rawValue, opacity: l.opacity)
+            LayerSettings(
+                name: l.name, title: l.title, kind: l.kind.rawValue, zooms: l.zooms.map { [$0.lowerBound, $0.upperBound] },
+                crs: l.crs?.wkt, nodata: l.nodata, scale: l.scale.map { [$0.min, $0.max] },
+                gcpTransform: l.gcpTransform?.rawValue, bands: l.bands, openOptions: l.openOptions, resampling: l.resampling?.rawValue,
+                opacity: l.opacity)
         }
-        let s = Settings(builder: BundleBuilder.version, name: o.name, description: o.description, attribution: o.attribution,
-                         version: o.version, regionID: o.regionID, zooms: [o.minZoom, o.maxZoom], layers: layers,
-                         allowGaps: o.allowGaps, allowOverlap: o.allowOverlap, recordsLayers: o.recordsLayers,
-                         clip: o.clipBounds.map { [$0.west, $0.south, $0.east, $0.north] }, resampling: o.resampling.rawValue,
-                         crs: o.read.crs?.wkt, nodata: o.read.nodata, scale: o.read.scale.map { [$0.min, $0.max] },
-                         gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, openOptions: o.read.openOptions, sharedScales: sharedScales,
-                         tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion,
-                         trails: trails.map { digest in
-                             [o.trails?.name ?? "trails", o.trails?.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", digest]
-                         }, terrain: o.terrain.map(Self.terrain))
+        let s = Settings(
+            builder: BundleBuilder.version, name: o.name, description: o.description, attribution: o.attribution,
+            version: o.version, regionID: o.regionID, zooms: [o.minZoom, o.maxZoom], layers: layers,
+            allowGaps: o.allowGaps, allowOverlap: o.allowOverlap, recordsLayers: o.recordsLayers,
+            clip: o.clipBounds.map { [$0.west, $0.south, $0.east, $0.north] }, resampling: o.resampling.rawValue,
+            crs: o.read.crs?.wkt, nodata: o.read.nodata, scale: o.read.scale.map { [$0.min, $0.max] },
+            gcpTransform: o.read.gcpTransform.rawValue, bands: o.read.bands, openOptions: o.read.openOptions, sharedScales: sharedScales,
+            tileSize: o.tileSize, encoding: o.tileEncoding, unitPolicy: BuildUnits.policyVersion,
+            trails: trails.map { digest in
+                [o.trails?.name ?? "trails", o.trails?.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", digest]
+            }, terrain: o.terrain.map(Self.terrain))
         let stamps = sources.map { s in
             SourceStamp(layer: s.layer, path: s.path, size: s.stamp.size, modified: s.stamp.modifiedNanoseconds)
         }
@@ -101,9 +106,11 @@ struct BuildFingerprint: Equatable {
 
     /// What decides a blended hillshade's pixels, as text.
     private static func terrain(_ t: TerrainLayer) -> String {
-        [t.sources.joined(separator: ","), String(describing: t.hillshade), t.blend?.rawValue ?? "", "\(t.opacity)",
-         t.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", t.crs?.wkt ?? "", t.verticalUnit?.rawValue ?? ""]
-            .joined(separator: "|")
+        [
+            t.sources.joined(separator: ","), String(describing: t.hillshade), t.blend?.rawValue ?? "", "\(t.opacity)",
+            t.zooms.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all", t.crs?.wkt ?? "", t.verticalUnit?.rawValue ?? ""
+        ]
+        .joined(separator: "|")
     }
 
     private static func hash<T: Encodable>(_ value: T) -> String {

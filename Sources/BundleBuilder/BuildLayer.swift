@@ -37,8 +37,10 @@ public struct BuildLayer: Sendable {
     /// Multiplies the layer's alpha: 1 opaque as the sources are, 0.5 half see-through.
     public var opacity: Double = 1
 
-    public init(name: String, title: String? = nil, kind: BundleLayer.Kind = .series, sources: [String],
-                zooms: ClosedRange<Int>? = nil) {
+    public init(
+        name: String, title: String? = nil, kind: BundleLayer.Kind = .series, sources: [String],
+        zooms: ClosedRange<Int>? = nil
+    ) {
         self.name = name
         self.title = title ?? name
         self.kind = kind
@@ -48,9 +50,10 @@ public struct BuildLayer: Sendable {
 
     /// The read options of this layer's sources: its own, then the build's.
     func readOptions(over base: ReadOptions) -> ReadOptions {
-        ReadOptions(crs: crs ?? base.crs, nodata: nodata ?? base.nodata, scale: scale ?? base.scale,
-                    gcpTransform: gcpTransform ?? base.gcpTransform, bands: bands ?? base.bands,
-                    openOptions: openOptions ?? base.openOptions)
+        ReadOptions(
+            crs: crs ?? base.crs, nodata: nodata ?? base.nodata, scale: scale ?? base.scale,
+            gcpTransform: gcpTransform ?? base.gcpTransform, bands: bands ?? base.bands,
+            openOptions: openOptions ?? base.openOptions)
     }
 
     /// The zooms served within the build's range.
@@ -116,7 +119,9 @@ extension BuildOptions {
             // series whatever zooms the sources give: said before they are read.
             let series = layers.filter { $0.kind == .series }
             if let whole = series.first(where: { $0.zooms == nil }), let other = series.first(where: { $0.name != whole.name }) {
-                throw .layer("series \"\(whole.name)\" (every zoom of the build) and \"\(other.name)\" serve the same zooms; give them zooms that meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)")
+                throw .layer(
+                    "series \"\(whole.name)\" (every zoom of the build) and \"\(other.name)\" serve the same zooms; give them zooms that meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)"
+                )
             }
         }
         guard zoomsKnown else { return }
@@ -126,7 +131,9 @@ extension BuildOptions {
                 for j in series.dropFirst(a + 1) {
                     let zi = layers[i].zooms(inBuild: range), zj = layers[j].zooms(inBuild: range)
                     if zi.overlaps(zj) {
-                        throw .layer("series \"\(layers[i].name)\" (zooms \(zi.lowerBound)-\(zi.upperBound)) and \"\(layers[j].name)\" (zooms \(zj.lowerBound)-\(zj.upperBound)) serve the same zooms; make them meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)")
+                        throw .layer(
+                            "series \"\(layers[i].name)\" (zooms \(zi.lowerBound)-\(zi.upperBound)) and \"\(layers[j].name)\" (zooms \(zj.lowerBound)-\(zj.upperBound)) serve the same zooms; make them meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)"
+                        )
                     }
                 }
             }
@@ -135,7 +142,9 @@ extension BuildOptions {
             let served = Set(layers.flatMap { Array($0.zooms(inBuild: range)) })
             let missing = range.filter { !served.contains($0) }
             if !missing.isEmpty {
-                throw .layer("no layer serves zoom\(missing.count > 1 ? "s" : "") \(missing.map(String.init).joined(separator: ", ")) of the build's \(minZoom)-\(maxZoom); extend a layer's zooms, or allow gaps")
+                throw .layer(
+                    "no layer serves zoom\(missing.count > 1 ? "s" : "") \(missing.map(String.init).joined(separator: ", ")) of the build's \(minZoom)-\(maxZoom); extend a layer's zooms, or allow gaps"
+                )
             }
         }
     }

@@ -42,10 +42,13 @@ extension FieldReader {
                 guard let hi = try integer(z["maxzoom"], "\(f).maxzoom", in: zoomRange) else { throw fail("\(f).maxzoom", "is required") }
                 guard lo <= hi else { throw fail("\(f).minzoom", "\(lo) is greater than maxzoom \(hi): the range is inverted") }
                 guard let interval = try number(z["interval"], "\(f).interval") else { throw fail("\(f).interval", "is required") }
-                let levels = ContourLevels(interval: interval, indexEvery: try integer(z["indexEvery"], "\(f).indexEvery", in: 0...1000) ?? indexEvery)
+                let levels = ContourLevels(
+                    interval: interval, indexEvery: try integer(z["indexEvery"], "\(f).indexEvery", in: 0...1000) ?? indexEvery)
                 if let p = levels.problem { throw fail("\(f).interval", p.description) }
                 if let other = options.zoomLevels.first(where: { $0.zooms.overlaps(lo...hi) }) {
-                    throw fail(f, "zooms \(lo)-\(hi) overlap zooms \(other.zooms.lowerBound)-\(other.zooms.upperBound): give each zoom one interval")
+                    throw fail(
+                        f,
+                        "zooms \(lo)-\(hi) overlap zooms \(other.zooms.lowerBound)-\(other.zooms.upperBound): give each zoom one interval")
                 }
                 options.zoomLevels.append(ContourZoomRange(zooms: lo...hi, levels: levels))
             }
@@ -61,12 +64,13 @@ extension FieldReader {
         if let w = try number(o["indexWidth"], "\(field).indexWidth") { options.indexWidth = w }
         if let a = try number(o["opacity"], "\(field).opacity") { options.opacity = a }
         if let p = options.problem {
-            let key = switch p {
-            case .width: "width"
-            case .indexWidth: "indexWidth"
-            case .opacity: "opacity"
-            default: "interval"
-            }
+            let key =
+                switch p {
+                case .width: "width"
+                case .indexWidth: "indexWidth"
+                case .opacity: "opacity"
+                default: "interval"
+                }
             throw fail("\(field).\(key)", p.description)
         }
         return options

@@ -4,8 +4,10 @@ import TileGeometry
 
 extension BuildManifest {
     /// The fields of a layer of kind `terrain`.
-    static let terrainLayerFields: Set<String> = ["name", "title", "kind", "sources", "minzoom", "maxzoom", "crs", "verticalUnit",
-                                                  "hillshade", "colorRelief", "opacity", "encoding", "contours", "blend"]
+    static let terrainLayerFields: Set<String> = [
+        "name", "title", "kind", "sources", "minzoom", "maxzoom", "crs", "verticalUnit",
+        "hillshade", "colorRelief", "opacity", "encoding", "contours", "blend"
+    ]
     /// The fields of a terrain layer's `hillshade` object.
     static let hillshadeFields: Set<String> = ["azimuth", "altitude", "zFactor", "mode"]
 }
@@ -20,7 +22,9 @@ extension FieldReader {
             throw fail("\(field).sources", "must be an array of elevation rasters (DEMs)")
         }
         var layer = TerrainLayer(sources: [])
-        for (i, p) in paths.enumerated() { layer.sources.append(GDALFiles.resolve(try string(p, "\(field).sources[\(i)]")!, relativeTo: base)) }
+        for (i, p) in paths.enumerated() {
+            layer.sources.append(GDALFiles.resolve(try string(p, "\(field).sources[\(i)]")!, relativeTo: base))
+        }
         if let name = try string(l["name"], "\(field).name") { layer.name = name }
         if let title = try string(l["title"], "\(field).title") { layer.title = title }
         if let crs = try string(l["crs"], "\(field).crs") {
@@ -38,7 +42,12 @@ extension FieldReader {
             if let v = try number(o["zFactor"], "\(field).hillshade.zFactor") { options.zFactor = v }
             if let m = try choice(o["mode"], "\(field).hillshade.mode", HillshadeOptions.Mode.self) { options.mode = m }
             if let problem = options.problem {
-                let key = switch problem { case .azimuth: "azimuth"; case .altitude: "altitude"; case .zFactor: "zFactor" }
+                let key =
+                    switch problem {
+                    case .azimuth: "azimuth";
+                    case .altitude: "altitude";
+                    case .zFactor: "zFactor"
+                    }
                 throw fail("\(field).hillshade.\(key)", problem.description)
             }
             layer.hillshade = options
@@ -61,19 +70,25 @@ extension FieldReader {
             layer.opacity = opacity
         }
         if layer.encoding != nil && (layer.hillshade != nil || layer.colorRelief != nil || layer.contours != nil) {
-            throw fail("\(field).encoding", "terrain tiles are a bundle of their own: drop hillshade, colorRelief and contours (draw them in another manifest)")
+            throw fail(
+                "\(field).encoding",
+                "terrain tiles are a bundle of their own: drop hillshade, colorRelief and contours (draw them in another manifest)")
         }
         if layer.encoding == nil && layer.hillshade == nil && layer.colorRelief == nil && layer.contours == nil {
             throw fail(field, "the terrain layer makes nothing: give hillshade, colorRelief, contours or encoding")
         }
         if let blend = try choice(l["blend"], "\(field).blend", TerrainBlend.self) {
             guard layer.hillshade != nil, layer.colorRelief == nil, layer.contours == nil, layer.encoding == nil else {
-                throw fail("\(field).blend", "a terrain layer blended into the layers below draws a hillshade only: give hillshade, and no colorRelief, contours or encoding")
+                throw fail(
+                    "\(field).blend",
+                    "a terrain layer blended into the layers below draws a hillshade only: give hillshade, and no colorRelief, contours or encoding"
+                )
             }
             layer.blend = blend
         }
         let zoomRange = 0...TileID.maxZoom
-        let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange), hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
+        let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange),
+            hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
         switch (lo, hi) {
         case let (lo?, hi?):
             guard lo <= hi else { throw fail("\(field).minzoom", "\(lo) is greater than maxzoom \(hi): the range is inverted") }

@@ -41,13 +41,21 @@ public struct BuildManifest: Sendable {
     /// of their own (no other raster layer beside it).
     public var terrain: TerrainLayer?
 
-    static let topFields: Set<String> = ["name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
-                                         "allowGaps", "allowOverlap", "output", "layers"]
-    static let outputFields: Set<String> = ["format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling",
-                                            "rounding"]
-    static let trailLayerFields: Set<String> = ["name", "title", "kind", "sources", "minzoom", "maxzoom", "mapping", "preset", "join", "style"]
-    static let layerFields: Set<String> = ["name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
-                                           "nodata", "scale", "bands", "openOptions", "gcpTransform", "resampling", "opacity"]
+    static let topFields: Set<String> = [
+        "name", "description", "attribution", "version", "minzoom", "maxzoom", "bounds",
+        "allowGaps", "allowOverlap", "output", "layers"
+    ]
+    static let outputFields: Set<String> = [
+        "format", "quality", "lossless", "tileSize", "effort", "pngLevel", "resampling",
+        "rounding"
+    ]
+    static let trailLayerFields: Set<String> = [
+        "name", "title", "kind", "sources", "minzoom", "maxzoom", "mapping", "preset", "join", "style"
+    ]
+    static let layerFields: Set<String> = [
+        "name", "title", "kind", "sources", "sourceList", "minzoom", "maxzoom", "crs",
+        "nodata", "scale", "bands", "openOptions", "gcpTransform", "resampling", "opacity"
+    ]
 
     /// Reads and checks a manifest; relative source paths are relative to its folder.
     public static func load(path: String) throws(BuildError) -> BuildManifest {
@@ -81,8 +89,10 @@ public struct BuildManifest: Sendable {
         if let version { o.version = version }
         if let tileSize { o.tileSize = tileSize }
         if let resampling { o.resampling = resampling }
-        o.encoding = BuildOptions.encoding(effort: effort ?? (terrain != nil && terrain?.blend == nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort), level: pngLevel,
-                                           deflater: .libdeflate, search: false)
+        o.encoding = BuildOptions.encoding(
+            effort: effort ?? (terrain != nil && terrain?.blend == nil ? BuildOptions.terrainEffort : BuildOptions.defaultEffort),
+            level: pngLevel,
+            deflater: .libdeflate, search: false)
         if let effort { o.effort = effort }
         if let format { o.format = format }
         o.quality = quality
@@ -146,8 +156,11 @@ struct FieldReader {
     func numbers(_ value: JSONValue?, _ field: String, count: ClosedRange<Int>) throws(BuildError) -> [Double]? {
         guard let value, value != .null else { return nil }
         guard case let .array(list) = value, count.contains(list.count) else {
-            throw fail(field, count.lowerBound == count.upperBound ? "must be an array of \(count.lowerBound) numbers"
-                : "must be an array of \(count.lowerBound) to \(count.upperBound) numbers")
+            throw fail(
+                field,
+                count.lowerBound == count.upperBound
+                    ? "must be an array of \(count.lowerBound) numbers"
+                    : "must be an array of \(count.lowerBound) to \(count.upperBound) numbers")
         }
         var out = [Double]()
         for (i, v) in list.enumerated() { out.append(try number(v, "\(field)[\(i)]")!) }
@@ -189,25 +202,51 @@ struct FieldReader {
             guard !layers.isEmpty else {
                 throw fail("layers", "the terrain layer's blend lays its hillshade on layers of source images: give at least one, below it")
             }
-            if let i = layerValues.indices.first(where: { if case let .object(l) = layerValues[$0] { l["kind"] == .string("terrain") } else { false } }),
-               let j = layerValues.indices.last(where: { if case let .object(l) = layerValues[$0] { l["kind"] != .string("terrain") && l["kind"] != .string("trails") } else { false } }),
-               j > i {
+            if let i = layerValues.indices.first(where: {
+                if case let .object(l) = layerValues[$0] { l["kind"] == .string("terrain") } else { false }
+            }),
+                let j = layerValues.indices.last(where: {
+                    if case let .object(l) = layerValues[$0] {
+                        l["kind"] != .string("terrain") && l["kind"] != .string("trails")
+                    } else {
+                        false
+                    }
+                }),
+                j > i
+            {
                 throw fail("layers[\(i)]", "a terrain layer with a blend shades the layers below it: list it after layers[\(j)]")
             }
         } else if let terrain {
-            if let i = layerValues.indices.first(where: { if case let .object(l) = layerValues[$0] { l["kind"] != .string("terrain") && l["kind"] != .string("trails") } else { false } }) {
-                throw fail("layers[\(i)]", "a terrain layer is built in a bundle of its own: build this layer in another manifest, or give the terrain layer a blend (multiply, over) to shade it")
+            if let i = layerValues.indices.first(where: {
+                if case let .object(l) = layerValues[$0] {
+                    l["kind"] != .string("terrain") && l["kind"] != .string("trails")
+                } else {
+                    false
+                }
+            }) {
+                throw fail(
+                    "layers[\(i)]",
+                    "a terrain layer is built in a bundle of its own: build this layer in another manifest, or give the terrain layer a blend (multiply, over) to shade it"
+                )
             }
-            if terrain.encoding != nil, trails != nil { throw fail("layers", "terrain tiles hold elevations: draw the trails in another bundle") }
+            if terrain.encoding != nil, trails != nil {
+                throw fail("layers", "terrain tiles hold elevations: draw the trails in another bundle")
+            }
         }
         let zoomRange = 0...TileID.maxZoom
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         // As on the command line: unless every layer gives its zooms, the builder takes the
         // missing ends from the unranged layers' sources, together with the ranged layers' zooms.
         // A trails-only manifest: the trails' zooms, else chosen from their extent.
-        let unranged = terrain.flatMap { $0.blend == nil ? $0.zooms == nil : nil } ?? (layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil))
-        let minZoom = try integer(top["minzoom"], "minzoom", in: zoomRange) ?? (unranged ? nil : lows.min() ?? terrain?.zooms?.lowerBound ?? trails?.zooms?.lowerBound)
-        let maxZoom = try integer(top["maxzoom"], "maxzoom", in: zoomRange) ?? (unranged ? nil : highs.max() ?? terrain?.zooms?.upperBound ?? trails?.zooms?.upperBound)
+        let unranged =
+            terrain.flatMap { $0.blend == nil ? $0.zooms == nil : nil }
+            ?? (layers.contains { $0.zooms == nil } || (layers.isEmpty && trails?.zooms == nil))
+        let minZoom =
+            try integer(top["minzoom"], "minzoom", in: zoomRange)
+            ?? (unranged ? nil : lows.min() ?? terrain?.zooms?.lowerBound ?? trails?.zooms?.lowerBound)
+        let maxZoom =
+            try integer(top["maxzoom"], "maxzoom", in: zoomRange)
+            ?? (unranged ? nil : highs.max() ?? terrain?.zooms?.upperBound ?? trails?.zooms?.upperBound)
         if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
 
         var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers, trails: trails)
@@ -236,7 +275,9 @@ struct FieldReader {
             }
             m.quality = try integer(o["quality"], "output.quality", in: 1...100)
             m.lossless = try bool(o["lossless"], "output.lossless")
-            if m.quality != nil && (m.format ?? .png) == .png { throw fail("output.quality", "applies to webp and jpeg tiles; png is lossless") }
+            if m.quality != nil && (m.format ?? .png) == .png {
+                throw fail("output.quality", "applies to webp and jpeg tiles; png is lossless")
+            }
             if m.lossless == true && m.format != .webp { throw fail("output.lossless", "applies to webp tiles only") }
             if m.lossless == true && m.quality != nil { throw fail("output.quality", "excludes lossless: true") }
             m.tileSize = try integer(o["tileSize"], "output.tileSize", in: 256...512)
@@ -273,18 +314,22 @@ struct FieldReader {
             trails.mapping = TrailLayerOptions.osmPreset
         }
         if let mapping {
-            do { trails.mapping = try TrailFieldMapping.load(path: resolve(mapping)) } catch { throw fail("\(field).mapping", error.description) }
+            do { trails.mapping = try TrailFieldMapping.load(path: resolve(mapping)) } catch {
+                throw fail("\(field).mapping", error.description)
+            }
         }
         if l["style"] != nil {
             let layers = raw?["layers"] as? [Any]
             guard index < layers?.count ?? 0, let style = (layers?[index] as? [String: Any])?["style"],
-                  let data = try? JSONSerialization.data(withJSONObject: style) else { throw fail("\(field).style", "must be a JSON object") }
+                let data = try? JSONSerialization.data(withJSONObject: style)
+            else { throw fail("\(field).style", "must be a JSON object") }
             do { trails.style = try JSONDecoder().decode(TrailStyle.self, from: data) } catch {
                 throw fail("\(field).style", "not a trail style: \(BuildManifest.jsonProblem(error))")
             }
         }
         let zoomRange = 0...TileID.maxZoom
-        let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange), hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
+        let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange),
+            hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
         switch (lo, hi) {
         case let (lo?, hi?):
             guard lo <= hi else { throw fail("\(field).minzoom", "\(lo) is greater than maxzoom \(hi): the range is inverted") }
@@ -311,9 +356,10 @@ struct FieldReader {
         let zoomRange = 0...TileID.maxZoom
         let lo = try integer(l["minzoom"], "\(field).minzoom", in: zoomRange)
         let hi = try integer(l["maxzoom"], "\(field).maxzoom", in: zoomRange)
-        var layer = BuildLayer(name: name, title: try string(l["title"], "\(field).title"),
-                               kind: try choice(l["kind"], "\(field).kind", BundleLayer.Kind.self) ?? .series,
-                               sources: sources)
+        var layer = BuildLayer(
+            name: name, title: try string(l["title"], "\(field).title"),
+            kind: try choice(l["kind"], "\(field).kind", BundleLayer.Kind.self) ?? .series,
+            sources: sources)
         switch (lo, hi) {
         case let (lo?, hi?):
             guard lo <= hi else { throw fail("\(field).minzoom", "\(lo) is greater than maxzoom \(hi): the range is inverted") }
@@ -360,11 +406,18 @@ enum JSONValue: Decodable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 }

@@ -99,8 +99,10 @@ public struct BuildOptions: Sendable {
 
     /// The tile encoding for an effort and overrides: the effort's levels unless a level, zlib or
     /// the per-tile search is asked for (then that one setting for every tile).
-    public static func encoding(effort: BuildEffort = defaultEffort, level: Int?, deflater: PNGEncodingOptions.Deflater,
-                                search: Bool) -> PNGEncodingOptions {
+    public static func encoding(
+        effort: BuildEffort = defaultEffort, level: Int?, deflater: PNGEncodingOptions.Deflater,
+        search: Bool
+    ) -> PNGEncodingOptions {
         var encoding = PNGEncodingOptions(
             deflater: deflater, compressionLevel: level ?? (deflater == .zlib ? 6 : effort.level),
             effort: search ? .best : .fast)

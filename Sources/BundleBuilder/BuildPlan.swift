@@ -79,8 +79,9 @@ struct BuildPlan {
         // made: the ranges (which span every longitude across the antimeridian, and the gap
         // between far-apart sources) and the sources' parts one by one. (The tiles considered,
         // whole units' subtrees, can be several times the parts' tiles for tiny sources.)
-        let needed = min(ranges.joined().reduce(0) { $0 + $1.count },
-                         Self.partTiles(sources.sources, bands: zoomBands, bounds: bounds))
+        let needed = min(
+            ranges.joined().reduce(0) { $0 + $1.count },
+            Self.partTiles(sources.sources, bands: zoomBands, bounds: bounds))
         guard needed <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: needed, maxZoom: options.maxZoom) }
         bands = Self.cutIntoUnits(zoomBands, ranges: ranges, sources: sources.sources, shard: options.shard)
     }
@@ -117,7 +118,8 @@ struct BuildPlan {
         }
         for b in bands.indices {
             let band = bands[b]
-            let above = shard == nil
+            let above =
+                shard == nil
                 ? BuildUnits.expectedChildren(units: band.units, unitZoom: band.unitZoom, minZoom: band.zooms.lowerBound).count : 0
             bands[b].total = band.units.reduce(above) { $0 + band.subtreeCount($1) }
         }
@@ -158,13 +160,16 @@ struct BuildPlan {
 
     /// The record a shard part keeps for the merge.
     func recordPlan(tileSize: Int, encoding: TileEncoding, trails: TrailLayerOptions?, build: ClosedRange<Int>) -> BuildRecord.Plan {
-        BuildRecord.Plan(bands: bands.map { band in
-            BuildRecord.Plan.Band(zooms: [band.zooms.lowerBound, band.zooms.upperBound], unitZoom: band.unitZoom,
-                                  ranges: band.ranges.map { [$0.z, $0.minX, $0.maxX, $0.minY, $0.maxY] })
-        }, tileSize: tileSize, encoding: encoding, trails: trails.map { t in
-            let zooms = t.zooms ?? build
-            return BuildRecord.Plan.Trails(name: t.name, title: t.title, zooms: [zooms.lowerBound, zooms.upperBound], style: t.style)
-        })
+        BuildRecord.Plan(
+            bands: bands.map { band in
+                BuildRecord.Plan.Band(
+                    zooms: [band.zooms.lowerBound, band.zooms.upperBound], unitZoom: band.unitZoom,
+                    ranges: band.ranges.map { [$0.z, $0.minX, $0.maxX, $0.minY, $0.maxY] })
+            }, tileSize: tileSize, encoding: encoding,
+            trails: trails.map { t in
+                let zooms = t.zooms ?? build
+                return BuildRecord.Plan.Trails(name: t.name, title: t.title, zooms: [zooms.lowerBound, zooms.upperBound], style: t.style)
+            })
     }
 }
 

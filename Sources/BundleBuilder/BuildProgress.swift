@@ -43,7 +43,9 @@ public struct BuildProgress: Sendable {
         case .rendering:
             let pct = total > 0 ? Double(done) * 100 / Double(total) : 100
             let left = eta.map(Self.clock) ?? "--:--"
-            let pages = drawing.isEmpty ? ""
+            let pages =
+                drawing.isEmpty
+                ? ""
                 : ", drawing " + drawing.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
             return String(format: "tiles %d/%d (%.1f%%), %.0f tiles/s, %d stored, ETA %@", done, total, pct, rate, stored, left) + pages
         }

@@ -74,8 +74,10 @@ struct BuildRecord {
     /// from. Every other source file is hashed. A source whose stamp is no longer the one it had
     /// when the build began is recorded as `changedDuringBuild`.
     /// `hashed` is called after each source with the count done and the total.
-    static func sources(_ planned: [PlannedSource], known: [Source] = [],
-                        stamps: [SourceFileStamp]? = nil, hashed: (Int, Int) -> Void = { _, _ in }) throws(BuildError) -> [Source] {
+    static func sources(
+        _ planned: [PlannedSource], known: [Source] = [],
+        stamps: [SourceFileStamp]? = nil, hashed: (Int, Int) -> Void = { _, _ in }
+    ) throws(BuildError) -> [Source] {
         var out = [Source]()
         defer { hashed(out.count, planned.count) }
         // The last record of each layer and path (an update's fresh hashes after the old ones).
@@ -87,9 +89,12 @@ struct BuildRecord {
             let footprint = Self.footprint(info)
             let moved = stamps != nil && SourceFileStamp(source: info) != stamp
             if let k = byKey["\(source.layer)\u{0}\(info.path)"],
-               k.size == stamp.size, k.modified == stamp.modifiedNanoseconds, k.footprint == footprint {
-                out.append(Source(layer: k.layer, path: k.path, size: k.size, modified: k.modified,
-                                  sha256: moved ? changedDuringBuild : k.sha256, footprint: footprint))
+                k.size == stamp.size, k.modified == stamp.modifiedNanoseconds, k.footprint == footprint
+            {
+                out.append(
+                    Source(
+                        layer: k.layer, path: k.path, size: k.size, modified: k.modified,
+                        sha256: moved ? changedDuringBuild : k.sha256, footprint: footprint))
                 continue
             }
             let digest: (size: Int64, hex: String)
@@ -104,8 +109,10 @@ struct BuildRecord {
             } else {
                 do { digest = try FileSHA256.digest(path: info.path) } catch { throw .sourceList(path: info.path, reason: "\(error)") }
             }
-            out.append(Source(layer: source.layer, path: info.path, size: stamp.size, modified: stamp.modifiedNanoseconds,
-                              sha256: moved ? changedDuringBuild : digest.hex, footprint: footprint))
+            out.append(
+                Source(
+                    layer: source.layer, path: info.path, size: stamp.size, modified: stamp.modifiedNanoseconds,
+                    sha256: moved ? changedDuringBuild : digest.hex, footprint: footprint))
         }
         return out
     }

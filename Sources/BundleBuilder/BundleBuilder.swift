@@ -57,8 +57,10 @@ public struct BundleBuilder: Sendable {
     }
 
     /// `hashes`: an update's sources hashed so far (by `LayerMatching`).
-    private func run(_ plan: BuildPlan, start: Date, hashes: SourceHashes? = nil,
-                     progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
+    private func run(
+        _ plan: BuildPlan, start: Date, hashes: SourceHashes? = nil,
+        progress: @escaping @Sendable (BuildProgress) -> Void
+    ) throws(BuildError) -> BuildReport {
         let infos = plan.infos
         if let path = options.update, hashes == nil {
             return try runAdoptingLayerNames(plan, of: path, start: start, progress: progress)
@@ -74,9 +76,14 @@ public struct BundleBuilder: Sendable {
             guard options.shard == nil, options.update == nil else { throw BuildError.terrain(.notShardedOrUpdated) }
             return try TerrainShading(layer: terrain, logger: logger)
         }
-        if let shading { logger.info("hillshade (\(shading.hillshade.mode.rawValue)) of \(shading.sources.dems.count) DEM(s) \(shading.blend == .multiply ? "multiplied into" : "drawn over") the layers, opacity \(shading.layer.opacity)") }
-        var fingerprint = BuildFingerprint(options: options, sources: stamps + Self.demStamps(shading), sharedScales: plan.sharedScales,
-                                           trails: trails?.digest)
+        if let shading {
+            logger.info(
+                "hillshade (\(shading.hillshade.mode.rawValue)) of \(shading.sources.dems.count) DEM(s) \(shading.blend == .multiply ? "multiplied into" : "drawn over") the layers, opacity \(shading.layer.opacity)"
+            )
+        }
+        var fingerprint = BuildFingerprint(
+            options: options, sources: stamps + Self.demStamps(shading), sharedScales: plan.sharedScales,
+            trails: trails?.digest)
         var update: UpdateSetup?
         if let path = options.update {
             update = try updateSetup(path, plan: plan, startStamps: startStamps, hashes: hashes, trails: trails, fingerprint: &fingerprint)
@@ -84,15 +91,20 @@ public struct BundleBuilder: Sendable {
         let redraw: (trails: TrailRedraw?, changed: Bool) = update?.redraw ?? (nil, false)
         let (writer, begun) = try openWriter(fingerprint: fingerprint)
         let shardNote = options.shard.map { ", shard \($0)" } ?? ""
-        logger.info("building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider")
+        logger.info(
+            "building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider"
+        )
         do throws(BuildError) {
             let scopes = update.map { u in
-                plan.bands.map { band in UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, trails: redraw.trails, writer: writer) }
+                plan.bands.map { band in
+                    UpdateScope(dirty: band.layers.flatMap { u.changes.dirty[$0] }, trails: redraw.trails, writer: writer)
+                }
             }
             if let update {
                 do { try writer.attachBase(update.base.path) } catch { throw .store(error) }
             }
-            let (spilled, resumedTiles) = try render(plan, writer: writer, start: start, scopes: scopes, trails: trails, shading: shading, progress: progress)
+            let (spilled, resumedTiles) = try render(
+                plan, writer: writer, start: start, scopes: scopes, trails: trails, shading: shading, progress: progress)
             if hooks.killAfterUnits == 0 { kill(getpid(), SIGKILL) }
             var summary: UpdateSummary?
             if let update, let scopes { summary = try update.summary(scopes: scopes, writer: writer) }
@@ -100,24 +112,31 @@ public struct BundleBuilder: Sendable {
             let known = update.map { $0.base.sources + $0.changes.hashed } ?? []
             let hashStart = Date()
             let records = try BuildRecord.sources(plan.sources, known: known, stamps: startStamps) { done, count in
-                progress(BuildProgress(phase: .hashing, done: done, total: count, stored: writer.stats.tiles,
-                                       elapsed: Date().timeIntervalSince(hashStart)))
+                progress(
+                    BuildProgress(
+                        phase: .hashing, done: done, total: count, stored: writer.stats.tiles,
+                        elapsed: Date().timeIntervalSince(hashStart)))
             }
-            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
-                                   elapsed: Date().timeIntervalSince(start)))
+            progress(
+                BuildProgress(
+                    phase: .finishing, done: total, total: total, stored: writer.stats.tiles,
+                    elapsed: Date().timeIntervalSince(start)))
             let record = buildRecord(plan, fingerprint: fingerprint, sources: records, trails: trails)
             let stats: BundleWriteStats
-            do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch { throw .store(error) }
+            do { stats = try writer.finish(metadata: metadata(plan), record: record, keepUnits: options.shard != nil) } catch {
+                throw .store(error)
+            }
             // Shard parts store them too: the merge copies them and draws them over the levels it makes.
             if let trails { try trails.store(in: options.output) }
             if stats.tiles == 0 && options.shard == nil {
                 note(.noTiles(output: options.output, minZoom: options.minZoom, maxZoom: options.maxZoom))
             }
-            return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
-                               uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
-                               tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
-                               spilledSources: spilled, start: begun, tilesResumed: resumedTiles, update: summary,
-                               zooms: options.minZoom...options.maxZoom)
+            return BuildReport(
+                output: options.output, tilesConsidered: total, tilesStored: stats.tiles,
+                uniqueImages: stats.uniqueImages, bytesStored: stats.storedBytes, tileBytes: stats.tileBytes,
+                tilesPerZoom: stats.tilesPerZoom, seconds: Date().timeIntervalSince(start),
+                spilledSources: spilled, start: begun, tilesResumed: resumedTiles, update: summary,
+                zooms: options.minZoom...options.maxZoom)
         } catch {
             writer.abandon()
             throw error
@@ -126,12 +145,15 @@ public struct BundleBuilder: Sendable {
 
     /// An update whose layers named after their sources take the names of the bundle's layers
     /// they are (their sources moved), then run with the sources hashed so far.
-    private func runAdoptingLayerNames(_ plan: BuildPlan, of path: String, start: Date,
-                                       progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
+    private func runAdoptingLayerNames(
+        _ plan: BuildPlan, of path: String, start: Date,
+        progress: @escaping @Sendable (BuildProgress) -> Void
+    ) throws(BuildError) -> BuildReport {
         let base = try UpdateBase.read(path)
         let hashes = SourceHashes(sources: plan.sources)
-        let adopted = try LayerMatching.adopt(options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
-                                              recorded: base.sources, hashes: hashes, bundle: path)
+        let adopted = try LayerMatching.adopt(
+            options, recordedJSON: base.record[BuildRecord.tileSettingsJSONKey],
+            recorded: base.sources, hashes: hashes, bundle: path)
         var builder = BundleBuilder(options: adopted, logger: logger)
         builder.noticeWording = noticeWording
         var plan = plan
@@ -144,15 +166,21 @@ public struct BundleBuilder: Sendable {
 
     /// What an update starts from: the bundle updated, the sources' changes, and where the trails
     /// are drawn again. `fingerprint` becomes the update's (naming the bundle updated).
-    private func updateSetup(_ path: String, plan: BuildPlan, startStamps: [SourceFileStamp], hashes: SourceHashes?,
-                             trails: PreparedTrails?, fingerprint: inout BuildFingerprint) throws(BuildError) -> UpdateSetup {
+    private func updateSetup(
+        _ path: String, plan: BuildPlan, startStamps: [SourceFileStamp], hashes: SourceHashes?,
+        trails: PreparedTrails?, fingerprint: inout BuildFingerprint
+    ) throws(BuildError) -> UpdateSetup {
         let base = try UpdateBase.open(path, tileSettings: fingerprint.tileSettings, json: fingerprint.tileSettingsJSON)
-        let changes = try SourceChanges.between(old: base.sources, new: plan.sources, stamps: startStamps,
-                                                layers: options.layers.count, hashes: hashes)
-        logger.info("updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)")
+        let changes = try SourceChanges.between(
+            old: base.sources, new: plan.sources, stamps: startStamps,
+            layers: options.layers.count, hashes: hashes)
+        logger.info(
+            "updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)"
+        )
         let stamps = zip(plan.sources, startStamps).map { ($0.layer, $0.info.path, $1) }
-        fingerprint = BuildFingerprint(options: options, sources: stamps, sharedScales: plan.sharedScales,
-                                       base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
+        fingerprint = BuildFingerprint(
+            options: options, sources: stamps, sharedScales: plan.sharedScales,
+            base: base.record[BuildRecord.fingerprintKey] ?? path, trails: trails?.digest)
         var setup = UpdateSetup(base: base, changes: changes)
         // The trails' neighbourhood is drawn again in any update that renders, and when they changed.
         let trailsChanged = base.record[BuildRecord.tileSettingsKey] != fingerprint.tileSettings
@@ -168,25 +196,35 @@ public struct BundleBuilder: Sendable {
     /// left by a killed run (logged).
     private func openWriter(fingerprint: BuildFingerprint) throws(BuildError) -> (BundleWriter, BuildStart) {
         let writer: BundleWriter, begun: BuildStart
-        do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
+        do { (writer, begun) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch {
+            throw .store(error)
+        }
         switch begun {
         case .fresh: break
-        case let .resumed(units, tiles): logger.notice("resuming the partial build of \(options.output): \(units) unit(s), \(tiles) tiles already made")
-        case let .discarded(reason): logger.notice("starting \(options.output) over: the partial build left beside it was deleted (\(reason))")
+        case let .resumed(units, tiles):
+            logger.notice("resuming the partial build of \(options.output): \(units) unit(s), \(tiles) tiles already made")
+        case let .discarded(reason):
+            logger.notice("starting \(options.output) over: the partial build left beside it was deleted (\(reason))")
         }
         return (writer, begun)
     }
 
     /// The build's record: its settings and sources, and a shard part's plan for the merge.
-    private func buildRecord(_ plan: BuildPlan, fingerprint: BuildFingerprint, sources: [BuildRecord.Source],
-                             trails: PreparedTrails?) -> [String: String] {
-        var record = [BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
-                      BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON,
-                      BuildRecord.sourcesKey: BuildRecord.json(sources)]
+    private func buildRecord(
+        _ plan: BuildPlan, fingerprint: BuildFingerprint, sources: [BuildRecord.Source],
+        trails: PreparedTrails?
+    ) -> [String: String] {
+        var record = [
+            BuildRecord.settingsKey: fingerprint.settings, BuildRecord.tileSettingsKey: fingerprint.tileSettings,
+            BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON,
+            BuildRecord.sourcesKey: BuildRecord.json(sources)
+        ]
         if let shard = options.shard {
             record[BuildRecord.shardKey] = shard.description
-            record[BuildRecord.planKey] = BuildRecord.json(plan.recordPlan(tileSize: options.tileSize, encoding: options.tileEncoding,
-                                                                            trails: trails?.options, build: options.minZoom...options.maxZoom))
+            record[BuildRecord.planKey] = BuildRecord.json(
+                plan.recordPlan(
+                    tileSize: options.tileSize, encoding: options.tileEncoding,
+                    trails: trails?.options, build: options.minZoom...options.maxZoom))
             if options.regionID == nil { record[BuildRecord.regionFromFileKey] = "1" }
         }
         return record
@@ -194,8 +232,10 @@ public struct BundleBuilder: Sendable {
 
     /// Prepares the sources and renders every band's units not finished yet; the number of
     /// sources spilled to disk.
-    private func render(_ plan: BuildPlan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
-                        shading: TerrainShading?, progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> (spilled: Int, resumedTiles: Int) {
+    private func render(
+        _ plan: BuildPlan, writer: BundleWriter, start: Date, scopes: [UpdateScope]?, trails: PreparedTrails?,
+        shading: TerrainShading?, progress: @escaping @Sendable (BuildProgress) -> Void
+    ) throws(BuildError) -> (spilled: Int, resumedTiles: Int) {
         // PNG sources are decoded up front: half the memory limit may hold their pixels, the rest is
         // for rendering threads. GDAL sources are read window by window while rendering.
         var budget = options.memoryLimit / 2
@@ -206,12 +246,15 @@ public struct BundleBuilder: Sendable {
         let drawings = RenderedPage.Drawings()
         for (i, planned) in plan.sources.enumerated() {
             let info = planned.info
-            progress(BuildProgress(phase: .decoding, done: i, total: plan.sources.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
+            progress(
+                BuildProgress(phase: .decoding, done: i, total: plan.sources.count, stored: 0, elapsed: Date().timeIntervalSince(start)))
             let layer = options.layers[planned.layer]
-            let style = LayerStyle(resampling: layer.resampling ?? options.resampling, opacity: layer.opacity,
-                                   layer: planned.layer)
-            let (source, pyramid) = try SourceLoader.prepare(info, style: style, memoryBudget: budget, memoryLimit: options.memoryLimit,
-                                                             scratch: scratch, logger: logger, drawings: drawings)
+            let style = LayerStyle(
+                resampling: layer.resampling ?? options.resampling, opacity: layer.opacity,
+                layer: planned.layer)
+            let (source, pyramid) = try SourceLoader.prepare(
+                info, style: style, memoryBudget: budget, memoryLimit: options.memoryLimit,
+                scratch: scratch, logger: logger, drawings: drawings)
             if let pyramid {
                 if !pyramid.isFileBacked { budget -= pyramid.byteCount }
                 logger.debug("decoded \(info.path) \(info.width)x\(info.height) \(pyramid.isFileBacked ? "spilled to disk" : "in memory")")
@@ -229,7 +272,9 @@ public struct BundleBuilder: Sendable {
         for (b, band) in plan.bands.enumerated() {
             let mine = sources.indices.filter { band.layers.contains(plan.sources[$0].layer) }.map { sources[$0] }
             if plan.bands.count > 1 {
-                logger.info("zooms \(band.zooms.lowerBound)-\(band.zooms.upperBound): layers \(band.layers.map { options.layers[$0].name }.joined(separator: ", ")), \(mine.count) source(s)")
+                logger.info(
+                    "zooms \(band.zooms.lowerBound)-\(band.zooms.upperBound): layers \(band.layers.map { options.layers[$0].name }.joined(separator: ", ")), \(mine.count) source(s)"
+                )
             }
             let offset = before
             let done = band.units.filter { finished.contains(BuildUnit(band: b, tile: $0)) }
@@ -237,19 +282,25 @@ public struct BundleBuilder: Sendable {
             let doneBefore = resumedTiles
             var todo = band
             todo.units = band.units.filter { !finished.contains(BuildUnit(band: b, tile: $0)) }
-            var rendering = TileRendering(band: todo, bandIndex: b, sources: mine, options: options, finished: done,
-                                          buildsUpperLevels: options.shard == nil)
+            var rendering = TileRendering(
+                band: todo, bandIndex: b, sources: mine, options: options, finished: done,
+                buildsUpperLevels: options.shard == nil)
             rendering.update = scopes?[b]
             rendering.trails = trails
             rendering.hooks = hooks
             rendering.shading = shading
-            let outcome = rendering.run(writer: writer, recordedRoot: { unit throws(BuildError) in
-                let data: [UInt8]?
-                do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }
-                return try Self.decodeRoot(data, unit: unit)
-            }) { done, stored in
-                progress(BuildProgress(phase: .rendering, done: offset + done, total: plan.total, stored: stored,
-                                       elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current, doneBefore: doneBefore))
+            let outcome = rendering.run(
+                writer: writer,
+                recordedRoot: { unit throws(BuildError) in
+                    let data: [UInt8]?
+                    do throws(TileStoreError) { data = try writer.unitRoot(BuildUnit(band: b, tile: unit)) } catch { throw .store(error) }
+                    return try Self.decodeRoot(data, unit: unit)
+                }
+            ) { done, stored in
+                progress(
+                    BuildProgress(
+                        phase: .rendering, done: offset + done, total: plan.total, stored: stored,
+                        elapsed: Date().timeIntervalSince(renderStart), drawing: drawings.current, doneBefore: doneBefore))
             }
             if let failure = outcome { throw failure }
             before += band.total
@@ -268,14 +319,16 @@ public struct BundleBuilder: Sendable {
     func recordedLayers(_ plan: BuildPlan) -> [BundleLayer] {
         let trails = options.trails.map { t in
             let z = t.zooms ?? options.minZoom...options.maxZoom
-            return BundleLayer(name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
-                               sources: t.sources.map { URL(fileURLWithPath: $0).lastPathComponent })
+            return BundleLayer(
+                name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
+                sources: t.sources.map { URL(fileURLWithPath: $0).lastPathComponent })
         }
         return options.layers.enumerated().map { l, layer in
             let z = layer.zooms(inBuild: options.minZoom...options.maxZoom)
             let names = plan.sources.filter { $0.layer == l }.map { URL(fileURLWithPath: $0.info.path).lastPathComponent }
-            return BundleLayer(name: layer.name, title: layer.title, kind: layer.kind, minzoom: z.lowerBound,
-                               maxzoom: z.upperBound, sources: names)
+            return BundleLayer(
+                name: layer.name, title: layer.title, kind: layer.kind, minzoom: z.lowerBound,
+                maxzoom: z.upperBound, sources: names)
         } + (trails.map { [$0] } ?? [])
     }
 

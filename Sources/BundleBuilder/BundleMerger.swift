@@ -58,7 +58,8 @@ public struct BundleMerger: Sendable {
             let copied = writer.stats.tiles
             let encoding = plan.encoding
             for (b, band) in plan.bands.enumerated() {
-                try upperLevels(band: b, of: band, parts: checked, tileSize: plan.tileSize, encoding: encoding, trails: trails, writer: writer)
+                try upperLevels(
+                    band: b, of: band, parts: checked, tileSize: plan.tileSize, encoding: encoding, trails: trails, writer: writer)
             }
             var problems = [String]()
             let pairs: [String: String]
@@ -79,8 +80,9 @@ public struct BundleMerger: Sendable {
                     throw .trailStore(error)
                 }
             }
-            return Report(parts: checked.count, tiles: stats.tiles, upperTiles: stats.tiles - copied, bytes: stats.storedBytes,
-                          seconds: Date().timeIntervalSince(start))
+            return Report(
+                parts: checked.count, tiles: stats.tiles, upperTiles: stats.tiles - copied, bytes: stats.storedBytes,
+                seconds: Date().timeIntervalSince(start))
         } catch {
             writer.abandon()
             throw error
@@ -98,18 +100,22 @@ public struct BundleMerger: Sendable {
                 record = try reader.buildRecord()
             } catch { throw .merge(path: path, "\(error)") }
             guard let shardText = record[BuildRecord.shardKey], let shard = try? ShardSpec(parsing: shardText),
-                  let plan = BuildRecord.decode(BuildRecord.Plan.self, record[BuildRecord.planKey]),
-                  let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey])
+                let plan = BuildRecord.decode(BuildRecord.Plan.self, record[BuildRecord.planKey]),
+                let sources = BuildRecord.decode([BuildRecord.Source].self, record[BuildRecord.sourcesKey])
             else {
                 throw .notAShardPart(path: path)
             }
-            found.append(Part(path: path, reader: reader, shard: shard, record: record, plan: plan,
-                              sources: sources.map { "\($0.layer):\($0.sha256)" }))
+            found.append(
+                Part(
+                    path: path, reader: reader, shard: shard, record: record, plan: plan,
+                    sources: sources.map { "\($0.layer):\($0.sha256)" }))
         }
         let first = found[0]
         for part in found.dropFirst() {
             if part.shard.count != first.shard.count {
-                throw .merge(path: part.path, "part \(part.shard) is of a build cut in \(part.shard.count) parts, \(first.path) of one cut in \(first.shard.count)")
+                throw .merge(
+                    path: part.path,
+                    "part \(part.shard) is of a build cut in \(part.shard.count) parts, \(first.path) of one cut in \(first.shard.count)")
             }
             if part.record[BuildRecord.settingsKey] != first.record[BuildRecord.settingsKey] || part.plan != first.plan {
                 throw .merge(path: part.path, "built with other settings (zooms, layers, format, encoder or texts) than \(first.path)")
@@ -127,7 +133,10 @@ public struct BundleMerger: Sendable {
         }
         let missing = (1...first.shard.count).filter { byIndex[$0] == nil }
         if !missing.isEmpty {
-            throw .merge(path: output, "part\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shard.count)" }.joined(separator: ", ")) missing: give every part of the build")
+            throw .merge(
+                path: output,
+                "part\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shard.count)" }.joined(separator: ", ")) missing: give every part of the build"
+            )
         }
         return found.sorted { $0.shard.index < $1.shard.index }
     }
@@ -138,7 +147,8 @@ public struct BundleMerger: Sendable {
         guard let plan = parts[0].plan.trails else {
             // A part of a build with trails made before parts recorded them.
             if let json = parts[0].record[BuildRecord.tileSettingsJSONKey],
-               let settings = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any], settings["trails"] is [Any] {
+                let settings = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any], settings["trails"] is [Any]
+            {
                 throw .partWithoutTrails(path: parts[0].path)
             }
             return nil
@@ -165,8 +175,10 @@ public struct BundleMerger: Sendable {
 
     /// The zooms of `band` above its units, from the recorded roots of every part, in Morton order,
     /// with the trails drawn over them where the build draws them.
-    private func upperLevels(band b: Int, of band: BuildRecord.Plan.Band, parts: [Part], tileSize: Int, encoding: TileEncoding,
-                             trails: PreparedTrails?, writer: BundleWriter) throws(BuildError) {
+    private func upperLevels(
+        band b: Int, of band: BuildRecord.Plan.Band, parts: [Part], tileSize: Int, encoding: TileEncoding,
+        trails: PreparedTrails?, writer: BundleWriter
+    ) throws(BuildError) {
         let minZ = band.zooms[0]
         guard band.unitZoom > minZ else { return }
         var units = [(unit: BuildUnit, part: Part)]()

@@ -32,8 +32,10 @@ struct SourceChanges: Equatable {
 
     /// `stamps`: the sources' sizes and modification times as the build began. `hashes`: the
     /// sources' records hashed so far (more are hashed here as needed).
-    static func between(old: [BuildRecord.Source], new sources: [PlannedSource], stamps: [SourceFileStamp],
-                        layers: Int, hashes: SourceHashes? = nil) throws(BuildError) -> SourceChanges {
+    static func between(
+        old: [BuildRecord.Source], new sources: [PlannedSource], stamps: [SourceFileStamp],
+        layers: Int, hashes: SourceHashes? = nil
+    ) throws(BuildError) -> SourceChanges {
         let hashes = hashes ?? SourceHashes(sources: sources)
         var changes = SourceChanges(dirty: Array(repeating: [], count: layers))
         var remaining = Array(old.enumerated())
@@ -48,7 +50,8 @@ struct SourceChanges: Equatable {
             let (oldIndex, before) = remaining.remove(at: o)
             let stamp = stamps[i]
             // A footprint that moved (a sidecar world file or .aux.xml edited) is a change whatever the stamp.
-            var same = stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
+            var same =
+                stamp.size == before.size && stamp.modifiedNanoseconds == before.modified
                 && BuildRecord.footprint(info) == before.footprint
             if !same {
                 let now = try hashes.record(i)
@@ -65,8 +68,10 @@ struct SourceChanges: Equatable {
         var fresh = [Int]()
         for i in unmatched {
             let now = try hashes.record(i)
-            if let o = remaining.firstIndex(where: { $0.element.layer == now.layer && !now.sha256.isEmpty
-                && $0.element.sha256 == now.sha256 && $0.element.footprint == now.footprint }) {
+            if let o = remaining.firstIndex(where: {
+                $0.element.layer == now.layer && !now.sha256.isEmpty
+                    && $0.element.sha256 == now.sha256 && $0.element.footprint == now.footprint
+            }) {
                 let (oldIndex, before) = remaining.remove(at: o)
                 changes.moved.append(Moved(from: before.path, to: sources[i].info.path))
                 kept.append((oldIndex, i))
@@ -77,7 +82,9 @@ struct SourceChanges: Equatable {
         for i in fresh {
             let info = sources[i].info, layer = sources[i].layer
             let name = URL(fileURLWithPath: info.path).lastPathComponent
-            if let o = remaining.firstIndex(where: { $0.element.layer == layer && URL(fileURLWithPath: $0.element.path).lastPathComponent == name }) {
+            if let o = remaining.firstIndex(where: {
+                $0.element.layer == layer && URL(fileURLWithPath: $0.element.path).lastPathComponent == name
+            }) {
                 // Another edition of a sheet, in another folder.
                 let before = remaining.remove(at: o).element
                 changes.changed.append(info.path)
@@ -214,10 +221,11 @@ struct UpdateSetup {
         let diff: (added: Int, removed: Int, changed: Int)
         do { diff = try writer.compareWithBase() } catch { throw .store(error) }
         let rendered = scopes.reduce(0) { $0 + $1.renderedCount }
-        return UpdateSummary(sourcesAdded: changes.added, sourcesRemoved: changes.removed,
-                             sourcesChanged: changes.changed, sourcesMoved: changes.moved.map(\.to),
-                             tilesRendered: rendered,
-                             tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
-                             tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
+        return UpdateSummary(
+            sourcesAdded: changes.added, sourcesRemoved: changes.removed,
+            sourcesChanged: changes.changed, sourcesMoved: changes.moved.map(\.to),
+            tilesRendered: rendered,
+            tilesKept: writer.stats.keptTiles, tilesAdded: diff.added, tilesRemoved: diff.removed,
+            tilesChanged: diff.changed, trailsChanged: redraw.changed, trailsRedrawn: redraw.trails != nil)
     }
 }

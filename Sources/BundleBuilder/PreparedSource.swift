@@ -24,15 +24,20 @@ struct PreparedSource: Sendable {
 
 extension PreparedSource {
     /// A source whose thread-local reader `makeReader` makes, mapped by its CRS and georeference.
-    init(_ info: SourceInfo, style: LayerStyle,
-         makeReader: @escaping @Sendable () throws(SourceReaderError) -> any SourceWindowReader) {
+    init(
+        _ info: SourceInfo, style: LayerStyle,
+        makeReader: @escaping @Sendable () throws(SourceReaderError) -> any SourceWindowReader
+    ) {
         let bounds = info.mercatorBounds, crs = info.crs, georeferencing = info.georeferencing, path = info.path
         let window = info.longitudeWindow, paletted = info.isPaletted
         self.init(path: info.path, mercatorParts: info.mercatorParts, style: style) { () throws(BuildError) -> SourceLayer in
             do throws(SourceReaderError) {
-                return SourceLayer(reader: try makeReader(), mapping: try MappingChoice.mapping(crs: crs, georeferencing: georeferencing, path: path,
-                                                                      longitudeWindow: window),
-                                   mercatorBounds: bounds, paletted: paletted)
+                return SourceLayer(
+                    reader: try makeReader(),
+                    mapping: try MappingChoice.mapping(
+                        crs: crs, georeferencing: georeferencing, path: path,
+                        longitudeWindow: window),
+                    mercatorBounds: bounds, paletted: paletted)
             } catch { throw .source(error) }
         }
     }

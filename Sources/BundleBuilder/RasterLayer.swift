@@ -11,8 +11,9 @@ final class GDALWindowReader: SourceWindowReader {
     init(_ description: RasterDescription) throws(SourceReaderError) {
         // Inspection checked the open options against the driver; each thread's copy need not.
         // A drawn page's copy is a GeoTIFF: the page's open options are not its.
-        dataset = try RasterDataset(path: description.path, openOptions: description.renderedCopy == nil ? description.openOptions : [],
-                                    checkingOptions: false, file: description.renderedCopy)
+        dataset = try RasterDataset(
+            path: description.path, openOptions: description.renderedCopy == nil ? description.openOptions : [],
+            checkingOptions: false, file: description.renderedCopy)
         self.description = description
         let sizes = [(description.width, description.height)] + description.overviews.map { ($0.width, $0.height) }
         levels = sizes.enumerated().map { level, size in
@@ -88,8 +89,10 @@ enum MappingChoice {
         return PixelGrid(crs: kind, originX: gt.c0, originY: gt.c3, pixelWidth: gt.c1, pixelHeight: -gt.c5)
     }
 
-    static func mapping(crs: SpatialReference, georeferencing: Georeferencing, path: String,
-                        longitudeWindow: Double? = nil) throws(SourceReaderError) -> PixelMapping {
+    static func mapping(
+        crs: SpatialReference, georeferencing: Georeferencing, path: String,
+        longitudeWindow: Double? = nil
+    ) throws(SourceReaderError) -> PixelMapping {
         if let center = longitudeWindow, let gt = georeferencing.affine {
             guard let inverse = gt.inverse else { throw .degenerateGeoTransform(path: path) }
             return .general(WrappedMapping(inverse: inverse, center: center, metres: crs.kind == .epsg3857))

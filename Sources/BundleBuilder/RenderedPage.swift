@@ -67,7 +67,8 @@ final class RenderedPage: Sendable {
     }
 
     private func draw() throws(SourceReaderError) -> (RasterDescription, Int32) {
-        let file = URL(fileURLWithPath: scratch).appendingPathComponent(".trailmap-page-\(getpid())-\(UUID().uuidString.prefix(8)).tif").path
+        let file = URL(fileURLWithPath: scratch).appendingPathComponent(".trailmap-page-\(getpid())-\(UUID().uuidString.prefix(8)).tif")
+            .path
         // Unlinked before anything is written: GDAL writes and threads read it through the
         // descriptor, so no interruption leaves it behind.
         let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

@@ -10,8 +10,10 @@ struct ResumeFeeder {
 
     /// Feeds `finished` (in order) and writes what they complete. `recordedRoot` reads a
     /// finished unit's recorded root from the partial file (nil: transparent).
-    func feed(_ finished: [TileID], recordedRoot: (TileID) throws(BuildError) -> RGBAImage?,
-              writer: BundleWriter) throws(BuildError) {
+    func feed(
+        _ finished: [TileID], recordedRoot: (TileID) throws(BuildError) -> RGBAImage?,
+        writer: BundleWriter
+    ) throws(BuildError) {
         var made = CollectedTiles()
         for unit in finished {
             run.countSubtree(unit)

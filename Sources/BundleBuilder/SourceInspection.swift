@@ -19,7 +19,7 @@ extension BundleBuilder {
             let paths = try SourceList.expand(layer.sources)
             let read = layer.readOptions(over: options.read)
             var layerInfos = [SourceInfo]()
-            var unused = [(option: IgnoredReadOption, paths: [String])]()   // in the order first met
+            var unused = [(option: IgnoredReadOption, paths: [String])]() // in the order first met
             for path in paths {
                 let info = try SourceLoader.inspect(path, options: read)
                 logger.debug("layer \(layer.name): source \(sources.count + layerInfos.count + 1) \(path): \(info.summary)")
@@ -27,10 +27,16 @@ extension BundleBuilder {
                     logger.warning("\(path): every pixel is nodata or NaN, so it draws nothing")
                 }
                 if case let .raster(d) = info.kind, d.neatlineOffTheRaster {
-                    logger.warning("\(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)")
+                    logger.warning(
+                        "\(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)"
+                    )
                 }
                 for option in info.unusedOptions(scaleGiven: read.scale != nil) {
-                    if let i = unused.firstIndex(where: { $0.option == option }) { unused[i].paths.append(path) } else { unused.append((option, [path])) }
+                    if let i = unused.firstIndex(where: { $0.option == option }) {
+                        unused[i].paths.append(path)
+                    } else {
+                        unused.append((option, [path]))
+                    }
                 }
                 layerInfos.append(info)
             }
@@ -84,13 +90,16 @@ extension BundleBuilder {
         let parts = sources.sources.flatMap(\.info.parts).compactMap { $0.intersection(bounds) }
         let width = Antimeridian.spannedLongitudes(parts).map { $0 / 360 * ZoomChoice.worldWidth } ?? (box.maxX - box.minX)
         let region = (width: min(width, box.maxX - box.minX), height: box.maxY - box.minY)
-        let zooms = ZoomChoice.range(lowest: from.contains(.min) ? ranged.map(\.lowerBound).min() : options.minZoom,
-                                     highest: from.contains(.max) ? ranged.map(\.upperBound).max() : options.maxZoom,
-                                     from: from, finest: finest, region: region, tileSize: options.tileSize)
+        let zooms = ZoomChoice.range(
+            lowest: from.contains(.min) ? ranged.map(\.lowerBound).min() : options.minZoom,
+            highest: from.contains(.max) ? ranged.map(\.upperBound).max() : options.maxZoom,
+            from: from, finest: finest, region: region, tileSize: options.tileSize)
         resolved.minZoom = zooms.min
         resolved.maxZoom = zooms.max
         let pixel = finest.map { String(format: "%.3g m", $0) } ?? "unknown"
-        logger.notice("zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.width, region.height))")
+        logger.notice(
+            "zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.width, region.height))"
+        )
         try resolved.validate()
         return BundleBuilder(options: resolved, logger: logger)
     }
@@ -99,7 +108,8 @@ extension BundleBuilder {
     /// opening it, with the reason).
     static func zooms(ofBundle path: String) -> ClosedRange<Int>? {
         guard let pairs = try? BundleReader(path: path).metadataPairs(),
-              let lo = pairs["minzoom"].flatMap({ Int($0) }), let hi = pairs["maxzoom"].flatMap({ Int($0) }), lo <= hi else { return nil }
+            let lo = pairs["minzoom"].flatMap({ Int($0) }), let hi = pairs["maxzoom"].flatMap({ Int($0) }), lo <= hi
+        else { return nil }
         return lo...hi
     }
 }

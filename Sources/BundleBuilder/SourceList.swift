@@ -14,7 +14,7 @@ public enum SourceList {
         "tif", "tiff", "gtiff", "vrt", "png", "jpg", "jpeg", "jp2", "j2k", "pdf", "img", "webp", "ntf", "sid", "ecw",
         // Elevation and chart formats: SRTM tiles (also zipped, N39W106.hgt.zip), DTED, BSB
         // nautical charts.
-        "hgt", "dt0", "dt1", "dt2", "kap",
+        "hgt", "dt0", "dt1", "dt2", "kap"
     ]
 
     /// Expands each path: a folder becomes its raster files and zip archives (by extension,
@@ -41,7 +41,8 @@ public enum SourceList {
                     throw .sourceList(path: path, reason: "GDAL cannot read it as a zip archive")
                 }
                 guard !members.isEmpty else {
-                    throw .sourceList(path: path, reason: "the archive holds no raster files (\(rasterExtensions.sorted().joined(separator: ", ")))")
+                    throw .sourceList(
+                        path: path, reason: "the archive holds no raster files (\(rasterExtensions.sorted().joined(separator: ", ")))")
                 }
                 out += members
                 continue
@@ -63,12 +64,16 @@ public enum SourceList {
                     // Folders are not searched recursively; say so when the rasters may be below.
                     let folders = names.filter { name in
                         var d: ObjCBool = false
-                        return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(name), isDirectory: &d) && d.boolValue
+                        return !name.hasPrefix(".")
+                            && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(name), isDirectory: &d)
+                            && d.boolValue
                     }.sorted()
-                    let hint = folders.first.map { first in
-                        "; its \(folders.count) subfolder(s) (\(first)\(folders.count > 1 ? ", ..." : "")) are not searched: give them, or a pattern such as '\((path as NSString).appendingPathComponent("*/*.tif"))'"
-                    } ?? ""
-                    throw .sourceList(path: path, reason: "the folder holds no raster files (\(taken.sorted().joined(separator: ", ")))\(hint)")
+                    let hint =
+                        folders.first.map { first in
+                            "; its \(folders.count) subfolder(s) (\(first)\(folders.count > 1 ? ", ..." : "")) are not searched: give them, or a pattern such as '\((path as NSString).appendingPathComponent("*/*.tif"))'"
+                        } ?? ""
+                    throw .sourceList(
+                        path: path, reason: "the folder holds no raster files (\(taken.sorted().joined(separator: ", ")))\(hint)")
                 }
                 // Archives in the folder are opened in turn; raster files stay as they are.
                 out += try expand(rasters.map { (path as NSString).appendingPathComponent($0) })

@@ -100,7 +100,8 @@ enum SourceLoader {
         let colourType = GDALFiles.isGDALName(path) ? nil : pngColourType(path)
         let png = colourType != nil
         if let colourType, options.nodata == nil, options.bands == nil, options.openOptions.isEmpty,
-           let info = try inspectPNG(path, paletted: colourType == 3, options: options) {
+            let info = try inspectPNG(path, paletted: colourType == 3, options: options)
+        {
             return info
         }
         do { return try inspectRaster(path, options: options) } catch {
@@ -116,7 +117,8 @@ enum SourceLoader {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let head = (try? handle.read(upToCount: 26)).map({ [UInt8]($0) }), head.count == 26,
-              Array(head[0..<8]) == pngSignature else { return nil }
+            Array(head[0..<8]) == pngSignature
+        else { return nil }
         return head[25]
     }
 
@@ -142,16 +144,19 @@ enum SourceLoader {
             switch try viaGDAL() {
             case let .affine(crs, transform): declared = (crs, transform)
             case .notAffine: return nil
-            case .none: break   // the .aux.xml holds no georeference: the world file or JSON sidecar
+            case .none: break // the .aux.xml holds no georeference: the world file or JSON sidecar
             }
         }
         if declared == nil {
             let worldFileCRS: CRS = options.crs?.kind == .epsg3857 ? .epsg3857 : .epsg4326
             do {
-                let g = try SidecarLocator.locate(image: path, width: reader.width, height: reader.height,
-                                                       worldFileCRS: worldFileCRS)
-                declared = (options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84),
-                            GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight))
+                let g = try SidecarLocator.locate(
+                    image: path, width: reader.width, height: reader.height,
+                    worldFileCRS: worldFileCRS)
+                declared = (
+                    options.crs ?? (g.crs == .epsg3857 ? .webMercator : .wgs84),
+                    GeoTransform(c0: g.originX, c1: g.pixelWidth, c2: 0, c3: g.originY, c4: 0, c5: -g.pixelHeight)
+                )
             } catch {
                 switch error {
                 case .notNorthUp:
@@ -164,9 +169,10 @@ enum SourceLoader {
         }
         guard let (crs, gt) = declared else { return nil }
         let f = try footprint(path: path, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt))
-        return SourceInfo(path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
-                          bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.longitudeWindow,
-                          isPaletted: paletted, mercatorPixelSize: f.pixelSize)
+        return SourceInfo(
+            path: path, kind: .png, width: reader.width, height: reader.height, crs: crs, georeferencing: .affine(gt),
+            bounds: f.bounds, mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.longitudeWindow,
+            isPaletted: paletted, mercatorPixelSize: f.pixelSize)
     }
 
     /// What GDAL reads of a PNG's georeference.
@@ -193,21 +199,26 @@ enum SourceLoader {
         do { description = try RasterDataset(path: path, openOptions: options.openOptions).describe(options: options) } catch {
             throw .source(error)
         }
-        let f = try footprint(path: path, width: description.width, height: description.height,
-                              crs: description.crs, georeferencing: description.georeferencing,
-                              window: description.drawnWindow)
-        return SourceInfo(path: path, kind: .raster(description), width: description.width, height: description.height,
-                          crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
-                          mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.longitudeWindow,
-                          isPaletted: description.layout.isPalette, mercatorPixelSize: f.pixelSize)
+        let f = try footprint(
+            path: path, width: description.width, height: description.height,
+            crs: description.crs, georeferencing: description.georeferencing,
+            window: description.drawnWindow)
+        return SourceInfo(
+            path: path, kind: .raster(description), width: description.width, height: description.height,
+            crs: description.crs, georeferencing: description.georeferencing, bounds: f.bounds,
+            mercatorBounds: f.mercator, parts: f.parts, longitudeWindow: f.longitudeWindow,
+            isPaletted: description.layout.isPalette, mercatorPixelSize: f.pixelSize)
     }
 
     /// The source's footprint (`SourceFootprint`), with its problems as the build's.
-    static func footprint(path: String, width: Int, height: Int, crs: SpatialReference, georeferencing: Georeferencing,
-                          window: SourceFootprint.PixelBox? = nil) throws(BuildError) -> SourceFootprint {
+    static func footprint(
+        path: String, width: Int, height: Int, crs: SpatialReference, georeferencing: Georeferencing,
+        window: SourceFootprint.PixelBox? = nil
+    ) throws(BuildError) -> SourceFootprint {
         do {
-            return try SourceFootprint(path: path, width: width, height: height, crs: crs, georeferencing: georeferencing,
-                                       window: window)
+            return try SourceFootprint(
+                path: path, width: width, height: height, crs: crs, georeferencing: georeferencing,
+                window: window)
         } catch {
             if case let .outsideMercator(path, bounds) = error { throw .outsideMercator(path: path, bounds: bounds) }
             throw .source(error)
@@ -219,23 +230,29 @@ enum SourceLoader {
     /// A PNG whose rows alone, as the pyramid keeps them while decoding, would take more than
     /// half of `memoryLimit` (the share PNG sources may hold) is refused before anything is
     /// allocated.
-    static func prepare(_ info: SourceInfo, style: LayerStyle, memoryBudget: Int, memoryLimit: Int,
-                        scratch: String, logger: Logger, drawings: RenderedPage.Drawings) throws(BuildError)
-        -> (PreparedSource, SourcePyramid?) {
+    static func prepare(
+        _ info: SourceInfo, style: LayerStyle, memoryBudget: Int, memoryLimit: Int,
+        scratch: String, logger: Logger, drawings: RenderedPage.Drawings
+    ) throws(BuildError)
+        -> (PreparedSource, SourcePyramid?)
+    {
         switch info.kind {
         case let .raster(description) where description.drawsPages && description.transparency != .mask:
             // A GeoPDF: drawn once, when a thread first needs it, and read from the copy (which
             // holds the bands, not a mask band: a page with one is read per thread as before).
             let page = RenderedPage(description, scratch: scratch, logger: logger, drawings: drawings)
-            return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(try page.description()) }, nil)
+            return (
+                PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(try page.description()) }, nil
+            )
         case let .raster(description):
             return (PreparedSource(info, style: style) { () throws(SourceReaderError) in try GDALWindowReader(description) }, nil)
         case .png:
             // The pyramid holds about four full-width RGBA rows at once (two a level, halving).
             let rows = info.width.multipliedReportingOverflow(by: 16)
             guard !rows.overflow, rows.partialValue <= memoryLimit / 2 else {
-                throw .pngRowsTooWide(path: info.path, width: info.width, decodeBytes: rows.overflow ? Int.max : rows.partialValue,
-                                      memoryLimit: memoryLimit)
+                throw .pngRowsTooWide(
+                    path: info.path, width: info.width, decodeBytes: rows.overflow ? Int.max : rows.partialValue,
+                    memoryLimit: memoryLimit)
             }
             do {
                 let reader = try PNGRowReader(path: info.path)

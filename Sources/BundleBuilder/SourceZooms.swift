@@ -45,8 +45,10 @@ enum ZoomChoice {
     /// sources': `finest` is the smallest pixel (metres) of the sources without a range,
     /// `region` the region's extent in metres. For an end not in `from`, they are the end given.
     /// A chosen end never crosses the other: the lowest zoom is at most the highest.
-    static func range(lowest: Int?, highest: Int?, from: SourceZooms, finest: Double?,
-                      region: (width: Double, height: Double), tileSize: Int) -> (min: Int, max: Int) {
+    static func range(
+        lowest: Int?, highest: Int?, from: SourceZooms, finest: Double?,
+        region: (width: Double, height: Double), tileSize: Int
+    ) -> (min: Int, max: Int) {
         var lo = lowest ?? TileID.maxZoom, hi = highest ?? 0
         if from.contains(.max) {
             hi = Swift.max(hi, finest.map { zoom(forPixelSize: $0, tileSize: tileSize) } ?? 0)

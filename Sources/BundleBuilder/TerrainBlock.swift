@@ -24,8 +24,11 @@ struct TerrainBlock: Sendable {
         var out = [TerrainBlock]()
         for by in stride(from: range.minY / side * side, through: range.maxY, by: side) {
             for bx in stride(from: range.minX / side * side, through: range.maxX, by: side) {
-                out.append(TerrainBlock(tiles: TileRange(z: range.z, minX: max(bx, range.minX), maxX: min(bx + side - 1, range.maxX),
-                                                         minY: max(by, range.minY), maxY: min(by + side - 1, range.maxY))))
+                out.append(
+                    TerrainBlock(
+                        tiles: TileRange(
+                            z: range.z, minX: max(bx, range.minX), maxX: min(bx + side - 1, range.maxX),
+                            minY: max(by, range.minY), maxY: min(by + side - 1, range.maxY))))
             }
         }
         return out
@@ -54,8 +57,10 @@ struct TerrainBlock: Sendable {
 
     /// The block's elevations over every DEM touching it (later DEMs over earlier ones where
     /// they have elevations); nil when none touches it.
-    func elevations(size: Int, border: Int, dems: [TerrainSources.DEM], sampling: DEMReader.Sampling,
-                    pool: DEMReaderPool, readers: DEMReaderPool.Readers) throws(BuildError) -> Elevations? {
+    func elevations(
+        size: Int, border: Int, dems: [TerrainSources.DEM], sampling: DEMReader.Sampling,
+        pool: DEMReaderPool, readers: DEMReaderPool.Readers
+    ) throws(BuildError) -> Elevations? {
         let b = mercatorBounds
         let padded = padded(b, size: size, border: border)
         let width = (tiles.maxX - tiles.minX + 1) * size, height = (tiles.maxY - tiles.minY + 1) * size
@@ -63,9 +68,10 @@ struct TerrainBlock: Sendable {
         for (i, dem) in dems.enumerated().reversed() where dem.mercatorParts.contains(where: { $0.intersects(padded) }) {
             let values: [Float]
             do {
-                values = try pool.reader(i, in: readers).elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
-                                                                     width: width, height: height, border: border, sampling: sampling,
-                                                                     errorThreshold: Self.errorThreshold)
+                values = try pool.reader(i, in: readers).elevations(
+                    minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
+                    width: width, height: height, border: border, sampling: sampling,
+                    errorThreshold: Self.errorThreshold)
             } catch let error as SourceReaderError { throw .source(error) } catch { throw .pixels(path: dem.path, reason: "\(error)") }
             if merged == nil {
                 merged = values
@@ -86,8 +92,9 @@ struct TerrainBlock: Sendable {
 
         /// Tile `t`'s grid (`t` must be one of the block's tiles).
         func grid(_ t: TileID) -> ElevationGrid {
-            ElevationGrid(size: size, border: border, cutFrom: values, rasterWidth: rasterWidth,
-                          x: (t.x - block.tiles.minX) * size, y: (t.y - block.tiles.minY) * size)
+            ElevationGrid(
+                size: size, border: border, cutFrom: values, rasterWidth: rasterWidth,
+                x: (t.x - block.tiles.minX) * size, y: (t.y - block.tiles.minY) * size)
         }
     }
 }

@@ -46,10 +46,14 @@ struct TerrainBuild {
         guard total <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
         // Before anything is written: a contour interval too fine for a zoom's tiles.
         try TerrainContourCheck(layer: layer, sources: sources).check(zooms: zooms, bounds: bounds)
-        logger.info("building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider")
+        logger.info(
+            "building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider"
+        )
 
         let writer: BundleWriter
-        do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint(sources, zooms: zooms)) } catch { throw .store(error) }
+        do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint(sources, zooms: zooms)) } catch {
+            throw .store(error)
+        }
         do throws(BuildError) {
             let encoding = options.tileEncoding, n = options.tileSize, threads = max(1, options.renderThreads)
             let pool = DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit)
@@ -60,7 +64,7 @@ struct TerrainBuild {
                 finest.map { WebMercator.tileSpan(zoom: z) / Double(n) > $0 } ?? true
             }
             let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, averaged: averaged, size: n, border: border) : nil
-            var current: TerrainLevel?   // this zoom's elevations when made from the finer zoom's
+            var current: TerrainLevel? // this zoom's elevations when made from the finer zoom's
             var done = 0
             for (index, range) in ranges.enumerated().reversed() {
                 // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
@@ -72,7 +76,9 @@ struct TerrainBuild {
                 while batchStart < blocks.count {
                     // Whole blocks, about `batchSize` tiles between two writes.
                     var batchEnd = batchStart, tilesInBatch = 0
-                    while batchEnd < blocks.count && (batchEnd == batchStart || tilesInBatch + blocks[batchEnd].tiles.count <= Self.batchSize) {
+                    while batchEnd < blocks.count
+                        && (batchEnd == batchStart || tilesInBatch + blocks[batchEnd].tiles.count <= Self.batchSize)
+                    {
                         tilesInBatch += blocks[batchEnd].tiles.count
                         batchEnd += 1
                     }
@@ -94,8 +100,11 @@ struct TerrainBuild {
                                 if let level {
                                     grid = level.grid
                                 } else {
-                                    guard let elevations = try block.elevations(size: n, border: border, dems: dems, sampling: sampling,
-                                                                                pool: pool, readers: readers) else { continue }
+                                    guard
+                                        let elevations = try block.elevations(
+                                            size: n, border: border, dems: dems, sampling: sampling,
+                                            pool: pool, readers: readers)
+                                    else { continue }
                                     feeds?.fill(from: elevations)
                                     grid = elevations.grid
                                 }
@@ -103,9 +112,14 @@ struct TerrainBuild {
                                     // A tile no DEM touches (its border included) is not made.
                                     let padded = block.padded(t.mercatorBounds, size: n, border: border)
                                     guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }),
-                                          var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
-                                    if let trails, trails.draws(t.z, build: buildZooms) { image = try trails.drawn(over: image, tile: t, tileSize: n) }
-                                    do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                                        var image = try drawing.image(grid(t), tile: t, contours: layer.contours)
+                                    else { continue }
+                                    if let trails, trails.draws(t.z, build: buildZooms) {
+                                        image = try trails.drawn(over: image, tile: t, tileSize: n)
+                                    }
+                                    do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
+                                        throw .encode(tile: t, error)
+                                    }
                                 }
                             } catch {
                                 failure.withLock { if $0 == nil { $0 = error } }
@@ -115,23 +129,32 @@ struct TerrainBuild {
                         made.withLock { $0 += mine }
                     }
                     if let error = failure.withLock({ $0 }) { throw error }
-                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch { throw .store(error) }
+                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch {
+                        throw .store(error)
+                    }
                     done += tilesInBatch
-                    progress(BuildProgress(phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
-                                           elapsed: Date().timeIntervalSince(start)))
+                    progress(
+                        BuildProgress(
+                            phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
+                            elapsed: Date().timeIntervalSince(start)))
                 }
                 current = feeds ?? (index > 0 ? level?.coarser(range: ranges[index - 1]) : nil)
             }
-            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
+            progress(
+                BuildProgress(
+                    phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
             let stats: BundleWriteStats
-            do { stats = try writer.finish(metadata: metadata(bounds: bounds, zooms: zooms, sources: sources), record: [:]) } catch { throw .store(error) }
+            do { stats = try writer.finish(metadata: metadata(bounds: bounds, zooms: zooms, sources: sources), record: [:]) } catch {
+                throw .store(error)
+            }
             if let trails {
                 try trails.store(in: options.output)
                 try Self.fillTrailElevations(of: options.output, sources: sources, layer: layer, logger: logger)
             }
-            return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
-                               bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
-                               seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)
+            return BuildReport(
+                output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
+                bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
+                seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)
         } catch {
             writer.abandon()
             throw error
@@ -157,9 +180,10 @@ struct TerrainBuild {
         if let z = layer.zooms { return z }
         let from = options.zoomsFromSources
         let box = bounds.mercator
-        let z = ZoomChoice.range(lowest: from.contains(.min) ? nil : options.minZoom, highest: from.contains(.max) ? nil : options.maxZoom,
-                                 from: from, finest: sources.finestPixel, region: (box.maxX - box.minX, box.maxY - box.minY),
-                                 tileSize: options.tileSize)
+        let z = ZoomChoice.range(
+            lowest: from.contains(.min) ? nil : options.minZoom, highest: from.contains(.max) ? nil : options.maxZoom,
+            from: from, finest: sources.finestPixel, region: (box.maxX - box.minX, box.maxY - box.minY),
+            tileSize: options.tileSize)
         guard z.min <= z.max else { throw .zoomOrder(min: z.min, max: z.max) }
         guard z.max <= TileID.maxZoom else { throw .zoomTooHigh(z.max) }
         return z.min...z.max
@@ -167,10 +191,13 @@ struct TerrainBuild {
 
     /// What decides the tiles: a partial build with another fingerprint is started over.
     private func fingerprint(_ sources: TerrainSources, zooms: ClosedRange<Int>) -> String {
-        var parts = ["terrain", BundleBuilder.version, layer.products, "\(zooms)", "\(options.tileSize)", options.format.rawValue,
-                     "\(options.lossless)", "\(layer.opacity)", "\(String(describing: layer.hillshade))",
-                     
-                     "\(String(describing: layer.colorRelief))", "\(String(describing: layer.contours))", layer.crs?.wkt ?? "", layer.verticalUnit?.rawValue ?? ""]
+        var parts = [
+            "terrain", BundleBuilder.version, layer.products, "\(zooms)", "\(options.tileSize)", options.format.rawValue,
+            "\(options.lossless)", "\(layer.opacity)", "\(String(describing: layer.hillshade))",
+
+            "\(String(describing: layer.colorRelief))", "\(String(describing: layer.contours))", layer.crs?.wkt ?? "",
+            layer.verticalUnit?.rawValue ?? ""
+        ]
         for dem in sources.dems {
             let stamp = SourceFileStamp(path: dem.path)
             parts.append("\(dem.path)|\(stamp)")
@@ -183,7 +210,8 @@ struct TerrainBuild {
         var meta = BundleMetadata(name: options.name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
         let c = bounds.center
         meta.center = (c.lon, c.lat, (zooms.lowerBound + zooms.upperBound) / 2)
-        meta.description = options.description.isEmpty ? "\(options.name) \(layer.encoding == nil ? "relief" : "terrain")" : options.description
+        meta.description =
+            options.description.isEmpty ? "\(options.name) \(layer.encoding == nil ? "relief" : "terrain")" : options.description
         meta.attribution = options.attribution
         meta.version = options.version
         meta.format = options.format.rawValue
@@ -196,12 +224,17 @@ struct TerrainBuild {
         meta.extra["trailmap:terrain"] = layer.products
         if let encoding = layer.encoding { meta.extra[TerrainEncoding.metadataKey] = encoding.metadataValue }
         meta.extra[BundleRole.metadataKey] = (layer.encoding == nil ? BundleRole.hillshade : .terrain).rawValue
-        var layers = [BundleLayer(name: layer.name, title: layer.title, kind: .series, minzoom: zooms.lowerBound, maxzoom: zooms.upperBound,
-                                  sources: names)]
+        var layers = [
+            BundleLayer(
+                name: layer.name, title: layer.title, kind: .series, minzoom: zooms.lowerBound, maxzoom: zooms.upperBound,
+                sources: names)
+        ]
         if let t = options.trails, layer.encoding == nil {
             let z = t.zooms ?? zooms
-            layers.append(BundleLayer(name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
-                                      sources: t.sources.map { URL(fileURLWithPath: $0).lastPathComponent }))
+            layers.append(
+                BundleLayer(
+                    name: t.name, title: t.title, kind: .overlay, minzoom: z.lowerBound, maxzoom: z.upperBound,
+                    sources: t.sources.map { URL(fileURLWithPath: $0).lastPathComponent }))
         }
         meta.extra[BundleLayer.metadataKey] = BundleLayer.encode(layers)
         return meta

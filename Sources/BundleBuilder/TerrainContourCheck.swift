@@ -44,8 +44,12 @@ struct TerrainContourCheck {
                     let count = levels.count(from: Double(min(low[k], high[k])), to: Double(max(low[k], high[k])))
                     guard count > Double(limit) else { continue }
                     let tile = TileID(unchecked: z, range.minX + k % w, range.minY + k / w)
-                    throw .terrain(.contourTile(tile, .tooManyLevels(count: count < 1e18 ? Int(count) : Int(1e18), limit: limit,
-                                                                      interval: levels.interval)))
+                    throw .terrain(
+                        .contourTile(
+                            tile,
+                            .tooManyLevels(
+                                count: count < 1e18 ? Int(count) : Int(1e18), limit: limit,
+                                interval: levels.interval)))
                 }
             }
         }
@@ -60,7 +64,8 @@ struct TerrainContourCheck {
         var out = [TileRange]()
         for y in stride(from: range.minY, through: range.maxY, by: down) {
             for x in stride(from: range.minX, through: range.maxX, by: across) {
-                out.append(TileRange(z: range.z, minX: x, maxX: min(x + across - 1, range.maxX), minY: y, maxY: min(y + down - 1, range.maxY)))
+                out.append(
+                    TileRange(z: range.z, minX: x, maxX: min(x + across - 1, range.maxX), minY: y, maxY: min(y + down - 1, range.maxY)))
             }
         }
         return out
@@ -79,12 +84,16 @@ struct TerrainContourCheck {
             for (sampling, into) in [(DEMReader.Sampling.minimum, 0), (.maximum, 1)] {
                 let values: [Float]
                 do {
-                    values = try reader.elevations(minX: nw.minX, minY: se.minY, maxX: se.maxX, maxY: nw.maxY, width: w, height: h,
-                                                   border: 0, sampling: sampling)
+                    values = try reader.elevations(
+                        minX: nw.minX, minY: se.minY, maxX: se.maxX, maxY: nw.maxY, width: w, height: h,
+                        border: 0, sampling: sampling)
                 } catch { throw .source(error) }
                 for k in values.indices where !values[k].isNaN {
-                    if into == 0 { low[k] = low[k].isNaN ? values[k] : min(low[k], values[k]) }
-                    else { high[k] = high[k].isNaN ? values[k] : max(high[k], values[k]) }
+                    if into == 0 {
+                        low[k] = low[k].isNaN ? values[k] : min(low[k], values[k])
+                    } else {
+                        high[k] = high[k].isNaN ? values[k] : max(high[k], values[k])
+                    }
                 }
             }
         }

@@ -40,9 +40,11 @@ public struct TerrainLayer: Sendable {
     /// What the layer makes, for logs and the bundle's layer record.
     var products: String {
         if let encoding { return "terrain tiles (\(encoding.metadataValue))" }
-        return [hillshade.map { "hillshade (\($0.mode.rawValue))" }, colorRelief.map { _ in "colour relief" },
-                contours.map { _ in "contours" }]
-            .compactMap { $0 }.joined(separator: " and ")
+        return [
+            hillshade.map { "hillshade (\($0.mode.rawValue))" }, colorRelief.map { _ in "colour relief" },
+            contours.map { _ in "contours" }
+        ]
+        .compactMap { $0 }.joined(separator: " and ")
     }
 
     /// Checks what needs no file: something to make, option ranges.
@@ -50,7 +52,9 @@ public struct TerrainLayer: Sendable {
         guard !sources.isEmpty else { throw .terrain(.noDEM) }
         if encoding == nil && hillshade == nil && colorRelief == nil && contours == nil { throw .terrain(.nothingToMake) }
         if encoding != nil && (hillshade != nil || colorRelief != nil || contours != nil) { throw .terrain(.tilesAndDrawing) }
-        if blend != nil && (hillshade == nil || colorRelief != nil || contours != nil || encoding != nil) { throw .terrain(.blendNeedsHillshade) }
+        if blend != nil && (hillshade == nil || colorRelief != nil || contours != nil || encoding != nil) {
+            throw .terrain(.blendNeedsHillshade)
+        }
         if let problem = hillshade?.problem { throw .terrain(.hillshade(problem)) }
         if let problem = contours?.problem { throw .terrain(.contours(problem)) }
         guard opacity > 0, opacity <= 1 else { throw .terrain(.opacity(opacity)) }
@@ -91,12 +95,14 @@ public enum TerrainLayerProblem: Error, Sendable, Equatable, CustomStringConvert
         case .lossyTerrainTiles: "terrain tiles must be lossless: PNG, or lossless WebP"
         case let .hillshade(p): "hillshade: \(p)"
         case let .opacity(o): "the terrain layer's opacity \(o) must be more than 0 and at most 1"
-        case .mixedWithSources: "a terrain layer is built in a bundle of its own, without layers of source images, unless its hillshade is blended into them"
+        case .mixedWithSources:
+            "a terrain layer is built in a bundle of its own, without layers of source images, unless its hillshade is blended into them"
         case .notShardedOrUpdated: "a terrain bundle is built whole: it cannot be cut in shard parts or updated in place"
         case let .colorRamp(e): e.description
         case let .contours(p): "contours: \(p)"
         case let .contourTile(t, e): "contours of tile \(t): \(e)"
-        case .blendNeedsHillshade: "a terrain layer blended into the layers below draws a hillshade only: no colour relief, contours or terrain tiles"
+        case .blendNeedsHillshade:
+            "a terrain layer blended into the layers below draws a hillshade only: no colour relief, contours or terrain tiles"
         case .blendWithoutLayers: "the terrain layer's hillshade is blended into the layers below, but there is no layer of source images"
         }
     }

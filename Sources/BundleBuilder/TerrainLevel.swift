@@ -105,8 +105,9 @@ final class TerrainLevel: @unchecked Sendable {
     /// Tile `t`'s grid, its border included (`t` must be in the level's range).
     func grid(_ t: TileID) -> ElevationGrid {
         precondition(t.z == range.z && t.x >= range.minX && t.x <= range.maxX && t.y >= range.minY && t.y <= range.maxY)
-        return ElevationGrid(size: size, border: border, cutFrom: UnsafeBufferPointer(values), rasterWidth: width,
-                             x: (t.x - range.minX) * size, y: (t.y - range.minY) * size)
+        return ElevationGrid(
+            size: size, border: border, cutFrom: UnsafeBufferPointer(values), rasterWidth: width,
+            x: (t.x - range.minX) * size, y: (t.y - range.minY) * size)
     }
 
     /// Whether any pixel of tile `t`'s grid (its border included) has an elevation.

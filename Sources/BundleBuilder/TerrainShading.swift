@@ -55,8 +55,9 @@ struct TerrainShading: Sendable {
         for (i, dem) in sources.dems.enumerated().reversed() where dem.mercatorParts.contains(where: { $0.intersects(padded) }) {
             let values: [Float]
             do {
-                values = try pool.reader(i, in: readers).elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: n,
-                                                                     border: 1, sampling: sampling, errorThreshold: TerrainBlock.errorThreshold)
+                values = try pool.reader(i, in: readers).elevations(
+                    minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: n,
+                    border: 1, sampling: sampling, errorThreshold: TerrainBlock.errorThreshold)
             } catch let error as SourceReaderError { throw .source(error) } catch { throw .pixels(path: dem.path, reason: "\(error)") }
             if merged == nil {
                 merged = values
@@ -87,10 +88,11 @@ struct TerrainShading: Sendable {
 
     /// Colour value `c` under shade `s` (0-255) at opacity `o`, rounded to the nearest.
     @inline(__always) static func blend(_ c: UInt8, shade s: Double, opacity o: Double, blend: TerrainBlend) -> UInt8 {
-        let v = switch blend {
-        case .multiply: Double(c) * (1 - o + o * s / 255)
-        case .over: Double(c) * (1 - o) + s * o
-        }
+        let v =
+            switch blend {
+            case .multiply: Double(c) * (1 - o + o * s / 255)
+            case .over: Double(c) * (1 - o) + s * o
+            }
         return UInt8(min(255, max(0, v.rounded())))
     }
 }

@@ -33,7 +33,8 @@ struct TerrainSources: Sendable {
                 logger.warning("\(path): every pixel is a void, so it adds no elevation")
                 continue
             }
-            logger.debug("DEM \(path): \(info.width)x\(info.height), \(info.crs.name), elevations \(r.min)-\(r.max) m (in \(reader.unit.rawValue))")
+            logger.debug(
+                "DEM \(path): \(info.width)x\(info.height), \(info.crs.name), elevations \(r.min)-\(r.max) m (in \(reader.unit.rawValue))")
             lo = min(lo, r.min)
             hi = max(hi, r.max)
             dems.append(DEM(path: path, bounds: info.bounds, mercatorParts: info.mercatorParts, pixelSize: info.mercatorPixelSize))

@@ -43,16 +43,21 @@ struct TileRendering: Sendable {
     /// Renders every tile of the band's units (and the levels above them); returns the first
     /// error, or nil when all went well. `recordedRoot` reads a finished unit's root from the
     /// partial file. `progress` gets the tiles done and the tiles stored.
-    func run(writer: BundleWriter, recordedRoot: (TileID) throws(BuildError) -> RGBAImage?,
-             progress: (Int, Int) -> Void) -> BuildError? {
+    func run(
+        writer: BundleWriter, recordedRoot: (TileID) throws(BuildError) -> RGBAImage?,
+        progress: (Int, Int) -> Void
+    ) -> BuildError? {
         let threads = options.renderThreads
         // A few chunks per thread: enough to keep the writer busy, little memory (bytesPerThread).
         let queue = TileQueue(capacity: 16 * threads, producers: threads)
-        let encoder = TileEncoder(encoding: options.tileEncoding, tileSize: options.tileSize, trails: trails, shading: shading,
-                                  buildZooms: options.minZoom...options.maxZoom)
-        let upper = buildsUpperLevels
-            ? UpperLevels(units: band.units + finished, minZoom: band.zooms.lowerBound, unitZoom: band.unitZoom,
-                          tileSize: options.tileSize, update: update)
+        let encoder = TileEncoder(
+            encoding: options.tileEncoding, tileSize: options.tileSize, trails: trails, shading: shading,
+            buildZooms: options.minZoom...options.maxZoom)
+        let upper =
+            buildsUpperLevels
+            ? UpperLevels(
+                units: band.units + finished, minZoom: band.zooms.lowerBound, unitZoom: band.unitZoom,
+                tileSize: options.tileSize, update: update)
             : nil
         let run = BandRun(band: band, queue: queue, encoder: encoder, upper: upper, update: update)
         do throws(BuildError) {
@@ -74,9 +79,10 @@ struct TileRendering: Sendable {
     /// Starts `threads` rendering threads, each a `UnitWorker` over its share of the units.
     private func startWorkers(_ run: BandRun, threads: Int) {
         let spans = UnitSpans(count: band.units.count, threads: threads)
-        let renderers = Dictionary(uniqueKeysWithValues: Resampling.allCases.map {
-            ($0, TileRenderer(tileSize: options.tileSize, resampling: $0))
-        })
+        let renderers = Dictionary(
+            uniqueKeysWithValues: Resampling.allCases.map {
+                ($0, TileRenderer(tileSize: options.tileSize, resampling: $0))
+            })
         let sources = self.sources, units = band.units, bandIndex = self.bandIndex
         let openPerThread = options.maxOpenSourcesPerThread
         for index in 0..<threads {
@@ -127,12 +133,14 @@ struct TileRendering: Sendable {
     private func applyHooks(recordedUnits count: Int) {
         guard count > 0 else { return }
         if let limit = hooks.killAfterUnits, limit > 0,
-           Self.recordedThisRun.add(count, ordering: .relaxed).newValue >= limit {
+            Self.recordedThisRun.add(count, ordering: .relaxed).newValue >= limit
+        {
             kill(getpid(), SIGKILL)
         }
         if let pause = hooks.pauseAfterUnits, finished.isEmpty,
-           Self.pausedUnits.add(count, ordering: .relaxed).newValue >= pause.units,
-           !Self.pausedOnce.exchange(true, ordering: .relaxed) {
+            Self.pausedUnits.add(count, ordering: .relaxed).newValue >= pause.units,
+            !Self.pausedOnce.exchange(true, ordering: .relaxed)
+        {
             Thread.sleep(forTimeInterval: pause.seconds)
         }
     }

@@ -52,8 +52,9 @@ struct PreparedTrails: Sendable {
     /// Reads the trails of `options`.
     static func read(_ options: TrailLayerOptions) throws(BuildError) -> PreparedTrails {
         let result: TrailIngestResult
-        do { result = try TrailIngest.read(paths: options.sources, options: TrailIngestOptions(mapping: options.mapping, join: options.join)) }
-        catch { throw .trails(error) }
+        do {
+            result = try TrailIngest.read(paths: options.sources, options: TrailIngestOptions(mapping: options.mapping, join: options.join))
+        } catch { throw .trails(error) }
         guard let prepared = PreparedTrails(options: options, records: result.trails) else {
             throw .trails(.noLines(path: options.sources.joined(separator: ", ")))
         }
@@ -69,8 +70,12 @@ struct PreparedTrails: Sendable {
     /// rounding alternates (so they encode as they would without trails); drawn ones are exact.
     func drawn(over image: RGBAImage, tile: TileID, tileSize: Int) throws(BuildError) -> RGBAImage {
         let overlay: RGBAImage
-        do { overlay = try renderer.render(z: tile.z, x: tile.x, y: tile.y, tileSize: tileSize) } catch { throw .trailDrawing(tile: tile, error) }
-        guard image.width == tileSize, image.height == tileSize else { throw .trailDrawing(tile: tile, .baseSizeMismatch(width: image.width, height: image.height, tileSize: tileSize)) }
+        do { overlay = try renderer.render(z: tile.z, x: tile.x, y: tile.y, tileSize: tileSize) } catch {
+            throw .trailDrawing(tile: tile, error)
+        }
+        guard image.width == tileSize, image.height == tileSize else {
+            throw .trailDrawing(tile: tile, .baseSizeMismatch(width: image.width, height: image.height, tileSize: tileSize))
+        }
         var out = image
         let saved = image.roundingAlternates
         TrailTileRenderer.composite(overlay, over: &out)
@@ -98,23 +103,29 @@ extension PreparedTrails {
         guard let first = records.first else { return nil }
         var box = first.bounds
         for r in records.dropFirst() { box = box.union(r.bounds) }
-        let bounds = GeoBounds(west: box.west, south: max(box.south, -WebMercator.maxLatitude),
-                               east: box.east, north: min(box.north, WebMercator.maxLatitude))
+        let bounds = GeoBounds(
+            west: box.west, south: max(box.south, -WebMercator.maxLatitude),
+            east: box.east, north: min(box.north, WebMercator.maxLatitude))
         let lines = records.flatMap { r in
             let stored = GeometryCodec.decode(GeometryCodec.encode(r.geometry)) ?? r.geometry
             return stored.parts.map { part in
-                TrailLine(id: r.id.description, name: r.name, difficulty: TrailDifficultyStyleKey(rawValue: r.difficulty.rawValue) ?? .unknown,
-                          coordinates: part.flatMap { [$0.lon, $0.lat] })
+                TrailLine(
+                    id: r.id.description, name: r.name, difficulty: TrailDifficultyStyleKey(rawValue: r.difficulty.rawValue) ?? .unknown,
+                    coordinates: part.flatMap { [$0.lon, $0.lat] })
             }
         }
         var hash = SHA256()
         for r in records {
-            hash.update(data: Data("\(r.id)|\(r.name ?? "")|\(r.ref ?? "")|\(r.difficulty.rawValue)|\(r.allowedUses.rawValue)|\(r.forbiddenUses.rawValue)|\(r.surface ?? "")\n".utf8))
+            hash.update(
+                data: Data(
+                    "\(r.id)|\(r.name ?? "")|\(r.ref ?? "")|\(r.difficulty.rawValue)|\(r.allowedUses.rawValue)|\(r.forbiddenUses.rawValue)|\(r.surface ?? "")\n"
+                        .utf8))
             hash.update(data: Data(GeometryCodec.encode(r.geometry)))
         }
         if let style = try? JSONEncoder.sorted.encode(options.style) { hash.update(data: style) }
-        self.init(options: options, records: records, renderer: TrailTileRenderer(lines: lines, style: options.style), bounds: bounds,
-                  digest: hash.finalize().map { String(format: "%02x", $0) }.joined())
+        self.init(
+            options: options, records: records, renderer: TrailTileRenderer(lines: lines, style: options.style), bounds: bounds,
+            digest: hash.finalize().map { String(format: "%02x", $0) }.joined())
     }
 }
 

@@ -40,11 +40,14 @@ struct TrailOverlayBuild {
         // that reach past it.
         let ranges = zooms.filter { trails.draws($0, build: zooms) }.map { z in
             let r = TileRange(bounds: trails.bounds, zoom: z), last = (1 << z) - 1
-            return TileRange(z: z, minX: max(0, r.minX - 1), maxX: min(last, r.maxX + 1), minY: max(0, r.minY - 1), maxY: min(last, r.maxY + 1))
+            return TileRange(
+                z: z, minX: max(0, r.minX - 1), maxX: min(last, r.maxX + 1), minY: max(0, r.minY - 1), maxY: min(last, r.maxY + 1))
         }
         let total = ranges.reduce(0) { $0 + $1.count }
         guard total <= 50_000_000 else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
-        logger.info("building \(options.output): \(trails.records.count) trail(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider")
+        logger.info(
+            "building \(options.output): \(trails.records.count) trail(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider"
+        )
         let writer: BundleWriter
         do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
         do throws(BuildError) {
@@ -64,7 +67,9 @@ struct TrailOverlayBuild {
                             do throws(BuildError) {
                                 let image = try trails.drawn(over: RGBAImage(width: n, height: n), tile: t, tileSize: n)
                                 guard !image.isFullyTransparent else { continue }
-                                do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                                do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
+                                    throw .encode(tile: t, error)
+                                }
                             } catch {
                                 failure.withLock { if $0 == nil { $0 = error } }
                                 return
@@ -73,11 +78,15 @@ struct TrailOverlayBuild {
                         made.withLock { $0 += mine }
                     }
                     if let error = failure.withLock({ $0 }) { throw error }
-                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch { throw .store(error) }
+                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch {
+                        throw .store(error)
+                    }
                     done += batch.count
                     batch.removeAll(keepingCapacity: true)
-                    progress(BuildProgress(phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
-                                           elapsed: Date().timeIntervalSince(start)))
+                    progress(
+                        BuildProgress(
+                            phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
+                            elapsed: Date().timeIntervalSince(start)))
                 }
                 for t in range {
                     batch.append(t)
@@ -85,17 +94,24 @@ struct TrailOverlayBuild {
                 }
                 if !batch.isEmpty { try flush() }
             }
-            progress(BuildProgress(phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
+            progress(
+                BuildProgress(
+                    phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
             let stats: BundleWriteStats
             do {
-                stats = try writer.finish(metadata: metadata(zooms), record: [BuildRecord.settingsKey: fingerprint.settings,
-                                                                              BuildRecord.tileSettingsKey: fingerprint.tileSettings,
-                                                                              BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON])
+                stats = try writer.finish(
+                    metadata: metadata(zooms),
+                    record: [
+                        BuildRecord.settingsKey: fingerprint.settings,
+                        BuildRecord.tileSettingsKey: fingerprint.tileSettings,
+                        BuildRecord.tileSettingsJSONKey: fingerprint.tileSettingsJSON
+                    ])
             } catch { throw .store(error) }
             try trails.store(in: options.output)
-            return BuildReport(output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
-                               bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
-                               seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)
+            return BuildReport(
+                output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
+                bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
+                seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)
         } catch {
             writer.abandon()
             throw error
@@ -118,8 +134,9 @@ struct TrailOverlayBuild {
         meta.extra["trailmap:tilesize"] = String(options.tileSize)
         meta.format = options.format.rawValue
         meta.extra[BundleLayer.metadataKey] = BundleLayer.encode([
-            BundleLayer(name: trails.options.name, title: trails.options.title, kind: .overlay, minzoom: zooms.lowerBound,
-                        maxzoom: zooms.upperBound, sources: trails.options.sources.map { URL(fileURLWithPath: $0).lastPathComponent }),
+            BundleLayer(
+                name: trails.options.name, title: trails.options.title, kind: .overlay, minzoom: zooms.lowerBound,
+                maxzoom: zooms.upperBound, sources: trails.options.sources.map { URL(fileURLWithPath: $0).lastPathComponent })
         ])
         return meta
     }

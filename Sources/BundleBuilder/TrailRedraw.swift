@@ -21,8 +21,10 @@ struct TrailRedraw: Sendable {
     /// Old and new trails' boxes (degrees).
     init(boxes geo: [TrailBox]) {
         boxes = geo.map { b in
-            GeoBounds(west: b.west, south: max(b.south, -WebMercator.maxLatitude), east: b.east,
-                      north: min(max(b.north, b.south), WebMercator.maxLatitude)).mercator
+            GeoBounds(
+                west: b.west, south: max(b.south, -WebMercator.maxLatitude), east: b.east,
+                north: min(max(b.north, b.south), WebMercator.maxLatitude)
+            ).mercator
         }
         var buckets = [Int: [Int]]()
         for (i, b) in boxes.enumerated() {

@@ -88,7 +88,7 @@ final class UnitWorker {
             image = try mean(t, candidates)
         }
         if let image { try run.emit(t, .made(image)) }
-        image?.roundingAlternates = nil  // encoded: the level above needs only the pixels
+        image?.roundingAlternates = nil // encoded: the level above needs only the pixels
         run.count(1)
         run.update?.countRendered(1)
         return .image(image)
@@ -115,8 +115,8 @@ final class UnitWorker {
             let layer = try layers.layer(i)
             let style = sources[i].style
             let drawn: RGBAImage?
-            do { drawn = try renderers[style.resampling]!.render(t, layer: layer, scratch: &scratch) }
-            catch let error as SourceReaderError { throw .source(error) }  // names its file
+            do { drawn = try renderers[style.resampling]!.render(t, layer: layer, scratch: &scratch) } catch let error as SourceReaderError
+            { throw .source(error) } // names its file
             catch {
                 throw .pixels(path: sources[i].path, reason: "\(error)")
             }

@@ -33,21 +33,27 @@ enum LayerMatching {
     /// Layers named by the user are left as they are. Throws when a layer named after its
     /// sources has another name than the bundle's layer at its place and no source of the same
     /// content or file name as one of that layer's.
-    static func adopt(_ options: BuildOptions, recordedJSON: String?, recorded: [BuildRecord.Source], hashes: SourceHashes,
-                      bundle: String) throws(BuildError) -> BuildOptions {
+    static func adopt(
+        _ options: BuildOptions, recordedJSON: String?, recorded: [BuildRecord.Source], hashes: SourceHashes,
+        bundle: String
+    ) throws(BuildError) -> BuildOptions {
         guard let recordedJSON,
-              let object = (try? JSONSerialization.jsonObject(with: Data(recordedJSON.utf8))) as? [String: Any],
-              let oldLayers = object["layers"] as? [[String: Any]], oldLayers.count == options.layers.count else { return options }
+            let object = (try? JSONSerialization.jsonObject(with: Data(recordedJSON.utf8))) as? [String: Any],
+            let oldLayers = object["layers"] as? [[String: Any]], oldLayers.count == options.layers.count
+        else { return options }
         var adopted = options
         for (l, layer) in options.layers.enumerated() where layer.namedFromSources {
             guard let oldName = oldLayers[l]["name"] as? String, let oldTitle = oldLayers[l]["title"] as? String,
-                  oldName != layer.name || (oldTitle != layer.title && layer.title == layer.name) else { continue }
+                oldName != layer.name || (oldTitle != layer.title && layer.title == layer.name)
+            else { continue }
             let oldHashes = Set(recorded.filter { $0.layer == l && !$0.sha256.isEmpty }.map(\.sha256))
             let oldFiles = Set(recorded.filter { $0.layer == l }.map { URL(fileURLWithPath: $0.path).lastPathComponent })
             var same = false
             let mine = hashes.sources.indices.filter { hashes.sources[$0].layer == l }
             // Sheets of the same file names (new editions), else of the same content.
-            if mine.contains(where: { oldFiles.contains(URL(fileURLWithPath: hashes.sources[$0].info.path).lastPathComponent) }) { same = true }
+            if mine.contains(where: { oldFiles.contains(URL(fileURLWithPath: hashes.sources[$0].info.path).lastPathComponent) }) {
+                same = true
+            }
             for i in mine where !same {
                 if oldHashes.contains(try hashes.record(i).sha256) {
                     same = true

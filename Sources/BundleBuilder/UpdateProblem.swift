@@ -24,7 +24,8 @@ public enum UpdateProblem: Sendable, Equatable, CustomStringConvertible {
         case .noSourcesRecorded: "it records no sources (it was not built by this version of TrailMap): run a full build"
         case .shardPart: "it is one part of a sharded build: merge the parts and update the result"
         case let .otherSettings(differing, builtBy):
-            "it was built with other settings (\(SettingDifference.list(differing, words: words))): run a full build." + Self.builtBy(builtBy)
+            "it was built with other settings (\(SettingDifference.list(differing, words: words))): run a full build."
+                + Self.builtBy(builtBy)
         case let .otherLayer(layer, name, recordedName):
             "its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\") is another one: none of its sources has the content or the file name of one \"\(recordedName)\" was built from; run a full build"
         }
@@ -52,23 +53,25 @@ public enum SettingDifference: Sendable, Equatable {
         "bands": "bands read", "openOptions": "GDAL open options",
         "sharedScales": "joint range of 16-bit sources (a new or changed source can widen it)",
         "tileSize": "tile size", "encoding": "tile format and encoder", "unitPolicy": "builder's division of work",
-        "name": "name", "title": "title", "kind": "kind", "opacity": "opacity",
+        "name": "name", "title": "title", "kind": "kind", "opacity": "opacity"
     ]
 
     /// The differences in words ("these differ: zooms, layer 1's name"), or the settings that
     /// may when none is known.
     public static func list(_ differing: [SettingDifference], words: [String: String]) -> String {
         guard !differing.isEmpty else {
-            return "zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version"
+            return
+                "zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version"
         }
-        return "these differ: " + differing.map { d in
-            switch d {
-            case let .setting(key): return words[key] ?? key
-            case let .layerFields(layer, fields):
-                let named = fields.contains("name") || fields.contains("title")
-                return "layer \(layer)'s " + fields.map { words[$0] ?? $0 }.joined(separator: " and ")
-                    + (named ? " (taken from its first source unless given: did the sources' order change?)" : "")
-            }
-        }.joined(separator: ", ")
+        return "these differ: "
+            + differing.map { d in
+                switch d {
+                case let .setting(key): return words[key] ?? key
+                case let .layerFields(layer, fields):
+                    let named = fields.contains("name") || fields.contains("title")
+                    return "layer \(layer)'s " + fields.map { words[$0] ?? $0 }.joined(separator: " and ")
+                        + (named ? " (taken from its first source unless given: did the sources' order change?)" : "")
+                }
+            }.joined(separator: ", ")
     }
 }

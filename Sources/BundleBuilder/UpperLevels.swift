@@ -88,7 +88,7 @@ final class UpperLevels: @unchecked Sendable {
         }
         var made = TileDownsampler.parent(of: images, tileSize: tileSize)
         if let made { try emit(parent, .made(made)) }
-        made?.roundingAlternates = nil  // encoded: the level above needs only the pixels
+        made?.roundingAlternates = nil // encoded: the level above needs only the pixels
         update?.countRendered(1)
         return .image(made)
     }

@@ -28,8 +28,10 @@ public enum ContentHash {
 
     /// Hashes the bundle at `path`, calling `tile` with every tile's entry in order and `trail`
     /// with every trail's id and row hash (for an index).
-    public static func of(bundle path: String, tile: (TileEntry) throws -> Void = { _ in },
-                          trail: (Int64, String) throws -> Void = { _, _ in }) throws(PatchError) -> (hash: String, metadata: [String: String]) {
+    public static func of(
+        bundle path: String, tile: (TileEntry) throws -> Void = { _ in },
+        trail: (Int64, String) throws -> Void = { _, _ in }
+    ) throws(PatchError) -> (hash: String, metadata: [String: String]) {
         do {
             let db = try DatabaseQueue(path: path, configuration: GuardedSQLite.configuration(readonly: true))
             return try db.read { db in
@@ -44,10 +46,12 @@ public enum ContentHash {
                 for (name, value) in metadata.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
                     hasher.update(data: Data("m \(name.utf8.count):\(name) \(value.utf8.count):\(value)\n".utf8))
                 }
-                let cursor = try Row.fetchCursor(db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row")
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row")
                 while let row = try cursor.next() {
                     guard let z = Int.fromDatabaseValue(row[0] as DatabaseValue), let x = Int.fromDatabaseValue(row[1] as DatabaseValue),
-                          let y = Int.fromDatabaseValue(row[2] as DatabaseValue) else {
+                        let y = Int.fromDatabaseValue(row[2] as DatabaseValue)
+                    else {
                         throw PatchError.file(path: path, reason: "a tile row without a zoom, column or row")
                     }
                     let data = Data.fromDatabaseValue(row[3] as DatabaseValue) ?? Data()

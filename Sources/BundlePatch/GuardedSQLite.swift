@@ -11,7 +11,9 @@ enum GuardedSQLite {
         config.readonly = readonly
         config.prepareDatabase { db in
             let rc = trailmap_sqlite_defensive(db.sqliteConnection)
-            guard rc == 0 /* SQLITE_OK */ else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot enable SQLite's defensive mode") }
+            guard rc == 0 /* SQLITE_OK */ else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot enable SQLite's defensive mode")
+            }
             try db.execute(sql: "PRAGMA trusted_schema = OFF")
         }
         return config

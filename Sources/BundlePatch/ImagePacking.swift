@@ -18,7 +18,7 @@ enum ImagePacking {
         let top = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM images") ?? 0
         // New rowids run from top + 1: their varints are at most this long.
         for i in rows.indices { rows[i].cell += varintLength(top + Int64(rows.count)) }
-        let capacity = pageSize - 8  // a table leaf page's header
+        let capacity = pageSize - 8 // a table leaf page's header
         let pages = bestFitDecreasing(rows.map(\.cell), capacity: capacity)
         try db.execute(sql: "CREATE TEMP TABLE trailmap_packing (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
         let insert = try db.makeStatement(sql: "INSERT INTO temp.trailmap_packing (old, new) VALUES (?, ?)")
@@ -107,7 +107,8 @@ enum ImagePacking {
             guard any[node], high >= size else { return nil }
             if low == high { return low }
             let mid = (low + high) / 2
-            return first(atLeast: size, node: 2 * node, low: low, high: mid) ?? first(atLeast: size, node: 2 * node + 1, low: mid + 1, high: high)
+            return first(atLeast: size, node: 2 * node, low: low, high: mid)
+                ?? first(atLeast: size, node: 2 * node + 1, low: mid + 1, high: high)
         }
     }
 }

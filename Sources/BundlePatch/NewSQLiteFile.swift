@@ -9,7 +9,9 @@ enum NewSQLiteFile {
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             let db = try DatabaseQueue(path: temporary)
-            try db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;") }
+            try db.writeWithoutTransaction {
+                try $0.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;")
+            }
             let value = try body(db)
             try db.close()
             guard rename(temporary, path) == 0 else { throw PatchError.file(path: path, reason: String(cString: strerror(errno))) }

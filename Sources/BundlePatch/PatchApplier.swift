@@ -19,13 +19,17 @@ public enum PatchApplier {
     /// `maxOutputBytes` (the room the caller has: storage budget, free disk): beyond it SQLite
     /// stops writing and `tooLarge` is thrown, `output` deleted.
     @discardableResult
-    public static func apply(_ patches: [String], to base: String, output: String, expected: String,
-                             maxOutputBytes: Int64? = nil) throws(PatchError) -> String {
+    public static func apply(
+        _ patches: [String], to base: String, output: String, expected: String,
+        maxOutputBytes: Int64? = nil
+    ) throws(PatchError) -> String {
         guard !patches.isEmpty else { throw .corrupt(path: base, reason: "no patches to apply") }
         let checked = try patches.map { p throws(PatchError) in try PatchFile.checked(p) }
         let headers = checked.map { $0.header }, extents = checked.map { $0.extent }
         for (a, b) in zip(headers, headers.dropFirst()) where a.toContent != b.fromContent || a.toVersion != b.fromVersion {
-            throw .corrupt(path: patches[headers.firstIndex(of: b)!], reason: "it does not start where the patch before it ends (version \(a.toVersion))")
+            throw .corrupt(
+                path: patches[headers.firstIndex(of: b)!],
+                reason: "it does not start where the patch before it ends (version \(a.toVersion))")
         }
         let found = try ContentHash.of(bundle: base).hash
         guard found == headers[0].fromContent else { throw .wrongBase(path: base, expected: headers[0].fromContent, found: found) }
@@ -93,18 +97,22 @@ public enum PatchApplier {
     }
 
     private static func applyOne(_ db: Database, deduplicated: Bool, path: String) throws {
-        func same(_ t: String) -> String { "\(t).zoom_level = d.zoom_level AND \(t).tile_column = d.tile_column AND \(t).tile_row = d.tile_row" }
+        func same(_ t: String) -> String {
+            "\(t).zoom_level = d.zoom_level AND \(t).tile_column = d.tile_column AND \(t).tile_row = d.tile_row"
+        }
         if deduplicated {
             try db.execute(sql: "DELETE FROM map WHERE EXISTS (SELECT 1 FROM p.del d WHERE \(same("map")))")
             let image = try db.makeStatement(sql: "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
-            let map = try db.makeStatement(sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+            let map = try db.makeStatement(
+                sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
             let rows = try Row.fetchCursor(db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM p.put")
             while let row = try rows.next() {
                 let data = Data.fromDatabaseValue(row[3] as DatabaseValue) ?? Data()
                 let id = TileHash.id(data)
                 try image.execute(arguments: [id, data])
                 guard let z = Int.fromDatabaseValue(row[0] as DatabaseValue), let x = Int.fromDatabaseValue(row[1] as DatabaseValue),
-                      let y = Int.fromDatabaseValue(row[2] as DatabaseValue) else {
+                    let y = Int.fromDatabaseValue(row[2] as DatabaseValue)
+                else {
                     throw PatchError.corrupt(path: path, reason: "a tile without a zoom, column or row")
                 }
                 try map.execute(arguments: [z, x, y, id])
@@ -114,15 +122,19 @@ public enum PatchApplier {
             for table in ["p.del", "p.put"] {
                 try db.execute(sql: "DELETE FROM tiles WHERE EXISTS (SELECT 1 FROM \(table) d WHERE \(same("tiles")))")
             }
-            try db.execute(sql: "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) SELECT zoom_level, tile_column, tile_row, tile_data FROM p.put")
+            try db.execute(
+                sql:
+                    "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) SELECT zoom_level, tile_column, tile_row, tile_data FROM p.put"
+            )
         }
         try db.execute(sql: "DELETE FROM metadata WHERE name IN (SELECT name FROM p.meta_del) OR name IN (SELECT name FROM p.meta_put)")
         try db.execute(sql: "INSERT INTO metadata (name, value) SELECT name, value FROM p.meta_put")
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM p.sqlite_master WHERE type = 'table'"))
         if tables.contains("trails_put") || tables.contains("trails_del") {
             let replace = try String.fetchOne(db, sql: "SELECT value FROM p.patch WHERE name = 'trails'") == "replace"
-            try TrailStoreWriter.apply(db, put: tables.contains("trails_put") ? "p.trails_put" : nil,
-                                       delete: tables.contains("trails_del") ? "p.trails_del" : nil, replaceAll: replace)
+            try TrailStoreWriter.apply(
+                db, put: tables.contains("trails_put") ? "p.trails_put" : nil,
+                delete: tables.contains("trails_del") ? "p.trails_del" : nil, replaceAll: replace)
         }
     }
 }

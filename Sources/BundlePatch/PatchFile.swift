@@ -45,39 +45,44 @@ public enum PatchFile {
         return try NewSQLiteFile.create(at: path) { db in
             var counts = Counts()
             try db.writeWithoutTransaction { db in
-                try db.execute(sql: """
-                    CREATE TABLE patch (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL,
-                                      PRIMARY KEY (zoom_level, tile_column, tile_row));
-                    CREATE TABLE del (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER,
-                                      PRIMARY KEY (zoom_level, tile_column, tile_row));
-                    CREATE TABLE meta_put (name TEXT PRIMARY KEY, value TEXT);
-                    CREATE TABLE meta_del (name TEXT PRIMARY KEY);
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE patch (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                        CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL,
+                                          PRIMARY KEY (zoom_level, tile_column, tile_row));
+                        CREATE TABLE del (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER,
+                                          PRIMARY KEY (zoom_level, tile_column, tile_row));
+                        CREATE TABLE meta_put (name TEXT PRIMARY KEY, value TEXT);
+                        CREATE TABLE meta_del (name TEXT PRIMARY KEY);
+                        """)
                 try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [oldIndex])
                 try db.execute(sql: "ATTACH DATABASE ? AS new", arguments: [newIndex])
                 try db.execute(sql: "ATTACH DATABASE ? AS bundle", arguments: [newBundle])
                 try db.inTransaction {
-                    try db.execute(sql: """
-                        INSERT INTO put SELECT t.zoom_level, t.tile_column, t.tile_row, t.tile_data
-                        FROM new.tiles n JOIN bundle.tiles t
-                          ON t.zoom_level = n.zoom_level AND t.tile_column = n.tile_column AND t.tile_row = n.tile_row
-                        WHERE NOT EXISTS (SELECT 1 FROM old.tiles o WHERE o.zoom_level = n.zoom_level
-                          AND o.tile_column = n.tile_column AND o.tile_row = n.tile_row AND o.hash = n.hash)
-                        """)
+                    try db.execute(
+                        sql: """
+                            INSERT INTO put SELECT t.zoom_level, t.tile_column, t.tile_row, t.tile_data
+                            FROM new.tiles n JOIN bundle.tiles t
+                              ON t.zoom_level = n.zoom_level AND t.tile_column = n.tile_column AND t.tile_row = n.tile_row
+                            WHERE NOT EXISTS (SELECT 1 FROM old.tiles o WHERE o.zoom_level = n.zoom_level
+                              AND o.tile_column = n.tile_column AND o.tile_row = n.tile_row AND o.hash = n.hash)
+                            """)
                     counts.put = db.changesCount
-                    try db.execute(sql: """
-                        INSERT INTO del SELECT o.zoom_level, o.tile_column, o.tile_row FROM old.tiles o
-                        WHERE NOT EXISTS (SELECT 1 FROM new.tiles n WHERE n.zoom_level = o.zoom_level
-                          AND n.tile_column = o.tile_column AND n.tile_row = o.tile_row)
-                        """)
+                    try db.execute(
+                        sql: """
+                            INSERT INTO del SELECT o.zoom_level, o.tile_column, o.tile_row FROM old.tiles o
+                            WHERE NOT EXISTS (SELECT 1 FROM new.tiles n WHERE n.zoom_level = o.zoom_level
+                              AND n.tile_column = o.tile_column AND n.tile_row = o.tile_row)
+                            """)
                     counts.deleted = db.changesCount
-                    try db.execute(sql: """
-                        INSERT INTO meta_put SELECT n.name, n.value FROM new.metadata n
-                        WHERE NOT EXISTS (SELECT 1 FROM old.metadata o WHERE o.name = n.name AND o.value IS n.value)
-                        """)
+                    try db.execute(
+                        sql: """
+                            INSERT INTO meta_put SELECT n.name, n.value FROM new.metadata n
+                            WHERE NOT EXISTS (SELECT 1 FROM old.metadata o WHERE o.name = n.name AND o.value IS n.value)
+                            """)
                     counts.metadataChanges = db.changesCount
-                    try db.execute(sql: "INSERT INTO meta_del SELECT name FROM old.metadata WHERE name NOT IN (SELECT name FROM new.metadata)")
+                    try db.execute(
+                        sql: "INSERT INTO meta_del SELECT name FROM old.metadata WHERE name NOT IN (SELECT name FROM new.metadata)")
                     counts.metadataChanges += db.changesCount
                     if try trails(db) { try db.execute(sql: "INSERT INTO patch VALUES ('trails', 'replace')") }
                     for (k, v) in ["format": format, "from_version": fromV, "to_version": toV, "from_content": fromC, "to_content": toC] {
@@ -95,23 +100,27 @@ public enum PatchFile {
     /// the earlier version's index has no trail hashes, so every trail is put and the patch replaces them all.
     static func trails(_ db: Database) throws -> Bool {
         func has(_ schema: String, _ table: String) throws -> Bool {
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? 0 > 0
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
+                ?? 0 > 0
         }
         let bundleHas = try has("bundle", "trails"), oldIndexed = try has("old", "trails")
         let oldHas = oldIndexed ? (try Int.fetchOne(db, sql: "SELECT count(*) FROM old.trails") ?? 0) > 0 : false
         guard bundleHas || oldHas else { return false }
         if bundleHas {
             try db.execute(sql: "CREATE TABLE trails_put AS SELECT * FROM bundle.trails WHERE 0")
-            try db.execute(sql: oldIndexed ? """
-                INSERT INTO trails_put SELECT b.* FROM bundle.trails b JOIN new.trails n ON n.id = b.id
-                WHERE NOT EXISTS (SELECT 1 FROM old.trails o WHERE o.id = n.id AND o.hash = n.hash)
-                """ : "INSERT INTO trails_put SELECT * FROM bundle.trails")
+            try db.execute(
+                sql: oldIndexed
+                    ? """
+                    INSERT INTO trails_put SELECT b.* FROM bundle.trails b JOIN new.trails n ON n.id = b.id
+                    WHERE NOT EXISTS (SELECT 1 FROM old.trails o WHERE o.id = n.id AND o.hash = n.hash)
+                    """ : "INSERT INTO trails_put SELECT * FROM bundle.trails")
         }
         try db.execute(sql: "CREATE TABLE trails_del (id INTEGER PRIMARY KEY)")
         if oldIndexed {
-            try db.execute(sql: bundleHas
-                ? "INSERT INTO trails_del SELECT id FROM old.trails WHERE id NOT IN (SELECT id FROM new.trails)"
-                : "INSERT INTO trails_del SELECT id FROM old.trails")
+            try db.execute(
+                sql: bundleHas
+                    ? "INSERT INTO trails_del SELECT id FROM old.trails WHERE id NOT IN (SELECT id FROM new.trails)"
+                    : "INSERT INTO trails_del SELECT id FROM old.trails")
         }
         return !oldIndexed
     }
@@ -124,12 +133,16 @@ public enum PatchFile {
         let extent = try check(path)
         do {
             let db = try DatabaseQueue(path: path, configuration: GuardedSQLite.configuration(readonly: true))
-            let pairs = try db.read { db in
-                try Row.fetchAll(db, sql: "SELECT name, value FROM patch").pairs()
-            } as [String: String]
-            guard pairs["format"] == format else { throw PatchError.corrupt(path: path, reason: "format \(pairs["format"] ?? "missing"), not \(format)") }
+            let pairs =
+                try db.read { db in
+                    try Row.fetchAll(db, sql: "SELECT name, value FROM patch").pairs()
+                } as [String: String]
+            guard pairs["format"] == format else {
+                throw PatchError.corrupt(path: path, reason: "format \(pairs["format"] ?? "missing"), not \(format)")
+            }
             guard let f = pairs["from_version"].flatMap(Int.init), let t = pairs["to_version"].flatMap(Int.init),
-                  let fc = pairs["from_content"], let tc = pairs["to_content"] else {
+                let fc = pairs["from_content"], let tc = pairs["to_content"]
+            else {
                 throw PatchError.corrupt(path: path, reason: "its header lacks versions or content hashes")
             }
             return (Header(fromVersion: f, toVersion: t, fromContent: fc, toContent: tc), extent)

@@ -16,12 +16,12 @@ extension PatchFile {
         "put": ["zoom_level", "tile_column", "tile_row", "tile_data"],
         "del": ["zoom_level", "tile_column", "tile_row"],
         "meta_put": ["name", "value"],
-        "meta_del": ["name"],
+        "meta_del": ["name"]
     ]
     /// Tables a patch may have (the trails changed and removed), and the columns each must have.
     static let optionalTables: [String: [String]] = [
         "trails_put": ["id", "name", "geometry"],
-        "trails_del": ["id"],
+        "trails_del": ["id"]
     ]
 
     /// Smallest bytes a row takes in an SQLite file (cell pointer, sizes, record header).
@@ -51,7 +51,9 @@ extension PatchFile {
                     let sql = String.fromDatabaseValue(row[3] as DatabaseValue)
                     switch type {
                     case "table":
-                        guard let columns = known[name] else { throw unsafe("it holds a table \(name.debugDescription), which no patch has") }
+                        guard let columns = known[name] else {
+                            throw unsafe("it holds a table \(name.debugDescription), which no patch has")
+                        }
                         present[name] = columns
                         if let sql, sql.uppercased().hasPrefix("CREATE VIRTUAL") { throw unsafe("its table \(name) is a virtual table") }
                     case "index":
@@ -74,14 +76,19 @@ extension PatchFile {
                         }
                     }
                     guard Set(columns).isSubset(of: names) else {
-                        throw PatchError.corrupt(path: path, reason: "its table \(table) lacks a column of \(columns.joined(separator: ", "))")
+                        throw PatchError.corrupt(
+                            path: path, reason: "its table \(table) lacks a column of \(columns.joined(separator: ", "))")
                     }
                     rows += try Int64.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0
                 }
                 bytes += try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(tile_data)), 0) FROM put") ?? 0
-                bytes += try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(name) + coalesce(length(value), 0)), 0) FROM meta_put") ?? 0
+                bytes +=
+                    try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(name) + coalesce(length(value), 0)), 0) FROM meta_put") ?? 0
                 if present["trails_put"] != nil {
-                    bytes += try Int64.fetchOne(db, sql: "SELECT coalesce(sum(coalesce(length(geometry), 0) + coalesce(length(name), 0)), 0) FROM trails_put") ?? 0
+                    bytes +=
+                        try Int64.fetchOne(
+                            db, sql: "SELECT coalesce(sum(coalesce(length(geometry), 0) + coalesce(length(name), 0)), 0) FROM trails_put")
+                        ?? 0
                 }
                 guard rows <= size / minimumRowBytes else { throw unsafe("\(rows) rows, more than a file of \(size) bytes holds") }
                 guard bytes <= size else { throw unsafe("\(bytes) bytes of tiles and metadata, more than a file of \(size) bytes holds") }

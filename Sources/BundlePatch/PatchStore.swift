@@ -31,7 +31,8 @@ public struct PatchStore: Sendable {
     /// The folder of a product (its id made safe for a file name).
     public func folder(_ productId: String) -> String {
         let safe = productId.unicodeScalars.map { c -> String in
-            (c.isASCII && (CharacterSet.alphanumerics.contains(c) || "._-".unicodeScalars.contains(c))) ? String(c) : String(format: "%%%02X", c.value)
+            (c.isASCII && (CharacterSet.alphanumerics.contains(c) || "._-".unicodeScalars.contains(c)))
+                ? String(c) : String(format: "%%%02X", c.value)
         }.joined()
         return (root as NSString).appendingPathComponent(safe)
     }
@@ -74,8 +75,9 @@ public struct PatchStore: Sendable {
             let header = try PatchFile.header(path)
             let digest: (size: Int64, hex: String)
             do { digest = try FileSHA256.digest(path: path) } catch { throw .file(path: path, reason: "\(error)") }
-            let stored = StoredPatch(fromVersion: old, toVersion: version, size: digest.size, sha256: digest.hex,
-                                     fromContent: header.fromContent, toContent: header.toContent, toBundleSHA256: sha256)
+            let stored = StoredPatch(
+                fromVersion: old, toVersion: version, size: digest.size, sha256: digest.hex,
+                fromContent: header.fromContent, toContent: header.toContent, toBundleSHA256: sha256)
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
@@ -123,7 +125,9 @@ public struct PatchStore: Sendable {
             for p in all where p.fromVersion == v {
                 // A patch into the target must be made against the bundle published now.
                 if p.toVersion == to && p.toBundleSHA256 != sha256 { continue }
-                if p.toVersion != to, let next = all.first(where: { $0.fromVersion == p.toVersion }), next.fromContent != p.toContent { continue }
+                if p.toVersion != to, let next = all.first(where: { $0.fromVersion == p.toVersion }), next.fromContent != p.toContent {
+                    continue
+                }
                 let cost = here.cost + p.size
                 if best[p.toVersion].map({ cost < $0.cost }) ?? true { best[p.toVersion] = (cost, here.chain + [p]) }
             }
@@ -134,7 +138,9 @@ public struct PatchStore: Sendable {
 
     private func prune(_ productId: String, latest: Int) {
         let oldest = latest - keepVersions + 1
-        for v in indexedVersions(productId) where v < oldest { try? FileManager.default.removeItem(atPath: indexPath(productId, version: v)) }
+        for v in indexedVersions(productId) where v < oldest {
+            try? FileManager.default.removeItem(atPath: indexPath(productId, version: v))
+        }
         for p in patches(productId) where p.fromVersion < oldest - keepVersions {
             let path = patchPath(productId, from: p.fromVersion, to: p.toVersion)
             try? FileManager.default.removeItem(atPath: path)

@@ -12,22 +12,26 @@ public enum VersionIndex {
     public static func create(bundle: String, version: Int, sha256: String, at path: String) throws(PatchError) -> String {
         try NewSQLiteFile.create(at: path) { db in
             try db.writeWithoutTransaction { db in
-                try db.execute(sql: """
-                    CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    CREATE TABLE metadata (name TEXT PRIMARY KEY, value TEXT);
-                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, hash TEXT NOT NULL,
-                                        PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
-                    CREATE TABLE trails (id INTEGER PRIMARY KEY, hash TEXT NOT NULL);
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                        CREATE TABLE metadata (name TEXT PRIMARY KEY, value TEXT);
+                        CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, hash TEXT NOT NULL,
+                                            PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
+                        CREATE TABLE trails (id INTEGER PRIMARY KEY, hash TEXT NOT NULL);
+                        """)
             }
             return try db.write { db -> String in
                 let insert = try db.makeStatement(sql: "INSERT INTO tiles VALUES (?, ?, ?, ?)")
                 let trail = try db.makeStatement(sql: "INSERT INTO trails VALUES (?, ?)")
-                let (hash, metadata) = try ContentHash.of(bundle: bundle, tile: { e in
-                    try insert.execute(arguments: [e.zoom, e.column, e.row, e.hash])
-                }, trail: { id, rowHash in
-                    try trail.execute(arguments: [id, rowHash])
-                })
+                let (hash, metadata) = try ContentHash.of(
+                    bundle: bundle,
+                    tile: { e in
+                        try insert.execute(arguments: [e.zoom, e.column, e.row, e.hash])
+                    },
+                    trail: { id, rowHash in
+                        try trail.execute(arguments: [id, rowHash])
+                    })
                 for (k, v) in metadata { try db.execute(sql: "INSERT INTO metadata VALUES (?, ?)", arguments: [k, v]) }
                 for (k, v) in ["version": String(version), "sha256": sha256, "content": hash] {
                     try db.execute(sql: "INSERT INTO info VALUES (?, ?)", arguments: [k, v])

@@ -40,7 +40,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .weakPassword(n): "the password must have \(n) to \(CatalogDatabase.maximumPasswordLength) characters"
         case .emailTaken: "an account with that email already exists; log in instead"
         case .invalidCredentials: "wrong email or password"
-        case let .tooManyAttempts(s): "too many attempts (failed logins for this account or from this address, or registrations from this address); try again in \(s) seconds"
+        case let .tooManyAttempts(s):
+            "too many attempts (failed logins for this account or from this address, or registrations from this address); try again in \(s) seconds"
         case let .busy(s): "the server is busy checking other passwords; try again in \(s) seconds"
         case .unauthorized: "log in first: the token is missing, unknown, expired or logged out"
         case let .unknownProduct(id): "no product \(id) in the catalog"
@@ -53,11 +54,13 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .productFile(path, reason): "\(path): \(reason)"
         case let .bundle(path, reason): "bundle \(path): \(reason)"
         case let .invalidArgument(m): m
-        case let .areaProduct(id): "\(id) is sold per area: ask for a quote (POST /api/v1/areas/quotes) and buy the quote (POST /api/v1/areas)"
+        case let .areaProduct(id):
+            "\(id) is sold per area: ask for a quote (POST /api/v1/areas/quotes) and buy the quote (POST /api/v1/areas)"
         case let .unknownQuote(id): "no quote \(id) for this account; ask for a quote first"
         case let .quoteExpired(id): "quote \(id) has expired; ask for a new quote"
         case let .quoteUsed(id): "quote \(id) was already bought with another transaction"
-        case let .transactionUsed(id): "store transaction \(id) already paid for another area or region; each area needs a purchase of its own"
+        case let .transactionUsed(id):
+            "store transaction \(id) already paid for another area or region; each area needs a purchase of its own"
         case let .wrongAreaProduct(expected, got): "the transaction is for \(got), but the quote is for \(expected)"
         }
     }

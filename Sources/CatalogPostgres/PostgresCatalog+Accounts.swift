@@ -12,11 +12,13 @@ extension PostgresCatalog {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
         guard CatalogDatabase.isEmail(email) else { throw .invalidEmail }
         guard password.unicodeScalars.count >= CatalogDatabase.minimumPasswordLength,
-              password.unicodeScalars.count <= CatalogDatabase.maximumPasswordLength else {
+            password.unicodeScalars.count <= CatalogDatabase.maximumPasswordLength
+        else {
             throw .weakPassword(minimum: CatalogDatabase.minimumPasswordLength)
         }
         if let key = ThrottleRules.registrationKey(address: address, limits: throttleLimits),
-           let wait = try blocking({ () throws(CatalogError) in try await self.admit([key]) }) {
+            let wait = try blocking({ () throws(CatalogError) in try await self.admit([key]) })
+        {
             throw .tooManyAttempts(retryAfter: wait)
         }
         let stored: String
@@ -25,11 +27,13 @@ extension PostgresCatalog {
         let logger = logger
         let inserted = try blocking { () throws(CatalogError) in
             try await self.transaction { conn in
-                !(try await conn.rows("""
+                !(try await conn.rows(
+                    """
                     INSERT INTO accounts(id, email, password_hash, app_account_token, created_at)
                     VALUES (\(account.id), \(email), \(stored), \(account.appAccountToken), \(Date().timeIntervalSince1970))
                     ON CONFLICT ((lower(email))) DO NOTHING RETURNING id
-                    """, logger).isEmpty)
+                    """, logger
+                ).isEmpty)
             }
         }
         guard inserted else { throw .emailTaken }
@@ -49,11 +53,15 @@ extension PostgresCatalog {
         }
         let found = try blocking { () throws(CatalogError) -> (Account, String)? in
             try await self.withConnection { conn in
-                try await conn.rows("""
+                try await conn.rows(
+                    """
                     SELECT id, email, password_hash, app_account_token FROM accounts WHERE lower(email) = lower(\(email))
-                    """, logger).first.map { r in
-                    (Account(id: try r.get("id"), email: try r.get("email"), appAccountToken: try r.get("app_account_token")),
-                     try r.get("password_hash", as: String.self))
+                    """, logger
+                ).first.map { r in
+                    (
+                        Account(id: try r.get("id"), email: try r.get("email"), appAccountToken: try r.get("app_account_token")),
+                        try r.get("password_hash", as: String.self)
+                    )
                 }
             }
         }
@@ -70,7 +78,8 @@ extension PostgresCatalog {
             try await self.transaction { conn in
                 // Expired sessions of every account go (not only this one's), so none lingers.
                 try await conn.run("DELETE FROM sessions WHERE expires_at < \(now.timeIntervalSince1970)", logger)
-                try await conn.run("""
+                try await conn.run(
+                    """
                     INSERT INTO sessions(token_hash, account_id, created_at, expires_at)
                     VALUES (\(CatalogDatabase.tokenHash(token)), \(account.id), \(now.timeIntervalSince1970), \(expires.timeIntervalSince1970))
                     """, logger)
@@ -82,7 +91,8 @@ extension PostgresCatalog {
     /// Seconds before `email` may try to log in from `address` again, or nil (counts nothing).
     /// An unreachable database answers nil: the login itself then reports the error.
     public func loginWait(email: String, address: String?) async -> Int? {
-        try? await wait(ThrottleRules.loginKeys(email: email.trimmingCharacters(in: .whitespaces), address: address, limits: throttleLimits))
+        try? await wait(
+            ThrottleRules.loginKeys(email: email.trimmingCharacters(in: .whitespaces), address: address, limits: throttleLimits))
     }
 
     /// The account of a live bearer token.
@@ -90,10 +100,12 @@ extension PostgresCatalog {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw .unauthorized }
         let logger = logger, hash = CatalogDatabase.tokenHash(token), now = Date().timeIntervalSince1970
         let account = try await withConnection { conn in
-            try await conn.rows("""
+            try await conn.rows(
+                """
                 SELECT a.id, a.email, a.app_account_token FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_hash = \(hash) AND s.expires_at > \(now)
-                """, logger).first.map { r in
+                """, logger
+            ).first.map { r in
                 Account(id: try r.get("id"), email: try r.get("email"), appAccountToken: try r.get("app_account_token"))
             }
         }
@@ -106,9 +118,11 @@ extension PostgresCatalog {
         guard tag.utf8.count == 16 else { return false }
         let logger = logger, now = Date().timeIntervalSince1970
         return try await withConnection { conn in
-            !(try await conn.rows("""
+            !(try await conn.rows(
+                """
                 SELECT 1 FROM sessions WHERE account_id = \(accountID) AND substr(token_hash, 1, 16) = \(tag) AND expires_at > \(now)
-                """, logger).isEmpty)
+                """, logger
+            ).isEmpty)
         }
     }
 
@@ -124,7 +138,8 @@ extension PostgresCatalog {
         let device = Device(id: UUID().uuidString.lowercased(), name: clean.isEmpty ? "device" : clean)
         let logger = logger
         try await transaction { conn in
-            try await conn.run("""
+            try await conn.run(
+                """
                 INSERT INTO devices(id, account_id, name, created_at) VALUES (\(device.id), \(account.id), \(device.name), \(Date().timeIntervalSince1970))
                 """, logger)
         }
@@ -133,7 +148,9 @@ extension PostgresCatalog {
 
     /// Throws `unknownDevice` unless the device belongs to the account.
     static func checkDevice(_ conn: PostgresConnection, id: String, account: Account, _ logger: Logger) async throws {
-        let owner = try await conn.rows("SELECT account_id FROM devices WHERE id = \(id)", logger).first.map { try $0.get("account_id", as: String.self) }
+        let owner = try await conn.rows("SELECT account_id FROM devices WHERE id = \(id)", logger).first.map {
+            try $0.get("account_id", as: String.self)
+        }
         guard owner == account.id else { throw CatalogError.unknownDevice(id) }
     }
 }

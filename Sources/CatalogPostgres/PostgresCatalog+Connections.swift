@@ -15,8 +15,10 @@ extension PostgresCatalog {
     /// Runs `body` in a transaction (READ COMMITTED unless `isolation` says otherwise), retrying a
     /// few times on deadlock or serialization failure. Unless `bumpsStamp` is false, the
     /// transaction also moves the change stamp and notifies `changeChannel` (on commit).
-    func transaction<T: Sendable>(isolation: String = "READ COMMITTED", bumpsStamp: Bool = true,
-                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+    func transaction<T: Sendable>(
+        isolation: String = "READ COMMITTED", bumpsStamp: Bool = true,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(CatalogError) -> T {
         let logger = logger
         var attempt = 0
         while true {
@@ -27,7 +29,8 @@ extension PostgresCatalog {
                     do {
                         let value = try await body(conn)
                         if bumpsStamp {
-                            try await conn.run("""
+                            try await conn.run(
+                                """
                                 WITH s AS (UPDATE catalog_state SET change_stamp = change_stamp + 1 WHERE id = 1 RETURNING change_stamp)
                                 SELECT pg_notify(\(Self.changeChannel), change_stamp::text) FROM s
                                 """, logger)
@@ -54,9 +57,13 @@ extension PostgresCatalog {
     /// (`PostgresClient.lease`).
     private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let timeout = configuration.connectTimeout, where_ = configuration.description
-        return try await client.lease(connectTimeout: timeout, unreachable: {
-            .database("cannot reach the PostgreSQL catalog \(where_) within \(timeout.components.seconds) s: is the server running, and are the address, user and database right?")
-        }, logger: logger, body)
+        return try await client.lease(
+            connectTimeout: timeout,
+            unreachable: {
+                .database(
+                    "cannot reach the PostgreSQL catalog \(where_) within \(timeout.components.seconds) s: is the server running, and are the address, user and database right?"
+                )
+            }, logger: logger, body)
     }
 
     /// A `CatalogError` for anything thrown by PostgresNIO or a body (never the password, nor the query's values).

@@ -25,15 +25,20 @@ extension PostgresCatalog {
         let logger = logger
         let rows = try await withConnection { conn in
             try await conn.rows("SELECT path, name, parent FROM categories ORDER BY path COLLATE \"C\"", logger).map { r in
-                (path: try r.get("path", as: String.self), name: try r.get("name", as: String.self), parent: try r.get("parent", as: String?.self))
+                (
+                    path: try r.get("path", as: String.self), name: try r.get("name", as: String.self),
+                    parent: try r.get("parent", as: String?.self)
+                )
             }
         }
         return ListingRules.categoryTree(rows)
     }
 
     /// Products with the caller's status (see `CatalogDatabase.listing`), read from one snapshot.
-    public func listing(account: Account?, deviceID: String?, available: Set<String>?,
-                        only productID: String? = nil) async throws(CatalogError) -> [ListedProduct] {
+    public func listing(
+        account: Account?, deviceID: String?, available: Set<String>?,
+        only productID: String? = nil
+    ) async throws(CatalogError) -> [ListedProduct] {
         let logger = logger
         return try await transaction(isolation: "REPEATABLE READ READ ONLY", bumpsStamp: false) { conn in
             var products = try await Self.products(conn, visibleTo: account?.id, logger)
@@ -54,8 +59,9 @@ extension PostgresCatalog {
             let owned = ListingRules.owned(ownedRows)
             return products.map { p in
                 let inst = installed[p.id]
-                return ListedProduct(product: p, status: ListingRules.status(p, owned: owned[p.id], installed: inst, available: available),
-                                     installedVersion: inst?.0)
+                return ListedProduct(
+                    product: p, status: ListingRules.status(p, owned: owned[p.id], installed: inst, available: available),
+                    installedVersion: inst?.0)
             }
         }
     }
@@ -91,9 +97,11 @@ extension PostgresCatalog {
     /// Ordered as SQLite orders them (by bytes, whatever the database's collation).
     /// Everyone's products (regions and area products) and `owner`'s bought areas.
     static func products(_ conn: PostgresConnection, visibleTo owner: String? = nil, _ logger: Logger) async throws -> [Product] {
-        try await conn.rows("""
+        try await conn.rows(
+            """
             SELECT * FROM products WHERE owner IS NULL OR owner = \(owner) ORDER BY category COLLATE "C", title COLLATE "C"
-            """, logger).map(Product.init(postgres:))
+            """, logger
+        ).map(Product.init(postgres:))
     }
 
     static func product(_ conn: PostgresConnection, id: String, _ logger: Logger) async throws -> Product? {
@@ -106,19 +114,22 @@ extension PostgresCatalog {
         let other = try await conn.rows("SELECT id FROM products WHERE tileset = \(p.tileset) AND id <> \(p.id)", logger).first
         let u = try ProductUpsert(p, before: before, tilesetOwner: try other?.get("id", as: String.self))
         for c in u.categories {
-            try await conn.run("""
+            try await conn.run(
+                """
                 INSERT INTO categories(path, name, parent) VALUES (\(c.path), \(c.name), \(c.parent)) ON CONFLICT (path) DO NOTHING
                 """, logger)
         }
         let layers = BundleLayer.encode(p.layers)
-        try await conn.run("""
+        try await conn.run(
+            """
             INSERT INTO products(\(unescaped: ProductUpsert.columns))
             VALUES (\(p.id), \(p.title), \(p.category), \(p.description), \(p.price.amount), \(p.price.currency), \(p.free),
                 \(p.tileset), \(p.bundlePath), \(u.version), \(p.size), \(p.sha256), \(p.minZoom), \(p.maxZoom),
                 \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(u.now), \(layers), \(p.kind.rawValue), \(p.areaJSON))
             \(unescaped: ProductUpsert.onConflict)
             """, logger)
-        try await conn.run("""
+        try await conn.run(
+            """
             INSERT INTO product_versions(product_id, version, sha256, size, published_at)
             VALUES (\(p.id), \(u.version), \(p.sha256), \(p.size), \(u.now)) ON CONFLICT DO NOTHING
             """, logger)
@@ -129,16 +140,18 @@ extension PostgresCatalog {
 extension Product {
     /// A product from a `products` row of the PostgreSQL catalog.
     init(postgres row: PostgresRandomAccessRow) throws {
-        self.init(id: try row.get("id"), title: try row.get("title"), category: try row.get("category"),
-                  description: try row.get("description"),
-                  price: Catalog.Price(amount: try row.get("price_amount"), currency: try row.get("price_currency")),
-                  tileset: try row.get("tileset"), bundlePath: try row.get("bundle_path"), version: try row.get("version"),
-                  size: try row.get("size"), sha256: try row.get("sha256"), minZoom: try row.get("min_zoom"),
-                  maxZoom: try row.get("max_zoom"),
-                  bounds: GeoBounds(west: try row.get("west"), south: try row.get("south"), east: try row.get("east"),
-                                    north: try row.get("north")),
-                  publishedAt: Date(timeIntervalSince1970: try row.get("published_at")),
-                  layers: BundleLayer.decode(metadata: [BundleLayer.metadataKey: try row.get("layers_json")]) ?? [])
+        self.init(
+            id: try row.get("id"), title: try row.get("title"), category: try row.get("category"),
+            description: try row.get("description"),
+            price: Catalog.Price(amount: try row.get("price_amount"), currency: try row.get("price_currency")),
+            tileset: try row.get("tileset"), bundlePath: try row.get("bundle_path"), version: try row.get("version"),
+            size: try row.get("size"), sha256: try row.get("sha256"), minZoom: try row.get("min_zoom"),
+            maxZoom: try row.get("max_zoom"),
+            bounds: GeoBounds(
+                west: try row.get("west"), south: try row.get("south"), east: try row.get("east"),
+                north: try row.get("north")),
+            publishedAt: Date(timeIntervalSince1970: try row.get("published_at")),
+            layers: BundleLayer.decode(metadata: [BundleLayer.metadataKey: try row.get("layers_json")]) ?? [])
         free = try row.get("free")
         setArea(kind: try row.get("kind"), owner: try row.get("owner"), json: try row.get("area_json"))
     }

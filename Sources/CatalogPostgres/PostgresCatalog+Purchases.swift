@@ -19,55 +19,69 @@ extension PostgresCatalog {
         let logger = logger
         return try await transaction { conn in
             let outcome = { (owned: Bool) in
-                PurchaseOutcome(productId: p.productId, transactionId: p.transactionId,
-                                originalTransactionId: p.originalTransactionId, alreadyOwned: owned)
+                PurchaseOutcome(
+                    productId: p.productId, transactionId: p.transactionId,
+                    originalTransactionId: p.originalTransactionId, alreadyOwned: owned)
             }
             try await Self.lock(conn, "purchase-account:" + account.id, logger)
             try await Self.lock(conn, "original-transaction:" + p.originalTransactionId, logger)
             guard let kind = try await conn.rows("SELECT kind, owner FROM products WHERE id = \(p.productId)", logger).first,
-                  try kind.get("owner", as: String?.self) == nil else {
+                try kind.get("owner", as: String?.self) == nil
+            else {
                 throw CatalogError.unknownProduct(p.productId)
             }
             if try kind.get("kind", as: String.self) == ProductKind.areaProduct.rawValue { throw CatalogError.areaProduct(p.productId) }
-            if let owner = try await conn.rows("SELECT account_id FROM transactions WHERE transaction_id = \(p.transactionId)", logger).first {
+            if let owner = try await conn.rows("SELECT account_id FROM transactions WHERE transaction_id = \(p.transactionId)", logger)
+                .first
+            {
                 guard try owner.get("account_id", as: String.self) == account.id else { throw CatalogError.transactionClaimed }
                 return outcome(true)
             }
-            if let owner = try await conn.rows("""
+            if let owner = try await conn.rows(
+                """
                 SELECT account_id FROM entitlements WHERE original_transaction_id = \(p.originalTransactionId)
-                """, logger).first, try owner.get("account_id", as: String.self) != account.id {
+                """, logger
+            ).first, try owner.get("account_id", as: String.self) != account.id {
                 throw CatalogError.transactionClaimed
             }
             let now = Date().timeIntervalSince1970
             // The advisory locks make this the only writer of the transaction; ON CONFLICT is the
             // last line of defence (a duplicate then claims nothing).
-            let inserted = try await conn.rows("""
+            let inserted = try await conn.rows(
+                """
                 INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date, environment, recorded_at)
                 VALUES (\(p.transactionId), \(p.originalTransactionId), \(account.id), \(p.productId),
                         \(p.purchaseDate.timeIntervalSince1970), \(p.environment), \(now))
                 ON CONFLICT (transaction_id) DO NOTHING RETURNING 1
                 """, logger)
             guard !inserted.isEmpty else { return outcome(true) }
-            let active = try await conn.rows("""
+            let active = try await conn.rows(
+                """
                 SELECT 1 FROM entitlements WHERE account_id = \(account.id) AND product_id = \(p.productId) AND status = 'active'
                 """, logger)
-            let existing = try await conn.rows("SELECT 1 FROM entitlements WHERE original_transaction_id = \(p.originalTransactionId)", logger)
+            let existing = try await conn.rows(
+                "SELECT 1 FROM entitlements WHERE original_transaction_id = \(p.originalTransactionId)", logger)
             if !active.isEmpty || !existing.isEmpty {
-                try await Self.audit(conn, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                                     action: .purchaseRecorded, reason: "transaction \(p.transactionId): already owned, no new entitlement", logger)
+                try await Self.audit(
+                    conn, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
+                    action: .purchaseRecorded, reason: "transaction \(p.transactionId): already owned, no new entitlement", logger)
                 return outcome(true)
             }
-            try await conn.run("""
+            try await conn.run(
+                """
                 INSERT INTO entitlements(original_transaction_id, account_id, product_id, status, reason, granted_at, updated_at)
                 VALUES (\(p.originalTransactionId), \(account.id), \(p.productId), 'active', NULL, \(now), \(now))
                 """, logger)
-            try await Self.audit(conn, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
-                                 action: .grant, reason: "purchase, transaction \(p.transactionId) (\(p.environment))", logger)
+            try await Self.audit(
+                conn, account: account.id, product: p.productId, originalTransaction: p.originalTransactionId,
+                action: .grant, reason: "purchase, transaction \(p.transactionId) (\(p.environment))", logger)
             // A REFUND or REVOKE that arrived before the purchase takes effect now.
             if let reason = RevocationRules.pendingRevocation(
-                latest: try await Self.latestRevocationEvent(conn, originalTransaction: p.originalTransactionId, logger)) {
-                try await Self.setRevoked(conn, true, account: account.id, product: p.productId,
-                                          originalTransaction: p.originalTransactionId, reason: reason, logger)
+                latest: try await Self.latestRevocationEvent(conn, originalTransaction: p.originalTransactionId, logger))
+            {
+                try await Self.setRevoked(
+                    conn, true, account: account.id, product: p.productId,
+                    originalTransaction: p.originalTransactionId, reason: reason, logger)
             }
             return outcome(false)
         }
@@ -77,12 +91,15 @@ extension PostgresCatalog {
     public func purchase(transactionID: String, account: Account) async throws(CatalogError) -> StorePurchase? {
         let logger = logger
         return try await withConnection { conn in
-            try await conn.rows("""
+            try await conn.rows(
+                """
                 SELECT * FROM transactions WHERE transaction_id = \(transactionID) AND account_id = \(account.id)
-                """, logger).first.map { r in
-                StorePurchase(transactionId: try r.get("transaction_id"), originalTransactionId: try r.get("original_transaction_id"),
-                              productId: try r.get("product_id"), appAccountToken: account.appAccountToken,
-                              purchaseDate: Date(timeIntervalSince1970: try r.get("purchase_date")), environment: try r.get("environment"))
+                """, logger
+            ).first.map { r in
+                StorePurchase(
+                    transactionId: try r.get("transaction_id"), originalTransactionId: try r.get("original_transaction_id"),
+                    productId: try r.get("product_id"), appAccountToken: account.appAccountToken,
+                    purchaseDate: Date(timeIntervalSince1970: try r.get("purchase_date")), environment: try r.get("environment"))
             }
         }
     }
@@ -91,13 +108,16 @@ extension PostgresCatalog {
     public func entitlements(account: Account) async throws(CatalogError) -> [Catalog.Entitlement] {
         let logger = logger
         return try await withConnection { conn in
-            try await conn.rows("""
+            try await conn.rows(
+                """
                 SELECT product_id, original_transaction_id, status, reason, granted_at FROM entitlements
                 WHERE account_id = \(account.id) ORDER BY granted_at DESC
-                """, logger).map { r in
-                Entitlement(productId: try r.get("product_id"), originalTransactionId: try r.get("original_transaction_id"),
-                            status: Entitlement.Status(rawValue: try r.get("status")) ?? .revoked, reason: try r.get("reason"),
-                            grantedAt: Date(timeIntervalSince1970: try r.get("granted_at")))
+                """, logger
+            ).map { r in
+                Entitlement(
+                    productId: try r.get("product_id"), originalTransactionId: try r.get("original_transaction_id"),
+                    status: Entitlement.Status(rawValue: try r.get("status")) ?? .revoked, reason: try r.get("reason"),
+                    grantedAt: Date(timeIntervalSince1970: try r.get("granted_at")))
             }
         }
     }
@@ -120,9 +140,11 @@ extension PostgresCatalog {
     public func isEntitled(accountID: String, productID: String) async throws(CatalogError) -> Bool {
         let logger = logger
         return try await withConnection { conn in
-            !(try await conn.rows("""
+            !(try await conn.rows(
+                """
                 SELECT 1 FROM entitlements WHERE account_id = \(accountID) AND product_id = \(productID) AND status = 'active'
-                """, logger).isEmpty)
+                """, logger
+            ).isEmpty)
         }
     }
 
@@ -135,7 +157,8 @@ extension PostgresCatalog {
         let logger = logger
         try await transaction { conn in
             try await Self.checkDevice(conn, id: deviceID, account: account, logger)
-            try await conn.run("""
+            try await conn.run(
+                """
                 INSERT INTO installs(device_id, product_id, version, status, updated_at)
                 VALUES (\(deviceID), \(productID), \(version), 'installed', \(Date().timeIntervalSince1970))
                 ON CONFLICT (device_id, product_id) DO UPDATE SET version = excluded.version, status = 'installed',
@@ -157,10 +180,12 @@ extension PostgresCatalog {
     public func installedProducts(account: Account) async throws(CatalogError) -> [String] {
         let logger = logger
         return try await withConnection { conn in
-            try await conn.rows("""
+            try await conn.rows(
+                """
                 SELECT DISTINCT installs.product_id FROM installs JOIN devices ON devices.id = installs.device_id
                 WHERE devices.account_id = \(account.id) AND installs.status = 'installed' ORDER BY installs.product_id
-                """, logger).map { r in try r.get("product_id") as String }
+                """, logger
+            ).map { r in try r.get("product_id") as String }
         }
     }
 
@@ -169,17 +194,21 @@ extension PostgresCatalog {
         let logger = logger
         return try await withConnection { conn in
             try await conn.rows("SELECT * FROM audit_log ORDER BY id LIMIT \(limit)", logger).map { r in
-                AuditEntry(at: Date(timeIntervalSince1970: try r.get("at")), accountId: try r.get("account_id"),
-                           productId: try r.get("product_id"), originalTransactionId: try r.get("original_transaction_id"),
-                           action: try r.get("action"), reason: try r.get("reason"))
+                AuditEntry(
+                    at: Date(timeIntervalSince1970: try r.get("at")), accountId: try r.get("account_id"),
+                    productId: try r.get("product_id"), originalTransactionId: try r.get("original_transaction_id"),
+                    action: try r.get("action"), reason: try r.get("reason"))
             }
         }
     }
 
     /// Appends a line to the audit log (inside the caller's transaction).
-    static func audit(_ conn: PostgresConnection, account: String?, product: String?, originalTransaction: String?,
-                      action: AuditAction, reason: String, _ logger: Logger) async throws {
-        try await conn.run("""
+    static func audit(
+        _ conn: PostgresConnection, account: String?, product: String?, originalTransaction: String?,
+        action: AuditAction, reason: String, _ logger: Logger
+    ) async throws {
+        try await conn.run(
+            """
             INSERT INTO audit_log(at, account_id, product_id, original_transaction_id, action, reason)
             VALUES (\(Date().timeIntervalSince1970), \(account), \(product), \(originalTransaction), \(action.rawValue), \(reason))
             """, logger)

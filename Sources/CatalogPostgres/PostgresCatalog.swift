@@ -33,8 +33,10 @@ public final class PostgresCatalog: CatalogStore {
     /// servers that LISTEN instead of polling `changeStamp()`.
     public static let changeChannel = "trailmap_catalog_changes"
 
-    private init(configuration: PostgresCatalogConfiguration, hasher: PasswordHasher, sessionLifetime: TimeInterval,
-                 throttleLimits: ThrottleRules.Limits, logger: Logger) {
+    private init(
+        configuration: PostgresCatalogConfiguration, hasher: PasswordHasher, sessionLifetime: TimeInterval,
+        throttleLimits: ThrottleRules.Limits, logger: Logger
+    ) {
         self.configuration = configuration
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
@@ -48,16 +50,21 @@ public final class PostgresCatalog: CatalogStore {
     /// Connects to the catalog at `configuration`, creating and upgrading its tables as needed
     /// (servers starting together upgrade it once). Fails with `CatalogError.database` when the
     /// database cannot be reached within the connect timeout.
-    public static func open(_ configuration: PostgresCatalogConfiguration, hasher: PasswordHasher = PasswordHasher(),
-                            sessionLifetime: TimeInterval = 30 * 86_400,
-                            logger: Logger = Logger(label: "trailmap.catalog")) async throws(CatalogError) -> PostgresCatalog {
+    public static func open(
+        _ configuration: PostgresCatalogConfiguration, hasher: PasswordHasher = PasswordHasher(),
+        sessionLifetime: TimeInterval = 30 * 86_400,
+        logger: Logger = Logger(label: "trailmap.catalog")
+    ) async throws(CatalogError) -> PostgresCatalog {
         try await open(configuration, hasher: hasher, sessionLifetime: sessionLifetime, throttleLimits: .init(), logger: logger)
     }
 
-    package static func open(_ configuration: PostgresCatalogConfiguration, hasher: PasswordHasher, sessionLifetime: TimeInterval,
-                     throttleLimits: ThrottleRules.Limits, logger: Logger) async throws(CatalogError) -> PostgresCatalog {
-        let catalog = PostgresCatalog(configuration: configuration, hasher: hasher, sessionLifetime: sessionLifetime,
-                                      throttleLimits: throttleLimits, logger: logger)
+    package static func open(
+        _ configuration: PostgresCatalogConfiguration, hasher: PasswordHasher, sessionLifetime: TimeInterval,
+        throttleLimits: ThrottleRules.Limits, logger: Logger
+    ) async throws(CatalogError) -> PostgresCatalog {
+        let catalog = PostgresCatalog(
+            configuration: configuration, hasher: hasher, sessionLifetime: sessionLifetime,
+            throttleLimits: throttleLimits, logger: logger)
         do { try await PostgresSchema.migrate(catalog) } catch {
             catalog.close()
             throw error
@@ -81,11 +88,12 @@ public final class PostgresCatalog: CatalogStore {
         var config: PostgresClient.Configuration
         switch c.endpoint {
         case let .tcp(host, port):
-            let tls: PostgresClient.Configuration.TLS = switch c.tls {
-            case .disable: .disable
-            case .prefer: .prefer(.makeClientConfiguration())
-            case .require: .require(.makeClientConfiguration())
-            }
+            let tls: PostgresClient.Configuration.TLS =
+                switch c.tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
             config = .init(host: host, port: port, username: c.username, password: c.password, database: c.database, tls: tls)
         case let .unixSocket(path):
             config = .init(unixSocketPath: path, username: c.username, password: c.password, database: c.database)

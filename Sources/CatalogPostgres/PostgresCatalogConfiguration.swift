@@ -30,8 +30,10 @@ public struct PostgresCatalogConfiguration: Sendable, Equatable, CustomStringCon
     /// How long to wait for a connection before reporting the database unreachable.
     public var connectTimeout: Duration
 
-    public init(endpoint: Endpoint, username: String, password: String?, database: String, tls: TLSMode = .prefer,
-                maximumConnections: Int = 10, connectTimeout: Duration = .seconds(5)) {
+    public init(
+        endpoint: Endpoint, username: String, password: String?, database: String, tls: TLSMode = .prefer,
+        maximumConnections: Int = 10, connectTimeout: Duration = .seconds(5)
+    ) {
         self.endpoint = endpoint
         self.username = username
         self.password = password
@@ -74,14 +76,16 @@ public struct PostgresCatalogConfiguration: Sendable, Equatable, CustomStringCon
         func number(_ name: String, _ range: ClosedRange<Int>) throws(CatalogError) -> Int? {
             guard let text = options[name] else { return nil }
             guard let n = Int(text), range.contains(n) else {
-                throw .invalidArgument("the PostgreSQL URL option \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                throw .invalidArgument(
+                    "the PostgreSQL URL option \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return n
         }
         let optionPort = try number("port", 1...65_535)
         if let socketFolder = options["host"] {
             guard socketFolder.hasPrefix("/") else {
-                throw .invalidArgument("the PostgreSQL URL option host must be a socket folder starting with / (put a network host before the /DATABASE)")
+                throw .invalidArgument(
+                    "the PostgreSQL URL option host must be a socket folder starting with / (put a network host before the /DATABASE)")
             }
             guard url.host?.isEmpty ?? true else {
                 throw .invalidArgument("the PostgreSQL URL names both a host and a socket folder (?host=); keep one")

@@ -24,10 +24,13 @@ final class PostgresChangeListener: Sendable {
         let t = Task { [self] in
             while !Task.isCancelled {
                 do {
-                    try await client.lease(connectTimeout: connectTimeout, unreachable: { .database("no connection to listen on") },
-                                           logger: logger) { conn in
+                    try await client.lease(
+                        connectTimeout: connectTimeout, unreachable: { .database("no connection to listen on") },
+                        logger: logger
+                    ) { conn in
                         try await conn.listen(on: channel) { notifications in
-                            let first = try await conn.query("SELECT change_stamp FROM catalog_state WHERE id = 1", logger: logger)
+                            let first =
+                                try await conn.query("SELECT change_stamp FROM catalog_state WHERE id = 1", logger: logger)
                                 .collect().first?.decode(Int.self) ?? 0
                             self.state.withLock { $0 = max($0 ?? first, first) }
                             for try await n in notifications {
@@ -37,7 +40,11 @@ final class PostgresChangeListener: Sendable {
                         }
                     }
                 } catch {
-                    if !Task.isCancelled { logger.warning("catalog change listener lost its connection; catalog reads query the stamp until it is back: \(String(reflecting: error).prefix(200))") }
+                    if !Task.isCancelled {
+                        logger.warning(
+                            "catalog change listener lost its connection; catalog reads query the stamp until it is back: \(String(reflecting: error).prefix(200))"
+                        )
+                    }
                 }
                 self.state.withLock { $0 = nil }
                 try? await Task.sleep(for: .seconds(1))

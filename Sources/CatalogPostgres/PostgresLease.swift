@@ -17,8 +17,10 @@ extension PostgresClient {
     ///   holds no pool slot (the pool forgets a closed connection).
     ///
     /// Cancelling the caller cancels the lease and the body.
-    func lease<T: Sendable>(connectTimeout: Duration, unreachable: @escaping @Sendable () -> CatalogError, logger: Logger,
-                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func lease<T: Sendable>(
+        connectTimeout: Duration, unreachable: @escaping @Sendable () -> CatalogError, logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let answer = FirstAnswer<T>()
         let leased = LeasedConnection()
         let work = Task {
@@ -45,8 +47,12 @@ extension PostgresClient {
             while !Task.isCancelled {
                 closedChecks = conn.isClosed ? closedChecks + 1 : 0
                 if closedChecks > 4 {
-                    if answer.give(.failure(CatalogError.database("the connection to the PostgreSQL catalog was lost during the operation"))) {
-                        logger.warning("a catalog operation was still waiting on PostgreSQL connection \(conn.id) a second after it closed; answered for it")
+                    if answer.give(
+                        .failure(CatalogError.database("the connection to the PostgreSQL catalog was lost during the operation")))
+                    {
+                        logger.warning(
+                            "a catalog operation was still waiting on PostgreSQL connection \(conn.id) a second after it closed; answered for it"
+                        )
                         work.cancel()
                     }
                     return

@@ -6,7 +6,8 @@ public enum FileSHA256 {
     /// Size and lower-case hex SHA-256 of the file at `path`, read 1 MiB at a time.
     public static func digest(path: String) throws(FileSystemError) -> (size: Int64, hex: String) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FileManager.default.fileExists(atPath: path) ? .failed(path: path, reason: "cannot open for reading") : .notFound(path: path)
+            throw FileManager.default.fileExists(atPath: path)
+                ? .failed(path: path, reason: "cannot open for reading") : .notFound(path: path)
         }
         defer { try? handle.close() }
         var hasher = SHA256()

@@ -8,8 +8,11 @@ public enum Gzip {
     public static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
         let status = input.withUnsafeBufferPointer { inp in
@@ -41,7 +44,7 @@ public enum Gzip {
         // Inflated 64 KiB at a time, each step given at most the room left under the limit + 1
         // byte (the extra byte tells a stream of exactly `limit` bytes from a longer one).
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        let overLimit: Int32 = -10_000  // not a zlib status
+        let overLimit: Int32 = -10_000 // not a zlib status
         let status: Int32 = input.withUnsafeBytes { raw in
             guard raw.count <= Int(UInt32.max) else { return Z_BUF_ERROR }
             stream.next_in = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)

@@ -100,21 +100,24 @@ public enum Compositing {
         func finish(_ topImage: RGBAImage, onto bottom: inout RGBAImage, opacityFactor factor: Int) {
             var result = self.result
             topImage.pixels.withUnsafeBufferPointer { t in
-            bottom.pixels.withUnsafeBufferPointer { b in
-            top.withUnsafeBufferPointer { ta in
-            result.withUnsafeMutableBufferPointer { r in
-                var p = 0
-                while p < t.count {
-                    let alpha = factor >= 256 ? Int(t[p + 3]) : (Int(t[p + 3]) * factor + 128) >> 8
-                    if alpha == 255 {
-                        r[p] = ta[p]; r[p + 1] = ta[p + 1]; r[p + 2] = ta[p + 2]
-                    } else if alpha > 0 {
-                        r[p] = b[p]; r[p + 1] = b[p + 1]; r[p + 2] = b[p + 2]
+                bottom.pixels.withUnsafeBufferPointer { b in
+                    top.withUnsafeBufferPointer { ta in
+                        result.withUnsafeMutableBufferPointer { r in
+                            var p = 0
+                            while p < t.count {
+                                let alpha = factor >= 256 ? Int(t[p + 3]) : (Int(t[p + 3]) * factor + 128) >> 8
+                                if alpha == 255 {
+                                    r[p] = ta[p]; r[p + 1] = ta[p + 1]; r[p + 2] = ta[p + 2]
+                                } else if alpha > 0 {
+                                    r[p] = b[p]; r[p + 1] = b[p + 1]; r[p + 2] = b[p + 2]
+                                }
+                                r[p + 3] = b[p + 3]
+                                p += 4
+                            }
+                        }
                     }
-                    r[p + 3] = b[p + 3]
-                    p += 4
                 }
-            }}}}
+            }
             bottom.roundingAlternates = result
         }
     }

@@ -9,8 +9,9 @@ public enum JPEGCodec {
         var buffer: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = image.pixels.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_RGBA.rawValue),
-                        &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(min(max(quality, 1), 100)), TJFLAG_ACCURATEDCT)
+            tjCompress2(
+                handle, $0.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_RGBA.rawValue),
+                &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(min(max(quality, 1), 100)), TJFLAG_ACCURATEDCT)
         }
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else { throw .encodeFailed(format: .jpg, String(cString: tjGetErrorStr2(handle))) }
@@ -32,8 +33,9 @@ public enum JPEGCodec {
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
         let status = data.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
-                tjDecompress2(handle, src.baseAddress, UInt(src.count), dst.baseAddress, width, 0, height,
-                              Int32(TJPF_RGBA.rawValue), 0)
+                tjDecompress2(
+                    handle, src.baseAddress, UInt(src.count), dst.baseAddress, width, 0, height,
+                    Int32(TJPF_RGBA.rawValue), 0)
             }
         }
         // Warnings (status -1 with TJERR_WARNING) still give a full image; errors do not.

@@ -49,26 +49,28 @@ extension TileRenderer {
         var out = [UInt8](repeating: 0, count: n * n * 4)
         var values = [UInt32](), weights = [Float]()
         window.withUnsafeBufferPointer { win in
-        out.withUnsafeMutableBufferPointer { o in
-            let w = win.baseAddress!
-            for j in 0..<n {
-                let ys = Int(yt.start[j]), ye = ys + Int(yt.count[j])
-                if ys == ye { continue }
-                for i in 0..<n where xt.count[i] > 0 {
-                    let xs = Int(xt.start[i]), xe = xs + Int(xt.count[i])
-                    values.removeAll(keepingCapacity: true)
-                    weights.removeAll(keepingCapacity: true)
-                    for b in ys..<ye {
-                        let row = Int(yt.index[b]) - origin.y
-                        for a in xs..<xe {
-                            let p = (row * ww + Int(xt.index[a]) - origin.x) * 4
-                            KernelSampling.count(KernelSampling.pack(w, p), yt.weight[b] * xt.weight[a], values: &values, weights: &weights)
+            out.withUnsafeMutableBufferPointer { o in
+                let w = win.baseAddress!
+                for j in 0..<n {
+                    let ys = Int(yt.start[j]), ye = ys + Int(yt.count[j])
+                    if ys == ye { continue }
+                    for i in 0..<n where xt.count[i] > 0 {
+                        let xs = Int(xt.start[i]), xe = xs + Int(xt.count[i])
+                        values.removeAll(keepingCapacity: true)
+                        weights.removeAll(keepingCapacity: true)
+                        for b in ys..<ye {
+                            let row = Int(yt.index[b]) - origin.y
+                            for a in xs..<xe {
+                                let p = (row * ww + Int(xt.index[a]) - origin.x) * 4
+                                KernelSampling.count(
+                                    KernelSampling.pack(w, p), yt.weight[b] * xt.weight[a], values: &values, weights: &weights)
+                            }
                         }
+                        KernelSampling.writeMode(values, weights, to: o.baseAddress! + (j * n + i) * 4)
                     }
-                    KernelSampling.writeMode(values, weights, to: o.baseAddress! + (j * n + i) * 4)
                 }
             }
-        }}
+        }
         return RGBAImage(width: n, height: n, pixels: out, roundingAlternates: nil)
     }
 }
@@ -76,9 +78,11 @@ extension TileRenderer {
 extension Warper {
     /// A kernel method at window position (`sx`, `sy`) (pixel edges at whole numbers), pixels
     /// clamped to the window (which reaches the kernel's radius past every sample, or the level's edge).
-    @inline(__always) func kernelSample(_ sx: Double, _ sy: Double, window w: UnsafePointer<UInt8>, size: (w: Int, h: Int),
-                                        wx: inout [Float], wy: inout [Float], to o: UnsafeMutablePointer<UInt8>,
-                                        alternates alt: UnsafeMutablePointer<UInt8>) {
+    @inline(__always) func kernelSample(
+        _ sx: Double, _ sy: Double, window w: UnsafePointer<UInt8>, size: (w: Int, h: Int),
+        wx: inout [Float], wy: inout [Float], to o: UnsafeMutablePointer<UInt8>,
+        alternates alt: UnsafeMutablePointer<UInt8>
+    ) {
         let fx = KernelSampling.weights(at: sx - 0.5, method: resampling, into: &wx)
         let fy = KernelSampling.weights(at: sy - 0.5, method: resampling, into: &wy)
         var sum = SIMD4<Float>.zero
@@ -95,15 +99,18 @@ extension Warper {
     }
 
     /// Mode over the window pixels `kx0...kx1` × `ky0...ky1` weighted by `wxs`/`wys`.
-    @inline(__always) func modeSample(window w: UnsafePointer<UInt8>, width: Int, kx: ClosedRange<Int>, ky: ClosedRange<Int>,
-                                      wxs: UnsafePointer<Float>, wys: UnsafePointer<Float>, values: inout [UInt32], weights: inout [Float],
-                                      to o: UnsafeMutablePointer<UInt8>) {
+    @inline(__always) func modeSample(
+        window w: UnsafePointer<UInt8>, width: Int, kx: ClosedRange<Int>, ky: ClosedRange<Int>,
+        wxs: UnsafePointer<Float>, wys: UnsafePointer<Float>, values: inout [UInt32], weights: inout [Float],
+        to o: UnsafeMutablePointer<UInt8>
+    ) {
         values.removeAll(keepingCapacity: true)
         weights.removeAll(keepingCapacity: true)
         for y in ky {
             for x in kx {
-                KernelSampling.count(KernelSampling.pack(w, (y * width + x) * 4), wxs[x - kx.lowerBound] * wys[y - ky.lowerBound],
-                                     values: &values, weights: &weights)
+                KernelSampling.count(
+                    KernelSampling.pack(w, (y * width + x) * 4), wxs[x - kx.lowerBound] * wys[y - ky.lowerBound],
+                    values: &values, weights: &weights)
             }
         }
         KernelSampling.writeMode(values, weights, to: o)

@@ -25,9 +25,10 @@ public enum PNGEncoder: Sendable {
         let layout = layouts[0]
         var best: [UInt8]?
         for attempt in zlibAttempts(layout, effort: options.effort) {
-            let output = try layout.encode(.zlib(
-                level: min(options.compressionLevel, 9), filters: attempt.filters, strategy: attempt.strategy,
-                interlaced: options.interlaced))
+            let output = try layout.encode(
+                .zlib(
+                    level: min(options.compressionLevel, 9), filters: attempt.filters, strategy: attempt.strategy,
+                    interlaced: options.interlaced))
             if output.count < best?.count ?? Int.max {
                 best = output
             }
@@ -56,7 +57,8 @@ public enum PNGEncoder: Sendable {
         }
         let searchesLayouts = options.effort == .best && options.deflater == .libdeflate && !options.interlaced
         if layouts.isEmpty || searchesLayouts {
-            let layout = options.reduceChannels
+            let layout =
+                options.reduceChannels
                 ? PNGLayout.truecolor(image, opaque: opaque, gray: gray)
                 : PNGLayout.rgba(image)
             let flexible = options.rounding == .compact && options.deflater == .libdeflate && !options.interlaced
@@ -79,13 +81,15 @@ public enum PNGEncoder: Sendable {
                 return try layout.encode(.libdeflate(level: level, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
             }
             guard adaptive.denseBitsPerPixel.isFinite, adaptive.denseBitsPerPixel >= 0 else {
-                throw .encodeFailed("the dense threshold must be a finite number of bits per pixel, 0 or more (got \(adaptive.denseBitsPerPixel))")
+                throw .encodeFailed(
+                    "the dense threshold must be a finite number of bits per pixel, 0 or more (got \(adaptive.denseBitsPerPixel))")
             }
             let bits = adaptive.denseBitsPerPixel * Double(layout.width * layout.height)
             let dense = PNGCompression.Dense(level: adaptive.dense, bits: UInt64(min(bits, 0x1p63)))
-            return try layout.encode(.libdeflate(
-                level: isPalette ? adaptive.palette : level, filters: CPNG_ALL_FILTERS, choice: choice,
-                searchLevel: 0, dense: isPalette ? nil : dense))
+            return try layout.encode(
+                .libdeflate(
+                    level: isPalette ? adaptive.palette : level, filters: CPNG_ALL_FILTERS, choice: choice,
+                    searchLevel: 0, dense: isPalette ? nil : dense))
         }
         var best: (layout: PNGLayout, choice: Int32, score: Int)?
         for layout in layouts {
@@ -104,8 +108,9 @@ public enum PNGEncoder: Sendable {
             }
         }
         guard let best else { throw .encodeFailed("no encoding attempted") }
-        return try best.layout.encode(.libdeflate(
-            level: level, filters: CPNG_ALL_FILTERS, choice: best.choice, searchLevel: 0))
+        return try best.layout.encode(
+            .libdeflate(
+                level: level, filters: CPNG_ALL_FILTERS, choice: best.choice, searchLevel: 0))
     }
 
     /// zlib: the filter/strategy settings to try on a layout.

@@ -65,19 +65,20 @@ extension PNGLayout {
         return rows.withUnsafeBufferPointer { rows in
             palette.withUnsafeBufferPointer { palette in
                 transparency.withUnsafeBufferPointer { transparency in
-                (alternates ?? []).withUnsafeBufferPointer { alternates in
-                    var params = cpng_encode_params(
-                        width: UInt32(width), height: UInt32(height), color_type: colorType,
-                        bit_depth: Int32(bitDepth), rows: rows.baseAddress, rows_length: rows.count,
-                        palette: palette.baseAddress, palette_count: Int32(palette.count / 3),
-                        trns: transparency.baseAddress, trns_count: Int32(transparency.count),
-                        compression_level: Int32(level), strategy: strategy, filters: filters,
-                        interlace: interlaced ? 1 : 0, deflater: deflater, filter_choice: choice,
-                        search_level: Int32(searchLevel), dense_level: Int32(dense?.level ?? 0),
-                        dense_bits: dense?.bits ?? 0,
-                        alternates: deflater == CPNG_DEFLATER_LIBDEFLATE && self.alternates != nil ? alternates.baseAddress : nil)
-                    return body(&params)
-                }}
+                    (alternates ?? []).withUnsafeBufferPointer { alternates in
+                        var params = cpng_encode_params(
+                            width: UInt32(width), height: UInt32(height), color_type: colorType,
+                            bit_depth: Int32(bitDepth), rows: rows.baseAddress, rows_length: rows.count,
+                            palette: palette.baseAddress, palette_count: Int32(palette.count / 3),
+                            trns: transparency.baseAddress, trns_count: Int32(transparency.count),
+                            compression_level: Int32(level), strategy: strategy, filters: filters,
+                            interlace: interlaced ? 1 : 0, deflater: deflater, filter_choice: choice,
+                            search_level: Int32(searchLevel), dense_level: Int32(dense?.level ?? 0),
+                            dense_bits: dense?.bits ?? 0,
+                            alternates: deflater == CPNG_DEFLATER_LIBDEFLATE && self.alternates != nil ? alternates.baseAddress : nil)
+                        return body(&params)
+                    }
+                }
             }
         }
     }

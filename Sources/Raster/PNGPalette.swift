@@ -38,7 +38,7 @@ struct PNGPalette {
     /// Builds the palette, or returns nil as soon as a 257th colour shows up.
     static func analyze(_ image: RGBAImage) -> PNGPalette? {
         let pixelCount = image.width * image.height
-        let slotCount = 1024  // load factor <= 25 %
+        let slotCount = 1024 // load factor <= 25 %
         var keys = [UInt32](repeating: 0, count: slotCount)
         var slots = [Int16](repeating: -1, count: slotCount)
         var colors: [UInt32] = []

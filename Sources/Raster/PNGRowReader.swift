@@ -41,8 +41,9 @@ public final class PNGRowReader {
         maxPixels: Int, maxInterlacedBytes: Int,
         open: (OpaquePointer, UnsafeMutablePointer<CChar>, Int) -> Int32
     ) throws(PNGError) {
-        guard let reader = cpng_reader_new(
-            UInt64(clamping: max(0, maxPixels)), UInt64(clamping: max(0, maxInterlacedBytes)))
+        guard
+            let reader = cpng_reader_new(
+                UInt64(clamping: max(0, maxPixels)), UInt64(clamping: max(0, maxInterlacedBytes)))
         else {
             throw .corrupt("out of memory")
         }

@@ -34,7 +34,7 @@ struct ResamplingTaps {
     static func make(edges: [Double], centers: [Double], size: Int, method: Resampling, supersampled: Bool = false) -> ResamplingTaps {
         let n = centers.count
         var taps = ResamplingTaps(capacity: n)
-        var weights = [Float]()  // supersampled: one buffer for every output pixel
+        var weights = [Float]() // supersampled: one buffer for every output pixel
         for i in 0..<n {
             taps.start.append(Int32(taps.index.count))
             let c = centers[i]

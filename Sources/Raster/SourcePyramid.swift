@@ -56,7 +56,8 @@ public final class SourcePyramid: Sendable {
         self.levels = levels.enumerated().map { i, lv in
             SourceLevel(width: lv.width, height: lv.height, scaleX: Double(1 << i), scaleY: Double(1 << i))
         }
-        storage = offset <= memoryBudget
+        storage =
+            offset <= memoryBudget
             ? PixelStorage(memorySize: offset)
             : try PixelStorage(fileSize: offset, directory: spillDirectory)
         var builder = OverviewCascade(levels: levels, storage: storage)
@@ -81,8 +82,9 @@ public final class SourcePyramid: Sendable {
         let lv = levelInfo[level]
         precondition(x0 >= 0 && y0 >= 0 && x0 + w <= lv.width && y0 + h <= lv.height)
         for r in 0..<h {
-            storage.read(into: UnsafeMutableRawPointer(out + r * w * 4), count: w * 4,
-                         at: lv.offset + ((y0 + r) * lv.width + x0) * 4)
+            storage.read(
+                into: UnsafeMutableRawPointer(out + r * w * 4), count: w * 4,
+                at: lv.offset + ((y0 + r) * lv.width + x0) * 4)
         }
     }
 }

@@ -9,14 +9,16 @@ extension TileFormat {
         case 0x89:
             // \x89 P N G \r \n \x1A \n
             guard bytes.count >= 8, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47,
-                  bytes[4] == 0x0D, bytes[5] == 0x0A, bytes[6] == 0x1A, bytes[7] == 0x0A else { return nil }
+                bytes[4] == 0x0D, bytes[5] == 0x0A, bytes[6] == 0x1A, bytes[7] == 0x0A
+            else { return nil }
             return .png
         case 0xFF:
             return bytes[1] == 0xD8 && bytes[2] == 0xFF ? .jpg : nil
         case 0x52:
             // R I F F, a 4-byte size, W E B P
             guard bytes.count >= 12, bytes[1] == 0x49, bytes[2] == 0x46, bytes[3] == 0x46,
-                  bytes[8] == 0x57, bytes[9] == 0x45, bytes[10] == 0x42, bytes[11] == 0x50 else { return nil }
+                bytes[8] == 0x57, bytes[9] == 0x45, bytes[10] == 0x42, bytes[11] == 0x50
+            else { return nil }
             return .webp
         default:
             return nil

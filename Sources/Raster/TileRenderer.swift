@@ -52,8 +52,10 @@ public struct TileRenderer: Sendable {
     }
 
     /// Renders one source whose columns depend on x only and rows on y only (closed form).
-    func renderSeparable(_ tile: TileID, reader: any SourceWindowReader, georeference g: PixelGrid,
-                         supersampled: Bool = false, scratch: inout Scratch) throws -> RGBAImage? {
+    func renderSeparable(
+        _ tile: TileID, reader: any SourceWindowReader, georeference g: PixelGrid,
+        supersampled: Bool = false, scratch: inout Scratch
+    ) throws -> RGBAImage? {
         let n = tileSize
         let tb = tile.mercatorBounds
         let res = (tb.maxX - tb.minX) / Double(n)
@@ -96,48 +98,55 @@ public struct TileRenderer: Sendable {
     /// Separable: a horizontal pass sums each window row's taps per output column (colours
     /// weighted by alpha, and the alpha weight), then a vertical pass sums those rows per output
     /// pixel. Overzoomed tiles read each window row for several output rows, so it is done once.
-    private func resample(window: [UInt8], size: (width: Int, height: Int), origin: (x: Int, y: Int),
-                          xt: ResamplingTaps, yt: ResamplingTaps, rows: inout [SIMD4<Float>]) -> RGBAImage {
+    private func resample(
+        window: [UInt8], size: (width: Int, height: Int), origin: (x: Int, y: Int),
+        xt: ResamplingTaps, yt: ResamplingTaps, rows: inout [SIMD4<Float>]
+    ) -> RGBAImage {
         let n = tileSize
         let (ww, wh) = size
         if rows.count < wh * n { rows = [SIMD4<Float>](repeating: .zero, count: wh * n) }
         let xOffsets = xt.index.map { (Int($0) - origin.x) * 4 }
         window.withUnsafeBytes { win in
-        xOffsets.withUnsafeBufferPointer { xo in
-        xt.weight.withUnsafeBufferPointer { xw in
-        rows.withUnsafeMutableBufferPointer { h in
-            for r in 0..<wh {
-                let rowBase = r * ww * 4
-                for i in 0..<n {
-                    let xs = Int(xt.start[i]), xe = xs + Int(xt.count[i])
-                    var sum = SIMD4<Float>.zero
-                    for a in xs..<xe {
-                        let p = rowBase + xo[a]
-                        let al = xw[a] * Float(win[p + 3])
-                        sum += SIMD4<Float>(Float(win[p]), Float(win[p + 1]), Float(win[p + 2]), 1) * al
+            xOffsets.withUnsafeBufferPointer { xo in
+                xt.weight.withUnsafeBufferPointer { xw in
+                    rows.withUnsafeMutableBufferPointer { h in
+                        for r in 0..<wh {
+                            let rowBase = r * ww * 4
+                            for i in 0..<n {
+                                let xs = Int(xt.start[i]), xe = xs + Int(xt.count[i])
+                                var sum = SIMD4<Float>.zero
+                                for a in xs..<xe {
+                                    let p = rowBase + xo[a]
+                                    let al = xw[a] * Float(win[p + 3])
+                                    sum += SIMD4<Float>(Float(win[p]), Float(win[p + 1]), Float(win[p + 2]), 1) * al
+                                }
+                                h[r * n + i] = sum
+                            }
+                        }
                     }
-                    h[r * n + i] = sum
                 }
             }
-        }}}}
+        }
         var out = [UInt8](repeating: 0, count: n * n * 4), alternates = out
         rows.withUnsafeBufferPointer { h in
-        out.withUnsafeMutableBufferPointer { o in
-        alternates.withUnsafeMutableBufferPointer { alt in
-            for j in 0..<n {
-                let ys = Int(yt.start[j]), ye = ys + Int(yt.count[j])
-                if ys == ye { continue }
-                let yTotal = yt.total[j]
-                for i in 0..<n where xt.count[i] > 0 {
-                    var sum = SIMD4<Float>.zero
-                    for b in ys..<ye {
-                        sum += h[(Int(yt.index[b]) - origin.y) * n + i] * yt.weight[b]
+            out.withUnsafeMutableBufferPointer { o in
+                alternates.withUnsafeMutableBufferPointer { alt in
+                    for j in 0..<n {
+                        let ys = Int(yt.start[j]), ye = ys + Int(yt.count[j])
+                        if ys == ye { continue }
+                        let yTotal = yt.total[j]
+                        for i in 0..<n where xt.count[i] > 0 {
+                            var sum = SIMD4<Float>.zero
+                            for b in ys..<ye {
+                                sum += h[(Int(yt.index[b]) - origin.y) * n + i] * yt.weight[b]
+                            }
+                            let q = (j * n + i) * 4
+                            RoundingPair.write(sum, total: xt.total[i] * yTotal, to: o.baseAddress! + q, alternates: alt.baseAddress! + q)
+                        }
                     }
-                    let q = (j * n + i) * 4
-                    RoundingPair.write(sum, total: xt.total[i] * yTotal, to: o.baseAddress! + q, alternates: alt.baseAddress! + q)
                 }
             }
-        }}}
+        }
         return RGBAImage(width: n, height: n, pixels: out, roundingAlternates: alternates)
     }
 

@@ -34,8 +34,10 @@ enum RoundingPair {
     /// Writes an alpha-weighted sum (colours × alpha, alpha in the last lane; `total` the weight
     /// of full coverage) as straight RGBA to `o`, and each colour's other rounding to `alt`
     /// (alpha's is alpha itself). Nothing where the sum holds no weight.
-    @inline(__always) static func write(_ sum: SIMD4<Float>, total: Float, to o: UnsafeMutablePointer<UInt8>,
-                                        alternates alt: UnsafeMutablePointer<UInt8>) {
+    @inline(__always) static func write(
+        _ sum: SIMD4<Float>, total: Float, to o: UnsafeMutablePointer<UInt8>,
+        alternates alt: UnsafeMutablePointer<UInt8>
+    ) {
         let sa = sum[3]
         guard sa > 0 else { return }
         (o[0], alt[0]) = split(sum[0] / sa)

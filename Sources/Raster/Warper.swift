@@ -24,8 +24,10 @@ struct Warper {
         var ys: [Double]
     }
 
-    func render(_ tile: TileID, reader: any SourceWindowReader, mapping: any MercatorToPixel,
-                scratch: inout TileRenderer.Scratch) throws -> RGBAImage? {
+    func render(
+        _ tile: TileID, reader: any SourceWindowReader, mapping: any MercatorToPixel,
+        scratch: inout TileRenderer.Scratch
+    ) throws -> RGBAImage? {
         let n = tileSize
         let tb = tile.mercatorBounds
         let res = (tb.maxX - tb.minX) / Double(n)
@@ -82,8 +84,9 @@ struct Warper {
         let x1 = min(plan.width, Int((hi.x + margin).rounded(.up))), y1 = min(plan.height, Int((hi.y + margin).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return nil }
         try plan.read(from: reader, x0: x0, y0: y0, x1: x1, y1: y1, into: &scratch.window)
-        return sample(grid: grid, halfX: halfX, halfY: halfY, window: scratch.window,
-                      origin: (x0, y0), size: (x1 - x0, y1 - y0), level: (plan.width, plan.height))
+        return sample(
+            grid: grid, halfX: halfX, halfY: halfY, window: scratch.window,
+            origin: (x0, y0), size: (x1 - x0, y1 - y0), level: (plan.width, plan.height))
     }
 
     private func makeGrid(step: Int, tile tb: MercatorBounds, res: Double, mapping: any MercatorToPixel) -> Grid {
@@ -119,8 +122,10 @@ struct Warper {
 
     /// The largest difference, in the plan's pixels, between the exact transform of each cell's
     /// centre and the bilinear interpolation of its corners; infinite when a cell is partly valid.
-    private func interpolationError(_ g: Grid, tile tb: MercatorBounds, res: Double, mapping: any MercatorToPixel,
-                                    plan: WindowPlan) -> Double {
+    private func interpolationError(
+        _ g: Grid, tile tb: MercatorBounds, res: Double, mapping: any MercatorToPixel,
+        plan: WindowPlan
+    ) -> Double {
         let cells = g.m - 1
         var xs = [Double](repeating: 0, count: cells * cells), ys = xs
         for b in 0..<cells {

@@ -46,8 +46,10 @@ struct WindowPlan {
     /// bytes a row: the level's window, halved `halvings` times by alpha-weighted 2×2 means.
     /// A large window is read in chunks aligned to the halvings' 2×2 blocks (the same result).
     /// (`chunkPixels` and `chunkHalvings`, the most halvings done chunk by chunk, are for tests.)
-    func read(from reader: any SourceWindowReader, x0: Int, y0: Int, x1: Int, y1: Int, into buffer: inout [UInt8],
-              chunkPixels: Int = Self.chunkPixels, chunkHalvings: Int = 11) throws {
+    func read(
+        from reader: any SourceWindowReader, x0: Int, y0: Int, x1: Int, y1: Int, into buffer: inout [UInt8],
+        chunkPixels: Int = Self.chunkPixels, chunkHalvings: Int = 11
+    ) throws {
         let d = 1 << halvings
         let lv = reader.levels[level]
         let lx0 = x0 * d, ly0 = y0 * d
@@ -66,7 +68,7 @@ struct WindowPlan {
         // side), straight into `buffer` when that is all, else into an intermediate image that is
         // then halved the remaining times.
         let k1 = min(halvings, chunkHalvings), d1 = 1 << k1
-        let side = max(1, Int(Double(chunkPixels).squareRoot()) / d1)   // intermediate pixels a chunk side
+        let side = max(1, Int(Double(chunkPixels).squareRoot()) / d1) // intermediate pixels a chunk side
         let iw = (w + d1 - 1) / d1, ih = (h + d1 - 1) / d1
         let direct = k1 == halvings
         // The intermediate image within 16 chunks (only a window of millions of pixels a side,

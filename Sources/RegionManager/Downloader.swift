@@ -80,32 +80,36 @@ public struct Downloader: Sendable {
             let (from, size, path) = (offset, job.size, job.partial.path)
             do {
                 // Bytes go straight to the partial file as they arrive; at most what was asked for is read.
-                try await http.stream(request, head: { status, headers in
-                    x.status = status
-                    x.headers = headers
-                    switch status {
-                    case 206:
-                        guard let range = Self.contentRange(headers["content-range"]), range.start == from, range.end <= end else {
-                            throw RegionManagerError.invalidResponse("bad partial answer (Content-Range \(headers["content-range"] ?? "none"))")
+                try await http.stream(
+                    request,
+                    head: { status, headers in
+                        x.status = status
+                        x.headers = headers
+                        switch status {
+                        case 206:
+                            guard let range = Self.contentRange(headers["content-range"]), range.start == from, range.end <= end else {
+                                throw RegionManagerError.invalidResponse(
+                                    "bad partial answer (Content-Range \(headers["content-range"] ?? "none"))")
+                            }
+                            x.expected = range.end - range.start + 1
+                        case 200:
+                            // The whole entity: a different version (If-Range failed) or no range support.
+                            if let length = headers["content-length"].flatMap(Int64.init), length != size {
+                                throw RegionManagerError.invalidResponse(
+                                    "the server's file has \(length) bytes, the catalog says \(size); install it again")
+                            }
+                            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(path) }
+                            x.expected = size
+                        default:
+                            return 64 << 10 // an error message
                         }
-                        x.expected = range.end - range.start + 1
-                    case 200:
-                        // The whole entity: a different version (If-Range failed) or no range support.
-                        if let length = headers["content-length"].flatMap(Int64.init), length != size {
-                            throw RegionManagerError.invalidResponse(
-                                "the server's file has \(length) bytes, the catalog says \(size); install it again")
-                        }
-                        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(path) }
-                        x.expected = size
-                    default:
-                        return 64 << 10  // an error message
-                    }
-                    return x.expected
-                }, body: { data in
-                    guard x.status == 200 || x.status == 206 else { return x.errorBody.append(data) }
-                    try DurableFile.writeAll(fd: fd, data: data, path: path)
-                    x.written += Int64(data.count)
-                })
+                        return x.expected
+                    },
+                    body: { data in
+                        guard x.status == 200 || x.status == 206 else { return x.errorBody.append(data) }
+                        try DurableFile.writeAll(fd: fd, data: data, path: path)
+                        x.written += Int64(data.count)
+                    })
             } catch let error as RegionManagerError {
                 throw error
             } catch is CancellationError {
@@ -115,7 +119,8 @@ public struct Downloader: Sendable {
                 offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: path)
                 failures += 1
                 guard RetryingHTTPClient.isTransient(error), failures < http.retry.attempts else {
-                    throw RegionManagerError.serverUnreachable(server: Self.origin(job.url), attempts: failures, reason: RetryingHTTPClient.describe(error))
+                    throw RegionManagerError.serverUnreachable(
+                        server: Self.origin(job.url), attempts: failures, reason: RetryingHTTPClient.describe(error))
                 }
                 report()
                 try await Task.sleep(for: http.retry.delay(after: failures))
@@ -136,13 +141,15 @@ public struct Downloader: Sendable {
             case 500...:
                 failures += 1
                 guard failures < http.retry.attempts else {
-                    throw RegionManagerError.serverFailure(status: x.status, attempts: failures, message: RetryingHTTPClient.errorMessage(x.errorBody))
+                    throw RegionManagerError.serverFailure(
+                        status: x.status, attempts: failures, message: RetryingHTTPClient.errorMessage(x.errorBody))
                 }
                 let after = ServerInput.retryAfter(x.headers["retry-after"])
                 try await Task.sleep(for: http.retry.delay(after: failures, retryAfter: after))
             default:
-                throw StoreClient.error(for: HTTPReply(status: x.status, headers: x.headers, body: x.errorBody),
-                                        server: Self.origin(job.url), productId: job.productId)
+                throw StoreClient.error(
+                    for: HTTPReply(status: x.status, headers: x.headers, body: x.errorBody),
+                    server: Self.origin(job.url), productId: job.productId)
             }
             report()
         }

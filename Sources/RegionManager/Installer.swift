@@ -27,7 +27,8 @@ public struct Installer: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: tilesDirectory, withIntermediateDirectories: true)
         } catch {
-            throw RegionManagerError.fileSystem(path: tilesDirectory, reason: "cannot create the tiles folder (\(error.localizedDescription))")
+            throw RegionManagerError.fileSystem(
+                path: tilesDirectory, reason: "cannot create the tiles folder (\(error.localizedDescription))")
         }
     }
 
@@ -65,14 +66,17 @@ public struct Installer: Sendable {
     /// A file that fails verification is deleted with its sidecar and nothing else changes.
     /// - Returns: the installed file's path.
     @discardableResult
-    public func install(_ partial: PartialDownload, productId: String, sha256: String, size: Int64,
-                        fileName: String) throws -> String {
+    public func install(
+        _ partial: PartialDownload, productId: String, sha256: String, size: Int64,
+        fileName: String
+    ) throws -> String {
         let have = partial.bytesOnDisk
         let actual = try FileDigest.sha256(path: partial.path)
         guard have == size, actual == sha256.lowercased() else {
             partial.remove()
-            throw RegionManagerError.checksumMismatch(productId: productId, expected: sha256.lowercased(),
-                                                      actual: have == size ? actual : "\(actual) over \(have) of \(size) bytes")
+            throw RegionManagerError.checksumMismatch(
+                productId: productId, expected: sha256.lowercased(),
+                actual: have == size ? actual : "\(actual) over \(have) of \(size) bytes")
         }
         let destination = (tilesDirectory as NSString).appendingPathComponent(fileName)
         try DurableFile.move(partial.path, to: destination)

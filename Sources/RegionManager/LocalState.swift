@@ -19,8 +19,9 @@ public struct LocalState: Sendable {
             guard isDir.boolValue else { throw RegionManagerError.stateFolder(path: directory, reason: "it is a file") }
         } else {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
                 throw RegionManagerError.stateFolder(path: directory, reason: "cannot create it (\(error.localizedDescription))")
             }
@@ -62,8 +63,9 @@ public struct LocalState: Sendable {
     /// Processes take turns (a lock on `registry.lock`, deleted as it is released), so concurrent
     /// installs lose no entry and no lock file stays behind.
     public func updateRegistry(_ change: (inout [String: InstalledRegion]) throws -> Void) throws {
-        let lock = try FileLock(path: (directory as NSString).appendingPathComponent("registry.lock"), wait: true,
-                                busy: .stateFolder(path: directory, reason: "registry locked"))
+        let lock = try FileLock(
+            path: (directory as NSString).appendingPathComponent("registry.lock"), wait: true,
+            busy: .stateFolder(path: directory, reason: "registry locked"))
         defer { lock.release() }
         var registry = try loadRegistry()
         try change(&registry)

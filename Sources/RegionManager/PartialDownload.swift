@@ -50,7 +50,7 @@ public struct PartialDownload: Sendable {
 
     /// Starts afresh: an empty partial file and a sidecar for this file.
     func reset(sha256: String, size: Int64, url: String) throws {
-        try? FileManager.default.removeItem(atPath: path)  // not the lock file: the caller may hold it
+        try? FileManager.default.removeItem(atPath: path) // not the lock file: the caller may hold it
         try? FileManager.default.removeItem(atPath: sidecarPath)
         try DurableFile.write(Data(), to: path, mode: 0o644)
         let sidecar = Sidecar(productId: productId, sha256: sha256, size: size, url: url)

@@ -10,8 +10,10 @@ import TrailMapAPI
 /// installed region as it was; the caller then downloads the whole bundle.
 extension RegionManager {
     /// The update by patches, or nil when the server offers none smaller than the bundle.
-    func updateByPatches(_ productId: String, local: InstalledRegion,
-                         progress: @Sendable (DownloadProgress) -> Void) async throws -> (InstalledRegion, PatchUpdate)? {
+    func updateByPatches(
+        _ productId: String, local: InstalledRegion,
+        progress: @Sendable (DownloadProgress) -> Void
+    ) async throws -> (InstalledRegion, PatchUpdate)? {
         let update = try await client.productUpdate(productId, from: local.version)
         guard !update.patches.isEmpty, update.patchSize < update.fullSize, let expected = update.contentHash else { return nil }
         guard let token = client.token else { throw RegionManagerError.notLoggedIn(server: client.server.absoluteString) }
@@ -30,12 +32,15 @@ extension RegionManager {
             guard let url = client.resolve(link.url) else {
                 throw RegionManagerError.invalidResponse("a patch URL on another server: \(link.url.prefix(100))")
             }
-            let partial = PartialDownload(productId: "\(productId).patch-\(link.fromVersion)-\(link.toVersion)",
-                                          directory: installer.tilesDirectory)
+            let partial = PartialDownload(
+                productId: "\(productId).patch-\(link.fromVersion)-\(link.toVersion)",
+                directory: installer.tilesDirectory)
             downloaded += link.size - partial.resumableBytes(sha256: link.sha256, size: link.size)
             locks.append(try partial.lock())
-            try await downloader.download(Downloader.Job(url: url, token: token, productId: productId, sha256: link.sha256,
-                                                         size: link.size, partial: partial), progress: progress)
+            try await downloader.download(
+                Downloader.Job(
+                    url: url, token: token, productId: productId, sha256: link.sha256,
+                    size: link.size, partial: partial), progress: progress)
             let actual = try FileDigest.sha256(path: partial.path)
             guard actual == link.sha256.lowercased() else {
                 partial.remove()
@@ -64,7 +69,11 @@ extension RegionManager {
         region.size = size
         region.installedAt = Date()
         region.contentHash = expected
-        return (region, PatchUpdate(fromVersion: local.version, toVersion: update.toVersion, patches: update.patches.count,
-                                    downloadedBytes: downloaded, fullSize: update.fullSize))
+        return (
+            region,
+            PatchUpdate(
+                fromVersion: local.version, toVersion: update.toVersion, patches: update.patches.count,
+                downloadedBytes: downloaded, fullSize: update.fullSize)
+        )
     }
 }

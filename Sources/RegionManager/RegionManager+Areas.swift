@@ -8,10 +8,14 @@ import TrailMapAPI
 extension RegionManager {
     /// Asks the server what the area of `radiusKm` around the point would be (bounds, zooms, exact
     /// size, price, expiry); `productId` picks the area product (the best one for the point when nil).
-    public func quoteArea(latitude: Double, longitude: Double, radiusKm: Double, minzoom: Int? = nil, maxzoom: Int? = nil,
-                          productId: String? = nil) async throws -> AreaQuote {
-        try await client.quoteArea(AreaQuoteRequest(center: [longitude, latitude], radiusKm: radiusKm, minzoom: minzoom,
-                                                    maxzoom: maxzoom, productId: productId))
+    public func quoteArea(
+        latitude: Double, longitude: Double, radiusKm: Double, minzoom: Int? = nil, maxzoom: Int? = nil,
+        productId: String? = nil
+    ) async throws -> AreaQuote {
+        try await client.quoteArea(
+            AreaQuoteRequest(
+                center: [longitude, latitude], radiusKm: radiusKm, minzoom: minzoom,
+                maxzoom: maxzoom, productId: productId))
     }
 
     /// Buys a quote as the app does: reads the quote (to know its area product, and that it is

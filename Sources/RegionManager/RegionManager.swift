@@ -12,8 +12,10 @@ public struct RegionManager: Sendable {
     /// The saved account (token and device id), if logged in once.
     public let account: AccountState?
 
-    public init(state: LocalState, server: URL, installer: Installer, http: RetryingHTTPClient = RetryingHTTPClient(),
-                chunkSize: Int = 1 << 20) throws {
+    public init(
+        state: LocalState, server: URL, installer: Installer, http: RetryingHTTPClient = RetryingHTTPClient(),
+        chunkSize: Int = 1 << 20
+    ) throws {
         self.state = state
         let account = try state.loadAccount()
         let sameServer = account?.server == server.absoluteString
@@ -110,7 +112,8 @@ public struct RegionManager: Sendable {
         let registry = try state.loadRegistry()
         let existing = registry[productId]
         if let existing, existing.version == product.version, existing.sha256 == product.sha256,
-           FileManager.default.fileExists(atPath: existing.file) {
+            FileManager.default.fileExists(atPath: existing.file)
+        {
             let warning = await tellServerInstalled(productId, version: existing.version)
             return InstallOutcome(region: existing, alreadyInstalled: true, resumedFrom: 0, previousVersion: nil, warning: warning)
         }
@@ -120,20 +123,24 @@ public struct RegionManager: Sendable {
         let usedByOthers = registry.values.filter { $0.productId != productId }.reduce(Int64(0)) { $0 + $1.size }
         try installer.checkRoom(size: product.size, alreadyDownloaded: resumable, usedByOthers: usedByOthers)
         let lock = try partial.lock()
-        defer { lock.release() }  // done or failed, the lock file goes (a failed download's partial stays to resume)
-        let job = Downloader.Job(url: client.downloadURL(productId, advertised: product.downloadURL), token: token,
-                                 productId: productId, sha256: product.sha256, size: product.size, partial: partial)
+        defer { lock.release() } // done or failed, the lock file goes (a failed download's partial stays to resume)
+        let job = Downloader.Job(
+            url: client.downloadURL(productId, advertised: product.downloadURL), token: token,
+            productId: productId, sha256: product.sha256, size: product.size, partial: partial)
         try await downloader.download(job, progress: progress)
-        let path = try installer.install(partial, productId: productId, sha256: product.sha256, size: product.size,
-                                         fileName: product.bundleFileName)
+        let path = try installer.install(
+            partial, productId: productId, sha256: product.sha256, size: product.size,
+            fileName: product.bundleFileName)
         if let existing, existing.file != path { try? FileManager.default.removeItem(atPath: existing.file) }
-        var region = InstalledRegion(productId: productId, title: product.title, version: product.version,
-                                     sha256: product.sha256.lowercased(), size: product.size, file: path, installedAt: Date())
+        var region = InstalledRegion(
+            productId: productId, title: product.title, version: product.version,
+            sha256: product.sha256.lowercased(), size: product.size, file: path, installedAt: Date())
         region.kind = product.kind
         try state.updateRegistry { $0[productId] = region }
         let warning = await tellServerInstalled(productId, version: product.version)
-        return InstallOutcome(region: region, alreadyInstalled: false, resumedFrom: resumable,
-                              previousVersion: existing?.version, warning: warning)
+        return InstallOutcome(
+            region: region, alreadyInstalled: false, resumedFrom: resumable,
+            previousVersion: existing?.version, warning: warning)
     }
 
     func tellServerInstalled(_ productId: String, version: Int) async -> String? {
@@ -201,11 +208,12 @@ public struct RegionManager: Sendable {
     private func restoreOne(_ productId: String, progress: @Sendable (String, DownloadProgress) -> Void) async throws -> RestoreItem? {
         do {
             let outcome = try await install(productId) { progress(productId, $0) }
-            return RestoreItem(productId: productId, result: outcome.alreadyInstalled ? "already_installed" : "installed",
-                               message: outcome.warning)
+            return RestoreItem(
+                productId: productId, result: outcome.alreadyInstalled ? "already_installed" : "installed",
+                message: outcome.warning)
         } catch let error as RegionManagerError {
             if case .notLoggedIn = error { throw error }
-            if case .areaProduct = error { return nil }  // an area product's purchase is its area, restored by the area's id
+            if case .areaProduct = error { return nil } // an area product's purchase is its area, restored by the area's id
             return RestoreItem(productId: productId, result: "failed", message: error.description)
         }
     }
@@ -251,13 +259,16 @@ public struct RegionManager: Sendable {
                 entries[i].updateBytes = entries[i].updateByPatch ? u.patchSize : u.fullSize
             }
         }
-        return StatusReport(regions: entries, usedBytes: registry.values.reduce(0) { $0 + $1.size },
-                            storageBudget: installer.storageBudget, offlineReason: offline)
+        return StatusReport(
+            regions: entries, usedBytes: registry.values.reduce(0) { $0 + $1.size },
+            storageBudget: installer.storageBudget, offlineReason: offline)
     }
 
     /// Installs the newer version of one region, or of every installed region that has one.
-    public func update(_ productId: String? = nil,
-                       progress: @Sendable (String, DownloadProgress) -> Void = { _, _ in }) async throws -> [InstallOutcome] {
+    public func update(
+        _ productId: String? = nil,
+        progress: @Sendable (String, DownloadProgress) -> Void = { _, _ in }
+    ) async throws -> [InstallOutcome] {
         let registry = try state.loadRegistry()
         if let productId, registry[productId] == nil { throw RegionManagerError.notInstalled(productId) }
         let products = try await client.catalog(deviceId: deviceId).products
@@ -274,8 +285,10 @@ public struct RegionManager: Sendable {
                     if let (region, patch) = try await updateByPatches(p.productId, local: local, progress: { progress(p.productId, $0) }) {
                         try state.updateRegistry { $0[p.productId] = region }
                         let warning = await tellServerInstalled(p.productId, version: region.version)
-                        outcomes.append(InstallOutcome(region: region, alreadyInstalled: false, resumedFrom: 0,
-                                                       previousVersion: local.version, warning: warning, patch: patch))
+                        outcomes.append(
+                            InstallOutcome(
+                                region: region, alreadyInstalled: false, resumedFrom: 0,
+                                previousVersion: local.version, warning: warning, patch: patch))
                         continue
                     }
                 } catch let error as RegionManagerError {

@@ -26,8 +26,10 @@ public struct RetryingHTTPClient: Sendable {
     public let allowsInsecureHTTP: Bool
     private let transport: StreamingTransport
 
-    public init(retry: RetryPolicy = .standard, timeout: TimeInterval = 30, maxBodyBytes: Int = 16 << 20,
-                allowsInsecureHTTP: Bool = false) {
+    public init(
+        retry: RetryPolicy = .standard, timeout: TimeInterval = 30, maxBodyBytes: Int = 16 << 20,
+        allowsInsecureHTTP: Bool = false
+    ) {
         self.retry = retry
         self.maxBodyBytes = maxBodyBytes
         self.allowsInsecureHTTP = allowsInsecureHTTP
@@ -38,8 +40,10 @@ public struct RetryingHTTPClient: Sendable {
     /// `head` has seen the status and headers and returned how many body bytes it accepts (it may
     /// throw to refuse the answer before any body is read). A longer body, by its Content-Length
     /// or as it arrives, is cut off with `invalidResponse`.
-    public func stream(_ request: URLRequest, head: @escaping (Int, [String: String]) throws -> Int64,
-                       body: @escaping (Data) throws -> Void) async throws {
+    public func stream(
+        _ request: URLRequest, head: @escaping (Int, [String: String]) throws -> Int64,
+        body: @escaping (Data) throws -> Void
+    ) async throws {
         if let url = request.url, !allowsInsecureHTTP, TransportSecurity.isPlainHTTPToAnotherMachine(url) {
             throw RegionManagerError.insecureHTTP(server: TransportSecurity.origin(url))
         }
@@ -53,11 +57,13 @@ public struct RetryingHTTPClient: Sendable {
         }
         let collected = Collected()
         let limit = Int64(maxBodyBytes)
-        try await stream(request, head: { status, headers in
-            collected.reply.status = status
-            collected.reply.headers = headers
-            return limit
-        }, body: { collected.reply.body.append($0) })
+        try await stream(
+            request,
+            head: { status, headers in
+                collected.reply.status = status
+                collected.reply.headers = headers
+                return limit
+            }, body: { collected.reply.body.append($0) })
         return collected.reply
     }
 
@@ -74,8 +80,9 @@ public struct RetryingHTTPClient: Sendable {
                 let retryable = reply.status >= 500 && (idempotent || [502, 503, 504].contains(reply.status))
                 guard retryable else { return reply }
                 guard attempt < retry.attempts else {
-                    throw RegionManagerError.serverFailure(status: reply.status, attempts: attempt,
-                                                           message: RetryingHTTPClient.errorMessage(reply.body))
+                    throw RegionManagerError.serverFailure(
+                        status: reply.status, attempts: attempt,
+                        message: RetryingHTTPClient.errorMessage(reply.body))
                 }
                 let after = ServerInput.retryAfter(reply.header("retry-after"))
                 try await Task.sleep(for: retry.delay(after: attempt, retryAfter: after))
@@ -85,8 +92,9 @@ public struct RetryingHTTPClient: Sendable {
                 throw CancellationError()
             } catch {
                 guard RetryingHTTPClient.isTransient(error), attempt < retry.attempts else {
-                    throw RegionManagerError.serverUnreachable(server: server, attempts: attempt,
-                                                               reason: RetryingHTTPClient.describe(error))
+                    throw RegionManagerError.serverUnreachable(
+                        server: server, attempts: attempt,
+                        reason: RetryingHTTPClient.describe(error))
                 }
                 try await Task.sleep(for: retry.delay(after: attempt))
             }

@@ -50,7 +50,9 @@ enum ServerInput {
     /// A `Retry-After` in seconds (the HTTP-date form is ignored): a finite, non-negative number,
     /// at most a day (the retry policy caps it further); nil for anything else (`inf`, `1e30`, `-1`, text).
     static func retryAfter(_ value: String?) -> Duration? {
-        guard let value, let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0 else { return nil }
+        guard let value, let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0 else {
+            return nil
+        }
         return .milliseconds(Int64((min(seconds, 86_400) * 1000).rounded()))
     }
 

@@ -22,18 +22,21 @@ extension StoreClient {
     /// `POST /areas/quotes`: what an area around a point (or a box) would be, at its exact size, and its price.
     public func quoteArea(_ request: AreaQuoteRequest) async throws -> AreaQuote {
         // Not idempotent: every call makes a quote (a retried one is just another quote).
-        let quote: AreaQuote = try await call("POST", "areas/quotes", body: request, auth: true, idempotent: false,
-                                              context: ErrorContext(productId: request.productId, center: request.center,
-                                                                    radiusKm: request.radiusKm, minzoom: request.minzoom,
-                                                                    maxzoom: request.maxzoom, quoting: true))
+        let quote: AreaQuote = try await call(
+            "POST", "areas/quotes", body: request, auth: true, idempotent: false,
+            context: ErrorContext(
+                productId: request.productId, center: request.center,
+                radiusKm: request.radiusKm, minzoom: request.minzoom,
+                maxzoom: request.maxzoom, quoting: true))
         try Self.check(quote)
         return quote
     }
 
     /// `GET /areas/quotes/{quoteId}`: one of the account's quotes.
     public func areaQuote(id quoteId: String) async throws -> AreaQuote {
-        let quote: AreaQuote = try await call("GET", "areas/quotes/\(Self.segment(quoteId))", body: nil as Data?, auth: true,
-                                              idempotent: true, context: ErrorContext(quoteId: quoteId))
+        let quote: AreaQuote = try await call(
+            "GET", "areas/quotes/\(Self.segment(quoteId))", body: nil as Data?, auth: true,
+            idempotent: true, context: ErrorContext(quoteId: quoteId))
         try Self.check(quote)
         return quote
     }
@@ -41,8 +44,9 @@ extension StoreClient {
     /// `POST /areas`: pays for a quote with a signed Consumable transaction of its area product.
     /// Idempotent by transaction: the same transaction again answers the same area (`alreadyRecorded`).
     public func buyArea(quoteId: String, signedTransaction: String) async throws -> AreaPurchaseResult {
-        let result: AreaPurchaseResult = try await call("POST", "areas", body: AreaPurchaseRequest(quoteId: quoteId, signedTransaction: signedTransaction),
-                                                        auth: true, idempotent: true, context: ErrorContext(quoteId: quoteId))
+        let result: AreaPurchaseResult = try await call(
+            "POST", "areas", body: AreaPurchaseRequest(quoteId: quoteId, signedTransaction: signedTransaction),
+            auth: true, idempotent: true, context: ErrorContext(quoteId: quoteId))
         try ServerInput.name(result.areaId, "area id")
         try ServerInput.name(result.productId, "product id")
         try ServerInput.nonNegative(result.size, "area size")

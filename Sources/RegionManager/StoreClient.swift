@@ -37,14 +37,16 @@ public struct StoreClient: Sendable {
     }
 
     public func reportInstall(deviceId: String, productId: String, version: Int) async throws {
-        _ = try await raw("PUT", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
-                          body: try JSONEncoder().encode(InstallRequest(version: version)), auth: true, idempotent: true,
-                          productId: productId)
+        _ = try await raw(
+            "PUT", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
+            body: try JSONEncoder().encode(InstallRequest(version: version)), auth: true, idempotent: true,
+            productId: productId)
     }
 
     public func removeInstall(deviceId: String, productId: String) async throws {
-        _ = try await raw("DELETE", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
-                          body: nil as Data?, auth: true, idempotent: true, productId: productId)
+        _ = try await raw(
+            "DELETE", "devices/\(Self.segment(deviceId))/installs/\(Self.segment(productId))",
+            body: nil as Data?, auth: true, idempotent: true, productId: productId)
     }
 
     // MARK: catalog
@@ -52,23 +54,26 @@ public struct StoreClient: Sendable {
     /// The catalog; statuses are this device's when logged in with a device id.
     /// Every product's id and file name are checked (`unsafeName`) before any becomes a path.
     public func catalog(deviceId: String?) async throws -> CatalogListing {
-        let listing: CatalogListing = try await call("GET", "catalog" + Self.deviceQuery(deviceId), body: nil as Data?,
-                                                     auth: token != nil, idempotent: true)
+        let listing: CatalogListing = try await call(
+            "GET", "catalog" + Self.deviceQuery(deviceId), body: nil as Data?,
+            auth: token != nil, idempotent: true)
         for p in listing.products { try ServerInput.check(p) }
         return listing
     }
 
     public func product(_ productId: String, deviceId: String?) async throws -> ProductDetail {
-        let detail: ProductDetail = try await call("GET", "catalog/\(Self.segment(productId))" + Self.deviceQuery(deviceId),
-                                                   body: nil as Data?, auth: token != nil, idempotent: true, productId: productId)
+        let detail: ProductDetail = try await call(
+            "GET", "catalog/\(Self.segment(productId))" + Self.deviceQuery(deviceId),
+            body: nil as Data?, auth: token != nil, idempotent: true, productId: productId)
         try ServerInput.check(detail.summary)
         return detail
     }
 
     /// How to get the published version of a product from `fromVersion`: patches beside the full size.
     public func productUpdate(_ productId: String, from fromVersion: Int) async throws -> ProductUpdate {
-        let update: ProductUpdate = try await call("GET", "updates/\(Self.segment(productId))/\(fromVersion)", body: nil as Data?,
-                                                   auth: true, idempotent: true, productId: productId)
+        let update: ProductUpdate = try await call(
+            "GET", "updates/\(Self.segment(productId))/\(fromVersion)", body: nil as Data?,
+            auth: true, idempotent: true, productId: productId)
         try ServerInput.check(update)
         return update
     }
@@ -95,28 +100,32 @@ public struct StoreClient: Sendable {
     }
 
     public func purchase(signedTransaction: String) async throws -> PurchaseResult {
-        try await call("POST", "purchases", body: SignedTransaction(signedTransaction: signedTransaction), auth: true,
-                       idempotent: true)
+        try await call(
+            "POST", "purchases", body: SignedTransaction(signedTransaction: signedTransaction), auth: true,
+            idempotent: true)
     }
 
     /// The sandbox store's signed transaction for a purchase (what StoreKit hands the app).
     public func sandboxTransaction(productId: String) async throws -> String {
-        let t: SignedTransaction = try await call("POST", "sandbox/transactions", body: SandboxPurchaseRequest(productId: productId),
-                                                  auth: true, idempotent: false, productId: productId)
+        let t: SignedTransaction = try await call(
+            "POST", "sandbox/transactions", body: SandboxPurchaseRequest(productId: productId),
+            auth: true, idempotent: false, productId: productId)
         return t.signedTransaction
     }
 
     /// The sandbox store's signed notification (what Apple would post) for one of the account's transactions.
     public func sandboxNotification(type: String, transactionId: String) async throws -> String {
-        let p: SignedPayload = try await call("POST", "sandbox/notifications",
-                                              body: SandboxNotificationRequest(notificationType: type, transactionId: transactionId),
-                                              auth: true, idempotent: false)
+        let p: SignedPayload = try await call(
+            "POST", "sandbox/notifications",
+            body: SandboxNotificationRequest(notificationType: type, transactionId: transactionId),
+            auth: true, idempotent: false)
         return p.signedPayload
     }
 
     public func postNotification(signedPayload: String) async throws {
-        _ = try await raw("POST", "store/notifications", body: try JSONEncoder().encode(SignedPayload(signedPayload: signedPayload)),
-                          auth: false, idempotent: true)
+        _ = try await raw(
+            "POST", "store/notifications", body: try JSONEncoder().encode(SignedPayload(signedPayload: signedPayload)),
+            auth: false, idempotent: true)
     }
 
     /// Absolute URL of a product's bundle download: the server's advertised URL (relative, or
@@ -174,13 +183,17 @@ public struct StoreClient: Sendable {
         }
     }
 
-    func raw(_ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
-             productId: String? = nil) async throws -> HTTPReply {
+    func raw(
+        _ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
+        productId: String? = nil
+    ) async throws -> HTTPReply {
         try await raw(method, path, body: body, auth: auth, idempotent: idempotent, context: ErrorContext(productId: productId))
     }
 
-    func raw(_ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
-             context: ErrorContext) async throws -> HTTPReply {
+    func raw(
+        _ method: String, _ path: String, body: Data?, auth: Bool, idempotent: Bool,
+        context: ErrorContext
+    ) async throws -> HTTPReply {
         var request = URLRequest(url: api(path))
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")

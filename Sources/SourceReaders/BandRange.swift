@@ -13,8 +13,10 @@ enum BandRange {
     /// errors are the ones reported. `signedBytes`: a `PIXELTYPE=SIGNEDBYTE` band, whose values
     /// GDAL reads as 0...255. (GDAL's approximate statistics, from overviews or a sample, miss
     /// small extremes: a band of one value but for a few pixels came out constant, and drew black.)
-    static func of(_ band: GDALRasterBandH, path: String, nodata given: Double? = nil,
-                   signedBytes: Bool = false) throws(SourceReaderError) -> (min: Double, max: Double)? {
+    static func of(
+        _ band: GDALRasterBandH, path: String, nodata given: Double? = nil,
+        signedBytes: Bool = false
+    ) throws(SourceReaderError) -> (min: Double, max: Double)? {
         if let given { return try finite(band, path: path, nodata: given, signedBytes: signedBytes) }
         var minmax = [0.0, 0.0]
         GDALEnvironment.resetError()
@@ -24,8 +26,10 @@ enum BandRange {
         return try finite(band, path: path, signedBytes: signedBytes)
     }
 
-    private static func finite(_ band: GDALRasterBandH, path: String, nodata given: Double? = nil,
-                               signedBytes: Bool) throws(SourceReaderError) -> (min: Double, max: Double)? {
+    private static func finite(
+        _ band: GDALRasterBandH, path: String, nodata given: Double? = nil,
+        signedBytes: Bool
+    ) throws(SourceReaderError) -> (min: Double, max: Double)? {
         var has: Int32 = 0
         var nodata = GDALGetRasterNoDataValue(band, &has)
         if let given { (nodata, has) = (given, given.isNaN ? 0 : 1) }

@@ -21,8 +21,10 @@ final class DEMPixelTransformer {
 
     /// Web Mercator points (`xs`, `ys`, one row of pixel centres) to the DEM's pixel/line
     /// positions in place, `ok` set per point; `errorThreshold` in source pixels (0: exact).
-    func toPixels(xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, zs: UnsafeMutablePointer<Double>,
-                  ok: UnsafeMutablePointer<Int32>, count: Int, errorThreshold: Double) {
+    func toPixels(
+        xs: UnsafeMutablePointer<Double>, ys: UnsafeMutablePointer<Double>, zs: UnsafeMutablePointer<Double>,
+        ok: UnsafeMutablePointer<Int32>, count: Int, errorThreshold: Double
+    ) {
         if errorThreshold <= 0 {
             _ = GDALGenImgProjTransform(exact, 1, Int32(count), xs, ys, zs, ok)
             return
@@ -50,8 +52,10 @@ extension DEMReader {
     /// Rows of tile pixels interpolated from one read of the DEM.
     static let bilinearStripRows = 256
 
-    func bilinearElevations(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
-                            errorThreshold: Double?) throws(SourceReaderError) -> [Float]? {
+    func bilinearElevations(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
+        errorThreshold: Double?
+    ) throws(SourceReaderError) -> [Float]? {
         guard let band = GDALGetRasterBand(handle, 1) else { return nil }
         let flags = GDALGetMaskFlags(band)
         guard flags == GMF_ALL_VALID || flags == GMF_NODATA else { return nil }
@@ -69,7 +73,8 @@ extension DEMReader {
         // Tile pixels per DEM pixel along each axis, as GDAL's warper measures it (the box's
         // pixels over the DEM pixels its edges span): under 0.95, GDAL's kernel is another one.
         guard let span = edgeSpan(transformer, left: left, top: top, px: px, py: py, nx: nx, ny: ny, threshold: threshold),
-              Double(nx) / max(span.x, 1e-9) >= 0.95, Double(ny) / max(span.y, 1e-9) >= 0.95 else { return nil }
+            Double(nx) / max(span.x, 1e-9) >= 0.95, Double(ny) / max(span.y, 1e-9) >= 0.95
+        else { return nil }
 
         var out = [Float](repeating: .nan, count: nx * ny)
         let rows = Self.bilinearStripRows
@@ -114,10 +119,13 @@ extension DEMReader {
             let ww = x1 - x0 + 1, wh = y1 - y0 + 1
             if window.count < ww * wh { window = [Float](repeating: 0, count: ww * wh) }
             let err = window.withUnsafeMutableBytes {
-                GDALRasterIO(band, GF_Read, Int32(x0), Int32(y0), Int32(ww), Int32(wh), $0.baseAddress, Int32(ww), Int32(wh),
-                             GDT_Float32, 0, 0)
+                GDALRasterIO(
+                    band, GF_Read, Int32(x0), Int32(y0), Int32(ww), Int32(wh), $0.baseAddress, Int32(ww), Int32(wh),
+                    GDT_Float32, 0, 0)
             }
-            guard err == CE_None else { throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "reading the DEM's pixels failed")) }
+            guard err == CE_None else {
+                throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "reading the DEM's pixels failed"))
+            }
             if let nodata {
                 for i in 0..<(ww * wh) where window[i] == nodata || (nodata.isNaN && window[i].isNaN) { window[i] = .nan }
             }
@@ -125,8 +133,9 @@ extension DEMReader {
                 sy.withUnsafeBufferPointer { syp in
                     window.withUnsafeBufferPointer { win in
                         out.withUnsafeMutableBufferPointer { dst in
-                            let grid = DEMWindow(values: win.baseAddress!, x0: x0, y0: y0, width: ww, rasterWidth: rasterWidth,
-                                                 rasterHeight: rasterHeight)
+                            let grid = DEMWindow(
+                                values: win.baseAddress!, x0: x0, y0: y0, width: ww, rasterWidth: rasterWidth,
+                                rasterHeight: rasterHeight)
                             for k in 0..<(count * nx) {
                                 let x = sxp[k]
                                 if x.isNaN { continue }
@@ -143,8 +152,10 @@ extension DEMReader {
 
     /// The DEM pixels spanned across and down by the box's edges (sampled), in the DEM's pixel
     /// grid's axes; nil when no edge point transforms.
-    private func edgeSpan(_ transformer: DEMPixelTransformer, left: Double, top: Double, px: Double, py: Double, nx: Int, ny: Int,
-                          threshold: Double) -> (x: Double, y: Double)? {
+    private func edgeSpan(
+        _ transformer: DEMPixelTransformer, left: Double, top: Double, px: Double, py: Double, nx: Int, ny: Int,
+        threshold: Double
+    ) -> (x: Double, y: Double)? {
         let steps = 16
         var xs = [Double](), ys = [Double]()
         for k in 0...steps {

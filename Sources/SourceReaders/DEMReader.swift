@@ -93,32 +93,42 @@ public final class DEMReader {
     /// - Parameter errorThreshold: the largest error in source pixels of the transformer's
     ///   interpolation between exactly transformed points (0: every pixel transformed exactly;
     ///   nil: GDAL's default, 0.125).
-    public func elevations(minX: Double, minY: Double, maxX: Double, maxY: Double, size: Int, border: Int,
-                           sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
-        try elevations(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: size, height: size, border: border, sampling: sampling,
-                       errorThreshold: errorThreshold)
+    public func elevations(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, size: Int, border: Int,
+        sampling: Sampling, errorThreshold: Double? = nil
+    ) throws(SourceReaderError) -> [Float] {
+        try elevations(
+            minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: size, height: size, border: border, sampling: sampling,
+            errorThreshold: errorThreshold)
     }
 
     /// Elevations in metres of a Web Mercator box cut in `width` × `height` pixels (several
     /// tiles side by side: one warp for all of them), with `border` more pixels on every side,
     /// `width + 2 × border` values a row, rows north first.
-    public func elevations(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
-                           sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
+    public func elevations(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
+        sampling: Sampling, errorThreshold: Double? = nil
+    ) throws(SourceReaderError) -> [Float] {
         // Finer tile pixels than the DEM's: interpolated here from the DEM's pixels read once,
         // as GDAL's warper would (see `DEMBilinear`), when the band's voids are its nodata.
         if sampling == .bilinear,
-           let own = try bilinearElevations(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height, border: border,
-                                            errorThreshold: errorThreshold) {
+            let own = try bilinearElevations(
+                minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height, border: border,
+                errorThreshold: errorThreshold)
+        {
             return own
         }
-        return try warpedElevations(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height, border: border,
-                                    sampling: sampling, errorThreshold: errorThreshold)
+        return try warpedElevations(
+            minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height, border: border,
+            sampling: sampling, errorThreshold: errorThreshold)
     }
 
     /// `elevations(minX:minY:maxX:maxY:width:height:border:sampling:errorThreshold:)` by GDAL's
     /// warper, whatever the sampling.
-    public func warpedElevations(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
-                                 sampling: Sampling, errorThreshold: Double? = nil) throws(SourceReaderError) -> [Float] {
+    public func warpedElevations(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, border: Int,
+        sampling: Sampling, errorThreshold: Double? = nil
+    ) throws(SourceReaderError) -> [Float] {
         let nx = width + 2 * border, ny = height + 2 * border
         let px = (maxX - minX) / Double(width), py = (maxY - minY) / Double(height)
         guard let mem = GDALGetDriverByName("MEM"), let dst = GDALCreate(mem, "", Int32(nx), Int32(ny), 1, GDT_Float32, nil) else {
@@ -131,7 +141,8 @@ public final class DEMReader {
         // The warper skips the parts of the grid no source pixel reaches (leaving them as made,
         // zero): voids from the start.
         GDALFillRaster(GDALGetRasterBand(dst, 1), .nan, 0)
-        let args = ["-r", sampling.rawValue, "-wo", "INIT_DEST=NaN", "-s_srs", sourceWKT] + (errorThreshold.map { ["-et", "\($0)"] } ?? [])
+        let args =
+            ["-r", sampling.rawValue, "-wo", "INIT_DEST=NaN", "-s_srs", sourceWKT] + (errorThreshold.map { ["-et", "\($0)"] } ?? [])
             + ([.minimum, .maximum].contains(sampling) ? ["-ovr", "NONE"] : [])
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }

@@ -20,12 +20,15 @@ struct FootprintExtent {
     /// wrapped into ±180°, in two parts when it crosses 180°, and gets a window; through PROJ
     /// (longitudes within ±180°) it is split when it crosses. Degrees from control points or RPCs
     /// across the antimeridian are refused: their fit is not wrapped.
-    mutating func placeAcrossAntimeridian(lons: [Double], crs: SpatialReference, georeferencing: Georeferencing,
-                                          width: Int, path: String) throws(SourceReaderError) {
+    mutating func placeAcrossAntimeridian(
+        lons: [Double], crs: SpatialReference, georeferencing: Georeferencing,
+        width: Int, path: String
+    ) throws(SourceReaderError) {
         let crossing = Antimeridian.crossingSpan(lons)
         let slack = max(1e-9, 0.5 * (bounds.east - bounds.west) / Double(max(width, 1)))
         if crs.kind != nil, bounds.west < -180 - slack || bounds.east > 180 + slack,
-           georeferencing.affine != nil {
+            georeferencing.affine != nil
+        {
             window = (bounds.west + bounds.east) / 2
             if bounds.east - bounds.west >= 360 {
                 (bounds.west, bounds.east) = (-180, 180)
@@ -40,9 +43,14 @@ struct FootprintExtent {
         } else if crs.kind == nil, let span = crossing {
             split(across: span)
         } else if georeferencing.affine == nil,
-                  crossing.map({ $0.west < 180 - slack && $0.east > 180 + slack }) == true
-                    || bounds.west < -180 - slack || bounds.east > 180 + slack {
-            throw .transformFailed(path: path, reason: "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)")
+            crossing.map({ $0.west < 180 - slack && $0.east > 180 + slack }) == true
+                || bounds.west < -180 - slack || bounds.east > 180 + slack
+        {
+            throw .transformFailed(
+                path: path,
+                reason:
+                    "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"
+            )
         }
     }
 
@@ -77,16 +85,18 @@ struct FootprintExtent {
             let finePlaced = FootprintSampler.placed(fx, fy)
             let lons = finePlaced.map { fx[$0] }, lats = finePlaced.map { fy[$0] }
             if let w = lons.min(), let e = lons.max(), e - w < 180, let s = lats.min(), let n = lats.max() {
-                bounds = GeoBounds(west: min(bounds.west, w), south: min(bounds.south, s),
-                                   east: max(bounds.east, e), north: max(bounds.north, n))
+                bounds = GeoBounds(
+                    west: min(bounds.west, w), south: min(bounds.south, s),
+                    east: max(bounds.east, e), north: max(bounds.north, n))
                 parts = [bounds]
                 let fineStep = FootprintSampler.largestStep(xs: fx, ys: fy, side: fine + 1)
                 step = (min(step.lon, fineStep.lon), min(step.lat, fineStep.lat))
             }
         }
         func grown(_ b: GeoBounds) -> GeoBounds {
-            GeoBounds(west: max(-180, b.west - step.lon), south: max(-90, b.south - step.lat),
-                      east: min(180, b.east + step.lon), north: min(90, b.north + step.lat))
+            GeoBounds(
+                west: max(-180, b.west - step.lon), south: max(-90, b.south - step.lat),
+                east: min(180, b.east + step.lon), north: min(90, b.north + step.lat))
         }
         bounds = grown(bounds)
         parts = parts.map(grown)

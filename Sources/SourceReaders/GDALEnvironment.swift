@@ -42,10 +42,11 @@ public enum GDALEnvironment {
     static func collectingWarnings<T>(when collecting: Bool, _ body: () -> T) -> (T, [String]) {
         guard collecting else { return (body(), []) }
         let warnings = Unmanaged.passRetained(Warnings())
-        CPLPushErrorHandlerEx({ level, _, message in
-            guard level == CE_Warning, let message, let data = CPLGetErrorHandlerUserData() else { return }
-            Unmanaged<Warnings>.fromOpaque(data).takeUnretainedValue().messages.append(String(cString: message))
-        }, warnings.toOpaque())
+        CPLPushErrorHandlerEx(
+            { level, _, message in
+                guard level == CE_Warning, let message, let data = CPLGetErrorHandlerUserData() else { return }
+                Unmanaged<Warnings>.fromOpaque(data).takeUnretainedValue().messages.append(String(cString: message))
+            }, warnings.toOpaque())
         let value = body()
         CPLPopErrorHandler()
         let messages = warnings.takeRetainedValue().messages

@@ -75,7 +75,9 @@ public enum GDALFiles {
     /// archive a local virtual path opens (`/vsizip/quads.zip/a.tif` → `/vsizip/BASE/quads.zip/a.tif`).
     /// Network ones (`/vsicurl/`, `/vsis3/`) are left as they are.
     public static func resolve(_ path: String, relativeTo base: String) -> String {
-        if !path.hasPrefix("/"), isSubdatasetSyntax(path), !FileManager.default.fileExists(atPath: (base as NSString).appendingPathComponent(path)) {
+        if !path.hasPrefix("/"), isSubdatasetSyntax(path),
+            !FileManager.default.fileExists(atPath: (base as NSString).appendingPathComponent(path))
+        {
             // A subdataset name: its container resolved when relative; left as written when the
             // container cannot be found (the loader then reports it missing under that name).
             guard let s = subdataset(path, base: base), !s.file.hasPrefix("/") else { return path }
@@ -118,8 +120,10 @@ public enum GDALFiles {
         var st = Glibc.stat()
         let status = withUnsafeMutablePointer(to: &st) { VSIStatL(path, OpaquePointer($0)) }
         guard status == 0 else { return nil }
-        return (Int64(st.st_size), (st.st_mode & S_IFMT) == S_IFDIR,
-                Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        return (
+            Int64(st.st_size), (st.st_mode & S_IFMT) == S_IFDIR,
+            Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        )
         #else
         return nil
         #endif

@@ -108,8 +108,11 @@ public struct Neatline: Sendable, Hashable {
     /// pixel is drawn when its centre is inside, so it reaches half its size past the ring),
     /// within the raster. A level the builder halves itself (`WindowPlan`) may reach up to one of
     /// its pixels further, as it does past the raster's own edges.
-    public func drawnWindow(width: Int, height: Int, coarsest: (x: Double, y: Double) = (1, 1))
-        -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+    public func drawnWindow(
+        width: Int, height: Int, coarsest: (x: Double, y: Double) = (1, 1)
+    )
+        -> (x0: Int, y0: Int, x1: Int, y1: Int)
+    {
         let (gx, gy) = (coarsest.x / 2 + 1, coarsest.y / 2 + 1)
         let x0 = max(0, min(width, Int((xs.min()! - gx).rounded(.down))))
         let x1 = max(x0, min(width, Int((xs.max()! + gx).rounded(.up))))
@@ -140,8 +143,10 @@ public struct Neatline: Sendable, Hashable {
     /// Makes the pixels of an RGBA window (`x0`, `y0`, `width` × `height`, at a level whose
     /// pixels are `scaleX` × `scaleY` full-resolution ones) transparent where their centres lie
     /// outside the ring: one scanline of edge crossings a row.
-    public func clip(_ out: UnsafeMutablePointer<UInt8>, x0: Int, y0: Int, width: Int, height: Int,
-                     scaleX: Double = 1, scaleY: Double = 1) {
+    public func clip(
+        _ out: UnsafeMutablePointer<UInt8>, x0: Int, y0: Int, width: Int, height: Int,
+        scaleX: Double = 1, scaleY: Double = 1
+    ) {
         var line = [Double]()
         for row in 0..<height {
             crossings(atY: (Double(y0 + row) + 0.5) * scaleY, into: &line)

@@ -50,7 +50,8 @@ extension RasterDataset {
             GDALCreate(driver, file, Int32(width), Int32(height), Int32(bandCount), type, o.baseAddress)
         }
         guard let copy = created else {
-            throw .readFailed(path: path, reason: "drawing it into \(file) failed: \(GDALEnvironment.lastError(or: "GDAL could not create the file"))")
+            throw .readFailed(
+                path: path, reason: "drawing it into \(file) failed: \(GDALEnvironment.lastError(or: "GDAL could not create the file"))")
         }
         let sampleBytes = Int(GDALGetDataTypeSizeBytes(type))
         var buffer = [UInt8](repeating: 0, count: width * min(strip, height) * sampleBytes * (byRows ? 1 : bandCount))

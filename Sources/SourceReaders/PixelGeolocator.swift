@@ -36,8 +36,12 @@ public final class PixelGeolocator {
                 return GDALCreateTPSTransformer(Int32(g.count), g.baseAddress, 0)
             }
             guard let handle else {
-                throw .badGroundControlPoints(path: path, reason: GDALEnvironment.lastError(
-                    or: "GDAL cannot fit a \(method == .tps ? "thin-plate spline" : "polynomial") to them (are they in a line, or repeated?)"))
+                throw .badGroundControlPoints(
+                    path: path,
+                    reason: GDALEnvironment.lastError(
+                        or:
+                            "GDAL cannot fit a \(method == .tps ? "thin-plate spline" : "polynomial") to them (are they in a line, or repeated?)"
+                    ))
             }
             kind = method == .tps ? .spline(handle) : .polynomial(handle)
         case let .rationalPolynomials(items):

@@ -22,7 +22,8 @@ extension RasterDataset {
     /// A band's bits a sample when fewer than 8 (GDAL's `NBITS` item, `IMAGE_STRUCTURE` domain).
     static func bitsPerSample(_ band: GDALRasterBandH) -> Int? {
         guard let item = GDALGetMetadataItem(band, "NBITS", "IMAGE_STRUCTURE"), let n = Int(String(cString: item)),
-              (1..<8).contains(n) else { return nil }
+            (1..<8).contains(n)
+        else { return nil }
         return n
     }
 
@@ -30,8 +31,10 @@ extension RasterDataset {
     /// when given, else by the band count, a last band counting as alpha only when GDAL says so
     /// (its colour interpretation, or the dataset's mask being an alpha band), as gdal2tiles
     /// decides. So a 4-band red, green, blue, near-infrared image (NAIP) is read as RGB.
-    static func layout(path: String, bands: [GDALRasterBandH],
-                               chosen: [Int]?) throws(SourceReaderError) -> (BandLayout, [Int]) {
+    static func layout(
+        path: String, bands: [GDALRasterBandH],
+        chosen: [Int]?
+    ) throws(SourceReaderError) -> (BandLayout, [Int]) {
         let interp = bands.map { GDALGetRasterColorInterpretation($0) }
         let names = interp.map { String(cString: GDALGetColorInterpretationName($0)) }.joined(separator: ", ")
         let isPalette = { (i: Int) in interp[i - 1] == GCI_PaletteIndex && GDALGetRasterColorTable(bands[i - 1]) != nil }
@@ -42,10 +45,13 @@ extension RasterDataset {
             for b in chosen where !(1...bands.count).contains(b) {
                 throw .bandChoiceOutOfRange(path: path, band: b, bandCount: bands.count, names: names)
             }
-            let layouts: [BandLayout] = [isPalette(chosen[0]) ? .palette : .gray, isPalette(chosen[0]) ? .paletteAlpha : .grayAlpha, .rgb, .rgba]
+            let layouts: [BandLayout] = [
+                isPalette(chosen[0]) ? .palette : .gray, isPalette(chosen[0]) ? .paletteAlpha : .grayAlpha, .rgb, .rgba
+            ]
             return (layouts[chosen.count - 1], chosen)
         }
-        let lastIsAlpha = interp.last == GCI_AlphaBand
+        let lastIsAlpha =
+            interp.last == GCI_AlphaBand
             || GDALGetMaskFlags(bands[0]) & (GMF_ALPHA | GMF_PER_DATASET) == (GMF_ALPHA | GMF_PER_DATASET)
         switch bands.count {
         case 1:
@@ -62,8 +68,10 @@ extension RasterDataset {
         }
     }
 
-    func transparency(layout: BandLayout, bands: [GDALRasterBandH], colourBands: Int,
-                              options: ReadOptions) throws(SourceReaderError) -> Transparency {
+    func transparency(
+        layout: BandLayout, bands: [GDALRasterBandH], colourBands: Int,
+        options: ReadOptions
+    ) throws(SourceReaderError) -> Transparency {
         if let given = options.nodata {
             guard given.count == 1 || given.count == colourBands else {
                 throw .nodataCount(path: path, given: given.count, colourBands: colourBands)

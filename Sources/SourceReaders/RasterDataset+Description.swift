@@ -34,8 +34,9 @@ extension RasterDataset {
         let (georeferencing, crs, assumed) = try georeference(options: options)
 
         let colourBands = layout.hasAlpha ? bands.count - 1 : bands.count
-        let transparency = try transparency(layout: layout, bands: bands.map { $0! }, colourBands: colourBands,
-                                            options: options)
+        let transparency = try transparency(
+            layout: layout, bands: bands.map { $0! }, colourBands: colourBands,
+            options: options)
         var palette = [UInt8]()
         if layout.isPalette, let table = GDALGetRasterColorTable(bands[0]) {
             palette = [UInt8](repeating: 0, count: 256 * 4)
@@ -62,7 +63,9 @@ extension RasterDataset {
                 var given = [Double?](repeating: nil, count: colourBands)
                 if options.nodata != nil, let values = transparency.nodataValues { given = values.map { $0 } }
                 for (b, band) in bands.prefix(colourBands).enumerated() {
-                    guard let band, let range = try BandRange.of(band, path: path, nodata: given[b], signedBytes: signedBytes) else { continue }
+                    guard let band, let range = try BandRange.of(band, path: path, nodata: given[b], signedBytes: signedBytes) else {
+                        continue
+                    }
                     lo = min(lo, range.min)
                     hi = max(hi, range.max)
                 }
@@ -79,10 +82,11 @@ extension RasterDataset {
             unused.append(.scaleOn8Bit(palette: layout.isPalette))
         }
         let driver = GDALGetDatasetDriver(handle).flatMap { GDALGetDriverShortName($0) }.map { String(cString: $0) } ?? "?"
-        var description = RasterDescription(path: path, openOptions: openOptions, driver: driver, width: width, height: height,
-                                            layout: layout, dataType: typeName, bands: selected, georeferencing: georeferencing,
-                                            crs: crs, crsAssumed: assumed, transparency: transparency, palette: palette,
-                                            scale: scale, overviews: overviews(bands: bands.map { $0! }))
+        var description = RasterDescription(
+            path: path, openOptions: openOptions, driver: driver, width: width, height: height,
+            layout: layout, dataType: typeName, bands: selected, georeferencing: georeferencing,
+            crs: crs, crsAssumed: assumed, transparency: transparency, palette: palette,
+            scale: scale, overviews: overviews(bands: bands.map { $0! }))
         if scale == nil { description.bitsPerSample = bits }
         description.signedBytes = signedBytes
         description.nothingToDraw = nothingToDraw
@@ -91,8 +95,10 @@ extension RasterDataset {
         if layout.hasAlpha, type == GDT_Byte { description.alphaBitsPerSample = Self.bitsPerSample(bands[colourBands]!) }
         // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
         if let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty {
-            switch Neatline.read(wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
-                                 affine: georeferencing.affine != nil, width: width, height: height) {
+            switch Neatline.read(
+                wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
+                affine: georeferencing.affine != nil, width: width, height: height)
+            {
             case let .cuts(neatline): description.neatline = neatline
             case .cutsNothing: break
             case .offTheRaster: description.neatlineOffTheRaster = true

@@ -5,7 +5,9 @@ import Foundation
 
 extension RasterDataset {
     /// GDAL's virtual file systems that read over a network.
-    static let networkFileSystems = ["/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsihdfs", "/vsiwebhdfs"]
+    static let networkFileSystems = [
+        "/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsihdfs", "/vsiwebhdfs"
+    ]
 
     /// The files GDAL lists for the dataset other than the source itself (or its container).
     func companionFiles() -> [String] {

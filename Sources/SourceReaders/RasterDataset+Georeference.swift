@@ -7,8 +7,11 @@ extension RasterDataset {
     /// The raster's georeference (a geotransform, ground control points or RPCs, in GDAL's order
     /// of georeference sources: `.aux.xml`, the file, a world file) and its CRS: `options.crs`,
     /// else the declared one, else WGS 84 for a world file (`assumed` then).
-    public func georeference(options: ReadOptions) throws(SourceReaderError)
-        -> (georeferencing: Georeferencing, crs: SpatialReference, assumed: Bool) {
+    public func georeference(
+        options: ReadOptions
+    ) throws(SourceReaderError)
+        -> (georeferencing: Georeferencing, crs: SpatialReference, assumed: Bool)
+    {
         let georeferencing: Georeferencing
         let declaredCRS: UnsafePointer<CChar>?
         var gt = [Double](repeating: 0, count: 6)
@@ -31,14 +34,14 @@ extension RasterDataset {
         let crs: SpatialReference
         var assumed = false
         if case .rationalPolynomials = georeferencing {
-            crs = .wgs84   // RPCs map pixels to WGS 84 longitudes and latitudes, whatever `options.crs` says
+            crs = .wgs84 // RPCs map pixels to WGS 84 longitudes and latitudes, whatever `options.crs` says
         } else if let given = options.crs {
             crs = given
             assumed = true
         } else if let wkt = declaredCRS.map({ String(cString: $0) }), !wkt.isEmpty {
             crs = try SpatialReference(wkt: wkt)
         } else if hasWorldFile {
-            crs = .wgs84   // world files say nothing of the CRS; TrailMap's default for them
+            crs = .wgs84 // world files say nothing of the CRS; TrailMap's default for them
             assumed = true
         } else {
             throw .noCRS(path: path)

@@ -6,8 +6,10 @@ import Foundation
 extension RasterDataset {
     /// Reads a window of full resolution (`level` 0) or of overview `level - 1` of
     /// `description.overviews` as straight-alpha RGBA into `out` (`width * height * 4` bytes).
-    public func readRGBA(_ d: RasterDescription, level: Int, x0: Int, y0: Int, width w: Int, height h: Int,
-                         into out: UnsafeMutablePointer<UInt8>) throws(SourceReaderError) {
+    public func readRGBA(
+        _ d: RasterDescription, level: Int, x0: Int, y0: Int, width w: Int, height h: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws(SourceReaderError) {
         let n = w * h
         guard n > 0 else { return }
         var bands = [GDALRasterBandH]()
@@ -48,7 +50,7 @@ extension RasterDataset {
                 if floats.count < n { floats = [Float](repeating: 0, count: n) }
                 try floats.withUnsafeMutableBufferPointer { f throws(SourceReaderError) in
                     try read(bands[b], x0, y0, w, h, into: f.baseAddress!, type: GDT_Float32, pixelSpace: 4)
-                    if d.signedBytes {   // GDAL reads a SIGNEDBYTE band's values as 0...255
+                    if d.signedBytes { // GDAL reads a SIGNEDBYTE band's values as 0...255
                         for i in 0..<n where f[i] >= 128 { f[i] -= 256 }
                     }
                     Self.scale(UnsafeBufferPointer(rebasing: f[0..<n]), d, band: b, channel: channel, into: out, isNodata: &isNodata)
@@ -124,8 +126,10 @@ extension RasterDataset {
     /// Maps colour band `band`'s values from the description's scale to 0...255 into `channel` of
     /// the RGBA window, NaN transparent; clears `isNodata` (when not empty) where a value is not
     /// the band's nodata. The first band sets alpha.
-    private static func scale<T: BinaryFloatingPoint>(_ values: UnsafeBufferPointer<T>, _ d: RasterDescription, band b: Int,
-                                                      channel: Int, into out: UnsafeMutablePointer<UInt8>, isNodata: inout [Bool]) {
+    private static func scale<T: BinaryFloatingPoint>(
+        _ values: UnsafeBufferPointer<T>, _ d: RasterDescription, band b: Int,
+        channel: Int, into out: UnsafeMutablePointer<UInt8>, isNodata: inout [Bool]
+    ) {
         // A range wider than the largest Double (a Float64 band from -1e308 to 1e308) is halved
         // first, which is exact: (v - lo) * k == (v/2 - lo/2) * (2k).
         var (lo, hi) = d.scale!
@@ -138,7 +142,8 @@ extension RasterDataset {
         for i in 0..<values.count {
             let raw = Double(values[i]), v = raw * half
             if !isNodata.isEmpty && !v.isNaN
-                && (!nodataValue.isFinite || !(single ? nodataFloat.matches(Float(raw)) : raw == nodataValue)) {
+                && (!nodataValue.isFinite || !(single ? nodataFloat.matches(Float(raw)) : raw == nodataValue))
+            {
                 isNodata[i] = false
             }
             out[i * 4 + channel] = v.isNaN ? 0 : UInt8(max(0, min(255, ((v - lo) * k).rounded())))
@@ -148,8 +153,10 @@ extension RasterDataset {
 
     /// Multiplies the window's alpha by an 8-bit band's values (an alpha band, a mask) read over it;
     /// a band of fewer `bits` a sample is widened first.
-    private func multiplyAlpha(_ out: UnsafeMutablePointer<UInt8>, by band: GDALRasterBandH,
-                               _ x0: Int, _ y0: Int, _ w: Int, _ h: Int, bits: Int? = nil) throws(SourceReaderError) {
+    private func multiplyAlpha(
+        _ out: UnsafeMutablePointer<UInt8>, by band: GDALRasterBandH,
+        _ x0: Int, _ y0: Int, _ w: Int, _ h: Int, bits: Int? = nil
+    ) throws(SourceReaderError) {
         let n = w * h
         if bytes.count < n { bytes = [UInt8](repeating: 0, count: n) }
         try bytes.withUnsafeMutableBufferPointer { m throws(SourceReaderError) in
@@ -162,11 +169,14 @@ extension RasterDataset {
         for i in 0..<n where bytes[i] != 255 { out[i * 4 + 3] = UInt8(Int(out[i * 4 + 3]) * Int(bytes[i]) / 255) }
     }
 
-    private func read<T>(_ band: GDALRasterBandH, _ x0: Int, _ y0: Int, _ w: Int, _ h: Int,
-                         into buffer: UnsafeMutablePointer<T>, type: GDALDataType, pixelSpace: Int) throws(SourceReaderError) {
+    private func read<T>(
+        _ band: GDALRasterBandH, _ x0: Int, _ y0: Int, _ w: Int, _ h: Int,
+        into buffer: UnsafeMutablePointer<T>, type: GDALDataType, pixelSpace: Int
+    ) throws(SourceReaderError) {
         GDALEnvironment.resetError()
-        let err = GDALRasterIO(band, GF_Read, Int32(x0), Int32(y0), Int32(w), Int32(h), buffer, Int32(w), Int32(h),
-                               type, Int32(pixelSpace), Int32(pixelSpace * w))
+        let err = GDALRasterIO(
+            band, GF_Read, Int32(x0), Int32(y0), Int32(w), Int32(h), buffer, Int32(w), Int32(h),
+            type, Int32(pixelSpace), Int32(pixelSpace * w))
         guard err == CE_None else {
             throw .readFailed(path: path, reason: GDALEnvironment.lastError(or: "GDAL could not read a block (truncated or corrupt file?)"))
         }

@@ -18,8 +18,10 @@ public final class RasterDataset {
     /// `checkingOptions` is false (a source already inspected with the same options). With
     /// `file`, that file is opened in its place (a page `path` rendered once, `RenderedPage`),
     /// and errors still name `path`.
-    public init(path: String, openOptions: [String] = [], checkingOptions: Bool = true,
-                file: String? = nil) throws(SourceReaderError) {
+    public init(
+        path: String, openOptions: [String] = [], checkingOptions: Bool = true,
+        file: String? = nil
+    ) throws(SourceReaderError) {
         GDALEnvironment.prepare()
         GDALEnvironment.resetError()
         var list: [UnsafeMutablePointer<CChar>?] = openOptions.map { strdup($0) } + [nil]
@@ -75,7 +77,8 @@ public final class RasterDataset {
     /// The first key of `options` (`KEY=VALUE`) missing from the dataset's driver's open-option list.
     private static func unknownOpenOption(_ options: [String], dataset: GDALDatasetH) -> String? {
         guard !options.isEmpty else { return nil }
-        let list = GDALGetDatasetDriver(dataset)
+        let list =
+            GDALGetDatasetDriver(dataset)
             .flatMap { GDALGetMetadataItem(UnsafeMutableRawPointer($0), "DMD_OPENOPTIONLIST", nil) }
             .map { String(cString: $0).uppercased() } ?? ""
         for option in options {

@@ -65,8 +65,10 @@ public struct ReadOptions: Sendable {
         return !text[..<eq].contains(" ")
     }
 
-    public init(crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil,
-                gcpTransform: GCPTransform = .auto, bands: [Int]? = nil, openOptions: [String] = []) {
+    public init(
+        crs: SpatialReference? = nil, nodata: [Double]? = nil, scale: (min: Double, max: Double)? = nil,
+        gcpTransform: GCPTransform = .auto, bands: [Int]? = nil, openOptions: [String] = []
+    ) {
         self.crs = crs
         self.nodata = nodata
         self.scale = scale

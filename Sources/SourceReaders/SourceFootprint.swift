@@ -38,8 +38,10 @@ public struct SourceFootprint: Sendable, Equatable {
     /// `path` names the raster in errors: `transformFailed` when no point maps to degrees, or for
     /// a raster in degrees from control points or RPCs across the antimeridian;
     /// `outsideMercator` when its extent lies outside the Web Mercator range.
-    public init(path: String, width fullWidth: Int, height fullHeight: Int, crs: SpatialReference,
-                georeferencing: Georeferencing, window pixels: PixelBox? = nil) throws(SourceReaderError) {
+    public init(
+        path: String, width fullWidth: Int, height fullHeight: Int, crs: SpatialReference,
+        georeferencing: Georeferencing, window pixels: PixelBox? = nil
+    ) throws(SourceReaderError) {
         let whole = (x0: 0, y0: 0, x1: fullWidth, y1: fullHeight)
         let box = pixels.flatMap { $0.x1 > $0.x0 && $0.y1 > $0.y0 ? $0 : nil } ?? whole
         let (width, height) = (box.x1 - box.x0, box.y1 - box.y0)
@@ -53,8 +55,10 @@ public struct SourceFootprint: Sendable, Equatable {
         // before any wrapping.
         let corners = (lon0: xs[0], lat0: ys[0], lon1: xs[xs.count - 1], lat1: ys[ys.count - 1])
         let lons = Self.longitudes(xs: xs, ys: ys, valid: valid)
-        var extent = FootprintExtent(bounds: GeoBounds(west: lons.min()!, south: valid.map { ys[$0] }.min()!,
-                                                       east: lons.max()!, north: valid.map { ys[$0] }.max()!))
+        var extent = FootprintExtent(
+            bounds: GeoBounds(
+                west: lons.min()!, south: valid.map { ys[$0] }.min()!,
+                east: lons.max()!, north: valid.map { ys[$0] }.max()!))
         try extent.placeAcrossAntimeridian(lons: lons, crs: crs, georeferencing: georeferencing, width: width, path: path)
         if crs.kind == nil {
             extent.reachPoles(sampler)
@@ -64,14 +68,15 @@ public struct SourceFootprint: Sendable, Equatable {
         }
         let bounds = extent.bounds
         guard bounds.west >= -180.5, bounds.east <= 180.5, bounds.south >= -90.5, bounds.north <= 90.5,
-              let clipped = bounds.clippedToMercator
+            let clipped = bounds.clippedToMercator
         else { throw .outsideMercator(path: path, bounds: bounds) }
         self.bounds = bounds
         mercator = clipped.mercator
         parts = extent.parts
         longitudeWindow = extent.window
-        pixelSize = Self.pixelSize(corners: corners, acrossAntimeridian: parts.count == 2, parts: parts, bounds: bounds,
-                                   width: width, height: height)
+        pixelSize = Self.pixelSize(
+            corners: corners, acrossAntimeridian: parts.count == 2, parts: parts, bounds: bounds,
+            width: width, height: height)
     }
 
     /// The longitudes the extent is taken from: those of the points with a longitude of their
@@ -100,8 +105,10 @@ public struct SourceFootprint: Sendable, Equatable {
     /// parts either side of the antimeridian side by side) over the diagonal of the rows inside.
     /// `acrossAntimeridian`: the footprint lies either side of 180°, so corners whose longitudes
     /// are more than half a turn apart are close the other way round.
-    static func pixelSize(corners: (lon0: Double, lat0: Double, lon1: Double, lat1: Double), acrossAntimeridian: Bool,
-                          parts: [GeoBounds], bounds: GeoBounds, width: Int, height: Int) -> Double? {
+    static func pixelSize(
+        corners: (lon0: Double, lat0: Double, lon1: Double, lat1: Double), acrossAntimeridian: Bool,
+        parts: [GeoBounds], bounds: GeoBounds, width: Int, height: Int
+    ) -> Double? {
         let limit = WebMercator.maxLatitude, worldWidth = WebMercator.tileSpan(zoom: 0)
         let c = corners
         if [c.lon0, c.lat0, c.lon1, c.lat1].allSatisfy(\.isFinite), abs(c.lat0) <= limit, abs(c.lat1) <= limit {

@@ -66,7 +66,8 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
         case let .unsupportedBands(path, detail):
             Self.bandLayout(path, detail)
         case let .containerOfRasters(path, names):
-            Self.bandLayout(path, "no bands of its own: it holds \(Self.listed(names)); read one of them\(names.first.map { ", e.g. '\($0)'" } ?? "")")
+            Self.bandLayout(
+                path, "no bands of its own: it holds \(Self.listed(names)); read one of them\(names.first.map { ", e.g. '\($0)'" } ?? "")")
         case let .bandChoiceCount(path, count): Self.bandLayout(path, "the bands to read are 1 to 4 band numbers, got \(count)")
         case let .bandChoiceOutOfRange(path, band, bandCount, names):
             Self.bandLayout(path, "band \(band) is not one of its bands 1-\(bandCount) (\(names))")

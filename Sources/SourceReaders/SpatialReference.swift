@@ -63,13 +63,16 @@ public struct SpatialReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func classify(_ srs: OGRSpatialReferenceH) -> CRS? {
-        let criteria = CStringArray(["IGNORE_DATA_AXIS_TO_SRS_AXIS_MAPPING=YES",
-                                     "CRITERION=EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS"])
+        let criteria = CStringArray([
+            "IGNORE_DATA_AXIS_TO_SRS_AXIS_MAPPING=YES",
+            "CRITERION=EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS"
+        ])
         for (code, kind) in [(4326, CRS.epsg4326), (3857, .epsg3857)] {
             guard let reference = OSRNewSpatialReference(nil) else { continue }
             defer { OSRDestroySpatialReference(reference) }
             if OSRImportFromEPSG(reference, Int32(code)) == OGRERR_NONE,
-               OSRIsSameEx(srs, reference, criteria.constPointer) != 0 {
+                OSRIsSameEx(srs, reference, criteria.constPointer) != 0
+            {
                 return kind
             }
         }

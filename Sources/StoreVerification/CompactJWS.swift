@@ -22,8 +22,8 @@ struct CompactJWS: Sendable {
             throw .malformedJWS("expected 3 dot-separated parts, found \(parts.count)")
         }
         guard let headerData = Base64URL.decode(parts[0]),
-              let payload = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2])
+            let payload = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2])
         else { throw .malformedJWS("a part is not valid base64url") }
         guard let header = try? JSONDecoder().decode(JWSHeader.self, from: headerData) else {
             throw .malformedJWS("the header is not a JSON object with string 'alg' and 'x5c'")

@@ -33,8 +33,10 @@ extension SandboxStore {
     /// For `REFUND` and `REVOKE` the inner transaction carries `revocationDate` (now) and
     /// `revocationReason` (0); for other types those fields are removed. Each call has a fresh
     /// `notificationUUID`.
-    public func signNotification(type: String, subtype: String? = nil, transaction: JWSTransaction,
-                                 now: Date = Date()) throws(SandboxStoreError) -> String {
+    public func signNotification(
+        type: String, subtype: String? = nil, transaction: JWSTransaction,
+        now: Date = Date()
+    ) throws(SandboxStoreError) -> String {
         var inner = transaction
         if type == "REFUND" || type == "REVOKE" {
             inner.revocationDate = Self.milliseconds(now)
@@ -46,8 +48,9 @@ extension SandboxStore {
         let signedTransaction = try sign(transaction: inner, now: now)
         let notification = StoreNotification(
             notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
-            data: StoreNotificationData(bundleId: bundleId, bundleVersion: "1", environment: environment.rawValue,
-                                        signedTransactionInfo: signedTransaction),
+            data: StoreNotificationData(
+                bundleId: bundleId, bundleVersion: "1", environment: environment.rawValue,
+                signedTransactionInfo: signedTransaction),
             version: "2.0", signedDate: Self.milliseconds(now))
         return try sign(notification)
     }

@@ -23,15 +23,19 @@ public struct SandboxStore: Sendable {
     let leafKey: P256.Signing.PrivateKey
     private let encodedHeader: String
 
-    static let files = (root: "root.pem", intermediate: "intermediate.pem", leaf: "leaf.pem",
-                        key: "leaf-key.pem", config: "store.json")
+    static let files = (
+        root: "root.pem", intermediate: "intermediate.pem", leaf: "leaf.pem",
+        key: "leaf-key.pem", config: "store.json"
+    )
 
     /// Creates a new store in `directory` (created if needed) and returns it.
     ///
     /// - Throws: `SandboxStoreError.alreadyExists` when the folder holds a store and `force` is false.
     @discardableResult
-    public static func initialize(directory: String, bundleId: String, force: Bool = false,
-                                  options: SandboxStoreOptions = SandboxStoreOptions()) throws(SandboxStoreError) -> SandboxStore {
+    public static func initialize(
+        directory: String, bundleId: String, force: Bool = false,
+        options: SandboxStoreOptions = SandboxStoreOptions()
+    ) throws(SandboxStoreError) -> SandboxStore {
         let dir = URL(fileURLWithPath: directory)
         let fm = FileManager.default
         let existing = [files.root, files.intermediate, files.leaf, files.key, files.config]
@@ -62,8 +66,10 @@ public struct SandboxStore: Sendable {
 
     /// `initialize(directory:bundleId:force:options:)` for a file URL.
     @discardableResult
-    public static func initialize(directory: URL, bundleId: String, force: Bool = false,
-                                  options: SandboxStoreOptions = SandboxStoreOptions()) throws(SandboxStoreError) -> SandboxStore {
+    public static func initialize(
+        directory: URL, bundleId: String, force: Bool = false,
+        options: SandboxStoreOptions = SandboxStoreOptions()
+    ) throws(SandboxStoreError) -> SandboxStore {
         try initialize(directory: directory.path, bundleId: bundleId, force: force, options: options)
     }
 
@@ -73,7 +79,7 @@ public struct SandboxStore: Sendable {
         let configPath = dir.appendingPathComponent(Self.files.config).path
         let configData = try Self.read(configPath)
         guard let config = try? JSONDecoder().decode(SandboxStoreConfiguration.self, from: configData),
-              let environment = StoreEnvironment(rawValue: config.environment)
+            let environment = StoreEnvironment(rawValue: config.environment)
         else { throw .unreadable(path: configPath, reason: "not a sandbox store config (bundleId, environment)") }
         var chain: [Data] = []
         for name in [Self.files.leaf, Self.files.intermediate, Self.files.root] {
@@ -109,8 +115,9 @@ public struct SandboxStore: Sendable {
 
     /// A verifier that trusts this store's root, for its bundle id and environment.
     public func verifier(cachesVerifiedChains: Bool = true) throws(StoreVerificationError) -> SignedDataVerifier {
-        try SignedDataVerifier(rootCertificates: [rootCertificateDER], bundleId: bundleId, environment: environment,
-                               cachesVerifiedChains: cachesVerifiedChains)
+        try SignedDataVerifier(
+            rootCertificates: [rootCertificateDER], bundleId: bundleId, environment: environment,
+            cachesVerifiedChains: cachesVerifiedChains)
     }
 
     /// Signs `payload` (JSON) as an App Store JWS: ES256 with this store's x5c chain.

@@ -14,11 +14,13 @@ public enum SandboxStoreError: Error, CustomStringConvertible, Sendable, Equatab
     public var description: String {
         switch self {
         case .alreadyExists(let dir):
-            return "A sandbox store already exists in \(dir); pass --force (or force: true) to replace it, which invalidates every transaction it signed."
+            return
+                "A sandbox store already exists in \(dir); pass --force (or force: true) to replace it, which invalidates every transaction it signed."
         case .missingFile(let path):
             return "No sandbox store file at \(path); create one with `trailmap store sandbox init DIR`."
         case .unreadable(let path, let reason):
-            return "Cannot read the sandbox store file \(path): \(reason). Recreate the store with `trailmap store sandbox init DIR --force`."
+            return
+                "Cannot read the sandbox store file \(path): \(reason). Recreate the store with `trailmap store sandbox init DIR --force`."
         case .writeFailed(let path, let reason):
             return "Cannot write \(path): \(reason). Check that the folder is writable."
         case .signingFailed(let reason):

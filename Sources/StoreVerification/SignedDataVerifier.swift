@@ -38,9 +38,11 @@ public struct SignedDataVerifier: Sendable {
     ///   - cachesVerifiedChains: keep validated chains for 15 minutes (Apple's behaviour); off only to measure.
     ///   - clock: the current time, for the cache and for payloads without `signedDate`.
     /// - Throws: `StoreVerificationError.invalidConfiguration` when a root is not a DER certificate.
-    public init(rootCertificates: [Data], bundleId: String, environment: StoreEnvironment,
-                appAppleId: Int64? = nil, cachesVerifiedChains: Bool = true,
-                clock: @escaping @Sendable () -> Date = Date.init) throws(StoreVerificationError) {
+    public init(
+        rootCertificates: [Data], bundleId: String, environment: StoreEnvironment,
+        appAppleId: Int64? = nil, cachesVerifiedChains: Bool = true,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) throws(StoreVerificationError) {
         guard !rootCertificates.isEmpty else { throw .invalidConfiguration("no root certificates are configured") }
         var parsed: [Certificate] = []
         for (index, der) in rootCertificates.enumerated() {
@@ -130,8 +132,8 @@ public struct SignedDataVerifier: Sendable {
         let validationTime = Date(timeIntervalSince1970: Double(payload[keyPath: signedDate]) / 1000)
         let key = try await leafKey(chain: chain, validationTime: validationTime)
         guard jws.signature.count == 64,
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
-              key.isValidSignature(signature, for: jws.signingInput)
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
+            key.isValidSignature(signature, for: jws.signingInput)
         else { throw .badSignature }
         return payload
     }

@@ -18,8 +18,10 @@ public struct StoreNotification: Codable, Sendable, Hashable {
     public var signedDate: Int64
 
     /// Creates a notification payload (the sandbox store signs these).
-    public init(notificationType: String, subtype: String? = nil, notificationUUID: String,
-                data: StoreNotificationData?, version: String = "2.0", signedDate: Int64) {
+    public init(
+        notificationType: String, subtype: String? = nil, notificationUUID: String,
+        data: StoreNotificationData?, version: String = "2.0", signedDate: Int64
+    ) {
         self.notificationType = notificationType
         self.subtype = subtype
         self.notificationUUID = notificationUUID

@@ -16,8 +16,10 @@ public struct StoreNotificationData: Codable, Sendable, Hashable {
     public var status: Int32?
 
     /// Creates the data object of a notification.
-    public init(appAppleId: Int64? = nil, bundleId: String, bundleVersion: String? = nil, environment: String,
-                signedTransactionInfo: String?, signedRenewalInfo: String? = nil, status: Int32? = nil) {
+    public init(
+        appAppleId: Int64? = nil, bundleId: String, bundleVersion: String? = nil, environment: String,
+        signedTransactionInfo: String?, signedRenewalInfo: String? = nil, status: Int32? = nil
+    ) {
         self.appAppleId = appAppleId
         self.bundleId = bundleId
         self.bundleVersion = bundleVersion

@@ -40,13 +40,15 @@ final class VerifiedChainCache: @unchecked Sendable {
     /// Records a chain that validated.
     func insert(_ publicKey: P256.Signing.PublicKey, for key: Data, validFrom: Date, validUntil: Date, now: Date) {
         lock.withLock {
-            entries[key] = Entry(publicKey: publicKey, validFrom: validFrom, validUntil: validUntil,
-                                 expires: now.addingTimeInterval(Self.lifetime))
+            entries[key] = Entry(
+                publicKey: publicKey, validFrom: validFrom, validUntil: validUntil,
+                expires: now.addingTimeInterval(Self.lifetime))
             guard entries.count > Self.maximumCount else { return }
             entries = entries.filter { $0.value.expires > now }
             // Apple's cache stops at dropping expired entries; bound it for good by dropping the oldest.
             while entries.count > Self.maximumCount,
-                  let oldest = entries.min(by: { $0.value.expires < $1.value.expires }) {
+                let oldest = entries.min(by: { $0.value.expires < $1.value.expires })
+            {
                 entries[oldest.key] = nil
             }
         }

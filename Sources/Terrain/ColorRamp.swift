@@ -51,7 +51,9 @@ public struct ColorRamp: Sendable, Hashable {
             if key.lowercased() == "nv" {
                 void = colour
             } else if key.hasSuffix("%") {
-                guard let p = Double(key.dropLast()), p.isFinite, (0...100).contains(p) else { throw fail("\"\(key)\" is not a percentage from 0% to 100%") }
+                guard let p = Double(key.dropLast()), p.isFinite, (0...100).contains(p) else {
+                    throw fail("\"\(key)\" is not a percentage from 0% to 100%")
+                }
                 entries.append(Entry(position: .percent(p), rgba: colour))
             } else {
                 guard let e = Double(key), e.isFinite else { throw fail("\"\(key)\" is not an elevation, a percentage or nv") }
@@ -65,7 +67,9 @@ public struct ColorRamp: Sendable, Hashable {
     /// Reads and parses a ramp file.
     public static func load(path: String) throws(ColorRampError) -> ColorRamp {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
-        guard let text = String(data: data, encoding: .utf8) else { throw .badLine(path: path, line: 1, text: "", reason: "the file is not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .badLine(path: path, line: 1, text: "", reason: "the file is not UTF-8 text")
+        }
         return try parse(text, path: path)
     }
 
@@ -85,7 +89,7 @@ public struct ColorRamp: Sendable, Hashable {
         "white": [255, 255, 255, 255], "black": [0, 0, 0, 255], "red": [255, 0, 0, 255], "green": [0, 255, 0, 255],
         "blue": [0, 0, 255, 255], "yellow": [255, 255, 0, 255], "magenta": [255, 0, 255, 255], "cyan": [0, 255, 255, 255],
         "aqua": [0, 192, 192, 255], "grey": [192, 192, 192, 255], "gray": [192, 192, 192, 255], "orange": [255, 128, 0, 255],
-        "brown": [180, 77, 25, 255], "purple": [128, 0, 255, 255], "violet": [128, 0, 255, 255], "indigo": [0, 128, 255, 255],
+        "brown": [180, 77, 25, 255], "purple": [128, 0, 255, 255], "violet": [128, 0, 255, 255], "indigo": [0, 128, 255, 255]
     ]
 }
 

@@ -41,7 +41,8 @@ public enum Contours {
         guard low <= high else { return [] }
         let count = levels.count(from: low, to: high)
         guard count <= Double(ContourLevels.maxLevelsPerTile) else {
-            throw .tooManyLevels(count: count < 1e18 ? Int(count) : Int(1e18), limit: ContourLevels.maxLevelsPerTile, interval: levels.interval)
+            throw .tooManyLevels(
+                count: count < 1e18 ? Int(count) : Int(1e18), limit: ContourLevels.maxLevelsPerTile, interval: levels.interval)
         }
         guard let steps = levels.steps(from: low, to: high) else { return [] }
         let tracer = Tracer(grid: grid)

@@ -17,8 +17,11 @@ public enum ElevationError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case let .unreadable(path, reason): "\(path): cannot be read: \(reason)"
         case let .unknownEncoding(path, found):
-            if let found { "\(path): unknown terrain encoding '\(found)' (terrarium or mapbox)" }
-            else { "\(path): not a terrain bundle: its metadata names no encoding" }
+            if let found {
+                "\(path): unknown terrain encoding '\(found)' (terrarium or mapbox)"
+            } else {
+                "\(path): not a terrain bundle: its metadata names no encoding"
+            }
         case let .badZooms(path, detail): "\(path): bad zoom levels: \(detail)"
         case let .badTile(path, tile, detail): "\(path): tile \(tile): \(detail)"
         case let .notGeoreferenced(path): "\(path): the elevation raster has no georeference or no coordinate reference system"

@@ -29,7 +29,9 @@ public struct ElevationGrid: Sendable {
     /// around them all): `values` has `rasterWidth` values a row, and the tile's grid, border
     /// included, starts at column `x`, row `y` of it.
     public init(size: Int, border: Int, cutFrom values: [Float], rasterWidth: Int, x: Int, y: Int) {
-        self = values.withUnsafeBufferPointer { ElevationGrid(size: size, border: border, cutFrom: $0, rasterWidth: rasterWidth, x: x, y: y) }
+        self = values.withUnsafeBufferPointer {
+            ElevationGrid(size: size, border: border, cutFrom: $0, rasterWidth: rasterWidth, x: x, y: y)
+        }
     }
 
     /// The grid of one tile cut out of a larger one held in a buffer (see

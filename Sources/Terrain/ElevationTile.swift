@@ -16,7 +16,8 @@ struct ElevationTile: Sendable {
             throw .badTile(path: name, tile: tile, detail: "cannot be decoded: \(error)")
         }
         guard image.width == image.height, Self.acceptedSizes.contains(image.width) else {
-            throw .badTile(path: name, tile: tile, detail: "\(image.width)x\(image.height) pixels is not a square terrain tile of 256 or 512")
+            throw .badTile(
+                path: name, tile: tile, detail: "\(image.width)x\(image.height) pixels is not a square terrain tile of 256 or 512")
         }
         size = image.width
         let pixels = image.pixels

@@ -11,8 +11,10 @@ public enum Hillshade {
     /// A void neighbour is taken as the pixel itself (gdaldem's `-compute_edges` behaviour).
     ///
     /// - Parameter groundPixelSize: the size in metres on the ground of a pixel of tile row `y`.
-    public static func shade(_ grid: ElevationGrid, options: HillshadeOptions,
-                             groundPixelSize: (Int) -> Double) -> [UInt8] {
+    public static func shade(
+        _ grid: ElevationGrid, options: HillshadeOptions,
+        groundPixelSize: (Int) -> Double
+    ) -> [UInt8] {
         let light = Light(options)
         switch options.mode {
         case .single: return shade(grid, groundPixelSize: groundPixelSize) { light.single($0, $1) }
@@ -23,8 +25,10 @@ public enum Hillshade {
 
     /// Horn's gradient of every non-void pixel, `kernel` turning it into a shade (1–255, unrounded).
     @inline(__always)
-    private static func shade(_ grid: ElevationGrid, groundPixelSize: (Int) -> Double,
-                              kernel: (_ gx: Double, _ gy: Double) -> Double) -> [UInt8] {
+    private static func shade(
+        _ grid: ElevationGrid, groundPixelSize: (Int) -> Double,
+        kernel: (_ gx: Double, _ gy: Double) -> Double
+    ) -> [UInt8] {
         let n = grid.size, s = grid.stride, b = grid.border
         precondition(b >= 1, "a hillshade needs a border of at least one pixel")
         return [UInt8](unsafeUninitializedCapacity: n * n) { out, initialized in
@@ -32,7 +36,7 @@ public enum Hillshade {
                 let base = v.baseAddress!
                 for y in 0..<n {
                     let res = groundPixelSize(y)
-                    let invEW = 1 / res, invNS = -1 / res  // north-up: gdaldem's nsres is negative
+                    let invEW = 1 / res, invNS = -1 / res // north-up: gdaldem's nsres is negative
                     let centreRow = base + (y + b) * s + b
                     let above = centreRow - s, below = centreRow + s
                     let line = out.baseAddress! + y * n

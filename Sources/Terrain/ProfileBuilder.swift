@@ -2,8 +2,10 @@
 public enum ProfileBuilder {
     /// The profile of `line` (latitude/longitude points, in order). The point count is checked
     /// first (before any point is looked at), then every coordinate, then the spacing.
-    public static func profile(_ line: [GeoPoint], options: ProfileOptions = ProfileOptions(),
-                               source: some ElevationSource) throws(ProfileError) -> ElevationProfile {
+    public static func profile(
+        _ line: [GeoPoint], options: ProfileOptions = ProfileOptions(),
+        source: some ElevationSource
+    ) throws(ProfileError) -> ElevationProfile {
         try LineValidation.checkCount(line.count, limit: options.maxPoints)
         try LineValidation.checkCoordinates(line)
         let asked = options.spacing ?? ProfileOptions.defaultSpacing
@@ -17,8 +19,10 @@ public enum ProfileBuilder {
     }
 
     /// The totals over sampled positions and their elevations.
-    static func summarize(positions: [(distance: Double, point: GeoPoint)], heights: [Double?],
-                          length: Double, spacing: Double) throws(ProfileError) -> ElevationProfile {
+    static func summarize(
+        positions: [(distance: Double, point: GeoPoint)], heights: [Double?],
+        length: Double, spacing: Double
+    ) throws(ProfileError) -> ElevationProfile {
         var samples = [ProfileSample]()
         samples.reserveCapacity(positions.count)
         var ascent = 0.0, descent = 0.0
@@ -43,7 +47,8 @@ public enum ProfileBuilder {
             samples.append(ProfileSample(distance: distance, point: point, elevation: e, grade: grade))
         }
         guard let lowest, let highest else { throw .noElevation }
-        return ElevationProfile(length: length, spacing: spacing, ascent: ascent, descent: descent,
-                                maxGrade: maxGrade, minGrade: minGrade, lowest: lowest, highest: highest, samples: samples)
+        return ElevationProfile(
+            length: length, spacing: spacing, ascent: ascent, descent: descent,
+            maxGrade: maxGrade, minGrade: minGrade, lowest: lowest, highest: highest, samples: samples)
     }
 }

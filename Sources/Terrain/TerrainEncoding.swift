@@ -31,8 +31,8 @@ public enum TerrainEncoding: String, Sendable, CaseIterable, Codable {
     /// The lowest and highest elevations the encoding can hold, in metres.
     public var representableRange: ClosedRange<Double> {
         switch self {
-        case .terrarium: -32768.0 ... (65535.0 + 255.0 / 256.0 - 32768.0)
-        case .mapbox: -10000.0 ... (-10000.0 + Double(0xFF_FFFF) * 0.1)
+        case .terrarium: -32768.0...(65535.0 + 255.0 / 256.0 - 32768.0)
+        case .mapbox: -10000.0...(-10000.0 + Double(0xFF_FFFF) * 0.1)
         }
     }
 

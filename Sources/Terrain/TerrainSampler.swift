@@ -57,7 +57,9 @@ public final class TerrainSampler: ElevationSource {
 
     /// Bilinear sample at Web Mercator metres (`x`, `y`) in zoom `z` of source `i`, whose tiles are
     /// `size` pixels; nil when the nearest pixel is void.
-    private func sample(source i: Int, zoom z: Int, size: Int, x: Double, y: Double, held: inout HeldTiles) throws(ElevationError) -> Double? {
+    private func sample(
+        source i: Int, zoom z: Int, size: Int, x: Double, y: Double, held: inout HeldTiles
+    ) throws(ElevationError) -> Double? {
         let span = WebMercator.tileSpan(zoom: z)
         let world = size << z
         // Global pixel coordinates, relative to pixel centres.

@@ -56,7 +56,9 @@ final class Reader {
         if let override {
             crs = override
         } else {
-            guard let wktPointer = GDALGetProjectionRef(ds), !String(cString: wktPointer).isEmpty else { throw .notGeoreferenced(path: path) }
+            guard let wktPointer = GDALGetProjectionRef(ds), !String(cString: wktPointer).isEmpty else {
+                throw .notGeoreferenced(path: path)
+            }
             do { crs = try SpatialReference(wkt: String(cString: wktPointer)) } catch { throw .notGeoreferenced(path: path) }
         }
         do { transformer = try CoordinateTransformer(from: .wgs84, to: crs, path: path) } catch {

@@ -15,10 +15,12 @@ public final class CacheSystem: Sendable {
     public init(_ configuration: CacheConfiguration = CacheConfiguration()) {
         self.configuration = configuration
         // With prefetch on, the cache counts requests per neighbourhood for the predictor too.
-        cache = TileCache(budget: configuration.budget, policy: configuration.policy,
-                          countsRequests: configuration.policy == .gdsf || configuration.prefetch)
-        bundles = BundleManager(maxOpen: configuration.maxOpenBundles, idleTimeout: configuration.bundleIdleTimeout,
-                                bundleCost: configuration.bundleCost, cache: cache)
+        cache = TileCache(
+            budget: configuration.budget, policy: configuration.policy,
+            countsRequests: configuration.policy == .gdsf || configuration.prefetch)
+        bundles = BundleManager(
+            maxOpen: configuration.maxOpenBundles, idleTimeout: configuration.bundleIdleTimeout,
+            bundleCost: configuration.bundleCost, cache: cache)
         pressure = MemoryPressureMonitor(settings: configuration.pressure, cache: cache, bundles: bundles)
         prefetcher = configuration.prefetch ? Prefetcher(cache: cache) : nil
     }
@@ -39,10 +41,11 @@ public final class CacheSystem: Sendable {
     public var snapshot: CacheSnapshot {
         let status = pressure.status
         let counts = bundles.counts
-        return CacheSnapshot(statistics: cache.statistics, level: status.level, measuredLevel: status.measured,
-                             forcedLevel: status.forced, reading: status.reading, openBundles: bundles.openCount,
-                             maxOpenBundles: bundles.maxOpen, bundleOpens: counts.opens, bundleCloses: counts.closes,
-                             prefetch: prefetcher != nil)
+        return CacheSnapshot(
+            statistics: cache.statistics, level: status.level, measuredLevel: status.measured,
+            forcedLevel: status.forced, reading: status.reading, openBundles: bundles.openCount,
+            maxOpenBundles: bundles.maxOpen, bundleOpens: counts.opens, bundleCloses: counts.closes,
+            prefetch: prefetcher != nil)
     }
 }
 

@@ -28,10 +28,16 @@ public struct CachedTile: Sendable, Equatable {
     public static func mediaType(of head: UnsafeRawBufferPointer) -> String {
         let n = head.count
         if n >= 8, head[0] == 0x89, head[1] == 0x50, head[2] == 0x4E, head[3] == 0x47,
-           head[4] == 0x0D, head[5] == 0x0A, head[6] == 0x1A, head[7] == 0x0A { return "image/png" }
+            head[4] == 0x0D, head[5] == 0x0A, head[6] == 0x1A, head[7] == 0x0A
+        {
+            return "image/png"
+        }
         if n >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return "image/jpeg" }
         if n >= 12, head[0] == 0x52, head[1] == 0x49, head[2] == 0x46, head[3] == 0x46,
-           head[8] == 0x57, head[9] == 0x45, head[10] == 0x42, head[11] == 0x50 { return "image/webp" }
+            head[8] == 0x57, head[9] == 0x45, head[10] == 0x42, head[11] == 0x50
+        {
+            return "image/webp"
+        }
         return "application/octet-stream"
     }
 

@@ -86,15 +86,18 @@ public final class PrefetchPredictor: Sendable {
             let typical = s.typical
             // The track is changed where it is stored (one hash of the client; a copy would
             // duplicate its pending set whenever predictions are issued).
-            return Self.follow(&s.clients[client, default: Track(key: key, now: now, typical: typical)], key: key, now: now,
-                               tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
-                               popularity: PlaceCounts(own: s.popularity, cache: places),
-                               paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical)
+            return Self.follow(
+                &s.clients[client, default: Track(key: key, now: now, typical: typical)], key: key, now: now,
+                tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
+                popularity: PlaceCounts(own: s.popularity, cache: places),
+                paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical)
         }
     }
 
-    private static func follow(_ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
-                               popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int)) -> Prediction {
+    private static func follow(
+        _ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
+        popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int)
+    ) -> Prediction {
         let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         track.tick = tick
@@ -281,8 +284,11 @@ struct Track {
         let ay = moveY != 0 && lastMoveY != 0 && moveY.signum() == lastMoveY.signum() ? moveY - lastMoveY : 0
         let px = clamp(moveX + ax, v.width), py = clamp(moveY + ay, v.height)
         // Along a trail under the viewport: the step follows the trail's course.
-        if let paths, let shift = paths.follow(centre: SIMD2(v.cx, v.cy), move: SIMD2(Double(px), Double(py)), z: z,
-                                               reach: Double(max(v.width, v.height)) / 2 + 0.5) {
+        if let paths,
+            let shift = paths.follow(
+                centre: SIMD2(v.cx, v.cy), move: SIMD2(Double(px), Double(py)), z: z,
+                reach: Double(max(v.width, v.height)) / 2 + 0.5)
+        {
             let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
             if sx != 0 || sy != 0 { return next(v, v.shifted(sx, sy)) }
         }
@@ -333,10 +339,11 @@ struct Track {
         let dz = t.z - z
         // A zoom whose centre is not under the viewport (one tile of slack) is a jump.
         let old = viewport
-        let jumped = old.map { v -> Bool in
-            let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
-            return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
-        } ?? false
+        let jumped =
+            old.map { v -> Bool in
+                let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
+                return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
+            } ?? false
         z = t.z
         hasMoved = !jumped
         if jumped { seeded = false }

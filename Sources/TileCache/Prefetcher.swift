@@ -26,9 +26,11 @@ public final class Prefetcher: Sendable {
     /// `within` tells cheaply whether a predicted tile can exist (its zoom level is in the bundle);
     /// `load` reads one tile (nil if the bundle lacks it); it runs on the prefetch queue.
     /// `now` is the request's time in milliseconds (`PrefetchPredictor.milliseconds()`).
-    public func observe(client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(),
-                        within: (TileKey) -> Bool = { _ in true },
-                        load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
+    public func observe(
+        client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(),
+        within: (TileKey) -> Bool = { _ in true },
+        load: @escaping @Sendable (TileKey) throws -> CachedTile?
+    ) {
         // A session that asks for its viewport again expects the tile it asked for and the held
         // predictions at its next step; the predictions not held may be loaded (one lock).
         let prediction = predictor.predict(client: client, key: key, now: now)

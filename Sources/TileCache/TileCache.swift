@@ -46,11 +46,14 @@ public final class TileCache: Sendable {
     /// neighbourhood (4x4 tiles of one zoom), halved every `popularityHalfLife` requests, when
     /// `countsRequests` (by default: when the policy weighs popularity); a policy that weighs
     /// popularity (GDSF) credits a tile coming in with it.
-    public init(budget: Int, policy: PolicyKind = .gdsf, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife,
-                countsRequests: Bool? = nil) {
+    public init(
+        budget: Int, policy: PolicyKind = .gdsf, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife,
+        countsRequests: Bool? = nil
+    ) {
         self.budget = max(0, budget)
-        var s = State(policy: policy.make(capacity: max(0, budget), keyType: TileKey.self),
-                      places: Popularity(halfLife: popularityHalfLife))
+        var s = State(
+            policy: policy.make(capacity: max(0, budget), keyType: TileKey.self),
+            places: Popularity(halfLife: popularityHalfLife))
         s.weighsPopularity = policy == .gdsf
         s.countsRequests = countsRequests ?? s.weighsPopularity
         self.countsRequests = s.countsRequests
@@ -105,8 +108,10 @@ public final class TileCache: Sendable {
         return true
     }
 
-    private func lead(_ key: TileKey, flight: Flight, priority: AdmissionPriority,
-                      load: () throws -> CachedTile?) throws -> CachedTile? {
+    private func lead(
+        _ key: TileKey, flight: Flight, priority: AdmissionPriority,
+        load: () throws -> CachedTile?
+    ) throws -> CachedTile? {
         let result = Result { try load() }
         state.withLock { s in
             s.flights[key] = nil

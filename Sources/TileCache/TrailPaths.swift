@@ -97,7 +97,8 @@ public struct TrailPaths: Sendable {
                 // bend right at the viewport); at a line's end, the way ahead does.
                 let travelled = origin - Self.walk(line, from: at.index, t: at.t, distance: step, forward: !forward)
                 let travelledLength = (travelled * travelled).sum().squareRoot()
-                let cosine = travelledLength >= step / 4
+                let cosine =
+                    travelledLength >= step / 4
                     ? (travelled * direction).sum() / travelledLength
                     : (shift * direction).sum() / shiftLength
                 guard cosine >= 0.5 else { continue }
@@ -142,5 +143,7 @@ public struct TrailPaths: Sendable {
         return SIMD2(Swift.max(0, Swift.min(1, x)), Swift.max(0, Swift.min(1, y)))
     }
 
-    private static func cell(_ x: Int, _ y: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: x)) << 32 | UInt64(UInt32(truncatingIfNeeded: y)) }
+    private static func cell(_ x: Int, _ y: Int) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: x)) << 32 | UInt64(UInt32(truncatingIfNeeded: y))
+    }
 }

@@ -25,8 +25,10 @@ public enum Antimeridian {
     /// west of 180° and east of -180°; a box within ±180° as itself.
     public static func parts(_ b: GeoBounds) -> [GeoBounds] {
         guard b.east > 180, b.west < 180 else { return [b] }
-        return [GeoBounds(west: b.west, south: b.south, east: 180, north: b.north),
-                GeoBounds(west: -180, south: b.south, east: b.east - 360, north: b.north)]
+        return [
+            GeoBounds(west: b.west, south: b.south, east: 180, north: b.north),
+            GeoBounds(west: -180, south: b.south, east: b.east - 360, north: b.north)
+        ]
     }
 
     /// The centre longitude of boxes (each within ±180°) taken together on the circle: the middle

@@ -22,7 +22,7 @@ public struct GeoBounds: Hashable, Sendable, Codable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
-              [w, s, e, n].allSatisfy(\.isFinite), w < e, s < n
+            [w, s, e, n].allSatisfy(\.isFinite), w < e, s < n
         else { return nil }
         self.init(west: w, south: s, east: e, north: n)
     }
@@ -38,15 +38,17 @@ public struct GeoBounds: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The overlap of two boxes, or nil when they do not overlap.
     public func intersection(_ o: GeoBounds) -> GeoBounds? {
-        let b = GeoBounds(west: max(west, o.west), south: max(south, o.south),
-                          east: min(east, o.east), north: min(north, o.north))
+        let b = GeoBounds(
+            west: max(west, o.west), south: max(south, o.south),
+            east: min(east, o.east), north: min(north, o.north))
         return (b.west < b.east && b.south < b.north) ? b : nil
     }
 
     /// The smallest box holding both.
     public func union(_ o: GeoBounds) -> GeoBounds {
-        GeoBounds(west: min(west, o.west), south: min(south, o.south),
-                  east: max(east, o.east), north: max(north, o.north))
+        GeoBounds(
+            west: min(west, o.west), south: min(south, o.south),
+            east: max(east, o.east), north: max(north, o.north))
     }
 
     /// Centre point (lon, lat).

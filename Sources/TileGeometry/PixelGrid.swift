@@ -25,9 +25,10 @@ public struct PixelGrid: Hashable, Sendable {
 
     /// The georeference that stretches an image of the given size over a box in `crs` units.
     public init(crs: CRS, bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), width: Int, height: Int) {
-        self.init(crs: crs, originX: bounds.minX, originY: bounds.maxY,
-                  pixelWidth: (bounds.maxX - bounds.minX) / Double(width),
-                  pixelHeight: (bounds.maxY - bounds.minY) / Double(height))
+        self.init(
+            crs: crs, originX: bounds.minX, originY: bounds.maxY,
+            pixelWidth: (bounds.maxX - bounds.minX) / Double(width),
+            pixelHeight: (bounds.maxY - bounds.minY) / Double(height))
     }
 
     /// Pixel coordinate (fractional, edges at integers) of a CRS x.

@@ -43,8 +43,10 @@ public struct TileID: Hashable, Sendable, CustomStringConvertible {
 
     /// The four tiles one zoom level down.
     public var children: [TileID] {
-        [TileID(unchecked: z + 1, x * 2, y * 2), TileID(unchecked: z + 1, x * 2 + 1, y * 2),
-         TileID(unchecked: z + 1, x * 2, y * 2 + 1), TileID(unchecked: z + 1, x * 2 + 1, y * 2 + 1)]
+        [
+            TileID(unchecked: z + 1, x * 2, y * 2), TileID(unchecked: z + 1, x * 2 + 1, y * 2),
+            TileID(unchecked: z + 1, x * 2, y * 2 + 1), TileID(unchecked: z + 1, x * 2 + 1, y * 2 + 1)
+        ]
     }
 
     public var description: String { "\(z)/\(x)/\(y)" }

@@ -23,8 +23,9 @@ public struct TileRange: Hashable, Sendable, Sequence, CustomStringConvertible {
         let eps = span * 1e-9
         func col(_ x: Double) -> Int { Swift.min(Swift.max(Int(((x + WebMercator.originShift) / span).rounded(.down)), 0), n - 1) }
         func row(_ y: Double) -> Int { Swift.min(Swift.max(Int(((WebMercator.originShift - y) / span).rounded(.down)), 0), n - 1) }
-        self.init(z: z, minX: col(m.minX + eps), maxX: col(m.maxX - eps),
-                  minY: row(m.maxY - eps), maxY: row(m.minY + eps))
+        self.init(
+            z: z, minX: col(m.minX + eps), maxX: col(m.maxX - eps),
+            minY: row(m.maxY - eps), maxY: row(m.minY + eps))
     }
 
     /// Number of tiles in the range.

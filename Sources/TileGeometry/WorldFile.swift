@@ -79,7 +79,8 @@ public struct GeoSidecar: Codable, Sendable {
         }
         let b = sidecar.bounds
         guard b.count == 4, b.allSatisfy(\.isFinite), b[0] < b[2], b[1] < b[3] else {
-            throw .malformed(path: path, reason: "bounds must be 4 finite numbers [west, south, east, north] with west < east and south < north")
+            throw .malformed(
+                path: path, reason: "bounds must be 4 finite numbers [west, south, east, north] with west < east and south < north")
         }
         return PixelGrid(crs: crs, bounds: (b[0], b[1], b[2], b[3]), width: width, height: height)
     }

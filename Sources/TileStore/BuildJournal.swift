@@ -31,12 +31,12 @@ public struct BuildUnitRecord: Sendable {
 /// only in shard parts).
 enum BuildJournalSchema {
     static let create = """
-    CREATE TABLE IF NOT EXISTS trailmap_build (name TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS trailmap_units (
-        band INTEGER NOT NULL, zoom_level INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, root BLOB,
-        PRIMARY KEY (band, zoom_level, x, y)
-    );
-    """
+        CREATE TABLE IF NOT EXISTS trailmap_build (name TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS trailmap_units (
+            band INTEGER NOT NULL, zoom_level INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, root BLOB,
+            PRIMARY KEY (band, zoom_level, x, y)
+        );
+        """
 
     static func units(_ db: Database) throws -> [BuildUnit] {
         guard try db.tableExists("trailmap_units") else { return [] }
@@ -48,8 +48,9 @@ enum BuildJournalSchema {
     }
 
     static func root(_ db: Database, _ unit: BuildUnit) throws -> [UInt8]? {
-        let data = try Data.fetchOne(db, sql: "SELECT root FROM trailmap_units WHERE band = ? AND zoom_level = ? AND x = ? AND y = ?",
-                                     arguments: [unit.band, unit.tile.z, unit.tile.x, unit.tile.y])
+        let data = try Data.fetchOne(
+            db, sql: "SELECT root FROM trailmap_units WHERE band = ? AND zoom_level = ? AND x = ? AND y = ?",
+            arguments: [unit.band, unit.tile.z, unit.tile.x, unit.tile.y])
         return data.map { [UInt8]($0) }
     }
 

@@ -36,8 +36,10 @@ public enum BundleExporter {
     /// Exports `source` (either layout) into `dir`, creating it (and its parents) as needed.
     /// A `dir` that exists and is not empty is refused unless `force`, in which case files of the
     /// same names are replaced and other files are left alone. `progress` is called after each tile.
-    public static func export(from source: String, to dir: String, force: Bool = false,
-                              progress: (ExportProgress) -> Void = { _ in }) throws(TileStoreError) -> ExportStats {
+    public static func export(
+        from source: String, to dir: String, force: Bool = false,
+        progress: (ExportProgress) -> Void = { _ in }
+    ) throws(TileStoreError) -> ExportStats {
         var dir = dir
         while dir.count > 1, dir.hasSuffix("/") { dir.removeLast() }
         let reader = try BundleReader(path: source)
@@ -99,7 +101,8 @@ public enum BundleExporter {
     /// not by its name or `Content-Type`. (mbutil's export also gives all tiles one extension.)
     public static func fileExtension(format: String?) -> String {
         guard let format = format?.lowercased(), !format.isEmpty, format.utf8.count <= 16,
-              format.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else { return "png" }
+            format.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
+        else { return "png" }
         return format == "jpeg" ? "jpg" : format
     }
 
@@ -116,7 +119,8 @@ public enum BundleExporter {
                 throw .invalidArgument("\(dir): cannot list the folder: \(error.localizedDescription)")
             }
             if !names.isEmpty, !force {
-                throw .invalidArgument("\(dir): folder is not empty (\(names.count) entries); choose an empty or new folder, or --force to write over it")
+                throw .invalidArgument(
+                    "\(dir): folder is not empty (\(names.count) entries); choose an empty or new folder, or --force to write over it")
             }
         } else {
             try makeFolders(dir)
@@ -148,7 +152,8 @@ public enum BundleExporter {
         let code = errno
         var isDir: ObjCBool = false
         if code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { return }
-        throw .invalidArgument("\(path): cannot create the folder: \(code == EEXIST ? "a file of that name exists" : String(cString: strerror(code)))")
+        throw .invalidArgument(
+            "\(path): cannot create the folder: \(code == EEXIST ? "a file of that name exists" : String(cString: strerror(code)))")
     }
 
     /// Writes `data` to `temporary` and renames it to `path`.

@@ -5,8 +5,10 @@ import TileGeometry
 public enum BundleExtractor {
     /// Copies every tile overlapping `bbox` (at every zoom level of the source) into `output`,
     /// with metadata bounds set to the overlap. Returns what was written.
-    public static func extract(from source: String, bbox: GeoBounds, to output: String,
-                               name: String? = nil) throws(TileStoreError) -> BundleWriteStats {
+    public static func extract(
+        from source: String, bbox: GeoBounds, to output: String,
+        name: String? = nil
+    ) throws(TileStoreError) -> BundleWriteStats {
         let reader = try BundleReader(path: source)
         var problems = [String]()
         var meta = try reader.metadata(problems: &problems)

@@ -30,10 +30,12 @@ extension BundleLayer {
         switch error {
         case let DecodingError.keyNotFound(key, ctx): "\"\(key.stringValue)\" is missing\(place(ctx))"
         case let DecodingError.typeMismatch(_, ctx) where ctx.codingPath.isEmpty,
-             let DecodingError.dataCorrupted(ctx) where ctx.codingPath.isEmpty: "not a JSON array of layers"
+            let DecodingError.dataCorrupted(ctx) where ctx.codingPath.isEmpty:
+            "not a JSON array of layers"
         case let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx): "wrong type\(place(ctx))"
         case let DecodingError.dataCorrupted(ctx):
-            ctx.codingPath.last?.stringValue == "kind" ? "kind must be series or overlay\(place(ctx, field: false))" : "invalid value\(place(ctx))"
+            ctx.codingPath.last?.stringValue == "kind"
+                ? "kind must be series or overlay\(place(ctx, field: false))" : "invalid value\(place(ctx))"
         default: "\(error)"
         }
     }

@@ -59,7 +59,7 @@ public struct BundleLayer: Sendable, Equatable, Codable {
     public static func decode(metadata pairs: [String: String]) -> [BundleLayer]? {
         guard let text = pairs[metadataKey] else { return [] }
         guard let layers = try? JSONDecoder().decode([BundleLayer].self, from: Data(text.utf8)),
-              layers.allSatisfy({ $0.minzoom <= $0.maxzoom && $0.minzoom >= 0 })
+            layers.allSatisfy({ $0.minzoom <= $0.maxzoom && $0.minzoom >= 0 })
         else { return nil }
         return layers
     }

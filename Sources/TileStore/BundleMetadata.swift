@@ -46,8 +46,10 @@ public struct BundleMetadata: Sendable, Equatable {
     }
 
     /// The keys every TrailMap bundle carries.
-    public static let requiredKeys = ["name", "format", "bounds", "center", "minzoom", "maxzoom",
-                                      "type", "version", "description", "attribution"]
+    public static let requiredKeys = [
+        "name", "format", "bounds", "center", "minzoom", "maxzoom",
+        "type", "version", "description", "attribution"
+    ]
 
     /// Reads metadata rows; fills what is missing from defaults and lists what is wrong in `problems`.
     public init(pairs: [String: String], problems: inout [String]) {
@@ -65,7 +67,9 @@ public struct BundleMetadata: Sendable, Equatable {
         if let a = pairs["attribution"] { attribution = a }
         if let c = pairs["center"] {
             let parts = c.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            if parts.count == 3 { center = (parts[0], parts[1], Int(parts[2])) } else {
+            if parts.count == 3 {
+                center = (parts[0], parts[1], Int(parts[2]))
+            } else {
                 problems.append("metadata center \"\(c)\" is not lon,lat,zoom")
             }
         }

@@ -84,8 +84,9 @@ public final class BundleReader: Sendable {
     /// The encoded tile at an XYZ address, or nil.
     public func tile(_ t: TileID) throws(TileStoreError) -> Data? {
         try read { db in
-            try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                              arguments: [t.z, t.x, t.tmsY])
+            try Data.fetchOne(
+                db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                arguments: [t.z, t.x, t.tmsY])
         }
     }
 
@@ -104,16 +105,21 @@ public final class BundleReader: Sendable {
     /// Per zoom level: tile count, bytes and extent.
     public func zoomLevels() throws(TileStoreError) -> [ZoomLevelSummary] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT zoom_level AS z, COUNT(*) AS n, SUM(LENGTH(tile_data)) AS b,
-                       MIN(tile_column) AS x0, MAX(tile_column) AS x1, MIN(tile_row) AS r0, MAX(tile_row) AS r1
-                FROM tiles GROUP BY zoom_level ORDER BY zoom_level
-                """).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT zoom_level AS z, COUNT(*) AS n, SUM(LENGTH(tile_data)) AS b,
+                           MIN(tile_column) AS x0, MAX(tile_column) AS x1, MIN(tile_row) AS r0, MAX(tile_row) AS r1
+                    FROM tiles GROUP BY zoom_level ORDER BY zoom_level
+                    """
+            ).compactMap { row in
                 // An untrusted file may hold NULL or text where numbers belong: such rows are left out.
                 guard let z = row.int(0), (0...TileID.maxZoom).contains(z), let x0 = row.int(3), let x1 = row.int(4),
-                      let r0 = row.int(5), let r1 = row.int(6) else { return nil }
-                return ZoomLevelSummary(zoom: z, tiles: row.int(1) ?? 0, bytes: row.int(2) ?? 0, minX: x0, maxX: x1,
-                                        minY: TileID.xyzRow(fromTMS: r1, zoom: z), maxY: TileID.xyzRow(fromTMS: r0, zoom: z))
+                    let r0 = row.int(5), let r1 = row.int(6)
+                else { return nil }
+                return ZoomLevelSummary(
+                    zoom: z, tiles: row.int(1) ?? 0, bytes: row.int(2) ?? 0, minX: x0, maxX: x1,
+                    minY: TileID.xyzRow(fromTMS: r1, zoom: z), maxY: TileID.xyzRow(fromTMS: r0, zoom: z))
             }
         }
     }
@@ -129,9 +135,11 @@ public final class BundleReader: Sendable {
 
     /// Calls `body` with every tile (in zoom, column, row order); rows with impossible
     /// addresses are passed to `invalid` instead. Stop early by returning false.
-    public func forEachTile(zoom: Int? = nil, range: TileRange? = nil,
-                            invalid: (Int, Int, Int) -> Void = { _, _, _ in },
-                            _ body: (TileID, Data) -> Bool) throws(TileStoreError) {
+    public func forEachTile(
+        zoom: Int? = nil, range: TileRange? = nil,
+        invalid: (Int, Int, Int) -> Void = { _, _, _ in },
+        _ body: (TileID, Data) -> Bool
+    ) throws(TileStoreError) {
         var sql = "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles"
         var args: StatementArguments = []
         if let r = range {
@@ -161,15 +169,17 @@ public final class BundleReader: Sendable {
     /// `tile_id` of the deduplicated layout, the row of the plain one) and its length, for
     /// writers that lay tiles out themselves; rows with impossible addresses are skipped.
     public func forEachTileKey(_ body: (TileID, String, Int) throws -> Void) throws(TileStoreError) {
-        let sql = layout == .deduplicated
+        let sql =
+            layout == .deduplicated
             ? "SELECT m.zoom_level, m.tile_column, m.tile_row, m.tile_id, LENGTH(i.tile_data) FROM map m JOIN images i ON i.tile_id = m.tile_id"
             : "SELECT zoom_level, tile_column, tile_row, 'r' || rowid, LENGTH(tile_data) FROM tiles"
         try read { db in
             let cursor = try Row.fetchCursor(db, sql: sql)
             while let row = try cursor.next() {
                 guard let z = row.int(0), (0...TileID.maxZoom).contains(z), let x = row.int(1), let tms = row.int(2),
-                      let t = TileID(z: z, x: x, y: TileID.xyzRow(fromTMS: tms, zoom: z)),
-                      let key = String.fromDatabaseValue(row[3] as DatabaseValue), let length = row.int(4) else { continue }
+                    let t = TileID(z: z, x: x, y: TileID.xyzRow(fromTMS: tms, zoom: z)),
+                    let key = String.fromDatabaseValue(row[3] as DatabaseValue), let length = row.int(4)
+                else { continue }
                 try body(t, key, length)
             }
         }

@@ -6,8 +6,10 @@ import TileGeometry
 public enum BundleVerifier {
     /// Returns the problems found (empty when the bundle is sound). `checkTile` inspects one tile's
     /// bytes and returns a problem or nil (the CLI decodes the tile there, in the bundle's format).
-    public static func verify(path: String, maxReported: Int = 50,
-                              checkTile: (TileID, Data) -> String?) -> [String] {
+    public static func verify(
+        path: String, maxReported: Int = 50,
+        checkTile: (TileID, Data) -> String?
+    ) -> [String] {
         let reader: BundleReader
         do { reader = try BundleReader(path: path) } catch { return ["\(error)"] }
         var problems = [String]()

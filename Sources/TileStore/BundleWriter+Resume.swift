@@ -41,8 +41,10 @@ extension BundleWriter {
         if FileManager.default.fileExists(atPath: partial) {
             switch openPartial(partial, fingerprint: fingerprint) {
             case let .success((db, stats, units)):
-                return (BundleWriter(path: path, temporaryPath: partial, db: db, stats: stats, lock: lock, mayHoldTiles: true),
-                        .resumed(units: units, tiles: stats.tiles))
+                return (
+                    BundleWriter(path: path, temporaryPath: partial, db: db, stats: stats, lock: lock, mayHoldTiles: true),
+                    .resumed(units: units, tiles: stats.tiles)
+                )
             case let .failure(reason):
                 removePartial(partial)
                 start = .discarded(reason: reason.message)
@@ -83,7 +85,8 @@ extension BundleWriter {
             }
             guard found.0 == fingerprint else {
                 try? db.close()
-                return .failure(Refusal(message: found.0 == nil ? "it records no build fingerprint" : "it was started with other arguments or sources"))
+                return .failure(
+                    Refusal(message: found.0 == nil ? "it records no build fingerprint" : "it was started with other arguments or sources"))
             }
             return .success((db, found.1, found.2))
         } catch {
@@ -102,7 +105,8 @@ extension BundleWriter {
         let images = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(LENGTH(tile_data)), 0) FROM images")
         s.uniqueImages = images?[0] ?? 0
         s.storedBytes = images?[1] ?? 0
-        s.tileBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(images.tile_data)), 0) FROM map JOIN images USING (tile_id)") ?? 0
+        s.tileBytes =
+            try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(images.tile_data)), 0) FROM map JOIN images USING (tile_id)") ?? 0
         return s
     }
 
@@ -117,12 +121,16 @@ extension BundleWriter {
 
     /// The units recorded as finished.
     public func finishedUnits() throws(TileStoreError) -> Set<BuildUnit> {
-        do { return Set(try db.read { try BuildJournalSchema.units($0) }) } catch { throw .sqlite(path: temporaryPath, message: "\(error)") }
+        do { return Set(try db.read { try BuildJournalSchema.units($0) }) } catch {
+            throw .sqlite(path: temporaryPath, message: "\(error)")
+        }
     }
 
     /// A finished unit's recorded root (nil when transparent).
     public func unitRoot(_ unit: BuildUnit) throws(TileStoreError) -> [UInt8]? {
-        do { return try db.read { try BuildJournalSchema.root($0, unit) } } catch { throw .sqlite(path: temporaryPath, message: "\(error)") }
+        do { return try db.read { try BuildJournalSchema.root($0, unit) } } catch {
+            throw .sqlite(path: temporaryPath, message: "\(error)")
+        }
     }
 
     /// Copies every tile of the bundle at `source` (a TrailMap bundle: `map` and `images`) into
@@ -134,10 +142,11 @@ extension BundleWriter {
                 defer { try? db.execute(sql: "DETACH DATABASE part") }
                 try db.inTransaction {
                     try db.execute(sql: "INSERT OR IGNORE INTO main.images (tile_id, tile_data) SELECT tile_id, tile_data FROM part.images")
-                    try db.execute(sql: """
-                        INSERT OR REPLACE INTO main.map (zoom_level, tile_column, tile_row, tile_id)
-                        SELECT zoom_level, tile_column, tile_row, tile_id FROM part.map
-                        """)
+                    try db.execute(
+                        sql: """
+                            INSERT OR REPLACE INTO main.map (zoom_level, tile_column, tile_row, tile_id)
+                            SELECT zoom_level, tile_column, tile_row, tile_id FROM part.map
+                            """)
                     return .commit
                 }
                 return try BundleWriter.stats(db)
@@ -159,10 +168,12 @@ extension BundleWriter {
     public func baseTile(_ t: TileID) throws(TileStoreError) -> Data? {
         do {
             return try db.read { db in
-                try Data.fetchOne(db, sql: """
-                    SELECT i.tile_data FROM base.map m JOIN base.images i ON i.tile_id = m.tile_id
-                    WHERE m.zoom_level = ? AND m.tile_column = ? AND m.tile_row = ?
-                    """, arguments: [t.z, t.x, t.tmsY])
+                try Data.fetchOne(
+                    db,
+                    sql: """
+                        SELECT i.tile_data FROM base.map m JOIN base.images i ON i.tile_id = m.tile_id
+                        WHERE m.zoom_level = ? AND m.tile_column = ? AND m.tile_row = ?
+                        """, arguments: [t.z, t.x, t.tmsY])
             }
         } catch { throw .sqlite(path: temporaryPath, message: "\(error)") }
     }
@@ -171,16 +182,18 @@ extension BundleWriter {
     static func copyKept(_ ranges: [TileRange], _ db: Database) throws -> BundleWriteStats {
         var d = BundleWriteStats()
         guard !ranges.isEmpty else { return d }
-        let images = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO main.images (tile_id, tile_data)
-            SELECT i.tile_id, i.tile_data FROM base.map m JOIN base.images i ON i.tile_id = m.tile_id
-            WHERE m.zoom_level = ? AND m.tile_column BETWEEN ? AND ? AND m.tile_row BETWEEN ? AND ?
-            """)
-        let map = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO main.map (zoom_level, tile_column, tile_row, tile_id)
-            SELECT zoom_level, tile_column, tile_row, tile_id FROM base.map
-            WHERE zoom_level = ? AND tile_column BETWEEN ? AND ? AND tile_row BETWEEN ? AND ?
-            """)
+        let images = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO main.images (tile_id, tile_data)
+                SELECT i.tile_id, i.tile_data FROM base.map m JOIN base.images i ON i.tile_id = m.tile_id
+                WHERE m.zoom_level = ? AND m.tile_column BETWEEN ? AND ? AND m.tile_row BETWEEN ? AND ?
+                """)
+        let map = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO main.map (zoom_level, tile_column, tile_row, tile_id)
+                SELECT zoom_level, tile_column, tile_row, tile_id FROM base.map
+                WHERE zoom_level = ? AND tile_column BETWEEN ? AND ? AND tile_row BETWEEN ? AND ?
+                """)
         for r in ranges {
             let n = 1 << r.z
             let args: StatementArguments = [r.z, r.minX, r.maxX, n - 1 - r.maxY, n - 1 - r.minY]
@@ -199,18 +212,27 @@ extension BundleWriter {
     public func compareWithBase() throws(TileStoreError) -> (added: Int, removed: Int, changed: Int) {
         do {
             let (result, counts) = try db.writeWithoutTransaction { db -> ((Int, Int, Int), BundleWriteStats) in
-                let added = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM main.map m WHERE NOT EXISTS (SELECT 1 FROM base.map b
-                    WHERE b.zoom_level = m.zoom_level AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row)
-                    """) ?? 0
-                let removed = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM base.map b WHERE NOT EXISTS (SELECT 1 FROM main.map m
-                    WHERE b.zoom_level = m.zoom_level AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row)
-                    """) ?? 0
-                let changed = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM main.map m JOIN base.map b ON b.zoom_level = m.zoom_level
-                    AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row WHERE b.tile_id != m.tile_id
-                    """) ?? 0
+                let added =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM main.map m WHERE NOT EXISTS (SELECT 1 FROM base.map b
+                            WHERE b.zoom_level = m.zoom_level AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row)
+                            """) ?? 0
+                let removed =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM base.map b WHERE NOT EXISTS (SELECT 1 FROM main.map m
+                            WHERE b.zoom_level = m.zoom_level AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row)
+                            """) ?? 0
+                let changed =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM main.map m JOIN base.map b ON b.zoom_level = m.zoom_level
+                            AND b.tile_column = m.tile_column AND b.tile_row = m.tile_row WHERE b.tile_id != m.tile_id
+                            """) ?? 0
                 try db.execute(sql: "DETACH DATABASE base")
                 return ((added, removed, changed), try BundleWriter.stats(db))
             }

@@ -38,8 +38,10 @@ public final class BundleWriter: Sendable {
     /// be written again (those of a unit cut short), which replaces it and is not counted twice.
     let mayHoldTiles: Bool
 
-    init(path: String, temporaryPath: String, db: DatabaseQueue, stats: BundleWriteStats, lock: FileLock?,
-         mayHoldTiles: Bool = false) {
+    init(
+        path: String, temporaryPath: String, db: DatabaseQueue, stats: BundleWriteStats, lock: FileLock?,
+        mayHoldTiles: Bool = false
+    ) {
         self.mayHoldTiles = mayHoldTiles
         self.path = path
         self.temporaryPath = temporaryPath
@@ -114,8 +116,10 @@ public final class BundleWriter: Sendable {
     /// Adds tiles in one transaction; identical images are stored once. `units` are recorded as
     /// finished in the same transaction (a resumable writer's journal).
     /// `kept`: ranges whose tiles are copied from the base bundle (`attachBase`) as they are.
-    public func add(_ batch: [(tile: TileID, data: [UInt8])], units: [BuildUnitRecord] = [],
-                    kept: [TileRange] = []) throws(TileStoreError) {
+    public func add(
+        _ batch: [(tile: TileID, data: [UInt8])], units: [BuildUnitRecord] = [],
+        kept: [TileRange] = []
+    ) throws(TileStoreError) {
         guard !batch.isEmpty || !units.isEmpty || !kept.isEmpty else { return }
         do {
             let delta = try db.write { db -> BundleWriteStats in
@@ -131,10 +135,13 @@ public final class BundleWriter: Sendable {
                 let image = try db.cachedStatement(sql: "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)")
                 let map = try db.cachedStatement(
                     sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
-                let existing = mayHoldTiles ? try db.cachedStatement(sql: """
-                    SELECT length(i.tile_data) FROM map m JOIN images i ON i.tile_id = m.tile_id
-                    WHERE m.zoom_level = ? AND m.tile_column = ? AND m.tile_row = ?
-                    """) : nil
+                let existing =
+                    mayHoldTiles
+                    ? try db.cachedStatement(
+                        sql: """
+                            SELECT length(i.tile_data) FROM map m JOIN images i ON i.tile_id = m.tile_id
+                            WHERE m.zoom_level = ? AND m.tile_column = ? AND m.tile_row = ?
+                            """) : nil
                 for (tile, bytes) in batch {
                     let id = TileHash.id(bytes)
                     let before = try existing.flatMap { try Int.fetchOne($0, arguments: [tile.z, tile.x, tile.tmsY]) }
@@ -173,7 +180,9 @@ public final class BundleWriter: Sendable {
     /// Writes the metadata and `record` (the `trailmap_build` pairs, when given), drops the unit
     /// journal unless `keepUnits` (shard parts keep it for the merge), makes the file durable and
     /// renames it to `path`.
-    public func finish(metadata: BundleMetadata, record: [String: String] = [:], keepUnits: Bool = false) throws(TileStoreError) -> BundleWriteStats {
+    public func finish(
+        metadata: BundleMetadata, record: [String: String] = [:], keepUnits: Bool = false
+    ) throws(TileStoreError) -> BundleWriteStats {
         do {
             try db.write { db in
                 let stmt = try db.makeStatement(sql: "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)")

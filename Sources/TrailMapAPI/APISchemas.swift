@@ -57,7 +57,7 @@ public enum APISchemas {
             "Profile": ProfileAnswer.schema,
             "ProfileRequest": ProfileLine.schema,
             "ProfileLineString": ProfileLine.lineStringSchema,
-            "ProfileFeature": ProfileLine.featureSchema,
+            "ProfileFeature": ProfileLine.featureSchema
         ]
     }
 }

@@ -21,7 +21,7 @@ public struct Credentials: Codable, Sendable, Equatable {
     public static func registrationSchema(emailPattern: String, passwordLength: ClosedRange<Int>) -> JSONValue {
         Schema.object([
             "email": Schema.string(pattern: emailPattern, maxLength: 254),
-            "password": Schema.string(minLength: passwordLength.lowerBound, maxLength: passwordLength.upperBound),
+            "password": Schema.string(minLength: passwordLength.lowerBound, maxLength: passwordLength.upperBound)
         ])
     }
 }
@@ -61,8 +61,10 @@ public struct Session: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["token": Schema.string(), "expiresAt": Schema.string(format: "date-time"), "accountId": Schema.string(),
-                       "appAccountToken": Schema.string(format: "uuid")])
+        Schema.object([
+            "token": Schema.string(), "expiresAt": Schema.string(format: "date-time"), "accountId": Schema.string(),
+            "appAccountToken": Schema.string(format: "uuid")
+        ])
     }
 }
 

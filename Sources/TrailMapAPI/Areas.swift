@@ -47,8 +47,10 @@ public struct AreaQuoteRequest: Codable, Sendable, Equatable {
     /// The largest radius (and half-side of a box) a quote takes, in kilometres.
     public static let maxRadiusKm = 200.0
 
-    public init(center: [Double]? = nil, radiusKm: Double? = nil, bbox: [Double]? = nil, minzoom: Int? = nil, maxzoom: Int? = nil,
-                productId: String? = nil) {
+    public init(
+        center: [Double]? = nil, radiusKm: Double? = nil, bbox: [Double]? = nil, minzoom: Int? = nil, maxzoom: Int? = nil,
+        productId: String? = nil
+    ) {
         self.center = center
         self.radiusKm = radiusKm
         self.bbox = bbox
@@ -64,20 +66,25 @@ public struct AreaQuoteRequest: Codable, Sendable, Equatable {
         let lon: JSONValue = ["type": "number", "minimum": .integer(-180), "maximum": .integer(180)]
         let lat: JSONValue = ["type": "number", "minimum": .number(-85.0511), "maximum": .number(85.0511)]
         func pair(_ items: [JSONValue], _ description: String) -> JSONValue {
-            ["type": "array", "prefixItems": .array(items), "items": false, "minItems": .integer(Int64(items.count)),
-             "maxItems": .integer(Int64(items.count)), "description": .string(description)]
+            [
+                "type": "array", "prefixItems": .array(items), "items": false, "minItems": .integer(Int64(items.count)),
+                "maxItems": .integer(Int64(items.count)), "description": .string(description)
+            ]
         }
-        guard case var .object(o) = Schema.object([
-            "center": pair([lon, lat], "longitude, latitude in degrees"),
-            "radiusKm": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .number(maxRadiusKm)],
-            "bbox": pair([lon, lat, lon, lat], "west, south, east, north in degrees"),
-            "minzoom": Schema.integer(minimum: 0, maximum: 24), "maxzoom": Schema.integer(minimum: 0, maximum: 24),
-            "productId": Schema.string(pattern: APIPattern.productID),
-        ], optional: ["center", "radiusKm", "bbox", "minzoom", "maxzoom", "productId"],
-           description: "Either center and radiusKm (a circle), or bbox (a box)") else { return .null }
+        guard
+            case var .object(o) = Schema.object(
+                [
+                    "center": pair([lon, lat], "longitude, latitude in degrees"),
+                    "radiusKm": ["type": "number", "exclusiveMinimum": .integer(0), "maximum": .number(maxRadiusKm)],
+                    "bbox": pair([lon, lat, lon, lat], "west, south, east, north in degrees"),
+                    "minzoom": Schema.integer(minimum: 0, maximum: 24), "maxzoom": Schema.integer(minimum: 0, maximum: 24),
+                    "productId": Schema.string(pattern: APIPattern.productID)
+                ], optional: ["center", "radiusKm", "bbox", "minzoom", "maxzoom", "productId"],
+                description: "Either center and radiusKm (a circle), or bbox (a box)")
+        else { return .null }
         o["oneOf"] = [
             ["required": ["center", "radiusKm"], "not": ["required": ["bbox"]]],
-            ["required": ["bbox"], "not": ["anyOf": [["required": ["center"]], ["required": ["radiusKm"]]]]],
+            ["required": ["bbox"], "not": ["anyOf": [["required": ["center"]], ["required": ["radiusKm"]]]]]
         ]
         return .object(o)
     }
@@ -108,9 +115,11 @@ public struct AreaQuote: Codable, Sendable, Equatable {
     /// Present when the quote differs from the request (the top zoom lowered to fit the cap).
     public var message: String?
 
-    public init(quoteId: String, productId: String, title: String, price: Price, bounds: [Double], minzoom: Int, maxzoom: Int,
-                requestedMaxzoom: Int, size: Int64, tiles: Int, maxBytes: Int64, sources: [String], expiresAt: String,
-                message: String? = nil) {
+    public init(
+        quoteId: String, productId: String, title: String, price: Price, bounds: [Double], minzoom: Int, maxzoom: Int,
+        requestedMaxzoom: Int, size: Int64, tiles: Int, maxBytes: Int64, sources: [String], expiresAt: String,
+        message: String? = nil
+    ) {
         self.quoteId = quoteId
         self.productId = productId
         self.title = title
@@ -128,14 +137,15 @@ public struct AreaQuote: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object([
-            "quoteId": Schema.string(), "productId": Schema.string(), "title": Schema.string(), "price": Schema.ref("Price"),
-            "bounds": Schema.array(Schema.number, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
-            "minzoom": Schema.integer(), "maxzoom": Schema.integer(), "requestedMaxzoom": Schema.integer(),
-            "size": Schema.integer(description: "The area bundle's exact size in bytes"), "tiles": Schema.integer(),
-            "maxBytes": Schema.integer(), "sources": Schema.array(Schema.string()),
-            "expiresAt": Schema.string(format: "date-time"), "message": Schema.string(),
-        ], optional: ["message"])
+        Schema.object(
+            [
+                "quoteId": Schema.string(), "productId": Schema.string(), "title": Schema.string(), "price": Schema.ref("Price"),
+                "bounds": Schema.array(Schema.number, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
+                "minzoom": Schema.integer(), "maxzoom": Schema.integer(), "requestedMaxzoom": Schema.integer(),
+                "size": Schema.integer(description: "The area bundle's exact size in bytes"), "tiles": Schema.integer(),
+                "maxBytes": Schema.integer(), "sources": Schema.array(Schema.string()),
+                "expiresAt": Schema.string(format: "date-time"), "message": Schema.string()
+            ], optional: ["message"])
     }
 }
 
@@ -150,8 +160,10 @@ public struct AreaPurchaseRequest: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["quoteId": Schema.string(minLength: 1, maxLength: 64),
-                       "signedTransaction": Schema.string(pattern: APIPattern.jws, maxLength: APIPattern.jwsMaxLength)])
+        Schema.object([
+            "quoteId": Schema.string(minLength: 1, maxLength: 64),
+            "signedTransaction": Schema.string(pattern: APIPattern.jws, maxLength: APIPattern.jwsMaxLength)
+        ])
     }
 }
 
@@ -173,8 +185,10 @@ public struct AreaPurchaseResult: Codable, Sendable, Equatable {
     /// `/api/v1/downloads/{areaId}`.
     public var downloadURL: String
 
-    public init(areaId: String, productId: String, transactionId: String, alreadyRecorded: Bool, title: String, size: Int64,
-                sha256: String, minzoom: Int, maxzoom: Int, bounds: [Double], downloadURL: String) {
+    public init(
+        areaId: String, productId: String, transactionId: String, alreadyRecorded: Bool, title: String, size: Int64,
+        sha256: String, minzoom: Int, maxzoom: Int, bounds: [Double], downloadURL: String
+    ) {
         self.areaId = areaId
         self.productId = productId
         self.transactionId = transactionId
@@ -194,7 +208,7 @@ public struct AreaPurchaseResult: Codable, Sendable, Equatable {
             "title": Schema.string(), "size": Schema.integer(), "sha256": Schema.string(), "minzoom": Schema.integer(),
             "maxzoom": Schema.integer(),
             "bounds": Schema.array(Schema.number, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
-            "downloadURL": Schema.string(),
+            "downloadURL": Schema.string()
         ])
     }
 }

@@ -31,7 +31,9 @@ public struct DownloadLink: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["url": Schema.string(), "expiresAt": Schema.string(format: "date-time"), "version": Schema.integer(),
-                       "size": Schema.integer(), "sha256": Schema.string()])
+        Schema.object([
+            "url": Schema.string(), "expiresAt": Schema.string(format: "date-time"), "version": Schema.integer(),
+            "size": Schema.integer(), "sha256": Schema.string()
+        ])
     }
 }

@@ -74,8 +74,10 @@ public struct ProfileSampleBody: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["distanceM": Schema.number, "elevationM": ElevationPoint.nullableNumber,
-                       "gradePct": ElevationPoint.nullableNumber, "lat": Schema.number, "lon": Schema.number])
+        Schema.object([
+            "distanceM": Schema.number, "elevationM": ElevationPoint.nullableNumber,
+            "gradePct": ElevationPoint.nullableNumber, "lat": Schema.number, "lon": Schema.number
+        ])
     }
 }
 
@@ -113,8 +115,10 @@ public struct ProfileAnswer: Codable, Sendable, Equatable {
     public var spacingM: Double
     public var samples: [ProfileSampleBody]
 
-    public init(lengthM: Double, ascentM: Double, descentM: Double, maxGradePct: Double?, minGradePct: Double?,
-                lowest: ProfileExtreme, highest: ProfileExtreme, spacingM: Double, samples: [ProfileSampleBody]) {
+    public init(
+        lengthM: Double, ascentM: Double, descentM: Double, maxGradePct: Double?, minGradePct: Double?,
+        lowest: ProfileExtreme, highest: ProfileExtreme, spacingM: Double, samples: [ProfileSampleBody]
+    ) {
         self.lengthM = lengthM
         self.ascentM = ascentM
         self.descentM = descentM
@@ -145,10 +149,12 @@ public struct ProfileAnswer: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["lengthM": Schema.number, "ascentM": Schema.number, "descentM": Schema.number,
-                       "maxGradePct": ElevationPoint.nullableNumber, "minGradePct": ElevationPoint.nullableNumber,
-                       "lowest": Schema.ref("ProfileExtreme"), "highest": Schema.ref("ProfileExtreme"), "spacingM": Schema.number,
-                       "samples": Schema.array(Schema.ref("ProfileSample"))])
+        Schema.object([
+            "lengthM": Schema.number, "ascentM": Schema.number, "descentM": Schema.number,
+            "maxGradePct": ElevationPoint.nullableNumber, "minGradePct": ElevationPoint.nullableNumber,
+            "lowest": Schema.ref("ProfileExtreme"), "highest": Schema.ref("ProfileExtreme"), "spacingM": Schema.number,
+            "samples": Schema.array(Schema.ref("ProfileSample"))
+        ])
     }
 }
 
@@ -160,13 +166,18 @@ public enum ProfileLine {
 
     public static var lineStringSchema: JSONValue {
         let position = Schema.array(Schema.number, minItems: 2, maxItems: 3, description: "longitude, latitude in degrees")
-        return Schema.object(["type": Schema.string(enum: ["LineString"]),
-                              "coordinates": Schema.array(position, minItems: 2, maxItems: maxPositions)])
+        return Schema.object([
+            "type": Schema.string(enum: ["LineString"]),
+            "coordinates": Schema.array(position, minItems: 2, maxItems: maxPositions)
+        ])
     }
 
     public static var featureSchema: JSONValue {
-        Schema.object(["type": Schema.string(enum: ["Feature"]), "geometry": Schema.ref("ProfileLineString"),
-                       "properties": ["type": ["object", "null"]]], optional: ["properties"])
+        Schema.object(
+            [
+                "type": Schema.string(enum: ["Feature"]), "geometry": Schema.ref("ProfileLineString"),
+                "properties": ["type": ["object", "null"]]
+            ], optional: ["properties"])
     }
 
     public static var schema: JSONValue {

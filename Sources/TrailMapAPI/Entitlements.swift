@@ -27,9 +27,11 @@ public struct Entitlement: Codable, Sendable, Equatable {
     public var title: String?
     public var tileset: String?
 
-    public init(productId: String, originalTransactionId: String, purchasedAt: String, status: EntitlementStatus,
-                revokedReason: String? = nil, downloadURL: String, version: Int? = nil, size: Int64? = nil, sha256: String? = nil,
-                title: String? = nil, tileset: String? = nil) {
+    public init(
+        productId: String, originalTransactionId: String, purchasedAt: String, status: EntitlementStatus,
+        revokedReason: String? = nil, downloadURL: String, version: Int? = nil, size: Int64? = nil, sha256: String? = nil,
+        title: String? = nil, tileset: String? = nil
+    ) {
         self.productId = productId
         self.originalTransactionId = originalTransactionId
         self.purchasedAt = purchasedAt
@@ -47,12 +49,13 @@ public struct Entitlement: Codable, Sendable, Equatable {
     public var isActive: Bool { status == .active }
 
     public static var schema: JSONValue {
-        Schema.object([
-            "productId": Schema.string(), "originalTransactionId": Schema.string(), "purchasedAt": Schema.string(format: "date-time"),
-            "status": Schema.string(enum: EntitlementStatus.allCases.map(\.rawValue)), "revokedReason": Schema.string(),
-            "downloadURL": Schema.string(), "version": Schema.integer(), "size": Schema.integer(), "sha256": Schema.string(),
-            "title": Schema.string(), "tileset": Schema.string(),
-        ], optional: ["revokedReason", "version", "size", "sha256", "title", "tileset"])
+        Schema.object(
+            [
+                "productId": Schema.string(), "originalTransactionId": Schema.string(), "purchasedAt": Schema.string(format: "date-time"),
+                "status": Schema.string(enum: EntitlementStatus.allCases.map(\.rawValue)), "revokedReason": Schema.string(),
+                "downloadURL": Schema.string(), "version": Schema.integer(), "size": Schema.integer(), "sha256": Schema.string(),
+                "title": Schema.string(), "tileset": Schema.string()
+            ], optional: ["revokedReason", "version", "size", "sha256", "title", "tileset"])
     }
 }
 

@@ -27,8 +27,13 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
 
     /// `Error` in the OpenAPI document.
     public static var schema: JSONValue {
-        Schema.object(["error": Schema.object(["code": Schema.string(), "message": Schema.string(),
-                                               "nearby": Schema.array(Schema.ref("NearbyRegion")), "largestRadiusKm": Schema.number],
-                                              optional: ["nearby", "largestRadiusKm"])])
+        Schema.object([
+            "error": Schema.object(
+                [
+                    "code": Schema.string(), "message": Schema.string(),
+                    "nearby": Schema.array(Schema.ref("NearbyRegion")), "largestRadiusKm": Schema.number
+                ],
+                optional: ["nearby", "largestRadiusKm"])
+        ])
     }
 }

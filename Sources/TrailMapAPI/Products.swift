@@ -60,7 +60,7 @@ public struct ProductLevel: Codable, Sendable, Equatable {
         Schema.object([
             "name": Schema.string(), "title": Schema.string(), "kind": Schema.string(enum: knownKinds),
             "minzoom": Schema.integer(), "maxzoom": Schema.integer(),
-            "summary": Schema.string(description: "The level in a buyer's words, e.g. \"30-minute maps, zooms 8–11\""),
+            "summary": Schema.string(description: "The level in a buyer's words, e.g. \"30-minute maps, zooms 8–11\"")
         ])
     }
 }
@@ -102,11 +102,13 @@ public struct ProductSummary: Codable, Sendable, Equatable {
     /// For a bought area: the area product it was bought as.
     public var areaOf: String?
 
-    public init(productId: String, title: String, category: String, description: String = "", price: Price,
-                free: Bool = false, version: Int, size: Int64, sha256: String, minzoom: Int, maxzoom: Int,
-                bounds: [Double], tileset: String, status: ProductStatus, installedVersion: Int? = nil,
-                levels: [ProductLevel] = [], levelsSummary: String = "", kind: ProductKind = .region,
-                area: AreaTerms? = nil, areaOf: String? = nil) {
+    public init(
+        productId: String, title: String, category: String, description: String = "", price: Price,
+        free: Bool = false, version: Int, size: Int64, sha256: String, minzoom: Int, maxzoom: Int,
+        bounds: [Double], tileset: String, status: ProductStatus, installedVersion: Int? = nil,
+        levels: [ProductLevel] = [], levelsSummary: String = "", kind: ProductKind = .region,
+        area: AreaTerms? = nil, areaOf: String? = nil
+    ) {
         self.kind = kind
         self.area = area
         self.areaOf = areaOf
@@ -131,7 +133,7 @@ public struct ProductSummary: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case productId, title, category, description, price, free, version, size, sha256, minzoom, maxzoom, bounds, tileset,
-             status, installedVersion, levels, levelsSummary, kind, area, areaOf
+            status, installedVersion, levels, levelsSummary, kind, area, areaOf
     }
 
     /// Decodes the contract; `levels` and `levelsSummary`, which servers before levels of detail
@@ -161,19 +163,22 @@ public struct ProductSummary: Codable, Sendable, Equatable {
     }
 
     /// The properties of `ProductSummary` (shared with `ProductDetail`).
-    static var properties: [String: JSONValue] { [
-        "productId": Schema.string(), "title": Schema.string(), "category": Schema.string(), "description": Schema.string(),
-        "price": Schema.ref("Price"), "free": Schema.boolean, "version": Schema.integer(), "size": Schema.integer(),
-        "sha256": Schema.string(), "minzoom": Schema.integer(), "maxzoom": Schema.integer(), "tileset": Schema.string(),
-        "bounds": Schema.array(Schema.number, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
-        "status": Schema.ref("ProductStatus"),
-        "installedVersion": Schema.integer(),
-        "levels": Schema.array(Schema.ref("Level"), description: "The bundle's levels of detail, lower first; empty for bundles that record none"),
-        "levelsSummary": Schema.string(description: "The levels in a buyer's words, `; `-separated; empty when there are none"),
-        "kind": Schema.ref("ProductKind"),
-        "area": Schema.ref("AreaTerms"),
-        "areaOf": Schema.string(description: "For a bought area: the area product it was bought as"),
-    ] }
+    static var properties: [String: JSONValue] {
+        [
+            "productId": Schema.string(), "title": Schema.string(), "category": Schema.string(), "description": Schema.string(),
+            "price": Schema.ref("Price"), "free": Schema.boolean, "version": Schema.integer(), "size": Schema.integer(),
+            "sha256": Schema.string(), "minzoom": Schema.integer(), "maxzoom": Schema.integer(), "tileset": Schema.string(),
+            "bounds": Schema.array(Schema.number, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
+            "status": Schema.ref("ProductStatus"),
+            "installedVersion": Schema.integer(),
+            "levels": Schema.array(
+                Schema.ref("Level"), description: "The bundle's levels of detail, lower first; empty for bundles that record none"),
+            "levelsSummary": Schema.string(description: "The levels in a buyer's words, `; `-separated; empty when there are none"),
+            "kind": Schema.ref("ProductKind"),
+            "area": Schema.ref("AreaTerms"),
+            "areaOf": Schema.string(description: "For a bought area: the area product it was bought as")
+        ]
+    }
     static let optional: Set<String> = ["installedVersion", "area", "areaOf"]
 
     public static var schema: JSONValue { Schema.object(properties, optional: optional) }
@@ -218,20 +223,25 @@ public struct Coverage: Codable, Sendable, Equatable {
 
     /// The feature of a bounding box, `[west, south, east, north]`, as one closed ring.
     public init(productId: String, title: String, west: Double, south: Double, east: Double, north: Double) {
-        self.init(properties: Properties(productId: productId, title: title), geometry: Polygon(coordinates: [[
-            [west, south], [east, south], [east, north], [west, north], [west, south],
-        ]]))
+        self.init(
+            properties: Properties(productId: productId, title: title),
+            geometry: Polygon(coordinates: [
+                [
+                    [west, south], [east, south], [east, north], [west, north], [west, south]
+                ]
+            ]))
     }
 
     public static var schema: JSONValue {
-        Schema.object([
-            "type": Schema.string(enum: ["Feature"]),
-            "properties": Schema.object(["productId": Schema.string(), "title": Schema.string()]),
-            "geometry": Schema.object([
-                "type": Schema.string(enum: ["Polygon"]),
-                "coordinates": Schema.array(Schema.array(Schema.array(Schema.number, minItems: 2, maxItems: 2))),
-            ]),
-        ], description: "GeoJSON Feature: the polygon of the product's bounds")
+        Schema.object(
+            [
+                "type": Schema.string(enum: ["Feature"]),
+                "properties": Schema.object(["productId": Schema.string(), "title": Schema.string()]),
+                "geometry": Schema.object([
+                    "type": Schema.string(enum: ["Polygon"]),
+                    "coordinates": Schema.array(Schema.array(Schema.array(Schema.number, minItems: 2, maxItems: 2)))
+                ])
+            ], description: "GeoJSON Feature: the polygon of the product's bounds")
     }
 }
 
@@ -256,8 +266,10 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     /// The region's trails: how many, by difficulty, the longest (absent when it holds none).
     public var trails: TrailsSummary?
 
-    public init(summary: ProductSummary, coverage: Coverage, previewTileURL: String, downloadURL: String, tileJSONURL: String,
-                publishedAt: String, contentHash: String? = nil, trails: TrailsSummary? = nil) {
+    public init(
+        summary: ProductSummary, coverage: Coverage, previewTileURL: String, downloadURL: String, tileJSONURL: String,
+        publishedAt: String, contentHash: String? = nil, trails: TrailsSummary? = nil
+    ) {
         self.trails = trails
         self.summary = summary
         self.coverage = coverage
@@ -301,11 +313,12 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(ProductSummary.properties.merging([
-            "coverage": Schema.ref("Coverage"), "previewTileURL": Schema.string(), "downloadURL": Schema.string(),
-            "tileJSONURL": Schema.string(), "publishedAt": Schema.string(format: "date-time"), "contentHash": Schema.string(),
-            "trails": Schema.ref("TrailsSummary"),
-        ]) { a, _ in a }, optional: ProductSummary.optional.union(["contentHash", "trails"]))
+        Schema.object(
+            ProductSummary.properties.merging([
+                "coverage": Schema.ref("Coverage"), "previewTileURL": Schema.string(), "downloadURL": Schema.string(),
+                "tileJSONURL": Schema.string(), "publishedAt": Schema.string(format: "date-time"), "contentHash": Schema.string(),
+                "trails": Schema.ref("TrailsSummary")
+            ]) { a, _ in a }, optional: ProductSummary.optional.union(["contentHash", "trails"]))
     }
 }
 

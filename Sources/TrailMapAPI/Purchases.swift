@@ -27,8 +27,10 @@ public struct PurchaseResult: Codable, Sendable, Equatable {
     /// Present when `alreadyOwned`: words for the buyer.
     public var message: String?
 
-    public init(productId: String, transactionId: String, originalTransactionId: String, alreadyOwned: Bool, downloadURL: String,
-                message: String? = nil) {
+    public init(
+        productId: String, transactionId: String, originalTransactionId: String, alreadyOwned: Bool, downloadURL: String,
+        message: String? = nil
+    ) {
         self.productId = productId
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -38,9 +40,12 @@ public struct PurchaseResult: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["productId": Schema.string(), "transactionId": Schema.string(), "originalTransactionId": Schema.string(),
-                       "alreadyOwned": Schema.boolean, "downloadURL": Schema.string(), "message": Schema.string()],
-                      optional: ["message"])
+        Schema.object(
+            [
+                "productId": Schema.string(), "transactionId": Schema.string(), "originalTransactionId": Schema.string(),
+                "alreadyOwned": Schema.boolean, "downloadURL": Schema.string(), "message": Schema.string()
+            ],
+            optional: ["message"])
     }
 }
 
@@ -98,8 +103,9 @@ public struct SandboxPurchaseRequest: Codable, Sendable, Equatable {
 
     /// `SandboxPurchase` in the OpenAPI document.
     public static var schema: JSONValue {
-        Schema.object(["productId": Schema.string(pattern: APIPattern.productID), "appAccountToken": Schema.string(format: "uuid")],
-                      optional: ["appAccountToken"])
+        Schema.object(
+            ["productId": Schema.string(pattern: APIPattern.productID), "appAccountToken": Schema.string(format: "uuid")],
+            optional: ["appAccountToken"])
     }
 }
 

@@ -9,8 +9,10 @@ public enum Schema {
     public static let number: JSONValue = ["type": "number"]
 
     /// A string, with the constraints given.
-    public static func string(pattern: String? = nil, format: String? = nil, minLength: Int? = nil, maxLength: Int? = nil,
-                              enum values: [String]? = nil, description: String? = nil) -> JSONValue {
+    public static func string(
+        pattern: String? = nil, format: String? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        enum values: [String]? = nil, description: String? = nil
+    ) -> JSONValue {
         var o: [String: JSONValue] = ["type": "string"]
         if let pattern { o["pattern"] = .string(pattern) }
         if let format { o["format"] = .string(format) }
@@ -44,7 +46,7 @@ public enum Schema {
         var o: [String: JSONValue] = [
             "type": "object",
             "required": .array(properties.keys.filter { !optional.contains($0) }.sorted().map(JSONValue.string)),
-            "properties": .object(properties),
+            "properties": .object(properties)
         ]
         if let description { o["description"] = .string(description) }
         return .object(o)

@@ -46,9 +46,11 @@ public struct TrailResult: Codable, Sendable, Equatable {
     /// The steepest grade in either direction, percent (with `ascentM`).
     public var maxGradePct: Double?
 
-    public init(id: String, name: String?, ref: String?, difficulty: String, allowedUses: [String], forbiddenUses: [String],
-                surface: String?, lengthKm: Double, bbox: [Double], start: [Double], end: [Double], distanceKm: Double?,
-                products: [TrailProduct], ascentM: Double? = nil, descentM: Double? = nil, maxGradePct: Double? = nil) {
+    public init(
+        id: String, name: String?, ref: String?, difficulty: String, allowedUses: [String], forbiddenUses: [String],
+        surface: String?, lengthKm: Double, bbox: [Double], start: [Double], end: [Double], distanceKm: Double?,
+        products: [TrailProduct], ascentM: Double? = nil, descentM: Double? = nil, maxGradePct: Double? = nil
+    ) {
         self.id = id
         self.name = name
         self.ref = ref
@@ -74,16 +76,17 @@ public struct TrailResult: Codable, Sendable, Equatable {
 
     public static var schema: JSONValue {
         let degrees = Schema.number
-        return Schema.object([
-            "id": Schema.string(pattern: "^[0-7][0-9a-f]{15}$"), "name": Schema.string(), "ref": Schema.string(),
-            "difficulty": Schema.string(enum: difficulties),
-            "allowedUses": Schema.array(Schema.string(enum: uses)), "forbiddenUses": Schema.array(Schema.string(enum: uses)),
-            "surface": Schema.string(), "lengthKm": Schema.number,
-            "bbox": Schema.array(degrees, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
-            "start": Schema.array(degrees, minItems: 2, maxItems: 2), "end": Schema.array(degrees, minItems: 2, maxItems: 2),
-            "distanceKm": Schema.number, "products": Schema.array(Schema.ref("TrailProduct")),
-            "ascentM": Schema.number, "descentM": Schema.number, "maxGradePct": Schema.number,
-        ], optional: ["name", "ref", "surface", "distanceKm", "ascentM", "descentM", "maxGradePct"])
+        return Schema.object(
+            [
+                "id": Schema.string(pattern: "^[0-7][0-9a-f]{15}$"), "name": Schema.string(), "ref": Schema.string(),
+                "difficulty": Schema.string(enum: difficulties),
+                "allowedUses": Schema.array(Schema.string(enum: uses)), "forbiddenUses": Schema.array(Schema.string(enum: uses)),
+                "surface": Schema.string(), "lengthKm": Schema.number,
+                "bbox": Schema.array(degrees, minItems: 4, maxItems: 4, description: "west, south, east, north in degrees"),
+                "start": Schema.array(degrees, minItems: 2, maxItems: 2), "end": Schema.array(degrees, minItems: 2, maxItems: 2),
+                "distanceKm": Schema.number, "products": Schema.array(Schema.ref("TrailProduct")),
+                "ascentM": Schema.number, "descentM": Schema.number, "maxGradePct": Schema.number
+            ], optional: ["name", "ref", "surface", "distanceKm", "ascentM", "descentM", "maxGradePct"])
     }
 }
 
@@ -105,9 +108,12 @@ public struct TrailSearchResult: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["trails": Schema.array(Schema.ref("TrailResult")), "total": Schema.integer(minimum: 0),
-                       "nextCursor": Schema.string(), "place": Schema.ref("TrailPlace")],
-                      optional: ["nextCursor", "place"])
+        Schema.object(
+            [
+                "trails": Schema.array(Schema.ref("TrailResult")), "total": Schema.integer(minimum: 0),
+                "nextCursor": Schema.string(), "place": Schema.ref("TrailPlace")
+            ],
+            optional: ["nextCursor", "place"])
     }
 }
 
@@ -143,9 +149,12 @@ public struct TrailDetail: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["trail": Schema.ref("TrailResult"),
-                       "geometry": ["type": "object", "description": "a GeoJSON Feature"],
-                       "gpxURL": Schema.string()], optional: ["geometry", "gpxURL"])
+        Schema.object(
+            [
+                "trail": Schema.ref("TrailResult"),
+                "geometry": ["type": "object", "description": "a GeoJSON Feature"],
+                "gpxURL": Schema.string()
+            ], optional: ["geometry", "gpxURL"])
     }
 }
 
@@ -167,9 +176,13 @@ public struct TrailsSummary: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["count": Schema.integer(minimum: 0),
-                       "byDifficulty": ["type": "object", "additionalProperties": Schema.integer(minimum: 0),
-                                        "description": "trails per difficulty"],
-                       "totalLengthKm": Schema.number, "longest": Schema.array(Schema.ref("TrailResult"))])
+        Schema.object([
+            "count": Schema.integer(minimum: 0),
+            "byDifficulty": [
+                "type": "object", "additionalProperties": Schema.integer(minimum: 0),
+                "description": "trails per difficulty"
+            ],
+            "totalLengthKm": Schema.number, "longest": Schema.array(Schema.ref("TrailResult"))
+        ])
     }
 }

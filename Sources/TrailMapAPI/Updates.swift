@@ -19,8 +19,10 @@ public struct PatchLink: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["fromVersion": Schema.integer(), "toVersion": Schema.integer(), "size": Schema.integer(),
-                       "sha256": Schema.string(), "url": Schema.string()])
+        Schema.object([
+            "fromVersion": Schema.integer(), "toVersion": Schema.integer(), "size": Schema.integer(),
+            "sha256": Schema.string(), "url": Schema.string()
+        ])
     }
 }
 
@@ -42,8 +44,10 @@ public struct ProductUpdate: Codable, Sendable, Equatable {
     /// Bytes of all the patches (0 when there are none).
     public var patchSize: Int64
 
-    public init(productId: String, fromVersion: Int, toVersion: Int, fullSize: Int64, sha256: String, contentHash: String?,
-                patches: [PatchLink]) {
+    public init(
+        productId: String, fromVersion: Int, toVersion: Int, fullSize: Int64, sha256: String, contentHash: String?,
+        patches: [PatchLink]
+    ) {
         self.productId = productId
         self.fromVersion = fromVersion
         self.toVersion = toVersion
@@ -55,9 +59,12 @@ public struct ProductUpdate: Codable, Sendable, Equatable {
     }
 
     public static var schema: JSONValue {
-        Schema.object(["productId": Schema.string(pattern: APIPattern.productID), "fromVersion": Schema.integer(),
-                       "toVersion": Schema.integer(), "fullSize": Schema.integer(), "sha256": Schema.string(),
-                       "contentHash": Schema.string(), "patches": Schema.array(Schema.ref("PatchLink")),
-                       "patchSize": Schema.integer()], optional: ["contentHash"])
+        Schema.object(
+            [
+                "productId": Schema.string(pattern: APIPattern.productID), "fromVersion": Schema.integer(),
+                "toVersion": Schema.integer(), "fullSize": Schema.integer(), "sha256": Schema.string(),
+                "contentHash": Schema.string(), "patches": Schema.array(Schema.ref("PatchLink")),
+                "patchSize": Schema.integer()
+            ], optional: ["contentHash"])
     }
 }

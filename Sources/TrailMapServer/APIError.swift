@@ -24,7 +24,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     /// The JSON body.
     var body: ByteBuffer {
-        ByteBuffer(bytes: (try? JSONReply.bytes(APIErrorBody(code: code, message: message, nearby: nearby, largestRadiusKm: largestRadiusKm))) ?? [])
+        ByteBuffer(
+            bytes: (try? JSONReply.bytes(APIErrorBody(code: code, message: message, nearby: nearby, largestRadiusKm: largestRadiusKm)))
+                ?? [])
     }
 
     /// `headers` plus the JSON body's type, CORS and no caching.

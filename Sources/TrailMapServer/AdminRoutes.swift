@@ -21,7 +21,8 @@ extension TileResponder {
     func adminMemoryPressure(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 4096)
         guard let asked = try? JSONDecoder().decode(PressureRequest.self, from: Data(body.readableBytesView)),
-              let level = MemoryPressureLevel(rawValue: asked.level) else {
+            let level = MemoryPressureLevel(rawValue: asked.level)
+        else {
             throw APIError.badRequest("send {\"level\": \"normal\"}, {\"level\": \"warning\"} or {\"level\": \"critical\"}")
         }
         let cache = registry.cache

@@ -17,9 +17,11 @@ extension TileResponder {
             paid = true
         }
         guard let file = t.openFile() else {
-            throw APIError(.serviceUnavailable, code: "tileset_unavailable", message: "the archive of \(id) cannot be read; try again later")
+            throw APIError(
+                .serviceUnavailable, code: "tileset_unavailable", message: "the archive of \(id) cannot be read; try again later")
         }
-        return try StoreAPI.rangedResponse(request, file, etag: t.fileETag, filename: "\(id).pmtiles",
-                                           contentType: "application/vnd.pmtiles", cacheControl: paid ? "private, no-cache" : "public, no-cache")
+        return try StoreAPI.rangedResponse(
+            request, file, etag: t.fileETag, filename: "\(id).pmtiles",
+            contentType: "application/vnd.pmtiles", cacheControl: paid ? "private, no-cache" : "public, no-cache")
     }
 }

@@ -19,7 +19,7 @@ final class AssetStore: Sendable {
         "images/layers-2x.png": "image/png",
         "images/marker-icon.png": "image/png",
         "images/marker-icon-2x.png": "image/png",
-        "images/marker-shadow.png": "image/png",
+        "images/marker-shadow.png": "image/png"
     ]
 
     init(leafletDirectory: String) {
@@ -30,7 +30,7 @@ final class AssetStore: Sendable {
     static let embedded: [String: (type: String, body: String)] = [
         "trailmap-viewer.js": ("application/javascript; charset=utf-8", ViewerScript.source),
         "trailmap-profile.js": ("application/javascript; charset=utf-8", ProfileChartScript.source),
-        "trailmap-store.js": ("application/javascript; charset=utf-8", StoreScript.source),
+        "trailmap-store.js": ("application/javascript; charset=utf-8", StoreScript.source)
     ]
 
     /// The embedded files with their ETags (hashed once).
@@ -45,8 +45,9 @@ final class AssetStore: Sendable {
         if let cached = cache.withLock({ $0[name] }) { return cached.response(ifNoneMatch: ifNoneMatch) }
         let path = (leafletDirectory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw APIError(.notFound, code: "viewer_asset_missing",
-                           message: "\(path) is missing: install Debian's libjs-leaflet (apt-get install libjs-leaflet) or pass --leaflet-dir")
+            throw APIError(
+                .notFound, code: "viewer_asset_missing",
+                message: "\(path) is missing: install Debian's libjs-leaflet (apt-get install libjs-leaflet) or pass --leaflet-dir")
         }
         let asset = PageAsset(bytes: data, contentType: type, cacheControl: "public, max-age=86400")
         cache.withLock { $0[name] = asset }

@@ -49,11 +49,13 @@ struct CacheReport: Encodable {
         loads = s.loads
         evictions = Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, s.evictions[$0] ?? 0) })
         prefetch = Prefetch(enabled: c.prefetch, issued: s.prefetchesIssued, used: s.prefetchesUsed, rejected: s.prefetchesRejected)
-        bundles = Bundles(open: c.openBundles, maxOpen: c.maxOpenBundles, opened: c.bundleOpens,
-                          closed: Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, c.bundleCloses[$0] ?? 0) }))
-        memoryPressure = Pressure(level: c.level.rawValue, measured: c.measuredLevel.rawValue, forced: c.forcedLevel?.rawValue,
-                                  memoryCurrent: c.reading.current, memoryLimit: c.reading.limit,
-                                  psiSomeAvg10: c.reading.someAvg10, psiFullAvg10: c.reading.fullAvg10)
+        bundles = Bundles(
+            open: c.openBundles, maxOpen: c.maxOpenBundles, opened: c.bundleOpens,
+            closed: Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, c.bundleCloses[$0] ?? 0) }))
+        memoryPressure = Pressure(
+            level: c.level.rawValue, measured: c.measuredLevel.rawValue, forced: c.forcedLevel?.rawValue,
+            memoryCurrent: c.reading.current, memoryLimit: c.reading.limit,
+            psiSomeAvg10: c.reading.someAvg10, psiFullAvg10: c.reading.fullAvg10)
     }
 }
 

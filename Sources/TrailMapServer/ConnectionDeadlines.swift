@@ -30,9 +30,11 @@ enum ConnectionDeadlines {
     /// Adds both handlers: `RawSide` first in the pipeline, `ParsedSide` right after `decoder`;
     /// and the handler `nextToRaw` makes, if any, right after `RawSide` (one that ends requests
     /// itself tells the state, as `ParsedSide` does).
-    static func install(on pipeline: ChannelPipeline.SynchronousOperations, after decoder: any ChannelHandler, limits: Limits,
-                        nextToRaw: ((State) -> any ChannelHandler)? = nil,
-                        onClose: @escaping @Sendable (String) -> Void) throws {
+    static func install(
+        on pipeline: ChannelPipeline.SynchronousOperations, after decoder: any ChannelHandler, limits: Limits,
+        nextToRaw: ((State) -> any ChannelHandler)? = nil,
+        onClose: @escaping @Sendable (String) -> Void
+    ) throws {
         let state = State(limits: limits, onClose: onClose)
         let raw = RawSide(state)
         try pipeline.addHandler(raw, position: .first)

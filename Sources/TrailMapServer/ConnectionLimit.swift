@@ -43,9 +43,10 @@ final class ConnectionLimit: Sendable {
     /// The answer a refused connection gets before it is closed.
     static let refusal: ByteBuffer = {
         let body = #"{"error":"too_many_connections","message":"the server has too many open connections; try again shortly"}"#
-        return ByteBuffer(string: "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                          + "Content-Length: \(body.utf8.count)\r\nRetry-After: 1\r\nCache-Control: no-store\r\n"
-                          + "Connection: close\r\n\r\n" + body)
+        return ByteBuffer(
+            string: "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nRetry-After: 1\r\nCache-Control: no-store\r\n"
+                + "Connection: close\r\n\r\n" + body)
     }()
 
     /// First in a refused connection's pipeline: once the socket is active, writes `refusal`

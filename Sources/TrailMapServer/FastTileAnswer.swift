@@ -18,8 +18,10 @@ struct FastTileAnswer {
     ///   - uri: the request target.
     ///   - connection: the `Connection` header to send (`TileFastPath.connectionHeader`).
     ///   - client: who asks, for prefetch (nil: no prediction).
-    static func make(_ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-                     client: String?, date: String, allocator: ByteBufferAllocator) -> FastTileAnswer? {
+    static func make(
+        _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
+        client: String?, date: String, allocator: ByteBufferAllocator
+    ) -> FastTileAnswer? {
         guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
         let start = ContinuousClock.now
         var head = allocator.buffer(capacity: 320)

@@ -194,9 +194,12 @@ final class RawTileLoop: @unchecked Sendable {
             case let .request(request, length):
                 let client = connection.client.name(headerValue: request.client?[...], address: connection.ipAddress)
                 let header = FastTileAnswer.connectionHeader(keepAlive: request.keepAlive, http10: request.http10)
-                guard let answer = FastTileAnswer.make(responder, isHead: request.head, uri: request.target,
-                                                       ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
-                                                       date: date.now(), allocator: allocator) else {
+                guard
+                    let answer = FastTileAnswer.make(
+                        responder, isHead: request.head, uri: request.target,
+                        ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
+                        date: date.now(), allocator: allocator)
+                else {
                     connection.handOffWhenSent = true
                     return offset
                 }
@@ -265,14 +268,18 @@ final class RawTileLoop: @unchecked Sendable {
         if !connection.output.isEmpty {
             guard !connection.waitingToWrite else { return }
             connection.waitingToWrite = true
-            do { try watch(connection.fd, events: Self.writable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch { close(connection) }
+            do { try watch(connection.fd, events: Self.writable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch {
+                close(connection)
+            }
             return
         }
         if connection.closeWhenSent { return close(connection) }
         if connection.handOffWhenSent { return handOff(connection) }
         if connection.waitingToWrite {
             connection.waitingToWrite = false
-            do { try watch(connection.fd, events: Self.readable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch { close(connection) }
+            do { try watch(connection.fd, events: Self.readable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch {
+                close(connection)
+            }
         }
     }
 

@@ -60,12 +60,17 @@ struct RawTileRequest: Equatable {
                 ? .other : .incomplete
         }
         let http10: Bool
-        if startsWith(bytes, i, "HTTP/1.1\r\n") { http10 = false }
-        else if startsWith(bytes, i, "HTTP/1.0\r\n") { http10 = true }
-        else { return .other }
+        if startsWith(bytes, i, "HTTP/1.1\r\n") {
+            http10 = false
+        } else if startsWith(bytes, i, "HTTP/1.0\r\n") {
+            http10 = true
+        } else {
+            return .other
+        }
         i += 10
-        var request = RawTileRequest(head: head, target: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self),
-                                     http10: http10, keepAlive: !http10, ifNoneMatch: nil, client: nil)
+        var request = RawTileRequest(
+            head: head, target: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self),
+            http10: http10, keepAlive: !http10, ifNoneMatch: nil, client: nil)
         var closeToken = false, keepAliveToken = false
         // Header lines until an empty one.
         while true {
@@ -104,9 +109,13 @@ struct RawTileRequest: Equatable {
             case 10 where equalsLower(name, "connection"):
                 for token in value.split(separator: 0x2C) {
                     let t = trimmed(token)
-                    if equalsLower(t, "close") { closeToken = true }
-                    else if equalsLower(t, "keep-alive") { keepAliveToken = true }
-                    else if equalsLower(t, "upgrade") { return .other }
+                    if equalsLower(t, "close") {
+                        closeToken = true
+                    } else if equalsLower(t, "keep-alive") {
+                        keepAliveToken = true
+                    } else if equalsLower(t, "upgrade") {
+                        return .other
+                    }
                 }
             case 13 where equalsLower(name, "if-none-match"):
                 if request.ifNoneMatch == nil { request.ifNoneMatch = String(decoding: value, as: UTF8.self) }
@@ -120,7 +129,8 @@ struct RawTileRequest: Equatable {
                 break
             }
             if let clientHeader, request.client == nil, name.count == clientHeader.count,
-               zip(name, clientHeader).allSatisfy({ lower($0) == $1 }) {
+                zip(name, clientHeader).allSatisfy({ lower($0) == $1 })
+            {
                 request.client = String(decoding: value, as: UTF8.self)
             }
         }
@@ -172,8 +182,9 @@ struct RawTileRequest: Equatable {
         switch c {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default: return false
         }
     }

@@ -7,8 +7,10 @@ import NIOCore
 /// `HTTPFields` has already refused values with CR or LF.
 enum ResponseHead {
     /// The head of a tile answer: the same fields, in the same order, as `TileAnswer.headers`.
-    static func writeTile(_ answer: TileResponder.TileAnswer, date: String, connection: String? = nil,
-                          into buffer: inout ByteBuffer) {
+    static func writeTile(
+        _ answer: TileResponder.TileAnswer, date: String, connection: String? = nil,
+        into buffer: inout ByteBuffer
+    ) {
         buffer.writeStaticString(answer.notModified ? "HTTP/1.1 304 Not Modified\r\nETag: " : "HTTP/1.1 200 OK\r\nETag: ")
         buffer.writeString(answer.etag)
         buffer.writeStaticString("\r\nCache-Control: ")
@@ -25,8 +27,10 @@ enum ResponseHead {
     }
 
     /// The head of any response.
-    static func write(status: HTTPResponse.Status, headers: HTTPFields, date: String, connection: String? = nil,
-                          into buffer: inout ByteBuffer) {
+    static func write(
+        status: HTTPResponse.Status, headers: HTTPFields, date: String, connection: String? = nil,
+        into buffer: inout ByteBuffer
+    ) {
         buffer.writeStaticString("HTTP/1.1 ")
         writeDecimal(status.code, into: &buffer)
         buffer.writeStaticString(" ")
@@ -54,7 +58,7 @@ enum ResponseHead {
     }
 
     private static func writeDecimal(_ value: Int, into buffer: inout ByteBuffer) {
-        buffer.writeString(String(value))  // a small string: no allocation
+        buffer.writeString(String(value)) // a small string: no allocation
     }
 }
 
@@ -71,7 +75,8 @@ struct HTTPDateCache {
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        value = "\(days[Int(tm.tm_wday)]), \(two(tm.tm_mday)) \(months[Int(tm.tm_mon)]) \(tm.tm_year + 1900) "
+        value =
+            "\(days[Int(tm.tm_wday)]), \(two(tm.tm_mday)) \(months[Int(tm.tm_mon)]) \(tm.tm_year + 1900) "
             + "\(two(tm.tm_hour)):\(two(tm.tm_min)):\(two(tm.tm_sec)) GMT"
         second = Int(t)
         return value

@@ -13,9 +13,11 @@ public final class ServerMetrics: Sendable {
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
 
-    static let buckets: [Duration] = [.microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
-                                      .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1)]
+    static let buckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+        .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1)
+    ]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -23,10 +25,12 @@ public final class ServerMetrics: Sendable {
         _ = registry.makeCounter(name: "trailmap_http_response_bytes_total", help: "Bytes of response bodies sent.")
         _ = registry.makeCounter(name: "trailmap_tiles_served_total", help: "Tiles answered with 200.")
         _ = registry.makeCounter(name: "trailmap_tiles_not_modified_total", help: "Tile requests answered 304.")
-        timedOut = registry.makeCounter(name: "trailmap_connections_timed_out_total",
-                                        help: "Connections closed for a request not complete in time or for being idle.")
-        refusedConnections = registry.makeCounter(name: "trailmap_connections_refused_total",
-                                                  help: "Connections answered 503 and closed for being past the open-connection cap.")
+        timedOut = registry.makeCounter(
+            name: "trailmap_connections_timed_out_total",
+            help: "Connections closed for a request not complete in time or for being idle.")
+        refusedConnections = registry.makeCounter(
+            name: "trailmap_connections_refused_total",
+            help: "Connections answered 503 and closed for being past the open-connection cap.")
     }
 
     /// A connection closed by `ConnectionDeadlines`.
@@ -48,8 +52,11 @@ public final class ServerMetrics: Sendable {
         var tileOK = 0, tileNotModified = 0
         for (route, figures) in totals.routes {
             for (status, n) in figures.statuses {
-                counts.append(("trailmap_http_requests_total", [("route", route.rawValue), ("status", String(status))], n,
-                               "HTTP requests by route and status."))
+                counts.append(
+                    (
+                        "trailmap_http_requests_total", [("route", route.rawValue), ("status", String(status))], n,
+                        "HTTP requests by route and status."
+                    ))
             }
             if route == .tile {
                 tileOK = figures.statuses[200] ?? 0
@@ -57,9 +64,11 @@ public final class ServerMetrics: Sendable {
             }
         }
         publishTotals(counts)
-        publishTotals([("trailmap_http_response_bytes_total", [], totals.bodyBytes, "Bytes of response bodies sent."),
-                       ("trailmap_tiles_served_total", [], tileOK, "Tiles answered with 200."),
-                       ("trailmap_tiles_not_modified_total", [], tileNotModified, "Tile requests answered 304.")])
+        publishTotals([
+            ("trailmap_http_response_bytes_total", [], totals.bodyBytes, "Bytes of response bodies sent."),
+            ("trailmap_tiles_served_total", [], tileOK, "Tiles answered with 200."),
+            ("trailmap_tiles_not_modified_total", [], tileNotModified, "Tile requests answered 304.")
+        ])
         return LatencyText.render(totals, bounds: tally.bounds)
     }
 
@@ -94,13 +103,19 @@ public final class ServerMetrics: Sendable {
             ("trailmap_cache_loads_total", [], s.loads, "Bundle reads made by the cache (misses and prefetches)."),
             ("trailmap_cache_prefetches_issued_total", [], s.prefetchesIssued, "Predicted tiles loaded."),
             ("trailmap_cache_prefetches_used_total", [], s.prefetchesUsed, "Prefetched tiles later asked for."),
-            ("trailmap_bundles_opened_total", [], c.bundleOpens, "Bundle opens (lazy, on first read)."),
+            ("trailmap_bundles_opened_total", [], c.bundleOpens, "Bundle opens (lazy, on first read).")
         ]
         for reason in EvictionReason.allCases {
-            totals.append(("trailmap_cache_evictions_total", [("kind", "tile"), ("reason", reason.rawValue)],
-                           s.evictions[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."))
-            totals.append(("trailmap_cache_evictions_total", [("kind", "bundle"), ("reason", reason.rawValue)],
-                           c.bundleCloses[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."))
+            totals.append(
+                (
+                    "trailmap_cache_evictions_total", [("kind", "tile"), ("reason", reason.rawValue)],
+                    s.evictions[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."
+                ))
+            totals.append(
+                (
+                    "trailmap_cache_evictions_total", [("kind", "bundle"), ("reason", reason.rawValue)],
+                    c.bundleCloses[reason] ?? 0, "Tiles evicted, and bundles closed, by reason."
+                ))
         }
         publishTotals(totals)
     }

@@ -47,8 +47,10 @@ struct TileChannel: ServerChildChannel {
             let (metrics, logger) = (responder.metrics, responder.logger)
             let peer = channel.remoteAddress?.description ?? "?"
             let responder = responder
-            try ConnectionDeadlines.install(on: pipeline, after: unwired, limits: deadlineLimits,
-                                            nextToRaw: { TileWire(responder: responder, deadlines: $0) }) { why in
+            try ConnectionDeadlines.install(
+                on: pipeline, after: unwired, limits: deadlineLimits,
+                nextToRaw: { TileWire(responder: responder, deadlines: $0) }
+            ) { why in
                 metrics.recordTimeout()
                 logger.info("closed connection from \(peer): \(why)")
             }
@@ -58,8 +60,9 @@ struct TileChannel: ServerChildChannel {
 
     /// The request and idle deadlines of the configuration.
     var deadlineLimits: ConnectionDeadlines.Limits {
-        ConnectionDeadlines.Limits(request: .nanoseconds(responder.config.requestTimeout.nanoseconds),
-                                   idle: .nanoseconds(responder.config.idleTimeout.nanoseconds))
+        ConnectionDeadlines.Limits(
+            request: .nanoseconds(responder.config.requestTimeout.nanoseconds),
+            idle: .nanoseconds(responder.config.idleTimeout.nanoseconds))
     }
 
     /// The parsing limits Hummingbird gives its own decoder.
@@ -94,8 +97,10 @@ extension HTTPServerBuilder {
     /// HTTP/1 with the tile fast path.
     /// `limit`: the open-connection cap (shared with `RawTileServer` when it runs); `built` gets
     /// the child channel once Hummingbird has made it (`RawTileServer` hands connections to it).
-    static func tiles(_ responder: TileResponder, limit: ConnectionLimit? = nil,
-                      built: @escaping @Sendable (TileChannel) -> Void = { _ in }) -> HTTPServerBuilder {
+    static func tiles(
+        _ responder: TileResponder, limit: ConnectionLimit? = nil,
+        built: @escaping @Sendable (TileChannel) -> Void = { _ in }
+    ) -> HTTPServerBuilder {
         let limit = limit ?? ConnectionLimit(max: responder.config.maxConnections)
         return HTTPServerBuilder { respond in
             let channel = TileChannel(http1: HTTP1Channel(responder: respond), responder: responder, limit: limit)

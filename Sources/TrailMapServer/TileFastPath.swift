@@ -88,7 +88,8 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The promise for an answer's last write, after which the connection closes (`promise`, the
     /// writer's own, completes with it); input from now on is ignored.
-    private func closeAfter(_ context: ChannelHandlerContext, cascadingTo promise: EventLoopPromise<Void>? = nil) -> EventLoopPromise<Void> {
+    private func closeAfter(_ context: ChannelHandlerContext, cascadingTo promise: EventLoopPromise<Void>? = nil) -> EventLoopPromise<Void>
+    {
         closing = true
         let written = context.eventLoop.makePromise(of: Void.self)
         if let promise { written.futureResult.cascade(to: promise) }
@@ -133,11 +134,13 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The response to a GET/HEAD of a tile, or nil to let Hummingbird answer.
     private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> FastTileAnswer? {
         guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil else { return nil }
-        return FastTileAnswer.make(responder, isHead: request.method == .HEAD, uri: request.uri,
-                                   ifNoneMatch: request.headers.first(name: "if-none-match"),
-                                   connection: Self.connectionHeader(request),
-                                   client: client.name(headerValue: client.headerName.flatMap { request.headers.first(name: $0)?[...] },
-                                                       context: context),
-                                   date: date.now(), allocator: context.channel.allocator)
+        return FastTileAnswer.make(
+            responder, isHead: request.method == .HEAD, uri: request.uri,
+            ifNoneMatch: request.headers.first(name: "if-none-match"),
+            connection: Self.connectionHeader(request),
+            client: client.name(
+                headerValue: client.headerName.flatMap { request.headers.first(name: $0)?[...] },
+                context: context),
+            date: date.now(), allocator: context.channel.allocator)
     }
 }

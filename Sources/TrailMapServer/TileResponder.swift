@@ -28,8 +28,10 @@ public struct TileResponder: HTTPResponder {
     /// Every request `TileFastPath` leaves goes through it (`ServerRoutes`); set once, by `init`.
     private(set) var router: RouterResponder<Context>?
 
-    public init(registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
-                store: StoreSettings? = nil) {
+    public init(
+        registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
+        store: StoreSettings? = nil
+    ) {
         self.registry = registry
         self.config = config
         self.metrics = metrics
@@ -39,11 +41,12 @@ public struct TileResponder: HTTPResponder {
         let access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets) }
         self.access = access
         self.store = store.map {
-            StoreAPI(settings: $0, logger: logger, tilesDirectory: registry.directory, publicOrigin: config.publicURL ?? "",
-                     tileExtension: { id in
-                         if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
-                         return "png"
-                     }, registry: registry, access: access)
+            StoreAPI(
+                settings: $0, logger: logger, tilesDirectory: registry.directory, publicOrigin: config.publicURL ?? "",
+                tileExtension: { id in
+                    if case let .found(t) = registry.lookup(id) { return t.format.fileExtension }
+                    return "png"
+                }, registry: registry, access: access)
         }
         publicTileCaching = "public, max-age=\(config.tileMaxAge)"
         privateTileCaching = "private, max-age=\(config.tileMaxAge)"
@@ -57,11 +60,13 @@ public struct TileResponder: HTTPResponder {
     }
 
     /// The viewer's page, with its ETag.
-    static let viewerAsset = PageAsset(text: ViewerPage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache",
-                                       extra: [.contentSecurityPolicy: PageSecurity.viewer])
+    static let viewerAsset = PageAsset(
+        text: ViewerPage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache",
+        extra: [.contentSecurityPolicy: PageSecurity.viewer])
     /// The store's page, with its ETag.
-    static let storeAsset = PageAsset(text: StorePage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache",
-                                      extra: [.contentSecurityPolicy: PageSecurity.store])
+    static let storeAsset = PageAsset(
+        text: StorePage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache",
+        extra: [.contentSecurityPolicy: PageSecurity.store])
 
     /// `GET /` and `/index.html`: the map viewer (304 when the browser holds it).
     func viewerPage(_ request: Request) -> Response {
@@ -75,8 +80,9 @@ public struct TileResponder: HTTPResponder {
 
     /// `GET /metrics`: Prometheus text.
     func metricsPage() -> Response {
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
     }
 
     /// `GET /tiles`: every tileset's summary, paid ones marked with their product.
@@ -89,7 +95,8 @@ public struct TileResponder: HTTPResponder {
             return map.product(for: id)
         }
         var list = TileJSON.list(registry.all, base: origin, paidProduct: guarding)
-        for i in list.tilesets.indices where list.tilesets[i].productId != nil || guarding(list.tilesets[i].id) == TileAccess.areaSourceProduct {
+        for i in list.tilesets.indices
+        where list.tilesets[i].productId != nil || guarding(list.tilesets[i].id) == TileAccess.areaSourceProduct {
             if case let .found(t) = registry.lookup(list.tilesets[i].id), t.publicFailure == nil {
                 list.tilesets[i].previewMaxzoom = previewMaxZoom(t)
             }
@@ -156,16 +163,22 @@ public struct TileResponder: HTTPResponder {
     /// `client` names the client for prefetch (nil: no prediction).
     /// `onEventLoop`: called by the fast path, which never reads the catalog (a stale paid map
     /// throws, and the request goes to the Hummingbird path, which has re-read it first).
-    func tileAnswer(_ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
-                    onEventLoop: Bool = false) throws -> TileOutcome {
+    func tileAnswer(
+        _ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
+        onEventLoop: Bool = false
+    ) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
         if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
-           !isPreview(id, product: product, z: parts[2]) {
-            throw APIError(.unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
+            !isPreview(id, product: product, z: parts[2])
+        {
+            throw APIError(
+                .unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
         guard let dot = parts[4].lastIndex(of: ".") else {
             let ext = (try? available(id))?.format.fileExtension ?? "png"
-            throw APIError.notFound("not_found", "a tile URL ends in the extension of its tileset's format: /tiles/\(id)/{z}/{x}/{y}.\(ext) (see /tiles/\(id).json)")
+            throw APIError.notFound(
+                "not_found",
+                "a tile URL ends in the extension of its tileset's format: /tiles/\(id)/{z}/{x}/{y}.\(ext) (see /tiles/\(id).json)")
         }
         let ext = parts[4][parts[4].index(after: dot)...]
         guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4][..<dot]) else {
@@ -177,12 +190,16 @@ public struct TileResponder: HTTPResponder {
         let tileset = try available(id)
         let format = tileset.format
         guard ext == format.fileExtension || (format == .jpg && ext == "jpeg") else {
-            throw APIError.notFound("wrong_extension", "tileset \(id) holds \(format) tiles, not .\(ext.prefix(8)): "
-                                    + "/tiles/\(id)/\(z)/\(x)/\(y).\(format.fileExtension) (every tile: /tiles/\(id)/{z}/{x}/{y}.\(format.fileExtension))")
+            throw APIError.notFound(
+                "wrong_extension",
+                "tileset \(id) holds \(format) tiles, not .\(ext.prefix(8)): "
+                    + "/tiles/\(id)/\(z)/\(x)/\(y).\(format.fileExtension) (every tile: /tiles/\(id)/{z}/{x}/{y}.\(format.fileExtension))")
         }
         let meta = tileset.metadata
         guard (meta.minZoom...max(meta.minZoom, meta.maxZoom)).contains(z) else {
-            throw APIError(.badRequest, code: "zoom_out_of_range", message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")
+            throw APIError(
+                .badRequest, code: "zoom_out_of_range",
+                message: "tileset \(id) has zoom levels \(meta.minZoom) to \(meta.maxZoom), not \(z)")
         }
         guard tileset.bundle != nil else { throw APIError.unavailable("tileset \(id) cannot be read") }
         let found: CachedTile?
@@ -206,8 +223,10 @@ public struct TileResponder: HTTPResponder {
             return .absent(APIError.notFound("tile_not_found", "tileset \(id) has no tile \(z)/\(x)/\(y)"))
         }
         let notModified = ifNoneMatch.map { Self.matches($0, etag: answer.etag) } ?? false
-        return .tile(TileAnswer(notModified: notModified, etag: answer.etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
-                                body: answer.buffer, contentType: answer.contentType))
+        return .tile(
+            TileAnswer(
+                notModified: notModified, etag: answer.etag, cacheControl: authorized ? privateTileCaching : publicTileCaching,
+                body: answer.buffer, contentType: answer.contentType))
     }
 
     /// `GET /tiles/{tileset}.json`
@@ -230,7 +249,8 @@ public struct TileResponder: HTTPResponder {
     /// a tileset no product sells on its own has no preview, unless area products cut from it.
     func isPreview(_ id: String, product: String, z: Substring) -> Bool {
         guard product != TileAccess.closedProduct, let z = Self.coordinate(z), case let .found(t) = registry.lookup(id),
-              t.publicFailure == nil, let top = previewMaxZoom(t) else { return false }
+            t.publicFailure == nil, let top = previewMaxZoom(t)
+        else { return false }
         return z <= top
     }
 

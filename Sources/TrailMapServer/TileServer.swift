@@ -19,7 +19,8 @@ public enum TileServer {
         let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger, cache: CacheSystem(config.cache))
         registry.refresh()
         let responder = TileResponder(registry: registry, config: config, metrics: metrics, logger: logger, store: store)
-        let services: [any Service] = [ReloadService(registry: registry, interval: config.reloadInterval) as any Service]
+        let services: [any Service] =
+            [ReloadService(registry: registry, interval: config.reloadInterval) as any Service]
             + (responder.store.map { [AreaSweepService(areas: $0.areas) as any Service] } ?? [])
         guard config.tileLoops > 0 else {
             return Application(
@@ -36,8 +37,9 @@ public enum TileServer {
         let limit = ConnectionLimit(max: config.maxConnections)
         let raw = RawTileServer(responder: responder, limit: limit, logger: logger)
         raw.prepareSocketFolder()
-        let loops = RawTileServer.Loops(server: raw, host: config.host, port: config.port, backlog: config.backlog,
-                                        threads: config.tileLoops, onRunning: onRunning)
+        let loops = RawTileServer.Loops(
+            server: raw, host: config.host, port: config.port, backlog: config.backlog,
+            threads: config.tileLoops, onRunning: onRunning)
         return Application(
             responder: responder,
             server: .tiles(responder, limit: limit, built: { raw.childBuilt($0) }),

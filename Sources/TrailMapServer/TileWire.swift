@@ -60,10 +60,13 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
                 return
             case let .request(request, length):
                 let connection = FastTileAnswer.connectionHeader(keepAlive: request.keepAlive, http10: request.http10)
-                guard let answer = FastTileAnswer.make(responder, isHead: request.head, uri: request.target,
-                                                       ifNoneMatch: request.ifNoneMatch, connection: connection,
-                                                       client: client.name(headerValue: request.client?[...], context: context), date: date.now(),
-                                                       allocator: context.channel.allocator) else {
+                guard
+                    let answer = FastTileAnswer.make(
+                        responder, isHead: request.head, uri: request.target,
+                        ifNoneMatch: request.ifNoneMatch, connection: connection,
+                        client: client.name(headerValue: request.client?[...], context: context), date: date.now(),
+                        allocator: context.channel.allocator)
+                else {
                     pass(buffer, context: context, flushing: wrote)
                     return
                 }
@@ -95,13 +98,19 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
     /// Writes an answer (flushed with `promise`, when given: the last write before a close).
     private func send(_ answer: FastTileAnswer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>? = nil) {
         guard let body = answer.body else {
-            if promise != nil { context.writeAndFlush(wrapInboundOut(answer.head), promise: promise) }
-            else { context.write(wrapInboundOut(answer.head), promise: nil) }
+            if promise != nil {
+                context.writeAndFlush(wrapInboundOut(answer.head), promise: promise)
+            } else {
+                context.write(wrapInboundOut(answer.head), promise: nil)
+            }
             return
         }
         context.write(wrapInboundOut(answer.head), promise: nil)
-        if promise != nil { context.writeAndFlush(wrapInboundOut(body), promise: promise) }
-        else { context.write(wrapInboundOut(body), promise: nil) }
+        if promise != nil {
+            context.writeAndFlush(wrapInboundOut(body), promise: promise)
+        } else {
+            context.write(wrapInboundOut(body), promise: nil)
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

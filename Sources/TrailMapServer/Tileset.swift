@@ -120,7 +120,9 @@ public final class Tileset: Sendable {
     }
 
     /// A strong validator of the scanned file (its identity: inode, size, modification time).
-    var fileETag: String { "\"\(String(identity.inode, radix: 16))-\(String(identity.size, radix: 16))-\(String(identity.modified, radix: 16))\"" }
+    var fileETag: String {
+        "\"\(String(identity.inode, radix: 16))-\(String(identity.size, radix: 16))-\(String(identity.modified, radix: 16))\""
+    }
 
     /// Whether a zoom level is inside the tileset's range.
     func hasZoom(_ z: Int) -> Bool { (metadata.minZoom...max(metadata.minZoom, metadata.maxZoom)).contains(z) }

@@ -113,7 +113,9 @@ public final class TilesetRegistry: Sendable {
             return clashes.subtracting(s.clashes)
         }
         for id in new.sorted() {
-            logger.warning("tileset \(id): both \(id).mbtiles and \(id).pmtiles are in the tiles folder; serving \(found[id] ?? id), ignoring the other")
+            logger.warning(
+                "tileset \(id): both \(id).mbtiles and \(id).pmtiles are in the tiles folder; serving \(found[id] ?? id), ignoring the other"
+            )
         }
     }
 

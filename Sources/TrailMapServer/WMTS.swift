@@ -39,7 +39,8 @@ enum WMTS {
             <ows:OperationsMetadata>
             """
         for op in ["GetCapabilities", "GetTile"] {
-            x += "<ows:Operation name=\"\(op)\"><ows:DCP><ows:HTTP><ows:Get xlink:href=\"\(xml(base))/wmts?\">"
+            x +=
+                "<ows:Operation name=\"\(op)\"><ows:DCP><ows:HTTP><ows:Get xlink:href=\"\(xml(base))/wmts?\">"
                 + "<ows:Constraint name=\"GetEncoding\"><ows:AllowedValues><ows:Value>KVP</ows:Value></ows:AllowedValues></ows:Constraint>"
                 + "</ows:Get></ows:HTTP></ows:DCP></ows:Operation>\n"
         }
@@ -58,7 +59,8 @@ enum WMTS {
                 x += "<MinTileCol>\(r.minX)</MinTileCol><MaxTileCol>\(r.maxX)</MaxTileCol></TileMatrixLimits>"
             }
             x += "</TileMatrixSetLimits></TileMatrixSetLink>"
-            x += "<ResourceURL format=\"\(t.format.contentType)\" resourceType=\"tile\" template=\"\(xml(base))/wmts/1.0.0/\(xml(t.id))/{Style}/{TileMatrixSet}/{TileMatrix}/{TileRow}/{TileCol}.\(t.format.fileExtension)\"/>"
+            x +=
+                "<ResourceURL format=\"\(t.format.contentType)\" resourceType=\"tile\" template=\"\(xml(base))/wmts/1.0.0/\(xml(t.id))/{Style}/{TileMatrixSet}/{TileMatrix}/{TileRow}/{TileCol}.\(t.format.fileExtension)\"/>"
             x += "</Layer>\n"
         }
         for size in Set(served.map { $0.tileSize == 512 ? 512 : 256 }).union([256]).sorted() {
@@ -94,8 +96,9 @@ enum WMTS {
                 </ExceptionReport>
 
                 """
-            return Response(status: status, headers: [.contentType: "application/xml; charset=utf-8", .accessControlAllowOrigin: "*"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: status, headers: [.contentType: "application/xml; charset=utf-8", .accessControlAllowOrigin: "*"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         }
     }
 

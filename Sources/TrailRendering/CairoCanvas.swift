@@ -11,7 +11,8 @@ final class CairoCanvas {
     /// A transparent canvas; nil if Cairo cannot make one (no memory, absurd size).
     init?(width: Int, height: Int) {
         guard width > 0, height > 0, width <= 32_767, height <= 32_767,
-              let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
+            let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        else { return nil }
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS, let c = cairo_create(s) else {
             cairo_surface_destroy(s)
             return nil

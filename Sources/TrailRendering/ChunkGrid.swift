@@ -32,8 +32,11 @@ struct ChunkGrid: Sendable {
         self.cells = cells
     }
 
-    private static func span(_ b: WorldBox, _ e: WorldBox, _ w: Double, _ h: Double, _ cols: Int, _ rows: Int)
-        -> (Int, Int, Int, Int) {
+    private static func span(
+        _ b: WorldBox, _ e: WorldBox, _ w: Double, _ h: Double, _ cols: Int, _ rows: Int
+    )
+        -> (Int, Int, Int, Int)
+    {
         func clampCol(_ v: Double) -> Int { min(max(Int(((v - e.minX) / w).rounded(.down)), 0), cols - 1) }
         func clampRow(_ v: Double) -> Int { min(max(Int(((v - e.minY) / h).rounded(.down)), 0), rows - 1) }
         return (clampCol(b.minX), clampCol(b.maxX), clampRow(b.minY), clampRow(b.maxY))

@@ -93,7 +93,9 @@ struct LabelPlacement {
             let line = trails.lines[li]
             let name = line.name!
             let text: LabelText
-            if let t = texts[name] { text = t } else {
+            if let t = texts[name] {
+                text = t
+            } else {
                 text = LabelText(text: name, font: style.font, pixelSize: fontSize, on: scratch.cr)
                 texts[name] = text
             }
@@ -112,12 +114,15 @@ struct LabelPlacement {
                 var c = w / 2 + 1
                 while c + w / 2 + 1 <= total {
                     if let label = candidate(center: c, text: text, px: px, py: py, cum: cum, halo: halo, tile: tile),
-                       !grid.hits(label.box.expanded(by: pad / 2)) {
+                        !grid.hits(label.box.expanded(by: pad / 2))
+                    {
                         grid.insert(label.box.expanded(by: pad / 2))
-                        placed.append(PlacedLabel(lineID: line.id, text: name, centerX: label.cx, centerY: label.cy,
-                                                  angle: label.angle, box: label.box, glyphs: label.glyphs,
-                                                  tileX: Int((label.box.minX / tile).rounded(.down)),
-                                                  tileY: Int((label.box.minY / tile).rounded(.down))))
+                        placed.append(
+                            PlacedLabel(
+                                lineID: line.id, text: name, centerX: label.cx, centerY: label.cy,
+                                angle: label.angle, box: label.box, glyphs: label.glyphs,
+                                tileX: Int((label.box.minX / tile).rounded(.down)),
+                                tileY: Int((label.box.minY / tile).rounded(.down))))
                         c += max(style.labelSpacing, w + pad)
                     } else {
                         c += Self.step
@@ -134,9 +139,12 @@ struct LabelPlacement {
 
     /// The label centred `center` pixels along the part, if the line bends gently enough there
     /// for its glyphs and the box around them lies inside one tile.
-    private func candidate(center: Double, text: LabelText, px: [Double], py: [Double], cum: [Double],
-                           halo: Double, tile: Double)
-        -> (cx: Double, cy: Double, angle: Double, box: PixelBox, glyphs: [LabelGlyph])? {
+    private func candidate(
+        center: Double, text: LabelText, px: [Double], py: [Double], cum: [Double],
+        halo: Double, tile: Double
+    )
+        -> (cx: Double, cy: Double, angle: Double, box: PixelBox, glyphs: [LabelGlyph])?
+    {
         let w = text.width, h = text.height
         let (ax, ay, _) = point(at: center - w / 2, px, py, cum)
         let (bx, by, _) = point(at: center + w / 2, px, py, cum)

@@ -48,7 +48,8 @@ final class LabelText {
         if let iter = pango_layout_get_iter(layout) {
             repeat {
                 if let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
-                   let string = run.pointee.glyphs, let font = item.pointee.analysis.font {
+                    let string = run.pointee.glyphs, let font = item.pointee.analysis.font
+                {
                     var runBox = PangoRectangle()
                     pango_layout_iter_get_run_extents(iter, nil, &runBox)
                     var gx = Double(runBox.x) / scale

@@ -20,8 +20,10 @@ struct StrokePath {
 
     /// Hands the chunk's visible runs, simplified, segment by segment to `segment`; `run` and
     /// `keep` are scratch buffers.
-    func add(_ chunk: ProjectedTrails.Chunk, run: inout [SIMD2<Double>], keep: inout [Bool],
-             segment: (SIMD2<Double>, SIMD2<Double>) -> Void) {
+    func add(
+        _ chunk: ProjectedTrails.Chunk, run: inout [SIMD2<Double>], keep: inout [Bool],
+        segment: (SIMD2<Double>, SIMD2<Double>) -> Void
+    ) {
         run.removeAll(keepingCapacity: true)
         trails.xy.withUnsafeBufferPointer { xy in
             var lastCode = 0

@@ -26,17 +26,20 @@ public struct TrailColor: Sendable, Equatable, Codable, CustomStringConvertible 
 
     /// `#rrggbbaa`.
     public var description: String {
-        "#" + [red, green, blue, alpha].map { b in
-            let h = String(b, radix: 16)
-            return h.count == 1 ? "0" + h : h
-        }.joined()
+        "#"
+            + [red, green, blue, alpha].map { b in
+                let h = String(b, radix: 16)
+                return h.count == 1 ? "0" + h : h
+            }.joined()
     }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let c = TrailColor(hex: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "a colour is #rrggbb or #rrggbbaa, not \"\(text)\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a colour is #rrggbb or #rrggbbaa, not \"\(text)\""))
         }
         self = c
     }
@@ -127,19 +130,21 @@ public struct TrailStyle: Sendable, Equatable, Codable {
     public var labelSpacing: Double
 
     /// A style; the defaults draw 1.5-4 px lines with a white casing and names from zoom 14.
-    public init(colors: [TrailDifficultyStyleKey: TrailColor] = TrailStyle.defaultColors,
-                lineWidth: ZoomStops = ZoomStops([.init(zoom: 10, value: 1.5), .init(zoom: 14, value: 2.5), .init(zoom: 17, value: 4)]),
-                casingColor: TrailColor = TrailColor(red: 255, green: 255, blue: 255, alpha: 255),
-                casingWidth: ZoomStops = ZoomStops([.init(zoom: 10, value: 0.75), .init(zoom: 16, value: 1.5)]),
-                minZoom: Int = 0,
-                labelMinZoom: Int = 14,
-                font: String = "DejaVu Sans Bold",
-                fontSize: ZoomStops = ZoomStops([.init(zoom: 14, value: 11), .init(zoom: 17, value: 13)]),
-                labelColor: TrailColor = TrailColor(red: 40, green: 40, blue: 40),
-                haloColor: TrailColor = TrailColor(red: 255, green: 255, blue: 255, alpha: 230),
-                haloWidth: Double = 1.5,
-                labelPadding: Double = 4,
-                labelSpacing: Double = 160) {
+    public init(
+        colors: [TrailDifficultyStyleKey: TrailColor] = TrailStyle.defaultColors,
+        lineWidth: ZoomStops = ZoomStops([.init(zoom: 10, value: 1.5), .init(zoom: 14, value: 2.5), .init(zoom: 17, value: 4)]),
+        casingColor: TrailColor = TrailColor(red: 255, green: 255, blue: 255, alpha: 255),
+        casingWidth: ZoomStops = ZoomStops([.init(zoom: 10, value: 0.75), .init(zoom: 16, value: 1.5)]),
+        minZoom: Int = 0,
+        labelMinZoom: Int = 14,
+        font: String = "DejaVu Sans Bold",
+        fontSize: ZoomStops = ZoomStops([.init(zoom: 14, value: 11), .init(zoom: 17, value: 13)]),
+        labelColor: TrailColor = TrailColor(red: 40, green: 40, blue: 40),
+        haloColor: TrailColor = TrailColor(red: 255, green: 255, blue: 255, alpha: 230),
+        haloWidth: Double = 1.5,
+        labelPadding: Double = 4,
+        labelSpacing: Double = 160
+    ) {
         self.colors = colors
         self.lineWidth = lineWidth
         self.casingColor = casingColor
@@ -161,7 +166,7 @@ public struct TrailStyle: Sendable, Equatable, Codable {
         .moderate: TrailColor(red: 31, green: 100, blue: 214),
         .hard: TrailColor(red: 214, green: 40, blue: 40),
         .expert: TrailColor(red: 20, green: 20, blue: 20),
-        .unknown: TrailColor(red: 120, green: 110, blue: 100),
+        .unknown: TrailColor(red: 120, green: 110, blue: 100)
     ]
 
     /// The colour of a difficulty (the unknown one's, or grey, where the style has none).
@@ -181,25 +186,27 @@ public struct TrailStyle: Sendable, Equatable, Codable {
         if let given = try c.decodeIfPresent([String: TrailColor].self, forKey: .colors) {
             for (key, color) in given {
                 guard let k = TrailDifficultyStyleKey(rawValue: key) else {
-                    throw DecodingError.dataCorruptedError(forKey: .colors, in: c,
-                                                           debugDescription: "unknown difficulty \"\(key)\"")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .colors, in: c,
+                        debugDescription: "unknown difficulty \"\(key)\"")
                 }
                 colors[k] = color
             }
         }
-        self.init(colors: colors,
-                  lineWidth: try c.decodeIfPresent(ZoomStops.self, forKey: .lineWidth) ?? d.lineWidth,
-                  casingColor: try c.decodeIfPresent(TrailColor.self, forKey: .casingColor) ?? d.casingColor,
-                  casingWidth: try c.decodeIfPresent(ZoomStops.self, forKey: .casingWidth) ?? d.casingWidth,
-                  minZoom: try c.decodeIfPresent(Int.self, forKey: .minZoom) ?? d.minZoom,
-                  labelMinZoom: try c.decodeIfPresent(Int.self, forKey: .labelMinZoom) ?? d.labelMinZoom,
-                  font: try c.decodeIfPresent(String.self, forKey: .font) ?? d.font,
-                  fontSize: try c.decodeIfPresent(ZoomStops.self, forKey: .fontSize) ?? d.fontSize,
-                  labelColor: try c.decodeIfPresent(TrailColor.self, forKey: .labelColor) ?? d.labelColor,
-                  haloColor: try c.decodeIfPresent(TrailColor.self, forKey: .haloColor) ?? d.haloColor,
-                  haloWidth: try c.decodeIfPresent(Double.self, forKey: .haloWidth) ?? d.haloWidth,
-                  labelPadding: try c.decodeIfPresent(Double.self, forKey: .labelPadding) ?? d.labelPadding,
-                  labelSpacing: try c.decodeIfPresent(Double.self, forKey: .labelSpacing) ?? d.labelSpacing)
+        self.init(
+            colors: colors,
+            lineWidth: try c.decodeIfPresent(ZoomStops.self, forKey: .lineWidth) ?? d.lineWidth,
+            casingColor: try c.decodeIfPresent(TrailColor.self, forKey: .casingColor) ?? d.casingColor,
+            casingWidth: try c.decodeIfPresent(ZoomStops.self, forKey: .casingWidth) ?? d.casingWidth,
+            minZoom: try c.decodeIfPresent(Int.self, forKey: .minZoom) ?? d.minZoom,
+            labelMinZoom: try c.decodeIfPresent(Int.self, forKey: .labelMinZoom) ?? d.labelMinZoom,
+            font: try c.decodeIfPresent(String.self, forKey: .font) ?? d.font,
+            fontSize: try c.decodeIfPresent(ZoomStops.self, forKey: .fontSize) ?? d.fontSize,
+            labelColor: try c.decodeIfPresent(TrailColor.self, forKey: .labelColor) ?? d.labelColor,
+            haloColor: try c.decodeIfPresent(TrailColor.self, forKey: .haloColor) ?? d.haloColor,
+            haloWidth: try c.decodeIfPresent(Double.self, forKey: .haloWidth) ?? d.haloWidth,
+            labelPadding: try c.decodeIfPresent(Double.self, forKey: .labelPadding) ?? d.labelPadding,
+            labelSpacing: try c.decodeIfPresent(Double.self, forKey: .labelSpacing) ?? d.labelSpacing)
     }
 
     public func encode(to encoder: any Encoder) throws {

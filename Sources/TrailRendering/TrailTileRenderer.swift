@@ -44,8 +44,9 @@ public final class TrailTileRenderer: @unchecked Sendable {
     public func render(z: Int, x: Int, y: Int, tileSize: Int = 256) throws(TrailRenderingError) -> RGBAImage {
         guard let tile = TileID(z: z, x: x, y: y) else { throw .invalidTile(z: z, x: x, y: y) }
         guard (1...Self.maxTileSize).contains(tileSize) else { throw .invalidTileSize(tileSize) }
-        return try renderWindow(zoom: tile.z, originX: tile.x * tileSize, originY: tile.y * tileSize,
-                                width: tileSize, height: tileSize, tileSize: tileSize)
+        return try renderWindow(
+            zoom: tile.z, originX: tile.x * tileSize, originY: tile.y * tileSize,
+            width: tileSize, height: tileSize, tileSize: tileSize)
     }
 
     /// Draws the tile's trails over `base` ("source over"); `base` must be `tileSize` square.
@@ -73,7 +74,8 @@ public final class TrailTileRenderer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let p = placements[key] { return p }
-        let all = zoom >= style.labelMinZoom && zoom >= style.minZoom
+        let all =
+            zoom >= style.labelMinZoom && zoom >= style.minZoom
             ? LabelPlacement(trails: trails, style: style, zoom: zoom, tileSize: tileSize).place() : []
         let p = Placement(all: all, byTile: Dictionary(grouping: all) { TileKey(x: $0.tileX, y: $0.tileY) })
         placements[key] = p
@@ -82,22 +84,28 @@ public final class TrailTileRenderer: @unchecked Sendable {
 
     /// Draws a window of world pixels at `zoom` (origin at its top-left), with the labels of the
     /// `tileSize` tiles inside it.
-    func renderWindow(zoom: Int, originX: Int, originY: Int, width: Int, height: Int,
-                      tileSize: Int) throws(TrailRenderingError) -> RGBAImage {
+    func renderWindow(
+        zoom: Int, originX: Int, originY: Int, width: Int, height: Int,
+        tileSize: Int
+    ) throws(TrailRenderingError) -> RGBAImage {
         guard zoom >= style.minZoom else { return RGBAImage(width: width, height: height) }
         let scale = Double(1 << zoom) * Double(tileSize)
         let lineWidth = max(style.lineWidth.value(at: Double(zoom)), 0)
         let casing = max(style.casingWidth.value(at: Double(zoom)), 0)
         let margin = lineWidth / 2 + casing + 2
-        let window = (minX: Double(originX) - margin, minY: Double(originY) - margin,
-                      maxX: Double(originX + width) + margin, maxY: Double(originY + height) + margin)
-        let query = WorldBox(minX: window.minX / scale, minY: window.minY / scale,
-                             maxX: window.maxX / scale, maxY: window.maxY / scale)
+        let window = (
+            minX: Double(originX) - margin, minY: Double(originY) - margin,
+            maxX: Double(originX + width) + margin, maxY: Double(originY + height) + margin
+        )
+        let query = WorldBox(
+            minX: window.minX / scale, minY: window.minY / scale,
+            maxX: window.maxX / scale, maxY: window.maxY / scale)
         let found = grid.chunks(meeting: query, in: trails.chunks)
         var strokes: [UInt8]?
         if !found.isEmpty, lineWidth > 0 {
-            let path = StrokePath(trails: trails, scale: scale, originX: Double(originX), originY: Double(originY),
-                                  width: Double(width), height: Double(height), margin: margin)
+            let path = StrokePath(
+                trails: trails, scale: scale, originX: Double(originX), originY: Double(originY),
+                width: Double(width), height: Double(height), margin: margin)
             var raster = StrokeRasterizer(width: width, height: height, outerHalf: lineWidth / 2 + casing, lineHalf: lineWidth / 2)
             var run = [SIMD2<Double>](), keep = [Bool]()
             // The lines of each difficulty over those of lower ones (chunks come sorted by line).
@@ -110,8 +118,9 @@ public final class TrailTileRenderer: @unchecked Sendable {
                     i += 1
                 }
             }
-            strokes = raster.image(casing: casing > 0 && style.casingColor.alpha > 0 ? style.casingColor : nil,
-                                   colors: style.color(for:))
+            strokes = raster.image(
+                casing: casing > 0 && style.casingColor.alpha > 0 ? style.casingColor : nil,
+                colors: style.color(for:))
         }
         var labels = [PlacedLabel]()
         if zoom >= style.labelMinZoom {
@@ -133,7 +142,9 @@ public final class TrailTileRenderer: @unchecked Sendable {
         let fontSize = style.fontSize.value(at: Double(zoom))
         for label in labels {
             let text: LabelText
-            if let t = texts[label.text] { text = t } else {
+            if let t = texts[label.text] {
+                text = t
+            } else {
                 text = LabelText(text: label.text, font: style.font, pixelSize: fontSize, on: canvas.cr)
                 texts[label.text] = text
             }

@@ -107,13 +107,16 @@ final class LayerReader {
             source = identity
         } else {
             source = "\((path as NSString).lastPathComponent):\(layerName):\(fid)"
-            identity = "geom:\(name ?? "")|\(ref ?? "")|" + geometry.parts.map { part in
-                part.map { "\(Int(($0.lon * GeometryCodec.scale).rounded())),\(Int(($0.lat * GeometryCodec.scale).rounded()))" }
-                    .joined(separator: ";")
-            }.joined(separator: "/")
+            identity =
+                "geom:\(name ?? "")|\(ref ?? "")|"
+                + geometry.parts.map { part in
+                    part.map { "\(Int(($0.lon * GeometryCodec.scale).rounded())),\(Int(($0.lat * GeometryCodec.scale).rounded()))" }
+                        .joined(separator: ";")
+                }.joined(separator: "/")
         }
-        return TrailRecord(id: TrailID(identity: identity), name: name, ref: ref, difficulty: difficulty, allowedUses: allowed,
-                           forbiddenUses: forbidden, surface: surface, geometry: geometry, source: source)
+        return TrailRecord(
+            id: TrailID(identity: identity), name: name, ref: ref, difficulty: difficulty, allowedUses: allowed,
+            forbiddenUses: forbidden, surface: surface, geometry: geometry, source: source)
     }
 
     static func collectLines(_ g: OGRGeometryH, into out: inout [OGRGeometryH]) {
@@ -140,8 +143,9 @@ final class LayerReader {
             var xs = [Double](repeating: 0, count: n), ys = [Double](repeating: 0, count: n)
             xs.withUnsafeMutableBytes { x in
                 ys.withUnsafeMutableBytes { y in
-                    _ = OGR_G_GetPoints(line, x.baseAddress, Int32(MemoryLayout<Double>.stride), y.baseAddress,
-                                        Int32(MemoryLayout<Double>.stride), nil, 0)
+                    _ = OGR_G_GetPoints(
+                        line, x.baseAddress, Int32(MemoryLayout<Double>.stride), y.baseAddress,
+                        Int32(MemoryLayout<Double>.stride), nil, 0)
                 }
             }
             guard toWGS84.apply(xs: &xs, ys: &ys) else {
@@ -152,8 +156,9 @@ final class LayerReader {
             for i in 0..<n {
                 let p = LonLat(lon: xs[i], lat: ys[i])
                 guard p.lon.isFinite, p.lat.isFinite, (-180...180).contains(p.lon), (-90...90).contains(p.lat) else {
-                    throw .degenerateGeometry(path: path, layer: layerName, feature: fid,
-                                              reason: "point \(i) (\(xs[i]), \(ys[i])) is not a longitude and latitude")
+                    throw .degenerateGeometry(
+                        path: path, layer: layerName, feature: fid,
+                        reason: "point \(i) (\(xs[i]), \(ys[i])) is not a longitude and latitude")
                 }
                 // Points closer than the stored precision are one point.
                 if let last = part.last, abs(last.lon - p.lon) < 5e-7, abs(last.lat - p.lat) < 5e-7 { continue }
@@ -165,8 +170,9 @@ final class LayerReader {
             if part.count >= 2 { parts.append(part) }
         }
         guard !parts.isEmpty else {
-            throw .degenerateGeometry(path: path, layer: layerName, feature: fid,
-                                      reason: total == 0 ? "the line is empty" : "the line has fewer than two distinct points")
+            throw .degenerateGeometry(
+                path: path, layer: layerName, feature: fid,
+                reason: total == 0 ? "the line is empty" : "the line has fewer than two distinct points")
         }
         return TrailGeometry(parts: parts)
     }

@@ -14,18 +14,20 @@ extension TrailFieldMapping {
             "sac_scale": [
                 "hiking": .easy, "mountain_hiking": .moderate,
                 "demanding_mountain_hiking": .hard, "alpine_hiking": .hard,
-                "demanding_alpine_hiking": .expert, "difficult_alpine_hiking": .expert,
+                "demanding_alpine_hiking": .expert, "difficult_alpine_hiking": .expert
             ],
             "mtb:scale": [
                 "0-": .easy, "0": .easy, "0+": .easy, "1-": .easy, "1": .easy, "1+": .easy,
                 "2-": .moderate, "2": .moderate, "2+": .moderate,
                 "3-": .hard, "3": .hard, "3+": .hard,
-                "4-": .expert, "4": .expert, "4+": .expert, "5": .expert, "6": .expert,
-            ],
+                "4-": .expert, "4": .expert, "4+": .expert, "5": .expert, "6": .expert
+            ]
         ],
         uses: ["foot": "foot", "bicycle": "bicycle", "horse": "horse", "motor_vehicle": "motor_vehicle", "ski": "ski"],
-        useValues: ["yes": .allowed, "designated": .allowed, "permissive": .allowed, "official": .allowed,
-                    "no": .forbidden, "private": .forbidden],
+        useValues: [
+            "yes": .allowed, "designated": .allowed, "permissive": .allowed, "official": .allowed,
+            "no": .forbidden, "private": .forbidden
+        ],
         impliedUses: ["highway": ["footway": [.foot], "steps": [.foot], "bridleway": [.horse], "cycleway": [.bicycle]]],
         filter: ["highway": ["path", "footway", "track", "bridleway", "cycleway", "steps"]],
         layers: ["lines"],

@@ -24,7 +24,9 @@ public enum PlaceReader {
             let row = line.hasSuffix("\r") ? line.dropLast() : line
             if row.isEmpty || row.hasPrefix("#") { continue }
             let cols = row.split(separator: "\t", omittingEmptySubsequences: false)
-            guard cols.count >= 15 else { throw .badLine(path: path, line: i + 1, reason: "\(cols.count) tab-separated columns; GeoNames has 19") }
+            guard cols.count >= 15 else {
+                throw .badLine(path: path, line: i + 1, reason: "\(cols.count) tab-separated columns; GeoNames has 19")
+            }
             let name = String(cols[1]).trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else {
                 throw .badLine(path: path, line: i + 1, reason: "no name")
@@ -61,7 +63,8 @@ public enum PlaceReader {
             while let f = OGR_L_GetNextFeature(layer) {
                 defer { OGR_F_Destroy(f) }
                 guard OGR_F_IsFieldSetAndNotNull(f, nameField) != 0, let raw = OGR_F_GetFieldAsString(f, nameField),
-                      let g = OGR_F_GetGeometryRef(f), OGR_G_GetPointCount(g) > 0 || OGR_G_GetGeometryCount(g) > 0 else { continue }
+                    let g = OGR_F_GetGeometryRef(f), OGR_G_GetPointCount(g) > 0 || OGR_G_GetGeometryCount(g) > 0
+                else { continue }
                 let point = OGR_G_GetGeometryCount(g) > 0 ? OGR_G_GetGeometryRef(g, 0) ?? g : g
                 var x = OGR_G_GetX(point, 0), y = OGR_G_GetY(point, 0), z = 0.0
                 if let transform, OCTTransform(transform, 1, &x, &y, &z) == 0 { continue }
@@ -86,7 +89,9 @@ public enum PlaceReader {
         OSRSetAxisMappingStrategy(source, OAMS_TRADITIONAL_GIS_ORDER)
         OSRSetAxisMappingStrategy(target, OAMS_TRADITIONAL_GIS_ORDER)
         if OSRIsSame(source, target) != 0 { return nil }
-        guard let t = OCTNewCoordinateTransformation(source, target) else { throw .noPlaces(path: path, reason: "no transformation to WGS 84") }
+        guard let t = OCTNewCoordinateTransformation(source, target) else {
+            throw .noPlaces(path: path, reason: "no transformation to WGS 84")
+        }
         return t
     }
 }

@@ -40,11 +40,13 @@ public struct TrailFieldMapping: Sendable, Equatable, Codable {
     /// has a column only for the tags some feature carries).
     public var absentFieldsAreEmpty: Bool?
 
-    public init(id: String? = nil, idNamespace: String? = nil, name: String? = nil, ref: String? = nil, surface: String? = nil,
-                difficulty: [String]? = nil, difficultyValues: [String: [String: TrailDifficulty]]? = nil,
-                uses: [String: String]? = nil, useValues: [String: UseAccess]? = nil,
-                impliedUses: [String: [String: [TrailUse]]]? = nil, filter: [String: [String]]? = nil,
-                layers: [String]? = nil, tagsField: String? = nil) {
+    public init(
+        id: String? = nil, idNamespace: String? = nil, name: String? = nil, ref: String? = nil, surface: String? = nil,
+        difficulty: [String]? = nil, difficultyValues: [String: [String: TrailDifficulty]]? = nil,
+        uses: [String: String]? = nil, useValues: [String: UseAccess]? = nil,
+        impliedUses: [String: [String: [TrailUse]]]? = nil, filter: [String: [String]]? = nil,
+        layers: [String]? = nil, tagsField: String? = nil
+    ) {
         self.id = id
         self.idNamespace = idNamespace
         self.name = name

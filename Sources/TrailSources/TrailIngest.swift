@@ -10,7 +10,9 @@ public enum TrailIngest {
     static let logger = Logger(label: "trailmap.trails.ingest")
 
     /// Reads every file; a trail met twice (same id) is kept once. Throws `noLines` for a file with no lines.
-    public static func read(paths: [String], options: TrailIngestOptions = TrailIngestOptions()) throws(TrailIngestError) -> TrailIngestResult {
+    public static func read(
+        paths: [String], options: TrailIngestOptions = TrailIngestOptions()
+    ) throws(TrailIngestError) -> TrailIngestResult {
         var total = TrailIngestResult()
         var seen = Set<TrailID>()
         for path in paths {
@@ -29,7 +31,8 @@ public enum TrailIngest {
     }
 
     /// Reads one file.
-    public static func read(path: String, options: TrailIngestOptions = TrailIngestOptions()) throws(TrailIngestError) -> TrailIngestResult {
+    public static func read(path: String, options: TrailIngestOptions = TrailIngestOptions()) throws(TrailIngestError) -> TrailIngestResult
+    {
         let file = try VectorFile(path: path)
         let osm = file.driver == "OSM"
         let mapping = options.mapping ?? (osm || TrailIngestOptions.isOSM(path: path) ? .osm : .generic)
@@ -77,8 +80,12 @@ public enum TrailIngest {
             trails = joined.trails
         }
         result.trails = trails
-        logger.info("trails read", metadata: ["file": "\(path)", "trails": "\(trails.count)", "lines": "\(result.lineFeatures)",
-                                             "filtered": "\(result.filteredOut)", "skipped": "\(result.skipped.count)"])
+        logger.info(
+            "trails read",
+            metadata: [
+                "file": "\(path)", "trails": "\(trails.count)", "lines": "\(result.lineFeatures)",
+                "filtered": "\(result.filteredOut)", "skipped": "\(result.skipped.count)"
+            ])
         return result
     }
 }

@@ -41,7 +41,8 @@ public enum TrailIngestError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .transformFailed(path, layer, reason): "\(path): layer \(layer): cannot transform to WGS 84: \(reason)"
         case let .missingField(path, layer, field, role): "\(path): layer \(layer) has no field \(field) (mapped to \(role))"
         case let .degenerateGeometry(path, layer, feature, reason): "\(path): layer \(layer), feature \(feature): \(reason)"
-        case let .crossesAntimeridian(path, layer, feature): "\(path): layer \(layer), feature \(feature): the line crosses the antimeridian"
+        case let .crossesAntimeridian(path, layer, feature):
+            "\(path): layer \(layer), feature \(feature): the line crosses the antimeridian"
         case let .tooManyPoints(path, layer, feature, count, limit):
             "\(path): layer \(layer), feature \(feature): \(count) points, more than the \(limit) a trail may have"
         case let .invalidText(path, layer, feature, field): "\(path): layer \(layer), feature \(feature): field \(field) is not valid UTF-8"

@@ -77,11 +77,17 @@ enum TrailJoiner {
                 grew = false
                 for (k, part) in remaining.enumerated() {
                     guard let cs = chain.first, let ce = chain.last, let ps = part.first, let pe = part.last else { continue }
-                    if Geodesic.distance(ce, ps) <= toleranceMetres { chain += part.dropFirst(ce == ps ? 1 : 0) }
-                    else if Geodesic.distance(ce, pe) <= toleranceMetres { chain += part.reversed().dropFirst(ce == pe ? 1 : 0) }
-                    else if Geodesic.distance(pe, cs) <= toleranceMetres { chain = part + chain.dropFirst(pe == cs ? 1 : 0) }
-                    else if Geodesic.distance(ps, cs) <= toleranceMetres { chain = Array(part.reversed()) + chain.dropFirst(ps == cs ? 1 : 0) }
-                    else { continue }
+                    if Geodesic.distance(ce, ps) <= toleranceMetres {
+                        chain += part.dropFirst(ce == ps ? 1 : 0)
+                    } else if Geodesic.distance(ce, pe) <= toleranceMetres {
+                        chain += part.reversed().dropFirst(ce == pe ? 1 : 0)
+                    } else if Geodesic.distance(pe, cs) <= toleranceMetres {
+                        chain = part + chain.dropFirst(pe == cs ? 1 : 0)
+                    } else if Geodesic.distance(ps, cs) <= toleranceMetres {
+                        chain = Array(part.reversed()) + chain.dropFirst(ps == cs ? 1 : 0)
+                    } else {
+                        continue
+                    }
                     remaining.remove(at: k)
                     grew = true
                     break
@@ -99,8 +105,9 @@ enum TrailJoiner {
         }
         let surface = surfaceLength.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
         let identity = "join:" + members.map(\.id).sorted().map(\.description).joined(separator: ",")
-        return TrailRecord(id: TrailID(identity: identity), name: first.name, ref: first.ref, difficulty: known.max() ?? .unknown,
-                           allowedUses: allowed.subtracting(forbidden), forbiddenUses: forbidden, surface: surface,
-                           geometry: TrailGeometry(parts: parts), source: "join of \(members.count) segments")
+        return TrailRecord(
+            id: TrailID(identity: identity), name: first.name, ref: first.ref, difficulty: known.max() ?? .unknown,
+            allowedUses: allowed.subtracting(forbidden), forbiddenUses: forbidden, surface: surface,
+            geometry: TrailGeometry(parts: parts), source: "join of \(members.count) segments")
     }
 }

@@ -54,7 +54,8 @@ final class VectorFile {
     }
 
     /// Every feature of `layers` (in the file's order for OSM, whose driver reads layers interleaved).
-    func forEachFeature(of layers: [OGRLayerH], _ body: (OGRLayerH, OGRFeatureH) throws(TrailIngestError) -> Void) throws(TrailIngestError) {
+    func forEachFeature(of layers: [OGRLayerH], _ body: (OGRLayerH, OGRFeatureH) throws(TrailIngestError) -> Void) throws(TrailIngestError)
+    {
         if driver == "OSM" {
             let wanted = Set(layers.map { UnsafeRawPointer($0) })
             GDALDatasetResetReading(handle)

@@ -20,8 +20,10 @@ public enum TrailElevationFill {
     /// Profiles every trail of the bundle at `path` every `spacing` metres over `source` and
     /// stores its ascent, descent and steepest grade (either direction).
     @discardableResult
-    public static func fill(bundle path: String, from source: some ElevationSource,
-                            spacing: Double = ProfileOptions.defaultSpacing) throws(TrailElevationFillError) -> Outcome {
+    public static func fill(
+        bundle path: String, from source: some ElevationSource,
+        spacing: Double = ProfileOptions.defaultSpacing
+    ) throws(TrailElevationFillError) -> Outcome {
         let records: [TrailRecord]
         do { records = try TrailIndex(bundle: path).all() } catch { throw .store(error) }
         var figures = [TrailID: TrailElevation]()
@@ -29,7 +31,8 @@ public enum TrailElevationFill {
         for r in records {
             let line = r.geometry.parts.flatMap { $0 }.map { GeoPoint(lat: $0.lat, lon: $0.lon) }
             do {
-                let p = try ProfileBuilder.profile(line, options: ProfileOptions(spacing: spacing, maxPoints: max(2, line.count)), source: source)
+                let p = try ProfileBuilder.profile(
+                    line, options: ProfileOptions(spacing: spacing, maxPoints: max(2, line.count)), source: source)
                 let steepest = max(p.maxGrade ?? 0, -(p.minGrade ?? 0), 0)
                 figures[r.id] = TrailElevation(ascentMetres: p.ascent, descentMetres: p.descent, maxGradePercent: steepest)
                 outcome.filled += 1

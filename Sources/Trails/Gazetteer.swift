@@ -61,8 +61,10 @@ public final class Gazetteer: Sendable {
         for key in candidates where !key.isEmpty {
             let found = try? db.read { db -> Place? in
                 let exact = "SELECT name, lon, lat, population FROM places WHERE key = ? ORDER BY population DESC, name LIMIT 1"
-                let prefix = "SELECT name, lon, lat, population FROM places WHERE key >= ? AND key < ? ORDER BY population DESC, name LIMIT 1"
-                let row = try Row.fetchOne(db, sql: exact, arguments: [key])
+                let prefix =
+                    "SELECT name, lon, lat, population FROM places WHERE key >= ? AND key < ? ORDER BY population DESC, name LIMIT 1"
+                let row =
+                    try Row.fetchOne(db, sql: exact, arguments: [key])
                     ?? Row.fetchOne(db, sql: prefix, arguments: [key, key + "\u{10FFFF}"])
                 return row.map { Place(name: $0["name"], lon: $0["lon"], lat: $0["lat"], population: $0["population"]) }
             }
@@ -87,7 +89,10 @@ public final class Gazetteer: Sendable {
         do {
             let queue = try DatabaseQueue(path: staging)
             try queue.write { db in
-                try db.execute(sql: "CREATE TABLE places (name TEXT NOT NULL, key TEXT NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL, population INTEGER NOT NULL)")
+                try db.execute(
+                    sql:
+                        "CREATE TABLE places (name TEXT NOT NULL, key TEXT NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL, population INTEGER NOT NULL)"
+                )
                 let insert = try db.makeStatement(sql: "INSERT INTO places VALUES (?, ?, ?, ?, ?)")
                 for p in places { try insert.execute(arguments: [p.name, key(p.name), p.lon, p.lat, p.population]) }
                 try db.execute(sql: "CREATE INDEX places_key ON places(key)")

@@ -18,7 +18,8 @@ public enum Geodesic {
         var lambda = L
         for _ in 0..<200 {
             let sinL = sin(lambda), cosL = cos(lambda)
-            let sinSigma = sqrt((cosU2 * sinL) * (cosU2 * sinL) + (cosU1 * sinU2 - sinU1 * cosU2 * cosL) * (cosU1 * sinU2 - sinU1 * cosU2 * cosL))
+            let sinSigma = sqrt(
+                (cosU2 * sinL) * (cosU2 * sinL) + (cosU1 * sinU2 - sinU1 * cosU2 * cosL) * (cosU1 * sinU2 - sinU1 * cosU2 * cosL))
             if sinSigma == 0 { return 0 }
             let cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosL
             let sigma = atan2(sinSigma, cosSigma)
@@ -32,8 +33,11 @@ public enum Geodesic {
                 let u2 = cos2Alpha * (a * a - b * b) / (b * b)
                 let A = 1 + u2 / 16384 * (4096 + u2 * (-768 + u2 * (320 - 175 * u2)))
                 let B = u2 / 1024 * (256 + u2 * (-128 + u2 * (74 - 47 * u2)))
-                let deltaSigma = B * sinSigma * (cos2SigmaM + B / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
-                    - B / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+                let deltaSigma =
+                    B * sinSigma
+                    * (cos2SigmaM + B / 4
+                        * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+                            - B / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
                 return b * A * (sigma - deltaSigma)
             }
         }

@@ -22,8 +22,10 @@ enum SearchArea {
     /// The box, split in two at the antimeridian when `west > east`.
     static func boxes(_ b: TrailBox) -> [TrailBox] {
         guard b.west > b.east else { return [b] }
-        return [TrailBox(west: b.west, south: b.south, east: 180, north: b.north),
-                TrailBox(west: -180, south: b.south, east: b.east, north: b.north)]
+        return [
+            TrailBox(west: b.west, south: b.south, east: 180, north: b.north),
+            TrailBox(west: -180, south: b.south, east: b.east, north: b.north)
+        ]
     }
 
     /// Whether any segment of `g` has a point in `box`.

@@ -19,7 +19,8 @@ public struct TrailElevation: Sendable, Hashable, Codable {
     /// infinite figure would not even encode as JSON).
     init?(row: Row, column: Int) {
         guard let a = row[column] as Double?, let d = row[column + 1] as Double?, let g = row[column + 2] as Double?,
-              [a, d, g].allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+            [a, d, g].allSatisfy({ $0.isFinite && $0 >= 0 })
+        else { return nil }
         self.init(ascentMetres: a, descentMetres: d, maxGradePercent: g)
     }
 }
@@ -42,8 +43,9 @@ public enum TrailElevationStore {
             for c in columns { try db.execute(sql: "ALTER TABLE trails ADD COLUMN \(c) REAL") }
         }
         for (id, f) in figures {
-            try db.execute(sql: "UPDATE trails SET ascent_m = ?, descent_m = ?, max_grade_pct = ? WHERE id = ?",
-                           arguments: [f.ascentMetres, f.descentMetres, f.maxGradePercent, id.value])
+            try db.execute(
+                sql: "UPDATE trails SET ascent_m = ?, descent_m = ?, max_grade_pct = ? WHERE id = ?",
+                arguments: [f.ascentMetres, f.descentMetres, f.maxGradePercent, id.value])
         }
     }
 
@@ -79,7 +81,8 @@ extension TrailIndex {
     public func elevation(_ id: TrailID) throws(TrailStoreError) -> TrailElevation? {
         try read { db in
             guard try TrailElevationStore.hasColumns(db),
-                  let row = try Row.fetchOne(db, sql: "SELECT ascent_m, descent_m, max_grade_pct FROM trails WHERE id = ?", arguments: [id.value])
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT ascent_m, descent_m, max_grade_pct FROM trails WHERE id = ?", arguments: [id.value])
             else { return nil }
             return TrailElevation(row: row, column: 0)
         }

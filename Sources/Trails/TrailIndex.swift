@@ -28,7 +28,8 @@ public final class TrailIndex: Sendable {
             guard tables.contains("trails"), tables.contains("trails_info") else { throw TrailStoreError.noTrails(path: path) }
             let version = try db.read { try String.fetchOne($0, sql: "SELECT value FROM trails_info WHERE name = 'schema'") }
             guard version == TrailStoreSchema.version else {
-                throw TrailStoreError.badTrailsSchema(path: path, reason: "schema version \(version ?? "missing"), this TrailMap reads \(TrailStoreSchema.version)")
+                throw TrailStoreError.badTrailsSchema(
+                    path: path, reason: "schema version \(version ?? "missing"), this TrailMap reads \(TrailStoreSchema.version)")
             }
         } catch let e as TrailStoreError {
             throw e
@@ -53,7 +54,8 @@ public final class TrailIndex: Sendable {
     /// One trail with its geometry; nil when the bundle has no trail of that id.
     public func trail(_ id: TrailID) throws(TrailStoreError) -> TrailRecord? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(TrailStoreSchema.columns) FROM trails WHERE id = ?", arguments: [id.value]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(TrailStoreSchema.columns) FROM trails WHERE id = ?", arguments: [id.value])
+            else {
                 return nil
             }
             return try Self.record(row, path: path)
@@ -75,10 +77,11 @@ public final class TrailIndex: Sendable {
     static func record(_ row: Row, path: String) throws -> TrailRecord {
         let id = TrailID(value: row.int64(0))
         guard let geometry = GeometryCodec.decode(row.bytes(8)) else { throw TrailStoreError.badGeometry(path: path, id: id) }
-        var r = TrailRecord(id: id, name: row.text(1), ref: row.text(2),
-                            difficulty: row.text(3).flatMap(TrailDifficulty.init(rawValue:)) ?? .unknown,
-                            allowedUses: TrailUses(rawValue: row.integer(4)), forbiddenUses: TrailUses(rawValue: row.integer(5)),
-                            surface: row.text(6), geometry: geometry, source: row.text(9) ?? "")
+        var r = TrailRecord(
+            id: id, name: row.text(1), ref: row.text(2),
+            difficulty: row.text(3).flatMap(TrailDifficulty.init(rawValue:)) ?? .unknown,
+            allowedUses: TrailUses(rawValue: row.integer(4)), forbiddenUses: TrailUses(rawValue: row.integer(5)),
+            surface: row.text(6), geometry: geometry, source: row.text(9) ?? "")
         r.lengthMetres = row.real(7)
         return r
     }

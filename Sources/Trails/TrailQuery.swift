@@ -48,24 +48,35 @@ public struct TrailQuery: Sendable, Equatable {
     /// Checks every parameter alone and together; the first problem found is thrown.
     public func validate() throws(TrailQueryError) {
         if let near {
-            guard (-90...90).contains(near.lat) else { throw .invalid(parameter: "near", reason: "latitude \(near.lat) is outside -90...90") }
-            guard (-180...180).contains(near.lon) else { throw .invalid(parameter: "near", reason: "longitude \(near.lon) is outside -180...180") }
+            guard (-90...90).contains(near.lat) else {
+                throw .invalid(parameter: "near", reason: "latitude \(near.lat) is outside -90...90")
+            }
+            guard (-180...180).contains(near.lon) else {
+                throw .invalid(parameter: "near", reason: "longitude \(near.lon) is outside -180...180")
+            }
             guard radiusKm != nil else { throw .invalid(parameter: "radiusKm", reason: "a search near a point needs a radius") }
         }
         if let radiusKm {
             guard near != nil else { throw .contradictory(parameters: ["radiusKm", "near"], reason: "a radius needs a point") }
-            guard radiusKm.isFinite, radiusKm > 0 else { throw .invalid(parameter: "radiusKm", reason: "must be greater than 0, got \(radiusKm)") }
-            guard radiusKm <= Self.maxRadiusKm else { throw .invalid(parameter: "radiusKm", reason: "must be at most \(Int(Self.maxRadiusKm))") }
+            guard radiusKm.isFinite, radiusKm > 0 else {
+                throw .invalid(parameter: "radiusKm", reason: "must be greater than 0, got \(radiusKm)")
+            }
+            guard radiusKm <= Self.maxRadiusKm else {
+                throw .invalid(parameter: "radiusKm", reason: "must be at most \(Int(Self.maxRadiusKm))")
+            }
         }
         if let bbox {
             if near != nil { throw .contradictory(parameters: ["near", "bbox"], reason: "give a point and radius or a box, not both") }
-            for (v, name, range) in [(bbox.west, "west", -180.0...180.0), (bbox.east, "east", -180...180),
-                                     (bbox.south, "south", -90...90), (bbox.north, "north", -90...90)] where !range.contains(v) {
+            for (v, name, range) in [
+                (bbox.west, "west", -180.0...180.0), (bbox.east, "east", -180...180),
+                (bbox.south, "south", -90...90), (bbox.north, "north", -90...90)
+            ] where !range.contains(v) {
                 throw .invalid(parameter: "bbox", reason: "\(name) \(v) is outside \(range.lowerBound)...\(range.upperBound)")
             }
             if bbox.west > bbox.east, !(bbox.west > 0 && bbox.east < 0) {
-                throw .contradictory(parameters: ["bbox"],
-                                     reason: "west \(bbox.west) is east of east \(bbox.east) (a box across the antimeridian has west > 0 > east)")
+                throw .contradictory(
+                    parameters: ["bbox"],
+                    reason: "west \(bbox.west) is east of east \(bbox.east) (a box across the antimeridian has west > 0 > east)")
             }
             guard bbox.south <= bbox.north else {
                 throw .invalid(parameter: "bbox", reason: "south \(bbox.south) is north of north \(bbox.north)")
@@ -84,13 +95,17 @@ public struct TrailQuery: Sendable, Equatable {
             throw .invalid(parameter: "maxGradePct", reason: "must be 0 or more, got \(maxGradePct)")
         }
         if let minLengthKm, let maxLengthKm, minLengthKm > maxLengthKm {
-            throw .contradictory(parameters: ["minLengthKm", "maxLengthKm"], reason: "the minimum \(minLengthKm) is above the maximum \(maxLengthKm)")
+            throw .contradictory(
+                parameters: ["minLengthKm", "maxLengthKm"], reason: "the minimum \(minLengthKm) is above the maximum \(maxLengthKm)")
         }
         if !uses.intersection(excludeUses).isEmpty {
-            throw .contradictory(parameters: ["uses", "excludeUses"],
-                                 reason: "\(uses.intersection(excludeUses).uses.map(\.rawValue).joined(separator: ", ")) both required and excluded")
+            throw .contradictory(
+                parameters: ["uses", "excludeUses"],
+                reason: "\(uses.intersection(excludeUses).uses.map(\.rawValue).joined(separator: ", ")) both required and excluded")
         }
-        guard (1...Self.maxLimit).contains(limit) else { throw .invalid(parameter: "limit", reason: "must be 1...\(Self.maxLimit), got \(limit)") }
+        guard (1...Self.maxLimit).contains(limit) else {
+            throw .invalid(parameter: "limit", reason: "must be 1...\(Self.maxLimit), got \(limit)")
+        }
         if effectiveSort == .distance, near == nil { throw .sortNeedsPoint }
         if let text, text.utf8.count > 200 { throw .invalid(parameter: "q", reason: "longer than 200 bytes") }
     }
@@ -102,7 +117,7 @@ public struct TrailQuery: Sendable, Equatable {
             bbox.map { "\($0.west),\($0.south),\($0.east),\($0.north)" } ?? "", text ?? "",
             difficulties.map(\.rawValue).sorted().joined(separator: ","), "\(uses.rawValue)", "\(excludeUses.rawValue)",
             minLengthKm.map { "\($0)" } ?? "", maxLengthKm.map { "\($0)" } ?? "", effectiveSort.rawValue,
-            maxAscentM.map { "\($0)" } ?? "", maxGradePct.map { "\($0)" } ?? "",
+            maxAscentM.map { "\($0)" } ?? "", maxGradePct.map { "\($0)" } ?? ""
         ]
         return parts.joined(separator: "|")
     }
@@ -139,8 +154,10 @@ public struct TrailSummary: Sendable, Equatable {
     /// Ascent, descent and steepest grade, when the bundle stores them (a build with terrain).
     public var elevation: TrailElevation?
 
-    init(id: TrailID, name: String?, ref: String?, difficulty: TrailDifficulty, allowedUses: TrailUses, forbiddenUses: TrailUses,
-         surface: String?, lengthMetres: Double, bounds: TrailBox, start: LonLat, end: LonLat, elevation: TrailElevation? = nil) {
+    init(
+        id: TrailID, name: String?, ref: String?, difficulty: TrailDifficulty, allowedUses: TrailUses, forbiddenUses: TrailUses,
+        surface: String?, lengthMetres: Double, bounds: TrailBox, start: LonLat, end: LonLat, elevation: TrailElevation? = nil
+    ) {
         self.id = id
         self.name = name
         self.ref = ref
@@ -157,8 +174,9 @@ public struct TrailSummary: Sendable, Equatable {
 
     /// A record's summary.
     public init(_ t: TrailRecord) {
-        self.init(id: t.id, name: t.name, ref: t.ref, difficulty: t.difficulty, allowedUses: t.allowedUses, forbiddenUses: t.forbiddenUses,
-                  surface: t.surface, lengthMetres: t.lengthMetres, bounds: t.bounds, start: t.start, end: t.end)
+        self.init(
+            id: t.id, name: t.name, ref: t.ref, difficulty: t.difficulty, allowedUses: t.allowedUses, forbiddenUses: t.forbiddenUses,
+            surface: t.surface, lengthMetres: t.lengthMetres, bounds: t.bounds, start: t.start, end: t.end)
     }
 }
 

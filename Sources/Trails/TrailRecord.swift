@@ -60,8 +60,10 @@ public struct TrailRecord: Sendable, Hashable {
     /// Where it came from, e.g. `osm:way:123` or `trails.gpkg:trails:17` (informative only).
     public var source: String
 
-    public init(id: TrailID, name: String?, ref: String?, difficulty: TrailDifficulty, allowedUses: TrailUses,
-                forbiddenUses: TrailUses, surface: String?, geometry: TrailGeometry, source: String) {
+    public init(
+        id: TrailID, name: String?, ref: String?, difficulty: TrailDifficulty, allowedUses: TrailUses,
+        forbiddenUses: TrailUses, surface: String?, geometry: TrailGeometry, source: String
+    ) {
         self.id = id
         self.name = name
         self.ref = ref

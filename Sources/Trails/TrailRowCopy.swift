@@ -19,8 +19,10 @@ extension TrailStoreWriter {
     /// trails tables are skipped; when none has any, nothing is written and the result is nil,
     /// else it is the number of trails copied.
     @discardableResult
-    public static func copyRows(from sources: [String], to destination: String, within box: TrailBox?,
-                                duplicates: TrailDuplicatePolicy) throws(TrailStoreError) -> Int? {
+    public static func copyRows(
+        from sources: [String], to destination: String, within box: TrailBox?,
+        duplicates: TrailDuplicatePolicy
+    ) throws(TrailStoreError) -> Int? {
         var rows = [Int64: (values: [DatabaseValue], path: String)]()
         var figures = [TrailID: TrailElevation]()
         var anyTrails = false
@@ -30,12 +32,16 @@ extension TrailStoreWriter {
             anyTrails = true
             // With a box, the R*Tree's candidates (its boxes are rounded outwards), then each line tested.
             let found: [Row] = try index.read { db in
-                guard let box, box.west <= box.east else { return try Row.fetchAll(db, sql: "SELECT \(TrailStoreSchema.allColumns) FROM trails ORDER BY id") }
-                return try Row.fetchAll(db, sql: """
-                    SELECT \(TrailStoreSchema.allColumns) FROM trails WHERE id IN
-                        (SELECT id FROM trails_rtree WHERE max_lon >= ? AND min_lon <= ? AND max_lat >= ? AND min_lat <= ?)
-                    ORDER BY id
-                    """, arguments: [box.west, box.east, box.south, box.north])
+                guard let box, box.west <= box.east else {
+                    return try Row.fetchAll(db, sql: "SELECT \(TrailStoreSchema.allColumns) FROM trails ORDER BY id")
+                }
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(TrailStoreSchema.allColumns) FROM trails WHERE id IN
+                            (SELECT id FROM trails_rtree WHERE max_lon >= ? AND min_lon <= ? AND max_lat >= ? AND min_lat <= ?)
+                        ORDER BY id
+                        """, arguments: [box.west, box.east, box.south, box.north])
             }
             let elevations = try index.read { db in try TrailElevationStore.read(db) }
             for row in found {
@@ -61,11 +67,15 @@ extension TrailStoreWriter {
         try inBundle(destination) { db in
             try replaceTables(db)
             let columns = TrailStoreSchema.allColumns
-            let insert = try db.makeStatement(sql: "INSERT INTO trails (\(columns)) VALUES (\(Array(repeating: "?", count: 18).joined(separator: ", ")))")
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO trails (\(columns)) VALUES (\(Array(repeating: "?", count: 18).joined(separator: ", ")))")
             for id in rows.keys.sorted() {
                 try insert.execute(arguments: StatementArguments(rows[id]!.values.map { $0 as (any DatabaseValueConvertible)? }))
             }
-            try db.execute(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM trails")
+            try db.execute(
+                sql:
+                    "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM trails"
+            )
             try finishTables(db, count: rows.count)
             if !figures.isEmpty { try TrailElevationStore.store(figures, in: db) }
         }

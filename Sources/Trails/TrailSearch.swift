@@ -24,7 +24,9 @@ public enum TrailSearch {
     public static func search(_ query: TrailQuery, bundles paths: [String]) throws(TrailSearchError) -> TrailPage {
         var indexes = [TrailIndex]()
         for path in paths {
-            do throws(TrailStoreError) { indexes.append(try TrailIndex(bundle: path)) } catch .noTrails { continue } catch { throw .store(error) }
+            do throws(TrailStoreError) { indexes.append(try TrailIndex(bundle: path)) } catch .noTrails { continue } catch {
+                throw .store(error)
+            }
         }
         return try search(query, in: indexes)
     }
@@ -74,8 +76,9 @@ public enum TrailSearch {
             hits.sort { ($1.trail.lengthMetres, $0.trail.id) < ($0.trail.lengthMetres, $1.trail.id) }
         case .name:
             // Names compared without case or accents; unnamed trails last.
-            let keys = Dictionary(hits.map { ($0.trail.id, $0.trail.name.map { NameMatcher.words($0).joined(separator: " ") } ?? "\u{10FFFF}") },
-                                  uniquingKeysWith: { a, _ in a })
+            let keys = Dictionary(
+                hits.map { ($0.trail.id, $0.trail.name.map { NameMatcher.words($0).joined(separator: " ") } ?? "\u{10FFFF}") },
+                uniquingKeysWith: { a, _ in a })
             hits.sort { (keys[$0.trail.id] ?? "", $0.trail.id) < (keys[$1.trail.id] ?? "", $1.trail.id) }
         }
     }
@@ -93,10 +96,12 @@ public enum TrailSearch {
             boxes = []
         }
         if !boxes.isEmpty {
-            conditions.append("id IN (SELECT id FROM trails_rtree WHERE " + boxes.map { b in
-                _ = arguments.append(contentsOf: [b.east, b.west, b.north, b.south])
-                return "(min_lon <= ? AND max_lon >= ? AND min_lat <= ? AND max_lat >= ?)"
-            }.joined(separator: " OR ") + ")")
+            conditions.append(
+                "id IN (SELECT id FROM trails_rtree WHERE "
+                    + boxes.map { b in
+                        _ = arguments.append(contentsOf: [b.east, b.west, b.north, b.south])
+                        return "(min_lon <= ? AND max_lon >= ? AND min_lat <= ? AND max_lat >= ?)"
+                    }.joined(separator: " OR ") + ")")
         }
         if !words.isEmpty {
             guard let match = NameMatcher.ftsQuery(words, vocabulary: try index.terms()) else { return [] }
@@ -152,7 +157,9 @@ public enum TrailSearch {
                 let summary = hasElevation ? TrailSummary(row: row, elevationColumn: needsGeometry ? 17 : 16) : TrailSummary(row: row)
                 var distance: Double?
                 if needsGeometry {
-                    guard let geometry = GeometryCodec.decode(row.bytes(16)) else { throw TrailStoreError.badGeometry(path: path, id: summary.id) }
+                    guard let geometry = GeometryCodec.decode(row.bytes(16)) else {
+                        throw TrailStoreError.badGeometry(path: path, id: summary.id)
+                    }
                     if let near = q.near, let radius = q.radiusKm {
                         let d = Geodesic.distance(from: near, to: geometry)
                         guard d <= radius * 1000 else { continue }

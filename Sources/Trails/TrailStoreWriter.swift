@@ -55,11 +55,12 @@ public enum TrailStoreWriter {
     /// Drops the trails tables and writes `trails` inside the caller's transaction (`path` names the file in errors).
     public static func write(_ trails: [TrailRecord], into db: Database, path: String) throws {
         try replaceTables(db)
-        let row = try db.makeStatement(sql: """
-            INSERT INTO trails (id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m,
-                min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat, geometry, source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let row = try db.makeStatement(
+            sql: """
+                INSERT INTO trails (id, name, ref, difficulty, allowed_uses, forbidden_uses, surface, length_m,
+                    min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat, geometry, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         let box = try db.makeStatement(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         var seen = Set<TrailID>()
         // In id order: the id is the rowid, and hashes in file order would land each row at a
@@ -67,10 +68,12 @@ public enum TrailStoreWriter {
         for t in trails.sorted(by: { $0.id < $1.id }) {
             guard seen.insert(t.id).inserted else { throw TrailStoreError.duplicateID(path: path, id: t.id) }
             let b = t.bounds, s = t.start, e = t.end
-            try row.execute(arguments: [t.id.value, t.name, t.ref, t.difficulty.rawValue, t.allowedUses.rawValue,
-                                        t.forbiddenUses.rawValue, t.surface, t.lengthMetres,
-                                        b.west, b.south, b.east, b.north, s.lon, s.lat, e.lon, e.lat,
-                                        Data(GeometryCodec.encode(t.geometry)), t.source])
+            try row.execute(arguments: [
+                t.id.value, t.name, t.ref, t.difficulty.rawValue, t.allowedUses.rawValue,
+                t.forbiddenUses.rawValue, t.surface, t.lengthMetres,
+                b.west, b.south, b.east, b.north, s.lon, s.lat, e.lon, e.lat,
+                Data(GeometryCodec.encode(t.geometry)), t.source
+            ])
             try box.execute(arguments: [t.id.value, b.west, b.east, b.south, b.north])
         }
         try finishTables(db, count: trails.count)
@@ -85,8 +88,9 @@ public enum TrailStoreWriter {
     /// Builds the FTS index over the rows of `trails` and records the schema and `count`.
     static func finishTables(_ db: Database, count: Int) throws {
         try db.execute(sql: "INSERT INTO trails_fts (trails_fts) VALUES ('rebuild')")
-        try db.execute(sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', ?)",
-                       arguments: [TrailStoreSchema.version, String(count)])
+        try db.execute(
+            sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', ?)",
+            arguments: [TrailStoreSchema.version, String(count)])
     }
 
     /// Applies a patch's trail changes inside the caller's transaction: the trails of `put` (a
@@ -96,7 +100,8 @@ public enum TrailStoreWriter {
     public static func apply(_ db: Database, put: String?, delete: String?, replaceAll: Bool) throws {
         if try !db.tableExists("trails") {
             try db.execute(sql: TrailStoreSchema.create)
-            try db.execute(sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', '0')", arguments: [TrailStoreSchema.version])
+            try db.execute(
+                sql: "INSERT INTO trails_info (name, value) VALUES ('schema', ?), ('count', '0')", arguments: [TrailStoreSchema.version])
         }
         let columns = TrailStoreSchema.allColumns
         if replaceAll {
@@ -106,14 +111,20 @@ public enum TrailStoreWriter {
         } else {
             let ids = [put, delete].compactMap { $0.map { "SELECT id FROM \($0)" } }.joined(separator: " UNION ")
             if !ids.isEmpty {
-                try db.execute(sql: "INSERT INTO trails_fts (trails_fts, rowid, name, ref) SELECT 'delete', id, name, ref FROM trails WHERE id IN (\(ids))")
+                try db.execute(
+                    sql:
+                        "INSERT INTO trails_fts (trails_fts, rowid, name, ref) SELECT 'delete', id, name, ref FROM trails WHERE id IN (\(ids))"
+                )
                 try db.execute(sql: "DELETE FROM trails_rtree WHERE id IN (\(ids))")
                 try db.execute(sql: "DELETE FROM trails WHERE id IN (\(ids))")
             }
         }
         if let put {
             try db.execute(sql: "INSERT INTO trails (\(columns)) SELECT \(columns) FROM \(put)")
-            try db.execute(sql: "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM \(put)")
+            try db.execute(
+                sql:
+                    "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM \(put)"
+            )
             try db.execute(sql: "INSERT INTO trails_fts (rowid, name, ref) SELECT id, name, ref FROM \(put)")
         }
         try db.execute(sql: "UPDATE trails_info SET value = (SELECT count(*) FROM trails) WHERE name = 'count'")

@@ -30,7 +30,8 @@ struct CredentialOptions: ParsableArguments {
 }
 
 struct AccountRegisterCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account, log in and register this device.")
+    static let configuration = CommandConfiguration(
+        commandName: "register", abstract: "Create an account, log in and register this device.")
     @OptionGroup var credentials: CredentialOptions
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
@@ -38,11 +39,14 @@ struct AccountRegisterCommand: AsyncParsableCommand {
     func run() async throws {
         let state = try options.state()
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
-        let account = try await accounts.register(email: credentials.email, password: try credentials.resolvedPassword(),
-                                                  deviceName: credentials.device)
+        let account = try await accounts.register(
+            email: credentials.email, password: try credentials.resolvedPassword(),
+            deviceName: credentials.device)
         if json {
-            return try JSONOutput.print(CommandReports.Account(result: "registered", server: account.server, email: credentials.email,
-                                                               deviceId: account.deviceId, warning: nil))
+            return try JSONOutput.print(
+                CommandReports.Account(
+                    result: "registered", server: account.server, email: credentials.email,
+                    deviceId: account.deviceId, warning: nil))
         }
         TerminalText.print("Registered and logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
     }
@@ -57,11 +61,14 @@ struct AccountLoginCommand: AsyncParsableCommand {
     func run() async throws {
         let state = try options.state()
         let accounts = AccountManager(state: state, server: try options.serverURL(state), http: options.http)
-        let account = try await accounts.login(email: credentials.email, password: try credentials.resolvedPassword(),
-                                               deviceName: credentials.device)
+        let account = try await accounts.login(
+            email: credentials.email, password: try credentials.resolvedPassword(),
+            deviceName: credentials.device)
         if json {
-            return try JSONOutput.print(CommandReports.Account(result: "logged_in", server: account.server, email: credentials.email,
-                                                               deviceId: account.deviceId, warning: nil))
+            return try JSONOutput.print(
+                CommandReports.Account(
+                    result: "logged_in", server: account.server, email: credentials.email,
+                    deviceId: account.deviceId, warning: nil))
         }
         TerminalText.print("Logged in as \(credentials.email) on \(account.server) (device \(account.deviceId ?? "?")).")
     }
@@ -78,8 +85,10 @@ struct AccountLogoutCommand: AsyncParsableCommand {
         let accounts = AccountManager(state: state, server: server, http: options.http)
         let warning = try await accounts.logout()
         if json {
-            return try JSONOutput.print(CommandReports.Account(result: "logged_out", server: server.absoluteString, email: nil, deviceId: nil,
-                                                               warning: warning))
+            return try JSONOutput.print(
+                CommandReports.Account(
+                    result: "logged_out", server: server.absoluteString, email: nil, deviceId: nil,
+                    warning: warning))
         }
         if let warning { FileHandle.standardError.write(Data((TerminalText.clean(warning) + "\n").utf8)) }
         TerminalText.print("Logged out. Installed regions stay usable offline.")

@@ -50,8 +50,12 @@ struct ScaleRange: ExpressibleByArgument {
     }
 
     @Sendable static func parse(_ text: String) throws -> ScaleRange {
-        guard let v = try numberText(text, option: "--scale"), v.count == 2 else { throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000") }
-        guard let range = ScaleRange(argument: text) else { throw ValidationError("--scale \(text.trimmingCharacters(in: .whitespaces)): MIN must be less than MAX") }
+        guard let v = try numberText(text, option: "--scale"), v.count == 2 else {
+            throw ValidationError("--scale must be MIN,MAX, e.g. 0,4000")
+        }
+        guard let range = ScaleRange(argument: text) else {
+            throw ValidationError("--scale \(text.trimmingCharacters(in: .whitespaces)): MIN must be less than MAX")
+        }
         return range
     }
 }

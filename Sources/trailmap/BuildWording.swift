@@ -10,7 +10,7 @@ enum BuildWording {
     /// An update's tile settings named as the flags that set them, the rest as the library names them.
     static let settingFlags: [String: String] = SettingDifference.words.merging([
         "allowGaps": "--allow-gaps", "clip": "--bounds", "crs": "--source-crs", "nodata": "--src-nodata", "scale": "--scale",
-        "gcpTransform": "--gcp-transform", "bands": "--bands", "openOptions": "--open-option",
+        "gcpTransform": "--gcp-transform", "bands": "--bands", "openOptions": "--open-option"
     ]) { _, flag in flag }
 
     /// `error` with the CLI's words when it is a build's or a source reader's, else itself.
@@ -53,7 +53,7 @@ enum BuildWording {
         case let .shardCount(n): "--shard K/N: N must be at least 1, not \(n)"
         case let .shardIndex(k, n): "--shard K/N: K must be 1 to N (\(n)), not \(k)"
         case let .shardSyntax(text): "--shard must be K/N, e.g. 2/5 for the second of five parts, not \(text)"
-        case .clipBounds, .tileSize: p.description   // set by the manifest too: no one flag
+        case .clipBounds, .tileSize: p.description // set by the manifest too: no one flag
         }
     }
 
@@ -81,8 +81,10 @@ enum BuildWording {
         case let .localCRS(path, reason):
             "\(path): cannot transform its coordinates to Web Mercator: its CRS is a local (engineering) one, not tied to the Earth: give the real one with --source-crs (\(reason))"
         case let .containerOfRasters(path, names):
-            SourceReaderError.bandLayout(path, "no bands of its own: it holds \(SourceReaderError.listed(names)); give the one to build as the source"
-                + (names.first.map { ", e.g. --source '\($0)'" } ?? ""))
+            SourceReaderError.bandLayout(
+                path,
+                "no bands of its own: it holds \(SourceReaderError.listed(names)); give the one to build as the source"
+                    + (names.first.map { ", e.g. --source '\($0)'" } ?? ""))
         case let .bandChoiceCount(path, count): SourceReaderError.bandLayout(path, "--bands takes 1 to 4 band numbers, got \(count)")
         case let .bandChoiceOutOfRange(path, band, bandCount, names):
             SourceReaderError.bandLayout(path, "--bands \(band): the raster has bands 1-\(bandCount) (\(names))")

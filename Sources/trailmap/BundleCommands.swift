@@ -19,14 +19,17 @@ struct InspectCommand: ParsableCommand {
         let levels = try reader.zoomLevels()
         let images = try reader.storedImages()
         if json {
-            try Self.printJSON(inspection(pairs: pairs, layout: reader.layout.rawValue, fileBytes: reader.fileSize, levels: levels,
-                                          storedImages: images.count, storedBytes: images.bytes))
+            try Self.printJSON(
+                inspection(
+                    pairs: pairs, layout: reader.layout.rawValue, fileBytes: reader.fileSize, levels: levels,
+                    storedImages: images.count, storedBytes: images.bytes))
             return
         }
         print("\(file) (\(reader.layout.rawValue) layout, \(ByteSize.format(reader.fileSize)))")
         Self.printDetails(pairs: pairs, levels: levels)
-        Self.printTotal(tiles: levels.reduce(0) { $0 + $1.tiles }, bytes: levels.reduce(0) { $0 + $1.bytes },
-                        stored: images.count, storedBytes: images.bytes, noun: "images")
+        Self.printTotal(
+            tiles: levels.reduce(0) { $0 + $1.tiles }, bytes: levels.reduce(0) { $0 + $1.bytes },
+            stored: images.count, storedBytes: images.bytes, noun: "images")
         if let trails = TrailsInspection.line(file) { print(trails) }
     }
 
@@ -35,8 +38,10 @@ struct InspectCommand: ParsableCommand {
 
     /// The `total:` line of `inspect` (`noun`: what is stored once, images or contents).
     static func printTotal(tiles: Int, bytes: Int, stored: Int, storedBytes: Int, noun: String) {
-        print(String(format: "total: %d tiles, %@; %d distinct %@, %@ stored; dedup ratio %.2fx",
-                     tiles, ByteSize.format(bytes), stored, noun, ByteSize.format(storedBytes), dedupRatio(tiles: tiles, stored: stored)))
+        print(
+            String(
+                format: "total: %d tiles, %@; %d distinct %@, %@ stored; dedup ratio %.2fx",
+                tiles, ByteSize.format(bytes), stored, noun, ByteSize.format(storedBytes), dedupRatio(tiles: tiles, stored: stored)))
     }
 
     /// The format as `inspect` names it: TrailMap's name, or what the metadata says.
@@ -50,15 +55,19 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The `--json` document (without its PMTiles part).
-    func inspection(pairs: [String: String], layout: String, fileBytes: Int, levels: [ZoomLevelSummary], storedImages: Int,
-                    storedBytes: Int) -> BundleInspection {
+    func inspection(
+        pairs: [String: String], layout: String, fileBytes: Int, levels: [ZoomLevelSummary], storedImages: Int,
+        storedBytes: Int
+    ) -> BundleInspection {
         let tiles = levels.reduce(0) { $0 + $1.tiles }
         let layers = BundleLayersOutput.json(metadata: pairs)
         var inspection = BundleInspection(
             file: file, layout: layout, fileBytes: fileBytes, format: Self.format(pairs), tileSize: Self.tileSize(pairs),
             metadata: pairs, tiles: tiles, tileBytes: levels.reduce(0) { $0 + $1.bytes }, storedImages: storedImages,
-            storedBytes: storedBytes, dedupRatio: Self.dedupRatio(tiles: tiles, stored: storedImages), zoomLevels: levels.map {
-                BundleInspection.Level(zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
+            storedBytes: storedBytes, dedupRatio: Self.dedupRatio(tiles: tiles, stored: storedImages),
+            zoomLevels: levels.map {
+                BundleInspection.Level(
+                    zoom: $0.zoom, tiles: $0.tiles, bytes: $0.bytes, minX: $0.minX, maxX: $0.maxX, minY: $0.minY, maxY: $0.maxY)
             }, layers: layers.layers, layersProblem: layers.layersProblem)
         (inspection.trails, inspection.trailsProblem) = TrailsInspection.read(file)
         return inspection
@@ -71,7 +80,9 @@ struct InspectCommand: ParsableCommand {
     /// The tiles line, the metadata, the levels of detail and the zoom level table.
     static func printDetails(pairs: [String: String], levels: [ZoomLevelSummary]) {
         let format = format(pairs)
-        let size = tileSize(pairs).map { "\($0) px" } ?? "size unknown (\(BundleMetadata.tileSizeKey) \"\(pairs[BundleMetadata.tileSizeKey] ?? "")\")"
+        let size =
+            tileSize(pairs).map { "\($0) px" }
+            ?? "size unknown (\(BundleMetadata.tileSizeKey) \"\(pairs[BundleMetadata.tileSizeKey] ?? "")\")"
         let note = format == TileFormat.jpg.rawValue ? " (JPEG; PNG where a tile has transparency)" : ""
         print("tiles: \(format), \(size)\(note)")
         print("metadata:")
@@ -82,8 +93,10 @@ struct InspectCommand: ParsableCommand {
         print("zoom levels:")
         print("  zoom       tiles        bytes   columns        rows")
         for l in levels {
-            print(String(format: "  %4d  %10d  %11@   %@  %@", l.zoom, l.tiles, ByteSize.format(l.bytes),
-                         "\(l.minX)-\(l.maxX)".padding(toLength: 12, withPad: " ", startingAt: 0), "\(l.minY)-\(l.maxY)"))
+            print(
+                String(
+                    format: "  %4d  %10d  %11@   %@  %@", l.zoom, l.tiles, ByteSize.format(l.bytes),
+                    "\(l.minX)-\(l.maxX)".padding(toLength: 12, withPad: " ", startingAt: 0), "\(l.minY)-\(l.maxY)"))
         }
     }
 }
@@ -91,20 +104,24 @@ struct InspectCommand: ParsableCommand {
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check schema, metadata, SQLite integrity (a PMTiles archive: header, metadata, every directory entry) and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise.")
+        abstract:
+            "Check schema, metadata, SQLite integrity (a PMTiles archive: header, metadata, every directory entry) and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise."
+    )
 
     @Argument(help: "The .mbtiles or .pmtiles file.") var file: String
-    @Flag(name: .long, help: "Print JSON: the file, ok, the tiles checked and the problems (exit 1 still when there are any).") var json = false
+    @Flag(name: .long, help: "Print JSON: the file, ok, the tiles checked and the problems (exit 1 still when there are any).") var json =
+        false
 
     func run() throws {
         if PMTilesFormat.isArchive(path: file) { return try verifyArchive() }
         var tiles = 0
         // An unreadable bundle is reported by the verifier; its tiles are then never reached.
         let check = TileContentCheck(metadata: (try? BundleReader(path: file).metadataPairs()) ?? [:])
-        let problems = BundleVerifier.verify(path: file) { _, data in
-            tiles += 1
-            return check.problem(data)
-        } + TrailsOutput.verifyProblems(file)
+        let problems =
+            BundleVerifier.verify(path: file) { _, data in
+                tiles += 1
+                return check.problem(data)
+            } + TrailsOutput.verifyProblems(file)
         if json {
             try JSONOutput.print(VerifyOutput(file: file, ok: problems.isEmpty, tiles: tiles, problems: problems))
             if !problems.isEmpty { throw ExitCode.failure }
@@ -149,8 +166,10 @@ struct ExtractCommand: ParsableCommand {
         if !json { print("\(out): \(stats.tiles) tiles (\(stats.uniqueImages) distinct), \(ByteSize.format(stats.storedBytes))") }
         let trails = try TrailsOutput.copyTrails(from: file, to: out, within: bbox.bounds, quiet: json)
         if json {
-            try JSONOutput.print(CommandReports.Extract(file: out, tiles: stats.tiles, storedImages: stats.uniqueImages, tileBytes: stats.tileBytes,
-                                                        storedBytes: stats.storedBytes, trails: trails))
+            try JSONOutput.print(
+                CommandReports.Extract(
+                    file: out, tiles: stats.tiles, storedImages: stats.uniqueImages, tileBytes: stats.tileBytes,
+                    storedBytes: stats.storedBytes, trails: trails))
         }
     }
 }

@@ -43,7 +43,7 @@ struct BundleInspection: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case file, layout, fileBytes, format, tileSize, metadata, tiles, tileBytes, storedImages, storedBytes, dedupRatio, zoomLevels,
-             layers, layersProblem, pmtiles, trails, trailsProblem
+            layers, layersProblem, pmtiles, trails, trailsProblem
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -52,7 +52,7 @@ struct BundleInspection: Encodable {
         try c.encode(layout, forKey: .layout)
         try c.encode(fileBytes, forKey: .fileBytes)
         try c.encode(format, forKey: .format)
-        try c.encode(tileSize, forKey: .tileSize)  // null when invalid
+        try c.encode(tileSize, forKey: .tileSize) // null when invalid
         try c.encode(metadata, forKey: .metadata)
         try c.encode(tiles, forKey: .tiles)
         try c.encode(tileBytes, forKey: .tileBytes)
@@ -60,11 +60,11 @@ struct BundleInspection: Encodable {
         try c.encode(storedBytes, forKey: .storedBytes)
         try c.encode(dedupRatio, forKey: .dedupRatio)
         try c.encode(zoomLevels, forKey: .zoomLevels)
-        try c.encode(layers, forKey: .layers)  // null when invalid
+        try c.encode(layers, forKey: .layers) // null when invalid
         try c.encodeIfPresent(layersProblem, forKey: .layersProblem)
         try c.encodeIfPresent(pmtiles, forKey: .pmtiles)
         if pmtiles == nil {
-            try c.encode(trails, forKey: .trails)  // null without trails
+            try c.encode(trails, forKey: .trails) // null without trails
             try c.encodeIfPresent(trailsProblem, forKey: .trailsProblem)
         }
     }

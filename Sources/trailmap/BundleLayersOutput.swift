@@ -14,11 +14,15 @@ enum BundleLayersOutput {
         }
         let names = layers.map(\.name.count).max() ?? 0, titles = layers.map { $0.title.count + 2 }.max() ?? 0
         func pad(_ s: String, _ width: Int) -> String { s.padding(toLength: max(width, s.count), withPad: " ", startingAt: 0) }
-        return ["levels of detail (lower first):"] + layers.map { l in
-            let zooms = l.minzoom == l.maxzoom ? "\(l.minzoom)" : "\(l.minzoom)-\(l.maxzoom)"
-            return "  " + [pad(l.name, names), pad(l.kind.rawValue, 7), "zooms " + pad(zooms, 5), pad("\"\(l.title)\"", titles),
-                           "sources: \(sources(l.sources))"].joined(separator: "  ")
-        }
+        return ["levels of detail (lower first):"]
+            + layers.map { l in
+                let zooms = l.minzoom == l.maxzoom ? "\(l.minzoom)" : "\(l.minzoom)-\(l.maxzoom)"
+                return "  "
+                    + [
+                        pad(l.name, names), pad(l.kind.rawValue, 7), "zooms " + pad(zooms, 5), pad("\"\(l.title)\"", titles),
+                        "sources: \(sources(l.sources))"
+                    ].joined(separator: "  ")
+            }
     }
 
     /// `a.tif, b.tif`, or the first few names and a count when there are many.
@@ -49,9 +53,11 @@ enum BundleLayersOutput {
     static func json(metadata pairs: [String: String]) -> Fields {
         if let problem = BundleLayer.problem(metadata: pairs) { return Fields(layers: nil, layersProblem: problem) }
         let layers = BundleLayer.decode(metadata: pairs) ?? []
-        return Fields(layers: layers.map { l in
-            Layer(name: l.name, title: l.title, kind: l.kind.rawValue, minzoom: l.minzoom, maxzoom: l.maxzoom, sources: l.sources,
-                  summary: l.summary)
-        }, layersProblem: nil)
+        return Fields(
+            layers: layers.map { l in
+                Layer(
+                    name: l.name, title: l.title, kind: l.kind.rawValue, minzoom: l.minzoom, maxzoom: l.maxzoom, sources: l.sources,
+                    summary: l.summary)
+            }, layersProblem: nil)
     }
 }

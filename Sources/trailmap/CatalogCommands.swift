@@ -24,7 +24,8 @@ struct PublishCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The product file (JSON; docs/store.md).") var products: String = "Catalog/products.json"
     @Option(name: .long, help: "Folder of the bundles the product file names.") var tiles: String = "Tiles"
-    @Option(name: .long, help: "The catalog (created if missing): \(CatalogLocation.help).") var catalog: String = CatalogCommand.defaultDatabase
+    @Option(name: .long, help: "The catalog (created if missing): \(CatalogLocation.help).") var catalog: String = CatalogCommand
+        .defaultDatabase
     @Option(name: .long, help: "Folder of the patches between versions (default TILES/.trailmap-patches; the server reads the same).")
     var patches: String?
     @Option(name: .long, help: "Versions of each product kept as indexes to make patches from.")
@@ -54,22 +55,31 @@ struct PublishCommand: AsyncParsableCommand {
             made[r.productId] = try store.record(productId: r.productId, version: r.version, bundle: p.bundlePath, sha256: r.sha256).made
         }
         if json {
-            return try JSONOutput.print(CommandReports.Publish(catalog: "\(location)", products: results.map { r in
-                CommandReports.Publish.Product(
-                    productId: r.productId, change: r.change.rawValue, version: r.version, kind: areaProducts.contains(r.productId) ? "area" : "region",
-                    size: r.size, sha256: r.sha256,
-                    patches: (made[r.productId] ?? []).map { .init(fromVersion: $0.fromVersion, toVersion: $0.toVersion, bytes: $0.size) })
-            }))
+            return try JSONOutput.print(
+                CommandReports.Publish(
+                    catalog: "\(location)",
+                    products: results.map { r in
+                        CommandReports.Publish.Product(
+                            productId: r.productId, change: r.change.rawValue, version: r.version,
+                            kind: areaProducts.contains(r.productId) ? "area" : "region",
+                            size: r.size, sha256: r.sha256,
+                            patches: (made[r.productId] ?? []).map {
+                                .init(fromVersion: $0.fromVersion, toVersion: $0.toVersion, bytes: $0.size)
+                            })
+                    }))
         }
         guard !global.quiet else { return }
         for r in results {
             let patches = (made[r.productId] ?? []).map { "\($0.fromVersion)→\($0.toVersion) \(ByteSize.format(Int($0.size)))" }
             if areaProducts.contains(r.productId) {
-                print("\(r.productId): \(r.change.rawValue), version \(r.version), area product: areas of up to \(ByteSize.format(Int(r.size)))")
+                print(
+                    "\(r.productId): \(r.change.rawValue), version \(r.version), area product: areas of up to \(ByteSize.format(Int(r.size)))"
+                )
                 continue
             }
-            print("\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…"
-                  + (patches.isEmpty ? "" : "; patches \(patches.joined(separator: ", "))"))
+            print(
+                "\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…"
+                    + (patches.isEmpty ? "" : "; patches \(patches.joined(separator: ", "))"))
         }
         print("published \(results.count) products to \(location)")
     }
@@ -100,7 +110,8 @@ struct CatalogListCommand: AsyncParsableCommand {
         let products = try await db.products()
         if json {
             let rows = products.map { p in
-                Row(productId: p.id, title: p.title, category: p.category, price: p.price.amount, currency: p.price.currency,
+                Row(
+                    productId: p.id, title: p.title, category: p.category, price: p.price.amount, currency: p.price.currency,
                     version: p.version, size: p.size, sha256: p.sha256, tileset: p.tileset)
             }
             try JSONOutput.print(rows)

@@ -13,7 +13,8 @@ enum CatalogLocation: Equatable, CustomStringConvertible {
     case postgres(PostgresCatalogConfiguration)
 
     /// What `--catalog` accepts, for help texts.
-    static let help = "a SQLite file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (also postgresql://, or postgres://USER@/DATABASE?host=/socket/folder)"
+    static let help =
+        "a SQLite file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (also postgresql://, or postgres://USER@/DATABASE?host=/socket/folder)"
 
     /// Parses `--catalog`; a malformed PostgreSQL URL is a `ValidationError` saying what is wrong.
     init(_ string: String) throws {
@@ -22,7 +23,9 @@ enum CatalogLocation: Equatable, CustomStringConvertible {
                 throw ValidationError("--catalog: \(error.description)")
             }
         } else if string.contains("://") {
-            throw ValidationError("--catalog \(PostgresCatalogConfiguration.redacted(string)): only postgres:// and postgresql:// URLs are catalogs; anything else is a SQLite file path")
+            throw ValidationError(
+                "--catalog \(PostgresCatalogConfiguration.redacted(string)): only postgres:// and postgresql:// URLs are catalogs; anything else is a SQLite file path"
+            )
         } else {
             self = .sqlite(path: string)
         }

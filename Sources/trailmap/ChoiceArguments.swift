@@ -11,7 +11,9 @@ enum TerrainImageArgument: String, ExpressibleByArgument, CaseIterable {
     init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 
     @Sendable static func parse(_ text: String) throws -> TerrainImageArgument {
-        guard let value = TerrainImageArgument(argument: text) else { throw ValidationError("--terrain-image must be png or webp, not \(text)") }
+        guard let value = TerrainImageArgument(argument: text) else {
+            throw ValidationError("--terrain-image must be png or webp, not \(text)")
+        }
         return value
     }
 }
@@ -31,7 +33,9 @@ enum TrailMappingPresetArgument: String, ExpressibleByArgument, CaseIterable {
     case osm, generic
 
     @Sendable static func parse(_ text: String) throws -> TrailMappingPresetArgument {
-        guard let value = TrailMappingPresetArgument(rawValue: text) else { throw ValidationError("--preset must be osm or generic, not \(text).") }
+        guard let value = TrailMappingPresetArgument(rawValue: text) else {
+            throw ValidationError("--preset must be osm or generic, not \(text).")
+        }
         return value
     }
 }
@@ -47,7 +51,9 @@ struct ProductIDListArgument: ExpressibleByArgument {
     }
 
     @Sendable static func parse(_ text: String) throws -> ProductIDListArgument {
-        guard let list = ProductIDListArgument(argument: text) else { throw ValidationError("--available-products must be product ids separated by commas") }
+        guard let list = ProductIDListArgument(argument: text) else {
+            throw ValidationError("--available-products must be product ids separated by commas")
+        }
         return list
     }
 }
@@ -63,7 +69,9 @@ struct TrailBoxArgument: ExpressibleByArgument {
     }
 
     @Sendable static func parse(_ text: String) throws -> TrailBoxArgument {
-        guard let b = TrailBoxArgument(argument: text) else { throw ValidationError("--bbox: give W,S,E,N in degrees, e.g. -105.7,40.3,-105.6,40.4.") }
+        guard let b = TrailBoxArgument(argument: text) else {
+            throw ValidationError("--bbox: give W,S,E,N in degrees, e.g. -105.7,40.3,-105.6,40.4.")
+        }
         return b
     }
 }
@@ -81,7 +89,9 @@ enum RefundTypeArgument: String, ExpressibleByArgument, CaseIterable {
     case refund = "REFUND", revoke = "REVOKE", refundReversed = "REFUND_REVERSED"
 
     @Sendable static func parse(_ text: String) throws -> RefundTypeArgument {
-        guard let value = RefundTypeArgument(rawValue: text) else { throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED") }
+        guard let value = RefundTypeArgument(rawValue: text) else {
+            throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED")
+        }
         return value
     }
 }

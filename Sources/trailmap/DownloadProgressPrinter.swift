@@ -31,9 +31,10 @@ final class DownloadProgressPrinter: Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         // A size the server made up can make the estimate anything: only a finite one under ~11 years shows.
         let eta = p.eta.flatMap { $0.isFinite && $0 >= 0 && $0 < 360_000_000 ? ProgressPrinter.clock($0) : nil } ?? "--:--"
-        let line = String(format: "%@ [%@] %5.1f%% %@ / %@  %@/s  ETA %@", TerminalText.clean(name), bar, fraction * 100,
-                          ByteSize.format(Int(p.received)), ByteSize.format(Int(p.total)),
-                          ByteSize.format(Int(min(max(0, p.bytesPerSecond.isFinite ? p.bytesPerSecond : 0), 1e15))), eta)
+        let line = String(
+            format: "%@ [%@] %5.1f%% %@ / %@  %@/s  ETA %@", TerminalText.clean(name), bar, fraction * 100,
+            ByteSize.format(Int(p.received)), ByteSize.format(Int(p.total)),
+            ByteSize.format(Int(min(max(0, p.bytesPerSecond.isFinite ? p.bytesPerSecond : 0), 1e15))), eta)
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line + (done ? "\n" : "")).utf8))
     }
 }

@@ -6,7 +6,8 @@ import TileStore
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json, or as one PMTiles archive.",
+        abstract:
+            "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json, or as one PMTiles archive.",
         discussion: """
             OUT is created if needed. An OUT that exists and is not empty is refused unless --force, \
             which replaces files of the same names and leaves others alone. Every file is written under \
@@ -20,11 +21,17 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Argument(help: "The .mbtiles file.") var file: String
     @Option(name: .long, help: "Output folder.") var dir: String?
-    @Option(name: .long, help: "Write one PMTiles v3 archive instead (Hilbert-ordered, deduplicated, run-length encoded), for object storage behind a CDN.")
+    @Option(
+        name: .long,
+        help: "Write one PMTiles v3 archive instead (Hilbert-ordered, deduplicated, run-length encoded), for object storage behind a CDN.")
     var pmtiles: String?
     @Flag(name: .long, help: "Write into a folder that is not empty.") var force = false
     @Flag(name: .long, help: "Print JSON.") var json = false
-    @Option(name: .long, help: "With --pmtiles: the store's catalog (\(CatalogLocation.help)), to say which products sell the bundle (an archive is public once uploaded).")
+    @Option(
+        name: .long,
+        help:
+            "With --pmtiles: the store's catalog (\(CatalogLocation.help)), to say which products sell the bundle (an archive is public once uploaded)."
+    )
     var catalog: String?
     @OptionGroup var global: GlobalOptions
 
@@ -45,13 +52,16 @@ struct ExportCommand: AsyncParsableCommand {
             let start = Date()
             let s = try PMTilesExporter.export(from: file, to: pmtiles)
             if json {
-                try JSONOutput.print(CommandReports.ArchiveExport(
-                    pmtiles: pmtiles, addressedTiles: s.addressedTiles, entries: s.entries, contents: s.contents,
-                    leafDirectories: s.leafDirectories, bytes: s.bytes, seconds: Date().timeIntervalSince(start)))
+                try JSONOutput.print(
+                    CommandReports.ArchiveExport(
+                        pmtiles: pmtiles, addressedTiles: s.addressedTiles, entries: s.entries, contents: s.contents,
+                        leafDirectories: s.leafDirectories, bytes: s.bytes, seconds: Date().timeIntervalSince(start)))
             } else if !global.quiet {
-                print(String(format: "%@: %d tiles in %d directory entries (run-length), %d distinct contents, %d leaf directories, %@, %.1f s",
-                             pmtiles, s.addressedTiles, s.entries, s.contents, s.leafDirectories, ByteSize.format(Int(s.bytes)),
-                             Date().timeIntervalSince(start)))
+                print(
+                    String(
+                        format: "%@: %d tiles in %d directory entries (run-length), %d distinct contents, %d leaf directories, %@, %.1f s",
+                        pmtiles, s.addressedTiles, s.entries, s.contents, s.leafDirectories, ByteSize.format(Int(s.bytes)),
+                        Date().timeIntervalSince(start)))
             }
             return
         }
@@ -65,8 +75,9 @@ struct ExportCommand: AsyncParsableCommand {
             let now = Date()
             guard now.timeIntervalSince(last) >= (interactive ? 0.2 : 5) else { return }
             last = now
-            let line = String(format: "tiles %d/%d (%.1f%%), %@", p.done, p.total,
-                              p.total > 0 ? Double(p.done) * 100 / Double(p.total) : 100, ByteSize.format(p.bytes))
+            let line = String(
+                format: "tiles %d/%d (%.1f%%), %@", p.done, p.total,
+                p.total > 0 ? Double(p.done) * 100 / Double(p.total) : 100, ByteSize.format(p.bytes))
             FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + line : line + "\n").utf8))
             live = interactive
         }
@@ -77,15 +88,19 @@ struct ExportCommand: AsyncParsableCommand {
         }
         if json {
             let zooms = stats.tilesPerZoom.keys.sorted()
-            try JSONOutput.print(CommandReports.FolderExport(
-                dir: dir, tiles: stats.tiles, bytes: stats.bytes, minzoom: zooms.first, maxzoom: zooms.last, fileExtension: stats.fileExtension,
-                invalidRowsSkipped: stats.invalidRows, seconds: Date().timeIntervalSince(start)))
+            try JSONOutput.print(
+                CommandReports.FolderExport(
+                    dir: dir, tiles: stats.tiles, bytes: stats.bytes, minzoom: zooms.first, maxzoom: zooms.last,
+                    fileExtension: stats.fileExtension,
+                    invalidRowsSkipped: stats.invalidRows, seconds: Date().timeIntervalSince(start)))
         } else if !global.quiet {
             let zooms = stats.tilesPerZoom.keys.sorted()
             let range = zooms.isEmpty ? "no zoom levels" : "zoom \(zooms.first ?? 0)-\(zooms.last ?? 0)"
-            print(String(format: "%@: %d tiles (%@, %@) as {z}/{x}/{y}.%@ and metadata.json, %.1f s",
-                         dir, stats.tiles, ByteSize.format(stats.bytes), range, stats.fileExtension,
-                         Date().timeIntervalSince(start)))
+            print(
+                String(
+                    format: "%@: %d tiles (%@, %@) as {z}/{x}/{y}.%@ and metadata.json, %.1f s",
+                    dir, stats.tiles, ByteSize.format(stats.bytes), range, stats.fileExtension,
+                    Date().timeIntervalSince(start)))
         }
     }
 

@@ -6,7 +6,8 @@ import Foundation
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Join the parts of a sharded build (trailmap build --shard K/N) into one bundle, the same tiles as a build on one machine.")
+        abstract:
+            "Join the parts of a sharded build (trailmap build --shard K/N) into one bundle, the same tiles as a build on one machine.")
 
     @Argument(help: "Every part of the build (.mbtiles files written with --shard K/N), in any order.") var parts: [String]
     @Option(name: .long, help: "Output .mbtiles path.") var out: String
@@ -25,11 +26,15 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         let report = try BundleMerger(parts: parts, output: out, logger: global.logger("trailmap.merge")).merge()
         if json {
-            try JSONOutput.print(CommandReports.Merge(out: out, parts: report.parts, tiles: report.tiles, upperTiles: report.upperTiles,
-                                                      bytes: report.bytes, seconds: report.seconds))
+            try JSONOutput.print(
+                CommandReports.Merge(
+                    out: out, parts: report.parts, tiles: report.tiles, upperTiles: report.upperTiles,
+                    bytes: report.bytes, seconds: report.seconds))
         } else if !global.quiet {
-            print(String(format: "%@: %d parts merged, %d tiles (%d made above the parts' units), %@, %.1f s",
-                         out, report.parts, report.tiles, report.upperTiles, ByteSize.format(report.bytes), report.seconds))
+            print(
+                String(
+                    format: "%@: %d parts merged, %d tiles (%d made above the parts' units), %@, %.1f s",
+                    out, report.parts, report.tiles, report.upperTiles, ByteSize.format(report.bytes), report.seconds))
         }
     }
 }

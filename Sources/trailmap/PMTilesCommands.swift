@@ -11,21 +11,26 @@ extension InspectCommand {
         let summary = PMTilesSummary(reader)
         let h = summary.header
         if json {
-            var object = inspection(pairs: pairs, layout: "pmtiles", fileBytes: Int(reader.fileSize), levels: summary.levels,
-                                    storedImages: summary.contents.count, storedBytes: summary.contentBytes)
+            var object = inspection(
+                pairs: pairs, layout: "pmtiles", fileBytes: Int(reader.fileSize), levels: summary.levels,
+                storedImages: summary.contents.count, storedBytes: summary.contentBytes)
             object.pmtiles = PMTilesInspection(summary)
             try Self.printJSON(object)
             return
         }
         print("\(file) (PMTiles v3 archive, \(ByteSize.format(Int(reader.fileSize))))")
         Self.printDetails(pairs: pairs, levels: summary.levels)
-        Self.printTotal(tiles: summary.addressedTiles, bytes: summary.tileBytes, stored: summary.contents.count,
-                        storedBytes: summary.contentBytes, noun: "contents")
-        print("pmtiles: \(summary.addressedTiles) addressed tiles, \(summary.tileEntries) entries, \(summary.contents.count) contents"
-              + " (header: \(h.addressedTiles), \(h.tileEntries), \(h.tileContents)); \(h.clustered ? "clustered" : "not clustered");"
-              + " \(summary.leafDirectories) leaf directories; directories \(h.internalCompression), tiles \(h.tileCompression), type \(h.tileType)")
-        print("sections: root directory \(ByteSize.format(Int(h.rootLength))), metadata \(ByteSize.format(Int(h.metadataLength))),"
-              + " leaf directories \(ByteSize.format(Int(h.leafLength))), tile data \(ByteSize.format(Int(h.tileDataLength)))")
+        Self.printTotal(
+            tiles: summary.addressedTiles, bytes: summary.tileBytes, stored: summary.contents.count,
+            storedBytes: summary.contentBytes, noun: "contents")
+        print(
+            "pmtiles: \(summary.addressedTiles) addressed tiles, \(summary.tileEntries) entries, \(summary.contents.count) contents"
+                + " (header: \(h.addressedTiles), \(h.tileEntries), \(h.tileContents)); \(h.clustered ? "clustered" : "not clustered");"
+                + " \(summary.leafDirectories) leaf directories; directories \(h.internalCompression), tiles \(h.tileCompression), type \(h.tileType)"
+        )
+        print(
+            "sections: root directory \(ByteSize.format(Int(h.rootLength))), metadata \(ByteSize.format(Int(h.metadataLength))),"
+                + " leaf directories \(ByteSize.format(Int(h.leafLength))), tile data \(ByteSize.format(Int(h.tileDataLength)))")
         if !summary.problems.isEmpty {
             var err = FileHandle.standardError
             print("warning: the directories have problems (run `trailmap bundle verify`):", to: &err)

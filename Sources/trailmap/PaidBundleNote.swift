@@ -5,7 +5,8 @@ import Foundation
 /// once uploaded, which a bundle sold in the store must not have.
 enum PaidBundleNote {
     /// Without a catalog: every archive gets the general note.
-    static let general = "note: a PMTiles archive has no access control: once uploaded, anyone with its URL can read "
+    static let general =
+        "note: a PMTiles archive has no access control: once uploaded, anyone with its URL can read "
         + "every tile. Do not upload a bundle you sell (the server checks each buyer; object storage and CDNs do not)."
 
     /// The products of `store` that sell the bundle at `file` (not free): a region whose bundle is

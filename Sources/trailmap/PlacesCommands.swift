@@ -16,7 +16,8 @@ struct PlacesCommand: ParsableCommand {
 struct PlacesLoadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
-        abstract: "Load a place list (GeoNames text, or any point layer GDAL reads with a 'name' field) for the server of a tiles folder, replacing the one it has."
+        abstract:
+            "Load a place list (GeoNames text, or any point layer GDAL reads with a 'name' field) for the server of a tiles folder, replacing the one it has."
     )
 
     @Argument(help: "A GeoNames .txt file (tab-separated) or a vector file of named points.")
@@ -66,7 +67,8 @@ struct PlacesFindCommand: ParsableCommand {
     func run() throws {
         let g: Gazetteer
         do { g = try Gazetteer(path: Gazetteer.defaultPath(tilesDirectory: tiles)) } catch {
-            throw CommandFailure(description: "no place list in \(tiles): load one with `trailmap catalog places load FILE --tiles \(tiles)`")
+            throw CommandFailure(
+                description: "no place list in \(tiles): load one with `trailmap catalog places load FILE --tiles \(tiles)`")
         }
         guard let p = g.lookup(name) else { throw CommandFailure(description: "no place named '\(name)' among \(g.count()) places") }
         if json { return try JSONOutput.print(CommandReports.PlaceFound(name: p.name, lat: p.lat, lon: p.lon)) }

@@ -15,7 +15,8 @@ enum ProfileLineInput {
         return try text.split(separator: ";", omittingEmptySubsequences: false).enumerated().map { i, pair in
             let parts = pair.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                  let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else {
+                let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+            else {
                 throw CommandFailure(description: "--line: point \(i + 1) is not LAT,LON: \(pair.prefix(60))")
             }
             return GeoPoint(lat: lat, lon: lon)
@@ -32,9 +33,12 @@ enum ProfileLineInput {
         parser.delegate = reader
         let ok = parser.parse()
         if reader.tooMany { throw CommandFailure(description: "--gpx \(path): more than \(limit) points") }
-        if let bad = reader.badPoint { throw CommandFailure(description: "--gpx \(path): point \(bad + 1) has no valid lat and lon attributes") }
+        if let bad = reader.badPoint {
+            throw CommandFailure(description: "--gpx \(path): point \(bad + 1) has no valid lat and lon attributes")
+        }
         guard ok else {
-            throw CommandFailure(description: "--gpx \(path): not a GPX file (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "XML error"))")
+            throw CommandFailure(
+                description: "--gpx \(path): not a GPX file (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "XML error"))")
         }
         return reader.track.isEmpty ? reader.route : reader.track
     }
@@ -59,8 +63,10 @@ private final class GPXPoints: NSObject, XMLParserDelegate {
 
     init(limit: Int) { self.limit = limit }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let local = name.split(separator: ":").last.map(String.init) ?? name
         guard local == "trkpt" || local == "rtept" else { return }
         let index = track.count + route.count

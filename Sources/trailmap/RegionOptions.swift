@@ -7,7 +7,11 @@ struct RegionOptions: ParsableArguments {
     @Option(name: .long, help: "TrailMap server (default: the one you logged in to, else http://127.0.0.1:8080).")
     var server: String?
 
-    @Option(name: .long, help: "State folder for the token, device id and installed-region registry (default: $XDG_STATE_HOME/trailmap or ~/.local/state/trailmap).")
+    @Option(
+        name: .long,
+        help:
+            "State folder for the token, device id and installed-region registry (default: $XDG_STATE_HOME/trailmap or ~/.local/state/trailmap)."
+    )
     var stateDir: String?
 
     @Option(name: .long, help: "Folder the region bundles are installed into.")
@@ -22,7 +26,11 @@ struct RegionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Attempts per request on network errors and 5xx answers.", visibility: .hidden))
     var attempts: Int = 4
 
-    @Flag(name: .customLong("insecure-http"), help: "Allow a plain http:// server on another machine: your password, session token and maps then cross the network unencrypted. (A server on this machine, e.g. http://127.0.0.1, needs no flag.)")
+    @Flag(
+        name: .customLong("insecure-http"),
+        help:
+            "Allow a plain http:// server on another machine: your password, session token and maps then cross the network unencrypted. (A server on this machine, e.g. http://127.0.0.1, needs no flag.)"
+    )
     var insecureHTTP = false
 
     func validate() throws {
@@ -54,7 +62,8 @@ struct RegionOptions: ParsableArguments {
     func manager() throws -> RegionManager {
         let state = try state()
         let installer = Installer(tilesDirectory: tiles, storageBudget: storageBudget.map { Int64($0.bytes) })
-        return try RegionManager(state: state, server: try serverURL(state), installer: installer, http: http,
-                                 chunkSize: chunkSize.bytes)
+        return try RegionManager(
+            state: state, server: try serverURL(state), installer: installer, http: http,
+            chunkSize: chunkSize.bytes)
     }
 }

@@ -19,14 +19,17 @@ struct RegionsAreaQuoteCommand: AsyncParsableCommand {
     @Argument(help: "The center as LAT,LON in degrees, e.g. 40.34,-105.68.", transform: PointArgument.parse) var point: PointArgument
     @Option(name: .long, help: "Radius around the point in kilometres (more than 0, at most 200).") var radiusKm: Double
     @Option(name: .long, help: "Lowest zoom (default: the sources' lowest).") var minzoom: Int?
-    @Option(name: .long, help: "Top zoom (default: the sources' top zoom, lowered when the area would not fit the product's cap).") var maxzoom: Int?
-    @Option(name: .long, help: "The area product to quote (default: the best one for the point; see `trailmap regions list`).") var product: String?
+    @Option(name: .long, help: "Top zoom (default: the sources' top zoom, lowered when the area would not fit the product's cap).")
+    var maxzoom: Int?
+    @Option(name: .long, help: "The area product to quote (default: the best one for the point; see `trailmap regions list`).") var product:
+        String?
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 
     func validate() throws {
         guard radiusKm.isFinite, radiusKm > 0, radiusKm <= AreaQuoteRequest.maxRadiusKm else {
-            throw ValidationError("--radius-km must be more than 0 and at most \(Int(AreaQuoteRequest.maxRadiusKm)) (kilometres), not \(radiusKm).")
+            throw ValidationError(
+                "--radius-km must be more than 0 and at most \(Int(AreaQuoteRequest.maxRadiusKm)) (kilometres), not \(radiusKm).")
         }
         for (name, zoom) in [("--minzoom", minzoom), ("--maxzoom", maxzoom)] {
             if let zoom, !(0...24).contains(zoom) { throw ValidationError("\(name) must be 0...24, not \(zoom).") }
@@ -38,8 +41,9 @@ struct RegionsAreaQuoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (lat, lon) = (point.latitude, point.longitude)
-        let quote = try await options.manager().quoteArea(latitude: lat, longitude: lon, radiusKm: radiusKm, minzoom: minzoom,
-                                                          maxzoom: maxzoom, productId: product)
+        let quote = try await options.manager().quoteArea(
+            latitude: lat, longitude: lon, radiusKm: radiusKm, minzoom: minzoom,
+            maxzoom: maxzoom, productId: product)
         if json { try RegionsOutput.json(quote) } else { RegionsAreaOutput.quote(quote, latitude: lat, longitude: lon, radiusKm: radiusKm) }
     }
 }
@@ -53,7 +57,9 @@ struct RegionsAreaBuyCommand: AsyncParsableCommand {
     @OptionGroup var options: RegionOptions
 
     func validate() throws {
-        guard !quoteId.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("Give the quote id `trailmap regions area quote` printed.") }
+        guard !quoteId.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("Give the quote id `trailmap regions area quote` printed.")
+        }
     }
 
     func run() async throws {
@@ -69,12 +75,16 @@ struct PointArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+            return nil
+        }
         (latitude, longitude) = (lat, lon)
     }
 
     @Sendable static func parse(_ text: String) throws -> PointArgument {
-        guard let p = PointArgument(argument: text) else { throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68.") }
+        guard let p = PointArgument(argument: text) else {
+            throw ValidationError("Give the point as LAT,LON in degrees, e.g. 40.34,-105.68.")
+        }
         return p
     }
 }

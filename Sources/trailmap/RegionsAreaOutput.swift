@@ -11,7 +11,9 @@ enum RegionsAreaOutput {
         TerminalText.print("  bounds:   \(bounds(q.bounds)) (W, S, E, N)")
         let lowered = q.requestedMaxzoom > q.maxzoom ? " (lowered from \(q.requestedMaxzoom) to fit the cap)" : ""
         TerminalText.print("  zooms:    \(q.minzoom)-\(q.maxzoom)\(lowered)")
-        TerminalText.print("  size:     \(ByteSize.format(Int(q.size))) (\(q.size) bytes, \(q.tiles) tiles), up to \(ByteSize.format(Int(q.maxBytes))) per area")
+        TerminalText.print(
+            "  size:     \(ByteSize.format(Int(q.size))) (\(q.size) bytes, \(q.tiles) tiles), up to \(ByteSize.format(Int(q.maxBytes))) per area"
+        )
         TerminalText.print("  sources:  \(q.sources.joined(separator: ", "))")
         TerminalText.print("  expires:  \(q.expiresAt)")
         if let message = q.message { TerminalText.print("Note: \(message)") }

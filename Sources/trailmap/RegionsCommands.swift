@@ -8,10 +8,13 @@ struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
         abstract: "Browse, buy, install, uninstall, restore and update map regions (and areas around a point) from a TrailMap server.",
-        subcommands: [RegionsListCommand.self, RegionsShowCommand.self, RegionsNearCommand.self, RegionsBuyCommand.self,
-                      RegionsInstallCommand.self, RegionsUninstallCommand.self, RegionsRestoreCommand.self,
-                      RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self, RegionsAreaCommand.self, RegionsTrailsCommand.self,
-                      RegionsProfileCommand.self]
+        subcommands: [
+            RegionsListCommand.self, RegionsShowCommand.self, RegionsNearCommand.self, RegionsBuyCommand.self,
+            RegionsInstallCommand.self, RegionsUninstallCommand.self, RegionsRestoreCommand.self,
+            RegionsStatusCommand.self, RegionsUpdateCommand.self, RegionsSandboxRefundCommand.self, RegionsAreaCommand.self,
+            RegionsTrailsCommand.self,
+            RegionsProfileCommand.self
+        ]
     )
 }
 
@@ -52,7 +55,8 @@ struct RegionsNearCommand: AsyncParsableCommand {
 }
 
 struct RegionsBuyCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "buy", abstract: "Buy a region through the sandbox store (nothing is bought if you own it).")
+    static let configuration = CommandConfiguration(
+        commandName: "buy", abstract: "Buy a region through the sandbox store (nothing is bought if you own it).")
     @Argument(help: "Product id.") var id: String
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
@@ -62,9 +66,12 @@ struct RegionsBuyCommand: AsyncParsableCommand {
         if json { try RegionsOutput.json(BuyReport(outcome)); return }
         switch outcome {
         case let .free(p): TerminalText.print("\(p.title) is free: nothing to buy. Install it with `trailmap regions install \(id)`.")
-        case let .alreadyOwned(_, message): TerminalText.print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
+        case let .alreadyOwned(_, message):
+            TerminalText.print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
         case let .purchased(p, result):
-            TerminalText.print("Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \(id)`.")
+            TerminalText.print(
+                "Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \(id)`."
+            )
         }
     }
 }
@@ -115,7 +122,9 @@ struct RegionsUninstallCommand: AsyncParsableCommand {
     func run() async throws {
         let outcome = try await options.manager().uninstall(id)
         if json { return try RegionsOutput.json(outcome) }
-        TerminalText.print("Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free.")
+        TerminalText.print(
+            "Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free."
+        )
         RegionsOutput.warn(outcome.warning)
     }
 }
@@ -131,17 +140,22 @@ struct RegionsRestoreCommand: AsyncParsableCommand {
     func run() async throws {
         let printer = download.printer
         let items = try await options.manager().restore { printer.report($0, $1) }
-        if json { try RegionsOutput.json(items) } else if items.isEmpty {
+        if json {
+            try RegionsOutput.json(items)
+        } else if items.isEmpty {
             TerminalText.print("Your account owns no regions yet, and has no free region installed on another device.")
         } else {
-            RegionsOutput.table(["ID", "RESULT", "NOTE"], items.map { [$0.productId, $0.result.replacingOccurrences(of: "_", with: " "), $0.message ?? ""] })
+            RegionsOutput.table(
+                ["ID", "RESULT", "NOTE"], items.map { [$0.productId, $0.result.replacingOccurrences(of: "_", with: " "), $0.message ?? ""] }
+            )
         }
         if items.contains(where: { $0.result == "failed" }) { throw ExitCode.failure }
     }
 }
 
 struct RegionsStatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Installed regions, storage used and updates available.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Installed regions, storage used and updates available.")
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var options: RegionOptions
 

@@ -13,18 +13,23 @@ enum RegionsOutput {
         let all = ([header] + rows).map { $0.map { TerminalText.clean($0) } }
         let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
         for row in all {
-            let cells = row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+            let cells = row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }
             TerminalText.print(cells.joined(separator: "  "))
         }
     }
 
     static func products(_ products: [Product]) {
         guard !products.isEmpty else { TerminalText.print("No regions."); return }
-        table(["ID", "KIND", "NAME", "CATEGORY", "SIZE", "PRICE", "STATUS"], products.map {
-            [$0.productId, RegionsAreaOutput.kind($0.kind), $0.title, $0.category, size($0), price($0), $0.status.display]
-        })
+        table(
+            ["ID", "KIND", "NAME", "CATEGORY", "SIZE", "PRICE", "STATUS"],
+            products.map {
+                [$0.productId, RegionsAreaOutput.kind($0.kind), $0.title, $0.category, size($0), price($0), $0.status.display]
+            })
         if products.contains(where: { $0.kind == .areaProduct }) {
-            TerminalText.print("\nArea offers are bought per area: `trailmap regions area quote LAT,LON --radius-km R` quotes the area around a point.")
+            TerminalText.print(
+                "\nArea offers are bought per area: `trailmap regions area quote LAT,LON --radius-km R` quotes the area around a point.")
         }
     }
 
@@ -47,8 +52,12 @@ enum RegionsOutput {
         TerminalText.print("  status:     \(p.status.display)\(p.installedVersion.map { " (version \($0) installed)" } ?? "")")
         TerminalText.print("  kind:       \(RegionsAreaOutput.kind(p.kind))\(p.areaOf.map { " (bought as \($0))" } ?? "")")
         if let terms = p.area {
-            TerminalText.print("  per area:   up to \(ByteSize.format(Int(terms.maxBytes))) (\(terms.maxBytes) bytes), cut from \(terms.sources.joined(separator: ", "))")
-            TerminalText.print("  buy:        `trailmap regions area quote LAT,LON --radius-km R --product \(p.productId)`, then `trailmap regions area buy QUOTE_ID`")
+            TerminalText.print(
+                "  per area:   up to \(ByteSize.format(Int(terms.maxBytes))) (\(terms.maxBytes) bytes), cut from \(terms.sources.joined(separator: ", "))"
+            )
+            TerminalText.print(
+                "  buy:        `trailmap regions area quote LAT,LON --radius-km R --product \(p.productId)`, then `trailmap regions area buy QUOTE_ID`"
+            )
         }
         TerminalText.print("  version:    \(p.version)")
         TerminalText.print("  size:       \(ByteSize.format(Int(p.size))) (\(p.size) bytes)")
@@ -66,15 +75,20 @@ enum RegionsOutput {
         if report.regions.isEmpty {
             TerminalText.print("No regions installed.")
         } else {
-            table(["ID", "KIND", "NAME", "VERSION", "SIZE", "STATUS", "FILE"], report.regions.map { e in
-                var status = e.status.display
-                if e.status == .updateAvailable, let v = e.latestVersion {
-                    let size = e.updateBytes.map { ", \(ByteSize.format(Int($0)))\(e.updateByPatch ? " by patch" : "")" } ?? ""
-                    status += " (v\(v)\(size))"
-                }
-                if !e.filePresent { status += ", file missing" }
-                return [e.region.productId, RegionsAreaOutput.kind(e.kind), e.region.title ?? "", "\(e.region.version)", ByteSize.format(Int(e.region.size)), status, e.region.file]
-            })
+            table(
+                ["ID", "KIND", "NAME", "VERSION", "SIZE", "STATUS", "FILE"],
+                report.regions.map { e in
+                    var status = e.status.display
+                    if e.status == .updateAvailable, let v = e.latestVersion {
+                        let size = e.updateBytes.map { ", \(ByteSize.format(Int($0)))\(e.updateByPatch ? " by patch" : "")" } ?? ""
+                        status += " (v\(v)\(size))"
+                    }
+                    if !e.filePresent { status += ", file missing" }
+                    return [
+                        e.region.productId, RegionsAreaOutput.kind(e.kind), e.region.title ?? "", "\(e.region.version)",
+                        ByteSize.format(Int(e.region.size)), status, e.region.file
+                    ]
+                })
         }
         let budget = report.storageBudget.map { " of \(ByteSize.format(Int($0))) budget" } ?? ""
         TerminalText.print("\nStorage used: \(ByteSize.format(Int(report.usedBytes)))\(budget)")
@@ -88,7 +102,9 @@ enum RegionsOutput {
             TerminalText.print("\(name) version \(o.region.version) is already installed at \(o.region.file).")
         } else {
             if let p = o.patch {
-                TerminalText.print("Updated \(name) from version \(p.fromVersion) to \(p.toVersion) by \(p.patches) patch\(p.patches == 1 ? "" : "es") at \(o.region.file), content verified: downloaded \(ByteSize.format(Int(p.downloadedBytes))) instead of \(ByteSize.format(Int(p.fullSize))) (saved \(ByteSize.format(Int(p.savedBytes)))).")
+                TerminalText.print(
+                    "Updated \(name) from version \(p.fromVersion) to \(p.toVersion) by \(p.patches) patch\(p.patches == 1 ? "" : "es") at \(o.region.file), content verified: downloaded \(ByteSize.format(Int(p.downloadedBytes))) instead of \(ByteSize.format(Int(p.fullSize))) (saved \(ByteSize.format(Int(p.savedBytes))))."
+                )
                 warn(o.warning)
                 return
             }

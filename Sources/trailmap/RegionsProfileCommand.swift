@@ -10,12 +10,14 @@ struct RegionsProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
         abstract: "Elevation profile of a trail, a GPX track or a line, from the installed terrain, with no network.",
-        discussion: "Give exactly one of --trail, --gpx or --line. Prints length, ascent, descent, steepest grades, lowest and highest points and a chart; --json prints the same figures as the server's profile answer."
+        discussion:
+            "Give exactly one of --trail, --gpx or --line. Prints length, ascent, descent, steepest grades, lowest and highest points and a chart; --json prints the same figures as the server's profile answer."
     )
 
     @Option(name: .long, help: "An installed trail's id (16 hexadecimal digits, as 'regions trails search' prints it).") var trail: String?
     @Option(name: .long, help: "A GPX file: its track points (or route points).") var gpx: String?
-    @Option(name: .long, parsing: .unconditional, help: "Points as LAT,LON;LAT,LON... in degrees (negative values allowed).") var line: String?
+    @Option(name: .long, parsing: .unconditional, help: "Points as LAT,LON;LAT,LON... in degrees (negative values allowed).") var line:
+        String?
     @Option(name: .long, help: "Metres between samples (default \(Int(ProfileOptions.defaultSpacing))).") var spacing: Double?
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var installed: InstalledTilesOption
@@ -45,7 +47,8 @@ struct RegionsProfileCommand: ParsableCommand {
         }
         let terrain = try Self.installedTerrain(bundles)
         guard !terrain.isEmpty else {
-            throw CommandFailure(description: "\(installed.tiles): no terrain region is installed (a bundle whose metadata names an encoding)")
+            throw CommandFailure(
+                description: "\(installed.tiles): no terrain region is installed (a bundle whose metadata names an encoding)")
         }
         let profile: ElevationProfile
         do { profile = try ProfileBuilder.profile(points, options: options, source: TerrainSampler(terrain)) } catch {
@@ -99,7 +102,7 @@ enum ProfileReport {
             "Descent:   \(m(p.descent))",
             "Steepest:  \(pct(p.maxGrade.flatMap { $0 > 0 ? $0 : nil })) up, \(pct(p.minGrade.flatMap { $0 < 0 ? $0 : nil })) down",
             "Lowest:    \(at(p.lowest))",
-            "Highest:   \(at(p.highest))",
+            "Highest:   \(at(p.highest))"
         ]
         if voids > 0 { lines.append("No elevation at \(voids) samples (outside the terrain or voids).") }
         return lines.joined(separator: "\n") + "\n\n" + ProfileChart.render(p)

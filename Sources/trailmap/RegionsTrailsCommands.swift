@@ -41,7 +41,8 @@ struct RegionsTrailsSearchCommand: ParsableCommand {
 }
 
 struct RegionsTrailsShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "One trail of the installed regions; its line as GPX or GeoJSON.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "One trail of the installed regions; its line as GPX or GeoJSON.")
     @Argument(help: "The trail id (16 hexadecimal digits, as search prints it).") var id: String
     @Option(name: .long, help: "Write the trail as a GPX track to this file.") var gpx: String?
     @Option(name: .long, help: "Write the trail as a GeoJSON feature to this file.") var geojson: String?
@@ -53,6 +54,7 @@ struct RegionsTrailsShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        try TrailsOutput.show(id: id, bundles: try RegionsTrailsCommand.installedBundles(installed.tiles), gpx: gpx, geojson: geojson, json: json)
+        try TrailsOutput.show(
+            id: id, bundles: try RegionsTrailsCommand.installedBundles(installed.tiles), gpx: gpx, geojson: geojson, json: json)
     }
 }

@@ -11,7 +11,8 @@ enum RegionsWording {
             return "Cannot reach the TrailMap server at \(server) (\(attempts) attempt(s): \(reason)). "
                 + "Check your network and the --server address, then try again."
         case let .serverFailure(status, attempts, message):
-            return "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
+            return
+                "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
         case let .notLoggedIn(server):
             return "You are not logged in to \(server), or your session expired. Run `trailmap account login --server \(server)`."
         case let .wrongCredentials(server):
@@ -79,7 +80,8 @@ enum RegionsWording {
         case let .areaTooLarge(radius, largest, message):
             let asked = radius.map { "An area of \(RegionManagerError.km($0)) radius" } ?? "That area"
             guard let largest, largest > 0 else {
-                return "\(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower --maxzoom."
+                return
+                    "\(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower --maxzoom."
             }
             return "\(asked) is larger than one purchase allows. The largest radius that fits is \(RegionManagerError.km(largest)): "
                 + "ask again with --radius-km \(RegionManagerError.number(largest)) (or with a lower --maxzoom, or without --maxzoom, "
@@ -101,7 +103,8 @@ enum RegionsWording {
             return "Quote \(id) was already bought: `trailmap regions list` shows your areas. For another area, ask for a new quote "
                 + "with `trailmap regions area quote LAT,LON --radius-km R`."
         case let .transactionUsed(message):
-            return "That store transaction has already paid for something else (\(message)); nothing was bought. Each area needs a purchase of its own."
+            return
+                "That store transaction has already paid for something else (\(message)); nothing was bought. Each area needs a purchase of its own."
         case let .wrongAreaProduct(message):
             return "The store transaction does not pay for this quote (\(message)); nothing was bought."
         default:

@@ -29,10 +29,14 @@ struct RevokeTileTokensCommand: AsyncParsableCommand {
         defer { CatalogLocation.close(db) }
         let key = try await db.revokeTileTokenKeys(now: Date())
         if json {
-            return try JSONOutput.print(CommandReports.Revoke(catalog: "\(location)", newKeyId: key.id,
-                                                              oldTokensStopWithinSeconds: Int(TileTokens.refreshInterval)))
+            return try JSONOutput.print(
+                CommandReports.Revoke(
+                    catalog: "\(location)", newKeyId: key.id,
+                    oldTokensStopWithinSeconds: Int(TileTokens.refreshInterval)))
         }
         guard !global.quiet else { return }
-        print("tile-token keys replaced (new key \(key.id)): tile tokens issued before now stop working within \(Int(TileTokens.refreshInterval)) s")
+        print(
+            "tile-token keys replaced (new key \(key.id)): tile tokens issued before now stop working within \(Int(TileTokens.refreshInterval)) s"
+        )
     }
 }

@@ -22,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Folder of .mbtiles bundles and .pmtiles archives (watched for added, removed and replaced files).")
     var tiles: String = "Tiles"
 
-    @Option(name: .long, help: "Folder of the patches between published versions (made by `trailmap catalog publish`; default TILES/.trailmap-patches).")
+    @Option(
+        name: .long,
+        help: "Folder of the patches between published versions (made by `trailmap catalog publish`; default TILES/.trailmap-patches).")
     var patches: String?
 
     @Option(name: .long, help: "Address to listen on.")
@@ -31,22 +33,37 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(name: .long, help: "Origin clients reach this server at, e.g. https://maps.example.com, written into TileJSON, WMTS and tile-token URLs (default: URLs relative to the server; WMTS uses the listen address).")
+    @Option(
+        name: .long,
+        help:
+            "Origin clients reach this server at, e.g. https://maps.example.com, written into TileJSON, WMTS and tile-token URLs (default: URLs relative to the server; WMTS uses the listen address)."
+    )
     var publicURL: String?
 
-    @Option(name: .long, parsing: .upToNextOption, help: "With a store: tilesets (file names without extension) served to everyone although no free product sells them. Every other tileset no product sells, areas' sources included, is closed.")
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help:
+            "With a store: tilesets (file names without extension) served to everyone although no free product sells them. Every other tileset no product sells, areas' sources included, is closed."
+    )
     var publicTilesets: [String] = []
 
-    @Option(name: .long, help: "The free tileset drawn under the viewer's and the store's maps (default: the free tileset with the lowest minzoom).")
+    @Option(
+        name: .long,
+        help: "The free tileset drawn under the viewer's and the store's maps (default: the free tileset with the lowest minzoom).")
     var baseTileset: String?
 
-    @Option(name: .long, help: "How many of a paid tileset's lowest zoom levels anyone may read as its preview (never its top zoom; 0: none).")
+    @Option(
+        name: .long, help: "How many of a paid tileset's lowest zoom levels anyone may read as its preview (never its top zoom; 0: none).")
     var previewZooms: Int = PreviewZooms.defaultLevels
 
     @Option(name: .long, help: "Most connections open at once; a connection beyond it is closed as soon as it is accepted.")
     var maxConnections: Int = 10_000
 
-    @Option(name: .long, help: "Threads of the plain-epoll tile layer in front of the HTTP server (free tiles answered there, every other connection handed on); 0: off, the HTTP server owns the port (default: one per processor).")
+    @Option(
+        name: .long,
+        help:
+            "Threads of the plain-epoll tile layer in front of the HTTP server (free tiles answered there, every other connection handed on); 0: off, the HTTP server owns the port (default: one per processor)."
+    )
     var tileLoops: Int?
 
     @Option(name: .long, help: "Answer for a missing tile inside a tileset's range: 404 or transparent.")
@@ -82,7 +99,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Request header naming the client for prefetch (default: the remote address).")
     var prefetchClientHeader: String?
 
-    @Option(name: .long, help: "Bearer token of the /admin routes, at least 24 characters; prefer env TRAILMAP_ADMIN_TOKEN (a command line is visible to other local users). Without one the routes are off.")
+    @Option(
+        name: .long,
+        help:
+            "Bearer token of the /admin routes, at least 24 characters; prefer env TRAILMAP_ADMIN_TOKEN (a command line is visible to other local users). Without one the routes are off."
+    )
     var adminToken: String?
 
     @Option(name: .long, help: "Share of the memory limit at which pressure is 'warning'.")
@@ -108,14 +129,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         if let publicURL, PublicOrigin.normalized(publicURL) == nil {
-            throw ValidationError("--public-url must be an http or https origin such as https://maps.example.com (an optional path, no query or fragment)")
+            throw ValidationError(
+                "--public-url must be an http or https origin such as https://maps.example.com (an optional path, no query or fragment)")
         }
-        for name in publicTilesets where name.isEmpty || name.hasPrefix(".") || name.utf8.count > 255
-            || !name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }) {
-            throw ValidationError("--public-tilesets: '\(name)' is not a tileset name (a bundle's file name without extension: letters, digits, '-', '_' and '.')")
+        for name in publicTilesets
+        where name.isEmpty || name.hasPrefix(".") || name.utf8.count > 255
+            || !name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+            })
+        {
+            throw ValidationError(
+                "--public-tilesets: '\(name)' is not a tileset name (a bundle's file name without extension: letters, digits, '-', '_' and '.')"
+            )
         }
         if let baseTileset, baseTileset.isEmpty || baseTileset.hasPrefix(".") || baseTileset.utf8.count > 255 || baseTileset.contains("/") {
-            throw ValidationError("--base-tileset: '\(baseTileset.prefix(100))' is not a tileset name (a bundle's file name without extension)")
+            throw ValidationError(
+                "--base-tileset: '\(baseTileset.prefix(100))' is not a tileset name (a bundle's file name without extension)")
         }
         guard (0...23).contains(previewZooms) else { throw ValidationError("--preview-zooms must be 0...23") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1...1000000") }
@@ -171,8 +200,10 @@ struct ServeCommand: AsyncParsableCommand {
         var storeSettings = try await store.settings(logger: logger)
         storeSettings?.publicTilesets = Set(publicTilesets)
         storeSettings?.patches = PatchStore(root: patches ?? PatchStoreLocation.defaultRoot(tiles: tiles))
-        let app = TileServer.makeApplication(config: config, metrics: ServerMetrics(registry: registry), logger: logger,
-                                             store: storeSettings) { bound in
+        let app = TileServer.makeApplication(
+            config: config, metrics: ServerMetrics(registry: registry), logger: logger,
+            store: storeSettings
+        ) { bound in
             guard !quiet else { return }
             let shown = host == "0.0.0.0" ? "127.0.0.1" : host
             FileHandle.standardOutput.write(Data("TrailMap is serving \(tiles) at http://\(shown):\(bound)/ (Ctrl-C to stop)\n".utf8))
@@ -180,8 +211,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw CommandFailure("Cannot serve at \(host):\(port): the address is in use (another server is listening there). "
-                + "Stop it, or choose another --port or --host.")
+            throw CommandFailure(
+                "Cannot serve at \(host):\(port): the address is in use (another server is listening there). "
+                    + "Stop it, or choose another --port or --host.")
         }
     }
 }

@@ -41,17 +41,23 @@ struct StoreSandboxInitCommand: ParsableCommand {
         }
         let dir = URL(fileURLWithPath: directory)
         if json {
-            let files = ["root": "root.pem", "intermediate": "intermediate.pem", "leaf": "leaf.pem", "leafKey": "leaf-key.pem", "configuration": "store.json"]
-            return try JSONOutput.print(CommandReports.SandboxInit(
-                directory: dir.path, bundleId: store.bundleId, environment: store.environment.rawValue,
-                files: files.mapValues { dir.appendingPathComponent($0).path }))
+            let files = [
+                "root": "root.pem", "intermediate": "intermediate.pem", "leaf": "leaf.pem", "leafKey": "leaf-key.pem",
+                "configuration": "store.json"
+            ]
+            return try JSONOutput.print(
+                CommandReports.SandboxInit(
+                    directory: dir.path, bundleId: store.bundleId, environment: store.environment.rawValue,
+                    files: files.mapValues { dir.appendingPathComponent($0).path }))
         }
         print("Sandbox store for \(store.bundleId) (environment \(store.environment.rawValue)) in \(dir.path):")
-        for (name, what) in [("root.pem", "root CA certificate (trust this one)"),
-                             ("intermediate.pem", "intermediate CA certificate"),
-                             ("leaf.pem", "signing certificate"),
-                             ("leaf-key.pem", "signing private key (mode 0600)"),
-                             ("store.json", "configuration")] {
+        for (name, what) in [
+            ("root.pem", "root CA certificate (trust this one)"),
+            ("intermediate.pem", "intermediate CA certificate"),
+            ("leaf.pem", "signing certificate"),
+            ("leaf-key.pem", "signing private key (mode 0600)"),
+            ("store.json", "configuration")
+        ] {
             print("  \(dir.appendingPathComponent(name).path)  \(what)")
         }
         print("Start the server with --store-sandbox \(directory) to sign test purchases with it.")

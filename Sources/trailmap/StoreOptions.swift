@@ -9,7 +9,9 @@ extension StoreEnvironment: ExpressibleByArgument {}
 
 /// `trailmap serve`'s store options: the catalog and how signed store data is verified.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: "The catalog: \(CatalogLocation.help) (default Catalog/catalog.sqlite when it exists; without one the store API is off).")
+    @Option(
+        name: .long,
+        help: "The catalog: \(CatalogLocation.help) (default Catalog/catalog.sqlite when it exists; without one the store API is off).")
     var catalog: String?
 
     @Option(name: .long, help: "A trusted store root certificate, DER or PEM (repeatable; Apple Root CA G3 in production).")
@@ -21,14 +23,23 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "The store environment transactions must come from: Production or Sandbox.")
     var storeEnvironment: StoreEnvironment?
 
-    @Option(name: .long, help: "Run a sandbox store from this folder (made by `trailmap store sandbox init`): its root is trusted and POST /api/v1/sandbox/... signs purchases.")
+    @Option(
+        name: .long,
+        help:
+            "Run a sandbox store from this folder (made by `trailmap store sandbox init`): its root is trusted and POST /api/v1/sandbox/... signs purchases."
+    )
     var storeSandbox: String?
 
-    @Option(name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).",
-            transform: ProductIDListArgument.parse)
+    @Option(
+        name: .long, help: "Product ids the store offers right now, comma-separated (default: every published product).",
+        transform: ProductIDListArgument.parse)
     var availableProducts: ProductIDListArgument?
 
-    @Option(name: .long, help: "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote answers 503 until older ones expire.")
+    @Option(
+        name: .long,
+        help:
+            "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote answers 503 until older ones expire."
+    )
     var areaQuoteSpace: Int = 2000
 
     func validate() throws {
@@ -36,7 +47,9 @@ struct StoreOptions: ParsableArguments {
             throw CommandFailure("--catalog \(location) does not exist: run `trailmap catalog publish --catalog \(location)` first")
         }
         if storeSandbox != nil, !storeRootCert.isEmpty {
-            throw ValidationError("--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server")
+            throw ValidationError(
+                "--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server"
+            )
         }
         if !storeRootCert.isEmpty, storeBundleId == nil {
             throw ValidationError("--store-root-cert needs --store-bundle-id (the app's bundle id)")
@@ -67,7 +80,8 @@ struct StoreOptions: ParsableArguments {
 
     /// The store settings, or nil when there is no catalog.
     func settings(logger: Logger) async throws -> StoreSettings? {
-        let path = catalog ?? (FileManager.default.fileExists(atPath: CatalogCommand.defaultDatabase) ? CatalogCommand.defaultDatabase : nil)
+        let path =
+            catalog ?? (FileManager.default.fileExists(atPath: CatalogCommand.defaultDatabase) ? CatalogCommand.defaultDatabase : nil)
         guard let path else {
             logger.notice("no catalog database: the store API is off (run `trailmap catalog publish` to make one)")
             return nil
@@ -82,7 +96,9 @@ struct StoreOptions: ParsableArguments {
             let store = try SandboxStore(directory: dir)
             roots.append(store.rootCertificateDER)
             sandbox = store
-            logger.warning("SANDBOX STORE ON (\(dir)): purchases are signed by a local test key and POST /api/v1/sandbox/... makes them; never run this in production")
+            logger.warning(
+                "SANDBOX STORE ON (\(dir)): purchases are signed by a local test key and POST /api/v1/sandbox/... makes them; never run this in production"
+            )
         }
         let bundleId = storeBundleId ?? sandbox?.bundleId ?? "com.trailmap.app"
         let environment = storeEnvironment ?? sandbox?.environment ?? .production
@@ -94,8 +110,9 @@ struct StoreOptions: ParsableArguments {
             verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: bundleId, environment: environment)
         }
         let available = availableProducts?.ids
-        var settings = try StoreSettings(catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available,
-                                         tileTokenLifetime: Self.testTileTokenLifetime ?? 3600)
+        var settings = try StoreSettings(
+            catalog: db, verifier: verifier, sandbox: sandbox, availableProducts: available,
+            tileTokenLifetime: Self.testTileTokenLifetime ?? 3600)
         settings.maxUnboughtAreaBytes = Int64(areaQuoteSpace) * 1_000_000
         return settings
     }

@@ -32,12 +32,16 @@ enum TerminalText {
         guard let e = error as? RegionManagerError else { return error }
         switch e {
         case let .insecureHTTP(server):
-            return Message(text: clean("Refusing to talk to \(server) over plain http: your password and session token would cross "
-                + "the network unencrypted, readable and changeable on the way. Use an https:// server, or give --insecure-http "
-                + "if you trust the network (a server on this machine, such as http://127.0.0.1, needs no flag)."))
+            return Message(
+                text: clean(
+                    "Refusing to talk to \(server) over plain http: your password and session token would cross "
+                        + "the network unencrypted, readable and changeable on the way. Use an https:// server, or give --insecure-http "
+                        + "if you trust the network (a server on this machine, such as http://127.0.0.1, needs no flag)."))
         case let .wrongCredentials(server):
-            return Message(text: clean("Wrong email or password: \(server) has no account with that email and password. "
-                + "Check them and run the command again (or make an account with `trailmap account register`)."))
+            return Message(
+                text: clean(
+                    "Wrong email or password: \(server) has no account with that email and password. "
+                        + "Check them and run the command again (or make an account with `trailmap account register`)."))
         default:
             return Message(text: clean(RegionsWording.message(e), keepNewlines: true))
         }

@@ -7,8 +7,10 @@ struct TrailMapCommand: AsyncParsableCommand {
         commandName: "trailmap",
         abstract: "Builds, inspects and serves offline trail-map region bundles (MBTiles).",
         version: TrailMapVersion.number,
-        subcommands: [BuildCommand.self, ServeCommand.self, BundleCommand.self, CatalogCommand.self, StoreCommand.self,
-                      AccountCommand.self, RegionsCommand.self, TrailsCommand.self]
+        subcommands: [
+            BuildCommand.self, ServeCommand.self, BundleCommand.self, CatalogCommand.self, StoreCommand.self,
+            AccountCommand.self, RegionsCommand.self, TrailsCommand.self
+        ]
     )
 
     /// As ArgumentParser's own, but a device-side error is reported through `TerminalText`

@@ -66,7 +66,9 @@ enum TrailsOutput {
             var line = "\(t.id)  \(t.difficulty.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  "
             line += String(format: "%7.2f km", t.lengthMetres / 1000)
             if let d = h.distanceMetres { line += String(format: "  %6.2f km away", d / 1000) }
-            if let e = t.elevation { line += String(format: "  up %.0f m, down %.0f m, max %.1f%%", e.ascentMetres, e.descentMetres, e.maxGradePercent) }
+            if let e = t.elevation {
+                line += String(format: "  up %.0f m, down %.0f m, max %.1f%%", e.ascentMetres, e.descentMetres, e.maxGradePercent)
+            }
             line += "  \(t.name ?? "(unnamed)")"
             if let ref = t.ref { line += " [\(ref)]" }
             if !t.allowedUses.isEmpty { line += "  uses: " + t.allowedUses.uses.map(\.rawValue).joined(separator: ",") }
@@ -90,7 +92,8 @@ enum TrailsOutput {
             }
         }
         guard let (trail, path) = found else {
-            throw CommandFailure(description: bundles.count == 1 ? "\(bundles[0]): no trail \(text)" : "no installed region holds trail \(text)")
+            throw CommandFailure(
+                description: bundles.count == 1 ? "\(bundles[0]): no trail \(text)" : "no installed region holds trail \(text)")
         }
         if let gpx { try write(TrailExport.gpx(trail), to: gpx) }
         if let geojson { try write(TrailExport.geoJSON(trail), to: geojson) }
@@ -113,7 +116,8 @@ enum TrailsOutput {
     static func copyTrails(from source: String, to out: String, within box: GeoBounds, quiet: Bool = false) throws -> Int {
         let count: Int
         do throws(TrailStoreError) {
-            count = try TrailStoreWriter.copy(from: source, to: out, within: TrailBox(west: box.west, south: box.south, east: box.east, north: box.north))
+            count = try TrailStoreWriter.copy(
+                from: source, to: out, within: TrailBox(west: box.west, south: box.south, east: box.east, north: box.north))
         } catch {
             throw CommandFailure(description: "\(out): the tiles were cut but the trails were not: \(error)")
         }
@@ -125,7 +129,7 @@ enum TrailsOutput {
     static func verifyProblems(_ file: String) -> [String] {
         do throws(TrailStoreError) { return try TrailIndex(bundle: file).verify().map { "trails: \($0)" } } catch {
             switch error {
-            case .noTrails, .notFound, .notBundle: return []   // no trails, or the tile verifier reports the file
+            case .noTrails, .notFound, .notBundle: return [] // no trails, or the tile verifier reports the file
             default: return ["trails: \(error)"]
             }
         }
@@ -148,10 +152,12 @@ extension String {
 
 /// The CLI's wording of the Trails module's errors: parameters named as the flags that set them.
 enum TrailsMessages {
-    static let flags = ["near": "--near", "radiusKm": "--radius-km", "bbox": "--bbox", "q": "--q", "minLengthKm": "--min-length-km",
-                        "maxLengthKm": "--max-length-km", "uses": "--uses", "excludeUses": "--exclude-uses", "limit": "--limit",
-                        "cursor": "--cursor", "sort": "--sort",
-                        "maxAscentM": "--max-ascent-m", "maxGradePct": "--max-grade-pct"]
+    static let flags = [
+        "near": "--near", "radiusKm": "--radius-km", "bbox": "--bbox", "q": "--q", "minLengthKm": "--min-length-km",
+        "maxLengthKm": "--max-length-km", "uses": "--uses", "excludeUses": "--exclude-uses", "limit": "--limit",
+        "cursor": "--cursor", "sort": "--sort",
+        "maxAscentM": "--max-ascent-m", "maxGradePct": "--max-grade-pct"
+    ]
 
     static func flag(_ parameter: String) -> String { flags[parameter] ?? parameter }
 

@@ -15,12 +15,16 @@ struct TrailsCommand: ParsableCommand {
 struct TrailsAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Read line layers (GeoJSON, GPX, GeoPackage, Shapefile, KML, FlatGeobuf, OpenStreetMap...) and store them as the bundle's trails, replacing any it held.")
+        abstract:
+            "Read line layers (GeoJSON, GPX, GeoPackage, Shapefile, KML, FlatGeobuf, OpenStreetMap...) and store them as the bundle's trails, replacing any it held."
+    )
 
     @Argument(help: "The .mbtiles bundle to add the trails to.") var bundle: String
     @Option(name: .long, help: "A vector file GDAL reads (repeatable).") var trails: [String] = []
     @Option(name: .long, help: "A JSON field mapping (source fields to name, ref, difficulty, uses, surface).") var mapping: String?
-    @Option(name: .long, help: "A built-in mapping: osm (the default for .osm and .pbf files) or generic.", transform: TrailMappingPresetArgument.parse)
+    @Option(
+        name: .long, help: "A built-in mapping: osm (the default for .osm and .pbf files) or generic.",
+        transform: TrailMappingPresetArgument.parse)
     var preset: TrailMappingPresetArgument?
     @Flag(name: .long, help: "Join segments of one named trail (same name and ref, ends touching) into one trail.") var join = false
     @Option(name: .long, help: "How close ends must be to join, metres.") var joinToleranceM: Double = 5
@@ -58,9 +62,10 @@ struct TrailsAddCommand: ParsableCommand {
             throw CommandFailure(description: error.description)
         }
         if json {
-            return try JSONOutput.print(CommandReports.TrailsAdded(
-                bundle: bundle, trails: result.trails.count, lineFeatures: result.lineFeatures, filteredOut: result.filteredOut,
-                joinedTrails: result.joinedTrails, duplicates: result.duplicates, skipped: result.skipped.map(TrailsMessages.ingest)))
+            return try JSONOutput.print(
+                CommandReports.TrailsAdded(
+                    bundle: bundle, trails: result.trails.count, lineFeatures: result.lineFeatures, filteredOut: result.filteredOut,
+                    joinedTrails: result.joinedTrails, duplicates: result.duplicates, skipped: result.skipped.map(TrailsMessages.ingest)))
         }
         var line = "\(bundle): \(result.trails.count) trails from \(result.lineFeatures) line features"
         if result.filteredOut > 0 { line += ", \(result.filteredOut) left out by the mapping's filter" }
@@ -77,16 +82,20 @@ struct TrailQueryOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "LAT,LON to search around (with --radius-km).", transform: PointArgument.parse)
     var near: PointArgument?
     @Option(name: .long, help: "Greatest distance from --near to the trail, km.") var radiusKm: Double?
-    @Option(name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).", transform: TrailBoxArgument.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).",
+        transform: TrailBoxArgument.parse)
     var bbox: TrailBoxArgument?
     @Option(name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.") var difficulty: [String] = []
-    @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses: [String] = []
+    @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses:
+        [String] = []
     @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []
     @Option(name: .long, help: "Shortest length, km.") var minLengthKm: Double?
     @Option(name: .long, help: "Longest length, km.") var maxLengthKm: Double?
     @Option(name: .long, help: "Most ascent, metres (trails without elevation are left out).") var maxAscentM: Double?
     @Option(name: .long, help: "Steepest grade, percent (trails without elevation are left out).") var maxGradePct: Double?
-    @Option(name: .long, help: "distance (with --near), length (longest first) or name.", transform: TrailQuery.Sort.parse) var sort: TrailQuery.Sort?
+    @Option(name: .long, help: "distance (with --near), length (longest first) or name.", transform: TrailQuery.Sort.parse) var sort:
+        TrailQuery.Sort?
     @Option(name: .long, help: "Results per page (1...1000).") var limit: Int = 20
     @Option(name: .long, help: "The cursor a previous page printed.") var cursor: String?
 
@@ -100,7 +109,8 @@ struct TrailQueryOptions: ParsableArguments {
         query.bbox = bbox?.box
         for word in Self.list(difficulty) {
             guard let d = TrailDifficulty(rawValue: word) else {
-                throw ValidationError("--difficulty: \(word) is not one of \(TrailDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw ValidationError(
+                    "--difficulty: \(word) is not one of \(TrailDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             query.difficulties.insert(d)
         }
@@ -177,7 +187,8 @@ struct TrailsShowCommand: ParsableCommand {
 }
 
 struct TrailsVerifyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check a bundle's trails tables: counts, spatial index, every geometry.")
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: "Check a bundle's trails tables: counts, spatial index, every geometry.")
 
     @Argument(help: "The .mbtiles bundle.") var bundle: String
     @Flag(name: .long, help: "Print JSON: the bundle, ok and the problems (exit 1 still when there are any).") var json = false

@@ -7,9 +7,13 @@ enum TrailsInspection {
     static func read(_ file: String) -> (trails: BundleInspection.Trails?, problem: String?) {
         do throws(TrailStoreError) {
             let summary = try TrailIndex(bundle: file).summary(longest: 0)
-            let byDifficulty = Dictionary(uniqueKeysWithValues: TrailDifficulty.allCases.map { ($0.rawValue, summary.byDifficulty[$0] ?? 0) })
-            return (BundleInspection.Trails(count: summary.count, byDifficulty: byDifficulty,
-                                            totalLengthKm: (summary.totalLengthMetres / 10).rounded() / 100), nil)
+            let byDifficulty = Dictionary(
+                uniqueKeysWithValues: TrailDifficulty.allCases.map { ($0.rawValue, summary.byDifficulty[$0] ?? 0) })
+            return (
+                BundleInspection.Trails(
+                    count: summary.count, byDifficulty: byDifficulty,
+                    totalLengthKm: (summary.totalLengthMetres / 10).rounded() / 100), nil
+            )
         } catch {
             switch error {
             case .noTrails, .notFound, .notBundle: return (nil, nil)

@@ -60,7 +60,9 @@ import Testing
         // Other accounts from the same address share its rate: two more, then refused.
         gate.leave(try await gate.enter(account: "b", address: "192.0.2.1", now: start.addingTimeInterval(11)))
         gate.leave(try await gate.enter(account: "c", address: "192.0.2.1", now: start.addingTimeInterval(12)))
-        #expect(await Self.code { _ = try await gate.enter(account: "d", address: "192.0.2.1", now: start.addingTimeInterval(13)) } == "too_many_quotes")
+        #expect(
+            await Self.code { _ = try await gate.enter(account: "d", address: "192.0.2.1", now: start.addingTimeInterval(13)) }
+                == "too_many_quotes")
         // Once the window has passed, the account quotes again.
         gate.leave(try await gate.enter(account: "a", address: "192.0.2.1", now: start.addingTimeInterval(601)))
     }

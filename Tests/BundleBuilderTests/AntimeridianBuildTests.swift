@@ -53,8 +53,9 @@ import TrailMapTestSupport
         // The units lie either side of 180 degrees (none in the empty middle, so none enumerated,
         // recorded or counted there), and the tiles to consider are theirs.
         let n = 1 << plan.bands[0].unitZoom
-        #expect(!plan.bands[0].units.isEmpty && plan.bands[0].units.allSatisfy { $0.x < n / 256 || $0.x >= n - n / 256 },
-                "units far from the sheet: \(plan.bands[0].units.filter { $0.x >= n / 256 && $0.x < n - n / 256 }.prefix(3))")
+        #expect(
+            !plan.bands[0].units.isEmpty && plan.bands[0].units.allSatisfy { $0.x < n / 256 || $0.x >= n - n / 256 },
+            "units far from the sheet: \(plan.bands[0].units.filter { $0.x >= n / 256 && $0.x < n - n / 256 }.prefix(3))")
         #expect(plan.total > 0 && plan.total < 3_000_000, "\(plan.total) tiles to consider")
 
         var o = fx.options([sheet], min: 5, max: 8, out: "colorado.mbtiles")
@@ -86,7 +87,9 @@ import TrailMapTestSupport
         let west = fx.dir.file("west-half.tif"), east = fx.dir.file("east-half.tif")
         try GDALTools.translate(src, west, ["-srcwin", "0", "0", String(cut), String(size)])
         let k = metres ? WebMercator.originShift / 180 : 1
-        let (north, south) = metres ? (WebMercator.project(lon: 0, lat: box.north).y, WebMercator.project(lon: 0, lat: box.south).y)
+        let (north, south) =
+            metres
+            ? (WebMercator.project(lon: 0, lat: box.north).y, WebMercator.project(lon: 0, lat: box.south).y)
             : (box.north, box.south)
         let window: [String] = ["-srcwin", String(cut), "0", String(size - cut), String(size)]
         let corners: [String] = ["-a_ullr", String(-180 * k), String(north), String((box.east - 360) * k), String(south)]

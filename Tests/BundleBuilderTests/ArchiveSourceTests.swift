@@ -14,13 +14,16 @@ import TrailMapTestSupport
     /// Two UTM sheets, and a zip holding them in a folder beside a text file.
     func sheets() throws -> (west: String, east: String, zip: String) {
         let w = try fx.geographic("w", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200)
-        let e = try fx.geographic("e", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200,
-                                  color: TestPatterns.checkerboard(cell: 8))
+        let e = try fx.geographic(
+            "e", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200,
+            color: TestPatterns.checkerboard(cell: 8))
         let west = try fx.projected(w, name: "west", crs: "EPSG:32613", pixel: 250)
         let east = try fx.projected(e, name: "east", crs: "EPSG:32613", pixel: 250)
         let folder = fx.dir.file("quads")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for f in [west, east] { try FileManager.default.copyItem(atPath: f, toPath: folder + "/" + URL(fileURLWithPath: f).lastPathComponent) }
+        for f in [west, east] {
+            try FileManager.default.copyItem(atPath: f, toPath: folder + "/" + URL(fileURLWithPath: f).lastPathComponent)
+        }
         try "read me".write(toFile: folder + "/README.txt", atomically: true, encoding: .utf8)
         // What a zip made on macOS also holds: resource copies GDAL cannot open, and a hidden file.
         let mac = fx.dir.file("__MACOSX/quads")
@@ -91,7 +94,7 @@ import TrailMapTestSupport
         let cases: [(String, [String])] = [
             ("/vsizip/" + zip + "/quads/nope.tif", ["nope.tif", "no such file"]),
             (text, [text, "holds no raster files"]),
-            (broken, [broken, "cannot read it as a zip archive"]),
+            (broken, [broken, "cannot read it as a zip archive"])
         ]
         for (source, expected) in cases {
             var message = ""
@@ -108,8 +111,9 @@ import TrailMapTestSupport
     @Test func srtmTilesZippedOrInAFolderAreSources() throws {
         // 1201 pixels of 3 arc-seconds centred on the whole degrees, as SRTM tiles are.
         let half = 0.5 / 1200
-        let rgb = try fx.geographic("dem", box: GeoBounds(west: -106 - half, south: 39 - half, east: -105 + half, north: 40 + half),
-                                    size: 1201, color: TestPatterns.checkerboard(cell: 64))
+        let rgb = try fx.geographic(
+            "dem", box: GeoBounds(west: -106 - half, south: 39 - half, east: -105 + half, north: 40 + half),
+            size: 1201, color: TestPatterns.checkerboard(cell: 64))
         let dem = fx.dir.file("dem16.tif")
         try GDALTools.translate(rgb, dem, ["-b", "1", "-ot", "Int16", "-scale", "0", "255", "0", "3000"])
         let folder = fx.dir.file("srtm")

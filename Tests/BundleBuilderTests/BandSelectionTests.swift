@@ -16,7 +16,8 @@ import TrailMapTestSupport
     /// band 4 (undefined, as NAIP's infrared) is 0 on the western half.
     func rasters() throws -> (rgb: String, four: String, five: String) {
         let rgb = try fx.geographic("rgb", box: RealSourceTests.box, size: 256, color: TestSources.terrain)
-        let dark = try fx.geographic("dark", box: RealSourceTests.box, size: 256) { c, _ in c < 128 ? (0, 0, 0, 255) : (200, 200, 200, 255) }
+        let dark = try fx.geographic("dark", box: RealSourceTests.box, size: 256) { c, _ in c < 128 ? (0, 0, 0, 255) : (200, 200, 200, 255)
+        }
         var planes = [String]()
         for k in 1...3 {
             planes.append(fx.dir.file("band\(k).tif"))
@@ -108,10 +109,12 @@ import TrailMapTestSupport
         #expect(Set(rgb.keys) == Set(all.keys))
         for (t, image) in all {
             let other = try #require(rgb[t])
-            #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == other.pixels[$0] },
-                    "tile \(t): the same alpha")
+            #expect(
+                stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == other.pixels[$0] },
+                "tile \(t): the same alpha")
         }
-        #expect(all.values.contains { image in stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] == 0 } },
-                "the collar is transparent")
+        #expect(
+            all.values.contains { image in stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] == 0 } },
+            "the collar is transparent")
     }
 }

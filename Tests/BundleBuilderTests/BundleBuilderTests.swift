@@ -22,8 +22,9 @@ import TrailMapTestSupport
     }
 
     @Test func buildsAVerifiableBundle() throws {
-        let src = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.colorado,
-                                        color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "terrain", width: 240, height: 160, bounds: Self.colorado,
+            color: TestSources.terrain)
         let report = try BundleBuilder(options: options([src])).build()
         let expected = (3...6).reduce(0) { $0 + TileRange(bounds: Self.colorado, zoom: $1).count }
         #expect(report.tilesConsidered == expected)
@@ -45,11 +46,15 @@ import TrailMapTestSupport
     @Test func pngFlagsChooseTheTileEncoding() {
         let byDefault = BuildOptions.encoding(level: nil, deflater: .libdeflate, search: false)
         #expect(byDefault.adaptiveLevels == nil && byDefault.compressionLevel == 7 && byDefault.effort == .fast)
-        #expect(BuildOptions(sources: ["a.png"], name: "A", minZoom: 0, maxZoom: 1, output: "a.mbtiles")
-            .encoding.compressionLevel == BuildEffort.balanced.level)
+        #expect(
+            BuildOptions(sources: ["a.png"], name: "A", minZoom: 0, maxZoom: 1, output: "a.mbtiles")
+                .encoding.compressionLevel == BuildEffort.balanced.level)
         // Efforts: one level each, `small` the per-tile levels.
-        #expect(BuildEffort.allCases.map { BuildOptions.encoding(effort: $0, level: nil, deflater: .libdeflate, search: false).compressionLevel }
-            == [6, 7, 8, 12])
+        #expect(
+            BuildEffort.allCases.map {
+                BuildOptions.encoding(effort: $0, level: nil, deflater: .libdeflate, search: false).compressionLevel
+            }
+                == [6, 7, 8, 12])
         let small = BuildOptions.encoding(effort: .small, level: nil, deflater: .libdeflate, search: false)
         #expect(small.adaptiveLevels == BuildOptions.defaultAdaptiveLevels)
         #expect(BuildOptions.encoding(effort: .small, level: 9, deflater: .libdeflate, search: false).adaptiveLevels == nil)
@@ -78,8 +83,9 @@ import TrailMapTestSupport
     }
 
     @Test func lowerZoomLevelsAgreeWithHigherOnes() throws {
-        let src = try TestSources.write(in: dir, name: "terrain", width: 600, height: 400, bounds: Self.colorado,
-                                        color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "terrain", width: 600, height: 400, bounds: Self.colorado,
+            color: TestSources.terrain)
         _ = try BundleBuilder(options: options([src], min: 6, max: 7)).build()
         let reader = try BundleReader(path: dir.file("out.mbtiles"))
         let parent = WebMercator.tile(lon: -105.5, lat: 39, zoom: 6)
@@ -106,10 +112,14 @@ import TrailMapTestSupport
 
     @Test func storesIdenticalTilesOnceAndSkipsEmptyOnes() throws {
         // A uniform green block, and a far-away small red one: the union's range is mostly empty.
-        let green = try TestSources.write(in: dir, name: "green", width: 64, height: 64,
-                                          bounds: GeoBounds(west: -108, south: 37, east: -102, north: 41)) { _, _ in (30, 160, 60, 255) }
-        let red = try TestSources.write(in: dir, name: "red", width: 8, height: 8,
-                                        bounds: GeoBounds(west: -90, south: 30, east: -89.5, north: 30.5)) { _, _ in (200, 0, 0, 255) }
+        let green = try TestSources.write(
+            in: dir, name: "green", width: 64, height: 64,
+            bounds: GeoBounds(west: -108, south: 37, east: -102, north: 41)
+        ) { _, _ in (30, 160, 60, 255) }
+        let red = try TestSources.write(
+            in: dir, name: "red", width: 8, height: 8,
+            bounds: GeoBounds(west: -90, south: 30, east: -89.5, north: 30.5)
+        ) { _, _ in (200, 0, 0, 255) }
         let report = try BundleBuilder(options: options([green, red], min: 8, max: 9)).build()
         #expect(report.tilesStored < report.tilesConsidered)
         #expect(report.uniqueImages < report.tilesStored / 2, "inner green tiles are identical")
@@ -120,8 +130,9 @@ import TrailMapTestSupport
     }
 
     @Test func writesNothingWhenASourceIsTruncated() throws {
-        let src = try TestSources.write(in: dir, name: "terrain", width: 300, height: 200, bounds: Self.colorado,
-                                        color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "terrain", width: 300, height: 200, bounds: Self.colorado,
+            color: TestSources.terrain)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: src))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: src))
         #expect { try BundleBuilder(options: options([src])).build() } throws: { error in
@@ -154,8 +165,12 @@ import TrailMapTestSupport
             try FileManager.default.removeItem(atPath: dir.file("good.pgw"))
             expectInMessage = "world file"
         case .polar:
-            o.sources = [try TestSources.write(in: dir, name: "polar", width: 8, height: 8,
-                                               bounds: GeoBounds(west: 0, south: 86, east: 10, north: 89)) { _, _ in (1, 1, 1, 255) }]
+            o.sources = [
+                try TestSources.write(
+                    in: dir, name: "polar", width: 8, height: 8,
+                    bounds: GeoBounds(west: 0, south: 86, east: 10, north: 89)
+                ) { _, _ in (1, 1, 1, 255) }
+            ]
             expectInMessage = "Mercator"
         case .zoomOrder:
             o.minZoom = 7

@@ -19,8 +19,10 @@ import TrailMapTestSupport
         let reader = try DEMReader(path: dem, crs: nil)
         // The void's corner (pixels 40-60 from the north-west corner), the DEM's corners.
         let u = TerrainFixture.utm
-        let places = [(u.x0 + 40 * 30, u.y0 + 12000 - 40 * 30), (u.x0 + 60 * 30, u.y0 + 12000 - 60 * 30), (u.x0, u.y0 + 12000),
-                      (u.x0 + 12000, u.y0 + 6000)]
+        let places = [
+            (u.x0 + 40 * 30, u.y0 + 12000 - 40 * 30), (u.x0 + 60 * 30, u.y0 + 12000 - 60 * 30), (u.x0, u.y0 + 12000),
+            (u.x0 + 12000, u.y0 + 6000)
+        ]
         let toLonLat = try CoordinateTransformer(from: SpatialReference(userInput: "EPSG:32613"), to: .wgs84, path: dem)
         var compared = 0, voids = 0, mismatchedVoids = 0, worst: Float = 0
         for (x, y) in places {
@@ -29,10 +31,12 @@ import TrailMapTestSupport
             let centre = WebMercator.tile(lon: xs[0], lat: ys[0], zoom: 15)
             let first = TileID(unchecked: 15, centre.x - 1, centre.y - 1), last = TileID(unchecked: 15, centre.x + 1, centre.y + 1)
             let (nw, se) = (first.mercatorBounds, last.mercatorBounds)
-            let ours = try reader.elevations(minX: nw.minX, minY: se.minY, maxX: se.maxX, maxY: nw.maxY, width: 768, height: 768, border: 1,
-                                             sampling: .bilinear, errorThreshold: errorThreshold)
-            let gdal = try reader.warpedElevations(minX: nw.minX, minY: se.minY, maxX: se.maxX, maxY: nw.maxY, width: 768, height: 768,
-                                                   border: 1, sampling: .bilinear, errorThreshold: errorThreshold)
+            let ours = try reader.elevations(
+                minX: nw.minX, minY: se.minY, maxX: se.maxX, maxY: nw.maxY, width: 768, height: 768, border: 1,
+                sampling: .bilinear, errorThreshold: errorThreshold)
+            let gdal = try reader.warpedElevations(
+                minX: nw.minX, minY: se.minY, maxX: se.maxX, maxY: nw.maxY, width: 768, height: 768,
+                border: 1, sampling: .bilinear, errorThreshold: errorThreshold)
             #expect(ours.count == gdal.count)
             for i in gdal.indices {
                 if ours[i].isNaN || gdal[i].isNaN {
@@ -60,8 +64,9 @@ import TrailMapTestSupport
         let t = WebMercator.tile(lon: -105.515, lat: 39.983, zoom: 11)
         let b = t.mercatorBounds
         let ours = try reader.elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: 256, border: 1, sampling: .bilinear)
-        let gdal = try reader.warpedElevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: 256, height: 256, border: 1,
-                                               sampling: .bilinear)
+        let gdal = try reader.warpedElevations(
+            minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: 256, height: 256, border: 1,
+            sampling: .bilinear)
         #expect(ours.indices.allSatisfy { ours[$0] == gdal[$0] || (ours[$0].isNaN && gdal[$0].isNaN) })
         #expect(ours.contains { !$0.isNaN })
     }

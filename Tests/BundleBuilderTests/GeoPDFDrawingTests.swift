@@ -37,8 +37,9 @@ import TrailMapTestSupport
         #expect(left.isEmpty, "the drawn copy leaves nothing in the scratch folder: \(left)")
 
         let fromPDF = try fx.allTiles(try BundleReader(path: o.output), zooms: 6...9, bounds: RealSourceTests.box)
-        let fromTIFF = try fx.allTiles(try fx.build(fx.options([drawn], min: 6, max: 9, out: "tif.mbtiles")),
-                                       zooms: 6...9, bounds: RealSourceTests.box)
+        let fromTIFF = try fx.allTiles(
+            try fx.build(fx.options([drawn], min: 6, max: 9, out: "tif.mbtiles")),
+            zooms: 6...9, bounds: RealSourceTests.box)
         #expect(fromPDF.count > 4 && fromPDF.map(\.0) == fromTIFF.map(\.0), "\(fromPDF.count) and \(fromTIFF.count) tiles")
         for ((t, a), (_, b)) in zip(fromPDF, fromTIFF) {
             #expect(a.pixels == b.pixels, "tile \(t): the PDF's tile differs from its gdal_translate copy's")

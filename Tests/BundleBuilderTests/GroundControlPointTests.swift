@@ -79,8 +79,10 @@ import TrailMapTestSupport
     @Test func aSheetEndingAt180IsRead() throws {
         let src = try fx.geographic("edge", box: GeoBounds(west: 175, south: -17, east: 180, north: -16), size: 400)
         let gcp = fx.dir.file("edge-gcp.tif")
-        let points: [(Double, Double, Double, Double)] = [(0, 0, 175, -16), (400, 0, 180, -16), (0, 400, 175, -17),
-                                                          (400, 400, 180.003, -17), (200, 200, 177.5, -16.5)]
+        let points: [(Double, Double, Double, Double)] = [
+            (0, 0, 175, -16), (400, 0, 180, -16), (0, 400, 175, -17),
+            (400, 400, 180.003, -17), (200, 200, 177.5, -16.5)
+        ]
         try GDALTools.translate(src, gcp, ["-a_srs", "EPSG:4326"] + points.flatMap { ["-gcp", "\($0.0)", "\($0.1)", "\($0.2)", "\($0.3)"] })
         let info = try SourceLoader.inspect(gcp, options: ReadOptions())
         #expect(info.bounds.east > 180 && info.bounds.east < 180.01, "the fit overshoots 180 slightly: \(info.bounds)")

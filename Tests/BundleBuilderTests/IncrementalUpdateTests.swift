@@ -15,7 +15,7 @@ import TrailMapTestSupport
         "a": GeoBounds(west: -110, south: 36, east: -106, north: 39),
         "b": GeoBounds(west: -106, south: 36, east: -102, north: 39),
         "c": GeoBounds(west: -110, south: 39, east: -106, north: 42),
-        "d": GeoBounds(west: -106, south: 39.5, east: -103, north: 41.5),
+        "d": GeoBounds(west: -106, south: 39.5, east: -103, north: 41.5)
     ]
 
     /// A sheet; `patch` paints a red square into it (a corrected sheet).
@@ -31,14 +31,15 @@ import TrailMapTestSupport
         var o = BuildOptions(sources: names.map { dir.file("\($0).png") }, name: "Update", minZoom: 3, maxZoom: max, output: dir.file(out))
         o.threads = 2
         o.update = update.map { dir.file($0) }
-        o.rounding = .nearest  // stored = computed, so an update can equal a full rebuild byte for byte
+        o.rounding = .nearest // stored = computed, so an update can equal a full rebuild byte for byte
         return o
     }
 
     /// Tiles of the build's ranges whose footprint meets `bounds`.
     func touching(_ bounds: [MercatorBounds], _ o: BuildOptions) throws -> Int {
         let plan = try BundleBuilder(options: o).plan()
-        return plan.bands[0].ranges.reduce(0) { sum, r in sum + r.filter { t in bounds.contains { $0.intersects(t.mercatorBounds) } }.count }
+        return plan.bands[0].ranges.reduce(0) { sum, r in sum + r.filter { t in bounds.contains { $0.intersects(t.mercatorBounds) } }.count
+        }
     }
 
     func expectEqualToFullRebuild(_ updated: String, _ names: [String]) throws {
@@ -47,7 +48,8 @@ import TrailMapTestSupport
         #expect(got.count == full.count)
         let differing = full.filter { got[$0.key] != $0.value }.map(\.key)
         #expect(differing.isEmpty, "\(differing.count) tiles differ from a full rebuild, e.g. \(differing.prefix(3))")
-        var a = try BundleReader(path: dir.file(updated)).metadataPairs(), b = try BundleReader(path: dir.file("full.mbtiles")).metadataPairs()
+        var a = try BundleReader(path: dir.file(updated)).metadataPairs(),
+            b = try BundleReader(path: dir.file("full.mbtiles")).metadataPairs()
         a["trailmap:region"] = nil
         b["trailmap:region"] = nil
         #expect(a == b)
@@ -110,7 +112,9 @@ import TrailMapTestSupport
         for (t, data) in full {
             let other = try #require(got[t])
             if other == data { continue }
-            #expect(t.mercatorBounds.intersects(patched.mercator) && t.z < 9, "\(t) differs but is outside the patched sheet or at the top zoom")
+            #expect(
+                t.mercatorBounds.intersects(patched.mercator) && t.z < 9, "\(t) differs but is outside the patched sheet or at the top zoom"
+            )
             let a = try TileDecoder.decode(Array(data)), b = try TileDecoder.decode(Array(other))
             for i in 0..<a.pixels.count {
                 let d = abs(Int(a.pixels[i]) - Int(b.pixels[i]))
@@ -184,7 +188,7 @@ import TrailMapTestSupport
         let pgw = dir.file("a.pgw")
         let lines = try String(contentsOfFile: pgw, encoding: .utf8).split(separator: "\n").map(String.init)
         var moved = lines
-        moved[5] = String(Double(lines[5])! - 1)   // the upper-left y, one degree south
+        moved[5] = String(Double(lines[5])! - 1) // the upper-left y, one degree south
         try (moved.joined(separator: "\n") + "\n").write(toFile: pgw, atomically: true, encoding: .utf8)
         let u = try #require(try BundleBuilder(options: options(["a", "b"], out: "v2.mbtiles", update: "v1.mbtiles")).build().update)
         #expect(u.sourcesChanged.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.png"])
@@ -247,8 +251,9 @@ import TrailMapTestSupport
             } catch { return "\(error)" }
         }
         // Not built by TrailMap (no source records).
-        try TestBundle.write([(TileID(z: 3, x: 1, y: 3)!, [1, 2, 3])], to: dir.file("foreign.mbtiles"),
-                             metadata: BundleMetadata(name: "F", bounds: .world, minZoom: 3, maxZoom: 3))
+        try TestBundle.write(
+            [(TileID(z: 3, x: 1, y: 3)!, [1, 2, 3])], to: dir.file("foreign.mbtiles"),
+            metadata: BundleMetadata(name: "F", bounds: .world, minZoom: 3, maxZoom: 3))
         #expect(refusal(options(["a", "b"], out: "x.mbtiles", update: "foreign.mbtiles")).contains("records no sources"))
         let zooms = refusal(options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles", max: 8))
         #expect(zooms.contains("other settings (these differ: zooms)"), "names what differs: \(zooms)")
@@ -258,14 +263,19 @@ import TrailMapTestSupport
         #expect(resampling.contains("these differ: resampling"), "\(resampling)")
         // A bundle of an earlier builder version: its tile settings differ, and the message says why.
         try FileManager.default.copyItem(atPath: dir.file("v1.mbtiles"), toPath: dir.file("old.mbtiles"))
-        try GDALTools.run("sqlite3", [dir.file("old.mbtiles"),
-                                      "UPDATE metadata SET value = 'trailmap-builder 0.2.0' WHERE name = 'trailmap:builder'; "
-                                      + "UPDATE trailmap_build SET value = 'older' WHERE name = 'tile-settings';"])
+        try GDALTools.run(
+            "sqlite3",
+            [
+                dir.file("old.mbtiles"),
+                "UPDATE metadata SET value = 'trailmap-builder 0.2.0' WHERE name = 'trailmap:builder'; "
+                    + "UPDATE trailmap_build SET value = 'older' WHERE name = 'tile-settings';"
+            ])
         let old = refusal(options(["a", "b"], out: "x.mbtiles", update: "old.mbtiles"))
         #expect(old.contains("other settings") && old.contains("built by trailmap-builder 0.2.0"), "\(old)")
         let missing = refusal(options(["a", "b"], out: "x.mbtiles", update: "missing.mbtiles"))
-        #expect(missing.contains("no such file") && missing.components(separatedBy: "missing.mbtiles").count == 2,
-                "names the file once: \(missing)")
+        #expect(
+            missing.contains("no such file") && missing.components(separatedBy: "missing.mbtiles").count == 2,
+            "names the file once: \(missing)")
         var both = options(["a", "b"], out: "x.mbtiles", update: "v1.mbtiles")
         both.shard = try ShardSpec(index: 1, count: 2)
         #expect(refusal(both).contains("exclude each other"))

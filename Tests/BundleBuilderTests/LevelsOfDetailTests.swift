@@ -16,8 +16,9 @@ import TrailMapTestSupport
     /// A coarse series (the whole area, 90 px across) and a fine one (the same area, 720 px,
     /// other colours), as PNG + world file.
     func series() throws -> (coarse: String, fine: String) {
-        let coarse = try TestSources.write(in: dir, name: "coarse", width: 90, height: 60, bounds: Self.area,
-                                           color: TestSources.terrain)
+        let coarse = try TestSources.write(
+            in: dir, name: "coarse", width: 90, height: 60, bounds: Self.area,
+            color: TestSources.terrain)
         let fine = try TestSources.write(in: dir, name: "fine", width: 720, height: 480, bounds: Self.area) { c, r in
             (UInt8(40 + (c * 7) % 160), UInt8(200 - (r * 3) % 120), UInt8((c + r) % 256), 255)
         }
@@ -31,8 +32,10 @@ import TrailMapTestSupport
         }
     }
 
-    func build(_ layers: [BuildLayer], min: Int, max: Int, out: String,
-               configure: (inout BuildOptions) -> Void = { _ in }) throws -> BundleReader {
+    func build(
+        _ layers: [BuildLayer], min: Int, max: Int, out: String,
+        configure: (inout BuildOptions) -> Void = { _ in }
+    ) throws -> BundleReader {
         var o = BuildOptions(sources: [], name: "Levels", minZoom: min, maxZoom: max, output: dir.file(out))
         o.layers = layers
         o.threads = 2
@@ -58,8 +61,11 @@ import TrailMapTestSupport
 
     @Test func eachZoomComesOnlyFromItsSeries() throws {
         let (coarse, fine) = try series()
-        let both = try build([BuildLayer(name: "coarse", sources: [coarse], zooms: 3...4),
-                              BuildLayer(name: "fine", sources: [fine], zooms: 5...6)], min: 3, max: 6, out: "both.mbtiles")
+        let both = try build(
+            [
+                BuildLayer(name: "coarse", sources: [coarse], zooms: 3...4),
+                BuildLayer(name: "fine", sources: [fine], zooms: 5...6)
+            ], min: 3, max: 6, out: "both.mbtiles")
         let low = try build([BuildLayer(name: "coarse", sources: [coarse])], min: 3, max: 4, out: "low.mbtiles")
         let high = try build([BuildLayer(name: "fine", sources: [fine])], min: 5, max: 6, out: "high.mbtiles")
         for z in 3...6 {
@@ -78,8 +84,10 @@ import TrailMapTestSupport
     @Test func anOverlayIsDrawnOverTheBaseAndNeverUnder() throws {
         let (coarse, _) = try series()
         let lines = try overlay()
-        let layers = [BuildLayer(name: "base", sources: [coarse], zooms: 4...6),
-                      BuildLayer(name: "trails", kind: .overlay, sources: [lines], zooms: 5...6)]
+        let layers = [
+            BuildLayer(name: "base", sources: [coarse], zooms: 4...6),
+            BuildLayer(name: "trails", kind: .overlay, sources: [lines], zooms: 5...6)
+        ]
         let map = try build(layers, min: 4, max: 6, out: "map.mbtiles")
         let base = try build([layers[0]], min: 4, max: 6, out: "base.mbtiles")
         let trails = try build([BuildLayer(name: "trails", sources: [lines])], min: 5, max: 6, out: "trails.mbtiles")
@@ -123,8 +131,10 @@ import TrailMapTestSupport
         let patch = try TestSources.write(in: dir, name: "patch", width: 480, height: 320, bounds: Self.inner) { _, _ in
             (10, 200, 30, 255)
         }
-        let layers = [BuildLayer(name: "coarse", sources: [coarse], zooms: 3...8),
-                      BuildLayer(name: "fine", sources: [patch], zooms: 5...8)]
+        let layers = [
+            BuildLayer(name: "coarse", sources: [coarse], zooms: 3...8),
+            BuildLayer(name: "fine", sources: [patch], zooms: 5...8)
+        ]
         #expect(throws: BuildError.self, "overlapping series need allowOverlap") {
             try build(layers, min: 3, max: 8, out: "refused.mbtiles")
         }
@@ -139,7 +149,8 @@ import TrailMapTestSupport
         let aloneTop = try tiles(alone, zoom: 8)
         for (t, image) in try tiles(map, zoom: 8) {
             let b = t.geoBounds
-            let fullyInside = b.west >= Self.inner.west && b.east <= Self.inner.east && b.south >= Self.inner.south
+            let fullyInside =
+                b.west >= Self.inner.west && b.east <= Self.inner.east && b.south >= Self.inner.south
                 && b.north <= Self.inner.north
             if fullyInside {
                 inside += 1
@@ -157,17 +168,20 @@ import TrailMapTestSupport
     @Test func theBundleRecordsItsLayers() throws {
         let (coarse, fine) = try series()
         let lines = try overlay()
-        var layers = [BuildLayer(name: "relief", title: "Shaded relief", sources: [coarse], zooms: 3...4),
-                      BuildLayer(name: "imagery", title: "Imagery", sources: [fine], zooms: 5...6),
-                      BuildLayer(name: "trails", title: "Trails", kind: .overlay, sources: [lines], zooms: 4...6)]
+        var layers = [
+            BuildLayer(name: "relief", title: "Shaded relief", sources: [coarse], zooms: 3...4),
+            BuildLayer(name: "imagery", title: "Imagery", sources: [fine], zooms: 5...6),
+            BuildLayer(name: "trails", title: "Trails", kind: .overlay, sources: [lines], zooms: 4...6)
+        ]
         layers[2].opacity = 0.5
         let reader = try build(layers, min: 3, max: 6, out: "rec.mbtiles")
         let recorded = BundleLayer.decode(metadata: try reader.metadataPairs())
-        #expect(recorded == [
-            BundleLayer(name: "relief", title: "Shaded relief", kind: .series, minzoom: 3, maxzoom: 4, sources: ["coarse.png"]),
-            BundleLayer(name: "imagery", title: "Imagery", kind: .series, minzoom: 5, maxzoom: 6, sources: ["fine.png"]),
-            BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 4, maxzoom: 6, sources: ["trails.png"]),
-        ])
+        #expect(
+            recorded == [
+                BundleLayer(name: "relief", title: "Shaded relief", kind: .series, minzoom: 3, maxzoom: 4, sources: ["coarse.png"]),
+                BundleLayer(name: "imagery", title: "Imagery", kind: .series, minzoom: 5, maxzoom: 6, sources: ["fine.png"]),
+                BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 4, maxzoom: 6, sources: ["trails.png"])
+            ])
         #expect(BundleLayer.summary(recorded ?? []) == "Shaded relief, zooms 3–4; Imagery, zooms 5–6; Trails overlay, zooms 4–6")
         // Half opacity: a trail pixel is half the trail's red over the imagery.
         let plain = try build([layers[1]], min: 5, max: 6, out: "plain.mbtiles")
@@ -192,12 +206,15 @@ import TrailMapTestSupport
     }
 
     @Test func zoomBandsFollowTheLayers() {
-        let layers = [BuildLayer(name: "a", sources: ["a"], zooms: 0...4), BuildLayer(name: "b", sources: ["b"], zooms: 5...9),
-                      BuildLayer(name: "t", kind: .overlay, sources: ["t"], zooms: 3...7), BuildLayer(name: "all", sources: ["x"])]
-        #expect(ZoomBand.bands(layers: layers, build: 0...9) == [
-            ZoomBand(zooms: 0...2, layers: [0, 3]), ZoomBand(zooms: 3...4, layers: [0, 2, 3]),
-            ZoomBand(zooms: 5...7, layers: [1, 2, 3]), ZoomBand(zooms: 8...9, layers: [1, 3]),
-        ])
+        let layers = [
+            BuildLayer(name: "a", sources: ["a"], zooms: 0...4), BuildLayer(name: "b", sources: ["b"], zooms: 5...9),
+            BuildLayer(name: "t", kind: .overlay, sources: ["t"], zooms: 3...7), BuildLayer(name: "all", sources: ["x"])
+        ]
+        #expect(
+            ZoomBand.bands(layers: layers, build: 0...9) == [
+                ZoomBand(zooms: 0...2, layers: [0, 3]), ZoomBand(zooms: 3...4, layers: [0, 2, 3]),
+                ZoomBand(zooms: 5...7, layers: [1, 2, 3]), ZoomBand(zooms: 8...9, layers: [1, 3])
+            ])
         let gap = [BuildLayer(name: "a", sources: ["a"], zooms: 0...2), BuildLayer(name: "b", sources: ["b"], zooms: 5...6)]
         #expect(ZoomBand.bands(layers: gap, build: 0...6) == [ZoomBand(zooms: 0...2, layers: [0]), ZoomBand(zooms: 5...6, layers: [1])])
     }
@@ -244,9 +261,10 @@ import TrailMapTestSupport
             #expect(same, "\(t): the sheet drawn with its own nodata and resampling over the base")
             // Without the override the collar is opaque black.
             if let n = noOverride[t] {
-                collarPixels += stride(from: 0, to: n.pixels.count, by: 4).filter {
-                    n.pixels[$0..<$0 + 4] == [0, 0, 0, 255] && image.pixels[$0..<$0 + 3] != [0, 0, 0]
-                }.count
+                collarPixels +=
+                    stride(from: 0, to: n.pixels.count, by: 4).filter {
+                        n.pixels[$0..<$0 + 4] == [0, 0, 0, 255] && image.pixels[$0..<$0 + 3] != [0, 0, 0]
+                    }.count
             }
         }
         #expect(collarPixels > 100, "the nodata override made the collar transparent (\(collarPixels) px)")

@@ -22,8 +22,10 @@ import TrailMapTestSupport
     /// Checks every pixel of the bundle's `zoom` tiles against `inside` (signed distance into the
     /// neatline, UTM 13N metres): clearly outside is transparent, clearly inside opaque (unless
     /// `expectCut` is false). The pixels clearly outside and inside, and those outside drawn.
-    func check(_ reader: BundleReader, zoom: Int, margin: Double, expectCut: Bool = true,
-               inside: (Double, Double) -> Double) throws -> (outside: Int, inside: Int, drawnOutside: Int) {
+    func check(
+        _ reader: BundleReader, zoom: Int, margin: Double, expectCut: Bool = true,
+        inside: (Double, Double) -> Double
+    ) throws -> (outside: Int, inside: Int, drawnOutside: Int) {
         let toUTM = try CoordinateTransformer(from: .webMercator, to: SpatialReference(userInput: "EPSG:32613"))
         var counts = (outside: 0, inside: 0, drawnOutside: 0)
         for level in try reader.zoomLevels() where level.zoom == zoom {
@@ -65,7 +67,8 @@ import TrailMapTestSupport
         let w = Double(d.width) * 250, h = Double(d.height) * 250
         let (x0, x1, y1, y0) = (gt.c0 + w / 5, gt.c0 + 4 * w / 5, gt.c3 - h / 5, gt.c3 - 4 * h / 5)
         let pdf = fx.dir.file("sheet.pdf")
-        try GDALTools.translate(utm, pdf, ["-of", "PDF", "-co", "NEATLINE=POLYGON((\(x0) \(y1),\(x1) \(y1),\(x1) \(y0),\(x0) \(y0),\(x0) \(y1)))"])
+        try GDALTools.translate(
+            utm, pdf, ["-of", "PDF", "-co", "NEATLINE=POLYGON((\(x0) \(y1),\(x1) \(y1),\(x1) \(y0),\(x0) \(y0),\(x0) \(y1)))"])
         let read = try RasterDataset(path: pdf).describe(options: ReadOptions())
         let neatline = try #require(read.neatline, "GDAL reports the PDF's neatline")
         #expect(neatline.xs.count == 4)
@@ -78,10 +81,11 @@ import TrailMapTestSupport
         let bounds = try reader.metadata(problems: &problems).bounds
         var lons = [x0, x1, x0, x1], lats = [y0, y0, y1, y1]
         try CoordinateTransformer(from: SpatialReference(userInput: "EPSG:32613"), to: .wgs84).transform(xs: &lons, ys: &lats)
-        let tolerance = 0.01   // under two 250 m pixels
-        #expect(abs(bounds.west - lons.min()!) < tolerance && abs(bounds.east - lons.max()!) < tolerance
-                    && abs(bounds.south - lats.min()!) < tolerance && abs(bounds.north - lats.max()!) < tolerance,
-                "bounds \(bounds) vs the neatline's \(lons.min()!)...\(lons.max()!), \(lats.min()!)...\(lats.max()!)")
+        let tolerance = 0.01 // under two 250 m pixels
+        #expect(
+            abs(bounds.west - lons.min()!) < tolerance && abs(bounds.east - lons.max()!) < tolerance
+                && abs(bounds.south - lats.min()!) < tolerance && abs(bounds.north - lats.max()!) < tolerance,
+            "bounds \(bounds) vs the neatline's \(lons.min()!)...\(lons.max()!), \(lats.min()!)...\(lats.max()!)")
 
         // Warped to Web Mercator, the raster keeps the PDF's neatline in UTM metres: off the
         // raster, so not applied (the sheet is drawn, collar and all), and said so.
@@ -102,8 +106,10 @@ import TrailMapTestSupport
         let gt = try #require(d.georeferencing.affine)
         let w = Double(d.width) * 250, h = Double(d.height) * 250
         // A quadrilateral inside the sheet, its sides not along the grid (as a lat/lon quad on UTM).
-        let corners = [(gt.c0 + 0.15 * w, gt.c3 - 0.10 * h), (gt.c0 + 0.90 * w, gt.c3 - 0.18 * h),
-                       (gt.c0 + 0.82 * w, gt.c3 - 0.92 * h), (gt.c0 + 0.08 * w, gt.c3 - 0.85 * h)]
+        let corners = [
+            (gt.c0 + 0.15 * w, gt.c3 - 0.10 * h), (gt.c0 + 0.90 * w, gt.c3 - 0.18 * h),
+            (gt.c0 + 0.82 * w, gt.c3 - 0.92 * h), (gt.c0 + 0.08 * w, gt.c3 - 0.85 * h)
+        ]
         let ring = (corners + [corners[0]]).map { "\($0.0) \($0.1)" }.joined(separator: ",")
         let tif = fx.dir.file("quad.tif")
         try GDALTools.translate(utm, tif, ["-mo", "NEATLINE=POLYGON((\(ring)))"])

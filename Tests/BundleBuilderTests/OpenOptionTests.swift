@@ -24,7 +24,9 @@ import TrailMapTestSupport
         let pdf = try geoPDF()
         let plain = try RasterDataset(path: pdf).describe(options: ReadOptions())
         let fine = try RasterDataset(path: pdf, openOptions: ["DPI=144"]).describe(options: ReadOptions())
-        #expect(fine.width == plain.width * 2 && fine.height == plain.height * 2, "\(plain.width)x\(plain.height) → \(fine.width)x\(fine.height)")
+        #expect(
+            fine.width == plain.width * 2 && fine.height == plain.height * 2,
+            "\(plain.width)x\(plain.height) → \(fine.width)x\(fine.height)")
         #expect(fine.openOptions == ["DPI=144"])
 
         var o = fx.options([pdf], min: 7, max: 9, out: "pdf.mbtiles")
@@ -32,8 +34,10 @@ import TrailMapTestSupport
         let reader = try fx.build(o)
         let (lon, lat) = RealSourceTests.box.center
         let tile = try #require(try fx.tile(reader, WebMercator.tile(lon: lon, lat: lat, zoom: 9)))
-        let reference = try #require(try fx.tile(fx.build(fx.options([pdf], min: 7, max: 9, out: "plain.mbtiles")),
-                                                 WebMercator.tile(lon: lon, lat: lat, zoom: 9)))
+        let reference = try #require(
+            try fx.tile(
+                fx.build(fx.options([pdf], min: 7, max: 9, out: "plain.mbtiles")),
+                WebMercator.tile(lon: lon, lat: lat, zoom: 9)))
         #expect(RealSourceFixture.opaquePSNR(tile, reference) >= 25, "the same map, rasterized finer")
     }
 

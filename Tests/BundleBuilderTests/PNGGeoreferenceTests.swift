@@ -42,8 +42,10 @@ import TrailMapTestSupport
         try expectSameTiles(png, tif, "\(crs) PNG")
     }
 
-    @Test(arguments: ["-0.005\n0\n0\n-0.005\n-104.9975\n39.9975\n", "0.005\n0\n0\n0.005\n-105.9975\n39.0025\n",
-                      "0.004\n0.001\n0.001\n-0.004\n-105.9975\n39.9975\n"])
+    @Test(arguments: [
+        "-0.005\n0\n0\n-0.005\n-104.9975\n39.9975\n", "0.005\n0\n0\n0.005\n-105.9975\n39.0025\n",
+        "0.004\n0.001\n0.001\n-0.004\n-105.9975\n39.9975\n"
+    ])
     func aFlippedOrRotatedWorldFileIsReadAsGDALReadsIt(world: String) throws {
         let src = try fx.geographic("src", box: RealSourceTests.box, size: 200)
         let png = fx.dir.file("flipped.png")

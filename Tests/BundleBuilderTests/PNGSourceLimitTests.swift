@@ -11,8 +11,9 @@ import TrailMapTestSupport
         // 2,200,000 gray pixels a row: 35.2 MB of RGBA for the four rows decoding keeps, more than
         // half of 64 MB.
         let width = 2_200_000
-        let png = PNGBytes.make(width: width, height: 2, bitDepth: 8, colorType: 0,
-                                rows: [[UInt8]](repeating: [UInt8](repeating: 90, count: width), count: 2))
+        let png = PNGBytes.make(
+            width: width, height: 2, bitDepth: 8, colorType: 0,
+            rows: [[UInt8]](repeating: [UInt8](repeating: 90, count: width), count: 2))
         let path = dir.file("wide.png")
         try Data(png).write(to: URL(fileURLWithPath: path))
         try "0.00001\n0\n0\n-0.00001\n10\n50\n".write(toFile: dir.file("wide.pgw"), atomically: true, encoding: .utf8)

@@ -30,15 +30,20 @@ import TrailMapTestSupport
         // spanned the world, or 180 degrees).
         let quadrants: [(window: [String], west: Double, east: Double)] = [
             (["0", "3000000", "3000000", "0"], 0, 90), (["-3000000", "3000000", "0", "0"], -90, 0),
-            (["0", "0", "3000000", "-3000000"], 90, 180), (["-3000000", "0", "0", "-3000000"], -180, -90),
+            (["0", "0", "3000000", "-3000000"], 90, 180), (["-3000000", "0", "0", "-3000000"], -180, -90)
         ]
         for (i, quarter) in quadrants.enumerated() {
             let file = fx.dir.file("quarter\(i).tif")
-            try GDALTools.run("gdal_create", ["-q", "-outsize", "60", "60", "-bands", "3", "-burn", "200", "-a_srs", "EPSG:3031",
-                                              "-a_ullr"] + quarter.window + [file])
+            try GDALTools.run(
+                "gdal_create",
+                [
+                    "-q", "-outsize", "60", "60", "-bands", "3", "-burn", "200", "-a_srs", "EPSG:3031",
+                    "-a_ullr"
+                ] + quarter.window + [file])
             let b = try SourceLoader.inspect(file, options: ReadOptions())
-            #expect(abs(b.bounds.west - quarter.west) < 0.5 && abs(b.bounds.east - quarter.east) < 0.5 && b.parts.count == 1,
-                    "\(quarter.window): \(b.bounds), \(b.parts.count) part(s)")
+            #expect(
+                abs(b.bounds.west - quarter.west) < 0.5 && abs(b.bounds.east - quarter.east) < 0.5 && b.parts.count == 1,
+                "\(quarter.window): \(b.bounds), \(b.parts.count) part(s)")
         }
         let north = try fx.geographic("north", box: GeoBounds(west: -20, south: 70, east: 40, north: 90), size: 120, color: Self.colour)
         let nad83 = fx.dir.file("north-4269.tif")
@@ -52,12 +57,18 @@ import TrailMapTestSupport
         let reader = try fx.build(fx.options([source], min: 3, max: 3, out: name + ".mbtiles"))
         let ref = fx.dir.file(name + "-3857.tif")
         let e = WebMercator.originShift
-        try GDALTools.warp(source, ref, ["-t_srs", "EPSG:3857", "-te", "\(-e)", "\(-e)", "\(e)", "\(e)", "-ts", "2048", "2048",
-                                         "-dstalpha", "-r", "near"])
+        try GDALTools.warp(
+            source, ref,
+            [
+                "-t_srs", "EPSG:3857", "-te", "\(-e)", "\(-e)", "\(e)", "\(e)", "-ts", "2048", "2048",
+                "-dstalpha", "-r", "near"
+            ])
         let ds = try RasterDataset(path: ref)
         let d = try ds.describe(options: ReadOptions())
         var px = [UInt8](repeating: 0, count: 2048 * 2048 * 4)
-        try px.withUnsafeMutableBufferPointer { try ds.readRGBA(d, level: 0, x0: 0, y0: 0, width: 2048, height: 2048, into: $0.baseAddress!) }
+        try px.withUnsafeMutableBufferPointer {
+            try ds.readRGBA(d, level: 0, x0: 0, y0: 0, width: 2048, height: 2048, into: $0.baseAddress!)
+        }
         var expected = 0
         for ty in 0..<8 {
             for tx in 0..<8 {
@@ -67,7 +78,9 @@ import TrailMapTestSupport
                 }
                 guard drawn > 0 else { continue }
                 expected += 1
-                #expect(try reader.tile(#require(TileID(z: 3, x: tx, y: ty))) != nil, "\(name): gdalwarp draws \(drawn) px in tile 3/\(tx)/\(ty)")
+                #expect(
+                    try reader.tile(#require(TileID(z: 3, x: tx, y: ty))) != nil,
+                    "\(name): gdalwarp draws \(drawn) px in tile 3/\(tx)/\(ty)")
             }
         }
         #expect(expected >= 30, "\(name): the case covers much of the world (\(expected) tiles)")
@@ -85,9 +98,13 @@ import TrailMapTestSupport
     /// bounds stopped near ±76° of latitude and six z3 tiles at the top and bottom were lost.
     @Test func aGeostationaryFullDiscReachesItsTopAndBottom() throws {
         let disc = fx.dir.file("geos.tif")
-        try GDALTools.run("gdal_create", ["-q", "-outsize", "400", "400", "-bands", "3", "-burn", "200", "-a_srs",
-                                          "+proj=geos +h=35785831 +lon_0=-75 +sweep=x +datum=WGS84",
-                                          "-a_ullr", "-5434177", "5434177", "5434177", "-5434177", disc])
+        try GDALTools.run(
+            "gdal_create",
+            [
+                "-q", "-outsize", "400", "400", "-bands", "3", "-burn", "200", "-a_srs",
+                "+proj=geos +h=35785831 +lon_0=-75 +sweep=x +datum=WGS84",
+                "-a_ullr", "-5434177", "5434177", "5434177", "-5434177", disc
+            ])
         let info = try SourceLoader.inspect(disc, options: ReadOptions())
         #expect(info.bounds.north > 81 && info.bounds.south < -81, "\(info.bounds)")
         #expect(info.bounds.east - info.bounds.west < 200, "\(info.bounds)")

@@ -25,15 +25,16 @@ import TrailMapTestSupport
     /// `items` replaces the RPC metadata.
     func scene(_ name: String = "scene", items: [String: String]? = nil) throws -> String {
         let tif = try fx.geographic(name + "-pixels", box: Self.box, size: 400)
-        let rpc = items ?? [
-            "LINE_OFF": "200", "SAMP_OFF": "200", "LINE_SCALE": "200", "SAMP_SCALE": "200",
-            "LAT_OFF": "39.5", "LONG_OFF": "-105.5", "LAT_SCALE": "0.25", "LONG_SCALE": "0.3",
-            "HEIGHT_OFF": "2500", "HEIGHT_SCALE": "1000",
-            "LINE_NUM_COEFF": Self.coefficients([2: -1, 3: 0.02, 4: 0.01]),
-            "LINE_DEN_COEFF": Self.coefficients([0: 1]),
-            "SAMP_NUM_COEFF": Self.coefficients([1: 1, 3: 0.03]),
-            "SAMP_DEN_COEFF": Self.coefficients([0: 1]),
-        ]
+        let rpc =
+            items ?? [
+                "LINE_OFF": "200", "SAMP_OFF": "200", "LINE_SCALE": "200", "SAMP_SCALE": "200",
+                "LAT_OFF": "39.5", "LONG_OFF": "-105.5", "LAT_SCALE": "0.25", "LONG_SCALE": "0.3",
+                "HEIGHT_OFF": "2500", "HEIGHT_SCALE": "1000",
+                "LINE_NUM_COEFF": Self.coefficients([2: -1, 3: 0.02, 4: 0.01]),
+                "LINE_DEN_COEFF": Self.coefficients([0: 1]),
+                "SAMP_NUM_COEFF": Self.coefficients([1: 1, 3: 0.03]),
+                "SAMP_DEN_COEFF": Self.coefficients([0: 1])
+            ]
         let metadata = rpc.sorted { $0.key < $1.key }.map { "    <MDI key=\"\($0.key)\">\($0.value)</MDI>" }.joined(separator: "\n")
         let bands = ["Red", "Green", "Blue"].enumerated().map { i, colour in
             """
@@ -45,13 +46,13 @@ import TrailMapTestSupport
         }.joined(separator: "\n")
         let vrt = fx.dir.file(name + ".vrt")
         try """
-            <VRTDataset rasterXSize="400" rasterYSize="400">
-              <Metadata domain="RPC">
-            \(metadata)
-              </Metadata>
-            \(bands)
-            </VRTDataset>
-            """.write(toFile: vrt, atomically: true, encoding: .utf8)
+        <VRTDataset rasterXSize="400" rasterYSize="400">
+          <Metadata domain="RPC">
+        \(metadata)
+          </Metadata>
+        \(bands)
+        </VRTDataset>
+        """.write(toFile: vrt, atomically: true, encoding: .utf8)
         return vrt
     }
 
@@ -90,7 +91,7 @@ import TrailMapTestSupport
         var items = [
             "LINE_OFF": "200", "SAMP_OFF": "200", "LINE_SCALE": "200", "SAMP_SCALE": "200",
             "LAT_OFF": "-16.5", "LONG_OFF": "180", "LAT_SCALE": "0.25", "LONG_SCALE": "0.3",
-            "HEIGHT_OFF": "0", "HEIGHT_SCALE": "1000",
+            "HEIGHT_OFF": "0", "HEIGHT_SCALE": "1000"
         ]
         items["LINE_NUM_COEFF"] = Self.coefficients([2: -1])
         items["SAMP_NUM_COEFF"] = Self.coefficients([1: 1])

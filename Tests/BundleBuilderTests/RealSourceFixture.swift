@@ -12,8 +12,10 @@ struct RealSourceFixture {
     let dir = TemporaryDirectory()
 
     /// An RGB GeoTIFF in EPSG:4326 over `box`, `size` pixels a side, coloured by `color`.
-    func geographic(_ name: String, box: GeoBounds, size: Int = 400,
-                    color: @escaping (Int, Int) -> (UInt8, UInt8, UInt8, UInt8) = TestPatterns.checkerboard(cell: 16)) throws -> String {
+    func geographic(
+        _ name: String, box: GeoBounds, size: Int = 400,
+        color: @escaping (Int, Int) -> (UInt8, UInt8, UInt8, UInt8) = TestPatterns.checkerboard(cell: 16)
+    ) throws -> String {
         let png = try TestSources.write(in: dir, name: name + "-src", width: size, height: size, bounds: box, color: color)
         let tif = dir.file(name + ".tif")
         // Palette PNGs (few colours) are expanded to RGB; truecolour ones are taken as they are.
@@ -25,8 +27,10 @@ struct RealSourceFixture {
 
     /// `src` warped to `crs` (nearest neighbour), with `collar` making the pixels outside the
     /// source transparent, and `creation` options (-co ...).
-    func projected(_ src: String, name: String, crs: String, pixel: Double, collar: Collar = .nodata,
-                   creation: [String] = []) throws -> String {
+    func projected(
+        _ src: String, name: String, crs: String, pixel: Double, collar: Collar = .nodata,
+        creation: [String] = []
+    ) throws -> String {
         let out = dir.file(name + ".tif")
         var args = ["-t_srs", crs, "-tr", "\(pixel)", "\(pixel)", "-r", "near"]
         switch collar {
@@ -36,8 +40,12 @@ struct RealSourceFixture {
             // Warp with alpha, then turn the alpha band into an internal mask (JPEG-friendly).
             let tmp = dir.file(name + "-alpha.tif")
             try GDALTools.warp(src, tmp, args + ["-dstalpha"])
-            try GDALTools.translate(tmp, out, ["-b", "1", "-b", "2", "-b", "3", "-mask", "4",
-                                               "--config", "GDAL_TIFF_INTERNAL_MASK", "YES"] + creation)
+            try GDALTools.translate(
+                tmp, out,
+                [
+                    "-b", "1", "-b", "2", "-b", "3", "-mask", "4",
+                    "--config", "GDAL_TIFF_INTERNAL_MASK", "YES"
+                ] + creation)
             return out
         }
         try GDALTools.warp(src, out, args + creation)
@@ -46,8 +54,10 @@ struct RealSourceFixture {
 
     enum Collar { case nodata, alpha, mask }
 
-    func options(_ sources: [String], min: Int, max: Int, out: String = "out.mbtiles",
-                 resampling: Resampling = .average) -> BuildOptions {
+    func options(
+        _ sources: [String], min: Int, max: Int, out: String = "out.mbtiles",
+        resampling: Resampling = .average
+    ) -> BuildOptions {
         var o = BuildOptions(sources: sources, name: "Real", minZoom: min, maxZoom: max, output: dir.file(out))
         o.threads = 2
         o.resampling = resampling
@@ -68,8 +78,12 @@ struct RealSourceFixture {
     func reference(_ t: TileID, _ src: String, resampling: String, extra: [String] = []) throws -> RGBAImage {
         let b = t.mercatorBounds
         let out = dir.file("ref-\(t.z)-\(t.x)-\(t.y)-\(resampling)\(extra.joined()).tif")
-        try GDALTools.warp(src, out, ["-t_srs", "EPSG:3857", "-te", "\(b.minX)", "\(b.minY)", "\(b.maxX)", "\(b.maxY)",
-                                      "-ts", "256", "256", "-r", resampling, "-dstalpha"] + extra)
+        try GDALTools.warp(
+            src, out,
+            [
+                "-t_srs", "EPSG:3857", "-te", "\(b.minX)", "\(b.minY)", "\(b.maxX)", "\(b.maxY)",
+                "-ts", "256", "256", "-r", resampling, "-dstalpha"
+            ] + extra)
         let dataset = try RasterDataset(path: out)
         let d = try dataset.describe(options: ReadOptions())
         var pixels = [UInt8](repeating: 0, count: 256 * 256 * 4)

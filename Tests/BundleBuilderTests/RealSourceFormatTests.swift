@@ -49,7 +49,8 @@ import TrailMapTestSupport
             values[40 * side + 20] = infinite ? -.infinity : 16
             let bil = fx.dir.file(name + ".bil")
             try values.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: bil))
-            let hdr = "BYTEORDER I\nLAYOUT BIL\nNROWS \(side)\nNCOLS \(side)\nNBANDS 1\nNBITS 32\nPIXELTYPE FLOAT\n"
+            let hdr =
+                "BYTEORDER I\nLAYOUT BIL\nNROWS \(side)\nNCOLS \(side)\nNBANDS 1\nNBITS 32\nPIXELTYPE FLOAT\n"
                 + "ULXMAP -105.9921875\nULYMAP 39.9921875\nXDIM 0.015625\nYDIM 0.015625\nNODATA -3.40282e+38\n"
             try hdr.write(toFile: fx.dir.file(name + ".hdr"), atomically: true, encoding: .utf8)
             let tif = fx.dir.file(name + ".tif")
@@ -186,10 +187,14 @@ import TrailMapTestSupport
         #expect(Set(plain.keys) == Set(fromCOG.keys) && plain.count > 5)
         for (t, image) in plain { #expect(psnr(image, fromCOG[t]!) > 40, "COG tile \(t)") }
 
-        let west = try fx.projected(try fx.geographic("w", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200,
-                                                      color: TestSources.terrain), name: "w-utm", crs: "EPSG:32613", pixel: 250)
-        let east = try fx.projected(try fx.geographic("e", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200,
-                                                      color: TestSources.terrain), name: "e-utm", crs: "EPSG:32613", pixel: 250)
+        let west = try fx.projected(
+            try fx.geographic(
+                "w", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200,
+                color: TestSources.terrain), name: "w-utm", crs: "EPSG:32613", pixel: 250)
+        let east = try fx.projected(
+            try fx.geographic(
+                "e", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200,
+                color: TestSources.terrain), name: "e-utm", crs: "EPSG:32613", pixel: 250)
         let vrt = fx.dir.file("sheets.vrt")
         try GDALTools.run("gdalbuildvrt", ["-q", "-srcnodata", "0", "-vrtnodata", "0", vrt, west, east])
         let mosaic = try tiles(try fx.build(fx.options([west, east], min: 7, max: 9, out: "m.mbtiles")), zooms: 7...9)
@@ -206,10 +211,12 @@ import TrailMapTestSupport
         try FileManager.default.createDirectory(atPath: sheets, withIntermediateDirectories: true)
         for k in 0..<6 {
             let w = -106 + Double(k % 3) / 3, s = 39 + Double(k / 3) / 2
-            let src = try fx.geographic("s\(k)", box: GeoBounds(west: w, south: s, east: w + 1.0 / 3, north: s + 0.5), size: 96,
-                                        color: TestSources.terrain)
-            _ = try fx.projected(src, name: "sheets/sheet\(k)", crs: "EPSG:32613", pixel: 300,
-                                 creation: ["-co", "TILED=YES", "-co", "BLOCKXSIZE=64", "-co", "BLOCKYSIZE=64"])
+            let src = try fx.geographic(
+                "s\(k)", box: GeoBounds(west: w, south: s, east: w + 1.0 / 3, north: s + 0.5), size: 96,
+                color: TestSources.terrain)
+            _ = try fx.projected(
+                src, name: "sheets/sheet\(k)", crs: "EPSG:32613", pixel: 300,
+                creation: ["-co", "TILED=YES", "-co", "BLOCKXSIZE=64", "-co", "BLOCKYSIZE=64"])
         }
         try Data("not a raster".utf8).write(to: URL(fileURLWithPath: fx.dir.file("sheets/trails.gpkg")))
         #expect(try SourceList.expand([sheets]).count == 6)
@@ -222,8 +229,9 @@ import TrailMapTestSupport
 
     /// Sources partly beyond the Mercator latitudes are clipped, not refused.
     @Test func sourcesPartlyOutsideMercatorAreClipped() throws {
-        let src = try fx.geographic("arctic", box: GeoBounds(west: 10, south: 80, east: 20, north: 88), size: 64,
-                                    color: TestSources.terrain)
+        let src = try fx.geographic(
+            "arctic", box: GeoBounds(west: 10, south: 80, east: 20, north: 88), size: 64,
+            color: TestSources.terrain)
         let report = try BundleBuilder(options: fx.options([src], min: 2, max: 4, out: "arctic.mbtiles")).build()
         #expect(report.tilesStored > 0)
         var problems = [String]()
@@ -234,8 +242,9 @@ import TrailMapTestSupport
     /// A polar stereographic raster around the South Pole: its footprint reaches the pole from
     /// the inside (the outline alone stops near 60° S), so it is clipped at the Mercator limit.
     @Test func polarStereographicReachesTheMercatorLimit() throws {
-        let src = try fx.geographic("antarctic", box: GeoBounds(west: -180, south: -90, east: 180, north: -60), size: 128,
-                                    color: TestSources.terrain)
+        let src = try fx.geographic(
+            "antarctic", box: GeoBounds(west: -180, south: -90, east: 180, north: -60), size: 128,
+            color: TestSources.terrain)
         let polar = try fx.projected(src, name: "polar", crs: "EPSG:3031", pixel: 50_000)
         let report = try BundleBuilder(options: fx.options([polar], min: 1, max: 3, out: "polar.mbtiles")).build()
         #expect(report.tilesStored > 0)

@@ -12,7 +12,7 @@ import TrailMapTestSupport
 
     enum Bad: String, CaseIterable {
         case noGeoreference, noCRS, unknownCRS, notARaster, truncated, fiveBands, outsideMercator, scaleOrder, nodataCount,
-             collinearControlPoints, tooFewControlPoints, localCRS, containerOfRasters
+            collinearControlPoints, tooFewControlPoints, localCRS, containerOfRasters
     }
 
     @Test(arguments: Bad.allCases)
@@ -24,16 +24,18 @@ import TrailMapTestSupport
         var matches: (BuildError) -> Bool = { _ in true }
         switch bad {
         case .noGeoreference:
-            let png = try TestSources.write(in: fx.dir, name: "plain", width: 32, height: 32, bounds: RealSourceTests.box,
-                                            color: TestSources.terrain)
+            let png = try TestSources.write(
+                in: fx.dir, name: "plain", width: 32, height: 32, bounds: RealSourceTests.box,
+                color: TestSources.terrain)
             try FileManager.default.removeItem(atPath: fx.dir.file("plain.pgw"))
             let tif = fx.dir.file("plain.tif")
             try GDALTools.translate(png, tif)
             o.sources = [tif]
             expected = [tif, "no georeference"]
         case .noCRS:
-            let png = try TestSources.write(in: fx.dir, name: "bare", width: 32, height: 32, bounds: RealSourceTests.box,
-                                            color: TestSources.terrain)
+            let png = try TestSources.write(
+                in: fx.dir, name: "bare", width: 32, height: 32, bounds: RealSourceTests.box,
+                color: TestSources.terrain)
             try FileManager.default.removeItem(atPath: fx.dir.file("bare.pgw"))
             let tif = fx.dir.file("nocrs.tif")
             try GDALTools.translate(png, tif, ["-a_ullr", "500000", "4400000", "600000", "4300000"])
@@ -71,8 +73,9 @@ import TrailMapTestSupport
             o.sources = [five]
             expected = [five, "band layout"]
         case .outsideMercator:
-            let polar = try fx.geographic("polar", box: GeoBounds(west: 0, south: 86, east: 10, north: 89), size: 32,
-                                          color: TestSources.terrain)
+            let polar = try fx.geographic(
+                "polar", box: GeoBounds(west: 0, south: 86, east: 10, north: 89), size: 32,
+                color: TestSources.terrain)
             o.sources = [polar]
             expected = [polar, "Mercator"]
         case .scaleOrder:
@@ -86,8 +89,12 @@ import TrailMapTestSupport
         case .collinearControlPoints:
             // Three points on one line fit no plane.
             let tif = fx.dir.file("line.tif")
-            try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "10", "10", "-105.9", "39.9",
-                                                "-gcp", "20", "20", "-105.8", "39.8"])
+            try GDALTools.translate(
+                good, tif,
+                [
+                    "-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "10", "10", "-105.9", "39.9",
+                    "-gcp", "20", "20", "-105.8", "39.8"
+                ])
             o.sources = [tif]
             expected = [tif, "cannot georeference it"]
         case .localCRS:
@@ -107,8 +114,12 @@ import TrailMapTestSupport
             matches = { if case let .source(.containerOfRasters(path, names)) = $0 { path == gpkg && names.count == 2 } else { false } }
         case .tooFewControlPoints:
             let tif = fx.dir.file("four.tif")
-            try GDALTools.translate(good, tif, ["-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",
-                                                "-gcp", "0", "64", "-106", "39", "-gcp", "64", "64", "-105", "39"])
+            try GDALTools.translate(
+                good, tif,
+                [
+                    "-a_srs", "EPSG:4326", "-gcp", "0", "0", "-106", "40", "-gcp", "64", "0", "-105", "40",
+                    "-gcp", "0", "64", "-106", "39", "-gcp", "64", "64", "-105", "39"
+                ])
             o.read.gcpTransform = .order3
             o.sources = [tif]
             expected = [tif, "4 point(s)", "order3", "at least 10"]

@@ -20,7 +20,7 @@ import TrailMapTestSupport
             case .utmNorthTiledDeflate: "EPSG:32613"
             case .utmSouthStrippedLZW: "EPSG:32723"
             case .albersJPEGMask: "EPSG:5070"
-            case .statePlaneFeetAlpha: "EPSG:2232"  // NAD83 / Colorado Central (ftUS)
+            case .statePlaneFeetAlpha: "EPSG:2232" // NAD83 / Colorado Central (ftUS)
             case .lambertPackBits: "+proj=lcc +lat_0=39 +lon_0=-106 +lat_1=37 +lat_2=41 +datum=WGS84 +units=m +no_defs"
             }
         }
@@ -64,7 +64,8 @@ import TrailMapTestSupport
         #expect(compared > 20_000, "the tile and the reference overlap")
         // A checker cell spans ~15-19 tile pixels here; a shift of d pixels puts ~d/cell of them wrong.
         let cellPixels = 19.0
-        #expect(fraction * cellPixels < 0.5, "mean offset \(fraction * cellPixels) px against gdalwarp (\(fraction * 100)% of pixels differ)")
+        #expect(
+            fraction * cellPixels < 0.5, "mean offset \(fraction * cellPixels) px against gdalwarp (\(fraction * 100)% of pixels differ)")
 
         let avg = try fx.build(fx.options([sheet], min: 6, max: 9, out: "avg.mbtiles"))
         let oursAvg = try #require(try fx.tile(avg, tile))
@@ -85,8 +86,12 @@ import TrailMapTestSupport
     /// Two adjacent sheets in UTM, each with a collar that overlaps the other: neither collar
     /// paints over the neighbour, and the seam has no gap.
     @Test func mosaicCollarsNeverCoverNeighbours() throws {
-        let west = try fx.geographic("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200) { _, _ in (210, 60, 50, 255) }
-        let east = try fx.geographic("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200) { _, _ in (50, 90, 210, 255) }
+        let west = try fx.geographic("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200) { _, _ in
+            (210, 60, 50, 255)
+        }
+        let east = try fx.geographic("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200) { _, _ in
+            (50, 90, 210, 255)
+        }
         let w = try fx.projected(west, name: "west-utm", crs: "EPSG:32613", pixel: 250)
         let e = try fx.projected(east, name: "east-utm", crs: "EPSG:32613", pixel: 250)
         for order in [[w, e], [e, w]] {
@@ -113,8 +118,12 @@ import TrailMapTestSupport
     /// the seam is opaque (no line the map beneath shows through), and in a half-opaque layer the
     /// seam is as see-through as the sheets, not less.
     @Test func theSeamBetweenSheetsIsOpaque() throws {
-        let west = try fx.geographic("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200) { _, _ in (210, 60, 50, 255) }
-        let east = try fx.geographic("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200) { _, _ in (50, 90, 210, 255) }
+        let west = try fx.geographic("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), size: 200) { _, _ in
+            (210, 60, 50, 255)
+        }
+        let east = try fx.geographic("east", box: GeoBounds(west: -105.5, south: 39, east: -105, north: 40), size: 200) { _, _ in
+            (50, 90, 210, 255)
+        }
         // On one grid (-tap), as a series' sheets are: each UTM pixel lies in one sheet or the other.
         let w = try fx.projected(west, name: "west-utm", crs: "EPSG:32613", pixel: 250, creation: ["-tap"])
         let e = try fx.projected(east, name: "east-utm", crs: "EPSG:32613", pixel: 250, creation: ["-tap"])

@@ -62,10 +62,12 @@ import TrailMapTestSupport
     /// at opposite corners of the region leave its other corners without units, and the build
     /// makes every tile a source touches.
     @Test func unitsOnlyWhereSourcesAre() throws {
-        let sw = try TestSources.write(in: dir, name: "sw", width: 120, height: 120,
-                                       bounds: GeoBounds(west: -110, south: 36, east: -107, north: 39), color: TestSources.terrain)
-        let ne = try TestSources.write(in: dir, name: "ne", width: 120, height: 120,
-                                       bounds: GeoBounds(west: -101, south: 45, east: -98, north: 48), color: TestSources.terrain)
+        let sw = try TestSources.write(
+            in: dir, name: "sw", width: 120, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -107, north: 39), color: TestSources.terrain)
+        let ne = try TestSources.write(
+            in: dir, name: "ne", width: 120, height: 120,
+            bounds: GeoBounds(west: -101, south: 45, east: -98, north: 48), color: TestSources.terrain)
         let o = options([sw, ne], out: "corners.mbtiles")
         let plan = try BundleBuilder(options: o).plan()
         let unitZ = plan.bands[0].unitZoom, units = Set(plan.bands[0].units)
@@ -82,17 +84,22 @@ import TrailMapTestSupport
         for t in plan.bands[0].ranges.last! where inner.contains(where: { $0.intersects(t.mercatorBounds) }) {
             #expect(tiles[t] != nil, "tile \(t) over a sheet")
         }
-        #expect(tiles.keys.allSatisfy { t in t.z <= unitZ ? true : units.contains(TileID(z: unitZ, x: t.x >> (t.z - unitZ), y: t.y >> (t.z - unitZ))!) })
+        #expect(
+            tiles.keys.allSatisfy { t in
+                t.z <= unitZ ? true : units.contains(TileID(z: unitZ, x: t.x >> (t.z - unitZ), y: t.y >> (t.z - unitZ))!)
+            })
     }
 
     /// Two small sheets far apart (Oregon and Georgia) planned at zoom 18: the box around both
     /// holds ~500 million tiles and was refused as a likely mistake; the sheets hold a few
     /// thousand each, and that is what is counted.
     @Test func farApartSheetsAreNotCountedOverTheGap() throws {
-        let or = try TestSources.write(in: dir, name: "or", width: 16, height: 16,
-                                       bounds: GeoBounds(west: -120.1, south: 44.9, east: -120, north: 45), color: TestSources.terrain)
-        let ga = try TestSources.write(in: dir, name: "ga", width: 16, height: 16,
-                                       bounds: GeoBounds(west: -84.1, south: 30.9, east: -84, north: 31), color: TestSources.terrain)
+        let or = try TestSources.write(
+            in: dir, name: "or", width: 16, height: 16,
+            bounds: GeoBounds(west: -120.1, south: 44.9, east: -120, north: 45), color: TestSources.terrain)
+        let ga = try TestSources.write(
+            in: dir, name: "ga", width: 16, height: 16,
+            bounds: GeoBounds(west: -84.1, south: 30.9, east: -84, north: 31), color: TestSources.terrain)
         let o = options([or, ga], out: "far.mbtiles", shard: nil, max: 18)
         var deep = o
         deep.minZoom = 18
@@ -104,10 +111,12 @@ import TrailMapTestSupport
     /// Progress ends at its total when the units are sparse and the build has two zoom bands
     /// (each sheet its own layer and zooms): the second band's counts start where the first's end.
     @Test func progressReachesTheTotalOverSparseBands() throws {
-        let sw = try TestSources.write(in: dir, name: "sw", width: 120, height: 120,
-                                       bounds: GeoBounds(west: -110, south: 36, east: -107, north: 39), color: TestSources.terrain)
-        let ne = try TestSources.write(in: dir, name: "ne", width: 120, height: 120,
-                                       bounds: GeoBounds(west: -101, south: 45, east: -98, north: 48), color: TestSources.terrain)
+        let sw = try TestSources.write(
+            in: dir, name: "sw", width: 120, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -107, north: 39), color: TestSources.terrain)
+        let ne = try TestSources.write(
+            in: dir, name: "ne", width: 120, height: 120,
+            bounds: GeoBounds(west: -101, south: 45, east: -98, north: 48), color: TestSources.terrain)
         var o = BuildOptions(sources: [], name: "Bands", minZoom: 2, maxZoom: 9, output: dir.file("bands.mbtiles"))
         o.layers = [BuildLayer(name: "a", sources: [sw, ne], zooms: 2...5), BuildLayer(name: "b", sources: [sw, ne], zooms: 6...9)]
         o.threads = 2
@@ -138,7 +147,9 @@ import TrailMapTestSupport
         let work = plan.bands[0].units.map { BuildUnits.work(unit: $0, top: top, footprints: footprints) }
         let total = work.reduce(0, +)
         for n in [2, 3] {
-            let parts = (1...n).map { k in BuildUnits.select(try! ShardSpec(index: k, count: n), units: [plan.bands[0].units], work: [work])[0] }
+            let parts = (1...n).map { k in
+                BuildUnits.select(try! ShardSpec(index: k, count: n), units: [plan.bands[0].units], work: [work])[0]
+            }
             let shares = parts.map { p in p.reduce(0) { $0 + work[plan.bands[0].units.firstIndex(of: $1)!] } }
             #expect(Set(parts.joined()).count == plan.bands[0].units.count && parts.joined().count == plan.bands[0].units.count)
             // Each part within a unit's work of an equal share.

@@ -94,7 +94,8 @@ import Trails
         }
         // Part 2 loses its trails (as a part built before parts stored them).
         let queue = try DatabaseQueue(path: parts[1])
-        try queue.write { db in for t in ["trails_fts", "trails_rtree", "trails", "trails_info"] { try db.execute(sql: "DROP TABLE \(t)") } }
+        try queue.write { db in for t in ["trails_fts", "trails_rtree", "trails", "trails_info"] { try db.execute(sql: "DROP TABLE \(t)") }
+        }
         try queue.close()
         #expect {
             try BundleMerger(parts: parts, output: dir.file("merged.mbtiles")).merge()

@@ -53,24 +53,35 @@ import TrailMapTestSupport
     @Test func aSheetOfOnlyNodataDrawsNothing() throws {
         let west = try ramp("west", box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40), low: 1000, high: 2000)
         let empty = fx.dir.file("empty.tif")
-        try GDALTools.run("gdal_create", ["-q", "-of", "GTiff", "-ot", "UInt16", "-outsize", "64", "64", "-burn", "65535",
-                                          "-a_nodata", "65535", "-a_srs", "EPSG:4326", "-a_ullr", "-105.5", "40", "-105", "39", empty])
+        try GDALTools.run(
+            "gdal_create",
+            [
+                "-q", "-of", "GTiff", "-ot", "UInt16", "-outsize", "64", "64", "-burn", "65535",
+                "-a_nodata", "65535", "-a_srs", "EPSG:4326", "-a_ullr", "-105.5", "40", "-105", "39", empty
+            ])
         let log = CapturedLog()
         let o = fx.options([west, empty], min: 9, max: 9, out: "gap.mbtiles", resampling: .nearest)
         _ = try BundleBuilder(options: o, logger: Logger(label: "test") { _ in log }).build()
-        #expect(log.lines.contains { $0.level == .warning && $0.message.contains("empty.tif: every pixel is nodata or NaN") },
-                "\(log.lines.map(\.message))")
+        #expect(
+            log.lines.contains { $0.level == .warning && $0.message.contains("empty.tif: every pixel is nodata or NaN") },
+            "\(log.lines.map(\.message))")
         let reader = try BundleReader(path: o.output)
         // The west sheet spans its own range: its west edge black, its east edge white.
         let tile = WebMercator.tile(lon: -105.75, lat: 39.5, zoom: 9)
         let image = try #require(try fx.tile(reader, tile))
         let row = 128 * 256 * 4
         let opaque = stride(from: row, to: row + 256 * 4, by: 4).filter { image.pixels[$0 + 3] == 255 }.map { Int(image.pixels[$0]) }
-        #expect(opaque.count > 100 && opaque.max()! - opaque.min()! > 80, "the west sheet's ramp: \(opaque.min() ?? -1)...\(opaque.max() ?? -1)")
+        #expect(
+            opaque.count > 100 && opaque.max()! - opaque.min()! > 80, "the west sheet's ramp: \(opaque.min() ?? -1)...\(opaque.max() ?? -1)"
+        )
         // Nothing of the empty sheet is drawn.
-        for (t, image) in try fx.allTiles(reader, zooms: 9...9, bounds: GeoBounds(west: -105.45, south: 39.05, east: -105.05, north: 39.95)) {
-            #expect(!stride(from: 0, to: image.pixels.count, by: 4).contains { image.pixels[$0 + 3] > 0 && t.mercatorBounds.minX > WebMercator.project(lon: -105.49, lat: 39.5).x },
-                    "tile \(t) draws the empty sheet")
+        for (t, image) in try fx.allTiles(reader, zooms: 9...9, bounds: GeoBounds(west: -105.45, south: 39.05, east: -105.05, north: 39.95))
+        {
+            #expect(
+                !stride(from: 0, to: image.pixels.count, by: 4).contains {
+                    image.pixels[$0 + 3] > 0 && t.mercatorBounds.minX > WebMercator.project(lon: -105.49, lat: 39.5).x
+                },
+                "tile \(t) draws the empty sheet")
         }
     }
 
@@ -80,8 +91,12 @@ import TrailMapTestSupport
         func scan(_ name: String, bits: Int, box: GeoBounds) throws -> String {
             let gray = try fx.geographic(name + "-8", box: box, size: 64) { _, _ in (255, 255, 255, 255) }
             let out = fx.dir.file(name + ".tif")
-            try GDALTools.translate(gray, out, ["-b", "1", "-scale", "0", "255", "0", "\((1 << bits) - 1)",
-                                                "-co", "NBITS=\(bits)", "-co", "PHOTOMETRIC=MINISBLACK"])
+            try GDALTools.translate(
+                gray, out,
+                [
+                    "-b", "1", "-scale", "0", "255", "0", "\((1 << bits) - 1)",
+                    "-co", "NBITS=\(bits)", "-co", "PHOTOMETRIC=MINISBLACK"
+                ])
             return out
         }
         let two = try scan("two", bits: 2, box: GeoBounds(west: -106, south: 39, east: -105.5, north: 40))

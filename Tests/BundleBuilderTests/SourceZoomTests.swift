@@ -118,7 +118,10 @@ import TrailMapTestSupport
         try GDALTools.translate(utm, rotated, ["-of", "VRT"])
         var xml = try String(contentsOfFile: rotated, encoding: .utf8)
         let line = try #require(xml.range(of: "<GeoTransform>[^<]*</GeoTransform>", options: .regularExpression))
-        xml.replaceSubrange(line, with: "<GeoTransform>\(gt.c0), \(size * cos(a)), \(size * sin(a)), \(gt.c3), \(size * sin(a)), \(-size * cos(a))</GeoTransform>")
+        xml.replaceSubrange(
+            line,
+            with: "<GeoTransform>\(gt.c0), \(size * cos(a)), \(size * sin(a)), \(gt.c3), \(size * sin(a)), \(-size * cos(a))</GeoTransform>"
+        )
         try xml.write(toFile: rotated, atomically: true, encoding: .utf8)
         let top = try zoomsTaken([rotated], out: "rotated.mbtiles").upperBound
         let w = try warped(rotated)

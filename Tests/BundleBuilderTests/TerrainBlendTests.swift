@@ -26,8 +26,9 @@ import TrailMapTestSupport
     }
 
     func options(imagery: String, terrain: TerrainLayer?, out: String) -> BuildOptions {
-        var o = BuildOptions(sources: [imagery], name: "blend", minZoom: Self.zooms.lowerBound, maxZoom: Self.zooms.upperBound,
-                             output: fx.dir.file(out))
+        var o = BuildOptions(
+            sources: [imagery], name: "blend", minZoom: Self.zooms.lowerBound, maxZoom: Self.zooms.upperBound,
+            output: fx.dir.file(out))
         o.terrain = terrain
         o.threads = 2
         // Exact pixels: compact rounding may move an untouched pixel by a step when its
@@ -37,8 +38,10 @@ import TrailMapTestSupport
     }
 
     /// Per tile of `zoom` inside the imagery, the blended tile, the imagery alone and the shade.
-    func compare(_ blended: BundleReader, _ plain: BundleReader, _ shade: BundleReader, zoom: Int,
-                 check: (_ out: UInt8, _ colour: UInt8, _ shade: UInt8?) -> Void) throws -> (shaded: Int, untouched: Int) {
+    func compare(
+        _ blended: BundleReader, _ plain: BundleReader, _ shade: BundleReader, zoom: Int,
+        check: (_ out: UInt8, _ colour: UInt8, _ shade: UInt8?) -> Void
+    ) throws -> (shaded: Int, untouched: Int) {
         var shaded = 0, untouched = 0
         for t in TileRange(bounds: Self.box, zoom: zoom) {
             let ref = try #require(try fx.tile(plain, t)), out = try #require(try fx.tile(blended, t))
@@ -79,7 +82,8 @@ import TrailMapTestSupport
                     return
                 }
                 let f = Double(s)
-                let expected = blend == .multiply ? Double(colour) * (1 - opacity + opacity * f / 255) : Double(colour) * (1 - opacity) + f * opacity
+                let expected =
+                    blend == .multiply ? Double(colour) * (1 - opacity + opacity * f / 255) : Double(colour) * (1 - opacity) + f * opacity
                 let d = abs(Double(out) - expected)
                 worst = max(worst, Int(d.rounded(.up)))
                 compared += 1
@@ -105,7 +109,8 @@ import TrailMapTestSupport
         var layer = TerrainLayer(sources: [dem])
         layer.hillshade = HillshadeOptions()
         layer.blend = .multiply
-        var o = options(imagery: imagery, terrain: layer, out: "void.mbtiles"), p = options(imagery: imagery, terrain: nil, out: "void-plain.mbtiles")
+        var o = options(imagery: imagery, terrain: layer, out: "void.mbtiles"),
+            p = options(imagery: imagery, terrain: nil, out: "void-plain.mbtiles")
         (o.minZoom, p.minZoom, o.maxZoom, p.maxZoom) = (13, 13, 13, 13)
         let blended = try fx.build(o), plain = try fx.build(p)
         // The void: columns and rows 40-60 of the 400-pixel, 30 m DEM from the UTM origin

@@ -13,16 +13,19 @@ import TrailMapTestSupport
 @Suite struct TerrainBlockTests {
     let fx = TerrainFixture()
 
-    @Test(arguments: [(TileRange(z: 12, minX: 837, maxX: 851, minY: 1541, maxY: 1549), 8),
-                      (TileRange(z: 12, minX: 840, maxX: 840, minY: 1541, maxY: 1541), 4),
-                      (TileRange(z: 9, minX: 3, maxX: 20, minY: 0, maxY: 7), 2)])
+    @Test(arguments: [
+        (TileRange(z: 12, minX: 837, maxX: 851, minY: 1541, maxY: 1549), 8),
+        (TileRange(z: 12, minX: 840, maxX: 840, minY: 1541, maxY: 1541), 4),
+        (TileRange(z: 9, minX: 3, maxX: 20, minY: 0, maxY: 7), 2)
+    ])
     func blocksCoverTheRangeOnceAlignedOnTheirSide(_ range: TileRange, _ side: Int) {
         let blocks = TerrainBlock.blocks(of: range, side: side)
         var seen = [TileID: Int]()
         for block in blocks {
             #expect(block.tiles.z == range.z)
-            #expect(block.tiles.minX / side == block.tiles.maxX / side && block.tiles.minY / side == block.tiles.maxY / side,
-                    "\(block.tiles) crosses a multiple of \(side)")
+            #expect(
+                block.tiles.minX / side == block.tiles.maxX / side && block.tiles.minY / side == block.tiles.maxY / side,
+                "\(block.tiles) crosses a multiple of \(side)")
             for t in block.tiles { seen[t, default: 0] += 1 }
         }
         #expect(seen.count == range.count && seen.values.allSatisfy { $0 == 1 })
@@ -51,13 +54,15 @@ import TrailMapTestSupport
         let block = TerrainBlock(tiles: TileRange(z: 13, minX: centre.x - 1, maxX: centre.x + 1, minY: centre.y - 1, maxY: centre.y + 1))
         let pool = DEMReaderPool(paths: [dem], crs: nil, unit: nil)
         let readers = pool.take()
-        let cut = try #require(try block.elevations(size: 256, border: 1, dems: sources.dems, sampling: sampling, pool: pool, readers: readers))
+        let cut = try #require(
+            try block.elevations(size: 256, border: 1, dems: sources.dems, sampling: sampling, pool: pool, readers: readers))
         let reader = try DEMReader(path: dem, crs: nil)
         var compared = 0, voids = 0, squares = 0.0
         for t in block.tiles {
             let b = t.mercatorBounds
-            let alone = try reader.elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: 256, border: 1, sampling: sampling,
-                                           errorThreshold: 0)
+            let alone = try reader.elevations(
+                minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: 256, border: 1, sampling: sampling,
+                errorThreshold: 0)
             let grid = cut.grid(t)
             #expect(grid.values.count == alone.count)
             for i in alone.indices {
@@ -91,7 +96,9 @@ import TrailMapTestSupport
         let dem = try fx.dem("flat", size: 20, cell: 30, x0: 450_000, y0: 4_420_000, srs: "EPSG:32613") { _, _ in 100 }
         func level(_ output: String, kind: String) throws -> Int {
             let manifest = fx.dir.file("m-\(UUID().uuidString).json")
-            let layer = kind == "terrain" ? #"{"name": "t", "kind": "terrain", "sources": ["\#(dem)"], "hillshade": true}"#
+            let layer =
+                kind == "terrain"
+                ? #"{"name": "t", "kind": "terrain", "sources": ["\#(dem)"], "hillshade": true}"#
                 : #"{"name": "i", "sources": ["\#(dem)"]}"#
             try #"{"name": "T", \#(output) "layers": [\#(layer)]}"#.write(toFile: manifest, atomically: true, encoding: .utf8)
             return try BuildManifest.load(path: manifest).options(output: fx.dir.file("m.mbtiles")).encoding.compressionLevel

@@ -25,8 +25,10 @@ import TrailRendering
     /// A DEM in EPSG:3857 whose pixels are `tile`'s (and 16 more on every side).
     func mercatorCone() throws -> String {
         let b = Self.tile.mercatorBounds, px = (b.maxX - b.minX) / 256, margin = 16
-        return try fx.dem("mercator-cone", size: 256 + 2 * margin, cell: px, x0: b.minX - Double(margin) * px,
-                          y0: b.minY - Double(margin) * px, srs: "EPSG:3857") { x, y in
+        return try fx.dem(
+            "mercator-cone", size: 256 + 2 * margin, cell: px, x0: b.minX - Double(margin) * px,
+            y0: b.minY - Double(margin) * px, srs: "EPSG:3857"
+        ) { x, y in
             let tx = (x - b.minX) / px, ty = (b.maxY - y) / px
             return Self.top - Self.slope * ((tx - Self.cx) * (tx - Self.cx) + (ty - Self.cy) * (ty - Self.cy)).squareRoot()
         }
@@ -44,9 +46,13 @@ import TrailRendering
         layer.verticalUnit = unit
         let sources = try TerrainSources.read(layer, logger: Logger(label: "test"))
         let pool = DEMReaderPool(paths: [dem], crs: nil, unit: unit)
-        let block = TerrainBlock(tiles: TileRange(z: Self.tile.z, minX: Self.tile.x, maxX: Self.tile.x, minY: Self.tile.y, maxY: Self.tile.y))
-        let grid = try #require(try block.elevations(size: 256, border: 2, dems: sources.dems, sampling: .bilinear,
-                                                     pool: pool, readers: pool.take())).grid(Self.tile)
+        let block = TerrainBlock(
+            tiles: TileRange(z: Self.tile.z, minX: Self.tile.x, maxX: Self.tile.x, minY: Self.tile.y, maxY: Self.tile.y))
+        let grid = try #require(
+            try block.elevations(
+                size: 256, border: 2, dems: sources.dems, sampling: .bilinear,
+                pool: pool, readers: pool.take())
+        ).grid(Self.tile)
         let lines = try Contours.trace(grid, levels: ContourLevels(interval: 100, indexEvery: 5))
         let finite = grid.values.filter { !$0.isNaN }.map(Double.init)
         let expected = Int((finite.max()! / 100).rounded(.down)) - Int((finite.min()! / 100).rounded(.up)) + 1
@@ -88,7 +94,8 @@ import TrailRendering
         for f in doc["features"] as? [[String: Any]] ?? [] {
             let level = try #require((f["properties"] as? [String: Any])?["ELEV"] as? Double)
             let geometry = try #require(f["geometry"] as? [String: Any])
-            let parts: [[[Double]]] = geometry["type"] as? String == "MultiLineString"
+            let parts: [[[Double]]] =
+                geometry["type"] as? String == "MultiLineString"
                 ? geometry["coordinates"] as? [[[Double]]] ?? [] : [geometry["coordinates"] as? [[Double]] ?? []]
             for part in parts {
                 theirs[level, default: []].append(part.map { SIMD2(($0[0] - b.minX) / res, (b.maxY - $0[1]) / res) })
@@ -149,7 +156,9 @@ import TrailRendering
         var across = [Double: Double]()
         for x in Int(Self.cx)..<256 {
             let i = (row * 256 + x) * 4
-            let r = ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(row) + 0.5 - Self.cy) * (Double(row) + 0.5 - Self.cy)).squareRoot()
+            let r =
+                ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(row) + 0.5 - Self.cy) * (Double(row) + 0.5 - Self.cy))
+                .squareRoot()
             let level = ((Self.top - Self.slope * r) / 100).rounded() * 100
             across[level, default: 0] += Double(image.pixels[i + 3]) / 255
         }
@@ -161,7 +170,9 @@ import TrailRendering
         for y in 0..<256 {
             for x in 0..<256 where image.pixels[(y * 256 + x) * 4 + 3] > 0 {
                 let i = (y * 256 + x) * 4
-                let r = ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(y) + 0.5 - Self.cy) * (Double(y) + 0.5 - Self.cy)).squareRoot()
+                let r =
+                    ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(y) + 0.5 - Self.cy) * (Double(y) + 0.5 - Self.cy))
+                    .squareRoot()
                 let e = Self.top - Self.slope * r
                 let off = abs(e - (e / 100).rounded() * 100) / Self.slope
                 #expect(off < 2.25, "pixel \(x),\(y): \(off) px from a circle")
@@ -185,7 +196,9 @@ import TrailRendering
         for y in 0..<256 {
             for x in 0..<256 {
                 let i = (y * 256 + x) * 4
-                let r = ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(y) + 0.5 - Self.cy) * (Double(y) + 0.5 - Self.cy)).squareRoot()
+                let r =
+                    ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(y) + 0.5 - Self.cy) * (Double(y) + 0.5 - Self.cy))
+                    .squareRoot()
                 let e = Self.top - Self.slope * r
                 let off = abs(e - (e / 100).rounded() * 100) / Self.slope
                 if off > 2 {
@@ -208,8 +221,10 @@ import TrailRendering
         var layer = TerrainLayer(sources: [dem])
         layer.hillshade = HillshadeOptions()
         var contours = ContourOptions()
-        contours.zoomLevels = [ContourZoomRange(zooms: 11...12, levels: ContourLevels(interval: 100)),
-                               ContourZoomRange(zooms: 13...13, levels: ContourLevels(interval: 0.5))]
+        contours.zoomLevels = [
+            ContourZoomRange(zooms: 11...12, levels: ContourLevels(interval: 100)),
+            ContourZoomRange(zooms: 13...13, levels: ContourLevels(interval: 0.5))
+        ]
         layer.contours = contours
         let o = fx.options(layer, zooms: 11...13, out: "too-fine.mbtiles")
         let stored = Mutex(0)
@@ -237,7 +252,10 @@ import TrailRendering
             return count > limit
         }
         #expect(!FileManager.default.fileExists(atPath: fx.dir.file("fine.mbtiles")))
-        for bad in [ContourOptions(interval: 0), ContourOptions(interval: -20), ContourOptions(interval: .nan), ContourOptions(interval: 10, indexEvery: -2)] {
+        for bad in [
+            ContourOptions(interval: 0), ContourOptions(interval: -20), ContourOptions(interval: .nan),
+            ContourOptions(interval: 10, indexEvery: -2)
+        ] {
             layer.contours = bad
             #expect { try fx.build(fx.options(layer, zooms: 12...12, out: "bad.mbtiles")) } throws: { error in
                 guard case .terrain(.contours(.levels)) = error as? BuildError else { return false }
@@ -251,7 +269,9 @@ import TrailRendering
             guard case .terrain(.contours(.indexWidth(0))) = error as? BuildError else { return false }
             return true
         }
-        let voids = try fx.dem("voids", size: 20, cell: 30, x0: TerrainFixture.utm.x0, y0: TerrainFixture.utm.y0, srs: "EPSG:32613") { _, _ in nil }
+        let voids = try fx.dem("voids", size: 20, cell: 30, x0: TerrainFixture.utm.x0, y0: TerrainFixture.utm.y0, srs: "EPSG:32613") {
+            _, _ in nil
+        }
         var empty = TerrainLayer(sources: [voids])
         empty.contours = ContourOptions(interval: 10)
         #expect { try fx.build(fx.options(empty, zooms: 12...12, out: "voids.mbtiles")) } throws: { error in
@@ -274,10 +294,13 @@ import TrailRendering
         }
         let plain = try #require(try load("20").terrain?.contours)
         #expect(plain.levels == ContourLevels(interval: 20, indexEvery: 5) && plain.zoomLevels.isEmpty)
-        let ranged = try #require(try load("""
-            {"interval": 20, "indexEvery": 4, "color": "#6b4f2a80", "width": 1, "indexWidth": 2, "opacity": 0.5,
-             "zooms": [{"minzoom": 8, "maxzoom": 10, "interval": 200}, {"minzoom": 11, "maxzoom": 12, "interval": 50, "indexEvery": 2}]}
-            """).terrain?.contours)
+        let ranged = try #require(
+            try load(
+                """
+                {"interval": 20, "indexEvery": 4, "color": "#6b4f2a80", "width": 1, "indexWidth": 2, "opacity": 0.5,
+                 "zooms": [{"minzoom": 8, "maxzoom": 10, "interval": 200}, {"minzoom": 11, "maxzoom": 12, "interval": 50, "indexEvery": 2}]}
+                """
+            ).terrain?.contours)
         #expect(ranged.levels(zoom: 9) == ContourLevels(interval: 200, indexEvery: 4))
         #expect(ranged.levels(zoom: 12) == ContourLevels(interval: 50, indexEvery: 2))
         #expect(ranged.levels(zoom: 14) == ContourLevels(interval: 20, indexEvery: 4))
@@ -291,9 +314,12 @@ import TrailRendering
             (#"{"interval": 10, "indexEvery": -1}"#, "contours.indexEvery"), (#"{"interval": 10, "width": 0}"#, "contours.width"),
             (#"{"interval": 10, "color": "brown"}"#, "contours.color"), (#"{"interval": 10, "opacity": 2}"#, "contours.opacity"),
             (#"{"interval": 10, "every": 2}"#, "contours.every"),
-            (#"{"zooms": [{"minzoom": 8, "maxzoom": 10, "interval": 100}, {"minzoom": 10, "maxzoom": 12, "interval": 50}]}"#, "contours.zooms[1]"),
+            (
+                #"{"zooms": [{"minzoom": 8, "maxzoom": 10, "interval": 100}, {"minzoom": 10, "maxzoom": 12, "interval": 50}]}"#,
+                "contours.zooms[1]"
+            ),
             (#"{"zooms": [{"minzoom": 12, "maxzoom": 10, "interval": 100}]}"#, "contours.zooms[0].minzoom"),
-            (#"{"zooms": [{"minzoom": 8, "maxzoom": 10}]}"#, "contours.zooms[0].interval"),
+            (#"{"zooms": [{"minzoom": 8, "maxzoom": 10}]}"#, "contours.zooms[0].interval")
         ]
         for (value, field) in bad {
             #expect("\(value)") {

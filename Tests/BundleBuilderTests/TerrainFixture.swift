@@ -14,14 +14,17 @@ struct TerrainFixture {
 
     /// A DEM of `size`² pixels of `cell` units from (x0, y0) (lower left) in `srs` (nil: none
     /// declared), each pixel's value `elevation(x, y)` at its centre (nil: a void, -9999).
-    func dem(_ name: String, size: Int, cell: Double, x0: Double, y0: Double, srs: String?, type: String = "Float32",
-             elevation: (Double, Double) -> Double?) throws -> String {
+    func dem(
+        _ name: String, size: Int, cell: Double, x0: Double, y0: Double, srs: String?, type: String = "Float32",
+        elevation: (Double, Double) -> Double?
+    ) throws -> String {
         var text = "ncols \(size)\nnrows \(size)\nxllcorner \(x0)\nyllcorner \(y0)\ncellsize \(cell)\nNODATA_value -9999\n"
         for r in 0..<size {
             let y = y0 + (Double(size - r) - 0.5) * cell
-            text += (0..<size).map { c in
-                elevation(x0 + (Double(c) + 0.5) * cell, y).map { String(format: "%.4f", $0) } ?? "-9999"
-            }.joined(separator: " ") + "\n"
+            text +=
+                (0..<size).map { c in
+                    elevation(x0 + (Double(c) + 0.5) * cell, y).map { String(format: "%.4f", $0) } ?? "-9999"
+                }.joined(separator: " ") + "\n"
         }
         let asc = dir.file("\(name).asc")
         try text.write(toFile: asc, atomically: true, encoding: .utf8)
@@ -69,8 +72,12 @@ struct TerrainFixture {
     func warped(_ dem: String, _ t: TileID, size: Int = 256, border: Int = 1, resampling: String) throws -> String {
         let b = t.mercatorBounds, px = (b.maxX - b.minX) / Double(size), pad = px * Double(border)
         let out = dir.file("warped-\(t.z)-\(t.x)-\(t.y)-\(resampling).tif")
-        try GDALTools.warp(dem, out, ["-t_srs", "EPSG:3857", "-te", "\(b.minX - pad)", "\(b.minY - pad)", "\(b.maxX + pad)", "\(b.maxY + pad)",
-                                      "-ts", "\(size + 2 * border)", "\(size + 2 * border)", "-r", resampling, "-dstnodata", "-9999", "-ot", "Float32"])
+        try GDALTools.warp(
+            dem, out,
+            [
+                "-t_srs", "EPSG:3857", "-te", "\(b.minX - pad)", "\(b.minY - pad)", "\(b.maxX + pad)", "\(b.maxY + pad)",
+                "-ts", "\(size + 2 * border)", "\(size + 2 * border)", "-r", resampling, "-dstnodata", "-9999", "-ot", "Float32"
+            ])
         return out
     }
 

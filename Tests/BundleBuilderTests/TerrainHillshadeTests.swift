@@ -63,7 +63,8 @@ import TrailMapTestSupport
     /// pixel has the textbook shade of that slope and aspect, at a zoom coarser than the DEM and
     /// at one finer, which only holds when each row's Web Mercator pixel is scaled to the ground.
     @Test func aPlaneOfKnownSlopeHasItsTextbookShade() throws {
-        let dem = try fx.dem("plane", size: 200, cell: 30, x0: TerrainFixture.utm.x0, y0: TerrainFixture.utm.y0, srs: "EPSG:32613") { x, _ in
+        let dem = try fx.dem("plane", size: 200, cell: 30, x0: TerrainFixture.utm.x0, y0: TerrainFixture.utm.y0, srs: "EPSG:32613") {
+            x, _ in
             1000 + 0.2 * (x - TerrainFixture.utm.x0)
         }
         var layer = TerrainLayer(sources: [dem])
@@ -81,9 +82,12 @@ import TrailMapTestSupport
                     let i = (y * 256 + x) * 4
                     // Only pixels a few pixels inside the plane: an edge pixel averages the part
                     // of it the DEM covers, whose middle is not the pixel's.
-                    guard [-3, 0, 3].allSatisfy({ ours.pixels[i + $0 * 4 + 3] == 255 && ours.pixels[i + $0 * 1024 + 3] == 255 }) else { continue }
+                    guard [-3, 0, 3].allSatisfy({ ours.pixels[i + $0 * 4 + 3] == 255 && ours.pixels[i + $0 * 1024 + 3] == 255 }) else {
+                        continue
+                    }
                     compared += 1
-                    #expect(abs(Double(ours.pixels[i]) - expected) <= 1.5, "zoom \(z) pixel \(x),\(y): \(ours.pixels[i]), expected \(expected)")
+                    #expect(
+                        abs(Double(ours.pixels[i]) - expected) <= 1.5, "zoom \(z) pixel \(x),\(y): \(ours.pixels[i]), expected \(expected)")
                     if abs(Double(ours.pixels[i]) - expected) > 1.5 { return }
                 }
             }

@@ -45,10 +45,13 @@ import TrailMapTestSupport
         let t9 = WebMercator.tile(lon: -105.515, lat: 39.983, zoom: 9)
         let block = TerrainBlock(tiles: TileRange(z: 11, minX: t9.x * 4, maxX: t9.x * 4 + 3, minY: t9.y * 4, maxY: t9.y * 4 + 3))
         let pool = DEMReaderPool(paths: [dem], crs: nil, unit: nil)
-        let fine = try #require(try block.elevations(size: 256, border: 1, dems: sources.dems, sampling: .average, pool: pool,
-                                                      readers: pool.take()))
-        let z10 = TerrainLevel(range: TileRange(z: 10, minX: t9.x * 2, maxX: t9.x * 2 + 1, minY: t9.y * 2, maxY: t9.y * 2 + 1),
-                               size: 256, border: 1)
+        let fine = try #require(
+            try block.elevations(
+                size: 256, border: 1, dems: sources.dems, sampling: .average, pool: pool,
+                readers: pool.take()))
+        let z10 = TerrainLevel(
+            range: TileRange(z: 10, minX: t9.x * 2, maxX: t9.x * 2 + 1, minY: t9.y * 2, maxY: t9.y * 2 + 1),
+            size: 256, border: 1)
         z10.fill(from: fine)
         let z9 = z10.coarser(range: TileRange(z: 9, minX: t9.x, maxX: t9.x, minY: t9.y, maxY: t9.y))
         let reader = try DEMReader(path: dem, crs: nil)
@@ -56,8 +59,9 @@ import TrailMapTestSupport
         for (level, tiles) in [(z10, Array(z10.range)), (z9, [t9])] {
             for t in tiles {
                 let b = t.mercatorBounds
-                let alone = try reader.elevations(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: 256, border: 1,
-                                                  sampling: .average, errorThreshold: 0)
+                let alone = try reader.elevations(
+                    minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, size: 256, border: 1,
+                    sampling: .average, errorThreshold: 0)
                 let grid = level.grid(t)
                 for y in 0..<256 {
                     for x in 0..<256 {

@@ -28,9 +28,11 @@ import TrailMapTestSupport
 
     /// The worst difference between a tile's decoded elevations and the ramp at its pixels'
     /// middles, over pixels at least two pixels inside the ramp; and how many were compared.
-    func worst(_ reader: BundleReader, z: Int, encoding: TerrainEncoding, size: Int, voidCorner: Bool = false) throws -> (Double, Int, Int) {
+    func worst(_ reader: BundleReader, z: Int, encoding: TerrainEncoding, size: Int, voidCorner: Bool = false) throws -> (Double, Int, Int)
+    {
         var worst = 0.0, compared = 0, voids = 0
-        for t in TileRange(bounds: GeoBounds(west: Self.west, south: Self.south, east: Self.west + 0.15, north: Self.south + 0.15), zoom: z) {
+        for t in TileRange(bounds: GeoBounds(west: Self.west, south: Self.south, east: Self.west + 0.15, north: Self.south + 0.15), zoom: z)
+        {
             guard let image = try fx.tile(reader, t) else { continue }
             #expect(image.width == size)
             let b = t.mercatorBounds, px = (b.maxX - b.minX) / Double(size)
@@ -41,7 +43,9 @@ import TrailMapTestSupport
                     let (lon, lat) = WebMercator.unproject(x: b.minX + (Double(x) + 0.5) * px, y: b.maxY - (Double(y) + 0.5) * px)
                     // Two tile pixels and two DEM pixels: near its edge a sample mixes in voids.
                     let margin = 2 * px / 111_000 * 1.4 + 0.001
-                    let inside = lon > Self.west + margin && lon < Self.west + 0.15 - margin && lat > Self.south + margin && lat < Self.south + 0.15 - margin
+                    let inside =
+                        lon > Self.west + margin && lon < Self.west + 0.15 - margin && lat > Self.south + margin
+                        && lat < Self.south + 0.15 - margin
                     if image.pixels[i + 3] == 0 { voids += 1; continue }
                     #expect(image.pixels[i + 3] == 255)
                     let nearVoid = voidCorner && lon < Self.west + 0.03 + margin && lat < Self.south + 0.03 + margin

@@ -38,7 +38,9 @@ import TrailMapTestSupport
     /// Lossless WebP stores the values as computed: a PNG build's pixels with rounding to nearest.
     @Test func losslessWebPHasThePNGBuildsPixels() throws {
         let (_, png) = try build("png.mbtiles") { $0.rounding = .nearest }
-        let (reader, webp) = try build("webp.mbtiles") { $0.format = .webp; $0.lossless = true }
+        let (reader, webp) = try build("webp.mbtiles") {
+            $0.format = .webp; $0.lossless = true
+        }
         #expect(try reader.metadataPairs()["format"] == "webp")
         #expect(webp.values.allSatisfy { TileFormat.sniff($0) == .webp })
         let a = try decoded(png), b = try decoded(webp)
@@ -50,7 +52,9 @@ import TrailMapTestSupport
 
     @Test func jpegBundlesKeepTransparentTilesAsPNG() throws {
         let (_, png) = try build("png.mbtiles") { _ in }
-        let (reader, jpg) = try build("jpg.mbtiles") { $0.format = .jpg; $0.quality = 90 }
+        let (reader, jpg) = try build("jpg.mbtiles") {
+            $0.format = .jpg; $0.quality = 90
+        }
         #expect(try reader.metadataPairs()["format"] == "jpg")
         let reference = try decoded(png)
         var jpegs = 0, pngs = 0
@@ -76,7 +80,9 @@ import TrailMapTestSupport
 
     @Test func lossyWebPAt512Pixels() throws {
         let (_, png) = try build("png512.mbtiles", tileSize: 512) { _ in }
-        let (reader, webp) = try build("q80.mbtiles", tileSize: 512) { $0.format = .webp; $0.quality = 80 }
+        let (reader, webp) = try build("q80.mbtiles", tileSize: 512) {
+            $0.format = .webp; $0.quality = 80
+        }
         #expect(try reader.metadataPairs()["trailmap:tilesize"] == "512")
         let reference = try decoded(png)
         for (t, image) in try decoded(webp) {
@@ -90,10 +96,30 @@ import TrailMapTestSupport
     @Test func formatOptionsThatCannotGoTogetherAreRefusedBeforeWriting() throws {
         let cases: [(BuildOptionProblem, (inout BuildOptions) -> Void)] = [
             (.qualityForPNG, { $0.quality = 80 }),
-            (.quality(0), { $0.format = .webp; $0.quality = 0 }),
-            (.quality(101), { $0.format = .jpg; $0.quality = 101 }),
-            (.losslessNotWebP, { $0.format = .jpg; $0.lossless = true }),
-            (.qualityWithLossless, { $0.format = .webp; $0.lossless = true; $0.quality = 90 }),
+            (
+                .quality(0),
+                {
+                    $0.format = .webp; $0.quality = 0
+                }
+            ),
+            (
+                .quality(101),
+                {
+                    $0.format = .jpg; $0.quality = 101
+                }
+            ),
+            (
+                .losslessNotWebP,
+                {
+                    $0.format = .jpg; $0.lossless = true
+                }
+            ),
+            (
+                .qualityWithLossless,
+                {
+                    $0.format = .webp; $0.lossless = true; $0.quality = 90
+                }
+            )
         ]
         for (i, (problem, configure)) in cases.enumerated() {
             do {

@@ -23,8 +23,9 @@ import TrailMapTestSupport
 
     /// A GeoTIFF in EPSG:3857 covering `top` exactly.
     func source() throws -> String {
-        let png = try TestSources.write(in: fixture.dir, name: "grid", width: Self.size, height: Self.size,
-                                        bounds: GeoBounds(west: 0, south: 0, east: 1, north: 1), color: Self.color)
+        let png = try TestSources.write(
+            in: fixture.dir, name: "grid", width: Self.size, height: Self.size,
+            bounds: GeoBounds(west: 0, south: 0, east: 1, north: 1), color: Self.color)
         let b = Self.top.mercatorBounds
         let tif = fixture.dir.file("grid.tif")
         try GDALTools.translate(png, tif, ["-a_srs", "EPSG:3857", "-a_ullr", "\(b.minX)", "\(b.maxY)", "\(b.maxX)", "\(b.minY)"])
@@ -36,7 +37,9 @@ import TrailMapTestSupport
         o.rounding = rounding
         let reader = try fixture.build(o)
         var bytes = 0
-        try reader.forEachTile { _, data in bytes += data.count; return true }
+        try reader.forEachTile { _, data in
+            bytes += data.count; return true
+        }
         return (reader, bytes)
     }
 
@@ -60,7 +63,9 @@ import TrailMapTestSupport
                     let (lo, hi) = (sum / 4, (sum + 3) / 4)
                     let got = Int(c.pixels[p + ch]), near = Int(n.pixels[p + ch])
                     #expect((lo...hi).contains(got), "(\(i), \(j)) channel \(ch): \(got), exact \(Double(sum) / 4)")
-                    #expect((lo...hi).contains(near) && abs(4 * near - sum) <= 2, "nearest (\(i), \(j)) channel \(ch): \(near), exact \(Double(sum) / 4)")
+                    #expect(
+                        (lo...hi).contains(near) && abs(4 * near - sum) <= 2,
+                        "nearest (\(i), \(j)) channel \(ch): \(near), exact \(Double(sum) / 4)")
                     if got != near { moved += 1 }
                 }
             }
@@ -84,7 +89,9 @@ import TrailMapTestSupport
             for i in 0..<128 {
                 for ch in 0..<3 {
                     var sum = 0
-                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] { sum += Int(child.pixels[((2 * j + dy) * 256 + 2 * i + dx) * 4 + ch]) }
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        sum += Int(child.pixels[((2 * j + dy) * 256 + 2 * i + dx) * 4 + ch])
+                    }
                     let got = Int(parent.pixels[((oy + j) * 256 + ox + i) * 4 + ch])
                     if !((sum / 4)...((sum + 3) / 4)).contains(got) { outside += 1 }
                 }
@@ -99,8 +106,11 @@ import TrailMapTestSupport
         try text.write(toFile: manifest, atomically: true, encoding: .utf8)
         let options = try BuildManifest.load(path: manifest).options(output: fixture.dir.file("m.mbtiles"))
         #expect(options.rounding == .nearest && options.tileEncoding.png.rounding == .nearest)
-        try #"{"name": "R", "output": {"rounding": "up"}, "layers": [{"name": "grid", "sources": ["grid.tif"]}]}"#.write(toFile: manifest, atomically: true, encoding: .utf8)
-        #expect { try BuildManifest.load(path: manifest) } throws: { "\($0)".contains("output.rounding") && "\($0)".contains("nearest, compact") }
+        try #"{"name": "R", "output": {"rounding": "up"}, "layers": [{"name": "grid", "sources": ["grid.tif"]}]}"#.write(
+            toFile: manifest, atomically: true, encoding: .utf8)
+        #expect { try BuildManifest.load(path: manifest) } throws: {
+            "\($0)".contains("output.rounding") && "\($0)".contains("nearest, compact")
+        }
         #expect(BuildOptions(sources: [], name: "x", minZoom: 0, maxZoom: 1, output: "x.mbtiles").tileEncoding.png.rounding == .compact)
     }
 }

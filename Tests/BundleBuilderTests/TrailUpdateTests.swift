@@ -20,7 +20,8 @@ import Trails
 
     /// Two raster sheets, the region's west and east halves (`patch`: a red square in the east one).
     func sheets(patch: Bool = false) throws -> [String] {
-        let west = GeoBounds(west: -106, south: 39.5, east: -105, north: 40.5), east = GeoBounds(west: -105, south: 39.5, east: -104, north: 40.5)
+        let west = GeoBounds(west: -106, south: 39.5, east: -105, north: 40.5),
+            east = GeoBounds(west: -105, south: 39.5, east: -104, north: 40.5)
         return [
             try TestSources.write(in: dir, name: "west", width: 200, height: 200, bounds: west) { c, r in
                 (UInt8((c * 3) & 255), UInt8((r * 5) & 255), UInt8(((c + r) * 2) & 255), 255)
@@ -28,7 +29,7 @@ import Trails
             try TestSources.write(in: dir, name: "east", width: 200, height: 200, bounds: east) { c, r in
                 if patch && (100..<140).contains(c) && (60..<90).contains(r) { return (255, 0, 0, 255) }
                 return (UInt8((c * 5) & 255), UInt8((r * 3) & 255), UInt8(((c + r) * 7) & 255), 255)
-            },
+            }
         ]
     }
 
@@ -52,7 +53,7 @@ import Trails
     func options(sheet: [String], trails: String, style: TrailStyle, out: String, update: String? = nil) -> BuildOptions {
         var o = BuildOptions(sources: sheet, name: "Trail update", minZoom: 6, maxZoom: 12, output: dir.file(out))
         o.threads = 2
-        o.rounding = .nearest  // stored = computed, so an update can equal a clean build byte for byte
+        o.rounding = .nearest // stored = computed, so an update can equal a clean build byte for byte
         o.update = update.map { dir.file($0) }
         var t = TrailLayerOptions(sources: [trails])
         t.mapping = TrailLayerOptions.osmPreset
@@ -70,16 +71,21 @@ import Trails
     @Test func aRenamedTrailAndANewStyleRedrawOnlyTheTrailsOverlay() throws {
         let base = try sheets()
         var style = TrailStyle()
-        style.labelMinZoom = 11  // names drawn at 11-12: the rename changes pixels
-        _ = try BundleBuilder(options: options(sheet: base, trails: try trails(firstName: "Bear Lake Trail", file: "v1"), style: style,
-                                               out: "v1.mbtiles")).build()
+        style.labelMinZoom = 11 // names drawn at 11-12: the rename changes pixels
+        _ = try BundleBuilder(
+            options: options(
+                sheet: base, trails: try trails(firstName: "Bear Lake Trail", file: "v1"), style: style,
+                out: "v1.mbtiles")
+        ).build()
         let before = try TestBundle.tiles(dir.file("v1.mbtiles"))
 
         // The first trail renamed (same way), the easy colour and the line width changed.
         let renamed = try trails(firstName: "Bear Lake Loop", file: "v2")
         style.colors[.easy] = TrailColor(red: 240, green: 140, blue: 0)
         style.lineWidth = ZoomStops([.init(zoom: 10, value: 2.5), .init(zoom: 14, value: 3.5)])
-        let report = try BundleBuilder(options: options(sheet: base, trails: renamed, style: style, out: "v2.mbtiles", update: "v1.mbtiles")).build()
+        let report = try BundleBuilder(
+            options: options(sheet: base, trails: renamed, style: style, out: "v2.mbtiles", update: "v1.mbtiles")
+        ).build()
         let u = try #require(report.update)
         #expect(u.trailsChanged && u.trailsRedrawn && u.sourcesChanged.isEmpty)
         #expect(u.tilesKept > 0 && u.tilesRendered > 0 && u.tilesRendered + u.tilesKept == before.count)
@@ -121,7 +127,8 @@ import Trails
         style.labelMinZoom = 11
         _ = try BundleBuilder(options: options(sheet: base, trails: lines, style: style, out: "v1.mbtiles")).build()
         _ = try sheets(patch: true)
-        let report = try BundleBuilder(options: options(sheet: base, trails: lines, style: style, out: "v2.mbtiles", update: "v1.mbtiles")).build()
+        let report = try BundleBuilder(options: options(sheet: base, trails: lines, style: style, out: "v2.mbtiles", update: "v1.mbtiles"))
+            .build()
         let u = try #require(report.update)
         #expect(!u.trailsChanged && u.trailsRedrawn && u.sourcesChanged.map { URL(fileURLWithPath: $0).lastPathComponent } == ["east.png"])
         #expect(u.tilesKept > 0)

@@ -19,13 +19,17 @@ import TrailMapTestSupport
         for z in 4...6 {
             for t in TileRange(bounds: box, zoom: z) {
                 var data = [UInt8](repeating: UInt8((t.x * 7 + t.y * 3 + z) & 255), count: 600 + (t.x * 13) % 400)
-                if v >= 2 && t.x % 3 == 0 { data[0] = 200 }           // changed in v2
-                if v >= 3 && t.y % 4 == 1 { data[1] = 99 }            // changed in v3
-                if v == 2 && t.x % 5 == 4 && z == 6 { continue }       // removed in v2 only
+                if v >= 2 && t.x % 3 == 0 { data[0] = 200 } // changed in v2
+                if v >= 3 && t.y % 4 == 1 { data[1] = 99 } // changed in v3
+                if v == 2 && t.x % 5 == 4 && z == 6 { continue } // removed in v2 only
                 tiles[t] = data
             }
         }
-        if v == 2 { for t in TileRange(bounds: GeoBounds(west: -106, south: 38, east: -105, north: 39), zoom: 7) { tiles[t] = [7, UInt8(t.x & 255)] } }
+        if v == 2 {
+            for t in TileRange(bounds: GeoBounds(west: -106, south: 38, east: -105, north: 39), zoom: 7) {
+                tiles[t] = [7, UInt8(t.x & 255)]
+            }
+        }
         var meta = BundleMetadata(name: "Region", bounds: box, minZoom: 4, maxZoom: v == 2 ? 7 : 6)
         meta.version = "\(v).0.0"
         if v == 3 { meta.description = "third edition" }
@@ -60,14 +64,16 @@ import TrailMapTestSupport
         }
         // The chain 1 → 2 → 3 ends at the same content.
         let chained = dir.file("chained.mbtiles")
-        try PatchApplier.apply([store.patchPath("colorado", from: 1, to: 2), store.patchPath("colorado", from: 2, to: 3)],
-                               to: bundles[0], output: chained, expected: contents[2])
+        try PatchApplier.apply(
+            [store.patchPath("colorado", from: 1, to: 2), store.patchPath("colorado", from: 2, to: 3)],
+            to: bundles[0], output: chained, expected: contents[2])
         #expect(try TestBundle.tiles(chained) == TestBundle.tiles(bundles[2]))
         // The content hash does not depend on the file's layout: a copy written tile by tile matches.
         let copy = dir.file("copy.mbtiles")
         var problems = [String]()
-        try TestBundle.write(try TestBundle.tiles(bundles[2]).mapValues { [UInt8]($0) }, to: copy,
-                             metadata: try BundleReader(path: bundles[2]).metadata(problems: &problems))
+        try TestBundle.write(
+            try TestBundle.tiles(bundles[2]).mapValues { [UInt8]($0) }, to: copy,
+            metadata: try BundleReader(path: bundles[2]).metadata(problems: &problems))
         #expect(try ContentHash.of(bundle: copy).hash == contents[2])
         #expect(contents[0] != contents[1] && contents[1] != contents[2])
     }
@@ -77,7 +83,9 @@ import TrailMapTestSupport
         let sha = try FileSHA256.digestHex(bundles[2])
         let direct = store.patches("colorado").first { $0.fromVersion == 1 && $0.toVersion == 3 }!
         let plan = store.plan("colorado", from: 1, to: 3, sha256: sha, fullSize: 1 << 30)
-        let chainCost = store.patches("colorado").filter { ["1-2", "2-3"].contains("\($0.fromVersion)-\($0.toVersion)") }.reduce(0) { $0 + $1.size }
+        let chainCost = store.patches("colorado").filter { ["1-2", "2-3"].contains("\($0.fromVersion)-\($0.toVersion)") }.reduce(0) {
+            $0 + $1.size
+        }
         #expect(plan.reduce(0) { $0 + $1.size } == min(direct.size, chainCost))
         #expect(store.plan("colorado", from: 1, to: 3, sha256: sha, fullSize: 10).isEmpty, "not smaller than the full bundle")
         #expect(store.plan("colorado", from: 1, to: 3, sha256: "other", fullSize: 1 << 30).isEmpty, "made against another bundle")
@@ -106,7 +114,9 @@ import TrailMapTestSupport
         // Whatever byte is damaged, the result is refused or exactly the published version (a byte
         // SQLite never reads changes nothing); a damaged tile or page is always refused.
         var refused = 0
-        for offset in [0, 20, 100, 4_096 + 10, bytes.count / 2, bytes.count - 50] + stride(from: 8_192, to: bytes.count, by: 7_919).map({ $0 }) {
+        for offset in [0, 20, 100, 4_096 + 10, bytes.count / 2, bytes.count - 50]
+            + stride(from: 8_192, to: bytes.count, by: 7_919).map({ $0 })
+        {
             var damaged = bytes
             damaged[offset] ^= 0x5A
             let outcome = try attempt(damaged)

@@ -28,7 +28,8 @@ import TrailMapTestSupport
         var contents = [String]()
         for v in 1...2 {
             let path = dir.file("v\(v).mbtiles")
-            contents.append(try store.record(productId: "r", version: v, bundle: path, sha256: try FileSHA256.digest(path: path).hex).contentHash)
+            contents.append(
+                try store.record(productId: "r", version: v, bundle: path, sha256: try FileSHA256.digest(path: path).hex).contentHash)
         }
         return (store.patchPath("r", from: 1, to: 2), dir.file("v1.mbtiles"), contents[0], contents[1])
     }
@@ -50,17 +51,23 @@ import TrailMapTestSupport
     @Test func viewsTriggersGeneratedColumnsAndStrangersAreRefusedBeforeAnyRowIsRead() throws {
         let (patch, base, _, to) = try realPatch()
         let cases: [(String, String, String)] = [
-            ("view", """
+            (
+                "view",
+                """
                 DROP TABLE put; CREATE VIEW put AS WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999)
                 SELECT 12 AS zoom_level, i AS tile_column, 0 AS tile_row, zeroblob(65536) AS tile_data FROM n;
-                """, "view \"put\""),
+                """, "view \"put\""
+            ),
             ("trigger", "CREATE TRIGGER t AFTER INSERT ON meta_put BEGIN DELETE FROM del; END;", "trigger \"t\""),
-            ("generated", """
+            (
+                "generated",
+                """
                 DROP TABLE put; CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, n INTEGER,
                 tile_data BLOB GENERATED ALWAYS AS (zeroblob(n)) VIRTUAL); INSERT INTO put VALUES (12, 0, 0, 1000000000);
-                """, "put.tile_data is generated"),
+                """, "put.tile_data is generated"
+            ),
             ("stranger", "CREATE TABLE extra (x);", "table \"extra\""),
-            ("index", "CREATE INDEX i ON put (zoom_level + tile_row);", "index \"i\""),
+            ("index", "CREATE INDEX i ON put (zoom_level + tile_row);", "index \"i\"")
         ]
         for (name, sql, reason) in cases {
             let bad = try tampered(patch, "\(name).patch", sql)

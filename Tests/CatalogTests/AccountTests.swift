@@ -45,7 +45,8 @@ import TrailMapTestSupport
         _ = try await f.account()
         #expect(await CatalogFixture.code { _ = try await f.register("Ann@Example.com", "another long one") } == "email_taken")
         #expect(await CatalogFixture.code { _ = try await f.register("bob@example.com", "short") } == "weak_password")
-        #expect(await CatalogFixture.code { _ = try await f.register("bob@example.com", String(repeating: "x", count: 257)) }
+        #expect(
+            await CatalogFixture.code { _ = try await f.register("bob@example.com", String(repeating: "x", count: 257)) }
                 == "weak_password")
         for email in ["", "bob", "bob@", "@example.com", "bob@example", "b ob@example.com", "'; DROP TABLE accounts; --@x.io"] {
             #expect(await CatalogFixture.code { _ = try await f.register(email, "long enough password") } == "invalid_email", "\(email)")
@@ -90,12 +91,14 @@ import TrailMapTestSupport
         let phone = try await f.store.addDevice(account: ann, name: "  phone ")
         #expect(phone.name == "phone")
         #expect(try await f.store.addDevice(account: ann, name: " ").name == "device")
-        #expect(await CatalogFixture.code {
-            try await f.store.setInstalled(productID: "base", version: 1, deviceID: phone.id, account: bob)
-        } == "unknown_device")
-        #expect(await CatalogFixture.code {
-            _ = try await f.store.listing(account: bob, deviceID: phone.id, available: nil, only: nil)
-        } == "unknown_device")
+        #expect(
+            await CatalogFixture.code {
+                try await f.store.setInstalled(productID: "base", version: 1, deviceID: phone.id, account: bob)
+            } == "unknown_device")
+        #expect(
+            await CatalogFixture.code {
+                _ = try await f.store.listing(account: bob, deviceID: phone.id, available: nil, only: nil)
+            } == "unknown_device")
         try await f.store.setInstalled(productID: "base", version: 1, deviceID: phone.id, account: ann)
         // The account's installs across its devices: each product once; none of another account's.
         let tablet = try await f.store.addDevice(account: ann, name: "tablet")

@@ -11,13 +11,17 @@ struct CatalogFiles {
 
     /// Writes `NAME.mbtiles` with a few tiles whose bytes depend on `seed` (so the SHA-256 does too).
     @discardableResult
-    func bundle(_ name: String, seed: UInt8 = 0, bounds: GeoBounds = CatalogFiles.colorado, zooms: ClosedRange<Int> = 3...5,
-                extra: [String: String] = [:]) throws -> String {
+    func bundle(
+        _ name: String, seed: UInt8 = 0, bounds: GeoBounds = CatalogFiles.colorado, zooms: ClosedRange<Int> = 3...5,
+        extra: [String: String] = [:]
+    ) throws -> String {
         let path = dir.file("\(name).mbtiles")
         try? FileManager.default.removeItem(atPath: path)
         var batch = [(tile: TileID, data: [UInt8])]()
         for z in zooms {
-            for t in TileRange(bounds: bounds, zoom: z).prefix(4) { batch.append((t, [seed, UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255)])) }
+            for t in TileRange(bounds: bounds, zoom: z).prefix(4) {
+                batch.append((t, [seed, UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255)]))
+            }
         }
         var meta = BundleMetadata(name: name, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
         meta.extra = extra
@@ -28,7 +32,7 @@ struct CatalogFiles {
     static let quadLayers = [
         BundleLayer(name: "quads-30", title: "30-minute maps", kind: .series, minzoom: 8, maxzoom: 11, sources: ["q30-a.tif", "q30-b.tif"]),
         BundleLayer(name: "quads-7.5", title: "7.5-minute maps", kind: .series, minzoom: 12, maxzoom: 15, sources: ["q75-1.tif"]),
-        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 8, maxzoom: 15, sources: ["trails.tif"]),
+        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 8, maxzoom: 15, sources: ["trails.tif"])
     ]
     static let quadSummary = "30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15; Trails overlay, zooms 8–15"
 
@@ -47,8 +51,10 @@ struct CatalogFiles {
     }
 
     static func entry(_ id: String, bundle: String, price: String = "4.99", category: String = "States/Colorado") -> [String: Any] {
-        ["productId": id, "title": id.capitalized, "category": category, "description": "Trails of \(id)",
-         "price": ["amount": price, "currency": "USD"], "bundle": bundle]
+        [
+            "productId": id, "title": id.capitalized, "category": category, "description": "Trails of \(id)",
+            "price": ["amount": price, "currency": "USD"], "bundle": bundle
+        ]
     }
 
     /// The sample store's bundles and product file (`products.json`): a free base map and two paid regions.
@@ -56,10 +62,11 @@ struct CatalogFiles {
         try bundle("world", seed: 1, bounds: .world, zooms: 0...2)
         try bundle("colorado", seed: 2)
         try bundle("rocky", seed: 3, bounds: GeoBounds(west: -105.9, south: 40.15, east: -105.45, north: 40.55), zooms: 8...9)
-        return try ProductFile.load(path: try productFile([
-            Self.entry("base", bundle: "world.mbtiles", price: "0", category: "Base maps"),
-            Self.entry("colorado", bundle: "colorado.mbtiles"),
-            Self.entry("rocky", bundle: "rocky.mbtiles", price: "2.99", category: "National Parks/Rocky Mountain"),
-        ]))
+        return try ProductFile.load(
+            path: try productFile([
+                Self.entry("base", bundle: "world.mbtiles", price: "0", category: "Base maps"),
+                Self.entry("colorado", bundle: "colorado.mbtiles"),
+                Self.entry("rocky", bundle: "rocky.mbtiles", price: "2.99", category: "National Parks/Rocky Mountain")
+            ]))
     }
 }

@@ -36,14 +36,16 @@ struct CatalogFixture {
         switch backend {
         case .sqlite:
             databaseURL = nil
-            store = try CatalogDatabase(path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime,
-                                        logger: Logger(label: "trailmap.catalog"), throttleLimits: limits)
+            store = try CatalogDatabase(
+                path: files.dir.file("catalog.sqlite"), hasher: Self.hasher, sessionLifetime: sessionLifetime,
+                logger: Logger(label: "trailmap.catalog"), throttleLimits: limits)
         case .postgres:
             let url = try await PostgresTestServer.freshDatabase()
             databaseURL = url
-            store = try await PostgresCatalog.open(try PostgresCatalogConfiguration(url: url), hasher: Self.hasher,
-                                                   sessionLifetime: sessionLifetime, throttleLimits: limits,
-                                                   logger: Logger(label: "trailmap.catalog"))
+            store = try await PostgresCatalog.open(
+                try PostgresCatalogConfiguration(url: url), hasher: Self.hasher,
+                sessionLifetime: sessionLifetime, throttleLimits: limits,
+                logger: Logger(label: "trailmap.catalog"))
         }
     }
 
@@ -86,22 +88,27 @@ struct CatalogFixture {
         try await register(email, "correct horse battery", on: other)
     }
 
-    func register(_ email: String, _ password: String, address: String? = nil,
-                  on other: (any CatalogStore)? = nil) async throws(CatalogError) -> Account {
+    func register(
+        _ email: String, _ password: String, address: String? = nil,
+        on other: (any CatalogStore)? = nil
+    ) async throws(CatalogError) -> Account {
         let store = other ?? self.store
         return try await Self.kdf.run { () throws(CatalogError) in try store.register(email: email, password: password, address: address) }
     }
 
-    func login(_ email: String, _ password: String = "correct horse battery", address: String? = nil,
-               on other: (any CatalogStore)? = nil) async throws(CatalogError) -> Session {
+    func login(
+        _ email: String, _ password: String = "correct horse battery", address: String? = nil,
+        on other: (any CatalogStore)? = nil
+    ) async throws(CatalogError) -> Session {
         let store = other ?? self.store
         return try await Self.kdf.run { () throws(CatalogError) in try store.login(email: email, password: password, address: address) }
     }
 
     /// A purchase as the store would describe it.
     static func purchase(_ product: String, id: String, original: String? = nil, token: String? = nil) -> StorePurchase {
-        StorePurchase(transactionId: id, originalTransactionId: original ?? id, productId: product, appAccountToken: token,
-                      purchaseDate: Date(), environment: "Sandbox")
+        StorePurchase(
+            transactionId: id, originalTransactionId: original ?? id, productId: product, appAccountToken: token,
+            purchaseDate: Date(), environment: "Sandbox")
     }
 
     /// The error code a failing call throws, or "ok".

@@ -15,11 +15,12 @@ import TrailMapTestSupport
         try CatalogSchema.migrator.migrate(old, upTo: "v1")
         try old.write { db in
             try db.execute(sql: "INSERT INTO categories(path, name, parent) VALUES ('States', 'States', NULL)")
-            try db.execute(sql: """
-                INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset,
-                    bundle_path, version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at)
-                VALUES ('quads', 'Quads', 'States', '', '4.99', 'USD', 0, 'quads', ?, 1, 10, 'aa', 8, 15, -109, 37, -102, 41, 0)
-                """, arguments: [f.dir.file("quads.mbtiles")])
+            try db.execute(
+                sql: """
+                    INSERT INTO products(id, title, category, description, price_amount, price_currency, free, tileset,
+                        bundle_path, version, size, sha256, min_zoom, max_zoom, west, south, east, north, published_at)
+                    VALUES ('quads', 'Quads', 'States', '', '4.99', 'USD', 0, 'quads', ?, 1, 10, 'aa', 8, 15, -109, 37, -102, 41, 0)
+                    """, arguments: [f.dir.file("quads.mbtiles")])
         }
         #expect(try old.read { try $0.columns(in: "products") }.map(\.name).contains("layers_json") == false)
         try old.close()

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// address, atomically, on both backends; password hashing runs on a bounded pool of its own.
 /// Tests that must see a lock hold it 600 s: with the default 2 s first lock, a loaded machine
 /// (password hashing in a debug build beside other suites) let it expire before the next attempt.
-    // Hardening finding 5 (docs/notes/hardening.md).
+// Hardening finding 5 (docs/notes/hardening.md).
 @Suite struct LoginThrottleTests {
     @Test(arguments: Backend.allCases)
     func parallelGuessesCannotSlipPastThePerEmailCount(_ backend: Backend) async throws {
@@ -30,7 +30,8 @@ import TrailMapTestSupport
         let f = try await CatalogFixture(backend, firstLock: 600)
         _ = try await f.account()
         for i in 0..<20 {
-            #expect(await CatalogFixture.code { _ = try await f.login("user\(i)@example.com", "wrong password", address: "203.0.113.7") }
+            #expect(
+                await CatalogFixture.code { _ = try await f.login("user\(i)@example.com", "wrong password", address: "203.0.113.7") }
                     == "invalid_credentials")
         }
         // A 21st email from the same address waits, even with a right password...
@@ -52,11 +53,13 @@ import TrailMapTestSupport
         let f = try await CatalogFixture(backend, firstLock: 600)
         _ = try await f.account()
         for _ in 0..<5 {
-            #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", address: "203.0.113.66") }
+            #expect(
+                await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", address: "203.0.113.66") }
                     == "invalid_credentials")
         }
         // The stranger's address now waits for this account...
-        #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", address: "203.0.113.66") }
+        #expect(
+            await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", address: "203.0.113.66") }
                 == "too_many_attempts")
         #expect(await f.store.loginWait(email: "ann@example.com", address: "203.0.113.66") ?? 0 >= 1)
         // ...and the owner, from their own address, is not asked to wait and signs in.
@@ -125,7 +128,9 @@ import TrailMapTestSupport
             while pool.waiting < 2 { try? await Task.sleep(for: .milliseconds(5)) }
             for _ in 0..<5 {
                 group.addTask {
-                    do { return try await pool.run { () throws(CatalogError) in "ran" } } catch { return (error as? CatalogError)?.code ?? "other" }
+                    do { return try await pool.run { () throws(CatalogError) in "ran" } } catch {
+                        return (error as? CatalogError)?.code ?? "other"
+                    }
                 }
             }
             // The refusals come back while the thread is still held.

@@ -16,25 +16,30 @@ import TrailMapTestSupport
         defer { cluster.remove() }
         // Each operation waits at most 6 s for a connection: enough for the set-up while a full
         // run on two cores loads the machine (2 s was not, once), short beside the 60 s limit.
-        let catalog = try await retrying { try await CatalogFixture.openPostgres(cluster.url(options: "sslmode=disable&connect_timeout=6")) }
+        let catalog = try await retrying {
+            try await CatalogFixture.openPostgres(cluster.url(options: "sslmode=disable&connect_timeout=6"))
+        }
         defer { catalog.close() }
         let files = CatalogFiles()
         let sample = try files.writeSample()
         _ = try await retrying { try await catalog.publish(sample, tilesDirectory: files.dir.path) }
         var accounts = [Account]()
         for i in 0..<8 {
-            accounts.append(try await retrying {
-                try await CatalogFixture.kdf.run { () throws(CatalogError) in
-                    try catalog.register(email: "buyer\(i)@example.com", password: "correct horse battery")
-                }
-            })
+            accounts.append(
+                try await retrying {
+                    try await CatalogFixture.kdf.run { () throws(CatalogError) in
+                        try catalog.register(email: "buyer\(i)@example.com", password: "correct horse battery")
+                    }
+                })
         }
         // Each buyer buys again and again (each purchase a transaction) and a reader reads,
         // until the database is gone; PostgreSQL stops while they run.
         var operations: [@Sendable () async -> String] = accounts.enumerated().map { i, a in
             {
                 for k in 0..<10_000 {
-                    let code = await CatalogFixture.code { _ = try await catalog.recordPurchase(CatalogFixture.purchase("colorado", id: "\(i)-\(k)"), account: a) }
+                    let code = await CatalogFixture.code {
+                        _ = try await catalog.recordPurchase(CatalogFixture.purchase("colorado", id: "\(i)-\(k)"), account: a)
+                    }
                     if code != "ok" { return code }
                 }
                 return "never stopped"
@@ -68,14 +73,17 @@ import TrailMapTestSupport
         let transactions = try cluster.psql("SELECT COUNT(*) FROM transactions")
         #expect(transactions != ["0"])
         #expect(try cluster.psql("SELECT COUNT(*) FROM audit_log WHERE action IN ('grant', 'purchase_recorded')") == transactions)
-        #expect(try cluster.psql("SELECT COUNT(DISTINCT account_id) FROM transactions")
+        #expect(
+            try cluster.psql("SELECT COUNT(DISTINCT account_id) FROM transactions")
                 == cluster.psql("SELECT COUNT(*) FROM entitlements"))
     }
 
     /// Runs `operations` and `alongside` at once and returns each operation's answer, or
     /// "no answer" for one still waiting after `limit` (left behind: a test that hangs finds nothing).
-    static func answers(_ operations: [@Sendable () async -> String], limit: Duration,
-                        alongside: @escaping @Sendable () async -> Void) async -> [String] {
+    static func answers(
+        _ operations: [@Sendable () async -> String], limit: Duration,
+        alongside: @escaping @Sendable () async -> Void
+    ) async -> [String] {
         let (stream, continuation) = AsyncStream.makeStream(of: (Int, String)?.self)
         for (i, operation) in operations.enumerated() {
             Task { continuation.yield((i, await operation())) }

@@ -26,7 +26,8 @@ import TrailMapTestSupport
         _ = try await f.account()
         // Five wrong passwords, spread over two servers: the sixth attempt waits on either.
         for i in 0..<5 {
-            #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", on: i % 2 == 0 ? nil : other) }
+            #expect(
+                await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", on: i % 2 == 0 ? nil : other) }
                     == "invalid_credentials")
         }
         #expect(await CatalogFixture.code { _ = try await f.login("ann@example.com", on: other) } == "too_many_attempts")
@@ -41,7 +42,9 @@ import TrailMapTestSupport
         _ = try await f.account()
         let outcomes = await withTaskGroup(of: String.self) { group in
             for i in 0..<30 {
-                group.addTask { await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", on: i % 2 == 0 ? nil : other) } }
+                group.addTask {
+                    await CatalogFixture.code { _ = try await f.login("ann@example.com", "wrong password", on: i % 2 == 0 ? nil : other) }
+                }
             }
             return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
@@ -60,7 +63,9 @@ import TrailMapTestSupport
         // Each server twice, all at once: one new entitlement, every other answer "already owned".
         let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
             for i in 0..<12 {
-                group.addTask { try await list[i % list.count].recordPurchase(CatalogFixture.purchase("colorado", id: "race"), account: a).alreadyOwned }
+                group.addTask {
+                    try await list[i % list.count].recordPurchase(CatalogFixture.purchase("colorado", id: "race"), account: a).alreadyOwned
+                }
             }
             return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }

@@ -130,9 +130,11 @@ import TrailMapTestSupport
         let socket = try PostgresCatalogConfiguration(url: "postgres://ann@/trail?host=/var/run/postgresql")
         #expect(socket.endpoint == .unixSocket(path: "/var/run/postgresql/.s.PGSQL.5432") && socket.password == nil)
         #expect(try PostgresCatalogConfiguration(url: "postgres://ann@localhost/trail").endpoint == .tcp(host: "localhost", port: 5432))
-        for bad in ["postgres://localhost/trail", "postgres://ann@localhost", "postgres://ann@localhost/trail?sslmode=maybe",
-                    "postgres://ann@localhost/trail?pool_max=0", "postgres://ann@localhost/trail?colour=red", "mysql://ann@x/y",
-                    "postgres://ann:hunter2@/trail"] {
+        for bad in [
+            "postgres://localhost/trail", "postgres://ann@localhost", "postgres://ann@localhost/trail?sslmode=maybe",
+            "postgres://ann@localhost/trail?pool_max=0", "postgres://ann@localhost/trail?colour=red", "mysql://ann@x/y",
+            "postgres://ann:hunter2@/trail"
+        ] {
             #expect(throws: CatalogError.self, "\(bad)") { try PostgresCatalogConfiguration(url: bad) }
             do { _ = try PostgresCatalogConfiguration(url: bad) } catch { #expect(!error.description.contains("hunter2")) }
         }

@@ -61,9 +61,10 @@ import TrailMapTestSupport
         #expect(item.status == .updateAvailable && item.installedVersion == 1)
         try await f.store.setInstalled(productID: "colorado", version: 2, deviceID: device.id, account: a)
         #expect(try await f.store.listing(account: a, deviceID: device.id, available: nil, only: "colorado").first?.status == .installed)
-        #expect(await CatalogFixture.code {
-            try await f.store.setInstalled(productID: "colorado", version: 3, deviceID: device.id, account: a)
-        } == "unknown_version")
+        #expect(
+            await CatalogFixture.code {
+                try await f.store.setInstalled(productID: "colorado", version: 3, deviceID: device.id, account: a)
+            } == "unknown_version")
     }
 
     @Test(arguments: Backend.allCases)
@@ -100,13 +101,16 @@ import TrailMapTestSupport
         let f = try await CatalogFixture(backend)
         try f.files.bundle("colorado")
         try f.files.bundle("quads", zooms: 8...15, extra: [BundleLayer.metadataKey: #"[{"name": "quads-30"}]"#])
-        let path = try f.files.productFile([CatalogFiles.entry("colorado", bundle: "colorado.mbtiles"),
-                                            CatalogFiles.entry("quads", bundle: "quads.mbtiles")])
+        let path = try f.files.productFile([
+            CatalogFiles.entry("colorado", bundle: "colorado.mbtiles"),
+            CatalogFiles.entry("quads", bundle: "quads.mbtiles")
+        ])
         await #expect {
             try await f.publish(path)
         } throws: { error in
             guard case let CatalogError.bundle(bundle, reason)? = error as? CatalogError else { return false }
-            return bundle.hasSuffix("/quads.mbtiles") && reason == #"metadata "trailmap:layers" is not a valid layer list: "title" is missing at layer 1"#
+            return bundle.hasSuffix("/quads.mbtiles")
+                && reason == #"metadata "trailmap:layers" is not a valid layer list: "title" is missing at layer 1"#
         }
         #expect(try await f.store.products().isEmpty, "one bad bundle publishes nothing")
     }
@@ -115,8 +119,10 @@ import TrailMapTestSupport
     func aMissingBundlePublishesNothing(_ backend: Backend) async throws {
         let f = try await CatalogFixture(backend)
         try f.files.bundle("colorado")
-        let path = try f.files.productFile([CatalogFiles.entry("colorado", bundle: "colorado.mbtiles"),
-                                            CatalogFiles.entry("utah", bundle: "utah.mbtiles")])
+        let path = try f.files.productFile([
+            CatalogFiles.entry("colorado", bundle: "colorado.mbtiles"),
+            CatalogFiles.entry("utah", bundle: "utah.mbtiles")
+        ])
         #expect(await CatalogFixture.code { _ = try await f.publish(path) } == "invalid_bundle")
         #expect(try await f.store.products().isEmpty)
         #expect(try await f.store.categoryTree().isEmpty)
@@ -161,8 +167,10 @@ import TrailMapTestSupport
         }
     }
 
-    @Test(arguments: [("bad id", "invalid productId"), ("traversal", "bundle must be"), ("price", "price amount"),
-                      ("twice", "listed twice"), ("category", "category")])
+    @Test(arguments: [
+        ("bad id", "invalid productId"), ("traversal", "bundle must be"), ("price", "price amount"),
+        ("twice", "listed twice"), ("category", "category")
+    ])
     func badProductFilesAreRefused(name: String, message: String) throws {
         let files = CatalogFiles()
         let path = try files.productFile(Self.badEntries(name))

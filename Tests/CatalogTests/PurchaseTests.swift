@@ -31,15 +31,19 @@ import TrailMapTestSupport
         try await f.publishSample()
         let ann = try await f.account(), bob = try await f.account("bob@example.com")
         _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: ann)
-        #expect(await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: bob) }
+        #expect(
+            await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: bob) }
                 == "transaction_claimed")
-        #expect(await CatalogFixture.code {
-            _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "5", original: "1"), account: bob)
-        } == "transaction_claimed")
-        #expect(await CatalogFixture.code {
-            _ = try await f.store.recordPurchase(CatalogFixture.purchase("rocky", id: "7", token: ann.appAccountToken), account: bob)
-        } == "account_token_mismatch")
-        #expect(await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("utah", id: "8"), account: bob) }
+        #expect(
+            await CatalogFixture.code {
+                _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "5", original: "1"), account: bob)
+            } == "transaction_claimed")
+        #expect(
+            await CatalogFixture.code {
+                _ = try await f.store.recordPurchase(CatalogFixture.purchase("rocky", id: "7", token: ann.appAccountToken), account: bob)
+            } == "account_token_mismatch")
+        #expect(
+            await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("utah", id: "8"), account: bob) }
                 == "unknown_product")
         #expect(try await f.count("transactions") == 1)
         #expect(try await f.store.entitlements(account: bob).isEmpty)
@@ -54,7 +58,8 @@ import TrailMapTestSupport
         let id = "1'; DELETE FROM entitlements; --"
         _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: id), account: a)
         #expect(try await f.store.entitlements(account: a).first?.originalTransactionId == id)
-        #expect(await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("x' OR '1'='1", id: "9"), account: a) }
+        #expect(
+            await CatalogFixture.code { _ = try await f.store.recordPurchase(CatalogFixture.purchase("x' OR '1'='1", id: "9"), account: a) }
                 == "unknown_product")
         #expect(try await f.count("entitlements") == 1)
     }
@@ -68,7 +73,10 @@ import TrailMapTestSupport
         let outcomes = await withTaskGroup(of: String.self) { group in
             for _ in 0..<100 {
                 group.addTask {
-                    do { return try await store.recordPurchase(CatalogFixture.purchase("colorado", id: "42"), account: a).alreadyOwned ? "owned" : "granted" } catch {
+                    do {
+                        return try await store.recordPurchase(CatalogFixture.purchase("colorado", id: "42"), account: a).alreadyOwned
+                            ? "owned" : "granted"
+                    } catch {
                         return (error as? CatalogError)?.code ?? "\(error)"
                     }
                 }
@@ -97,11 +105,15 @@ import TrailMapTestSupport
         #expect(await CatalogFixture.code { _ = try await f.store.downloadable(productID: "colorado", account: a) } == "revoked")
         #expect(try await f.store.isEntitled(accountID: a.id, productID: "colorado") == false)
 
-        let reversed = StoreEvent(notificationUUID: "n2", type: "REFUND_REVERSED", subtype: nil, originalTransactionId: "1", transactionId: "1")
+        let reversed = StoreEvent(
+            notificationUUID: "n2", type: "REFUND_REVERSED", subtype: nil, originalTransactionId: "1", transactionId: "1")
         #expect(try await f.store.apply(reversed) == .restored)
         #expect(try await f.store.listing(account: a, deviceID: phone.id, available: nil, only: "colorado").first?.status == .installed)
-        #expect(try await f.store.apply(StoreEvent(notificationUUID: "n3", type: "CONSUMPTION_REQUEST", subtype: nil,
-                                                   originalTransactionId: "1", transactionId: "1")) == .ignored)
+        #expect(
+            try await f.store.apply(
+                StoreEvent(
+                    notificationUUID: "n3", type: "CONSUMPTION_REQUEST", subtype: nil,
+                    originalTransactionId: "1", transactionId: "1")) == .ignored)
         let log = try await f.store.auditLog(limit: 100)
         #expect(log.map(\.action) == ["grant", "revoke", "restore"])
         #expect(log[1].reason.contains("REFUND") && log[1].reason.contains("n1"))
@@ -132,27 +144,33 @@ import TrailMapTestSupport
         let a = try await f.account()
         let phone = try await f.store.addDevice(account: a, name: "phone")
         func status(_ id: String, account: Account? = nil, available: Set<String>? = nil) async throws -> ProductStatus? {
-            try await f.store.listing(account: account, deviceID: account == nil ? nil : phone.id, available: available, only: id).first?.status
+            try await f.store.listing(account: account, deviceID: account == nil ? nil : phone.id, available: available, only: id).first?
+                .status
         }
         #expect(try await status("colorado") == .forSale)
         #expect(try await status("base") == .free)
         #expect(try await status("rocky", available: ["colorado"]) == .unavailable)
-        #expect(try await f.store.listing(account: nil, deviceID: nil, available: ["colorado"], only: nil).map(\.status)
+        #expect(
+            try await f.store.listing(account: nil, deviceID: nil, available: ["colorado"], only: nil).map(\.status)
                 == [.free, .unavailable, .forSale])
         _ = try await f.store.recordPurchase(CatalogFixture.purchase("colorado", id: "1"), account: a)
         #expect(try await status("colorado", account: a) == .purchased)
         #expect(try await status("colorado") == .forSale, "anonymous")
         try await f.store.setInstalled(productID: "colorado", version: 1, deviceID: phone.id, account: a)
         #expect(try await status("colorado", account: a) == .installed)
-        #expect(try await f.store.listing(account: a, deviceID: phone.id, available: nil, only: nil).map(\.status)
+        #expect(
+            try await f.store.listing(account: a, deviceID: phone.id, available: nil, only: nil).map(\.status)
                 == [.free, .forSale, .installed])
         try await f.store.setUninstalled(productID: "colorado", deviceID: phone.id, account: a)
         #expect(try await status("colorado", account: a) == .purchased)
-        #expect(await CatalogFixture.code { try await f.store.setInstalled(productID: "rocky", version: 1, deviceID: phone.id, account: a) }
+        #expect(
+            await CatalogFixture.code { try await f.store.setInstalled(productID: "rocky", version: 1, deviceID: phone.id, account: a) }
                 == "not_entitled")
-        #expect(await CatalogFixture.code { try await f.store.setInstalled(productID: "colorado", version: 2, deviceID: phone.id, account: a) }
+        #expect(
+            await CatalogFixture.code { try await f.store.setInstalled(productID: "colorado", version: 2, deviceID: phone.id, account: a) }
                 == "unknown_version")
-        #expect(await CatalogFixture.code { try await f.store.setInstalled(productID: "utah", version: 1, deviceID: phone.id, account: a) }
+        #expect(
+            await CatalogFixture.code { try await f.store.setInstalled(productID: "utah", version: 1, deviceID: phone.id, account: a) }
                 == "unknown_product")
     }
 }
@@ -177,7 +195,8 @@ import TrailMapTestSupport
         case .sqlite:
             try await f.execute("PRAGMA ignore_check_constraints = ON; UPDATE entitlements SET status = 'refunded'")
         case .postgres:
-            try await f.execute("ALTER TABLE entitlements DROP CONSTRAINT entitlements_status_check; UPDATE entitlements SET status = 'refunded'")
+            try await f.execute(
+                "ALTER TABLE entitlements DROP CONSTRAINT entitlements_status_check; UPDATE entitlements SET status = 'refunded'")
         }
         #expect(try await f.rows("SELECT status FROM entitlements") == ["refunded"])
         let listing = await Self.message { _ = try await f.store.listing(account: a, deviceID: nil, available: nil, only: nil) }
@@ -192,8 +211,9 @@ import TrailMapTestSupport
 /// nothing, as before the enum.
 @Suite struct RevocationKindTests {
     static func event(_ type: String, uuid: String = "n1") -> StoreEvent {
-        StoreEvent(notificationUUID: uuid, type: type, subtype: nil, originalTransactionId: "t1", transactionId: nil,
-                   signedDate: Date(timeIntervalSince1970: 1_000), revocationDate: nil)
+        StoreEvent(
+            notificationUUID: uuid, type: type, subtype: nil, originalTransactionId: "t1", transactionId: nil,
+            signedDate: Date(timeIntervalSince1970: 1_000), revocationDate: nil)
     }
 
     @Test func eachKindRevokesOrRestores() {

@@ -8,8 +8,9 @@ import TrailMapTestSupport
 /// `revocationDate`, and REFUND / REFUND_REVERSED applied in `signedDate` order, on both backends.
 @Suite struct RefundOrderTests {
     static func event(_ uuid: String, _ type: String, original: String, signed: TimeInterval, revoked: TimeInterval? = nil) -> StoreEvent {
-        StoreEvent(notificationUUID: uuid, type: type, subtype: nil, originalTransactionId: original, transactionId: original,
-                   signedDate: Date(timeIntervalSince1970: signed), revocationDate: revoked.map(Date.init(timeIntervalSince1970:)))
+        StoreEvent(
+            notificationUUID: uuid, type: type, subtype: nil, originalTransactionId: original, transactionId: original,
+            signedDate: Date(timeIntervalSince1970: signed), revocationDate: revoked.map(Date.init(timeIntervalSince1970:)))
     }
 
     // Hardening finding 3 (docs/notes/hardening.md).
@@ -68,8 +69,11 @@ import TrailMapTestSupport
         #expect(try await installed() == [.installed])
         #expect(try await f.store.apply(Self.event("old-refund", "REVOKE", original: "1", signed: 250)) == .superseded)
         #expect(try await f.store.isEntitled(accountID: a.id, productID: "colorado"))
-        #expect(try await f.store.apply(StoreEvent(notificationUUID: "other", type: "DID_RENEW", subtype: nil,
-                                                   originalTransactionId: "1", transactionId: "1")) == .ignored)
+        #expect(
+            try await f.store.apply(
+                StoreEvent(
+                    notificationUUID: "other", type: "DID_RENEW", subtype: nil,
+                    originalTransactionId: "1", transactionId: "1")) == .ignored)
         #expect(try await f.store.auditLog(limit: 100).map(\.action) == ["grant", "revoke", "restore"])
     }
 

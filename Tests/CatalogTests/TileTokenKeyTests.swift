@@ -19,8 +19,9 @@ import TrailMapTestSupport
         // A day and a bit later a new key signs; the old token (signed 59 minutes before the
         // rotation) is still checked by the old key until it expires.
         let later = t0.addingTimeInterval(86_400 + 10)
-        let lastOld = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session,
-                                       now: t0.addingTimeInterval(86_400 - 3540))
+        let lastOld = try await tokens.issue(
+            accountID: "a1", productID: "colorado", session: Self.session,
+            now: t0.addingTimeInterval(86_400 - 3540))
         let second = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: later)
         #expect(second.token.split(separator: ".")[0] != keyOfFirst, "a new key after rotateAfter")
         #expect(lastOld.token.split(separator: ".")[0] == keyOfFirst)
@@ -61,8 +62,10 @@ import TrailMapTestSupport
         let now = Date()
         let t = try await tokens.issue(accountID: "a1", productID: "colorado", session: Self.session, now: now)
         let parts = t.token.split(separator: ".").map(String.init)
-        for bad in [parts[1] + "." + parts[2], "x." + parts[1] + "." + parts[2], "999." + parts[1] + "." + parts[2],
-                    parts[0] + "." + parts[1] + "." + parts[2] + "A", "", "...", String(repeating: "1", count: 600)] {
+        for bad in [
+            parts[1] + "." + parts[2], "x." + parts[1] + "." + parts[2], "999." + parts[1] + "." + parts[2],
+            parts[0] + "." + parts[1] + "." + parts[2] + "A", "", "...", String(repeating: "1", count: 600)
+        ] {
             #expect(try await tokens.holder(of: bad, productID: "colorado", now: now) == nil, "\(bad.prefix(40))")
         }
     }

@@ -30,8 +30,10 @@ import Testing
         flipped[packed.count / 2] ^= 0x55
         var badCRC = packed
         badCRC[packed.count - 6] ^= 1
-        for (name, bytes) in [("not gzip", Array("hello, world".utf8)), ("empty", []), ("cut short", Array(packed.prefix(packed.count / 2))),
-                              ("flipped", flipped), ("bad CRC", badCRC), ("trailing bytes", packed + [1, 2, 3])] {
+        for (name, bytes) in [
+            ("not gzip", Array("hello, world".utf8)), ("empty", []), ("cut short", Array(packed.prefix(packed.count / 2))),
+            ("flipped", flipped), ("bad CRC", badCRC), ("trailing bytes", packed + [1, 2, 3])
+        ] {
             do {
                 _ = try Gzip.decompress(bytes, limit: 1 << 30)
                 Issue.record("\(name): decompressed")

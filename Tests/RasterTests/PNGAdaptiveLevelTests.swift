@@ -53,8 +53,10 @@ struct PNGAdaptiveLevelTests {
             for y in 0..<256 {
                 for x in 0..<256 {
                     let (bx, by) = (x / 8, y / 8)
-                    pixels += [UInt8(truncatingIfNeeded: bx * a), UInt8(truncatingIfNeeded: by * b),
-                               UInt8(truncatingIfNeeded: (bx + by) * 4), 255]
+                    pixels += [
+                        UInt8(truncatingIfNeeded: bx * a), UInt8(truncatingIfNeeded: by * b),
+                        UInt8(truncatingIfNeeded: (bx + by) * 4), 255
+                    ]
                 }
             }
             return RGBAImage(width: 256, height: 256, pixels: pixels)

@@ -124,14 +124,16 @@ struct PNGCodecTests {
         let images = [
             PNGFixtures.uniform(16), PNGFixtures.fewColorsWithAlpha(width: 40, height: 30),
             PNGFixtures.gray(width: 40, height: 30), PNGFixtures.grayAlpha(width: 40, height: 30),
-            PNGFixtures.photo(width: 40, height: 30), PNGFixtures.rgbaVaried(width: 40, height: 30),
+            PNGFixtures.photo(width: 40, height: 30), PNGFixtures.rgbaVaried(width: 40, height: 30)
         ]
         for image in images {
             for palette in [false, true] {
                 for reduce in [false, true] {
                     for effort in [PNGEncodingOptions.Effort.fast, .best] {
-                        try roundTrip(image, PNGEncodingOptions(
-                            compressionLevel: 6, allowPalette: palette, reduceChannels: reduce, effort: effort))
+                        try roundTrip(
+                            image,
+                            PNGEncodingOptions(
+                                compressionLevel: 6, allowPalette: palette, reduceChannels: reduce, effort: effort))
                     }
                 }
             }
@@ -166,28 +168,38 @@ struct PNGCodecTests {
             #expect(decoded.pixels == expected.flatMap { $0 })
         }
         // 16-bit gray: v * 257 scales exactly to v.
-        try check(PNGBytes.make(width: 3, height: 1, bitDepth: 16, colorType: 0,
-                                rows: [[0, 0, 0x80, 0x80, 0xFF, 0xFF]]),
-                  [[0, 0, 0, 255], [128, 128, 128, 255], [255, 255, 255, 255]])
+        try check(
+            PNGBytes.make(
+                width: 3, height: 1, bitDepth: 16, colorType: 0,
+                rows: [[0, 0, 0x80, 0x80, 0xFF, 0xFF]]),
+            [[0, 0, 0, 255], [128, 128, 128, 255], [255, 255, 255, 255]])
         // 2-bit gray: 0, 1, 2, 3, 1 -> 0, 85, 170, 255, 85.
-        try check(PNGBytes.make(width: 5, height: 1, bitDepth: 2, colorType: 0, rows: [[0b0001_1011, 0b0100_0000]]),
-                  [[0, 0, 0, 255], [85, 85, 85, 255], [170, 170, 170, 255], [255, 255, 255, 255], [85, 85, 85, 255]])
+        try check(
+            PNGBytes.make(width: 5, height: 1, bitDepth: 2, colorType: 0, rows: [[0b0001_1011, 0b0100_0000]]),
+            [[0, 0, 0, 255], [85, 85, 85, 255], [170, 170, 170, 255], [255, 255, 255, 255], [85, 85, 85, 255]])
         // 8-bit gray with tRNS gray value 7.
-        try check(PNGBytes.make(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 8]], transparency: [0, 7]),
-                  [[7, 7, 7, 0], [8, 8, 8, 255]])
+        try check(
+            PNGBytes.make(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 8]], transparency: [0, 7]),
+            [[7, 7, 7, 0], [8, 8, 8, 255]])
         // RGB with tRNS colour (1, 2, 3).
-        try check(PNGBytes.make(width: 2, height: 1, bitDepth: 8, colorType: 2, rows: [[1, 2, 3, 1, 2, 4]],
-                                transparency: [0, 1, 0, 2, 0, 3]),
-                  [[1, 2, 3, 0], [1, 2, 4, 255]])
+        try check(
+            PNGBytes.make(
+                width: 2, height: 1, bitDepth: 8, colorType: 2, rows: [[1, 2, 3, 1, 2, 4]],
+                transparency: [0, 1, 0, 2, 0, 3]),
+            [[1, 2, 3, 0], [1, 2, 4, 255]])
         // 16-bit gray + alpha and 16-bit RGBA.
-        try check(PNGBytes.make(width: 1, height: 1, bitDepth: 16, colorType: 4, rows: [[9, 9, 200, 200]]),
-                  [[9, 9, 9, 200]])
-        try check(PNGBytes.make(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [[1, 1, 2, 2, 3, 3, 4, 4]]),
-                  [[1, 2, 3, 4]])
+        try check(
+            PNGBytes.make(width: 1, height: 1, bitDepth: 16, colorType: 4, rows: [[9, 9, 200, 200]]),
+            [[9, 9, 9, 200]])
+        try check(
+            PNGBytes.make(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [[1, 1, 2, 2, 3, 3, 4, 4]]),
+            [[1, 2, 3, 4]])
         // 4-bit palette with a tRNS shorter than the palette.
-        try check(PNGBytes.make(width: 3, height: 1, bitDepth: 4, colorType: 3, rows: [[0x01, 0x20]],
-                                palette: [10, 11, 12, 20, 21, 22, 30, 31, 32], transparency: [5]),
-                  [[10, 11, 12, 5], [20, 21, 22, 255], [30, 31, 32, 255]])
+        try check(
+            PNGBytes.make(
+                width: 3, height: 1, bitDepth: 4, colorType: 3, rows: [[0x01, 0x20]],
+                palette: [10, 11, 12, 20, 21, 22, 30, 31, 32], transparency: [5]),
+            [[10, 11, 12, 5], [20, 21, 22, 255], [30, 31, 32, 255]])
     }
 
     @Test func errorsHaveReadableDescriptions() {

@@ -52,7 +52,7 @@ enum PNGFixtures {
                 let n = Int(rng.next() % 16)
                 pixels += [
                     UInt8(truncatingIfNeeded: x / 2 + n), UInt8(truncatingIfNeeded: y / 2 + 40 + n),
-                    UInt8(truncatingIfNeeded: (x + y) / 4 + 80 + n / 2), 255,
+                    UInt8(truncatingIfNeeded: (x + y) / 4 + 80 + n / 2), 255
                 ]
             }
         }

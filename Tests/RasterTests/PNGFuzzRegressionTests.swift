@@ -9,8 +9,8 @@ struct PNGFuzzRegressionTests {
     /// The process's virtual size in bytes (`VmSize` of /proc/self/status; nil without /proc).
     static func virtualSize() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
-              let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
+            let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { return nil }
         return kib * 1024
     }
@@ -58,14 +58,15 @@ struct PNGFuzzRegressionTests {
         let rows: [[UInt8]] = [[0, 1, 2, 3], [4, 5, 6, 7]]
         var palette: [UInt8] = []
         for i in 0..<8 { palette += [UInt8(i * 30), UInt8(255 - i * 30), 7] }
-        let plain = PNGBytes.make(width: 4, height: 2, bitDepth: 8, colorType: 3, rows: rows, palette: palette,
-                                  transparency: [0, 128])
+        let plain = PNGBytes.make(
+            width: 4, height: 2, bitDepth: 8, colorType: 3, rows: rows, palette: palette,
+            transparency: [0, 128])
         let expected = try PNGDecoder.decode(plain)
         let extra: [(String, [UInt8])] = [
             ("gAMA", PNGBytes.bigEndian(10_000)), ("sRGB", [9]), ("iCCP", Array("x\0\0garbage".utf8)),
             ("cHRM", [UInt8](repeating: 0xFF, count: 32)), ("sBIT", [1, 1, 1]), ("bKGD", [200]),
             ("pHYs", [1, 2, 3]), ("tEXt", Array("Title\0tile".utf8)), ("zTXt", Array("k\0\0not zlib".utf8)),
-            ("pCAL", [0xFF]), ("sCAL", [1, 0]), ("sPLT", [0]), ("eXIf", [1, 2]), ("hIST", [0]),
+            ("pCAL", [0xFF]), ("sCAL", [1, 0]), ("sPLT", [0]), ("eXIf", [1, 2]), ("hIST", [0])
         ]
         let ihdrEnd = 8 + 25
         let withChunks = Array(plain[..<ihdrEnd]) + extra.flatMap { PNGBytes.chunk($0.0, $0.1) } + plain[ihdrEnd...]

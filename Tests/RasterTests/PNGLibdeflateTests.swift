@@ -11,7 +11,7 @@ struct PNGLibdeflateTests {
     /// Every filter choice the shim knows: the five PNG filters and both per-row heuristics.
     static let choices: [Int32] = [
         CPNG_CHOICE_NONE, CPNG_CHOICE_SUB, CPNG_CHOICE_UP, CPNG_CHOICE_AVG, CPNG_CHOICE_PAETH,
-        CPNG_CHOICE_MINSUM, CPNG_CHOICE_ENTROPY,
+        CPNG_CHOICE_MINSUM, CPNG_CHOICE_ENTROPY
     ]
 
     /// An image with `colorCount` distinct colours (opaque or not, gray or not).
@@ -47,10 +47,13 @@ struct PNGLibdeflateTests {
                 for layout in Self.layouts(image) {
                     seen.insert("\(layout.colorType)/\(layout.bitDepth)")
                     for choice in Self.choices {
-                        let png = try layout.encode(.libdeflate(
-                            level: 6, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
+                        let png = try layout.encode(
+                            .libdeflate(
+                                level: 6, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
                         #expect(PNGBytes.colorType(png) == UInt8(layout.colorType))
-                        #expect(try PNGDecoder.decode(png) == image, "\(width)×\(height) \(layout.colorType)/\(layout.bitDepth) choice \(choice)")
+                        #expect(
+                            try PNGDecoder.decode(png) == image,
+                            "\(width)×\(height) \(layout.colorType)/\(layout.bitDepth) choice \(choice)")
                     }
                     let ranked = try layout.rankFilters(filters: CPNG_ALL_FILTERS, searchLevel: 1)
                     #expect(Self.choices.contains(ranked.choice))
@@ -68,7 +71,7 @@ struct PNGLibdeflateTests {
         let images = [
             PNGFixtures.uniform(16), PNGFixtures.fewColorsWithAlpha(width: 40, height: 30),
             PNGFixtures.gray(width: 40, height: 30), PNGFixtures.grayAlpha(width: 40, height: 30),
-            PNGFixtures.photo(width: 70, height: 90), PNGFixtures.rgbaVaried(width: 40, height: 30),
+            PNGFixtures.photo(width: 70, height: 90), PNGFixtures.rgbaVaried(width: 40, height: 30)
         ]
         for image in images {
             for level in [0, 1, 6, 9, 12] {
@@ -120,8 +123,10 @@ struct PNGLibdeflateTests {
             }
             return RGBAImage(width: 256, height: 256, pixels: pixels)
         }
-        return [crop(x0: 100, y0: 60, scale: 1), crop(x0: 400, y0: 100, scale: 1),
-                crop(x0: 150, y0: 90, scale: 3), crop(x0: 520, y0: 60, scale: 3), crop(x0: 0, y0: 0, scale: 3)]
+        return [
+            crop(x0: 100, y0: 60, scale: 1), crop(x0: 400, y0: 100, scale: 1),
+            crop(x0: 150, y0: 90, scale: 3), crop(x0: 520, y0: 60, scale: 3), crop(x0: 0, y0: 0, scale: 3)
+        ]
     }
 
     @Test func notLargerThanTheOldZlib6PathOnRealTiles() throws {
@@ -171,8 +176,10 @@ struct PNGLibdeflateTests {
             let png = try PNGEncoder.encode(tile, options: options)
             #expect(try PNGDecoder.decode(png) == tile)
             entropy += png.count
-            leastSum += try layouts[0].encode(.libdeflate(
-                level: 8, filters: CPNG_ALL_FILTERS, choice: CPNG_CHOICE_MINSUM, searchLevel: 0)).count
+            leastSum += try layouts[0].encode(
+                .libdeflate(
+                    level: 8, filters: CPNG_ALL_FILTERS, choice: CPNG_CHOICE_MINSUM, searchLevel: 0)
+            ).count
         }
         #expect(entropy < leastSum, "entropy \(entropy) B vs least sum \(leastSum) B")
     }

@@ -51,8 +51,9 @@ struct PNGRobustnessTests {
             let message = corruptMessage(error)
             #expect(message != nil, "truncated at \(length): \(String(describing: error))")
             if length >= 8 && length < valid.count - 12 {
-                #expect(message?.contains("truncated") == true || message?.contains("Not enough") == true,
-                        "truncated at \(length): \(message ?? "")")
+                #expect(
+                    message?.contains("truncated") == true || message?.contains("Not enough") == true,
+                    "truncated at \(length): \(message ?? "")")
             }
         }
     }
@@ -60,7 +61,7 @@ struct PNGRobustnessTests {
     @Test func flippedCRCByteInIDAT() throws {
         let (offset, length) = try idat(valid)
         var bad = valid
-        bad[offset + 8 + length] ^= 0x55  // first CRC byte
+        bad[offset + 8 + length] ^= 0x55 // first CRC byte
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(bad) }
         #expect(corruptMessage(error)?.contains("CRC") == true, "\(String(describing: error))")
     }
@@ -77,7 +78,7 @@ struct PNGRobustnessTests {
 
     @Test func flippedIHDRByte() {
         var bad = valid
-        bad[17] ^= 0x01  // width, CRC no longer matches
+        bad[17] ^= 0x01 // width, CRC no longer matches
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(bad) }
         #expect(corruptMessage(error)?.contains("CRC") == true, "\(String(describing: error))")
     }
@@ -97,7 +98,8 @@ struct PNGRobustnessTests {
     /// headers, rather than found short after the builder allocated the rows (858 MB; 16.8 GB for
     /// a width of 2³¹ − 1).
     @Test func aHeaderDeclaringMoreThanItsDataCanHoldIsCorruptAtOpen() throws {
-        let png = PNGBytes.signature + PNGBytes.ihdr(width: 100_000_000, height: 1, bitDepth: 8, colorType: 6)
+        let png =
+            PNGBytes.signature + PNGBytes.ihdr(width: 100_000_000, height: 1, bitDepth: 8, colorType: 6)
             + PNGBytes.chunk("IDAT", PNGBytes.zlibStored([0, 1, 2, 3, 4])) + PNGBytes.chunk("IEND", [])
         let directory = try TemporaryDirectory()
         let path = try directory.write(png, to: "bomb.png")
@@ -109,7 +111,8 @@ struct PNGRobustnessTests {
     }
 
     @Test func zeroWidthIsCorrupt() {
-        let png = PNGBytes.signature + PNGBytes.ihdr(width: 0, height: 5, bitDepth: 8, colorType: 6)
+        let png =
+            PNGBytes.signature + PNGBytes.ihdr(width: 0, height: 5, bitDepth: 8, colorType: 6)
             + PNGBytes.chunk("IEND", [])
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(png) }
         #expect(corruptMessage(error) != nil)
@@ -173,7 +176,8 @@ struct PNGRobustnessTests {
                 bytes = Array(bytes.prefix(Int.random(in: i..<bytes.count, using: &rng) + 1))
             default:
                 let i = Int.random(in: 0..<bytes.count, using: &rng)
-                bytes.insert(contentsOf: (0..<Int.random(in: 1...20, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: i)
+                bytes.insert(
+                    contentsOf: (0..<Int.random(in: 1...20, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: i)
             }
             do throws(PNGError) {
                 let image = try PNGDecoder.decode(bytes, maxPixels: 1 << 20)

@@ -19,8 +19,10 @@ struct PNGRowReaderTests {
     @Test(arguments: [false, true])
     func rowsMatchTheDecoder(interlaced: Bool) throws {
         let directory = try TemporaryDirectory()
-        for image in [PNGFixtures.photo(width: 301, height: 173), PNGFixtures.fewColorsWithAlpha(width: 77, height: 9),
-                      PNGFixtures.gray(width: 5, height: 300), PNGFixtures.rgbaVaried(width: 130, height: 70)] {
+        for image in [
+            PNGFixtures.photo(width: 301, height: 173), PNGFixtures.fewColorsWithAlpha(width: 77, height: 9),
+            PNGFixtures.gray(width: 5, height: 300), PNGFixtures.rgbaVaried(width: 130, height: 70)
+        ] {
             var options = PNGEncodingOptions.default
             options.interlaced = interlaced
             let png = try PNGEncoder.encode(image, options: options)
@@ -62,7 +64,7 @@ struct PNGRowReaderTests {
         try row.withUnsafeMutableBufferPointer { try good.readRow(into: $0) }
         #expect(row == Array(image.pixels[0..<256]))
         try good.finish()
-        try good.finish()  // idempotent
+        try good.finish() // idempotent
 
         var badCRC = png
         let iend = try #require(PNGBytes.chunks(png).first { $0.type == "IEND" })
@@ -95,7 +97,8 @@ struct PNGRowReaderTests {
             }
         }
         let directory = try TemporaryDirectory()
-        let path = try directory.write(try PNGEncoder.encode(image, options: PNGEncodingOptions(compressionLevel: 1, effort: .fast)), to: "big.png")
+        let path = try directory.write(
+            try PNGEncoder.encode(image, options: PNGEncodingOptions(compressionLevel: 1, effort: .fast)), to: "big.png")
         let reader = try PNGRowReader(path: path)
         var row = [UInt8](repeating: 0, count: width * 4)
         for y in 0..<height {

@@ -7,8 +7,10 @@ import TrailMapTestSupport
 @Suite struct TileRendererTests {
     let dir = TrailMapTestSupport.TemporaryDirectory()
 
-    func source(_ name: String, width: Int, height: Int, bounds: GeoBounds, budget: Int = 1 << 30,
-                color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) throws -> GeoreferencedSource {
+    func source(
+        _ name: String, width: Int, height: Int, bounds: GeoBounds, budget: Int = 1 << 30,
+        color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)
+    ) throws -> GeoreferencedSource {
         let png = try TestSources.write(in: dir, name: name, width: width, height: height, bounds: bounds, color: color)
         let pyramid = try SourcePyramid(reader: try PNGRowReader(path: png), memoryBudget: budget, spillDirectory: dir.path)
         let g = try SidecarLocator.locate(image: png, width: width, height: height, worldFileCRS: .epsg4326)
@@ -44,11 +46,11 @@ import TrailMapTestSupport
         }
         let renderer = TileRenderer(resampling: method)
         var scratch = TileRenderer.Scratch()
-        let tile = TileID(z: 2, x: 1, y: 1)!  // holds 0..90 W, 0..66 N
+        let tile = TileID(z: 2, x: 1, y: 1)! // holds 0..90 W, 0..66 N
         let image = try #require(renderer.render(tile, sources: [s], scratch: &scratch))
         #expect(pixel(image, tile: tile, lon: -10, lat: 10) == [200, 200, 50, 255])
         #expect(pixel(image, tile: tile, lon: -30, lat: 10) == [0, 0, 0, 0], "outside the source is transparent")
-        let tile2 = TileID(z: 2, x: 2, y: 2)!  // 0..90 E, 0..66 S
+        let tile2 = TileID(z: 2, x: 2, y: 2)! // 0..90 E, 0..66 S
         let image2 = try #require(renderer.render(tile2, sources: [s], scratch: &scratch))
         #expect(pixel(image2, tile: tile2, lon: 10, lat: -10) == [20, 20, 50, 255])
         #expect(renderer.render(TileID(z: 2, x: 0, y: 0)!, sources: [s], scratch: &scratch) == nil)

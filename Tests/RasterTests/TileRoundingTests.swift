@@ -64,7 +64,7 @@ struct TileRoundingTests {
     @Test func splitRoundsToNearestAndNamesTheOtherNeighbour() {
         let cases: [(Float, UInt8, UInt8)] = [
             (3, 3, 3), (3.2, 3, 4), (3.7, 4, 3), (3.5, 4, 3), (0.3, 0, 1), (254.7, 255, 254), (255, 255, 255),
-            (0, 0, 0), (-2, 0, 0), (300, 255, 255), (7.0004, 7, 7), (6.9997, 7, 7), (7.01, 7, 8),
+            (0, 0, 0), (-2, 0, 0), (300, 255, 255), (7.0004, 7, 7), (6.9997, 7, 7), (7.01, 7, 8)
         ]
         for (value, rounded, other) in cases {
             let got = RoundingPair.split(value)
@@ -74,7 +74,9 @@ struct TileRoundingTests {
 
     @Test func theOtherNeighbourOfAnIntegerMean() {
         // (sum, count) → nearest (halves up) and the other neighbour.
-        let cases: [(Int, Int, UInt8, UInt8)] = [(7, 4, 2, 1), (5, 4, 1, 2), (6, 4, 2, 1), (8, 4, 2, 2), (1020, 4, 255, 255), (1019, 4, 255, 254)]
+        let cases: [(Int, Int, UInt8, UInt8)] = [
+            (7, 4, 2, 1), (5, 4, 1, 2), (6, 4, 2, 1), (8, 4, 2, 2), (1020, 4, 255, 255), (1019, 4, 255, 254)
+        ]
         for (sum, count, rounded, other) in cases {
             #expect(UInt8((sum + count / 2) / count) == rounded)
             #expect(RoundingPair.other(sum: sum, count: count, rounded: rounded) == other, "\(sum)/\(count)")
@@ -83,9 +85,11 @@ struct TileRoundingTests {
 
     @Test(arguments: [(false, true), (false, false), (true, true), (true, false)])
     func compactStoresEachByteOrItsAlternateAndIsSmaller(gray: Bool, opaque: Bool) throws {
-        let image = Self.image(width: 256, height: 256, gray: gray, alpha: { x, y in
-            opaque ? 255 : (x + y < 40 ? 0 : x < 60 ? UInt8(4 * x) : 255)
-        })
+        let image = Self.image(
+            width: 256, height: 256, gray: gray,
+            alpha: { x, y in
+                opaque ? 255 : (x + y < 40 ? 0 : x < 60 ? UInt8(4 * x) : 255)
+            })
         let nearest = try PNGEncoder.encode(image, options: PNGEncodingOptions(compressionLevel: 7, effort: .fast))
         #expect(try PNGDecoder.decode(nearest) == image)
         let compact = try PNGEncoder.encode(image, options: Self.compact)
@@ -107,7 +111,8 @@ struct TileRoundingTests {
                 #expect(flexible.alternates != nil)
                 for choice in PNGLibdeflateTests.choices {
                     let png = try flexible.encode(.libdeflate(level: 6, filters: CPNG_ALL_FILTERS, choice: choice, searchLevel: 0))
-                    _ = Self.expectWithinAlternates(try PNGDecoder.decode(png), image, "\(width)×\(height) type \(layout.colorType) choice \(choice)")
+                    _ = Self.expectWithinAlternates(
+                        try PNGDecoder.decode(png), image, "\(width)×\(height) type \(layout.colorType) choice \(choice)")
                 }
             }
         }
@@ -152,12 +157,12 @@ struct TileRoundingTests {
         func child(_ v: UInt8) -> RGBAImage { RGBAImage(width: 4, height: 4, fill: (v, v, 9, 255)) }
         // The top-left parent pixel averages one pixel of each of rows 0-1, columns 0-1 of child 0.
         var c = child(2)
-        c.pixels[0] = 1  // 1, 2, 2, 2 → 1.75: stored 2, alternate 1; blue 9 is whole
+        c.pixels[0] = 1 // 1, 2, 2, 2 → 1.75: stored 2, alternate 1; blue 9 is whole
         let parent = try #require(TileDownsampler.parent(of: [c, nil, nil, nil], tileSize: 4))
         let alt = try #require(parent.roundingAlternates)
         #expect(Array(parent.pixels[0..<4]) == [2, 2, 9, 255])
         #expect(Array(alt[0..<4]) == [1, 2, 9, 255])
-        #expect(Array(alt[4..<8]) == [2, 2, 9, 255])  // 2, 2, 2, 2: whole
+        #expect(Array(alt[4..<8]) == [2, 2, 9, 255]) // 2, 2, 2, 2: whole
     }
 
     @Test func compositesCarryTheAlternatesOfThePixelsTheyKeep() {

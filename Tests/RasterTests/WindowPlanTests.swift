@@ -12,8 +12,10 @@ import TrailMapTestSupport
     @Test func chunkedReadsEqualTheWholeWindowsRead() throws {
         // 301 × 203: odd sizes, so chunks at the right and bottom edges are partial blocks; a
         // transparent stripe and noise so that alpha weighting and rounding both matter.
-        let png = try TestSources.write(in: dir, name: "noise", width: 301, height: 203,
-                                        bounds: GeoBounds(west: 0, south: 0, east: 3, north: 2)) { c, r in
+        let png = try TestSources.write(
+            in: dir, name: "noise", width: 301, height: 203,
+            bounds: GeoBounds(west: 0, south: 0, east: 3, north: 2)
+        ) { c, r in
             let v = (c &* 7919 &+ r &* 104_729 &+ c &* r) % 251
             return (UInt8(v), UInt8((v * 3) % 256), UInt8(255 - v), c % 37 < 5 ? 0 : UInt8(128 + v / 2))
         }
@@ -38,8 +40,10 @@ import TrailMapTestSupport
     }
 
     @Test func aWindowTooLargeToReduceIsAClearError() throws {
-        let png = try TestSources.write(in: dir, name: "small", width: 64, height: 64,
-                                        bounds: GeoBounds(west: 0, south: 0, east: 1, north: 1)) { _, _ in (1, 2, 3, 255) }
+        let png = try TestSources.write(
+            in: dir, name: "small", width: 64, height: 64,
+            bounds: GeoBounds(west: 0, south: 0, east: 1, north: 1)
+        ) { _, _ in (1, 2, 3, 255) }
         let pyramid = try SourcePyramid(reader: try PNGRowReader(path: png), memoryBudget: 1 << 30, spillDirectory: dir.path)
         let plan = WindowPlan(levels: [pyramid.levels[0]], factor: 4)
         var out = [UInt8]()

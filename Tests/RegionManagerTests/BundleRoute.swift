@@ -43,7 +43,8 @@ final class BundleRoute: Sendable {
             var start = 0, end = data.count - 1
             var partial = false
             if let range = request.header("range"), range.hasPrefix("bytes="),
-               request.header("if-range").map({ $0 == etag }) ?? true {
+                request.header("if-range").map({ $0 == etag }) ?? true
+            {
                 let parts = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
                 if parts.count == 2, let a = Int(parts[0]) {
                     guard a < data.count else {
@@ -55,9 +56,10 @@ final class BundleRoute: Sendable {
                     s.rangeStarts.append(Int64(a))
                 }
             }
-            var response = TestHTTPServer.Response(status: partial ? 206 : 200,
-                                                   headers: [("ETag", etag), ("Accept-Ranges", "bytes")],
-                                                   body: data.subdata(in: start..<(end + 1)))
+            var response = TestHTTPServer.Response(
+                status: partial ? 206 : 200,
+                headers: [("ETag", etag), ("Accept-Ranges", "bytes")],
+                body: data.subdata(in: start..<(end + 1)))
             if partial { response.headers.append(("Content-Range", "bytes \(start)-\(end)/\(data.count)")) }
             if let cut = s.cutAtOffset, s.cutsLeft > 0, cut >= Int64(start), cut <= Int64(end) {
                 s.cutsLeft -= 1

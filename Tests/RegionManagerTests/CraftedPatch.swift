@@ -27,7 +27,9 @@ enum CraftedPatch {
     /// `meta_del` are empty tables.
     static func write(to path: String, from: String, to: String, put: String) throws {
         try? FileManager.default.removeItem(atPath: path)
-        try sqlite(path, """
+        try sqlite(
+            path,
+            """
             CREATE TABLE patch (name TEXT PRIMARY KEY, value TEXT NOT NULL);
             INSERT INTO patch VALUES ('format', 'trailmap-patch-1'), ('from_version', '1'), ('to_version', '2'),
                                      ('from_content', '\(from)'), ('to_content', '\(to)');
@@ -58,7 +60,9 @@ enum CraftedPatch {
 
     /// The same rows added to a bundle (TrailMap layout) directly: what applying such a patch makes of it.
     static func addRows(_ rows: Int, bytes: Int = 8192, to bundle: String) throws {
-        try sqlite(bundle, """
+        try sqlite(
+            bundle,
+            """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows - 1))
               INSERT INTO images (tile_id, tile_data) SELECT 'row-' || i, CAST(printf('%.\(bytes)d', i) AS BLOB) FROM n;
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows - 1))
@@ -67,5 +71,6 @@ enum CraftedPatch {
     }
 
     /// A `put` that is a real, empty table, as a patch has.
-    static let emptyPut = "CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL, PRIMARY KEY (zoom_level, tile_column, tile_row))"
+    static let emptyPut =
+        "CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL, PRIMARY KEY (zoom_level, tile_column, tile_row))"
 }

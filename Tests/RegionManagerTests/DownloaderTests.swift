@@ -29,7 +29,9 @@ import TrailMapTestSupport
     func resumesAfterACut(at offset: Int) async throws {
         let dir = TemporaryDirectory()
         let route = BundleRoute(data: file)
-        route.state.withLock { $0.cutAtOffset = Int64(offset); $0.cutsLeft = 1 }
+        route.state.withLock {
+            $0.cutAtOffset = Int64(offset); $0.cutsLeft = 1
+        }
         let server = try TestHTTPServer(handler: route.respond)
         let job = TestData.job(server, route, dir: dir.path)
         let downloader = Downloader(http: TestData.http(attempts: 1), chunkSize: chunk)
@@ -45,15 +47,18 @@ import TrailMapTestSupport
         #expect(route.rangeStarts[before] == kept)
         #expect(seen.values.first?.resumedFrom == kept)
         let installer = Installer(tilesDirectory: dir.path)
-        let installed = try installer.install(job.partial, productId: job.productId, sha256: route.sha256, size: route.size,
-                                              fileName: "region.mbtiles")
+        let installed = try installer.install(
+            job.partial, productId: job.productId, sha256: route.sha256, size: route.size,
+            fileName: "region.mbtiles")
         #expect(try FileDigest.sha256(path: installed) == FileDigest.sha256(data: file))
     }
 
     @Test func retriesACutChunkWithinOneRun() async throws {
         let dir = TemporaryDirectory()
         let route = BundleRoute(data: file)
-        route.state.withLock { $0.cutAtOffset = 150_000; $0.cutsLeft = 2 }
+        route.state.withLock {
+            $0.cutAtOffset = 150_000; $0.cutsLeft = 2
+        }
         let server = try TestHTTPServer(handler: route.respond)
         let job = TestData.job(server, route, dir: dir.path)
         try await Downloader(http: TestData.http(attempts: 4), chunkSize: chunk).download(job)
@@ -65,7 +70,9 @@ import TrailMapTestSupport
     @Test func partialOfAnotherVersionStartsAfresh() async throws {
         let dir = TemporaryDirectory()
         let old = BundleRoute(data: TestData.bytes(200_000, seed: 7))
-        old.state.withLock { $0.cutAtOffset = 150_000; $0.cutsLeft = 1 }
+        old.state.withLock {
+            $0.cutAtOffset = 150_000; $0.cutsLeft = 1
+        }
         let oldServer = try TestHTTPServer(handler: old.respond)
         let downloader = Downloader(http: TestData.http(), chunkSize: chunk)
         await #expect(throws: RegionManagerError.self) { try await downloader.download(TestData.job(oldServer, old, dir: dir.path)) }

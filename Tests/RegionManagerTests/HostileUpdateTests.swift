@@ -30,9 +30,10 @@ import TrailMapTestSupport
         }
 
         func summary() -> ProductSummary {
-            ProductSummary(productId: productId, title: "Hostile", category: "Test", price: Price(amount: "1.99", currency: "USD"),
-                           version: version.withLock { $0 }, size: bundle.size, sha256: bundle.sha256, minzoom: 3, maxzoom: 5,
-                           bounds: [-110, 36, -101, 42], tileset: "notes", status: .purchased)
+            ProductSummary(
+                productId: productId, title: "Hostile", category: "Test", price: Price(amount: "1.99", currency: "USD"),
+                version: version.withLock { $0 }, size: bundle.size, sha256: bundle.sha256, minzoom: 3, maxzoom: 5,
+                bounds: [-110, 36, -101, 42], tileset: "notes", status: .purchased)
         }
 
         func respond(_ request: TestHTTPServer.Request) -> TestHTTPServer.Response {
@@ -42,19 +43,29 @@ import TrailMapTestSupport
                 return StubStore.json(200, CatalogListing(categories: [], products: [summary()]))
             }
             if request.method == "GET", path.hasPrefix("/api/v1/catalog/") {
-                return StubStore.json(200, ProductDetail(summary: summary(), coverage: Coverage(productId: productId, title: "Hostile",
-                                                                                             west: -110, south: 36, east: -101, north: 42),
-                                                         previewTileURL: "/p.png", downloadURL: "/api/v1/downloads/x", tileJSONURL: "/t.json",
-                                                         publishedAt: "2026-11-26T00:00:00Z"))
+                return StubStore.json(
+                    200,
+                    ProductDetail(
+                        summary: summary(),
+                        coverage: Coverage(
+                            productId: productId, title: "Hostile",
+                            west: -110, south: 36, east: -101, north: 42),
+                        previewTileURL: "/p.png", downloadURL: "/api/v1/downloads/x", tileJSONURL: "/t.json",
+                        publishedAt: "2026-11-26T00:00:00Z"))
             }
             if request.method == "GET", path.hasPrefix("/api/v1/updates/") {
                 let link = PatchLink(fromVersion: 1, toVersion: 2, size: patch.size, sha256: patch.sha256, url: "/api/v1/patches/x/1-2")
-                return StubStore.json(200, ProductUpdate(productId: productId, fromVersion: 1, toVersion: 2, fullSize: bundle.size,
-                                                         sha256: bundle.sha256, contentHash: toContent, patches: [link]))
+                return StubStore.json(
+                    200,
+                    ProductUpdate(
+                        productId: productId, fromVersion: 1, toVersion: 2, fullSize: bundle.size,
+                        sha256: bundle.sha256, contentHash: toContent, patches: [link]))
             }
             if request.method == "GET", path.hasPrefix("/api/v1/patches/") { return patch.respond(request) }
             if request.method == "GET", path.hasPrefix("/api/v1/downloads/") { return bundle.respond(request) }
-            if request.method == "PUT", path.contains("/installs/") { return StubStore.json(200, InstallResult(productId: productId, version: 2)) }
+            if request.method == "PUT", path.contains("/installs/") {
+                return StubStore.json(200, InstallResult(productId: productId, version: 2))
+            }
             return StubStore.json(404, APIErrorBody(code: "not_found", message: "no route"))
         }
     }
@@ -67,8 +78,11 @@ import TrailMapTestSupport
                 tiles[t] = [UInt8](repeating: UInt8((t.x * 7 + t.y * 3 + z) & 255), count: 2500 + t.x % 50)
             }
         }
-        try TestBundle.write(tiles, to: path, metadata: BundleMetadata(name: "Base", bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42),
-                                                                       minZoom: 3, maxZoom: 8))
+        try TestBundle.write(
+            tiles, to: path,
+            metadata: BundleMetadata(
+                name: "Base", bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42),
+                minZoom: 3, maxZoom: 8))
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
@@ -81,8 +95,9 @@ import TrailMapTestSupport
         account.deviceServer = server.url.absoluteString
         account.deviceAccountId = "acc"
         try local.saveAccount(account)
-        return try RegionManager(state: local, server: server.url, installer: Installer(tilesDirectory: tiles, storageBudget: budget),
-                                 http: TestData.http(attempts: 2), chunkSize: 64 * 1024)
+        return try RegionManager(
+            state: local, server: server.url, installer: Installer(tilesDirectory: tiles, storageBudget: budget),
+            http: TestData.http(attempts: 2), chunkSize: 64 * 1024)
     }
 
     /// Finding 8: a 36 KB patch whose `put` is a recursive view of 4,000 distinct 8 KiB tiles,
@@ -162,8 +177,9 @@ import TrailMapTestSupport
         let content = try ContentHash.of(bundle: tmp.file("v1.mbtiles")).hash
         // A harmless patch (real tables, nothing to change) whose result checks out.
         try CraftedPatch.write(to: tmp.file("same.patch"), from: content, to: content, put: CraftedPatch.emptyPut)
-        let store = HostileStore(productId: id, bundle: base, patch: try Data(contentsOf: URL(fileURLWithPath: tmp.file("same.patch"))),
-                                 toContent: content)
+        let store = HostileStore(
+            productId: id, bundle: base, patch: try Data(contentsOf: URL(fileURLWithPath: tmp.file("same.patch"))),
+            toContent: content)
         let server = try TestHTTPServer(handler: store.respond)
         defer { server.stop() }
         let m = try Self.manager(server, state: tmp.file("state"), tiles: tmp.file("Tiles"))
@@ -173,8 +189,11 @@ import TrailMapTestSupport
         try base.write(to: URL(fileURLWithPath: bundle))
         let victim = tmp.file("victim/notes.patched")
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
-        try m.state.saveRegistry([id: InstalledRegion(productId: id, title: "Hostile", version: 1, sha256: store.bundle.sha256,
-                                                      size: Int64(base.count), file: bundle, installedAt: Date())])
+        try m.state.saveRegistry([
+            id: InstalledRegion(
+                productId: id, title: "Hostile", version: 1, sha256: store.bundle.sha256,
+                size: Int64(base.count), file: bundle, installedAt: Date())
+        ])
         store.version.withLock { $0 = 2 }
 
         await #expect(throws: RegionManagerError.unsafeName(field: "product id", value: id)) { _ = try await m.update() }

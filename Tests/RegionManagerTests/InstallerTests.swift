@@ -20,8 +20,9 @@ import TrailMapTestSupport
         try await Downloader(http: TestData.http(), chunkSize: 50_000).download(job)
         let installer = Installer(tilesDirectory: dir.path)
         #expect(throws: RegionManagerError.self) {
-            try installer.install(job.partial, productId: job.productId, sha256: route.sha256, size: route.size,
-                                  fileName: "region.mbtiles")
+            try installer.install(
+                job.partial, productId: job.productId, sha256: route.sha256, size: route.size,
+                fileName: "region.mbtiles")
         }
         #expect(!FileManager.default.fileExists(atPath: job.partial.path))
         #expect(!FileManager.default.fileExists(atPath: job.partial.sidecarPath))
@@ -35,8 +36,9 @@ import TrailMapTestSupport
         try file.prefix(1000).write(to: URL(fileURLWithPath: partial.path))
         let installer = Installer(tilesDirectory: dir.path)
         do {
-            try installer.install(partial, productId: "p", sha256: FileDigest.sha256(data: file), size: Int64(file.count),
-                                  fileName: "p.mbtiles")
+            try installer.install(
+                partial, productId: "p", sha256: FileDigest.sha256(data: file), size: Int64(file.count),
+                fileName: "p.mbtiles")
             Issue.record("a truncated file was installed")
         } catch let error as RegionManagerError {
             guard case .checksumMismatch = error else { Issue.record("unexpected \(error)"); return }

@@ -37,8 +37,9 @@ import TrailMapTestSupport
 
     @Test func registrySurvivesANewInstance() throws {
         let tmp = TemporaryDirectory()
-        let region = InstalledRegion(productId: "com.x.a", title: "A", version: 2, sha256: "ab", size: 10,
-                                     file: "/t/a.mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let region = InstalledRegion(
+            productId: "com.x.a", title: "A", version: 2, sha256: "ab", size: 10,
+            file: "/t/a.mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
         try LocalState(directory: tmp.path).updateRegistry { $0[region.productId] = region }
         var account = AccountState(server: "http://s")
         account.deviceId = "d1"
@@ -59,8 +60,9 @@ import TrailMapTestSupport
             group.enter()
             Thread {
                 for i in 0..<25 {
-                    let region = InstalledRegion(productId: "com.x.\(t).\(i)", title: nil, version: 1, sha256: "ab", size: 10,
-                                                 file: "/t/\(t)-\(i).mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
+                    let region = InstalledRegion(
+                        productId: "com.x.\(t).\(i)", title: nil, version: 1, sha256: "ab", size: 10,
+                        file: "/t/\(t)-\(i).mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
                     do { try state.updateRegistry { $0[region.productId] = region } } catch { failures.withLock { $0.append("\(error)") } }
                 }
                 group.leave()

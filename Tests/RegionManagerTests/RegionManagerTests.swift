@@ -12,8 +12,10 @@ import TrailMapTestSupport
 @Suite struct RegionManagerTests {
     let id = StubStore.productId
 
-    func manager(_ server: TestHTTPServer, state: String, tiles: String, budget: Int64? = nil,
-                 freeSpace: @escaping Installer.FreeSpace = Installer.systemFreeSpace) throws -> RegionManager {
+    func manager(
+        _ server: TestHTTPServer, state: String, tiles: String, budget: Int64? = nil,
+        freeSpace: @escaping Installer.FreeSpace = Installer.systemFreeSpace
+    ) throws -> RegionManager {
         let local = try LocalState(directory: state)
         if try local.loadAccount() == nil {
             var account = AccountState(server: server.url.absoluteString)
@@ -24,9 +26,10 @@ import TrailMapTestSupport
             account.deviceAccountId = "acc"
             try local.saveAccount(account)
         }
-        return try RegionManager(state: local, server: server.url,
-                                 installer: Installer(tilesDirectory: tiles, storageBudget: budget, freeSpace: freeSpace),
-                                 http: TestData.http(attempts: 2), chunkSize: 32 * 1024)
+        return try RegionManager(
+            state: local, server: server.url,
+            installer: Installer(tilesDirectory: tiles, storageBudget: budget, freeSpace: freeSpace),
+            http: TestData.http(attempts: 2), chunkSize: 32 * 1024)
     }
 
     @Test func installUninstallReinstall() async throws {
@@ -46,7 +49,7 @@ import TrailMapTestSupport
 
         let again = try await m.install(id)
         #expect(again.alreadyInstalled)
-        #expect(store.downloads == 4)  // 100,000 bytes in 32 KiB chunks, once
+        #expect(store.downloads == 4) // 100,000 bytes in 32 KiB chunks, once
 
         let removed = try await m.uninstall(id)
         #expect(removed.freedBytes == 100_000)
@@ -83,7 +86,9 @@ import TrailMapTestSupport
         let v1Hash = store.route.sha256
 
         let v2 = TestData.bytes(120_000, seed: 9)
-        store.route.state.withLock { $0.data = v2; $0.sha256 = FileDigest.sha256(data: v2); $0.corruptAt = 5 }
+        store.route.state.withLock {
+            $0.data = v2; $0.sha256 = FileDigest.sha256(data: v2); $0.corruptAt = 5
+        }
         store.version.withLock { $0 = 2 }
         #expect(try await m.status().regions.first?.status == .updateAvailable)
         await #expect(throws: RegionManagerError.self) { _ = try await m.update() }
@@ -158,13 +163,16 @@ import TrailMapTestSupport
         let m = try manager(server, state: tmp.file("state"), tiles: tmp.file("Tiles"))
         try FileManager.default.createDirectory(atPath: tmp.file("Tiles"), withIntermediateDirectories: true)
         let partial = PartialDownload(productId: id, directory: tmp.file("Tiles"))
-        let fd = open(partial.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)  // CLOEXEC: a child process spawned meanwhile by another test must not keep the lock
+        // CLOEXEC: a child process spawned meanwhile by another test must not keep the lock.
+        let fd = open(partial.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         #expect(flock(fd, LOCK_EX) == 0)
         await #expect(throws: RegionManagerError.downloadInProgress(id)) { _ = try await m.install(id) }
         #expect(store.downloads == 0)
         close(fd)
         // A download that fails half-way keeps its partial to resume, but not its lock file.
-        store.route.state.withLock { $0.cutAtOffset = 5000; $0.cutsLeft = 2 }
+        store.route.state.withLock {
+            $0.cutAtOffset = 5000; $0.cutsLeft = 2
+        }
         await #expect(throws: RegionManagerError.self) { _ = try await m.install(id) }
         #expect(partial.bytesOnDisk > 0 && !FileManager.default.fileExists(atPath: partial.lockPath))
         _ = try await m.install(id)

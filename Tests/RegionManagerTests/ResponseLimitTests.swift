@@ -15,8 +15,9 @@ import TrailMapTestSupport
     static let socketSlack = 8 << 20
 
     func job(_ server: TestHTTPServer, dir: String) -> Downloader.Job {
-        Downloader.Job(url: server.url.appendingPathComponent("api/v1/downloads/r"), token: "t", productId: "r",
-                       sha256: String(repeating: "0", count: 64), size: Self.size, partial: PartialDownload(productId: "r", directory: dir))
+        Downloader.Job(
+            url: server.url.appendingPathComponent("api/v1/downloads/r"), token: "t", productId: "r",
+            sha256: String(repeating: "0", count: 64), size: Self.size, partial: PartialDownload(productId: "r", directory: dir))
     }
 
     // Hardening finding 10 (docs/notes/hardening.md).
@@ -40,8 +41,9 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let sent = ByteCounter()
         let server = try TestHTTPServer { _ in
-            TestHTTPServer.Response(status: 206, headers: [("Content-Range", "bytes 0-65535/\(Self.size)")],
-                                    flood: .init(count: 1 << 30, declaredLength: nil, sent: sent))
+            TestHTTPServer.Response(
+                status: 206, headers: [("Content-Range", "bytes 0-65535/\(Self.size)")],
+                flood: .init(count: 1 << 30, declaredLength: nil, sent: sent))
         }
         await #expect(throws: RegionManagerError.self) {
             try await Downloader(http: TestData.http(), chunkSize: 64 << 10).download(job(server, dir: dir.path))
@@ -55,8 +57,9 @@ import TrailMapTestSupport
     @Test func anAPIAnswerIsCappedInMemory() async throws {
         let sent = ByteCounter()
         let server = try TestHTTPServer { _ in
-            TestHTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
-                                    flood: .init(count: 1 << 30, declaredLength: nil, sent: sent))
+            TestHTTPServer.Response(
+                status: 200, headers: [("Content-Type", "application/json")],
+                flood: .init(count: 1 << 30, declaredLength: nil, sent: sent))
         }
         let http = RetryingHTTPClient(retry: .none, timeout: 10, maxBodyBytes: 1 << 20)
         await #expect(throws: RegionManagerError.self) {

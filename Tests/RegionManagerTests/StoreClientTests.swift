@@ -10,7 +10,9 @@ import TrailMapAPI
     @Test func retriesServiceUnavailableWithBackoffThenSucceeds() async throws {
         let count = Mutex(0)
         let server = try TestHTTPServer { _ in
-            let n = count.withLock { $0 += 1; return $0 }
+            let n = count.withLock {
+                $0 += 1; return $0
+            }
             return n <= 2 ? .json(503, #"{"error":{"code":"unavailable","message":"busy"}}"#) : .json(200, Self.catalogJSON)
         }
         let client = StoreClient(server: server.url, http: TestData.http(attempts: 4))
@@ -18,7 +20,7 @@ import TrailMapAPI
         let listing = try await client.catalog(deviceId: nil)
         #expect(listing.products.isEmpty)
         #expect(count.withLock { $0 } == 3)
-        #expect(ContinuousClock.now - started >= .milliseconds(30))  // 10 ms + 20 ms of backoff
+        #expect(ContinuousClock.now - started >= .milliseconds(30)) // 10 ms + 20 ms of backoff
     }
 
     @Test func givesUpAfterTheLastAttemptWithAClearMessage() async throws {
@@ -63,7 +65,9 @@ import TrailMapAPI
 
     @Test func missingTokenFailsWithoutARequest() async throws {
         let count = Mutex(0)
-        let server = try TestHTTPServer { _ in count.withLock { $0 += 1 }; return .json(200, "{}") }
+        let server = try TestHTTPServer { _ in
+            count.withLock { $0 += 1 }; return .json(200, "{}")
+        }
         await #expect(throws: RegionManagerError.notLoggedIn(server: server.url.absoluteString)) {
             _ = try await StoreClient(server: server.url, http: TestData.http()).entitlements()
         }
@@ -84,15 +88,20 @@ import TrailMapAPI
     }
 
     @Test func productDetailCarriesTheLevelsOfDetail() async throws {
-        var summary = ProductSummary(productId: "quads", title: "Quads", category: "States", price: Price(amount: "4.99", currency: "USD"),
-                                     version: 1, size: 1, sha256: "ab", minzoom: 12, maxzoom: 15, bounds: [0, 0, 1, 1], tileset: "quads",
-                                     status: .forSale)
-        summary.levels = [ProductLevel(name: "quads-7.5", title: "7.5-minute maps", kind: "series", minzoom: 12, maxzoom: 15,
-                                       summary: "7.5-minute maps, zooms 12–15")]
+        var summary = ProductSummary(
+            productId: "quads", title: "Quads", category: "States", price: Price(amount: "4.99", currency: "USD"),
+            version: 1, size: 1, sha256: "ab", minzoom: 12, maxzoom: 15, bounds: [0, 0, 1, 1], tileset: "quads",
+            status: .forSale)
+        summary.levels = [
+            ProductLevel(
+                name: "quads-7.5", title: "7.5-minute maps", kind: "series", minzoom: 12, maxzoom: 15,
+                summary: "7.5-minute maps, zooms 12–15")
+        ]
         summary.levelsSummary = "7.5-minute maps, zooms 12–15"
-        let detail = ProductDetail(summary: summary, coverage: Coverage(productId: "quads", title: "Quads", west: 0, south: 0, east: 1, north: 1),
-                                   previewTileURL: "/tiles/quads/12/0/0.png", downloadURL: "/api/v1/downloads/quads",
-                                   tileJSONURL: "/tiles/quads.json", publishedAt: "2026-11-22T01:02:03Z")
+        let detail = ProductDetail(
+            summary: summary, coverage: Coverage(productId: "quads", title: "Quads", west: 0, south: 0, east: 1, north: 1),
+            previewTileURL: "/tiles/quads/12/0/0.png", downloadURL: "/api/v1/downloads/quads",
+            tileJSONURL: "/tiles/quads.json", publishedAt: "2026-11-22T01:02:03Z")
         let server = try TestHTTPServer { _ in StubStore.json(200, detail) }
         let p = try await StoreClient(server: server.url, http: TestData.http()).product("quads", deviceId: nil)
         #expect(p == detail)

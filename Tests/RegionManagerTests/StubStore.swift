@@ -19,17 +19,20 @@ final class StubStore: Sendable {
 
     func product() -> ProductSummary {
         let kind = kind.withLock { $0 }
-        return ProductSummary(productId: Self.productId, title: "Test Region", category: "States/Test", price: Price(amount: "1.99", currency: "USD"),
-                              version: version.withLock { $0 }, size: route.size, sha256: route.sha256, minzoom: 0, maxzoom: 4,
-                              bounds: [-10, -10, 10, 10], tileset: "test", status: status.withLock { $0 }, kind: kind,
-                              area: kind == .areaProduct ? AreaTerms(maxBytes: 10 << 20, sources: ["test.mbtiles"]) : nil,
-                              areaOf: kind == .area ? "com.test.areas" : nil)
+        return ProductSummary(
+            productId: Self.productId, title: "Test Region", category: "States/Test", price: Price(amount: "1.99", currency: "USD"),
+            version: version.withLock { $0 }, size: route.size, sha256: route.sha256, minzoom: 0, maxzoom: 4,
+            bounds: [-10, -10, 10, 10], tileset: "test", status: status.withLock { $0 }, kind: kind,
+            area: kind == .areaProduct ? AreaTerms(maxBytes: 10 << 20, sources: ["test.mbtiles"]) : nil,
+            areaOf: kind == .area ? "com.test.areas" : nil)
     }
 
     func detail() -> ProductDetail {
-        ProductDetail(summary: product(), coverage: Coverage(productId: Self.productId, title: "Test Region", west: -10, south: -10, east: 10, north: 10),
-                      previewTileURL: "/tiles/test/0/0/0.png", downloadURL: "/api/v1/downloads/\(Self.productId)",
-                      tileJSONURL: "/tiles/test.json", publishedAt: "2026-11-22T01:02:03Z")
+        ProductDetail(
+            summary: product(),
+            coverage: Coverage(productId: Self.productId, title: "Test Region", west: -10, south: -10, east: 10, north: 10),
+            previewTileURL: "/tiles/test/0/0/0.png", downloadURL: "/api/v1/downloads/\(Self.productId)",
+            tileJSONURL: "/tiles/test.json", publishedAt: "2026-11-22T01:02:03Z")
     }
 
     /// A JSON answer of a TrailMapAPI body, as the server encodes it.
@@ -56,16 +59,24 @@ final class StubStore: Sendable {
         case ("POST", "/api/v1/sandbox/transactions"):
             return Self.json(201, SignedTransaction(signedTransaction: "header.payload.signature"))
         case ("POST", "/api/v1/purchases"):
-            let owned = purchases.withLock { $0 += 1; return $0 > 1 }
-            return Self.json(owned ? 200 : 201, PurchaseResult(productId: Self.productId, transactionId: "t1", originalTransactionId: "t1",
-                                                               alreadyOwned: owned, downloadURL: "/api/v1/downloads/\(Self.productId)"))
+            let owned = purchases.withLock {
+                $0 += 1; return $0 > 1
+            }
+            return Self.json(
+                owned ? 200 : 201,
+                PurchaseResult(
+                    productId: Self.productId, transactionId: "t1", originalTransactionId: "t1",
+                    alreadyOwned: owned, downloadURL: "/api/v1/downloads/\(Self.productId)"))
         case ("GET", "/api/v1/entitlements"):
             let revoked = status.withLock { $0 } == .revoked
-            return Self.json(200, EntitlementList(entitlements: [
-                Entitlement(productId: Self.productId, originalTransactionId: "t1", purchasedAt: "2026-11-22T01:02:03Z",
-                            status: revoked ? .revoked : .active, revokedReason: revoked ? "refund" : nil,
-                            downloadURL: "/api/v1/downloads/\(Self.productId)"),
-            ]))
+            return Self.json(
+                200,
+                EntitlementList(entitlements: [
+                    Entitlement(
+                        productId: Self.productId, originalTransactionId: "t1", purchasedAt: "2026-11-22T01:02:03Z",
+                        status: revoked ? .revoked : .active, revokedReason: revoked ? "refund" : nil,
+                        downloadURL: "/api/v1/downloads/\(Self.productId)")
+                ]))
         default:
             return Self.json(404, APIErrorBody(code: "not_found", message: "no route"))
         }

@@ -16,11 +16,13 @@ enum TestData {
 
     /// Fast retries for tests.
     static func http(attempts: Int = 1) -> RetryingHTTPClient {
-        RetryingHTTPClient(retry: RetryPolicy(attempts: attempts, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)), timeout: 10)
+        RetryingHTTPClient(
+            retry: RetryPolicy(attempts: attempts, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)), timeout: 10)
     }
 
     static func job(_ server: TestHTTPServer, _ route: BundleRoute, dir: String, id: String = "com.test.region") -> Downloader.Job {
-        Downloader.Job(url: server.url.appendingPathComponent("api/v1/downloads/\(id)"), token: "t", productId: id,
-                       sha256: route.sha256, size: route.size, partial: PartialDownload(productId: id, directory: dir))
+        Downloader.Job(
+            url: server.url.appendingPathComponent("api/v1/downloads/\(id)"), token: "t", productId: id,
+            sha256: route.sha256, size: route.size, partial: PartialDownload(productId: id, directory: dir))
     }
 }

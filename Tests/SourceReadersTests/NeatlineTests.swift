@@ -72,12 +72,14 @@ import Testing
             let w = n.drawnWindow(width: 100, height: 80, coarsest: (Double(scale), Double(scale)))
             // The ring's box is x 5.3...88.7, y 3.2...71.4.
             let g = Double(scale) / 2 + 2
-            #expect(Double(w.x0) >= 5.3 - g && Double(w.x1) <= 88.7 + g && Double(w.y0) >= 3.2 - g && Double(w.y1) <= 71.4 + g,
-                    "\(w) is near the ring's box at scale \(scale)")
+            #expect(
+                Double(w.x0) >= 5.3 - g && Double(w.x1) <= 88.7 + g && Double(w.y0) >= 3.2 - g && Double(w.y1) <= 71.4 + g,
+                "\(w) is near the ring's box at scale \(scale)")
             for j in 0..<(80 / scale) {
                 for i in 0..<(100 / scale) where n.contains(x: (Double(i) + 0.5) * Double(scale), y: (Double(j) + 0.5) * Double(scale)) {
-                    #expect(i * scale >= w.x0 && (i + 1) * scale <= w.x1 && j * scale >= w.y0 && (j + 1) * scale <= w.y1,
-                            "level pixel \(i),\(j) at scale \(scale) lies outside \(w)")
+                    #expect(
+                        i * scale >= w.x0 && (i + 1) * scale <= w.x1 && j * scale >= w.y0 && (j + 1) * scale <= w.y1,
+                        "level pixel \(i),\(j) at scale \(scale) lies outside \(w)")
                 }
             }
         }

@@ -13,8 +13,9 @@ import TrailMapTestSupport
 
     @Test(arguments: [("DPI=144", "Block=800x1"), ("DPI=1500", "Block=1024x1024")])
     func theCopyHoldsThePagesPixels(dpi: String, blocks: String) throws {
-        let png = try TestSources.write(in: dir, name: "page-src", width: 400, height: 400, bounds: RasterDatasetTests.box,
-                                        color: TestPatterns.checkerboard(cell: 7))
+        let png = try TestSources.write(
+            in: dir, name: "page-src", width: 400, height: 400, bounds: RasterDatasetTests.box,
+            color: TestPatterns.checkerboard(cell: 7))
         let tif = dir.file("page.tif")
         try GDALTools.translate(png, tif, ["-a_srs", "EPSG:4326"])
         let pdf = dir.file("page.pdf")

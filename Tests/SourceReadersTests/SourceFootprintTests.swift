@@ -26,8 +26,9 @@ import TileGeometry
     @Test func aUTMSheetReachesItsTopEdgesMiddle() throws {
         let utm = try SpatialReference(userInput: "EPSG:32613")
         // Eastings 450-550 km (the central meridian at 500 km is the grid's middle column), northings 4400-4500 km.
-        let f = try SourceFootprint(path: "utm.tif", width: 1000, height: 1000, crs: utm,
-                                    georeferencing: Self.northUp(west: 450_000, north: 4_500_000, size: 100))
+        let f = try SourceFootprint(
+            path: "utm.tif", width: 1000, height: 1000, crs: utm,
+            georeferencing: Self.northUp(west: 450_000, north: 4_500_000, size: 100))
         let topLeft = try Self.degrees(450_000, 4_500_000, from: utm), topRight = try Self.degrees(550_000, 4_500_000, from: utm)
         let bottomLeft = try Self.degrees(450_000, 4_400_000, from: utm)
         let topMiddle = try Self.degrees(500_000, 4_500_000, from: utm)
@@ -45,8 +46,9 @@ import TileGeometry
     /// two parts that meet at the antimeridian, bounds over every longitude.
     @Test func aUTMSheetAcrossTheAntimeridianIsTwoParts() throws {
         let utm = try SpatialReference(userInput: "EPSG:32660")
-        let f = try SourceFootprint(path: "zone60.tif", width: 500, height: 600, crs: utm,
-                                    georeferencing: Self.northUp(west: 700_000, north: 6_000_000, size: 200))
+        let f = try SourceFootprint(
+            path: "zone60.tif", width: 500, height: 600, crs: utm,
+            georeferencing: Self.northUp(west: 700_000, north: 6_000_000, size: 200))
         let bottomLeft = try Self.degrees(700_000, 5_880_000, from: utm), topRight = try Self.degrees(800_000, 6_000_000, from: utm)
         let topLeft = try Self.degrees(700_000, 6_000_000, from: utm), bottomRight = try Self.degrees(800_000, 5_880_000, from: utm)
         #expect(bottomLeft.lon > 0 && topLeft.lon < 0, "the sheet crosses 180° along its left edge")
@@ -65,19 +67,22 @@ import TileGeometry
     /// A grid in degrees from 170° to 200°: wrapped into two parts, with its tiles mapped through
     /// a window at its middle longitude.
     @Test func degreesPast180GetAWindow() throws {
-        let f = try SourceFootprint(path: "pacific.tif", width: 240, height: 160, crs: .wgs84,
-                                    georeferencing: Self.northUp(west: 170, north: 10, size: 0.125))
+        let f = try SourceFootprint(
+            path: "pacific.tif", width: 240, height: 160, crs: .wgs84,
+            georeferencing: Self.northUp(west: 170, north: 10, size: 0.125))
         #expect(f.longitudeWindow == 185)
         #expect(f.bounds == GeoBounds(west: -180, south: -10, east: 180, north: 10))
-        #expect(f.parts == [GeoBounds(west: 170, south: -10, east: 180, north: 10), GeoBounds(west: -180, south: -10, east: -160, north: 10)])
+        #expect(
+            f.parts == [GeoBounds(west: 170, south: -10, east: 180, north: 10), GeoBounds(west: -180, south: -10, east: -160, north: 10)])
     }
 
     /// A polar stereographic raster around the North Pole: every longitude, up to 90° (which no
     /// grid point reaches), down to its corners' latitude; Web Mercator clips it at 85.05°.
     @Test func aRasterAroundThePoleReachesIt() throws {
         let polar = try SpatialReference(userInput: "EPSG:3413")
-        let f = try SourceFootprint(path: "arctic.tif", width: 100, height: 100, crs: polar,
-                                    georeferencing: Self.northUp(west: -600_000, north: 600_000, size: 12_000))
+        let f = try SourceFootprint(
+            path: "arctic.tif", width: 100, height: 100, crs: polar,
+            georeferencing: Self.northUp(west: -600_000, north: 600_000, size: 12_000))
         let corner = try Self.degrees(600_000, 600_000, from: polar)
         #expect(f.bounds.west == -180 && f.bounds.east == 180 && f.bounds.north == 90, "\(f.bounds)")
         #expect(abs(f.bounds.south - corner.lat) < 1e-6, "\(f.bounds) vs \(corner)")
@@ -90,9 +95,10 @@ import TileGeometry
     /// pole's arbitrary longitude not counted.
     @Test func aQuadrantTouchingThePoleKeepsItsLongitudes() throws {
         let polar = try SpatialReference(userInput: "EPSG:3413")
-        let f = try SourceFootprint(path: "arctic.tif", width: 100, height: 100, crs: polar,
-                                    georeferencing: Self.northUp(west: -600_000, north: 600_000, size: 12_000),
-                                    window: (x0: 50, y0: 50, x1: 100, y1: 100))
+        let f = try SourceFootprint(
+            path: "arctic.tif", width: 100, height: 100, crs: polar,
+            georeferencing: Self.northUp(west: -600_000, north: 600_000, size: 12_000),
+            window: (x0: 50, y0: 50, x1: 100, y1: 100))
         #expect(abs(f.bounds.west - -45) < 1e-6 && abs(f.bounds.east - 45) < 1e-6, "\(f.bounds)")
         #expect(abs(f.bounds.north - 90) < 1e-6, "\(f.bounds)")
         #expect(f.parts == [f.bounds])
@@ -101,8 +107,9 @@ import TileGeometry
     /// A raster wholly north of 85.05° is outside the Web Mercator range: an error naming it and its extent.
     @Test func aRasterBeyondMercatorIsRefused() {
         do {
-            let f = try SourceFootprint(path: "cap.tif", width: 80, height: 24, crs: .wgs84,
-                                        georeferencing: Self.northUp(west: 0, north: 89, size: 0.125))
+            let f = try SourceFootprint(
+                path: "cap.tif", width: 80, height: 24, crs: .wgs84,
+                georeferencing: Self.northUp(west: 0, north: 89, size: 0.125))
             Issue.record("a footprint: \(f)")
         } catch {
             #expect(error == .outsideMercator(path: "cap.tif", bounds: GeoBounds(west: 0, south: 86, east: 10, north: 89)), "\(error)")

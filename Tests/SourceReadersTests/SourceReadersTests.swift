@@ -9,7 +9,10 @@ import TrailMapTestSupport
         #expect(try SpatialReference(userInput: "EPSG:4326").kind == .epsg4326)
         #expect(try SpatialReference(userInput: "4326").kind == .epsg4326)
         #expect(try SpatialReference(userInput: "EPSG:3857").kind == .epsg3857)
-        #expect(try SpatialReference(userInput: "+proj=merc +a=6378137 +b=6378137 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +no_defs").kind == .epsg3857)
+        #expect(
+            try SpatialReference(
+                userInput: "+proj=merc +a=6378137 +b=6378137 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +no_defs"
+            ).kind == .epsg3857)
         let utm = try SpatialReference(userInput: "EPSG:32613")
         #expect(utm.kind == nil && utm.name.contains("UTM zone 13N"))
         let again = try SpatialReference(wkt: utm.wkt)
@@ -50,7 +53,10 @@ import TrailMapTestSupport
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -106, south: 39, east: -105, north: 40)
 
-    func make(_ name: String, _ args: [String], fromPNG: Bool = false, color: @escaping (Int, Int) -> (UInt8, UInt8, UInt8, UInt8) = TestSources.terrain) throws -> String {
+    func make(
+        _ name: String, _ args: [String], fromPNG: Bool = false,
+        color: @escaping (Int, Int) -> (UInt8, UInt8, UInt8, UInt8) = TestSources.terrain
+    ) throws -> String {
         let png = try TestSources.write(in: dir, name: name + "-src", width: 16, height: 8, bounds: Self.box, color: color)
         // An RGB GeoTIFF first (palette PNGs expanded), then the variant asked for.
         let rgb = dir.file(name + "-rgb.tif")
@@ -66,7 +72,9 @@ import TrailMapTestSupport
         let ds = try RasterDataset(path: path)
         let d = try ds.describe(options: options)
         var px = [UInt8](repeating: 7, count: d.width * d.height * 4)
-        try px.withUnsafeMutableBufferPointer { try ds.readRGBA(d, level: 0, x0: 0, y0: 0, width: d.width, height: d.height, into: $0.baseAddress!) }
+        try px.withUnsafeMutableBufferPointer {
+            try ds.readRGBA(d, level: 0, x0: 0, y0: 0, width: d.width, height: d.height, into: $0.baseAddress!)
+        }
         return (d, px)
     }
 
@@ -92,7 +100,8 @@ import TrailMapTestSupport
     }
 
     @Test func sixteenBitIsScaled() throws {
-        let wide = try make("wide", ["-b", "1", "-ot", "UInt16", "-scale", "0", "255", "1000", "3000"]) { c, _ in (UInt8(c * 16), 0, 0, 255) }
+        let wide = try make("wide", ["-b", "1", "-ot", "UInt16", "-scale", "0", "255", "1000", "3000"]) { c, _ in (UInt8(c * 16), 0, 0, 255)
+        }
         let (d, px) = try read(wide, options: ReadOptions(scale: (1000, 3000)))
         #expect(d.dataType == "UInt16" && d.scale?.min == 1000)
         #expect(px[0] == 0 && abs(Int(px[15 * 4]) - 240) <= 1)
@@ -118,13 +127,18 @@ import TrailMapTestSupport
     @Test func fewerThanEightBitsSpanTheirOwnRange() throws {
         for bits in [2, 4] {
             let top = (1 << bits) - 1
-            let narrow = try make("nbits\(bits)", ["-b", "1", "-scale", "0", "255", "0", "\(top)", "-co", "NBITS=\(bits)",
-                                                  "-co", "PHOTOMETRIC=MINISBLACK"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
+            let narrow = try make(
+                "nbits\(bits)",
+                [
+                    "-b", "1", "-scale", "0", "255", "0", "\(top)", "-co", "NBITS=\(bits)",
+                    "-co", "PHOTOMETRIC=MINISBLACK"
+                ]
+            ) { c, _ in (UInt8(c * 17), 0, 0, 255) }
             let (d, px) = try read(narrow)
             // Widened as read, not scaled: a layer's sources never share a range with it.
             #expect(d.layout == .gray && d.scale == nil && d.bitsPerSample == bits, "\(bits) bits")
             #expect(px[0] == 0 && px[15 * 4] == 255, "\(bits) bits: the top value is white, not \(px[15 * 4])")
-            let mid = 1 << (bits - 1)   // the first pixel of that value: column mid * 15 / top, rounded up
+            let mid = 1 << (bits - 1) // the first pixel of that value: column mid * 15 / top, rounded up
             let column = (0..<16).first { Int((Double($0 * 17) * Double(top) / 255).rounded()) == mid }!
             #expect(Int(px[column * 4]) == Int((Double(mid) * 255 / Double(top)).rounded()), "\(bits) bits: value \(mid)")
             let (given, gpx) = try read(narrow, options: ReadOptions(scale: (0, Double(2 * top))))
@@ -134,8 +148,13 @@ import TrailMapTestSupport
         #expect(try read(full).0.scale == nil && read(full).0.bitsPerSample == nil, "8-bit bands are read as they are")
 
         // Gray + alpha at 4 bits: GDAL writes the alpha band at the band's depth; both are widened.
-        let alpha = try make("nbits-alpha", ["-b", "1", "-b", "1", "-scale", "0", "255", "0", "15", "-colorinterp", "gray,alpha",
-                                             "-co", "NBITS=4", "-co", "ALPHA=YES", "-co", "PHOTOMETRIC=MINISBLACK"]) { c, _ in (UInt8(c * 17), 0, 0, 255) }
+        let alpha = try make(
+            "nbits-alpha",
+            [
+                "-b", "1", "-b", "1", "-scale", "0", "255", "0", "15", "-colorinterp", "gray,alpha",
+                "-co", "NBITS=4", "-co", "ALPHA=YES", "-co", "PHOTOMETRIC=MINISBLACK"
+            ]
+        ) { c, _ in (UInt8(c * 17), 0, 0, 255) }
         let (ad, apx) = try read(alpha)
         #expect(ad.layout == .grayAlpha && ad.alphaBitsPerSample == 4)
         #expect(apx[15 * 4] == 255 && apx[15 * 4 + 3] == 255 && apx[3] == 0 && apx[8 * 4 + 3] == 136, "\(Array(apx[0..<64]))")

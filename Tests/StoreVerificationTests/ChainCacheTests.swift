@@ -68,8 +68,9 @@ final class TestClock: @unchecked Sendable {
     @Test func entriesExpireAfterFifteenMinutesAndTheCacheIsBounded() async throws {
         let clock = TestClock()
         let fixture = try StoreFixture()
-        let verifier = try SignedDataVerifier(rootCertificates: [fixture.store.rootCertificateDER], bundleId: "com.trailmap.app",
-                                              environment: .sandbox, clock: { clock.now })
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [fixture.store.rootCertificateDER], bundleId: "com.trailmap.app",
+            environment: .sandbox, clock: { clock.now })
         let (jws, _) = try fixture.purchase()
         _ = try await verifier.verifyTransaction(jws)
         clock.advance(16 * 60)
@@ -80,8 +81,9 @@ final class TestClock: @unchecked Sendable {
         let key = fixture.store.leafKey.publicKey
         let now = Date()
         for i in 0..<40 {
-            cache.insert(key, for: Data([UInt8(i)]), validFrom: .distantPast, validUntil: .distantFuture,
-                         now: now.addingTimeInterval(Double(i)))
+            cache.insert(
+                key, for: Data([UInt8(i)]), validFrom: .distantPast, validUntil: .distantFuture,
+                now: now.addingTimeInterval(Double(i)))
         }
         #expect(cache.count == VerifiedChainCache.maximumCount)
         #expect(cache.publicKey(for: Data([39]), now: now, validationTime: now) != nil)

@@ -58,8 +58,10 @@ import TrailMapTestSupport
         let fixture = try StoreFixture()
         let now = SandboxStore.milliseconds(Date())
         func signed(_ data: StoreNotificationData?) throws -> String {
-            try fixture.store.sign(StoreNotification(notificationType: "TEST", notificationUUID: UUID().uuidString,
-                                                     data: data, signedDate: now))
+            try fixture.store.sign(
+                StoreNotification(
+                    notificationType: "TEST", notificationUUID: UUID().uuidString,
+                    data: data, signedDate: now))
         }
         let verifier = try fixture.verifier()
         let test = try await verifier.verifyNotification(
@@ -86,13 +88,16 @@ import TrailMapTestSupport
         var options = SandboxStoreOptions()
         options.environment = .production
         let fixture = try StoreFixture(options: options)
-        let verifier = try SignedDataVerifier(rootCertificates: [fixture.store.rootCertificateDER], bundleId: "com.trailmap.app",
-                                              environment: .production, appAppleId: 1234)
-        let payload = try fixture.store.sign(StoreNotification(
-            notificationType: "TEST", notificationUUID: UUID().uuidString,
-            data: StoreNotificationData(appAppleId: 999, bundleId: "com.trailmap.app", environment: "Production",
-                                        signedTransactionInfo: nil),
-            signedDate: SandboxStore.milliseconds(Date())))
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [fixture.store.rootCertificateDER], bundleId: "com.trailmap.app",
+            environment: .production, appAppleId: 1234)
+        let payload = try fixture.store.sign(
+            StoreNotification(
+                notificationType: "TEST", notificationUUID: UUID().uuidString,
+                data: StoreNotificationData(
+                    appAppleId: 999, bundleId: "com.trailmap.app", environment: "Production",
+                    signedTransactionInfo: nil),
+                signedDate: SandboxStore.milliseconds(Date())))
         await expectVerificationError({ _ = try await verifier.verifyNotification(payload) }) {
             $0 == .wrongAppAppleId(expected: 1234, got: 999)
         }

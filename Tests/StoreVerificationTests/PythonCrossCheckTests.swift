@@ -7,35 +7,35 @@ import TrailMapTestSupport
 /// python3 with that package is installed; otherwise the test passes without checking.
 @Suite struct PythonCrossCheckTests {
     private static let script = #"""
-    import base64, json, sys
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+        import base64, json, sys
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-    def b64url(s):
-        return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+        def b64url(s):
+            return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
 
-    jws = sys.stdin.read().strip()
-    h, p, s = jws.split(".")
-    header = json.loads(b64url(h))
-    assert header["alg"] == "ES256", header
-    leaf, inter, root = [x509.load_der_x509_certificate(base64.b64decode(c)) for c in header["x5c"]]
-    root.verify_directly_issued_by(root)
-    inter.verify_directly_issued_by(root)
-    leaf.verify_directly_issued_by(inter)
-    for cert, oid in ((inter, "1.2.840.113635.100.6.2.1"), (leaf, "1.2.840.113635.100.6.11.1")):
-        ext = cert.extensions.get_extension_for_oid(x509.ObjectIdentifier(oid))
-        assert not ext.critical and ext.value.value == b"\x05\x00", ext
-    assert inter.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
-    assert not leaf.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
-    raw = b64url(s)
-    assert len(raw) == 64
-    sig = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-    leaf.public_key().verify(sig, (h + "." + p).encode(), ec.ECDSA(hashes.SHA256()))
-    payload = json.loads(b64url(p))
-    print(payload.get("productId") or payload.get("notificationType"))
-    """#
+        jws = sys.stdin.read().strip()
+        h, p, s = jws.split(".")
+        header = json.loads(b64url(h))
+        assert header["alg"] == "ES256", header
+        leaf, inter, root = [x509.load_der_x509_certificate(base64.b64decode(c)) for c in header["x5c"]]
+        root.verify_directly_issued_by(root)
+        inter.verify_directly_issued_by(root)
+        leaf.verify_directly_issued_by(inter)
+        for cert, oid in ((inter, "1.2.840.113635.100.6.2.1"), (leaf, "1.2.840.113635.100.6.11.1")):
+            ext = cert.extensions.get_extension_for_oid(x509.ObjectIdentifier(oid))
+            assert not ext.critical and ext.value.value == b"\x05\x00", ext
+        assert inter.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+        assert not leaf.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+        raw = b64url(s)
+        assert len(raw) == 64
+        sig = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        leaf.public_key().verify(sig, (h + "." + p).encode(), ec.ECDSA(hashes.SHA256()))
+        payload = json.loads(b64url(p))
+        print(payload.get("productId") or payload.get("notificationType"))
+        """#
 
     private static var pythonHasCryptography: Bool {
         (try? run(["-c", "import cryptography"], input: "")) != nil

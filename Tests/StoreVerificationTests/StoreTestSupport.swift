@@ -15,14 +15,19 @@ struct StoreFixture {
     }
 
     /// A verifier trusting this store's root.
-    func verifier(environment: StoreEnvironment = .sandbox, bundleId: String = "com.trailmap.app",
-                  caches: Bool = true) throws -> SignedDataVerifier {
-        try SignedDataVerifier(rootCertificates: [store.rootCertificateDER], bundleId: bundleId,
-                               environment: environment, cachesVerifiedChains: caches)
+    func verifier(
+        environment: StoreEnvironment = .sandbox, bundleId: String = "com.trailmap.app",
+        caches: Bool = true
+    ) throws -> SignedDataVerifier {
+        try SignedDataVerifier(
+            rootCertificates: [store.rootCertificateDER], bundleId: bundleId,
+            environment: environment, cachesVerifiedChains: caches)
     }
 
     /// A signed non-consumable purchase.
-    func purchase(_ productId: String = "com.trailmap.region.colorado", now: Date = Date()) throws -> (jws: String, transaction: JWSTransaction) {
+    func purchase(
+        _ productId: String = "com.trailmap.region.colorado", now: Date = Date()
+    ) throws -> (jws: String, transaction: JWSTransaction) {
         try store.signTransaction(productId: productId, appAccountToken: UUID(), price: 4990, currency: "USD", now: now)
     }
 }
@@ -54,8 +59,10 @@ enum ForgedJWS {
 }
 
 /// Expects `body` to throw a `StoreVerificationError` matching `matches`.
-func expectVerificationError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation,
-                             _ matches: (StoreVerificationError) -> Bool) async {
+func expectVerificationError(
+    _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation,
+    _ matches: (StoreVerificationError) -> Bool
+) async {
     do {
         try await body()
         Issue.record("expected a StoreVerificationError, none was thrown", sourceLocation: sourceLocation)

@@ -15,10 +15,15 @@ private struct AnyJSON: Decodable {
     let kind: JSONKind
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if (try? c.decode(String.self)) != nil { kind = .string }
-        else if (try? c.decode(Bool.self)) != nil { kind = .boolean }
-        else if (try? c.decode(Int64.self)) != nil { kind = .integer }
-        else { kind = .other }
+        if (try? c.decode(String.self)) != nil {
+            kind = .string
+        } else if (try? c.decode(Bool.self)) != nil {
+            kind = .boolean
+        } else if (try? c.decode(Int64.self)) != nil {
+            kind = .integer
+        } else {
+            kind = .other
+        }
     }
 }
 
@@ -34,14 +39,14 @@ private struct AnyJSON: Decodable {
         "purchaseDate": .integer, "quantity": .integer, "revocationDate": .integer, "revocationReason": .integer,
         "signedDate": .integer, "storefront": .string, "storefrontId": .string,
         "subscriptionGroupIdentifier": .string, "transactionId": .string, "transactionReason": .string,
-        "type": .string, "webOrderLineItemId": .string,
+        "type": .string, "webOrderLineItemId": .string
     ]
 
     /// Present on every non-consumable purchase.
     private static let nonConsumableFields: Set<String> = [
         "transactionId", "originalTransactionId", "bundleId", "productId", "purchaseDate", "originalPurchaseDate",
         "quantity", "type", "inAppOwnershipType", "signedDate", "environment", "storefront", "storefrontId",
-        "transactionReason",
+        "transactionReason"
     ]
 
     private func kinds(_ jws: String) throws -> [String: JSONKind] {
@@ -51,11 +56,14 @@ private struct AnyJSON: Decodable {
 
     @Test func sandboxTransactionsHaveApplesShape() throws {
         let fixture = try StoreFixture()
-        let (jws, _) = try fixture.store.signTransaction(productId: "com.trailmap.region.colorado", appAccountToken: UUID(),
-                                                         price: 4990, currency: "USD")
+        let (jws, _) = try fixture.store.signTransaction(
+            productId: "com.trailmap.region.colorado", appAccountToken: UUID(),
+            price: 4990, currency: "USD")
         let fields = try kinds(jws)
         for (name, kind) in fields {
-            #expect(Self.appleFields[name] == kind, "\(name) is \(kind), Apple says \(Self.appleFields[name].map(\.description) ?? "no such field")")
+            #expect(
+                Self.appleFields[name] == kind,
+                "\(name) is \(kind), Apple says \(Self.appleFields[name].map(\.description) ?? "no such field")")
         }
         #expect(Self.nonConsumableFields.isSubset(of: Set(fields.keys)))
         #expect(fields["appAccountToken"] == .string && fields["price"] == .integer && fields["currency"] == .string)
@@ -79,15 +87,15 @@ private struct AnyJSON: Decodable {
     @Test func everyAppleFieldRoundTrips() throws {
         // A payload with every documented field, shaped like Apple's published examples.
         let json = """
-        {"transactionId":"2000000123456789","originalTransactionId":"2000000123456780","webOrderLineItemId":"2000000012345678",
-         "bundleId":"com.trailmap.app","productId":"com.trailmap.region.colorado","subscriptionGroupIdentifier":"21345678",
-         "purchaseDate":1763773323000,"originalPurchaseDate":1763773300000,"expiresDate":1766365323000,"quantity":1,
-         "type":"Auto-Renewable Subscription","appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138",
-         "inAppOwnershipType":"PURCHASED","signedDate":1763773324000,"revocationReason":1,"revocationDate":1763773400000,
-         "isUpgraded":true,"offerType":1,"offerIdentifier":"intro.1","environment":"Sandbox","storefront":"USA",
-         "storefrontId":"143441","transactionReason":"PURCHASE","currency":"USD","price":4990,
-         "offerDiscountType":"PAY_AS_YOU_GO","appTransactionId":"704123456789012345","offerPeriod":"P1M"}
-        """
+            {"transactionId":"2000000123456789","originalTransactionId":"2000000123456780","webOrderLineItemId":"2000000012345678",
+             "bundleId":"com.trailmap.app","productId":"com.trailmap.region.colorado","subscriptionGroupIdentifier":"21345678",
+             "purchaseDate":1763773323000,"originalPurchaseDate":1763773300000,"expiresDate":1766365323000,"quantity":1,
+             "type":"Auto-Renewable Subscription","appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138",
+             "inAppOwnershipType":"PURCHASED","signedDate":1763773324000,"revocationReason":1,"revocationDate":1763773400000,
+             "isUpgraded":true,"offerType":1,"offerIdentifier":"intro.1","environment":"Sandbox","storefront":"USA",
+             "storefrontId":"143441","transactionReason":"PURCHASE","currency":"USD","price":4990,
+             "offerDiscountType":"PAY_AS_YOU_GO","appTransactionId":"704123456789012345","offerPeriod":"P1M"}
+            """
         let transaction = try JSONDecoder().decode(JWSTransaction.self, from: Data(json.utf8))
         #expect(Set(try JSONDecoder().decode([String: AnyJSON].self, from: Data(json.utf8)).keys) == Set(Self.appleFields.keys))
         let encoder = JSONEncoder()

@@ -27,8 +27,12 @@ import TrailMapTestSupport
         #expect(throws: ProfileError.longitudeOutOfRange(index: 0, value: -180.5)) {
             try ProfileBuilder.profile([GeoPoint(lat: 46, lon: -180.5), a], source: sampler)
         }
-        #expect(throws: ProfileError.badSpacing(0)) { try ProfileBuilder.profile([a, b], options: ProfileOptions(spacing: 0), source: sampler) }
-        #expect(throws: ProfileError.badSpacing(-3)) { try ProfileBuilder.profile([a, b], options: ProfileOptions(spacing: -3), source: sampler) }
+        #expect(throws: ProfileError.badSpacing(0)) {
+            try ProfileBuilder.profile([a, b], options: ProfileOptions(spacing: 0), source: sampler)
+        }
+        #expect(throws: ProfileError.badSpacing(-3)) {
+            try ProfileBuilder.profile([a, b], options: ProfileOptions(spacing: -3), source: sampler)
+        }
     }
 
     /// A line too long for the sample cap gets a wider spacing, not more samples.
@@ -63,8 +67,9 @@ import TrailMapTestSupport
         meta.extra["encoding"] = "terrarium"
         let centre = t.geoBounds
         let point = GeoPoint(lat: (centre.south + centre.north) / 2, lon: (centre.west + centre.east) / 2)
-        try TestBundle.write([t: try PNGEncoder.encode(RGBAImage(width: 300, height: 300, fill: (128, 0, 0, 255)))],
-                             to: dir.file("odd.mbtiles"), metadata: meta)
+        try TestBundle.write(
+            [t: try PNGEncoder.encode(RGBAImage(width: 300, height: 300, fill: (128, 0, 0, 255)))],
+            to: dir.file("odd.mbtiles"), metadata: meta)
         let error = #expect(throws: ElevationError.self) { try TerrainSampler(paths: [dir.file("odd.mbtiles")]).elevation(at: point) }
         guard case let .badTile(path, tile, _)? = error else {
             Issue.record("not a bad tile: \(String(describing: error))")
@@ -74,8 +79,9 @@ import TrailMapTestSupport
         try TestBundle.write([t: Array("not an image".utf8)], to: dir.file("junk.mbtiles"), metadata: meta)
         #expect(throws: ElevationError.self) { try TerrainSampler(paths: [dir.file("junk.mbtiles")]).elevation(at: point) }
         // A well-formed tile decodes: Terrarium (128, 0, 0) is 0 m.
-        try TestBundle.write([t: try PNGEncoder.encode(RGBAImage(width: 256, height: 256, fill: (128, 0, 0, 255)))],
-                             to: dir.file("flat.mbtiles"), metadata: meta)
+        try TestBundle.write(
+            [t: try PNGEncoder.encode(RGBAImage(width: 256, height: 256, fill: (128, 0, 0, 255)))],
+            to: dir.file("flat.mbtiles"), metadata: meta)
         #expect(try TerrainSampler(paths: [dir.file("flat.mbtiles")]).elevation(at: point) == 0)
     }
 }

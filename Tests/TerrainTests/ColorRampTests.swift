@@ -5,13 +5,15 @@ import Testing
 /// linear interpolation between entries; a line that does not parse names the file and line.
 @Suite struct ColorRampTests {
     @Test func interpolatesBetweenEntriesAndClampsOutside() throws {
-        let ramp = try ColorRamp.parse("""
-        # a comment
-        1000 0 0 0
-        2000,200,100,50
-        50% 255:255:255:128
-        nv 0 0 255 0
-        """, path: "ramp.txt").resolved(min: 0, max: 3000)
+        let ramp = try ColorRamp.parse(
+            """
+            # a comment
+            1000 0 0 0
+            2000,200,100,50
+            50% 255:255:255:128
+            nv 0 0 255 0
+            """, path: "ramp.txt"
+        ).resolved(min: 0, max: 3000)
         // 50% of 0-3000 is 1500: between 1000 (black) and 1500 (white, alpha 128).
         #expect(ramp.colour(1250) == (128, 128, 128, 192))
         #expect(ramp.colour(1500) == (255, 255, 255, 128))

@@ -98,11 +98,12 @@ import Testing
             for line in mine {
                 let other = theirs.filter { $0.level == line.level }.map(\.points)
                 for p in line.points where p.x >= 30.5 && p.x <= 33.5 {
-                    let d = other.flatMap { zip($0, $0.dropFirst()) }.map { a, b -> Double in
-                        let v = b - a, t = max(0, min(1, ((p - a) * v).sum() / max((v * v).sum(), 1e-12)))
-                        let e = p - (a + t * v)
-                        return (e * e).sum().squareRoot()
-                    }.min() ?? .infinity
+                    let d =
+                        other.flatMap { zip($0, $0.dropFirst()) }.map { a, b -> Double in
+                            let v = b - a, t = max(0, min(1, ((p - a) * v).sum() / max((v * v).sum(), 1e-12)))
+                            let e = p - (a + t * v)
+                            return (e * e).sum().squareRoot()
+                        }.min() ?? .infinity
                     #expect(d < 1e-9, "level \(line.level): \(p) is \(d) px from the neighbour's line")
                     compared += 1
                 }

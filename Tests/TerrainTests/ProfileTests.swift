@@ -64,8 +64,9 @@ import TrailMapTestSupport
     /// there): every grade is 10 % (within 0.3 points), the ascent 10 % of the length.
     @Test func rampGradeIsItsSlope() throws {
         let p = try Self.degrees([(500_000, 5_099_000), (500_000, 5_102_000)], from: "EPSG:32632")
-        let profile = try ProfileBuilder.profile(p, options: ProfileOptions(spacing: 25),
-                                                 source: try TerrainSampler(paths: [TerrainScene.utmRamp.bundle]))
+        let profile = try ProfileBuilder.profile(
+            p, options: ProfileOptions(spacing: 25),
+            source: try TerrainSampler(paths: [TerrainScene.utmRamp.bundle]))
         let grades = profile.samples.compactMap(\.grade)
         #expect(grades.count == profile.samples.count - 1)
         #expect(grades.allSatisfy { abs($0 - 10) < 0.3 }, "\(grades.min()!)...\(grades.max()!)")
@@ -88,8 +89,10 @@ import TrailMapTestSupport
         // Points on the edges between z13 tiles inside the ramp, in both directions.
         let t = WebMercator.tile(lon: 9.0, lat: 46.06, zoom: 13)
         let corner = WebMercator.unproject(x: t.mercatorBounds.minX, y: t.mercatorBounds.minY)
-        let edgePoints = [GeoPoint(lat: corner.lat, lon: corner.lon), GeoPoint(lat: corner.lat, lon: corner.lon + 0.003),
-                          GeoPoint(lat: corner.lat + 0.003, lon: corner.lon)]
+        let edgePoints = [
+            GeoPoint(lat: corner.lat, lon: corner.lon), GeoPoint(lat: corner.lat, lon: corner.lon + 0.003),
+            GeoPoint(lat: corner.lat + 0.003, lon: corner.lon)
+        ]
         let fromTiles = try tiles.elevations(at: edgePoints)
         let fromDEM = try dem.elevations(at: edgePoints)
         for (a, b) in zip(fromTiles, fromDEM) {

@@ -18,19 +18,22 @@ import Trails
     static func bundle(_ dir: TemporaryDirectory) throws -> (path: String, up: TrailRecord, flat: TrailRecord, away: TrailRecord) {
         let c = TerrainScene.utmConeCentre
         let up = try ProfileTests.degrees([(c.x - 4_500, c.y), (c.x, c.y)], from: "EPSG:32632")
-        let ring = try ProfileTests.degrees((0...12).map { i in
-            let a = Double(i) / 12 * .pi
-            return (c.x + 2_000 * cos(a), c.y + 2_000 * sin(a))
-        }, from: "EPSG:32632")
+        let ring = try ProfileTests.degrees(
+            (0...12).map { i in
+                let a = Double(i) / 12 * .pi
+                return (c.x + 2_000 * cos(a), c.y + 2_000 * sin(a))
+            }, from: "EPSG:32632")
         func record(_ n: Int64, _ points: [GeoPoint]) -> TrailRecord {
-            TrailRecord(id: TrailID(value: n), name: "Trail \(n)", ref: nil, difficulty: .easy, allowedUses: [], forbiddenUses: [], surface: nil,
-                        geometry: TrailGeometry(parts: [points.map { LonLat(lon: $0.lon, lat: $0.lat) }]), source: "test:\(n)")
+            TrailRecord(
+                id: TrailID(value: n), name: "Trail \(n)", ref: nil, difficulty: .easy, allowedUses: [], forbiddenUses: [], surface: nil,
+                geometry: TrailGeometry(parts: [points.map { LonLat(lon: $0.lon, lat: $0.lat) }]), source: "test:\(n)")
         }
         let a = record(1, up), b = record(2, ring), far = record(3, [GeoPoint(lat: 10, lon: 10), GeoPoint(lat: 10.01, lon: 10.01)])
         let path = dir.file("region.mbtiles")
         let t = TileID(z: 0, x: 0, y: 0)!
-        try TestBundle.write([t: try PNGEncoder.encode(RGBAImage(width: 256, height: 256, fill: (1, 2, 3, 255)))], to: path,
-                             metadata: BundleMetadata(name: "r", bounds: t.geoBounds, minZoom: 0, maxZoom: 0))
+        try TestBundle.write(
+            [t: try PNGEncoder.encode(RGBAImage(width: 256, height: 256, fill: (1, 2, 3, 255)))], to: path,
+            metadata: BundleMetadata(name: "r", bounds: t.geoBounds, minZoom: 0, maxZoom: 0))
         try TrailStoreWriter.write([a, b, far], toBundle: path)
         return (path, a, b, far)
     }
@@ -60,7 +63,8 @@ import Trails
         #expect(try index.trail(up.id)?.name == "Trail 1")
 
         // Search answers carry the stored figures; the trail with no elevation under it has none.
-        let found = Dictionary(uniqueKeysWithValues: try TrailSearch.search(TrailQuery(), bundles: [path]).hits.map { ($0.trail.id, $0.trail) })
+        let found = Dictionary(
+            uniqueKeysWithValues: try TrailSearch.search(TrailQuery(), bundles: [path]).hits.map { ($0.trail.id, $0.trail) })
         #expect(found[up.id]?.elevation == climb)
         #expect(found[flat.id]?.elevation == level)
         #expect(found[away.id] != nil && found[away.id]?.elevation == nil)
@@ -102,9 +106,12 @@ import Trails
         let (path, up, flat, _) = try Self.bundle(dir)
         _ = try TrailElevationFill.fill(bundle: path, from: try DEMSampler(path: TerrainScene.utmCone.dem))
         let level = try #require(try TrailIndex(bundle: path).elevation(flat.id))
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE trails SET ascent_m = 1e999, max_grade_pct = -3 WHERE id = ?", arguments: [up.id.value]) }
+        try DatabaseQueue(path: path).write {
+            try $0.execute(sql: "UPDATE trails SET ascent_m = 1e999, max_grade_pct = -3 WHERE id = ?", arguments: [up.id.value])
+        }
         #expect(try TrailIndex(bundle: path).elevation(up.id) == nil)
-        let hits = Dictionary(uniqueKeysWithValues: try TrailSearch.search(TrailQuery(), bundles: [path]).hits.map { ($0.trail.id, $0.trail) })
+        let hits = Dictionary(
+            uniqueKeysWithValues: try TrailSearch.search(TrailQuery(), bundles: [path]).hits.map { ($0.trail.id, $0.trail) })
         #expect(hits[up.id] != nil && hits[up.id]?.elevation == nil)
         #expect(hits[flat.id]?.elevation == level)
     }

@@ -30,7 +30,7 @@ import TrailMapTestSupport
         let bundles = try (0..<3).map { manager.register(path: try writeBundle(in: dir, name: "b\($0)"), layout: .deduplicated) }
         _ = try tile(bundles[0], x: 0)
         _ = try tile(bundles[1], x: 0)
-        _ = try tile(bundles[0], x: 1)  // b1 is now the least recently used
+        _ = try tile(bundles[0], x: 1) // b1 is now the least recently used
         _ = try tile(bundles[2], x: 0)
         #expect(manager.openCount == 2)
         #expect(manager.isOpen(bundles[0]) && !manager.isOpen(bundles[1]) && manager.isOpen(bundles[2]))

@@ -15,8 +15,9 @@ func key(_ x: Int, bundle: UInt32 = 1, z: Int = 10) -> TileKey {
 
 /// Writes a small bundle (zoom 3, 8 tiles of arbitrary bytes) and returns its path.
 func writeBundle(in dir: TemporaryDirectory, name: String) throws -> String {
-    try TestBundle.write((0..<8).map { x in (tile: TileID(z: 3, x: x, y: 1)!, data: [UInt8](repeating: UInt8(x), count: 100 + x)) },
-                         to: dir.file("\(name).mbtiles"), metadata: BundleMetadata(name: name, bounds: .world, minZoom: 3, maxZoom: 3))
+    try TestBundle.write(
+        (0..<8).map { x in (tile: TileID(z: 3, x: x, y: 1)!, data: [UInt8](repeating: UInt8(x), count: 100 + x)) },
+        to: dir.file("\(name).mbtiles"), metadata: BundleMetadata(name: name, bounds: .world, minZoom: 3, maxZoom: 3))
 }
 
 /// Runs `body` on `count` threads at once (not the cooperative pool: the cache blocks threads

@@ -36,7 +36,7 @@ import TileCache
         var p = S3FIFOPolicy<Int>(capacity: 10)
         p.insert(1, cost: 1, priority: .demand)
         #expect(p.evict() == 1)
-        p.insert(1, cost: 1, priority: .demand)  // remembered: goes to main
+        p.insert(1, cost: 1, priority: .demand) // remembered: goes to main
         p.insert(2, cost: 1, priority: .demand)
         #expect(p.evict() == 2, "the small queue is emptied first")
     }
@@ -68,7 +68,7 @@ import TileCache
         var p = GDSFPolicy<Int>()
         for k in 0..<10 { p.insert(k, cost: 1_000, priority: .demand) }
         p.insert(100, cost: 40_000, priority: .demand)
-        p.recordHit(100)  // read twice, and last
+        p.recordHit(100) // read twice, and last
         for k in 0..<10 { p.recordHit(k) }
         #expect(p.evict() == 100, "40 KB read twice is worth less per byte than 1 KB read twice")
     }
@@ -103,7 +103,7 @@ import TileCache
         p.insert(1, cost: 100, priority: .demand)
         for _ in 0..<3 { p.recordHit(1) }
         #expect(p.evict() == 1)
-        p.insert(1, cost: 100, priority: .demand)  // back: resumes four reads, plus this one
+        p.insert(1, cost: 100, priority: .demand) // back: resumes four reads, plus this one
         p.insert(2, cost: 100, priority: .demand)
         #expect(p.evict() == 2)
     }
@@ -114,7 +114,7 @@ import TileCache
         p.insert(2, cost: 100, priority: .prefetch)
         #expect(p.evict() == 2)
         p.insert(3, cost: 100, priority: .prefetch)
-        p.recordHit(3)  // a used prediction counts like a demanded key read once more
+        p.recordHit(3) // a used prediction counts like a demanded key read once more
         p.insert(4, cost: 100, priority: .demand)
         #expect(p.evict() == 1)
     }
@@ -123,9 +123,9 @@ import TileCache
         var p = GDSFPolicy<Int>()
         p.setCapacity(100_000)
         p.insert(1, cost: 1_000, priority: .demand)
-        for _ in 0..<5 { p.recordHit(1) }  // read often, long ago
+        for _ in 0..<5 { p.recordHit(1) } // read often, long ago
         p.insert(2, cost: 20_000, priority: .demand)
-        p.recordExpected(2)  // a session asks for it again at its next step
+        p.recordExpected(2) // a session asks for it again at its next step
         #expect(p.evict() == 1, "an expected tile stays, however large")
         #expect(p.evictCold() == nil, "an expected tile is not room for a prediction either")
         #expect(p.evict() == 2, "when nothing else is left, it goes")
@@ -149,9 +149,9 @@ import TileCache
 
     @Test func gdsfCreditsPopularityAtAdmissionWithoutRememberingIt() {
         var p = GDSFPolicy<Int>(popularityWeight: 1)
-        p.insert(1, cost: 100, priority: .demand, popularity: 3)  // one read, three for its neighbourhood
+        p.insert(1, cost: 100, priority: .demand, popularity: 3) // one read, three for its neighbourhood
         p.insert(2, cost: 100, priority: .demand)
-        for _ in 0..<2 { p.recordHit(2) }  // three reads
+        for _ in 0..<2 { p.recordHit(2) } // three reads
         #expect(p.evict() == 2, "three reads weigh less than one and a popular neighbourhood")
         #expect(p.evict() == 1)
         // Back after eviction: each resumes its own reads only (1 and 3), plus this one.
@@ -162,8 +162,8 @@ import TileCache
 
     @Test func gdsfKeepsPredictionsOfPopularNeighbourhoodsLonger() {
         var p = GDSFPolicy<Int>(popularityWeight: 1, prefetchPopularityWeight: 2)
-        p.insert(1, cost: 100, priority: .prefetch, popularity: 1)  // half a read, two for its neighbourhood
-        p.insert(2, cost: 100, priority: .demand, popularity: 1)  // one read, one for its neighbourhood
+        p.insert(1, cost: 100, priority: .prefetch, popularity: 1) // half a read, two for its neighbourhood
+        p.insert(2, cost: 100, priority: .demand, popularity: 1) // one read, one for its neighbourhood
         p.insert(3, cost: 100, priority: .prefetch)
         #expect(p.evict() == 3, "a prediction where nobody went leaves first")
         #expect(p.evict() == 2, "a prediction where many went outweighs a read there")

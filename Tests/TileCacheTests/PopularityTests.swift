@@ -12,8 +12,10 @@ import TileGeometry
     /// at x 201. Emptied, it then takes a new tile in each of those two neighbourhoods (x 1 and
     /// x 200, read once each, the same size) and a third one elsewhere, which evicts one of them.
     /// Returns whether the one next to x 0 stayed.
-    func popularOneStays(_ policy: PolicyKind = .gdsf, early: Int, filler: Int = 0, late: Int = 0, rival: Int = 0,
-                         halfLife: Int = 20_000) throws -> Bool {
+    func popularOneStays(
+        _ policy: PolicyKind = .gdsf, early: Int, filler: Int = 0, late: Int = 0, rival: Int = 0,
+        halfLife: Int = 20_000
+    ) throws -> Bool {
         let cost = sampleTile(1000).cost
         let cache = TileCache(budget: 2 * cost + cost / 2, policy: policy, popularityHalfLife: halfLife)
         func ask(_ x: Int, _ n: Int) throws { for _ in 0..<n { _ = try cache.tile(at(x)) { sampleTile(1000) } } }
@@ -40,10 +42,12 @@ import TileGeometry
 
     @Test func popularityDecays() throws {
         // 80 requests went next to x 1, 40 of them before 2,000 elsewhere; 60 went next to x 200.
-        #expect(try popularOneStays(early: 40, filler: 2_000, late: 40, rival: 60, halfLife: 100_000),
-                "undecayed: 80 requests against 60")
-        #expect(try !popularOneStays(early: 40, filler: 2_000, late: 40, rival: 60, halfLife: 200),
-                "the first 40 decayed away: about 40 against 60")
+        #expect(
+            try popularOneStays(early: 40, filler: 2_000, late: 40, rival: 60, halfLife: 100_000),
+            "undecayed: 80 requests against 60")
+        #expect(
+            try !popularOneStays(early: 40, filler: 2_000, late: 40, rival: 60, halfLife: 200),
+            "the first 40 decayed away: about 40 against 60")
     }
 
     /// The counts as the cache keeps them match halving every count at once every `halfLife`

@@ -48,8 +48,9 @@ import Synchronization
         let next = p.observe(client: "a", key: k(11, 203, 203), now: 1000)
         #expect(next.count == 16, "a viewport's worth of zoom 12")
         // The zoom-11 viewport: 4x4 tiles around 203/203, that is 202...205.
-        #expect(next.allSatisfy { $0.tile.z == 12 && (202...205).contains($0.tile.parent!.x) && (202...205).contains($0.tile.parent!.y) },
-                "every prediction is a child of a tile in the zoom-11 viewport")
+        #expect(
+            next.allSatisfy { $0.tile.z == 12 && (202...205).contains($0.tile.parent!.x) && (202...205).contains($0.tile.parent!.y) },
+            "every prediction is a child of a tile in the zoom-11 viewport")
         #expect(next.prefix(4).allSatisfy { abs($0.tile.x - 406) <= 1 && abs($0.tile.y - 406) <= 1 }, "the centre first")
         // And zooming out predicts the parents' level around the viewport.
         view(p, "b", z: 11, x: 200...203, y: 200...203, at: 0)
@@ -128,8 +129,10 @@ import Synchronization
 
     /// Like `view`, through `predict`: whether the last request found the session repeating its
     /// viewport, and all tiles predicted meanwhile.
-    func predictView(_ p: PrefetchPredictor, _ client: String, z: Int, x: ClosedRange<Int>, y: ClosedRange<Int>,
-                     at now: UInt64) -> (repeats: Bool, tiles: [TileKey]) {
+    func predictView(
+        _ p: PrefetchPredictor, _ client: String, z: Int, x: ClosedRange<Int>, y: ClosedRange<Int>,
+        at now: UInt64
+    ) -> (repeats: Bool, tiles: [TileKey]) {
         var tiles: [(x: Int, y: Int)] = []
         for tx in x { for ty in y { tiles.append((tx, ty)) } }
         let cx2 = x.lowerBound + x.upperBound, cy2 = y.lowerBound + y.upperBound
@@ -199,7 +202,7 @@ import Synchronization
             for key in [k(10, 100, 100), k(11, 200, 200)] {
                 prefetcher.observe(client: "a", key: key, within: within) { _ in
                     loads.add()
-                    return nil  // the bundle lacks them (empty sea)
+                    return nil // the bundle lacks them (empty sea)
                 }
             }
             prefetcher.drain()

@@ -18,7 +18,10 @@ import TileGeometry
         let cache = TileCache(budget: 1 << 20)
         let t = sampleTile(1000)
         #expect(try cache.tile(key(1)) { t } == t)
-        #expect(try cache.tile(key(1)) { Issue.record("loaded twice"); return nil } == t)
+        #expect(
+            try cache.tile(key(1)) {
+                Issue.record("loaded twice"); return nil
+            } == t)
         let s = cache.statistics
         #expect(s.hits == 1 && s.misses == 1 && s.loads == 1 && s.entries == 1)
         #expect(s.bytes == t.cost && t.cost >= 1000 + CachedTile.entryOverhead)
@@ -106,7 +109,7 @@ import TileGeometry
         let t = sampleTile(1000)
         let cache = TileCache(budget: 10 * t.cost, policy: policy)
         for x in 0..<10 { _ = try cache.tile(key(x)) { t } }
-        for x in 0..<10 { _ = try cache.tile(key(x)) { t } }  // every tile now read twice: hot
+        for x in 0..<10 { _ = try cache.tile(key(x)) { t } } // every tile now read twice: hot
         for x in 100..<120 { cache.prefetch(key(x)) { t } }
         for x in 0..<10 { #expect(cache.contains(key(x)), "hot tile \(x) was pushed out by prefetch") }
         let s = cache.statistics
@@ -128,8 +131,8 @@ import TileGeometry
         for x in 0..<10 { _ = try cache.tile(key(x)) { small } }
         _ = try cache.tile(key(100)) { large }
         for x in 0..<10 { _ = try cache.tile(key(x)) { small } }
-        _ = try cache.tile(key(100)) { large }  // the large tile is read as often, and last
-        _ = try cache.tile(key(200)) { small }  // needs room
+        _ = try cache.tile(key(100)) { large } // the large tile is read as often, and last
+        _ = try cache.tile(key(200)) { small } // needs room
         #expect(!cache.contains(key(100)))
         for x in 0..<10 { #expect(cache.contains(key(x))) }
         #expect(cache.contains(key(200)))
@@ -143,7 +146,7 @@ import TileGeometry
         // A viewer without a cache draws a large tile of its viewport; it will ask again.
         _ = try cache.tile(key(100)) { large }
         #expect(cache.missing([key(100), key(102)], expected: true) == [key(102)], "only the tile not held")
-        _ = try cache.tile(key(200)) { small }  // needs room
+        _ = try cache.tile(key(200)) { small } // needs room
         #expect(cache.contains(key(100)), "the viewport asked for again stays")
         #expect((0..<20).filter { cache.contains(key($0)) }.count == 19, "a tile read long ago made the room")
     }
@@ -168,7 +171,9 @@ import TileGeometry
             for n in 0..<3000 {
                 let k = key(Int.random(in: 0..<800, using: &g), bundle: UInt32(i % 3))
                 // Sizes from 100 B to 60 KB, as relief tiles vary, so one admission may evict many.
-                let size = Int.random(in: 0..<10, using: &g) == 0 ? Int.random(in: 20_000..<60_000, using: &g)
+                let size =
+                    Int.random(in: 0..<10, using: &g) == 0
+                    ? Int.random(in: 20_000..<60_000, using: &g)
                     : Int.random(in: 100..<3_000, using: &g)
                 switch Int.random(in: 0..<100, using: &g) {
                 case 0..<80:

@@ -11,7 +11,9 @@ import TileGeometry
     }
 
     /// A trail along row 1500 of zoom 12 from x 1999.5 east to 2003.5, then north to y 1490.5.
-    static let bend: [(lon: Double, lat: Double)] = [lonLat(1999.5, 1500.5, z: 12), lonLat(2003.5, 1500.5, z: 12), lonLat(2003.5, 1490.5, z: 12)]
+    static let bend: [(lon: Double, lat: Double)] = [
+        lonLat(1999.5, 1500.5, z: 12), lonLat(2003.5, 1500.5, z: 12), lonLat(2003.5, 1490.5, z: 12)
+    ]
 
     @Test func followsTheTrailRoundItsBend() throws {
         let paths = TrailPaths(lines: [Self.bend])
@@ -40,7 +42,9 @@ import TileGeometry
 
     /// A session of a viewer with its own cache panning east one column a second along the trail.
     func pan(_ p: PrefetchPredictor) -> [TileKey] {
-        for (n, t) in [(2000, 1500), (1999, 1500), (2001, 1500), (2000, 1499), (2000, 1501), (1999, 1499), (2001, 1499), (1999, 1501), (2001, 1501)].enumerated() {
+        for (n, t) in [
+            (2000, 1500), (1999, 1500), (2001, 1500), (2000, 1499), (2000, 1501), (1999, 1499), (2001, 1499), (1999, 1501), (2001, 1501)
+        ].enumerated() {
             _ = p.observe(client: "a", key: k(t.0, t.1), now: UInt64(n))
         }
         var last = [TileKey]()

@@ -29,8 +29,11 @@ import Testing
 
     @Test func aCrossingBoxSplitsInTwo() {
         let parts = Antimeridian.parts(GeoBounds(west: 177, south: -19, east: 182, north: -16))
-        #expect(parts == [GeoBounds(west: 177, south: -19, east: 180, north: -16),
-                          GeoBounds(west: -180, south: -19, east: -178, north: -16)])
+        #expect(
+            parts == [
+                GeoBounds(west: 177, south: -19, east: 180, north: -16),
+                GeoBounds(west: -180, south: -19, east: -178, north: -16)
+            ])
         let plain = GeoBounds(west: -106, south: 39, east: -105, north: 40)
         #expect(Antimeridian.parts(plain) == [plain])
     }

@@ -24,8 +24,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "1\n2\n3\n4\n5", "0.5\n0\n0\n-0.5\n0\nabc", "0\n0\n0\n-0.5\n0\n0", "0.5\n1\n0.5\n1\n0\n0",
-                      "0.5\n0\n0\n-0.5\n0\n0\n7"])
+    @Test(arguments: [
+        "", "1\n2\n3\n4\n5", "0.5\n0\n0\n-0.5\n0\nabc", "0\n0\n0\n-0.5\n0\n0", "0.5\n1\n0.5\n1\n0\n0",
+        "0.5\n0\n0\n-0.5\n0\n0\n7"
+    ])
     func rejectsMalformed(text: String) {
         #expect {
             try WorldFile.parse(text, crs: .epsg4326, path: "bad.pgw")

@@ -18,14 +18,18 @@ import TrailMapTestSupport
             for x in 0..<min(n, 5) {
                 for y in 0..<min(n, 4) {
                     // Every third tile shares its bytes with others (deduplicated in the bundle).
-                    let bytes: [UInt8] = (x + y) % 3 == 0 ? [0x89, 0x50, 0x4E, 0x47, 7] : [0x89, UInt8(z), UInt8(x), UInt8(y)] + Array(repeating: UInt8(x &* 31 &+ y), count: 100 + z * 10)
+                    let bytes: [UInt8] =
+                        (x + y) % 3 == 0
+                        ? [0x89, 0x50, 0x4E, 0x47, 7]
+                        : [0x89, UInt8(z), UInt8(x), UInt8(y)] + Array(repeating: UInt8(x &* 31 &+ y), count: 100 + z * 10)
                     batch.append((TileID(z: z, x: x, y: y)!, bytes))
                 }
             }
         }
         try writer.add(batch)
-        var meta = BundleMetadata(name: "Export test", bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42),
-                                  minZoom: 0, maxZoom: 5)
+        var meta = BundleMetadata(
+            name: "Export test", bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42),
+            minZoom: 0, maxZoom: 5)
         meta.attribution = "<a href=\"https://example.com/\">x</a>"
         meta.extra["trailmap:region"] = "test"
         _ = try writer.finish(metadata: meta)
@@ -51,7 +55,9 @@ import TrailMapTestSupport
     func expectTreeMatches(_ out: String, bundle: String) throws {
         let reader = try BundleReader(path: bundle)
         var expected = [String: Data]()
-        try reader.forEachTile { t, data in expected["\(t.z)/\(t.x)/\(t.y).png"] = data; return true }
+        try reader.forEachTile { t, data in
+            expected["\(t.z)/\(t.x)/\(t.y).png"] = data; return true
+        }
         var files = try walk(out)
         let removed = files.removeValue(forKey: "metadata.json")
         let json = try #require(removed)
@@ -96,13 +102,14 @@ import TrailMapTestSupport
         let path = dir.file("plain.mbtiles")
         let db = try DatabaseQueue(path: path)
         try db.write { db in
-            try db.execute(sql: """
-                CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                INSERT INTO metadata VALUES ('name', 'plain'), ('format', 'png'), ('bounds', '-180,-85,180,85'),
-                    ('minzoom', '0'), ('maxzoom', '1');
-                INSERT INTO tiles VALUES (0, 0, 0, x'0102'), (1, 1, 0, x'03'), (1, 0, 1, x'04'), (1, 7, 0, x'05');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE metadata (name TEXT, value TEXT);
+                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    INSERT INTO metadata VALUES ('name', 'plain'), ('format', 'png'), ('bounds', '-180,-85,180,85'),
+                        ('minzoom', '0'), ('maxzoom', '1');
+                    INSERT INTO tiles VALUES (0, 0, 0, x'0102'), (1, 1, 0, x'03'), (1, 0, 1, x'04'), (1, 7, 0, x'05');
+                    """)
         }
         try db.close()
         let out = dir.file("plain")

@@ -13,13 +13,14 @@ import TrailMapTestSupport
         let path = dir.file("plain.mbtiles")
         let db = try DatabaseQueue(path: path)
         try db.write { db in
-            try db.execute(sql: """
-                CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                INSERT INTO metadata VALUES ('name', 'plain'), ('format', 'png'), ('bounds', '-180,-85,180,85'),
-                    ('minzoom', '0'), ('maxzoom', '1');
-                INSERT INTO tiles VALUES (0, 0, 0, x'0102'), (1, 1, 0, x'03'), (1, 0, 1, x'04');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE metadata (name TEXT, value TEXT);
+                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    INSERT INTO metadata VALUES ('name', 'plain'), ('format', 'png'), ('bounds', '-180,-85,180,85'),
+                        ('minzoom', '0'), ('maxzoom', '1');
+                    INSERT INTO tiles VALUES (0, 0, 0, x'0102'), (1, 1, 0, x'03'), (1, 0, 1, x'04');
+                    """)
         }
         return path
     }
@@ -32,7 +33,9 @@ import TrailMapTestSupport
         #expect(try reader.tile(TileID(z: 1, x: 1, y: 1)!) == Data([3]))
         #expect(try reader.storedImages().count == 3)
         var seen = [TileID]()
-        try reader.forEachTile { t, _ in seen.append(t); return true }
+        try reader.forEachTile { t, _ in
+            seen.append(t); return true
+        }
         #expect(Set(seen) == [TileID(z: 0, x: 0, y: 0)!, TileID(z: 1, x: 1, y: 1)!, TileID(z: 1, x: 0, y: 0)!])
     }
 

@@ -8,12 +8,15 @@ import TrailMapTestSupport
 @Suite struct BundleVerifierTests {
     let dir = TemporaryDirectory()
 
-    func makeBundle(_ name: String, tiles: [(TileID, [UInt8])], minZoom: Int = 0, maxZoom: Int = 3,
-                    extra: [String: String] = [:]) throws -> String {
+    func makeBundle(
+        _ name: String, tiles: [(TileID, [UInt8])], minZoom: Int = 0, maxZoom: Int = 3,
+        extra: [String: String] = [:]
+    ) throws -> String {
         let path = dir.file(name)
         let writer = try BundleWriter(path: path)
         try writer.add(tiles.map { (tile: $0.0, data: $0.1) })
-        var meta = BundleMetadata(name: "v", bounds: GeoBounds(west: -20, south: -20, east: 20, north: 20), minZoom: minZoom, maxZoom: maxZoom)
+        var meta = BundleMetadata(
+            name: "v", bounds: GeoBounds(west: -20, south: -20, east: 20, north: 20), minZoom: minZoom, maxZoom: maxZoom)
         meta.extra = extra
         _ = try writer.finish(metadata: meta)
         return path
@@ -21,12 +24,13 @@ import TrailMapTestSupport
 
     static let layers = [
         BundleLayer(name: "quads-30", title: "30-minute maps", kind: .series, minzoom: 0, maxzoom: 1, sources: ["a.tif"]),
-        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 0, maxzoom: 3, sources: ["trails.tif"]),
+        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 0, maxzoom: 3, sources: ["trails.tif"])
     ]
 
     @Test func acceptsRecordedLevelsOfDetail() throws {
-        let path = try makeBundle("layers.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7])],
-                                  extra: [BundleLayer.metadataKey: BundleLayer.encode(Self.layers)])
+        let path = try makeBundle(
+            "layers.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7])],
+            extra: [BundleLayer.metadataKey: BundleLayer.encode(Self.layers)])
         #expect(BundleVerifier.verify(path: path) { _, _ in nil } == [])
     }
 
@@ -35,11 +39,19 @@ import TrailMapTestSupport
         ("levels", "not a JSON array of layers"),
         (#"{"name": "quads-30"}"#, "not a JSON array of layers"),
         (#"[{"name": "q", "kind": "series", "minzoom": 0, "maxzoom": 1, "sources": []}]"#, #""title" is missing at layer 1"#),
-        (#"[{"name": "q", "title": "Q", "kind": "photo", "minzoom": 0, "maxzoom": 1, "sources": []}]"#, "kind must be series or overlay at layer 1"),
-        (#"[{"name": "q", "title": "Q", "kind": "series", "minzoom": "8", "maxzoom": 1, "sources": []}]"#, #"wrong type at layer 1, "minzoom""#),
-        (#"[{"name": "q", "title": "Q", "kind": "series", "minzoom": 0, "maxzoom": 1, "sources": []},"#
-            + #" {"name": "t", "title": "T", "kind": "overlay", "minzoom": 3, "maxzoom": 2, "sources": []}]"#,
-         #"layer 2 ("t") has minzoom 3 and maxzoom 2"#),
+        (
+            #"[{"name": "q", "title": "Q", "kind": "photo", "minzoom": 0, "maxzoom": 1, "sources": []}]"#,
+            "kind must be series or overlay at layer 1"
+        ),
+        (
+            #"[{"name": "q", "title": "Q", "kind": "series", "minzoom": "8", "maxzoom": 1, "sources": []}]"#,
+            #"wrong type at layer 1, "minzoom""#
+        ),
+        (
+            #"[{"name": "q", "title": "Q", "kind": "series", "minzoom": 0, "maxzoom": 1, "sources": []},"#
+                + #" {"name": "t", "title": "T", "kind": "overlay", "minzoom": 3, "maxzoom": 2, "sources": []}]"#,
+            #"layer 2 ("t") has minzoom 3 and maxzoom 2"#
+        )
     ])
     func invalidLevelsOfDetailAreAProblem(value: String, reason: String) throws {
         let path = try makeBundle("bad-layers.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7])], extra: [BundleLayer.metadataKey: value])
@@ -50,8 +62,9 @@ import TrailMapTestSupport
     @Test func levelsOutsideTheBundlesZoomsAreAProblem() throws {
         var layers = Self.layers
         layers[1].maxzoom = 5
-        let path = try makeBundle("wide.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7])],
-                                  extra: [BundleLayer.metadataKey: BundleLayer.encode(layers)])
+        let path = try makeBundle(
+            "wide.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7])],
+            extra: [BundleLayer.metadataKey: BundleLayer.encode(layers)])
         #expect(BundleVerifier.verify(path: path) { _, _ in nil } == ["layer \"trails\" serves zooms 0–5, outside the bundle's zooms 0–3"])
     }
 
@@ -61,8 +74,9 @@ import TrailMapTestSupport
     }
 
     @Test func listsEveryProblem() throws {
-        let path = try makeBundle("bad.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7]), (TileID(z: 2, x: 1, y: 1)!, [8])],
-                                  minZoom: 0, maxZoom: 1)
+        let path = try makeBundle(
+            "bad.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7]), (TileID(z: 2, x: 1, y: 1)!, [8])],
+            minZoom: 0, maxZoom: 1)
         let db = try DatabaseQueue(path: path)
         try db.write { db in
             try db.execute(sql: "DELETE FROM metadata WHERE name = 'attribution'")

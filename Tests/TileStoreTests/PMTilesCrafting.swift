@@ -26,8 +26,10 @@ struct CraftedArchive {
         let metaOffset = rootOffset + UInt64(root.count)
         let leafOffset = metaOffset + UInt64(metadata.count)
         let dataOffset = leafOffset + UInt64(leaves.count)
-        for v in [rootOffset, UInt64(root.count), metaOffset, UInt64(metadata.count), leafOffset, UInt64(leaves.count),
-                  dataOffset, UInt64(data.count), 0, 0, 0] {
+        for v in [
+            rootOffset, UInt64(root.count), metaOffset, UInt64(metadata.count), leafOffset, UInt64(leaves.count),
+            dataOffset, UInt64(data.count), 0, 0, 0
+        ] {
             for i in 0..<8 { h.append(UInt8((v >> (8 * UInt64(i))) & 0xff)) }
         }
         h += [1, gzip ? 2 : 1, tileCompression, tileType, minZoom, maxZoom]

@@ -18,7 +18,9 @@ enum PMTilesFixture {
                 // Every third column identical (deduplicated), the rest distinct.
                 // Lengths that vary like real tiles' (directories compress as they would).
                 let n = 5 + (t.x &* 7919 &+ t.y &* 104_729 &+ z) % 61
-                tiles[t] = t.x % 3 == 0 ? [9, 9, 9, UInt8(z)]
+                tiles[t] =
+                    t.x % 3 == 0
+                    ? [9, 9, 9, UInt8(z)]
                     : [UInt8(z), UInt8(t.x & 255), UInt8(t.y & 255), UInt8((t.x >> 8) & 255)] + [UInt8](repeating: 1, count: n)
             }
         }

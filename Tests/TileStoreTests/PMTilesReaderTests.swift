@@ -38,7 +38,8 @@ import TrailMapTestSupport
             var slow = [Int: ZoomLevelSummary]()
             for id in start..<(start + UInt64(run)) {
                 let t = PMTilesFormat.tile(id: id)!
-                slow[t.z, default: ZoomLevelSummary(zoom: t.z, tiles: 0, bytes: 0, minX: .max, maxX: .min, minY: .max, maxY: .min)].add(count: 1, bytes: 3)
+                slow[t.z, default: ZoomLevelSummary(zoom: t.z, tiles: 0, bytes: 0, minX: .max, maxX: .min, minY: .max, maxY: .min)].add(
+                    count: 1, bytes: 3)
                 slow[t.z]?.cover(minX: t.x, maxX: t.x, minY: t.y, maxY: t.y)
             }
             #expect(fast == slow, "run of \(run) from \(start)")
@@ -52,8 +53,9 @@ import TrailMapTestSupport
 
     @Test(arguments: [false, true]) func readsEveryExportedTileBack(large: Bool) throws {
         // large: ~115,000 tiles over the conterminous US to zoom 11: leaf directories.
-        let (bundle, tiles) = try PMTilesFixture.bundle(at: dir.file("b.mbtiles"), zooms: 0...(large ? 11 : 7),
-                                                         box: large ? PMTilesFixture.large : PMTilesFixture.small)
+        let (bundle, tiles) = try PMTilesFixture.bundle(
+            at: dir.file("b.mbtiles"), zooms: 0...(large ? 11 : 7),
+            box: large ? PMTilesFixture.large : PMTilesFixture.small)
         let stats = try PMTilesExporter.export(from: bundle, to: dir.file("b.pmtiles"))
         #expect((stats.leafDirectories > 0) == large)
         // A small leaf cache: lookups keep working while leaves are evicted.
@@ -140,7 +142,9 @@ import TrailMapTestSupport
             // The ids skipped hold no tile.
             for gap in (id + 1)..<(id + step) where try reader.tile(try #require(PMTilesFormat.tile(id: gap))) != nil { absent += 1 }
             id += step
-            let expected = (i / 7) % 3 == 0 ? Array("same".utf8)
+            let expected =
+                (i / 7) % 3 == 0
+                ? Array("same".utf8)
                 : Array("t\(i)-".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: Int(((UInt64(i) * 2_654_435_761) >> 11) % 23))
             if try reader.tile(try #require(PMTilesFormat.tile(id: id))) != expected { wrong += 1 }
         }

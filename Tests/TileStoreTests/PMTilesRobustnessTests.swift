@@ -14,8 +14,10 @@ import TrailMapTestSupport
 
     /// Five tiles: id 0, a run of 1-2, a run of 3-4, over 14 bytes of data.
     static let good = CraftedArchive(
-        root: CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 4, runLength: 1), Entry(tileID: 1, offset: 4, length: 6, runLength: 2),
-                                        Entry(tileID: 3, offset: 10, length: 4, runLength: 2)]),
+        root: CraftedArchive.directory([
+            Entry(tileID: 0, offset: 0, length: 4, runLength: 1), Entry(tileID: 1, offset: 4, length: 6, runLength: 2),
+            Entry(tileID: 3, offset: 10, length: 4, runLength: 2)
+        ]),
         data: Array("zeroone-223333".utf8))
 
     /// The problem opening (and reading tile 0/0/0 of) the archive, or nil when it reads.
@@ -84,7 +86,9 @@ import TrailMapTestSupport
         bytes = a.bytes
         PMTilesSurgery.setU64(&bytes, PMTilesSurgery.tileDataOffsetField, .max - 2)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        guard case .sectionOutsideFile(section: "tile data section", _, _, _) = problem(at: path) else { Issue.record("overflowing offset"); return }
+        guard case .sectionOutsideFile(section: "tile data section", _, _, _) = problem(at: path) else {
+            Issue.record("overflowing offset"); return
+        }
         var brotli = Self.good
         brotli.gzip = false
         bytes = brotli.bytes
@@ -112,13 +116,19 @@ import TrailMapTestSupport
         #expect(try problem(a) == .unsortedEntries(directory: root, index: 1))
         a.root = [3, 0, 1, 1, 1, 1, 1, 4, 4, 4, 1, 0]
         #expect(try problem(a) == .truncatedDirectory(directory: root))
-        a.root = CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 4, runLength: 1), Entry(tileID: 1, offset: 12, length: 5, runLength: 1)])
+        a.root = CraftedArchive.directory([
+            Entry(tileID: 0, offset: 0, length: 4, runLength: 1), Entry(tileID: 1, offset: 12, length: 5, runLength: 1)
+        ])
         #expect(try problem(a) == .entryOutsideSection(directory: root, index: 1, section: "tile data section", end: 17, sectionLength: 14))
         a.root = CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 9, runLength: 0)])
-        #expect(try problem(a) == .entryOutsideSection(directory: root, index: 0, section: "leaf directories section", end: 9, sectionLength: 0))
+        #expect(
+            try problem(a) == .entryOutsideSection(directory: root, index: 0, section: "leaf directories section", end: 9, sectionLength: 0)
+        )
         a.root = CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 0, runLength: 1)]) + [0]
         guard case .badEntry(directory: root, index: 0, _) = try problem(a) else { Issue.record("zero length"); return }
-        a.root = CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 4, runLength: 5), Entry(tileID: 3, offset: 4, length: 4, runLength: 1)])
+        a.root = CraftedArchive.directory([
+            Entry(tileID: 0, offset: 0, length: 4, runLength: 5), Entry(tileID: 3, offset: 4, length: 4, runLength: 1)
+        ])
         guard case .badEntry(directory: root, index: 0, _) = try problem(a) else { Issue.record("overlapping run"); return }
         a.root = CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 4, runLength: 1)]) + [9, 9, 9]
         #expect(try problem(a) == nil, "bytes after the last entry are ignored, as other readers do")
@@ -140,7 +150,9 @@ import TrailMapTestSupport
         PMTilesSurgery.setU64(&bytes0, PMTilesSurgery.tileDataOffsetField, leafOffset + UInt64(bomb.count))
         let leafPath = dir.file("leafbomb.pmtiles")
         try Data(bytes0).write(to: URL(fileURLWithPath: leafPath))
-        #expect(problem(at: leafPath) == .compressedData(section: "leaf directory at offset 0", .tooLarge(limit: PMTilesReader.maxDirectoryBytes)))
+        #expect(
+            problem(at: leafPath)
+                == .compressedData(section: "leaf directory at offset 0", .tooLarge(limit: PMTilesReader.maxDirectoryBytes)))
         // And plain garbage where gzip is announced.
         var bytes = Self.good.bytes
         bytes[97] = 2
@@ -152,7 +164,9 @@ import TrailMapTestSupport
     /// A leaf that points at itself, and chains of leaves deeper than readers follow.
     @Test func leafCyclesAndDepth() throws {
         // Leaves of one entry each, every one 5 bytes uncompressed: leaf k at offset 5k.
-        func leaf(pointingTo next: UInt64) -> [UInt8] { CraftedArchive.directory([Entry(tileID: 0, offset: next, length: 5, runLength: 0)]) }
+        func leaf(pointingTo next: UInt64) -> [UInt8] {
+            CraftedArchive.directory([Entry(tileID: 0, offset: next, length: 5, runLength: 0)])
+        }
         let tileLeaf = CraftedArchive.directory([Entry(tileID: 0, offset: 0, length: 4, runLength: 1)])
         #expect(leaf(pointingTo: 10).count == 5 && tileLeaf.count == 5)
         var a = Self.good

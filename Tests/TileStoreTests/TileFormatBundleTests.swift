@@ -31,14 +31,15 @@ import TrailMapTestSupport
             let kinds = Set(tiles.values.map { TileFormat.sniff($0) })
             #expect(kinds == [.jpg, .png], "the jpg bundle holds JPEG and PNG edge tiles: \(kinds)")
         }
-        let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/metadata.json"))) as? [String: String]
+        let metadata =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/metadata.json"))) as? [String: String]
         #expect(metadata?["format"] == variant.format.rawValue && metadata?["trailmap:tilesize"] == String(variant.tileSize))
     }
 
     @Test func exportExtensionsFromTheMetadataFormat() {
         let cases: [(String?, String)] = [
             ("png", "png"), ("webp", "webp"), ("jpg", "jpg"), ("jpeg", "jpg"), ("JPEG", "jpg"), ("WebP", "webp"),
-            ("pbf", "pbf"), (nil, "png"), ("", "png"), ("../../x", "png"), ("image/png", "png"), ("a b", "png"),
+            ("pbf", "pbf"), (nil, "png"), ("", "png"), ("../../x", "png"), ("image/png", "png"), ("a b", "png")
         ]
         for (format, ext) in cases {
             #expect(BundleExporter.fileExtension(format: format) == ext, "\(String(describing: format))")

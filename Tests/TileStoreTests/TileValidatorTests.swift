@@ -11,11 +11,15 @@ import Testing
         let inputs = lengths.map { n in (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) } }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("xxh64-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: file) }
-        try inputs.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        try inputs.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n").write(
+            to: file, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-c", "import sys, xxhash\nfor line in open(sys.argv[1]).read().split('\\n'):\n    print('%016x' % xxhash.xxh64(bytes.fromhex(line)).intdigest())",
-                       file.path]
+        p.arguments = [
+            "-c",
+            "import sys, xxhash\nfor line in open(sys.argv[1]).read().split('\\n'):\n    print('%016x' % xxhash.xxh64(bytes.fromhex(line)).intdigest())",
+            file.path
+        ]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -13,12 +13,13 @@ import TrailMapTestSupport
     func bundle() throws -> String {
         let path = dir.file("b.mbtiles")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                INSERT INTO metadata VALUES ('name', 'b'), ('format', 'png');
-                INSERT INTO tiles VALUES (0, 0, 0, x'0102');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE metadata (name TEXT, value TEXT);
+                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    INSERT INTO metadata VALUES ('name', 'b'), ('format', 'png');
+                    INSERT INTO tiles VALUES (0, 0, 0, x'0102');
+                    """)
         }
         return path
     }
@@ -28,10 +29,11 @@ import TrailMapTestSupport
     @Test func nullsAndTextInAddressColumnsAreProblemsNotCrashes() throws {
         let path = try bundle()
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                INSERT INTO metadata VALUES (NULL, NULL), ('description', NULL);
-                INSERT INTO tiles VALUES (NULL, 0, 0, x'00'), (1, NULL, 0, x'00'), ('abc', 1, 1, x'00'), (2, 'x', 0, NULL), (1, 0, 0, NULL);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO metadata VALUES (NULL, NULL), ('description', NULL);
+                    INSERT INTO tiles VALUES (NULL, 0, 0, x'00'), (1, NULL, 0, x'00'), ('abc', 1, 1, x'00'), (2, 'x', 0, NULL), (1, 0, 0, NULL);
+                    """)
         }
         let reader = try BundleReader(path: path)
         #expect(try reader.metadataPairs() == ["name": "b", "format": "png", "description": ""])

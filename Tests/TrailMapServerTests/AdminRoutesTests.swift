@@ -40,8 +40,9 @@ import TrailMapTestSupport
             #expect(try await client.execute(uri: "/admin/cache", method: .get).status == .unauthorized)
             let wrong = try await client.execute(uri: "/admin/cache", method: .get, headers: [.authorization: "Bearer nope"])
             #expect(wrong.status == .forbidden)
-            let post = try await client.execute(uri: "/admin/memory-pressure", method: .post,
-                                                body: ByteBuffer(string: #"{"level":"critical"}"#))
+            let post = try await client.execute(
+                uri: "/admin/memory-pressure", method: .post,
+                body: ByteBuffer(string: #"{"level":"critical"}"#))
             #expect(post.status == .unauthorized)
         }
     }
@@ -58,11 +59,13 @@ import TrailMapTestSupport
             #expect(stats["policy"] as? String == CacheConfiguration().policy.rawValue)
             #expect((stats["bundles"] as? [String: Any])?["open"] as? Int == 1)
 
-            let bad = try await client.execute(uri: "/admin/memory-pressure", method: .post, headers: auth,
-                                               body: ByteBuffer(string: #"{"level":"panic"}"#))
+            let bad = try await client.execute(
+                uri: "/admin/memory-pressure", method: .post, headers: auth,
+                body: ByteBuffer(string: #"{"level":"panic"}"#))
             #expect(bad.status == .badRequest)
-            let r = try await client.execute(uri: "/admin/memory-pressure", method: .post, headers: auth,
-                                             body: ByteBuffer(string: #"{"level":"critical"}"#))
+            let r = try await client.execute(
+                uri: "/admin/memory-pressure", method: .post, headers: auth,
+                body: ByteBuffer(string: #"{"level":"critical"}"#))
             #expect(r.status == .ok)
             stats = Self.json(r.body)
             #expect(stats["entries"] as? Int == 0)
@@ -74,8 +77,9 @@ import TrailMapTestSupport
             #expect(metrics.contains(#"trailmap_cache_evictions_total{kind="tile",reason="pressure"} 1"#))
             #expect(metrics.contains(#"trailmap_cache_evictions_total{kind="bundle",reason="pressure"} 1"#))
 
-            let normal = try await client.execute(uri: "/admin/memory-pressure", method: .post, headers: auth,
-                                                  body: ByteBuffer(string: #"{"level":"normal"}"#))
+            let normal = try await client.execute(
+                uri: "/admin/memory-pressure", method: .post, headers: auth,
+                body: ByteBuffer(string: #"{"level":"normal"}"#))
             #expect((Self.json(normal.body)["memory_pressure"] as? [String: Any])?["level"] as? String == "normal")
             #expect(try await client.execute(uri: tile, method: .get).status == .ok, "the bundle reopens")
         }
@@ -91,8 +95,10 @@ import TrailMapTestSupport
             #expect(text.contains("trailmap_cache_misses_total 1"))
             #expect(text.contains("trailmap_cache_entries 1"))
             #expect(text.contains("trailmap_bundles_open 1"))
-            for name in ["trailmap_cache_bytes", "trailmap_cache_single_flight_joins_total", "trailmap_cache_prefetches_issued_total",
-                         "trailmap_cache_prefetches_used_total", "trailmap_memory_pressure_level"] {
+            for name in [
+                "trailmap_cache_bytes", "trailmap_cache_single_flight_joins_total", "trailmap_cache_prefetches_issued_total",
+                "trailmap_cache_prefetches_used_total", "trailmap_memory_pressure_level"
+            ] {
                 #expect(text.contains(name), "\(name) missing")
             }
         }
@@ -103,11 +109,13 @@ import TrailMapTestSupport
         try fixture.bundle("b")
         try await app { $0.cache.maxOpenBundles = 1 }.test(.live) { client in
             let auth: HTTPFields = [.authorization: "Bearer s3cret"]
-            var bundles = Self.json(try await client.execute(uri: "/admin/cache", method: .get, headers: auth).body)["bundles"] as? [String: Any]
+            var bundles =
+                Self.json(try await client.execute(uri: "/admin/cache", method: .get, headers: auth).body)["bundles"] as? [String: Any]
             #expect(bundles?["open"] as? Int == 0, "nothing opened at scan")
             #expect(try await client.execute(uri: "/tiles/a/3/1/3.png", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/tiles/b/3/1/3.png", method: .get).status == .ok)
-            bundles = Self.json(try await client.execute(uri: "/admin/cache", method: .get, headers: auth).body)["bundles"] as? [String: Any]
+            bundles =
+                Self.json(try await client.execute(uri: "/admin/cache", method: .get, headers: auth).body)["bundles"] as? [String: Any]
             #expect(bundles?["open"] as? Int == 1)
             #expect((bundles?["closed"] as? [String: Any])?["capacity"] as? Int == 1)
         }

@@ -29,8 +29,11 @@ import TrailMapTestSupport
             #expect(try await ann.call(.get, "/tiles/co.pmtiles").status == .forbidden)
             #expect(try await ann.buy("colorado").status == .created)
             let whole = try await ann.call(.get, "/tiles/co.pmtiles")
-            #expect(whole.status == .ok && Array(buffer: whole.body) == [UInt8](bytes) && whole.headers[.cacheControl]?.hasPrefix("private") == true)
-            let token = try #require(StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
+            #expect(
+                whole.status == .ok && Array(buffer: whole.body) == [UInt8](bytes)
+                    && whole.headers[.cacheControl]?.hasPrefix("private") == true)
+            let token = try #require(
+                StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
             let ranged = try await client.execute(uri: "/tiles/co.pmtiles?token=\(token)", method: .get, headers: [.range: "bytes=0-6"])
             #expect(ranged.status == .partialContent && String(buffer: ranged.body) == "PMTiles")
             #expect(ranged.headers[.contentRange] == "bytes 0-6/\(bytes.count)")

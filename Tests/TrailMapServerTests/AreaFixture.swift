@@ -20,12 +20,22 @@ struct AreaFixture {
         try Self.bundle(store.tiles.dir.file("west.mbtiles"), bounds: Self.west, colour: (200, 40, 40))
         try Self.bundle(store.tiles.dir.file("east.mbtiles"), bounds: Self.east, colour: (40, 40, 200))
         let entries: [[String: Any]] = [
-            ["productId": "west", "title": "West", "category": "States/West", "price": ["amount": "2.99", "currency": "USD"], "bundle": "west.mbtiles"],
-            ["productId": "east", "title": "East", "category": "States/East", "price": ["amount": "2.99", "currency": "USD"], "bundle": "east.mbtiles"],
-            ["productId": "area", "title": "Area around you", "category": "Areas", "price": ["amount": "0.99", "currency": "USD"],
-             "area": ["maxBytes": 4_000_000, "from": ["west.mbtiles", "east.mbtiles"]]],
-            ["productId": "area-small", "title": "Small area", "category": "Areas", "price": ["amount": "0.49", "currency": "USD"],
-             "area": ["maxBytes": Self.smallCap, "from": ["west.mbtiles", "east.mbtiles"]]],
+            [
+                "productId": "west", "title": "West", "category": "States/West", "price": ["amount": "2.99", "currency": "USD"],
+                "bundle": "west.mbtiles"
+            ],
+            [
+                "productId": "east", "title": "East", "category": "States/East", "price": ["amount": "2.99", "currency": "USD"],
+                "bundle": "east.mbtiles"
+            ],
+            [
+                "productId": "area", "title": "Area around you", "category": "Areas", "price": ["amount": "0.99", "currency": "USD"],
+                "area": ["maxBytes": 4_000_000, "from": ["west.mbtiles", "east.mbtiles"]]
+            ],
+            [
+                "productId": "area-small", "title": "Small area", "category": "Areas", "price": ["amount": "0.49", "currency": "USD"],
+                "area": ["maxBytes": Self.smallCap, "from": ["west.mbtiles", "east.mbtiles"]]
+            ]
         ]
         let file = store.tiles.dir.file("areas.json")
         try JSONSerialization.data(withJSONObject: ["products": entries]).write(to: URL(fileURLWithPath: file))
@@ -57,7 +67,8 @@ struct AreaFixture {
                 if !image.isFullyTransparent { batch.append((t, try PNGEncoder.encode(image, options: .default))) }
             }
         }
-        var meta = BundleMetadata(name: (path as NSString).lastPathComponent, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
+        var meta = BundleMetadata(
+            name: (path as NSString).lastPathComponent, bounds: bounds, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound)
         meta.attribution = "test data"
         meta.extra["trailmap:builder"] = "test"
         _ = try TestBundle.write(batch, to: path, metadata: meta)

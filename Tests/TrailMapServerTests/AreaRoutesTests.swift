@@ -60,7 +60,8 @@ import TrailMapTestSupport
             #expect(bought.status == .created, "\(StoreFixture.json(bought))")
             let area = StoreFixture.json(bought)
             let areaID = try #require(area["areaId"] as? String)
-            #expect(area["size"] as? Int == cut.count && area["productId"] as? String == "area" && area["alreadyRecorded"] as? Bool == false)
+            #expect(
+                area["size"] as? Int == cut.count && area["productId"] as? String == "area" && area["alreadyRecorded"] as? Bool == false)
             #expect(area["sha256"] as? String == SHA256.hash(data: cut).map { String(format: "%02x", $0) }.joined())
 
             // The area downloads like a region, resumable; it is ann's alone.
@@ -74,7 +75,8 @@ import TrailMapTestSupport
             #expect(!bobs.contains { $0["productId"] as? String == areaID })
             let anns = StoreFixture.json(try await ann.call(.get, "/api/v1/catalog"))["products"] as? [[String: Any]] ?? []
             let listed = try #require(anns.first { $0["productId"] as? String == areaID })
-            #expect(listed["kind"] as? String == "area" && listed["areaOf"] as? String == "area" && listed["status"] as? String == "purchased")
+            #expect(
+                listed["kind"] as? String == "area" && listed["areaOf"] as? String == "area" && listed["status"] as? String == "purchased")
             #expect(anns.first { $0["productId"] as? String == "area" }?["kind"] as? String == "area_product")
             let owned = StoreFixture.json(try await ann.call(.get, "/api/v1/entitlements"))["entitlements"] as? [[String: Any]] ?? []
             #expect(owned.first { $0["productId"] as? String == areaID }?["size"] as? Int == cut.count)
@@ -88,13 +90,20 @@ import TrailMapTestSupport
             }
             // The same transaction posted again is the same area.
             let transactionID = try #require(area["transactionId"] as? String)
-            #expect(try f.store.catalog.entitlements(account: try f.store.catalog.authenticate(token: ann.token)).filter { $0.productId == areaID }.count == 1)
+            #expect(
+                try f.store.catalog.entitlements(account: try f.store.catalog.authenticate(token: ann.token)).filter {
+                    $0.productId == areaID
+                }.count == 1)
 
             // A refund revokes it.
-            let refund = try await ann.call(.post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": transactionID])
+            let refund = try await ann.call(
+                .post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": transactionID])
             let payload = StoreFixture.json(refund)["signedPayload"] as? String ?? ""
-            #expect(try await client.execute(uri: "/api/v1/store/notifications", method: .post, headers: [.contentType: "application/json"],
-                                             body: StoreFixture.body(["signedPayload": payload])).status == .ok)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/store/notifications", method: .post, headers: [.contentType: "application/json"],
+                    body: StoreFixture.body(["signedPayload": payload])
+                ).status == .ok)
             #expect(try await ann.call(.get, "/api/v1/downloads/\(areaID)").status == .forbidden)
         }
     }
@@ -118,16 +127,21 @@ import TrailMapTestSupport
                 case (_?, _?):
                     shared += 1
                     let image = try TileDecoder.decode([UInt8](data))
-                    let px = stride(from: 0, to: image.pixels.count, by: 4).map { (image.pixels[$0], image.pixels[$0 + 2], image.pixels[$0 + 3]) }
-                    #expect(px.contains { $0.0 == 200 && $0.2 == 255 } && px.contains { $0.1 == 200 && $0.2 == 255 }, "red and blue in \(t)")
+                    let px = stride(from: 0, to: image.pixels.count, by: 4).map {
+                        (image.pixels[$0], image.pixels[$0 + 2], image.pixels[$0 + 3])
+                    }
+                    #expect(
+                        px.contains { $0.0 == 200 && $0.2 == 255 } && px.contains { $0.1 == 200 && $0.2 == 255 }, "red and blue in \(t)")
                     let westOnly = try TileDecoder.decode([UInt8](try #require(west[t])))
-                    #expect(zip(stride(from: 3, to: image.pixels.count, by: 4), stride(from: 3, to: westOnly.pixels.count, by: 4))
-                        .allSatisfy { image.pixels[$0.0] >= westOnly.pixels[$0.1] }, "nothing of the west tile is lost")
+                    #expect(
+                        zip(stride(from: 3, to: image.pixels.count, by: 4), stride(from: 3, to: westOnly.pixels.count, by: 4))
+                            .allSatisfy { image.pixels[$0.0] >= westOnly.pixels[$0.1] }, "nothing of the west tile is lost")
                 default: Issue.record("\(t) is in neither bundle")
                 }
             }
             #expect(shared >= 6, "one edge tile a zoom at least")
-            #expect(tiles.keys.contains { west[$0] != nil && east[$0] == nil } && tiles.keys.contains { east[$0] != nil && west[$0] == nil })
+            #expect(
+                tiles.keys.contains { west[$0] != nil && east[$0] == nil } && tiles.keys.contains { east[$0] != nil && west[$0] == nil })
         }
     }
 
@@ -165,20 +179,26 @@ import TrailMapTestSupport
         try await f.store.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let bob = try await APIUser.register(client, email: "bob@example.com")
-            for body: [String: Any] in [["center": [-105.5, 40.0], "radiusKm": 0], ["center": [-105.5, 40.0], "radiusKm": -3],
-                                        ["center": [-105.5, 40.0], "radiusKm": 5000], ["center": [-105.5, 40.0]],
-                                        ["center": [-105.5, 40.0], "radiusKm": 5, "bbox": [-106, 39, -105, 40]], ["center": [-105.5], "radiusKm": 5],
-                                        ["center": [-105.5, 91], "radiusKm": 5], ["bbox": [-105, 40, -106, 41]],
-                                        ["center": [-105.5, 40.0], "radiusKm": 5, "minzoom": 9, "maxzoom": 7],
-                                        ["center": [-105.5, 40.0], "radiusKm": 5, "maxzoom": 14, "productId": "area"],
-                                        ["center": [-105.5, 40.0], "radiusKm": 5, "maxzoom": 14],
-                                        ["center": [-105.5, 40.0], "radiusKm": 5, "productId": "west"]] {
+            for body: [String: Any] in [
+                ["center": [-105.5, 40.0], "radiusKm": 0], ["center": [-105.5, 40.0], "radiusKm": -3],
+                ["center": [-105.5, 40.0], "radiusKm": 5000], ["center": [-105.5, 40.0]],
+                ["center": [-105.5, 40.0], "radiusKm": 5, "bbox": [-106, 39, -105, 40]], ["center": [-105.5], "radiusKm": 5],
+                ["center": [-105.5, 91], "radiusKm": 5], ["bbox": [-105, 40, -106, 41]],
+                ["center": [-105.5, 40.0], "radiusKm": 5, "minzoom": 9, "maxzoom": 7],
+                ["center": [-105.5, 40.0], "radiusKm": 5, "maxzoom": 14, "productId": "area"],
+                ["center": [-105.5, 40.0], "radiusKm": 5, "maxzoom": 14],
+                ["center": [-105.5, 40.0], "radiusKm": 5, "productId": "west"]
+            ] {
                 let r = try await Self.quote(ann, body)
-                #expect(r.status == .unprocessableContent && ["invalid_area", "not_an_area_product"].contains(StoreFixture.errorCode(r)),
-                        "\(body): \(StoreFixture.json(r))")
+                #expect(
+                    r.status == .unprocessableContent && ["invalid_area", "not_an_area_product"].contains(StoreFixture.errorCode(r)),
+                    "\(body): \(StoreFixture.json(r))")
             }
-            #expect(try await client.execute(uri: "/api/v1/areas/quotes", method: .post, headers: [.contentType: "application/json"],
-                                             body: StoreFixture.body(["center": [-105.5, 40.0], "radiusKm": 5])).status == .unauthorized)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/areas/quotes", method: .post, headers: [.contentType: "application/json"],
+                    body: StoreFixture.body(["center": [-105.5, 40.0], "radiusKm": 5])
+                ).status == .unauthorized)
             #expect(try await Self.quote(ann, ["center": [-105.5, 40.0], "radiusKm": 5, "productId": "nothing"]).status == .notFound)
             // Far from every area product: 404 with the regions nearest, nearest first.
             let far = try await Self.quote(ann, ["center": [-98.0, 40.0], "radiusKm": 5])
@@ -191,21 +211,33 @@ import TrailMapTestSupport
             let q = StoreFixture.json(try await Self.quote(ann, ["center": [-105.5, 40.0], "radiusKm": 5, "productId": "area"]))
             let quoteID = try #require(q["quoteId"] as? String)
             // A Non-Consumable for the area product, a Consumable posted as a region purchase.
-            let nonConsumable = try f.store.sandbox.signTransaction(productId: "area", appAccountToken: UUID(uuidString: ann.appAccountToken)).jws
+            let nonConsumable = try f.store.sandbox.signTransaction(
+                productId: "area", appAccountToken: UUID(uuidString: ann.appAccountToken)
+            ).jws
             let r1 = try await ann.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": nonConsumable])
             #expect(r1.status == .forbidden && StoreFixture.errorCode(r1) == "invalid_transaction")
             #expect(try await ann.call(.post, "/api/v1/purchases", ["signedTransaction": nonConsumable]).status == .unprocessableContent)
-            let consumable = try f.store.sandbox.signTransaction(productId: "area", appAccountToken: UUID(uuidString: ann.appAccountToken),
-                                                                 type: "Consumable").jws
+            let consumable = try f.store.sandbox.signTransaction(
+                productId: "area", appAccountToken: UUID(uuidString: ann.appAccountToken),
+                type: "Consumable"
+            ).jws
             #expect(try await ann.call(.post, "/api/v1/purchases", ["signedTransaction": consumable]).status == .forbidden)
             // Another account's quote, a made-up one, a transaction for another area product.
-            #expect(try await bob.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": consumable]).status == .forbidden,
-                    "ann's appAccountToken")
-            let bobs = try f.store.sandbox.signTransaction(productId: "area", appAccountToken: UUID(uuidString: bob.appAccountToken), type: "Consumable").jws
+            #expect(
+                try await bob.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": consumable]).status == .forbidden,
+                "ann's appAccountToken")
+            let bobs = try f.store.sandbox.signTransaction(
+                productId: "area", appAccountToken: UUID(uuidString: bob.appAccountToken), type: "Consumable"
+            ).jws
             let foreign = try await bob.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": bobs])
             #expect(foreign.status == .notFound && StoreFixture.errorCode(foreign) == "unknown_quote")
-            #expect(try await ann.call(.post, "/api/v1/areas", ["quoteId": "q" + String(repeating: "0", count: 24), "signedTransaction": consumable]).status == .notFound)
-            let small = try f.store.sandbox.signTransaction(productId: "area-small", appAccountToken: UUID(uuidString: ann.appAccountToken), type: "Consumable").jws
+            #expect(
+                try await ann.call(
+                    .post, "/api/v1/areas", ["quoteId": "q" + String(repeating: "0", count: 24), "signedTransaction": consumable]
+                ).status == .notFound)
+            let small = try f.store.sandbox.signTransaction(
+                productId: "area-small", appAccountToken: UUID(uuidString: ann.appAccountToken), type: "Consumable"
+            ).jws
             let wrong = try await ann.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": small])
             #expect(wrong.status == .unprocessableContent && StoreFixture.errorCode(wrong) == "wrong_product")
             let account = try f.store.catalog.authenticate(token: ann.token)
@@ -215,14 +247,16 @@ import TrailMapTestSupport
             #expect(try await ann.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": consumable]).status == .created)
             #expect(try await ann.call(.post, "/api/v1/areas", ["quoteId": quoteID, "signedTransaction": consumable]).status == .ok)
             let q2 = StoreFixture.json(try await Self.quote(ann, ["center": [-105.6, 40.1], "radiusKm": 5, "productId": "area"]))
-            let reused = try await ann.call(.post, "/api/v1/areas", ["quoteId": q2["quoteId"] as? String ?? "", "signedTransaction": consumable])
+            let reused = try await ann.call(
+                .post, "/api/v1/areas", ["quoteId": q2["quoteId"] as? String ?? "", "signedTransaction": consumable])
             #expect(reused.status == .conflict && StoreFixture.errorCode(reused) == "transaction_used")
             let again = try await Self.buy(ann, quote: q)
             #expect(again.status == .conflict && StoreFixture.errorCode(again) == "quote_used")
             // An expired quote.
-            let old = AreaQuoteRecord(id: AreaQuoteRecord.newID(), accountId: account.id, productId: "area", title: "old", bundlePath: "/nowhere",
-                                      size: 1, sha256: "", tiles: 1, minZoom: 6, maxZoom: 6, requestedMaxZoom: 6, bounds: AreaFixture.west,
-                                      createdAt: Date().addingTimeInterval(-3600), expiresAt: Date().addingTimeInterval(-60))
+            let old = AreaQuoteRecord(
+                id: AreaQuoteRecord.newID(), accountId: account.id, productId: "area", title: "old", bundlePath: "/nowhere",
+                size: 1, sha256: "", tiles: 1, minZoom: 6, maxZoom: 6, requestedMaxZoom: 6, bounds: AreaFixture.west,
+                createdAt: Date().addingTimeInterval(-3600), expiresAt: Date().addingTimeInterval(-60))
             _ = try f.store.catalog.saveAreaQuote(old, keepPerAccount: 8)
             #expect(try await ann.call(.get, "/api/v1/areas/quotes/\(old.id)").status == .gone)
             let expired = try await Self.buy(ann, quote: ["quoteId": old.id, "productId": "area"])
@@ -245,12 +279,16 @@ import TrailMapTestSupport
                 var body = ask
                 body["productId"] = product
                 let full = try await Self.quote(user, body)
-                #expect(full.status == .serviceUnavailable && StoreFixture.errorCode(full) == "busy", "\(product): \(StoreFixture.json(full))")
+                #expect(
+                    full.status == .serviceUnavailable && StoreFixture.errorCode(full) == "busy", "\(product): \(StoreFixture.json(full))")
                 #expect(full.headers[.retryAfter] == "60")
-                #expect((StoreFixture.json(full)["error"] as? [String: Any])?["message"] as? String ?? "" == AreaError.quotesFull(retryAfter: 60).description)
+                #expect(
+                    (StoreFixture.json(full)["error"] as? [String: Any])?["message"] as? String ?? ""
+                        == AreaError.quotesFull(retryAfter: 60).description)
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: f.store.tiles.dir.file(".trailmap-areas")).count == 1,
-                    "nothing cut for the refused quotes")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: f.store.tiles.dir.file(".trailmap-areas")).count == 1,
+                "nothing cut for the refused quotes")
             // Bought, the first quote's bundle is an area: the space is free again.
             #expect(try await Self.buy(ann, quote: StoreFixture.json(first)).status == .created)
             #expect(try await Self.quote(bob, ask).status == .created)
@@ -269,7 +307,8 @@ import TrailMapTestSupport
             let ask: [String: Any] = ["center": [-105.5, 40.0], "radiusKm": 2, "productId": "area-small"]
             for _ in 0..<2 { #expect(try await Self.quote(ann, ask).status == .created) }
             let refused = try await Self.quote(ann, ask)
-            #expect(refused.status == .tooManyRequests && StoreFixture.errorCode(refused) == "too_many_quotes", "\(StoreFixture.json(refused))")
+            #expect(
+                refused.status == .tooManyRequests && StoreFixture.errorCode(refused) == "too_many_quotes", "\(StoreFixture.json(refused))")
             #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 0)
             #expect(try await Self.quote(bob, ask).status == .created)
         }

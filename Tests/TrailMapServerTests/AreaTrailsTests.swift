@@ -24,13 +24,13 @@ import Trails
         (303, ["highway": "path", "name": "Corner Hook"], [[-105.45, 40.09], [-105.38, 40.09], [-105.38, 40.05]]),
         (304, ["highway": "path", "name": "Far Away Trail"], [[-105.90, 40.40], [-105.85, 40.45]]),
         (305, ["highway": "path", "name": "Shared Divide Trail"], [[-105.46, 39.95], [-105.42, 39.96]]),
-        (307, ["highway": "path", "name": "Priority Trail", "sac_scale": "mountain_hiking"], [[-105.56, 39.94], [-105.54, 39.95]]),
+        (307, ["highway": "path", "name": "Priority Trail", "sac_scale": "mountain_hiking"], [[-105.56, 39.94], [-105.54, 39.95]])
     ]
     static let eastLines: [Line] = [
         (305, ["highway": "path", "name": "Shared Divide Trail"], [[-105.46, 39.95], [-105.42, 39.96]]),
         (306, ["highway": "path", "name": "East Meadow Trail"], [[-104.50, 40.00], [-104.40, 40.10]]),
         // The same way as the west bundle's, other data: the first bundle's row wins.
-        (307, ["highway": "path", "name": "Other Name Trail"], [[-105.56, 39.94], [-105.54, 39.95]]),
+        (307, ["highway": "path", "name": "Other Name Trail"], [[-105.56, 39.94], [-105.54, 39.95]])
     ]
 
     /// Every column of each trail of `path`, by id.
@@ -63,7 +63,8 @@ import Trails
         let westPath = f.store.tiles.dir.file("west.mbtiles"), eastPath = f.store.tiles.dir.file("east.mbtiles")
         let west = try TrailRoutesTests.addTrails(Self.westLines, to: westPath, dir: f.store.tiles.dir)
         let east = try TrailRoutesTests.addTrails(Self.eastLines, to: eastPath, dir: f.store.tiles.dir)
-        _ = try f.store.catalog.publish(try ProductFile.load(path: f.store.tiles.dir.file("areas.json")), tilesDirectory: f.store.tiles.dir.path)
+        _ = try f.store.catalog.publish(
+            try ProductFile.load(path: f.store.tiles.dir.file("areas.json")), tilesDirectory: f.store.tiles.dir.path)
         func id(_ name: String, in records: [TrailRecord]) throws -> TrailID { try #require(records.first { $0.name == name }).id }
 
         let q = try await Self.quote(f)
@@ -73,8 +74,10 @@ import Trails
         #expect(digest.hex == q.sha256 && digest.size == q.size)
 
         let index = try TrailIndex(bundle: cut)
-        let expected: Set<TrailID> = [try id("Inner Loop", in: west), try id("Crossing Ridge", in: west),
-                                      try id("Shared Divide Trail", in: west), try id("Priority Trail", in: west)]
+        let expected: Set<TrailID> = [
+            try id("Inner Loop", in: west), try id("Crossing Ridge", in: west),
+            try id("Shared Divide Trail", in: west), try id("Priority Trail", in: west)
+        ]
         #expect(Set(try index.all().map(\.id)) == expected)
         #expect(try index.count() == 4 && index.verify().isEmpty)
         #expect(try id("Shared Divide Trail", in: west) == id("Shared Divide Trail", in: east))

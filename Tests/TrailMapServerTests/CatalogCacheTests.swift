@@ -45,7 +45,8 @@ import TrailMapTestSupport
             #expect(try await ann.buy("colorado").status == .created)
             let mine = StoreFixture.json(try await ann.call(.get, "/api/v1/catalog"))["products"] as? [[String: Any]] ?? []
             #expect(mine.first { $0["productId"] as? String == "colorado" }?["status"] as? String == "purchased")
-            let anonymous = StoreFixture.json(try await client.execute(uri: "/api/v1/catalog", method: .get))["products"] as? [[String: Any]] ?? []
+            let anonymous =
+                StoreFixture.json(try await client.execute(uri: "/api/v1/catalog", method: .get))["products"] as? [[String: Any]] ?? []
             #expect(anonymous.first { $0["productId"] as? String == "colorado" }?["status"] as? String == "for_sale")
         }
     }

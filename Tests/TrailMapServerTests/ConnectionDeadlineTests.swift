@@ -131,8 +131,9 @@ import TrailMapTestSupport
         try await app(request: .seconds(30), idle: .seconds(1)).test(.live) { client in
             let c = try Client(port: try #require(client.port))
             // From the response's head to the close, on the reading thread.
-            let (head, waited) = try await c.secondsUntilClose(sending: "GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n",
-                                                               after: "\r\n\r\n")
+            let (head, waited) = try await c.secondsUntilClose(
+                sending: "GET /tiles/co/\(t.z)/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n",
+                after: "\r\n\r\n")
             #expect(try #require(head, "closed before answering").hasPrefix("HTTP/1.1 200"))
             #expect(waited >= 0.5 && waited < 10, "closed after \(waited) s idle")
         }

@@ -41,7 +41,8 @@ import TrailMapTestSupport
             // past this catalog's 2 s; what is tested is the outage below.)
             let ann = try await retrying { try await APIUser.register(client, email: "ann@example.com") }
             #expect(try await Self.pastStalls { try await ann.buy("colorado") }.status == .created)
-            let grant = StoreFixture.json(try await Self.pastStalls { try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]) })
+            let grant = StoreFixture.json(
+                try await Self.pastStalls { try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]) })
             let tile = "/tiles/co/3/1/3.png?token=\(try #require(grant["token"] as? String))"
             #expect(try await Self.pastStalls { try await client.execute(uri: tile, method: .get) }.status == .ok)
             #expect(try await Self.pastStalls { try await client.execute(uri: "/api/v1/catalog", method: .get) }.status == .ok)
@@ -68,15 +69,17 @@ import TrailMapTestSupport
                 return try await group.reduce(into: [TestResponse]()) { if let r = $1 { $0.append(r) } }
             }
             for r in inFlight {
-                #expect(r.status == .created || (r.status == .serviceUnavailable && StoreFixture.errorCode(r) == "database"),
-                        "a purchase as PostgreSQL stops: \(r.status) \(String(buffer: r.body).prefix(300))")
+                #expect(
+                    r.status == .created || (r.status == .serviceUnavailable && StoreFixture.errorCode(r) == "database"),
+                    "a purchase as PostgreSQL stops: \(r.status) \(String(buffer: r.body).prefix(300))")
             }
             let outage = try await Self.answers(probes)
             for (probe, r) in zip(probes, outage) {
                 let code = StoreFixture.errorCode(r)
                 let fromMemory = probe.mayAnswerFromMemory && r.status == .ok
-                #expect(fromMemory || (r.status == .serviceUnavailable && code == "database"),
-                        "\(probe.name) without the database: \(r.status) \(String(buffer: r.body).prefix(300))")
+                #expect(
+                    fromMemory || (r.status == .serviceUnavailable && code == "database"),
+                    "\(probe.name) without the database: \(r.status) \(String(buffer: r.body).prefix(300))")
             }
 
             try cluster.start()
@@ -131,14 +134,17 @@ import TrailMapTestSupport
         let credentials = #"{"email": "ann@example.com", "password": "correct horse battery"}"#
         return [
             Probe(name: "login", mayAnswerFromMemory: false) {
-                try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"],
-                                         body: ByteBuffer(string: credentials))
+                try await client.execute(
+                    uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: credentials))
             },
             Probe(name: "signed-in catalog", mayAnswerFromMemory: true) { try await ann.call(.get, "/api/v1/catalog") },
             Probe(name: "entitlements", mayAnswerFromMemory: true) { try await ann.call(.get, "/api/v1/entitlements") },
-            Probe(name: "purchase", mayAnswerFromMemory: false) { try await ann.call(.post, "/api/v1/purchases", ["signedTransaction": jws]) },
+            Probe(name: "purchase", mayAnswerFromMemory: false) {
+                try await ann.call(.post, "/api/v1/purchases", ["signedTransaction": jws])
+            },
             Probe(name: "paid tile", mayAnswerFromMemory: true) { try await client.execute(uri: tile, method: .get) },
-            Probe(name: "anonymous catalog", mayAnswerFromMemory: true) { try await client.execute(uri: "/api/v1/catalog", method: .get) },
+            Probe(name: "anonymous catalog", mayAnswerFromMemory: true) { try await client.execute(uri: "/api/v1/catalog", method: .get) }
         ]
     }
 
@@ -176,10 +182,12 @@ import TrailMapTestSupport
     /// The original transaction id in a signed transaction's payload.
     static func originalTransaction(of jws: String) throws -> String? {
         let part = String(jws.split(separator: ".")[1])
-        let padded = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let padded =
+            part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             + String(repeating: "=", count: (4 - part.count % 4) % 4)
         guard let data = Data(base64Encoded: padded),
-              let payload = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let payload = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return payload["originalTransactionId"] as? String
     }
 

@@ -95,8 +95,9 @@ import TrailMapTestSupport
             let txn = try #require(StoreFixture.json(bought)["transactionId"] as? String)
             let note = try await ann.call(.post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": txn])
             let payload = try #require(StoreFixture.json(note)["signedPayload"] as? String)
-            let posted = try await client.execute(uri: "/api/v1/store/notifications", method: .post,
-                                                  headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
+            let posted = try await client.execute(
+                uri: "/api/v1/store/notifications", method: .post,
+                headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
             #expect(StoreFixture.json(posted)["result"] as? String == "revoked")
             let after = try await client.execute(uri: url, method: .get)
             #expect(after.status == .forbidden && StoreFixture.errorCode(after) == "link_revoked", "\(after.status)")

@@ -130,8 +130,9 @@ import TrailMapTestSupport
     @Test func trailSearchFiltersOnElevation() async throws {
         let (f, _, world) = try TerrainProducts.fixture()
         let loop = try #require(world.first)
-        let outcome = try TrailElevationFill.fill(bundle: f.tiles.dir.file("world.mbtiles"),
-                                                  from: try DEMSampler(path: f.tiles.dir.file("world-terrain-dem.tif")))
+        let outcome = try TrailElevationFill.fill(
+            bundle: f.tiles.dir.file("world.mbtiles"),
+            from: try DEMSampler(path: f.tiles.dir.file("world-terrain-dem.tif")))
         #expect(outcome.filled == 1)
         try await f.app().test(.live) { client in
             func ids(_ query: String) async throws -> [String] {

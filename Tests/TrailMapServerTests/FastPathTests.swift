@@ -33,13 +33,13 @@ import TrailMapTestSupport
             let port = try #require(client.port)
             let requests = [
                 "GET \(uri(a)) HTTP/1.1\r\nHost: x\r\n\r\n",
-                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",                       // Hummingbird's
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", // Hummingbird's
                 "GET \(uri(b)) HTTP/1.1\r\nHost: x\r\n\r\n",
                 "GET \(uri(missing)) HTTP/1.1\r\nHost: x\r\n\r\n",
                 "HEAD \(uri(a)) HTTP/1.1\r\nHost: x\r\n\r\n",
                 "GET \(uri(a))?v=2 HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etagA)\r\n\r\n",
-                "GET /tiles/co/9/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n",            // Hummingbird's 400
-                "GET \(uri(b)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /tiles/co/9/0/0.png HTTP/1.1\r\nHost: x\r\n\r\n", // Hummingbird's 400
+                "GET \(uri(b)) HTTP/1.1\r\nHost: x\r\n\r\n"
             ]
             let heads = [false, false, false, false, true, false, false, false]
             let responses = try await RawHTTP.exchange(port: port, requests.joined(), heads: heads)
@@ -69,7 +69,8 @@ import TrailMapTestSupport
             let port = try #require(client.port)
             for request in ["GET \(uri(t)) HTTP/1.0\r\n\r\n", "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"] {
                 // A second request after the close is never answered.
-                let responses = try await RawHTTP.exchange(port: port, request + "GET \(uri(t)) HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
+                let responses = try await RawHTTP.exchange(
+                    port: port, request + "GET \(uri(t)) HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
                 #expect(responses.map(\.status) == [200] && responses.first?.body == png, "\(request)")
                 #expect(responses.first?.headers["connection"] == "close")
             }
@@ -83,7 +84,8 @@ import TrailMapTestSupport
                 port: port, "GET /healthz HTTP/1.0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n", heads: [false], expectClose: true)
             #expect(health.map(\.status) == [200] && health.first?.headers["connection"] == "close")
             let keptHealth = "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
-            let both = try await RawHTTP.exchange(port: port, keptHealth + "HEAD /healthz HTTP/1.0\r\n\r\n", heads: [false, true], expectClose: true)
+            let both = try await RawHTTP.exchange(
+                port: port, keptHealth + "HEAD /healthz HTTP/1.0\r\n\r\n", heads: [false, true], expectClose: true)
             #expect(both.map(\.status) == [200, 200])
             #expect(both.map { $0.headers["connection"] } == ["keep-alive", "close"])
             #expect(String(decoding: both[0].body, as: UTF8.self).contains("\"status\":\"ok\""))
@@ -104,11 +106,11 @@ import TrailMapTestSupport
             let requests = [
                 "HEAD \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
                 "HEAD \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
-                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",                  // Hummingbird's
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", // Hummingbird's
                 "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
                 "HEAD /no/such/route HTTP/1.1\r\nHost: x\r\n\r\n",
                 "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
-                "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n"
             ]
             let heads = [true, true, false, true, true, false, false]
             let responses = try await RawHTTP.exchange(port: port, requests.joined(), heads: heads)
@@ -130,8 +132,9 @@ import TrailMapTestSupport
         tuning.tune(servers[1])
         // setOption runs on the channel's loop: read it back after it has.
         #expect(try await servers[0].getOption(ChannelOptions.maxMessagesPerRead).get() == ListenerTuning.acceptsPerWakeUp)
-        #expect(try await servers[1].getOption(ChannelOptions.maxMessagesPerRead).get() != ListenerTuning.acceptsPerWakeUp,
-                "tuned once, by the first connection")
+        #expect(
+            try await servers[1].getOption(ChannelOptions.maxMessagesPerRead).get() != ListenerTuning.acceptsPerWakeUp,
+            "tuned once, by the first connection")
         for s in servers { try await s.close() }
     }
 }
@@ -148,7 +151,7 @@ extension Array {
 enum RawHTTP {
     struct Response {
         var status: Int
-        var headers: [String: String]  // lower-cased names
+        var headers: [String: String] // lower-cased names
         var body: [UInt8]
     }
 
@@ -184,7 +187,10 @@ enum RawHTTP {
         func fill() throws {
             let n = recv(fd, &chunk, chunk.count, 0)
             guard n >= 0 else {
-                throw Failure(description: "recv: errno \(errno) (timeout?) after \(responses.map(\.status)), then \(input.count) bytes: \(String(decoding: input.prefix(300), as: UTF8.self))")
+                throw Failure(
+                    description:
+                        "recv: errno \(errno) (timeout?) after \(responses.map(\.status)), then \(input.count) bytes: \(String(decoding: input.prefix(300), as: UTF8.self))"
+                )
             }
             if n == 0 { closed = true }
             input += chunk[..<n]

@@ -33,8 +33,9 @@ import TrailMapTestSupport
         try await db.write { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             let id = "abc\r\nX-Injected: yes"
-            let old = try String.fetchOne(db, sql: "SELECT tile_id FROM map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                                          arguments: [tile.z, tile.x, (1 << tile.z) - 1 - tile.y])!
+            let old = try String.fetchOne(
+                db, sql: "SELECT tile_id FROM map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                arguments: [tile.z, tile.x, (1 << tile.z) - 1 - tile.y])!
             try db.execute(sql: "UPDATE images SET tile_id = ? WHERE tile_id = ?", arguments: [id, old])
             try db.execute(sql: "UPDATE map SET tile_id = ? WHERE tile_id = ?", arguments: [id, old])
         }
@@ -56,7 +57,9 @@ import TrailMapTestSupport
             let csp = try #require(r.headers[.contentSecurityPolicy])
             #expect(csp.contains("script-src 'self';"), "the viewer's script comes from this server, no inline script runs: \(csp)")
             #expect(!String(buffer: r.body).contains("<script>"))
-            #expect(!csp.split(separator: ";").first { $0.contains("script-src") }!.contains("unsafe-inline"), "no inline script but the page's own")
+            #expect(
+                !csp.split(separator: ";").first { $0.contains("script-src") }!.contains("unsafe-inline"),
+                "no inline script but the page's own")
             #expect(csp.contains("object-src 'none'") && csp.contains("frame-ancestors 'none'"))
             #expect(csp == PageSecurity.policy(for: String(buffer: r.body)), "the hash matches the page served")
         }
@@ -108,14 +111,16 @@ import TrailMapTestSupport
             var statuses: [Int] = []
             for i in 0..<21 {
                 let body = StoreFixture.body(["email": "nobody\(i)@example.com", "password": "wrong password"])
-                let r = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: body)
+                let r = try await client.execute(
+                    uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: body)
                 statuses.append(r.status.code)
             }
             #expect(statuses.prefix(20).allSatisfy { $0 == 401 }, "\(statuses)")
             #expect(statuses.last == 429, "\(statuses)")
             // Every email from this address now waits, the right password included.
             let right = StoreFixture.body(["email": "ann@example.com", "password": "correct horse battery"])
-            let r = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: right)
+            let r = try await client.execute(
+                uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: right)
             #expect(r.status == .tooManyRequests && r.headers[.retryAfter].flatMap { Int($0) }.map { $0 >= 1 } == true)
             #expect(StoreFixture.errorCode(r) == "too_many_attempts")
         }
@@ -168,7 +173,8 @@ import TrailMapTestSupport
             let ann = try await APIUser.register(client, email: "ann@example.com")
             _ = try await ann.buy("colorado")
             let uri = "/tiles/co/\(t.z)/\(t.x)/\(t.y).png"
-            let token = try #require(StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
+            let token = try #require(
+                StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
             #expect(try await client.execute(uri: uri + "?token=\(token)", method: .get).status == .ok)
             #expect(try await ann.call(.delete, "/api/v1/sessions").status == .noContent)
             let after = try await client.execute(uri: uri + "?token=\(token)", method: .get)

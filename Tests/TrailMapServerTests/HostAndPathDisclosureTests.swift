@@ -30,7 +30,8 @@ import TrailMapTestSupport
                 #expect(!String(buffer: r.body).contains("evil.example"), "\(uri) echoes the Host header")
             }
             // Without a public URL, TileJSON's tile URLs are relative to the server.
-            let doc = try #require(TileRoutesTests.json(try await client.execute(uri: "/tiles/co.json", method: .get, headers: Self.evilHost).body))
+            let doc = try #require(
+                TileRoutesTests.json(try await client.execute(uri: "/tiles/co.json", method: .get, headers: Self.evilHost).body))
             #expect((doc["tiles"] as? [String])?.first == "/tiles/co/{z}/{x}/{y}.png")
         }
     }
@@ -38,9 +39,11 @@ import TrailMapTestSupport
     @Test func aConfiguredPublicURLPrefixesEveryAbsoluteURL() async throws {
         try fixture.bundle("co")
         try await app(publicURL: PublicOrigin.normalized("https://maps.example.com/")).test(.live) { client in
-            let doc = try #require(TileRoutesTests.json(try await client.execute(uri: "/tiles/co.json", method: .get, headers: Self.evilHost).body))
+            let doc = try #require(
+                TileRoutesTests.json(try await client.execute(uri: "/tiles/co.json", method: .get, headers: Self.evilHost).body))
             #expect((doc["tiles"] as? [String])?.first == "https://maps.example.com/tiles/co/{z}/{x}/{y}.png")
-            let caps = String(buffer: try await client.execute(uri: "/wmts/1.0.0/WMTSCapabilities.xml", method: .get, headers: Self.evilHost).body)
+            let caps = String(
+                buffer: try await client.execute(uri: "/wmts/1.0.0/WMTSCapabilities.xml", method: .get, headers: Self.evilHost).body)
             #expect(caps.contains("template=\"https://maps.example.com/wmts/1.0.0/co/") && !caps.contains("evil.example"))
         }
     }
@@ -48,8 +51,10 @@ import TrailMapTestSupport
     @Test func publicURLsAreValidated() {
         #expect(PublicOrigin.normalized("https://maps.example.com/") == "https://maps.example.com")
         #expect(PublicOrigin.normalized("http://127.0.0.1:8080/maps") == "http://127.0.0.1:8080/maps")
-        for bad in ["maps.example.com", "ftp://maps.example.com", "https://", "https://a.example/?x=1", "https://a.example/#f",
-                    "https://u:p@a.example", "https://a.example/\"><script>", "https://a .example"] {
+        for bad in [
+            "maps.example.com", "ftp://maps.example.com", "https://", "https://a.example/?x=1", "https://a.example/#f",
+            "https://u:p@a.example", "https://a.example/\"><script>", "https://a .example"
+        ] {
             #expect(PublicOrigin.normalized(bad) == nil, "\(bad)")
         }
     }

@@ -42,9 +42,10 @@ import TrailMapTestSupport
             #expect(try await eventually { try await client.execute(uri: tile, method: .get).status == .serviceUnavailable }, "removed")
 
             try Data(repeating: 7, count: 8192).write(to: URL(fileURLWithPath: fixture.dir.file("broken.mbtiles")))
-            #expect(try await eventually {
-                try await client.execute(uri: "/tiles/broken/2/0/1.png", method: .get).status == .serviceUnavailable
-            }, "corrupt")
+            #expect(
+                try await eventually {
+                    try await client.execute(uri: "/tiles/broken/2/0/1.png", method: .get).status == .serviceUnavailable
+                }, "corrupt")
             let broken = try await client.execute(uri: "/tiles/broken.json", method: .get)
             #expect(broken.status == .serviceUnavailable && String(buffer: broken.body).contains("tileset_unavailable"))
             #expect(try await client.execute(uri: "/tiles/a/2/0/1.png", method: .get).status == .ok, "the rest keep serving")

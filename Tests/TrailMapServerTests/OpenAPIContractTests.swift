@@ -47,18 +47,23 @@ import TrailMapTestSupport
             }
             let declared = Set((schema["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
             if !declared.isEmpty {
-                for p in Self.storedProperties(value).sorted() where !declared.contains(p) { problems.append("\(name).\(p) is not declared") }
+                for p in Self.storedProperties(value).sorted() where !declared.contains(p) {
+                    problems.append("\(name).\(p) is not declared")
+                }
             }
         }
 
         /// A real answer: as sent, against the document's schema for it; decoded into `T`; encoded
         /// again to the same JSON; and that value against its component.
-        func answer<T: Codable>(_ r: TestResponse, _ type: T.Type, _ method: String, _ path: String,
-                                _ status: HTTPResponse.Status) throws -> T {
+        func answer<T: Codable>(
+            _ r: TestResponse, _ type: T.Type, _ method: String, _ path: String,
+            _ status: HTTPResponse.Status
+        ) throws -> T {
             let place = "\(method.uppercased()) \(path) \(status.code)"
             guard r.status == status else { throw Failure("\(place): got \(r.status): \(String(buffer: r.body))") }
             guard let schema = contract.responseSchema(path: path, method: method, status: String(status.code)),
-                  let ref = schema["$ref"] as? String else { throw Failure("\(place): the document has no body schema") }
+                let ref = schema["$ref"] as? String
+            else { throw Failure("\(place): the document has no body schema") }
             let raw = Data(Array(buffer: r.body))
             problems += contract.violations(try JSONSerialization.jsonObject(with: raw), schema, at: place, trace: trace)
             let value = try JSONDecoder().decode(T.self, from: raw)
@@ -76,7 +81,11 @@ import TrailMapTestSupport
             var names = Set<String>()
             for child in Mirror(reflecting: value).children {
                 guard let label = child.label else { continue }
-                if label == "summary", child.value is ProductSummary { names.formUnion(storedProperties(child.value)) } else { names.insert(label) }
+                if label == "summary", child.value is ProductSummary {
+                    names.formUnion(storedProperties(child.value))
+                } else {
+                    names.insert(label)
+                }
             }
             return names
         }
@@ -87,12 +96,15 @@ import TrailMapTestSupport
         init(_ d: String) { description = d }
     }
 
-    static func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, token: String? = nil,
-                     _ body: (some Encodable)? = nil as JSONValue?) async throws -> TestResponse {
+    static func send(
+        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, token: String? = nil,
+        _ body: (some Encodable)? = nil as JSONValue?
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await client.execute(uri: uri, method: method, headers: headers,
-                                        body: try body.map { ByteBuffer(bytes: try JSONReply.bytes($0)) })
+        return try await client.execute(
+            uri: uri, method: method, headers: headers,
+            body: try body.map { ByteBuffer(bytes: try JSONReply.bytes($0)) })
     }
 
     @Test func everyBodyKeepsToTheDocumentAndTheDocumentToTheTypes() async throws {
@@ -106,47 +118,57 @@ import TrailMapTestSupport
             let creds = Credentials(email: "ann@example.com", password: "correct horse battery")
             c.check(creds, as: "Registration")
             c.check(creds, as: "Credentials")
-            let created = try c.answer(try await Self.send(client, .post, "/api/v1/accounts", creds), AccountCreated.self,
-                                       "post", "/accounts", .created)
-            let session = try c.answer(try await Self.send(client, .post, "/api/v1/sessions", creds), TrailMapAPI.Session.self,
-                                       "post", "/sessions", .ok)
+            let created = try c.answer(
+                try await Self.send(client, .post, "/api/v1/accounts", creds), AccountCreated.self,
+                "post", "/accounts", .created)
+            let session = try c.answer(
+                try await Self.send(client, .post, "/api/v1/sessions", creds), TrailMapAPI.Session.self,
+                "post", "/sessions", .ok)
             #expect(session.accountId == created.accountId && session.appAccountToken == created.appAccountToken)
             let token = session.token
 
             // A device, a purchase (new, then again), an install.
             let deviceBody = DeviceRequest(name: "Ann's phone")
             c.check(deviceBody, as: "Device")
-            let device = try c.answer(try await Self.send(client, .post, "/api/v1/devices", token: token, deviceBody),
-                                      DeviceRegistration.self, "post", "/devices", .created)
+            let device = try c.answer(
+                try await Self.send(client, .post, "/api/v1/devices", token: token, deviceBody),
+                DeviceRegistration.self, "post", "/devices", .created)
             let sandboxBody = SandboxPurchaseRequest(productId: "colorado", appAccountToken: session.appAccountToken)
             c.check(sandboxBody, as: "SandboxPurchase")
-            let signed = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/transactions", token: token, sandboxBody),
-                                      SignedTransaction.self, "post", "/sandbox/transactions", .created)
+            let signed = try c.answer(
+                try await Self.send(client, .post, "/api/v1/sandbox/transactions", token: token, sandboxBody),
+                SignedTransaction.self, "post", "/sandbox/transactions", .created)
             c.check(signed, as: "Purchase")
-            let bought = try c.answer(try await Self.send(client, .post, "/api/v1/purchases", token: token, signed),
-                                      PurchaseResult.self, "post", "/purchases", .created)
-            let again = try c.answer(try await Self.send(client, .post, "/api/v1/purchases", token: token, signed),
-                                     PurchaseResult.self, "post", "/purchases", .ok)
+            let bought = try c.answer(
+                try await Self.send(client, .post, "/api/v1/purchases", token: token, signed),
+                PurchaseResult.self, "post", "/purchases", .created)
+            let again = try c.answer(
+                try await Self.send(client, .post, "/api/v1/purchases", token: token, signed),
+                PurchaseResult.self, "post", "/purchases", .ok)
             #expect(!bought.alreadyOwned && again.alreadyOwned && again.message != nil)
             let installBody = InstallRequest(version: 1)
             c.check(installBody, as: "Install")
-            _ = try c.answer(try await Self.send(client, .put, "/api/v1/devices/\(device.deviceId)/installs/colorado", token: token, installBody),
-                             InstallResult.self, "put", "/devices/{deviceId}/installs/{productId}", .ok)
-            let installs = try c.answer(try await Self.send(client, .get, "/api/v1/installs", token: token),
-                                        AccountInstalls.self, "get", "/installs", .ok)
+            _ = try c.answer(
+                try await Self.send(client, .put, "/api/v1/devices/\(device.deviceId)/installs/colorado", token: token, installBody),
+                InstallResult.self, "put", "/devices/{deviceId}/installs/{productId}", .ok)
+            let installs = try c.answer(
+                try await Self.send(client, .get, "/api/v1/installs", token: token),
+                AccountInstalls.self, "get", "/installs", .ok)
             #expect(installs.productIds == ["colorado"])
 
             // The catalog as this device sees it (installedVersion present), and a product.
-            let listing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog?device=\(device.deviceId)", token: token),
-                                       CatalogListing.self, "get", "/catalog", .ok)
+            let listing = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog?device=\(device.deviceId)", token: token),
+                CatalogListing.self, "get", "/catalog", .ok)
             let colorado = try #require(listing.products.first { $0.productId == "colorado" })
             #expect(colorado.installedVersion == 1 && colorado.status == .installed && colorado.levels.count == 3)
             c.check(colorado, as: "ProductSummary")
             c.check(colorado.price, as: "Price")
             c.check(colorado.levels[0], as: "Level")
             c.check(try #require(listing.categories.first), as: "Category")
-            let detail = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/colorado?device=\(device.deviceId)", token: token),
-                                      ProductDetail.self, "get", "/catalog/{productId}", .ok)
+            let detail = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog/colorado?device=\(device.deviceId)", token: token),
+                ProductDetail.self, "get", "/catalog/{productId}", .ok)
             #expect(detail.summary == colorado && detail.downloadURL == "/api/v1/downloads/colorado")
             c.check(detail.coverage, as: "Coverage")
             var indexed = detail
@@ -156,32 +178,42 @@ import TrailMapTestSupport
             // A tile token, then a refund: its notification, and the entitlement revoked with a reason.
             let tokenBody = TileTokenRequest(productId: "colorado")
             c.check(tokenBody, as: "TileToken")
-            _ = try c.answer(try await Self.send(client, .post, "/api/v1/tile-tokens", token: token, tokenBody),
-                             TileTokenGrant.self, "post", "/tile-tokens", .created)
+            _ = try c.answer(
+                try await Self.send(client, .post, "/api/v1/tile-tokens", token: token, tokenBody),
+                TileTokenGrant.self, "post", "/tile-tokens", .created)
             let linkBody = DownloadLinkRequest(productId: "colorado")
             c.check(linkBody, as: "DownloadLinkRequest")
-            _ = try c.answer(try await Self.send(client, .post, "/api/v1/download-links", token: token, linkBody),
-                             DownloadLink.self, "post", "/download-links", .created)
+            _ = try c.answer(
+                try await Self.send(client, .post, "/api/v1/download-links", token: token, linkBody),
+                DownloadLink.self, "post", "/download-links", .created)
             // An update from version 1 (the published one: no patches), and one with patches.
-            let update = try c.answer(try await Self.send(client, .get, "/api/v1/updates/colorado/1", token: token),
-                                      ProductUpdate.self, "get", "/updates/{productId}/{fromVersion}", .ok)
+            let update = try c.answer(
+                try await Self.send(client, .get, "/api/v1/updates/colorado/1", token: token),
+                ProductUpdate.self, "get", "/updates/{productId}/{fromVersion}", .ok)
             #expect(update.toVersion == 1 && update.patches.isEmpty && update.patchSize == 0)
-            let patched = ProductUpdate(productId: "colorado", fromVersion: 1, toVersion: 3, fullSize: 9_000, sha256: String(repeating: "a", count: 64),
-                                        contentHash: String(repeating: "b", count: 64), patches: [
-                                            PatchLink(fromVersion: 1, toVersion: 3, size: 700, sha256: String(repeating: "c", count: 64),
-                                                      url: "/api/v1/downloads/colorado/patches/1-3")])
+            let patched = ProductUpdate(
+                productId: "colorado", fromVersion: 1, toVersion: 3, fullSize: 9_000, sha256: String(repeating: "a", count: 64),
+                contentHash: String(repeating: "b", count: 64),
+                patches: [
+                    PatchLink(
+                        fromVersion: 1, toVersion: 3, size: 700, sha256: String(repeating: "c", count: 64),
+                        url: "/api/v1/downloads/colorado/patches/1-3")
+                ])
             c.check(patched, as: "ProductUpdate")
             c.check(patched.patches[0], as: "PatchLink")
             let refund = SandboxNotificationRequest(notificationType: "REFUND", transactionId: bought.transactionId)
             c.check(refund, as: "SandboxNotification")
-            let payload = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/notifications", token: token, refund),
-                                       SignedPayload.self, "post", "/sandbox/notifications", .created)
+            let payload = try c.answer(
+                try await Self.send(client, .post, "/api/v1/sandbox/notifications", token: token, refund),
+                SignedPayload.self, "post", "/sandbox/notifications", .created)
             c.check(payload, as: "Notification")
-            let handled = try c.answer(try await Self.send(client, .post, "/api/v1/store/notifications", payload),
-                                       NotificationResult.self, "post", "/store/notifications", .ok)
+            let handled = try c.answer(
+                try await Self.send(client, .post, "/api/v1/store/notifications", payload),
+                NotificationResult.self, "post", "/store/notifications", .ok)
             #expect(handled.result == .revoked)
-            let owned = try c.answer(try await Self.send(client, .get, "/api/v1/entitlements", token: token),
-                                     EntitlementList.self, "get", "/entitlements", .ok)
+            let owned = try c.answer(
+                try await Self.send(client, .get, "/api/v1/entitlements", token: token),
+                EntitlementList.self, "get", "/entitlements", .ok)
             let entitlement = try #require(owned.entitlements.first)
             #expect(entitlement.status == .revoked && entitlement.revokedReason != nil && entitlement.version == 1)
             c.check(entitlement, as: "Entitlement")
@@ -191,54 +223,69 @@ import TrailMapTestSupport
             let circle = AreaQuoteRequest(center: [-105.5, 39.5], radiusKm: 30)
             c.check(circle, as: "AreaQuoteRequest")
             c.check(AreaQuoteRequest(bbox: [-106, 39, -105, 40], minzoom: 2, maxzoom: 4, productId: "area"), as: "AreaQuoteRequest")
-            let quote = try c.answer(try await Self.send(client, .post, "/api/v1/areas/quotes", token: token, circle),
-                                     AreaQuote.self, "post", "/areas/quotes", .created)
-            _ = try c.answer(try await Self.send(client, .get, "/api/v1/areas/quotes/\(quote.quoteId)", token: token),
-                             AreaQuote.self, "get", "/areas/quotes/{quoteId}", .ok)
+            let quote = try c.answer(
+                try await Self.send(client, .post, "/api/v1/areas/quotes", token: token, circle),
+                AreaQuote.self, "post", "/areas/quotes", .created)
+            _ = try c.answer(
+                try await Self.send(client, .get, "/api/v1/areas/quotes/\(quote.quoteId)", token: token),
+                AreaQuote.self, "get", "/areas/quotes/{quoteId}", .ok)
             var lowered = quote
             lowered.message = "The top zoom was lowered from 4 to 3."
             c.check(lowered, as: "AreaQuote")
-            let consumable = try c.answer(try await Self.send(client, .post, "/api/v1/sandbox/transactions", token: token,
-                                                              SandboxPurchaseRequest(productId: quote.productId)),
-                                          SignedTransaction.self, "post", "/sandbox/transactions", .created)
+            let consumable = try c.answer(
+                try await Self.send(
+                    client, .post, "/api/v1/sandbox/transactions", token: token,
+                    SandboxPurchaseRequest(productId: quote.productId)),
+                SignedTransaction.self, "post", "/sandbox/transactions", .created)
             let purchase = AreaPurchaseRequest(quoteId: quote.quoteId, signedTransaction: consumable.signedTransaction)
             c.check(purchase, as: "AreaPurchase")
-            let area = try c.answer(try await Self.send(client, .post, "/api/v1/areas", token: token, purchase),
-                                    AreaPurchaseResult.self, "post", "/areas", .created)
-            let withAreas = try c.answer(try await Self.send(client, .get, "/api/v1/catalog", token: token),
-                                         CatalogListing.self, "get", "/catalog", .ok)
+            let area = try c.answer(
+                try await Self.send(client, .post, "/api/v1/areas", token: token, purchase),
+                AreaPurchaseResult.self, "post", "/areas", .created)
+            let withAreas = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog", token: token),
+                CatalogListing.self, "get", "/catalog", .ok)
             let offer = try #require(withAreas.products.first { $0.productId == "area" })
             #expect(offer.kind == .areaProduct && offer.area?.sources == ["co", "ut"])
             c.check(try #require(offer.area), as: "AreaTerms")
-            let areaDetail = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/\(area.areaId)", token: token),
-                                          ProductDetail.self, "get", "/catalog/{productId}", .ok)
+            let areaDetail = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog/\(area.areaId)", token: token),
+                ProductDetail.self, "get", "/catalog/{productId}", .ok)
             #expect(areaDetail.summary.kind == .area && areaDetail.summary.areaOf == "area")
-            let offerDetail = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/area", token: token),
-                                           ProductDetail.self, "get", "/catalog/{productId}", .ok)
+            let offerDetail = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog/area", token: token),
+                ProductDetail.self, "get", "/catalog/{productId}", .ok)
             #expect(offerDetail.summary.area?.maxBytes == 1_000_000 && offerDetail.previewTileURL.contains("/tiles/co/"))
-            let uncovered = try c.answer(try await Self.send(client, .post, "/api/v1/areas/quotes", token: token,
-                                                             AreaQuoteRequest(center: [10, 50], radiusKm: 5)),
-                                         APIErrorBody.self, "post", "/areas/quotes", .notFound)
+            let uncovered = try c.answer(
+                try await Self.send(
+                    client, .post, "/api/v1/areas/quotes", token: token,
+                    AreaQuoteRequest(center: [10, 50], radiusKm: 5)),
+                APIErrorBody.self, "post", "/areas/quotes", .notFound)
             c.check(try #require(uncovered.error.nearby?.first), as: "NearbyRegion")
             c.check(APIErrorBody(code: "area_too_large", message: "larger than the cap", largestRadiusKm: 2.5), as: "Error")
 
             // Trails: a page near a place, and one trail with its line.
-            let page = try c.answer(try await Self.send(client, .get, "/api/v1/trails?near=Estes%20Park&radiusKm=15&limit=2"),
-                                    TrailSearchResult.self, "get", "/trails", .ok)
+            let page = try c.answer(
+                try await Self.send(client, .get, "/api/v1/trails?near=Estes%20Park&radiusKm=15&limit=2"),
+                TrailSearchResult.self, "get", "/trails", .ok)
             #expect(page.trails.count == 2 && page.nextCursor != nil && page.place?.name == "Estes Park")
-            let rest = try c.answer(try await Self.send(client, .get, "/api/v1/trails?near=Estes%20Park&radiusKm=15&limit=2&cursor=\(page.nextCursor ?? "")"),
-                                    TrailSearchResult.self, "get", "/trails", .ok)
+            let rest = try c.answer(
+                try await Self.send(client, .get, "/api/v1/trails?near=Estes%20Park&radiusKm=15&limit=2&cursor=\(page.nextCursor ?? "")"),
+                TrailSearchResult.self, "get", "/trails", .ok)
             #expect(rest.trails.count == 2 && rest.nextCursor == nil)
-            let trailDetail = try c.answer(try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)"), TrailDetail.self,
-                                      "get", "/trails/{trailId}", .ok)
+            let trailDetail = try c.answer(
+                try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)"), TrailDetail.self,
+                "get", "/trails/{trailId}", .ok)
             #expect(trailDetail.geometry != nil && trailDetail.gpxURL != nil && trailDetail.trail.products.first?.owned == true)
-            let rocky = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/rocky"), ProductDetail.self,
-                                     "get", "/catalog/{productId}", .ok)
+            let rocky = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog/rocky"), ProductDetail.self,
+                "get", "/catalog/{productId}", .ok)
             #expect(rocky.trails?.count == 4 && rocky.trails?.byDifficulty["easy"] == 1 && rocky.trails?.longest.count == 4)
 
             // Elevation and profiles over the free terrain published with the trails.
-            let heights = try c.answer(try await Self.send(client, .get, "/api/v1/elevation?points=40.32,-105.6;0,0"), ElevationAnswer.self,
-                                       "get", "/elevation", .ok)
+            let heights = try c.answer(
+                try await Self.send(client, .get, "/api/v1/elevation?points=40.32,-105.6;0,0"), ElevationAnswer.self,
+                "get", "/elevation", .ok)
             #expect(heights.points.count == 2 && heights.points[0].elevationM != nil && heights.points[1].elevationM == nil)
             struct LineString: Codable { var type = "LineString", coordinates: [[Double]] }
             struct Feature: Codable { var type = "Feature", properties: [String: String] = [:], geometry: LineString }
@@ -247,16 +294,19 @@ import TrailMapTestSupport
             c.check(lineString, as: "ProfileLineString")
             c.check(feature, as: "ProfileFeature")
             c.check(lineString, as: "ProfileRequest")
-            let drawn = try c.answer(try await Self.send(client, .post, "/api/v1/profile?spacingM=100", feature), ProfileAnswer.self,
-                                     "post", "/profile", .ok)
+            let drawn = try c.answer(
+                try await Self.send(client, .post, "/api/v1/profile?spacingM=100", feature), ProfileAnswer.self,
+                "post", "/profile", .ok)
             #expect(drawn.samples.count > 2 && drawn.ascentM > 0)
-            let trailProfile = try c.answer(try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)/profile"), ProfileAnswer.self,
-                                            "get", "/trails/{trailId}/profile", .ok)
+            let trailProfile = try c.answer(
+                try await Self.send(client, .get, "/api/v1/trails/\(trails[0].id)/profile"), ProfileAnswer.self,
+                "get", "/trails/{trailId}/profile", .ok)
             #expect(trailProfile.samples.first?.gradePct == nil)
 
             // An error.
-            let missing = try c.answer(try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,
-                                       "get", "/catalog/{productId}", .notFound)
+            let missing = try c.answer(
+                try await Self.send(client, .get, "/api/v1/catalog/nope"), APIErrorBody.self,
+                "get", "/catalog/{productId}", .notFound)
             #expect(missing.error.code == "unknown_product")
 
             #expect(c.problems == [])
@@ -280,26 +330,32 @@ import TrailMapTestSupport
         lines[0].tags["surface"] = "dirt"
         let records = try TrailRoutesTests.addTrails(lines, to: bundle, dir: f.tiles.dir)
         // The trails' ascent and grades from the terrain's DEM (as a build with terrain stores them).
-        try TerrainProducts.ramp("rocky-terrain", in: f, bounds: GeoBounds(west: -105.70, south: 40.24, east: -105.50, north: 40.42),
-                                 lat0: 40.3, base: 2500)
+        try TerrainProducts.ramp(
+            "rocky-terrain", in: f, bounds: GeoBounds(west: -105.70, south: 40.24, east: -105.50, north: 40.42),
+            lat0: 40.3, base: 2500)
         let filled = try TrailElevationFill.fill(bundle: bundle, from: try DEMSampler(path: f.tiles.dir.file("rocky-terrain-dem.tif")))
         #expect(filled.filled > 0)
         let file = f.tiles.dir.file("rocky.json")
-        let entry: [String: Any] = ["productId": "rocky", "title": "Rocky Mountain", "category": "Parks", "price": ["amount": "0", "currency": "USD"],
-                                    "bundle": "rocky.mbtiles"]
+        let entry: [String: Any] = [
+            "productId": "rocky", "title": "Rocky Mountain", "category": "Parks", "price": ["amount": "0", "currency": "USD"],
+            "bundle": "rocky.mbtiles"
+        ]
         try JSONSerialization.data(withJSONObject: ["products": [entry]]).write(to: URL(fileURLWithPath: file))
         _ = try f.catalog.publish(try ProductFile.load(path: file), tilesDirectory: f.tiles.dir.path)
         try TerrainProducts.publish([("rocky-terrain", "0", "rocky-terrain")], in: f)
-        try Gazetteer.write([Place(name: "Estes Park", lon: -105.5217, lat: 40.3772, population: 5904)],
-                            to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))
+        try Gazetteer.write(
+            [Place(name: "Estes Park", lon: -105.5217, lat: 40.3772, population: 5904)],
+            to: Gazetteer.defaultPath(tilesDirectory: f.tiles.dir.path))
         return records.sorted { $0.id < $1.id }
     }
 
     /// Publishes an area product cutting from the fixture's two state bundles.
     static func publishAreaProduct(_ f: StoreFixture) throws {
         let file = f.tiles.dir.file("areas.json")
-        let entry: [String: Any] = ["productId": "area", "title": "Area around you", "category": "Areas",
-                                    "price": ["amount": "0.99", "currency": "USD"], "area": ["maxBytes": 1_000_000, "from": ["co.mbtiles", "ut.mbtiles"]]]
+        let entry: [String: Any] = [
+            "productId": "area", "title": "Area around you", "category": "Areas",
+            "price": ["amount": "0.99", "currency": "USD"], "area": ["maxBytes": 1_000_000, "from": ["co.mbtiles", "ut.mbtiles"]]
+        ]
         try JSONSerialization.data(withJSONObject: ["products": [entry]]).write(to: URL(fileURLWithPath: file))
         _ = try f.catalog.publish(try ProductFile.load(path: file), tilesDirectory: f.tiles.dir.path)
     }
@@ -309,7 +365,8 @@ import TrailMapTestSupport
     @Test func theChecksHaveTeeth() async throws {
         let f = try StoreFixture()
         try await f.app().test(.live) { client in
-            let c = Checker(contract: OpenAPIContract(document: StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))))
+            let c = Checker(
+                contract: OpenAPIContract(document: StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))))
             /// `TileTokenGrant` with one more field, as if someone added it without documenting it.
             struct Grown: Codable {
                 var token = "t", expiresAt = "2026-11-22T01:02:03Z", tilesURL = "/tiles/x/{z}/{x}/{y}.png"

@@ -22,7 +22,8 @@ import TrailMapTestSupport
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
         let tileURI = "/tiles/co/3/\(t.x)/\(t.y).png"
         let rest = "/wmts/1.0.0/co/default/GoogleMapsCompatible/3/\(t.y)/\(t.x).png"
-        let kvp = "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=co&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=3&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
+        let kvp =
+            "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=co&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=3&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
         try await f.app().test(.live) { client in
             for uri in [tileURI, rest, kvp] {
                 let r = try await client.execute(uri: uri, method: .get)
@@ -44,7 +45,8 @@ import TrailMapTestSupport
                 #expect(r.status == .ok && r.body == direct.body && r.headers[.eTag] == direct.headers[.eTag], "\(uri): \(r.status)")
                 #expect(r.headers[.cacheControl]?.hasPrefix("private") == true)
             }
-            let token = try #require(StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
+            let token = try #require(
+                StoreFixture.json(try await ann.call(.post, "/api/v1/tile-tokens", ["productId": "colorado"]))["token"] as? String)
             for uri in [tileURI + "?token=\(token)", rest + "?token=\(token)", kvp + "&token=\(token)"] {
                 let r = try await client.execute(uri: uri, method: .get)
                 #expect(r.status == .ok && r.body == direct.body, "\(uri): \(r.status)")
@@ -53,7 +55,9 @@ import TrailMapTestSupport
             for uri in [rest, kvp] { #expect(try await bob.call(.get, uri).status == .forbidden, "\(uri) for another account") }
             // The free base map needs nothing.
             let world = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
-            #expect(try await client.execute(uri: "/wmts/1.0.0/world/default/GoogleMapsCompatible/2/\(world.y)/\(world.x).png", method: .get).status == .ok)
+            #expect(
+                try await client.execute(uri: "/wmts/1.0.0/world/default/GoogleMapsCompatible/2/\(world.y)/\(world.x).png", method: .get)
+                    .status == .ok)
         }
     }
 }

@@ -60,13 +60,18 @@ import TrailMapTestSupport
                     #expect(p.headers[.contentType] == m.headers[.contentType])
                     #expect(p.headers[.cacheControl] == m.headers[.cacheControl] && p.headers[.contentLength] == m.headers[.contentLength])
                     if t == Self.missing {
-                        #expect(p.status == .notFound && TileRoutesTests.json(p.body).map { ($0["error"] as? [String: Any])?["code"] as? String } == "tile_not_found")
+                        #expect(
+                            p.status == .notFound
+                                && TileRoutesTests.json(p.body).map { ($0["error"] as? [String: Any])?["code"] as? String }
+                                    == "tile_not_found"
+                        )
                     } else {
                         #expect(p.status == .ok && p.headers[.contentType] == "image/png")
                         let etag = try #require(p.headers[.eTag])
                         #expect(etag == "\"\(TileValidator.etag(Array(buffer: p.body)))\"", "a strong ETag from the content")
                         #expect(m.headers[.eTag] == "\"\(TileHash.id(Array(buffer: m.body)))\"", "the bundle's stored content hash")
-                        let again = try await client.execute(uri: "/tiles/p/\(t.z)/\(t.x)/\(t.y).png", method: .get, headers: [.ifNoneMatch: etag])
+                        let again = try await client.execute(
+                            uri: "/tiles/p/\(t.z)/\(t.x)/\(t.y).png", method: .get, headers: [.ifNoneMatch: etag])
                         #expect(again.status == .notModified && again.body.readableBytes == 0 && again.headers[.eTag] == etag)
                         compared += 1
                     }
@@ -97,12 +102,14 @@ import TrailMapTestSupport
             let tile = try await client.execute(uri: "/wmts/1.0.0/p/default/GoogleMapsCompatible/2/1/0.png", method: .get)
             let direct = try await client.execute(uri: "/tiles/p/2/0/1.png", method: .get)
             #expect(tile.status == .ok && tile.body == direct.body)
-            let list = TileRoutesTests.json(try await client.execute(uri: "/tiles", method: .get).body)?["tilesets"] as? [[String: Any]] ?? []
+            let list =
+                TileRoutesTests.json(try await client.execute(uri: "/tiles", method: .get).body)?["tilesets"] as? [[String: Any]] ?? []
             #expect(list.map { $0["status"] as? String } == ["ok", "ok"])
 
             // Served through the cache: the metrics count its hits.
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-            let hits = metrics.split(separator: "\n").first { $0.hasPrefix("trailmap_cache_hits_total") }?.split(separator: " ").last.flatMap { Double($0) }
+            let hits = metrics.split(separator: "\n").first { $0.hasPrefix("trailmap_cache_hits_total") }?.split(separator: " ").last
+                .flatMap { Double($0) }
             #expect((hits ?? 0) > 0, "\(metrics.prefix(600))")
         }
     }
@@ -127,11 +134,14 @@ import TrailMapTestSupport
                 for uri in ["/tiles/\(name)/2/0/1.png", "/tiles/\(name).json"] {
                     let r = try await client.execute(uri: uri, method: .get)
                     let error = TileRoutesTests.json(r.body)?["error"] as? [String: Any]
-                    #expect(r.status == .serviceUnavailable && r.headers[.contentType]?.hasPrefix("application/json") == true, "\(uri): \(r.status)")
+                    #expect(
+                        r.status == .serviceUnavailable && r.headers[.contentType]?.hasPrefix("application/json") == true,
+                        "\(uri): \(r.status)")
                     #expect(error?["code"] as? String == "tileset_unavailable", "\(uri)")
                 }
             }
-            let list = TileRoutesTests.json(try await client.execute(uri: "/tiles", method: .get).body)?["tilesets"] as? [[String: Any]] ?? []
+            let list =
+                TileRoutesTests.json(try await client.execute(uri: "/tiles", method: .get).body)?["tilesets"] as? [[String: Any]] ?? []
             let errors = Dictionary(list.map { ($0["id"] as? String ?? "", $0["error"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
             #expect(errors["truncated"]?.contains("reaches past the end of the file") == true, "\(errors)")
             #expect(errors["magic"]?.contains("does not start with \"PMTiles\"") == true)
@@ -142,7 +152,9 @@ import TrailMapTestSupport
             // The archive with a damaged leaf: tiles under the first leaf serve, those under the second do not.
             let under = try #require(PMTilesFormat.tile(id: secondLeaf.tileID))
             let bad = try await client.execute(uri: "/tiles/leaves/\(under.z)/\(under.x)/\(under.y).png", method: .get)
-            #expect(bad.status == .serviceUnavailable && (TileRoutesTests.json(bad.body)?["error"] as? [String: Any])?["code"] as? String == "tileset_unavailable")
+            #expect(
+                bad.status == .serviceUnavailable
+                    && (TileRoutesTests.json(bad.body)?["error"] as? [String: Any])?["code"] as? String == "tileset_unavailable")
             let first = try #require(PMTilesFormat.tile(id: try PMTilesReader(path: leaves).rootEntries[0].tileID))
             #expect(try await client.execute(uri: "/tiles/leaves/\(first.z)/\(first.x)/\(first.y).png", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/tiles/good/2/0/1.png", method: .get).status == .ok)
@@ -163,19 +175,23 @@ import TrailMapTestSupport
             let second = try fixture.bundle("two", shade: 77)
             try archive("x", from: second)
             let expected = try #require(try BundleReader(path: second).tile(TileID(z: 2, x: 0, y: 1)!))
-            #expect(try await eventually {
-                let r = try await client.execute(uri: uri, method: .get)
-                return r.status == .ok && Data(Array(buffer: r.body)) == expected
-            }, "replaced")
+            #expect(
+                try await eventually {
+                    let r = try await client.execute(uri: uri, method: .get)
+                    return r.status == .ok && Data(Array(buffer: r.body)) == expected
+                }, "replaced")
             #expect(try await client.execute(uri: uri, method: .get).headers[.eTag] != before.headers[.eTag])
 
             // x.mbtiles beside x.pmtiles: the .mbtiles is served.
             let third = try fixture.bundle("x", shade: 150)
             let fromBundle = try #require(try BundleReader(path: third).tile(TileID(z: 2, x: 0, y: 1)!))
-            #expect(try await eventually { Data(Array(buffer: try await client.execute(uri: uri, method: .get).body)) == fromBundle }, "clash")
+            #expect(
+                try await eventually { Data(Array(buffer: try await client.execute(uri: uri, method: .get).body)) == fromBundle }, "clash")
             // Without it, the archive again.
             try FileManager.default.removeItem(atPath: third)
-            #expect(try await eventually { Data(Array(buffer: try await client.execute(uri: uri, method: .get).body)) == expected }, "back to the archive")
+            #expect(
+                try await eventually { Data(Array(buffer: try await client.execute(uri: uri, method: .get).body)) == expected },
+                "back to the archive")
 
             try FileManager.default.removeItem(atPath: fixture.dir.file("x.pmtiles"))
             #expect(try await eventually { try await client.execute(uri: uri, method: .get).status == .serviceUnavailable }, "removed")

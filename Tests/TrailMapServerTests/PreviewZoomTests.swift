@@ -24,7 +24,7 @@ import TrailMapTestSupport
     }
 
     @Test func previewZoomsAreOpenAndTheRestIsPaidOnEveryPath() async throws {
-        let f = try StoreFixture()  // co: paid, zooms 2-4, so its preview is 2-3
+        let f = try StoreFixture() // co: paid, zooms 2-4, so its preview is 2-3
         try await f.app(previewZooms: 3).test(.live) { client in
             // Hummingbird's path (the first request reads the paid map).
             for z in [2, 3] {
@@ -60,7 +60,8 @@ import TrailMapTestSupport
         try await f.app().test(.live) { client in
             #expect(try await client.execute(uri: "/tiles/co/2/\(t.x)/\(t.y).png", method: .get).status == .unauthorized)
             let port = try #require(client.port)
-            let raw = try await RawHTTP.exchange(port: port, "GET /tiles/co/2/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])
+            let raw = try await RawHTTP.exchange(
+                port: port, "GET /tiles/co/2/\(t.x)/\(t.y).png HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])
             #expect(raw.map(\.status) == [401])
             let list = StoreFixture.json(try await client.execute(uri: "/tiles", method: .get))
             #expect((list["tilesets"] as? [[String: Any]])?.first { $0["id"] as? String == "co" }?["previewMaxzoom"] == nil)

@@ -13,7 +13,7 @@ import TileStore
     static let layers = [
         BundleLayer(name: "overview", title: "Overview maps", kind: .series, minzoom: 2, maxzoom: 3, sources: ["overview.tif"]),
         BundleLayer(name: "quads-7.5", title: "7.5-minute maps", kind: .series, minzoom: 4, maxzoom: 4, sources: ["a.tif", "b.tif"]),
-        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 2, maxzoom: 4, sources: ["trails.tif"]),
+        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 2, maxzoom: 4, sources: ["trails.tif"])
     ]
 
     @Test func productJSONListsTheLevels() async throws {
@@ -25,12 +25,16 @@ import TileStore
             #expect(levels.map { $0["title"] as? String } == ["Overview maps", "7.5-minute maps", "Trails"])
             #expect(levels.map { $0["kind"] as? String } == ["series", "series", "overlay"])
             #expect(levels.map { $0["minzoom"] as? Int } == [2, 4, 2] && levels.map { $0["maxzoom"] as? Int } == [3, 4, 4])
-            #expect(levels.map { $0["summary"] as? String } == ["Overview maps, zooms 2–3", "7.5-minute maps, zoom 4", "Trails overlay, zooms 2–4"])
+            #expect(
+                levels.map { $0["summary"] as? String } == [
+                    "Overview maps, zooms 2–3", "7.5-minute maps, zoom 4", "Trails overlay, zooms 2–4"
+                ])
             #expect(levels.allSatisfy { $0["sources"] == nil }, "source file names stay out of the store")
             #expect(detail["levelsSummary"] as? String == "Overview maps, zooms 2–3; 7.5-minute maps, zoom 4; Trails overlay, zooms 2–4")
 
             // The listing carries them too; a bundle that records none has an empty list and summary.
-            let list = StoreFixture.json(try await client.execute(uri: "/api/v1/catalog", method: .get))["products"] as? [[String: Any]] ?? []
+            let list =
+                StoreFixture.json(try await client.execute(uri: "/api/v1/catalog", method: .get))["products"] as? [[String: Any]] ?? []
             let byID = Dictionary(list.map { ($0["productId"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
             #expect(byID["colorado"]?["levelsSummary"] as? String == detail["levelsSummary"] as? String)
             #expect((byID["colorado"]?["levels"] as? [Any])?.count == 3)
@@ -46,13 +50,16 @@ import TileStore
             let detailSchema = try #require(contract.responseSchema(path: "/catalog/{productId}", method: "get", status: "200"))
             let notFoundSchema = try #require(contract.responseSchema(path: "/catalog/{productId}", method: "get", status: "404"))
 
-            let list = try JSONSerialization.jsonObject(with: Data(Array(buffer: try await client.execute(uri: "/api/v1/catalog", method: .get).body)))
+            let list = try JSONSerialization.jsonObject(
+                with: Data(Array(buffer: try await client.execute(uri: "/api/v1/catalog", method: .get).body)))
             #expect(contract.violations(list, listSchema) == [])
             for id in ["colorado", "base"] {
-                let detail = try JSONSerialization.jsonObject(with: Data(Array(buffer: try await client.execute(uri: "/api/v1/catalog/\(id)", method: .get).body)))
+                let detail = try JSONSerialization.jsonObject(
+                    with: Data(Array(buffer: try await client.execute(uri: "/api/v1/catalog/\(id)", method: .get).body)))
                 #expect(contract.violations(detail, detailSchema) == [], "\(id)")
             }
-            let missing = try JSONSerialization.jsonObject(with: Data(Array(buffer: try await client.execute(uri: "/api/v1/catalog/nope", method: .get).body)))
+            let missing = try JSONSerialization.jsonObject(
+                with: Data(Array(buffer: try await client.execute(uri: "/api/v1/catalog/nope", method: .get).body)))
             #expect(contract.violations(missing, notFoundSchema) == [])
 
             // The check has teeth: a product without its levels, or with a level of an unknown kind, breaks the schema.

@@ -22,13 +22,15 @@ import TrailMapAPI
             }
         }
         let samples = (0..<count).map { i in
-            ProfileSampleBody(distanceM: Double(i) * 12.5, elevationM: rng.next() % 7 == 0 ? nil : value(3000),
-                              gradePct: rng.next() % 5 == 0 ? nil : value(40), lat: value(90), lon: value(-180))
+            ProfileSampleBody(
+                distanceM: Double(i) * 12.5, elevationM: rng.next() % 7 == 0 ? nil : value(3000),
+                gradePct: rng.next() % 5 == 0 ? nil : value(40), lat: value(90), lon: value(-180))
         }
         let low = ProfileExtreme(distanceM: 0, elevationM: value(100), lat: 46.1234567, lon: -9.5)
         let high = ProfileExtreme(distanceM: 1e-7, elevationM: 1000, lat: -0.0, lon: 179.9999999)
-        return ProfileAnswer(lengthM: value(1e5), ascentM: 0, descentM: value(10), maxGradePct: seed % 2 == 0 ? nil : value(30),
-                             minGradePct: -12.25, lowest: low, highest: high, spacingM: 12.5, samples: samples)
+        return ProfileAnswer(
+            lengthM: value(1e5), ascentM: 0, descentM: value(10), maxGradePct: seed % 2 == 0 ? nil : value(30),
+            minGradePct: -12.25, lowest: low, highest: high, spacingM: 12.5, samples: samples)
     }
 
     @Test(arguments: [(0, UInt64(1)), (1, 2), (1000, 3), (2500, 4)])
@@ -36,7 +38,9 @@ import TrailMapAPI
         let a = Self.answer(count: count, seed: seed)
         let ours = try #require(ProfileJSON.bytes(a))
         let theirs = try JSONReply.bytes(a)
-        #expect(ours == theirs, "\(String(decoding: ours.prefix(300), as: UTF8.self))\nvs\n\(String(decoding: theirs.prefix(300), as: UTF8.self))")
+        #expect(
+            ours == theirs,
+            "\(String(decoding: ours.prefix(300), as: UTF8.self))\nvs\n\(String(decoding: theirs.prefix(300), as: UTF8.self))")
         #expect(try JSONDecoder().decode(ProfileAnswer.self, from: Data(ours)) == a)
     }
 

@@ -17,8 +17,10 @@ import TrailMapTestSupport
 
     /// Runs the application `make` builds (it passes on the port callback) until `body` returns;
     /// `body` gets the port the tile loops listen on.
-    static func serving(_ make: (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder>,
-                        _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    static func serving(
+        _ make: (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder>,
+        _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = try make { continuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -30,8 +32,11 @@ import TrailMapTestSupport
         }
     }
 
-    func app(loops: Int = 2, _ adjust: (inout ServerConfiguration) -> Void = { _ in })
-        -> (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder> {
+    func app(
+        loops: Int = 2, _ adjust: (inout ServerConfiguration) -> Void = { _ in }
+    )
+        -> (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder>
+    {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
         config.tileLoops = loops
@@ -46,8 +51,11 @@ import TrailMapTestSupport
         try fixture.bundle("co", missing: Self.other)
         let present = TileID(z: 4, x: 3, y: 5)!
         try await Self.serving(app()) { port in
-            let first = try await RawHTTP.exchange(port: port, Self.get(Self.uri(Self.tile))
-                + "HEAD \(Self.uri(present)) HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get(Self.uri(Self.other)) + Self.get(Self.uri(Self.tile)),
+            let first = try await RawHTTP.exchange(
+                port: port,
+                Self.get(Self.uri(Self.tile))
+                    + "HEAD \(Self.uri(present)) HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get(Self.uri(Self.other))
+                    + Self.get(Self.uri(Self.tile)),
                 heads: [false, true, false, false])
             #expect(first.map(\.status) == [200, 200, 404, 200])
             let tileBytes = try ServerFixture.png(Self.tile)
@@ -57,8 +65,10 @@ import TrailMapTestSupport
             #expect(String(decoding: first[2].body, as: UTF8.self).contains("tile_not_found"))
             let etag = try #require(first[0].headers["etag"])
             // A 304 for the ETag; HTTP/1.0 without keep-alive is answered, then closed.
-            let second = try await RawHTTP.exchange(port: port, Self.get(Self.uri(Self.tile), "If-None-Match: \(etag)\r\n")
-                + "GET \(Self.uri(Self.tile)) HTTP/1.0\r\n\r\n", heads: [false, false], expectClose: true)
+            let second = try await RawHTTP.exchange(
+                port: port,
+                Self.get(Self.uri(Self.tile), "If-None-Match: \(etag)\r\n")
+                    + "GET \(Self.uri(Self.tile)) HTTP/1.0\r\n\r\n", heads: [false, false], expectClose: true)
             #expect(second.map(\.status) == [304, 200] && second[0].body.isEmpty && second[1].headers["connection"] == "close")
             // Every answer was tallied (read through Hummingbird's /metrics on the same port).
             let metrics = try await RawHTTP.exchange(port: port, Self.get("/metrics"), heads: [false])
@@ -72,8 +82,10 @@ import TrailMapTestSupport
     @Test func otherRoutesAndTheRestOfTheirConnectionGoToHummingbird() async throws {
         try fixture.bundle("co")
         try await Self.serving(app()) { port in
-            let answers = try await RawHTTP.exchange(port: port, Self.get(Self.uri(Self.tile)) + Self.get("/healthz")
-                + Self.get(Self.uri(Self.tile)) + Self.get("/tiles/co.json") + Self.get(Self.uri(Self.tile), "Connection: close\r\n"),
+            let answers = try await RawHTTP.exchange(
+                port: port,
+                Self.get(Self.uri(Self.tile)) + Self.get("/healthz")
+                    + Self.get(Self.uri(Self.tile)) + Self.get("/tiles/co.json") + Self.get(Self.uri(Self.tile), "Connection: close\r\n"),
                 heads: [false, false, false, false, false], expectClose: true)
             #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
             #expect(String(decoding: answers[1].body, as: UTF8.self).contains("\"status\""))
@@ -87,7 +99,7 @@ import TrailMapTestSupport
     }
 
     @Test func paidTilesAreHandedOnAndRefusedWithoutAPurchase() async throws {
-        let f = try StoreFixture()  // co: paid, zooms 2-4, so its preview with 3 levels is 2-3
+        let f = try StoreFixture() // co: paid, zooms 2-4, so its preview with 3 levels is 2-3
         let at = { (z: Int) in WebMercator.tile(lon: -105, lat: 39, zoom: z) }
         let paths = [2, 3, 4, 3].map { Self.uri(at($0)) }
         try await Self.serving({ try f.app(previewZooms: 3, tileLoops: 2, onRunning: $0) }) { port in
@@ -100,14 +112,19 @@ import TrailMapTestSupport
 
     @Test func slowAndIdleConnectionsAreClosedAtTheirDeadlines() async throws {
         try fixture.bundle("co")
-        try await Self.serving(app { $0.requestTimeout = .seconds(1); $0.idleTimeout = .seconds(2) }) { port in
+        try await Self.serving(
+            app {
+                $0.requestTimeout = .seconds(1); $0.idleTimeout = .seconds(2)
+            }
+        ) { port in
             // Half a request: closed after the request deadline (1 s), not the idle one (2 s).
             let slow = try ConnectionDeadlineTests.Client(port: port)
             let (_, halfSeconds) = try await slow.secondsUntilClose(sending: "GET /tiles/co/3/1/3.png HTTP/1.1\r\nHo")
             #expect(halfSeconds >= 0.9 && halfSeconds < 1.9, "closed after \(halfSeconds) s")
             // A whole request answered, then nothing: closed after the idle deadline.
             let idle = try ConnectionDeadlineTests.Client(port: port)
-            let (input, idleSeconds) = try await idle.secondsUntilClose(sending: Self.get(Self.uri(Self.tile)), after: "Server: trailmap\r\n")
+            let (input, idleSeconds) = try await idle.secondsUntilClose(
+                sending: Self.get(Self.uri(Self.tile)), after: "Server: trailmap\r\n")
             #expect(input?.hasPrefix("HTTP/1.1 200 OK") == true)
             #expect(idleSeconds >= 1.9 && idleSeconds < 4, "closed after \(idleSeconds) s")
             let metrics = try await RawHTTP.exchange(port: port, Self.get("/metrics"), heads: [false])
@@ -137,12 +154,15 @@ import TrailMapTestSupport
         }
         let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!
         let bytesA = big(3 << 20), bytesB = big(5 << 20)
-        try TestBundle.write([(tile: a, data: bytesA), (tile: b, data: bytesB)], to: fixture.dir.file("big.mbtiles"),
-                             metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
+        try TestBundle.write(
+            [(tile: a, data: bytesA), (tile: b, data: bytesB)], to: fixture.dir.file("big.mbtiles"),
+            metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
         try await Self.serving(app()) { port in
-            for round in 0..<2 {  // read from the bundle, then from the cache
-                let answers = try await RawHTTP.exchange(port: port, Self.get(Self.uri(a, "big")) + Self.get(Self.uri(b, "big"))
-                    + "HEAD \(Self.uri(b, "big")) HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get(Self.uri(a, "big"), "Connection: close\r\n"),
+            for round in 0..<2 { // read from the bundle, then from the cache
+                let answers = try await RawHTTP.exchange(
+                    port: port,
+                    Self.get(Self.uri(a, "big")) + Self.get(Self.uri(b, "big"))
+                        + "HEAD \(Self.uri(b, "big")) HTTP/1.1\r\nHost: x\r\n\r\n" + Self.get(Self.uri(a, "big"), "Connection: close\r\n"),
                     heads: [false, false, true, false], expectClose: true)
                 #expect(answers.map(\.status) == [200, 200, 200, 200], "round \(round)")
                 #expect(answers[0].body == bytesA && answers[1].body == bytesB && answers[3].body == bytesA, "round \(round)")

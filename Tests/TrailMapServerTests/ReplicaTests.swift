@@ -21,8 +21,11 @@ import TrailMapTestSupport
         var config = ServerConfiguration(tilesDirectory: f.tiles.dir.path)
         config.port = 0
         config.reloadInterval = .milliseconds(100)
-        return TileServer.makeApplication(config: config, store: try StoreSettings(catalog: catalog, verifier: try f.sandbox.verifier(),
-                                                                                   sandbox: f.sandbox))
+        return TileServer.makeApplication(
+            config: config,
+            store: try StoreSettings(
+                catalog: catalog, verifier: try f.sandbox.verifier(),
+                sandbox: f.sandbox))
     }
 
     @Test func whatOneServerDoesTheOtherSees() async throws {
@@ -66,7 +69,8 @@ import TrailMapTestSupport
                 #expect(try await b.execute(uri: tile, method: .get).status == .ok)
 
                 // A publish from a third process shows on both (polled; 10 s only guards a hang).
-                var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: products))) as? [String: Any])
+                var json = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: products))) as? [String: Any])
                 var entries = try #require(json["products"] as? [[String: Any]])
                 for i in entries.indices where entries[i]["productId"] as? String == "utah" { entries[i]["title"] = "Utah 2027" }
                 json["products"] = entries
@@ -85,10 +89,14 @@ import TrailMapTestSupport
                 // A refund through one stops downloads on the other at once.
                 #expect(try await onB.call(.get, "/api/v1/downloads/colorado", headers: [.range: "bytes=0-15"]).status == .partialContent)
                 let txn = try #require((owned?.first?["originalTransactionId"]) as? String)
-                let refund = try await onA.call(.post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": txn])
+                let refund = try await onA.call(
+                    .post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": txn])
                 let payload = try #require(StoreFixture.json(refund)["signedPayload"] as? String)
-                #expect(try await a.execute(uri: "/api/v1/store/notifications", method: .post, headers: [.contentType: "application/json"],
-                                            body: StoreFixture.body(["signedPayload": payload])).status == .ok)
+                #expect(
+                    try await a.execute(
+                        uri: "/api/v1/store/notifications", method: .post, headers: [.contentType: "application/json"],
+                        body: StoreFixture.body(["signedPayload": payload])
+                    ).status == .ok)
                 let after = try await onB.call(.get, "/api/v1/downloads/colorado")
                 #expect(after.status == .forbidden && StoreFixture.errorCode(after) == "revoked", "\(after.status)")
                 #expect(try await b.execute(uri: tile, method: .get).status == .forbidden)

@@ -30,8 +30,9 @@ import Testing
         #expect(tile?.statuses == [304: threads * each / 4, 200: threads * each / 4] && api?.statuses == [200: threads * each / 2])
         #expect(totals.bodyBytes == threads * each * 10)
         let all = (tile?.buckets ?? []).enumerated().map { $0.element + (api?.buckets[$0.offset] ?? 0) }
-        #expect(all.count == 3 && all.allSatisfy { $0 == threads * each / 3 || $0 == threads * each / 3 + 1 || $0 == threads * each / 3 - 1 },
-                "three latencies in turn: \(all)")
+        #expect(
+            all.count == 3 && all.allSatisfy { $0 == threads * each / 3 || $0 == threads * each / 3 + 1 || $0 == threads * each / 3 - 1 },
+            "three latencies in turn: \(all)")
     }
 
     @Test func metricsShowCountsAndCumulativeBuckets() {
@@ -54,7 +55,9 @@ import Testing
         // A second rendering adds only what happened since.
         metrics.record(route: .tile, status: 200, bodyBytes: 1, duration: .microseconds(1))
         text = String(decoding: metrics.render(), as: UTF8.self)
-        #expect(text.contains("trailmap_http_requests_total{route=\"tile\",status=\"200\"} 3") && text.contains("trailmap_http_response_bytes_total 151"))
+        #expect(
+            text.contains("trailmap_http_requests_total{route=\"tile\",status=\"200\"} 3")
+                && text.contains("trailmap_http_response_bytes_total 151"))
     }
 }
 

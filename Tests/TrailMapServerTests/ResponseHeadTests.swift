@@ -13,7 +13,8 @@ import TileCache
         body.writeBytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
         let tile = CachedTile(buffer: body, etag: "\"abc123\"")
         let answer = TileResponder.TileAnswer(
-            notModified: notModified, etag: tile.etag, cacheControl: "public, max-age=3600", body: tile.buffer, contentType: tile.contentType)
+            notModified: notModified, etag: tile.etag, cacheControl: "public, max-age=3600", body: tile.buffer,
+            contentType: tile.contentType)
         var head = ByteBuffer(), generic = ByteBuffer()
         let date = "Sun, 22 Nov 2026 19:00:00 GMT"
         ResponseHead.writeTile(answer, date: date, connection: "keep-alive", into: &head)

@@ -25,7 +25,7 @@ import Testing
                 (HTTPRequest.Method("QUERY")!, "/api/v1/entitlements", "GET, HEAD, OPTIONS"),
                 (HTTPRequest.Method("QUERY")!, "/tiles/world/0/0/0.png", "GET, HEAD, OPTIONS"),
                 (HTTPRequest.Method("QUERY")!, "/api/v1/devices/d1/installs/base", "PUT, DELETE, OPTIONS"),
-                (.get, "/admin/memory-pressure", "POST, OPTIONS"),
+                (.get, "/admin/memory-pressure", "POST, OPTIONS")
             ]
             for (method, path, allow) in cases {
                 let r = try await client.execute(uri: path, method: method)
@@ -46,7 +46,9 @@ import Testing
         try await f.app().test(.live) { client in
             let api = try await client.execute(uri: "/api/v1/nothing/here", method: .get)
             #expect(api.status == .notFound && StoreFixture.errorCode(api) == "not_found")
-            #expect((StoreFixture.json(api)["error"] as? [String: Any])?["message"] as? String ?? "" == "no API route /api/v1/nothing/here; see /api/v1/openapi.json")
+            #expect(
+                (StoreFixture.json(api)["error"] as? [String: Any])?["message"] as? String ?? ""
+                    == "no API route /api/v1/nothing/here; see /api/v1/openapi.json")
             let page = try await client.execute(uri: "/nothing", method: .post)
             #expect(page.status == .notFound && page.headers[.contentType]?.hasPrefix("application/json") == true)
             let notJSON = try await client.execute(uri: "/tiles/world.xml", method: .get)
@@ -95,8 +97,10 @@ import Testing
             _ = try await client.execute(uri: "/tiles/world.json", method: .get)
             _ = try await client.execute(uri: "/no/such/page", method: .get)
             let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-            for line in [#"route="api",status="200""#, #"route="api",status="405""#, #"route="download",status="401""#,
-                         #"route="tilejson",status="200""#, #"route="other",status="404""#] {
+            for line in [
+                #"route="api",status="200""#, #"route="api",status="405""#, #"route="download",status="401""#,
+                #"route="tilejson",status="200""#, #"route="other",status="404""#
+            ] {
                 #expect(text.contains("trailmap_http_requests_total{\(line)} 1"), "\(line)")
             }
         }

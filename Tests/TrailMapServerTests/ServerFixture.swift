@@ -21,8 +21,10 @@ struct ServerFixture {
     /// Writes `NAME.mbtiles` (TrailMap layout) with every tile of the box at zooms 2...4 except `missing`,
     /// recording `layers` as its levels of detail.
     @discardableResult
-    func bundle(_ name: String, shade: UInt8 = 0, missing: TileID? = nil, into folder: String? = nil,
-                layers: [BundleLayer] = []) throws -> String {
+    func bundle(
+        _ name: String, shade: UInt8 = 0, missing: TileID? = nil, into folder: String? = nil,
+        layers: [BundleLayer] = []
+    ) throws -> String {
         let path = ((folder ?? dir.path) as NSString).appendingPathComponent("\(name).mbtiles")
         let staging = dir.file(".staging-\(UUID().uuidString).mbtiles")
         var batch = [(tile: TileID, data: [UInt8])]()
@@ -47,12 +49,13 @@ struct ServerFixture {
         let db = try DatabaseQueue(path: path)
         let tile = try Self.png(TileID(z: 1, x: 0, y: 0)!)
         try db.write { db in
-            try db.execute(sql: """
-                CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
-                INSERT INTO metadata VALUES ('name', 'Plain'), ('format', 'png');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE metadata (name TEXT, value TEXT);
+                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                    INSERT INTO metadata VALUES ('name', 'Plain'), ('format', 'png');
+                    """)
             try db.execute(sql: "INSERT INTO tiles VALUES (1, 0, 1, ?)", arguments: [Data(tile)])
         }
         return path

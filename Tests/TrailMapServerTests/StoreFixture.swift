@@ -26,10 +26,18 @@ struct StoreFixture {
         try tiles.bundle("co", shade: 1, layers: coloradoLayers)
         try tiles.bundle("ut", shade: 2)
         let entries: [[String: Any]] = [
-            ["productId": "base", "title": "Base map", "category": "Base maps", "price": ["amount": "0", "currency": "USD"], "bundle": "world.mbtiles"],
-            ["productId": "colorado", "title": "Colorado", "category": "States/Colorado", "description": "CO",
-             "price": ["amount": "4.99", "currency": "USD"], "bundle": "co.mbtiles"],
-            ["productId": "utah", "title": "Utah", "category": "States/Utah", "price": ["amount": "3.99", "currency": "USD"], "bundle": "ut.mbtiles"],
+            [
+                "productId": "base", "title": "Base map", "category": "Base maps", "price": ["amount": "0", "currency": "USD"],
+                "bundle": "world.mbtiles"
+            ],
+            [
+                "productId": "colorado", "title": "Colorado", "category": "States/Colorado", "description": "CO",
+                "price": ["amount": "4.99", "currency": "USD"], "bundle": "co.mbtiles"
+            ],
+            [
+                "productId": "utah", "title": "Utah", "category": "States/Utah", "price": ["amount": "3.99", "currency": "USD"],
+                "bundle": "ut.mbtiles"
+            ]
         ]
         let file = tiles.dir.file("products.json")
         try JSONSerialization.data(withJSONObject: ["products": entries]).write(to: URL(fileURLWithPath: file))
@@ -38,9 +46,11 @@ struct StoreFixture {
 
     /// `areaQuoteSpace`: bytes unbought area quotes may take (nil: the server's default);
     /// `previewZooms`: the paid tilesets' preview levels (`ServerConfiguration.previewZooms`).
-    func app(available: Set<String>? = nil, areaQuoteSpace: Int64? = nil, publicTilesets: Set<String> = [],
-             fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0, tileLoops: Int = 0,
-             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> Application<TileResponder> {
+    func app(
+        available: Set<String>? = nil, areaQuoteSpace: Int64? = nil, publicTilesets: Set<String> = [],
+        fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0, tileLoops: Int = 0,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
         config.port = 0
         config.tileLoops = tileLoops
@@ -81,7 +91,9 @@ struct APIUser {
         return APIUser(client: client, token: j["token"] as? String ?? "", appAccountToken: j["appAccountToken"] as? String ?? "")
     }
 
-    func call(_ method: HTTPRequest.Method, _ path: String, _ body: Any? = nil, headers extra: HTTPFields = [:]) async throws -> TestResponse {
+    func call(
+        _ method: HTTPRequest.Method, _ path: String, _ body: Any? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
         var h: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
         h.append(contentsOf: extra)
         return try await client.execute(uri: path, method: method, headers: h, body: body.map(StoreFixture.body))

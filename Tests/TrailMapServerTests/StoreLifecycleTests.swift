@@ -72,11 +72,13 @@ import TrailMapTestSupport
             let txn = try #require(StoreFixture.json(bought)["transactionId"] as? String)
             let note = try await ann.call(.post, "/api/v1/sandbox/notifications", ["notificationType": "REFUND", "transactionId": txn])
             let payload = try #require(StoreFixture.json(note)["signedPayload"] as? String)
-            let posted = try await client.execute(uri: "/api/v1/store/notifications", method: .post,
-                                                  headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
+            let posted = try await client.execute(
+                uri: "/api/v1/store/notifications", method: .post,
+                headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
             #expect(StoreFixture.json(posted)["result"] as? String == "revoked")
-            let replay = try await client.execute(uri: "/api/v1/store/notifications", method: .post,
-                                                  headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
+            let replay = try await client.execute(
+                uri: "/api/v1/store/notifications", method: .post,
+                headers: [.contentType: "application/json"], body: StoreFixture.body(["signedPayload": payload]))
             #expect(StoreFixture.json(replay)["result"] as? String == "duplicate")
             #expect(try await ann.call(.get, tileURI).status == .forbidden)
             #expect(try await client.execute(uri: tileURI + "?token=\(tileToken)", method: .get).status == .forbidden)
@@ -110,10 +112,13 @@ import TrailMapTestSupport
             let paths = (doc["paths"] as? [String: Any]).map { Set($0.keys) } ?? []
             #expect(paths.isSuperset(of: ["/catalog", "/purchases", "/downloads/{productId}", "/store/notifications"]))
             let tilesets = StoreFixture.json(try await client.execute(uri: "/tiles", method: .get))["tilesets"] as? [[String: Any]] ?? []
-            let paid = Dictionary(tilesets.map { ($0["id"] as? String ?? "", $0["paid"] as? Bool ?? false) }, uniquingKeysWith: { a, _ in a })
+            let paid = Dictionary(
+                tilesets.map { ($0["id"] as? String ?? "", $0["paid"] as? Bool ?? false) }, uniquingKeysWith: { a, _ in a })
             #expect(paid == ["world": false, "co": true, "ut": true])
             let page = try await client.execute(uri: "/store", method: .get)
-            #expect(page.status == .ok && String(buffer: page.body).contains("TrailMap store") && String(buffer: page.body).contains("/viewer/leaflet.js"))
+            #expect(
+                page.status == .ok && String(buffer: page.body).contains("TrailMap store")
+                    && String(buffer: page.body).contains("/viewer/leaflet.js"))
         }
     }
 }

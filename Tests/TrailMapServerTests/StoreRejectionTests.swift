@@ -29,7 +29,9 @@ import FoundationNetworking
         let f = try StoreFixture()
         let other = f.tiles.dir.file("other")
         let token = UUID()
-        func store(_ name: String, bundle: String = StoreFixture.bundleId, _ edit: (inout SandboxStoreOptions) -> Void = { _ in }) throws -> SandboxStore {
+        func store(
+            _ name: String, bundle: String = StoreFixture.bundleId, _ edit: (inout SandboxStoreOptions) -> Void = { _ in }
+        ) throws -> SandboxStore {
             var o = SandboxStoreOptions()
             edit(&o)
             return try SandboxStore.initialize(directory: other + name, bundleId: bundle, options: o)
@@ -44,13 +46,27 @@ import FoundationNetworking
             ("two parts", "abc.def", .badRequest),
             ("bad base64", "@@@.###.$$$", .badRequest),
             ("another root", try store("root").signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
-            ("no intermediate OID", try store("int") { $0.intermediateAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
-            ("no leaf OID", try store("leaf") { $0.leafAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
-            ("wrong bundle id", try store("bundle", bundle: "com.evil.app").signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
-            ("wrong environment", try store("env") { $0.environment = .production }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden),
+            (
+                "no intermediate OID",
+                try store("int") { $0.intermediateAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws,
+                .forbidden
+            ),
+            (
+                "no leaf OID",
+                try store("leaf") { $0.leafAppleOID = false }.signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden
+            ),
+            (
+                "wrong bundle id",
+                try store("bundle", bundle: "com.evil.app").signTransaction(productId: "colorado", appAccountToken: nil).jws, .forbidden
+            ),
+            (
+                "wrong environment",
+                try store("env") { $0.environment = .production }.signTransaction(productId: "colorado", appAccountToken: nil).jws,
+                .forbidden
+            ),
             ("consumable", try f.sandbox.signTransaction(productId: "colorado", appAccountToken: nil, type: "Consumable").jws, .forbidden),
             ("unknown product", try f.sandbox.signTransaction(productId: "nope", appAccountToken: nil).jws, .notFound),
-            ("someone else's appAccountToken", try f.sandbox.signTransaction(productId: "colorado", appAccountToken: token).jws, .forbidden),
+            ("someone else's appAccountToken", try f.sandbox.signTransaction(productId: "colorado", appAccountToken: token).jws, .forbidden)
         ]
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
@@ -105,10 +121,19 @@ import FoundationNetworking
                 (.get, "/api/v1/downloads/%2Fetc%2Fpasswd", nil, [:], .badRequest),
                 (.get, "/api/v1/nothing", nil, [:], .notFound),
                 (.post, "/api/v1/accounts", ByteBuffer(string: "{\"email\": \"a@b.co\", \"password\": \"short\"}"), [:], .badRequest),
-                (.post, "/api/v1/accounts", ByteBuffer(string: "{\"email\": \"ann@example.com\", \"password\": \"long enough pw\"}"), [:], .conflict),
-                (.post, "/api/v1/sessions", ByteBuffer(string: "{\"email\": \"ann@example.com\", \"password\": \"wrong password\"}"), [:], .unauthorized),
-                (.post, "/api/v1/sandbox/notifications", ByteBuffer(string: "{\"notificationType\": \"REFUND\", \"transactionId\": \"1' OR 1=1\"}"), [:], .notFound),
-                (.put, "/api/v1/devices/nope/installs/base", ByteBuffer(string: "{\"version\": 1}"), [:], .notFound),
+                (
+                    .post, "/api/v1/accounts", ByteBuffer(string: "{\"email\": \"ann@example.com\", \"password\": \"long enough pw\"}"),
+                    [:], .conflict
+                ),
+                (
+                    .post, "/api/v1/sessions", ByteBuffer(string: "{\"email\": \"ann@example.com\", \"password\": \"wrong password\"}"),
+                    [:], .unauthorized
+                ),
+                (
+                    .post, "/api/v1/sandbox/notifications",
+                    ByteBuffer(string: "{\"notificationType\": \"REFUND\", \"transactionId\": \"1' OR 1=1\"}"), [:], .notFound
+                ),
+                (.put, "/api/v1/devices/nope/installs/base", ByteBuffer(string: "{\"version\": 1}"), [:], .notFound)
             ]
             for (method, uri, body, extra, status) in cases {
                 var headers: HTTPFields = [.authorization: "Bearer \(ann.token)", .contentType: "application/json"]

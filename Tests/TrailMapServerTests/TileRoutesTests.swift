@@ -119,7 +119,7 @@ import TrailMapTestSupport
             ("/nothing/here", .get, .notFound),
             ("/tiles/co/3/1/1.png", .post, .methodNotAllowed),
             ("/tiles/co/3/1/1.png", .delete, .methodNotAllowed),
-            ("/" + String(repeating: "a", count: 3000), .get, .badRequest),
+            ("/" + String(repeating: "a", count: 3000), .get, .badRequest)
         ]
         try await app().test(.live) { client in
             for (uri, method, status) in cases {
@@ -140,7 +140,8 @@ import TrailMapTestSupport
             }
             let before = try #require(try await misses())
             let r = try await client.execute(uri: "/tiles/co/3/\(missing.x)/\(missing.y).png", method: .get)
-            #expect(r.status == .notFound && Self.json(r.body).map { ($0["error"] as? [String: Any])?["code"] as? String } == "tile_not_found")
+            #expect(
+                r.status == .notFound && Self.json(r.body).map { ($0["error"] as? [String: Any])?["code"] as? String } == "tile_not_found")
             #expect(try await misses() == before + 1)
         }
     }

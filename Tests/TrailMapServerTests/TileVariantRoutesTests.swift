@@ -37,13 +37,17 @@ import TrailMapTestSupport
         let tiles = try bundle(variant)
         let (opaque, edge) = (VariantTiles.opaqueTile, VariantTiles.edgeTile)
         let ext = variant.format.fileExtension
-        let expected = [opaque: variant.format == .jpg ? "image/jpeg" : variant.format.contentType,
-                        edge: variant.format == .jpg ? "image/png" : variant.format.contentType]
+        let expected = [
+            opaque: variant.format == .jpg ? "image/jpeg" : variant.format.contentType,
+            edge: variant.format == .jpg ? "image/png" : variant.format.contentType
+        ]
         try await app().test(.live) { client in
             let port = try #require(client.port)
             // The fast path answers these, pipelined on one connection.
-            let first = try await RawHTTP.exchange(port: port, [opaque, edge].map { "GET \(Self.path($0, ext)) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
-                                                   + "HEAD \(Self.path(edge, ext)) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false, false, true])
+            let first = try await RawHTTP.exchange(
+                port: port,
+                [opaque, edge].map { "GET \(Self.path($0, ext)) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
+                    + "HEAD \(Self.path(edge, ext)) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false, false, true])
             #expect(first.map(\.status) == [200, 200, 200])
             for (t, r) in zip([opaque, edge, edge], first) {
                 #expect(r.headers["content-type"] == expected[t], "\(variant) \(t)")
@@ -53,27 +57,36 @@ import TrailMapTestSupport
             let etags = try first.prefix(2).map { try #require($0.headers["etag"]) }
             #expect(etags == [opaque, edge].map { "\"\(TileHash.id(tiles[$0]!))\"" } && first[2].headers["etag"] == etags[1])
             let decoded = try TileDecoder.decode(first[1].body, declared: variant.format)
-            #expect(decoded.width == variant.tileSize && decoded.pixels[3] == 0 && decoded.pixels.last == 255, "an edge tile is partly transparent")
+            #expect(
+                decoded.width == variant.tileSize && decoded.pixels[3] == 0 && decoded.pixels.last == 255,
+                "an edge tile is partly transparent")
 
             // 304 for every format, with the ETag and no body.
-            let again = try await RawHTTP.exchange(port: port, zip([opaque, edge], etags).map { t, etag in
-                "GET \(Self.path(t, ext)) HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
-            }.joined(), heads: [false, false])
+            let again = try await RawHTTP.exchange(
+                port: port,
+                zip([opaque, edge], etags).map { t, etag in
+                    "GET \(Self.path(t, ext)) HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
+                }.joined(), heads: [false, false])
             #expect(again.map(\.status) == [304, 304] && again.map { $0.headers["etag"] } == etags && again.allSatisfy(\.body.isEmpty))
 
             // Another extension: 404 JSON naming the right URL.
-            let wrong = try await RawHTTP.exchange(port: port, "GET \(Self.path(opaque, Self.wrongExtension(variant))) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[0]
+            let wrong = try await RawHTTP.exchange(
+                port: port, "GET \(Self.path(opaque, Self.wrongExtension(variant))) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[0]
             #expect(wrong.status == 404 && wrong.headers["content-type"]?.hasPrefix("application/json") == true)
             let error = (try JSONSerialization.jsonObject(with: Data(wrong.body)) as? [String: Any])?["error"] as? [String: String]
             #expect(error?["code"] == "wrong_extension")
             #expect(error?["message"]?.contains(Self.path(opaque, ext)) == true, "\(String(describing: error))")
-            let bare = try await RawHTTP.exchange(port: port, "GET /tiles/v/\(opaque.z)/\(opaque.x)/\(opaque.y) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[0]
-            #expect(bare.status == 404 && String(decoding: bare.body, as: UTF8.self).contains("{y}.\(ext)"), "\(String(decoding: bare.body, as: UTF8.self))")
+            let bare = try await RawHTTP.exchange(
+                port: port, "GET /tiles/v/\(opaque.z)/\(opaque.x)/\(opaque.y) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[0]
+            #expect(
+                bare.status == 404 && String(decoding: bare.body, as: UTF8.self).contains("{y}.\(ext)"),
+                "\(String(decoding: bare.body, as: UTF8.self))")
 
             // TileJSON and the list.
             let tj = TileRoutesTests.json(try await client.execute(uri: "/tiles/v.json", method: .get).body)
             #expect(tj?["format"] as? String == variant.format.rawValue)
-            #expect((tj?["tiles"] as? [String])?.first?.hasSuffix("/tiles/v/{z}/{x}/{y}.\(ext)") == true, "\(String(describing: tj?["tiles"]))")
+            #expect(
+                (tj?["tiles"] as? [String])?.first?.hasSuffix("/tiles/v/{z}/{x}/{y}.\(ext)") == true, "\(String(describing: tj?["tiles"]))")
             #expect(tj?["tileSize"] as? Int == variant.tileSize)
             let list = TileRoutesTests.json(try await client.execute(uri: "/tiles", method: .get).body)
             let entry = (list?["tilesets"] as? [[String: Any]])?.first
@@ -86,9 +99,11 @@ import TrailMapTestSupport
         let tiles = try bundle(.jpg)
         try await app().test(.live) { client in
             let port = try #require(client.port)
-            let r = try await RawHTTP.exchange(port: port, [VariantTiles.opaqueTile, VariantTiles.edgeTile].map {
-                "GET \(Self.path($0, "jpeg")) HTTP/1.1\r\nHost: x\r\n\r\n"
-            }.joined(), heads: [false, false])
+            let r = try await RawHTTP.exchange(
+                port: port,
+                [VariantTiles.opaqueTile, VariantTiles.edgeTile].map {
+                    "GET \(Self.path($0, "jpeg")) HTTP/1.1\r\nHost: x\r\n\r\n"
+                }.joined(), heads: [false, false])
             #expect(r.map(\.status) == [200, 200])
             #expect(r.map { $0.headers["content-type"] } == ["image/jpeg", "image/png"])
             #expect(r[0].body == tiles[VariantTiles.opaqueTile] && r[1].body == tiles[VariantTiles.edgeTile])
@@ -105,7 +120,8 @@ import TrailMapTestSupport
                 #expect(r.status == .ok && r.headers[.contentType] == TileFormat.sniff(tiles[t]!)?.contentType)
                 #expect(Array(buffer: r.body) == tiles[t])
                 let etag = try #require(r.headers[.eTag])
-                let again = try await client.execute(uri: Self.path(t, variant.format.fileExtension), method: .get, headers: [.ifNoneMatch: etag])
+                let again = try await client.execute(
+                    uri: Self.path(t, variant.format.fileExtension), method: .get, headers: [.ifNoneMatch: etag])
                 #expect(again.status == .notModified && again.headers[.contentType] == nil)
             }
         }
@@ -117,7 +133,8 @@ import TrailMapTestSupport
         let outside = WebMercator.tile(lon: -80, lat: 20, zoom: 5)
         try await app(emptyTiles: .transparent).test(.live) { client in
             let port = try #require(client.port)
-            let r = try await RawHTTP.exchange(port: port, "GET \(Self.path(outside, "webp")) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[0]
+            let r = try await RawHTTP.exchange(port: port, "GET \(Self.path(outside, "webp")) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[
+                0]
             #expect(r.status == 200 && r.headers["content-type"] == "image/png")
             let image = try TileDecoder.decode(r.body)
             #expect(image.width == 512 && image.isFullyTransparent)

@@ -17,8 +17,9 @@ import TrailMapTestSupport
 
     @Test func readsTheCommonTileRequest() {
         let text = "GET /tiles/co/4/3/6.png?v=2 HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"ab\" \r\nX-Client: me\r\n\r\nGET /next"
-        let expected = RawTileRequest(head: false, target: "/tiles/co/4/3/6.png?v=2", http10: false, keepAlive: true,
-                                      ifNoneMatch: "\"ab\"", client: "me")
+        let expected = RawTileRequest(
+            head: false, target: "/tiles/co/4/3/6.png?v=2", http10: false, keepAlive: true,
+            ifNoneMatch: "\"ab\"", client: "me")
         #expect(parse(text, client: "x-client") == .request(expected, length: text.utf8.count - "GET /next".utf8.count))
         var head = expected
         head.head = true
@@ -53,7 +54,7 @@ import TrailMapTestSupport
         "GET /tiles/a/0/0/0.png HTTP/1.1\r\nX: a\u{7F}b\r\n\r\n",
         "GET /tiles/a/0/0/0.png HTTP/1.1\r\n: empty\r\n\r\n",
         "GET /tiles/a/0/\u{1}/0.png HTTP/1.1\r\n\r\n",
-        "GET  /tiles/a/0/0/0.png HTTP/1.1\r\n\r\n",
+        "GET  /tiles/a/0/0/0.png HTTP/1.1\r\n\r\n"
     ])
     func leavesAnythingElseToTheFullParser(_ text: String) {
         #expect(parse(text) == .other, "\(text.debugDescription)")
@@ -67,8 +68,9 @@ import TrailMapTestSupport
             #expect(r == .incomplete, "\(k) of \(bytes.count) bytes: \(r)")
         }
         #expect(parse("GET /tiles/" + String(repeating: "a", count: 2100)) == .other, "a target too long")
-        #expect(parse("GET /tiles/a/0/0/0.png HTTP/1.1\r\n" + String(repeating: "X-Pad: 0123456789\r\n", count: 500)) == .other,
-                "a head too long")
+        #expect(
+            parse("GET /tiles/a/0/0/0.png HTTP/1.1\r\n" + String(repeating: "X-Pad: 0123456789\r\n", count: 500)) == .other,
+            "a head too long")
     }
 }
 
@@ -144,8 +146,9 @@ import TrailMapTestSupport
         let tile = "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n"
         let rest = "GET /healthz HTTP/1.1\r\n\r\n" + tile + "GET /tiles/co/9/0/0.png HTTP/1.1\r\n\r\n"
         try send(channel, tile + rest)
-        #expect(String(decoding: try written(channel), as: UTF8.self).components(separatedBy: "HTTP/1.1 200 OK").count == 2,
-                "only the first request is answered here")
+        #expect(
+            String(decoding: try written(channel), as: UTF8.self).components(separatedBy: "HTTP/1.1 200 OK").count == 2,
+            "only the first request is answered here")
         #expect(try forwarded(channel) == rest)
         try send(channel, tile)
         #expect(try written(channel).isEmpty && forwarded(channel) == tile, "the rest of the connection goes on too")
@@ -156,8 +159,10 @@ import TrailMapTestSupport
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         try fixture.bundle("co")
         // A bad coordinate, an unknown tileset, and a chunked body: Hummingbird's path answers them.
-        for text in ["GET /tiles/co/4/x/1.png HTTP/1.1\r\n\r\n", "GET /tiles/nope/4/3/6.png HTTP/1.1\r\n\r\n",
-                     "GET \(uri(t)) HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"] {
+        for text in [
+            "GET /tiles/co/4/x/1.png HTTP/1.1\r\n\r\n", "GET /tiles/nope/4/3/6.png HTTP/1.1\r\n\r\n",
+            "GET \(uri(t)) HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+        ] {
             let (channel, _) = try channel()
             try send(channel, text)
             #expect(try written(channel).isEmpty && forwarded(channel) == text, "\(text.debugDescription)")

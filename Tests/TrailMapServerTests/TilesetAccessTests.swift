@@ -19,8 +19,10 @@ import TrailMapTestSupport
         try f.tiles.bundle("hidden", shade: 3)
         try f.tiles.bundle("loose", shade: 4)
         let entries: [[String: Any]] = [
-            ["productId": "hidden-area", "title": "Area", "category": "Areas", "price": ["amount": "0.99", "currency": "USD"],
-             "area": ["maxBytes": 4_000_000, "from": ["hidden.mbtiles"]]],
+            [
+                "productId": "hidden-area", "title": "Area", "category": "Areas", "price": ["amount": "0.99", "currency": "USD"],
+                "area": ["maxBytes": 4_000_000, "from": ["hidden.mbtiles"]]
+            ]
         ]
         let file = f.tiles.dir.file("hidden.json")
         try JSONSerialization.data(withJSONObject: ["products": entries]).write(to: URL(fileURLWithPath: file))
@@ -39,9 +41,13 @@ import TrailMapTestSupport
             // Beyond the preview zooms (zooms 2-4, preview 2-3): closed to everyone, the area source too.
             for name in ["hidden", "loose"] {
                 let anonymous = try await client.execute(uri: "/tiles/\(name)/\(Self.top)", method: .get)
-                #expect(anonymous.status == .forbidden && StoreFixture.errorCode(anonymous) == "tileset_not_public", "\(name): \(anonymous.status)")
+                #expect(
+                    anonymous.status == .forbidden && StoreFixture.errorCode(anonymous) == "tileset_not_public",
+                    "\(name): \(anonymous.status)")
                 let signedIn = try await user.call(.get, "/tiles/\(name)/\(Self.top)")
-                #expect(signedIn.status == .forbidden && StoreFixture.errorCode(signedIn) == "tileset_not_public", "\(name): \(signedIn.status)")
+                #expect(
+                    signedIn.status == .forbidden && StoreFixture.errorCode(signedIn) == "tileset_not_public", "\(name): \(signedIn.status)"
+                )
                 let wmts = try await client.execute(uri: "/wmts/1.0.0/\(name)/default/GoogleMapsCompatible/4/6/3.png", method: .get)
                 #expect(wmts.status != .ok, "\(name) over WMTS")
             }

@@ -49,10 +49,14 @@ import TrailMapTestSupport
             }
             for id in ["terrarium", "rgb", "roleonly", "relief", "plain"] {
                 let picture = ["relief", "plain"].contains(id)
-                let rest = try await client.execute(uri: "/wmts/1.0.0/\(id)/default/GoogleMapsCompatible/3/\(t.minY)/\(t.minX).png", method: .get)
+                let rest = try await client.execute(
+                    uri: "/wmts/1.0.0/\(id)/default/GoogleMapsCompatible/3/\(t.minY)/\(t.minX).png", method: .get)
                 #expect(rest.status == (picture ? .ok : .badRequest), "\(id)")
                 if !picture { #expect(String(buffer: rest.body).contains("LAYER"), "\(id): the exception names the parameter") }
-                let kvp = try await client.execute(uri: "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=\(id)&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=3&TILEROW=\(t.minY)&TILECOL=\(t.minX)&FORMAT=image/png", method: .get)
+                let kvp = try await client.execute(
+                    uri:
+                        "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=\(id)&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=3&TILEROW=\(t.minY)&TILECOL=\(t.minX)&FORMAT=image/png",
+                    method: .get)
                 #expect(kvp.status == (picture ? .ok : .badRequest), "\(id)")
             }
         }

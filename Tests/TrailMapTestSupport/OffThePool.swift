@@ -16,8 +16,10 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) 
 /// last one is returned. It waits 0.5, 1, 2, 4 s between attempts, so that a stall of the machine
 /// (a full test run on two cores has stalled connections for over 10 s) is outlasted rather than
 /// retried through.
-public func retrying<T>(_ attempts: Int = 5, again: (T) -> Bool = { _ in false },
-                       _ body: () async throws -> T) async throws -> T {
+public func retrying<T>(
+    _ attempts: Int = 5, again: (T) -> Bool = { _ in false },
+    _ body: () async throws -> T
+) async throws -> T {
     var last: Result<T, any Error> = .failure(CancellationError())
     for attempt in 0..<max(1, attempts) {
         if attempt > 0 { try await Task.sleep(for: .milliseconds(500 << min(attempt - 1, 3))) }

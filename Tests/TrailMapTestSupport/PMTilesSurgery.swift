@@ -13,7 +13,9 @@ public enum PMTilesSurgery {
     public static func write(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
 
     public static func u64(_ b: [UInt8], _ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
-    public static func setU64(_ b: inout [UInt8], _ at: Int, _ v: UInt64) { for i in 0..<8 { b[at + i] = UInt8((v >> (8 * UInt64(i))) & 0xff) } }
+    public static func setU64(_ b: inout [UInt8], _ at: Int, _ v: UInt64) {
+        for i in 0..<8 { b[at + i] = UInt8((v >> (8 * UInt64(i))) & 0xff) }
+    }
 
     /// Keeps the first `count` bytes.
     public static func truncate(_ path: String, to count: Int) throws { try write(Array(bytes(path).prefix(count)), path) }
@@ -83,8 +85,10 @@ public enum PMTilesSurgery {
         for start in stride(from: 0, to: entries.count, by: size) {
             let chunk = Array(entries[start..<min(entries.count, start + size)])
             let encoded = try encode(chunk, like: b)
-            leafEntries.append(PMTilesFormat.Entry(tileID: chunk[0].tileID, offset: UInt64(b.count) - leafOffset,
-                                                   length: UInt32(encoded.count), runLength: 0))
+            leafEntries.append(
+                PMTilesFormat.Entry(
+                    tileID: chunk[0].tileID, offset: UInt64(b.count) - leafOffset,
+                    length: UInt32(encoded.count), runLength: 0))
             b += encoded
         }
         setU64(&b, leafOffsetField, leafOffset)

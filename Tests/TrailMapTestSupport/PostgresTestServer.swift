@@ -41,8 +41,12 @@ public enum PostgresTestServer {
         // (The first call starts the cluster: that waits too.)
         let (server, status, output) = try await offThePool {
             let server = try base.get()
-            let (status, output) = run("/usr/bin/psql", ["-h", server.host, "-p", String(server.port), "-U", "trailmap",
-                                                         "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+            let (status, output) = run(
+                "/usr/bin/psql",
+                [
+                    "-h", server.host, "-p", String(server.port), "-U", "trailmap",
+                    "-d", "postgres", "-qc", "CREATE DATABASE \(name)"
+                ])
             return (server, status, output)
         }
         guard status == 0 else { throw PostgresTestServerError(message: "CREATE DATABASE failed: \(output)") }
@@ -89,4 +93,3 @@ public struct PostgresTestServerError: Error, CustomStringConvertible {
     public init(message: String) { self.message = message }
     public var description: String { message }
 }
-

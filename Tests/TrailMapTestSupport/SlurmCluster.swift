@@ -15,7 +15,8 @@ public enum SlurmCluster {
         .deletingLastPathComponent().path
 
     /// Whether the Slurm and MUNGE daemons and clients are installed (scripts/install-deps.sh).
-    public static let installed: Bool = ["munged", "slurmctld", "slurmd", "sbatch", "squeue", "scontrol", "scancel", "sinfo"].allSatisfy { tool in
+    public static let installed: Bool = ["munged", "slurmctld", "slurmd", "sbatch", "squeue", "scontrol", "scancel", "sinfo"].allSatisfy {
+        tool in
         ["/usr/sbin", "/usr/bin", "/sbin", "/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 

@@ -9,7 +9,8 @@ public enum SpawnInheritance {
     /// list of descriptors made before `posix_spawn` misses a pipe another test's thread creates
     /// meanwhile (a cluster kept a CLI test's output pipe open that way, and the run hung).
     public static func closing(from first: Int32, _ tool: String, _ arguments: [String]) -> (program: String, argv: [String]) {
-        let script = "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -ge \(first) ]; then eval \"exec $n>&-\" 2>/dev/null; fi; done; exec \"$@\""
+        let script =
+            "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -ge \(first) ]; then eval \"exec $n>&-\" 2>/dev/null; fi; done; exec \"$@\""
         return ("/bin/bash", ["/bin/bash", "-c", script, "bash", tool] + arguments)
     }
 }

@@ -54,20 +54,28 @@ public enum TerrainFixtures {
     /// Writes a terrain bundle of `dem` at `zoom` over the tiles holding `bounds` (degrees):
     /// tiles with no elevation at all are left out. Returns the tiles written.
     @discardableResult
-    public static func terrainBundle(from dem: String, bounds: GeoBounds, zoom: Int, encoding: TerrainEncoding,
-                                     tileSize: Int = 256, to path: String) throws -> [TileID] {
+    public static func terrainBundle(
+        from dem: String, bounds: GeoBounds, zoom: Int, encoding: TerrainEncoding,
+        tileSize: Int = 256, to path: String
+    ) throws -> [TileID] {
         let range = TileRange(bounds: bounds, zoom: zoom)
         let nw = WebMercator.tileBounds(TileID(z: zoom, x: range.minX, y: range.minY)!)
         let se = WebMercator.tileBounds(TileID(z: zoom, x: range.maxX, y: range.maxY)!)
         let columns = (range.maxX - range.minX + 1) * tileSize, rows = (range.maxY - range.minY + 1) * tileSize
         let raw = path + ".warped"
         defer { for ext in ["", ".hdr", ".aux.xml"] { try? FileManager.default.removeItem(atPath: raw + ext) } }
-        try GDALTools.warp(dem, raw, ["-of", "ENVI", "-t_srs", "EPSG:3857", "-r", "bilinear", "-et", "0", "-ot", "Float32",
-                                      "-te", "\(nw.minX)", "\(se.minY)", "\(se.maxX)", "\(nw.maxY)",
-                                      "-ts", "\(columns)", "\(rows)", "-dstnodata", String(nodata)])
+        try GDALTools.warp(
+            dem, raw,
+            [
+                "-of", "ENVI", "-t_srs", "EPSG:3857", "-r", "bilinear", "-et", "0", "-ot", "Float32",
+                "-te", "\(nw.minX)", "\(se.minY)", "\(se.maxX)", "\(nw.maxY)",
+                "-ts", "\(columns)", "\(rows)", "-dstnodata", String(nodata)
+            ])
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
         let values: [Float] = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        guard values.count == columns * rows else { throw GDALTools.Failure(command: "gdalwarp", output: "unexpected size \(values.count)") }
+        guard values.count == columns * rows else {
+            throw GDALTools.Failure(command: "gdalwarp", output: "unexpected size \(values.count)")
+        }
         var tiles = [(tile: TileID, data: [UInt8])]()
         for t in range {
             let ox = (t.x - range.minX) * tileSize, oy = (t.y - range.minY) * tileSize

@@ -36,11 +36,14 @@ public enum TestBundle {
     /// Writes a variant's bundle (`VariantTiles`; `format` and `trailmap:tilesize` set), with
     /// `replace` swapped in and `metadata` rows overriding (`format` among them); returns its tiles.
     @discardableResult
-    public static func variant(_ variant: TileVariant, to path: String, replace: [TileID: [UInt8]] = [:],
-                               metadata: [String: String] = [:]) throws -> [TileID: [UInt8]] {
+    public static func variant(
+        _ variant: TileVariant, to path: String, replace: [TileID: [UInt8]] = [:],
+        metadata: [String: String] = [:]
+    ) throws -> [TileID: [UInt8]] {
         let tiles = try VariantTiles.tiles(variant).merging(replace) { _, new in new }
-        var meta = BundleMetadata(name: "Variant \(variant)", bounds: VariantTiles.box,
-                                  minZoom: VariantTiles.zooms.lowerBound, maxZoom: VariantTiles.zooms.upperBound)
+        var meta = BundleMetadata(
+            name: "Variant \(variant)", bounds: VariantTiles.box,
+            minZoom: VariantTiles.zooms.lowerBound, maxZoom: VariantTiles.zooms.upperBound)
         meta.format = variant.format.rawValue
         meta.extra["trailmap:tilesize"] = String(variant.tileSize)
         meta.extra["trailmap:builder"] = "test"

@@ -7,7 +7,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
     public let path: String
 
     public init() {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("trailmap-test-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -25,8 +26,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
 public enum TestSources {
     /// Writes `NAME.png` and `NAME.pgw` (EPSG:4326) covering `bounds`, each pixel coloured by `color(col, row)`.
     @discardableResult
-    public static func write(in dir: TemporaryDirectory, name: String, width: Int, height: Int, bounds: GeoBounds,
-                             color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) throws -> String {
+    public static func write(
+        in dir: TemporaryDirectory, name: String, width: Int, height: Int, bounds: GeoBounds,
+        color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)
+    ) throws -> String {
         var image = RGBAImage(width: width, height: height)
         for r in 0..<height {
             for c in 0..<width {
@@ -40,8 +43,9 @@ public enum TestSources {
         }
         let png = dir.file(name + ".png")
         try Data(try PNGEncoder.encode(image, options: PNGEncodingOptions(effort: .fast))).write(to: URL(fileURLWithPath: png))
-        let g = PixelGrid(crs: .epsg4326, bounds: (bounds.west, bounds.south, bounds.east, bounds.north),
-                             width: width, height: height)
+        let g = PixelGrid(
+            crs: .epsg4326, bounds: (bounds.west, bounds.south, bounds.east, bounds.north),
+            width: width, height: height)
         try WorldFile.format(g).write(toFile: dir.file(name + ".pgw"), atomically: false, encoding: .utf8)
         return png
     }
@@ -50,8 +54,10 @@ public enum TestSources {
     public static func terrain(_ c: Int, _ r: Int) -> (UInt8, UInt8, UInt8, UInt8) {
         let x = Double(c), y = Double(r)
         let v = sin(x / 7) * 40 + cos(y / 5) * 40 + sin((x + y) / 11) * 30
-        return (UInt8(clamping: Int(120 + v)), UInt8(clamping: Int(110 + v * 0.8 + x.truncatingRemainder(dividingBy: 13))),
-                UInt8(clamping: Int(90 + v * 0.5)), 255)
+        return (
+            UInt8(clamping: Int(120 + v)), UInt8(clamping: Int(110 + v * 0.8 + x.truncatingRemainder(dividingBy: 13))),
+            UInt8(clamping: Int(90 + v * 0.5)), 255
+        )
     }
 }
 

@@ -58,8 +58,10 @@ public enum VariantTiles {
 
     /// The colour of the 16-px block at column `bx`, row `by` of tile `t`.
     public static func color(_ t: TileID, bx: Int, by: Int) -> (UInt8, UInt8, UInt8) {
-        (UInt8(truncatingIfNeeded: t.z * 40 + bx * 7), UInt8(truncatingIfNeeded: t.x * 29 + by * 11),
-         UInt8(truncatingIfNeeded: t.y * 53 + (bx ^ by) * 5))
+        (
+            UInt8(truncatingIfNeeded: t.z * 40 + bx * 7), UInt8(truncatingIfNeeded: t.x * 29 + by * 11),
+            UInt8(truncatingIfNeeded: t.y * 53 + (bx ^ by) * 5)
+        )
     }
 
     /// The pixels of a tile.
@@ -93,8 +95,14 @@ public enum VariantTiles {
 
     /// An opaque tile at the top zoom (JPEG in a jpg bundle) and a partly transparent edge tile
     /// there (PNG in a jpg bundle).
-    public static var opaqueTile: TileID { TileID(z: zooms.upperBound, x: TileRange(bounds: box, zoom: zooms.upperBound).maxX,
-                                                 y: TileRange(bounds: box, zoom: zooms.upperBound).minY)! }
-    public static var edgeTile: TileID { TileID(z: zooms.upperBound, x: TileRange(bounds: box, zoom: zooms.upperBound).minX,
-                                               y: TileRange(bounds: box, zoom: zooms.upperBound).minY)! }
+    public static var opaqueTile: TileID {
+        TileID(
+            z: zooms.upperBound, x: TileRange(bounds: box, zoom: zooms.upperBound).maxX,
+            y: TileRange(bounds: box, zoom: zooms.upperBound).minY)!
+    }
+    public static var edgeTile: TileID {
+        TileID(
+            z: zooms.upperBound, x: TileRange(bounds: box, zoom: zooms.upperBound).minX,
+            y: TileRange(bounds: box, zoom: zooms.upperBound).minY)!
+    }
 }

@@ -12,7 +12,8 @@ import TileGeometry
         let t = WebMercator.tile(lon: -106.95, lat: 39.40, zoom: 14)
         let y = Double(t.y * 256) + 128
         let x0 = Double(t.x * 256)
-        var broken = TilePixels.line("gap", name: "Gap Trail", .easy, zoom: 14, [(x0 + 10, y), (x0 + 100, y), (x0 + 125, y), (x0 + 150, y), (x0 + 240, y)])
+        var broken = TilePixels.line(
+            "gap", name: "Gap Trail", .easy, zoom: 14, [(x0 + 10, y), (x0 + 100, y), (x0 + 125, y), (x0 + 150, y), (x0 + 240, y)])
         // The third point is not a coordinate: the line breaks there.
         broken.coordinates[4] = .nan
         let lines = [
@@ -20,14 +21,17 @@ import TileGeometry
             TrailLine(id: "one", name: "Dot", coordinates: [-106.95, 39.4]),
             TrailLine(id: "odd", coordinates: [-106.95, 39.4, -106.94]),
             TrailLine(id: "far", coordinates: [-106.95, 39.4, 500, 39.4, -106.94, .infinity]),
-            broken,
+            broken
         ]
         let renderer = TrailTileRenderer(lines: lines, style: Self.style)
-        #expect(Set(renderer.issues.map { "\($0)" }) == Set([
-            TrailLineIssue.tooFewPoints(id: "empty", count: 0), .tooFewPoints(id: "one", count: 1),
-            .oddCoordinateCount(id: "odd"), .tooFewPoints(id: "odd", count: 1),
-            .invalidPoints(id: "far", count: 2), .invalidPoints(id: "gap", count: 1),
-        ].map { "\($0)" }))
+        #expect(
+            Set(renderer.issues.map { "\($0)" })
+                == Set(
+                    [
+                        TrailLineIssue.tooFewPoints(id: "empty", count: 0), .tooFewPoints(id: "one", count: 1),
+                        .oddCoordinateCount(id: "odd"), .tooFewPoints(id: "odd", count: 1),
+                        .invalidPoints(id: "far", count: 2), .invalidPoints(id: "gap", count: 1)
+                    ].map { "\($0)" }))
         let image = try renderer.render(z: 14, x: t.x, y: t.y)
         // Both halves of the broken line are drawn, and nothing bridges the gap at x 100...150.
         #expect(image.alpha(50, 128) == 255 && image.alpha(200, 128) == 255)

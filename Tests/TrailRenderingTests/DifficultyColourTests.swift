@@ -7,8 +7,9 @@ import TileGeometry
 /// Colour by difficulty, the casing around the line, and drawing over a base tile.
 @Suite struct DifficultyColourTests {
     static let zoom = 14
-    static let style = TrailStyle(lineWidth: ZoomStops(constant: 4), casingColor: TrailColor(red: 250, green: 250, blue: 240),
-                                  casingWidth: ZoomStops(constant: 2), labelMinZoom: 30)
+    static let style = TrailStyle(
+        lineWidth: ZoomStops(constant: 4), casingColor: TrailColor(red: 250, green: 250, blue: 240),
+        casingWidth: ZoomStops(constant: 2), labelMinZoom: 30)
 
     /// Five horizontal lines, one per difficulty, centred on the pixel edges above rows 24, 72, 120, 168, 216.
     static func rows(_ t: TileID) -> [TrailLine] {

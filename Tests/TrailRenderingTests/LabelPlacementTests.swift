@@ -10,10 +10,13 @@ import TileGeometry
     static let zoom = 16
     static let clear = TrailColor(red: 0, green: 0, blue: 0, alpha: 0)
     /// Lines drawn invisible, so every pixel drawn belongs to a label.
-    static let labelsOnly = TrailStyle(colors: Dictionary(uniqueKeysWithValues: TrailDifficultyStyleKey.allCases.map { ($0, clear) }),
-                                       casingColor: clear, labelMinZoom: 15, labelPadding: 4, labelSpacing: 120)
-    static let names = ["Bear Lake Trail", "Mars Ridge", "Hay Gulch Loop", "Colorado Trail", "Avalanche Creek",
-                        "Thompson Creek Trail", "Capitol Ditch", "Ute Trail", "Buckhorn", "Maroon–Snowmass Trail"]
+    static let labelsOnly = TrailStyle(
+        colors: Dictionary(uniqueKeysWithValues: TrailDifficultyStyleKey.allCases.map { ($0, clear) }),
+        casingColor: clear, labelMinZoom: 15, labelPadding: 4, labelSpacing: 120)
+    static let names = [
+        "Bear Lake Trail", "Mars Ridge", "Hay Gulch Loop", "Colorado Trail", "Avalanche Creek",
+        "Thompson Creek Trail", "Capitol Ditch", "Ute Trail", "Buckhorn", "Maroon–Snowmass Trail"
+    ]
 
     /// A 4 x 4 block of tiles with many named lines crossing it and each other.
     static func network(origin t: TileID) -> [TrailLine] {
@@ -52,13 +55,15 @@ import TileGeometry
         #expect(Set(block.map(\.text)).count >= 6, "many trails are named")
         for (i, a) in all.enumerated() {
             for b in all[(i + 1)...] {
-                #expect(!a.box.expanded(by: 2).overlaps(b.box.expanded(by: 2)),
-                        "\(a.text) and \(b.text) overlap (with half the padding each)")
+                #expect(
+                    !a.box.expanded(by: 2).overlaps(b.box.expanded(by: 2)),
+                    "\(a.text) and \(b.text) overlap (with half the padding each)")
             }
             let tile = 256.0
-            #expect(a.box.minX >= Double(a.tileX) * tile && a.box.maxX <= Double(a.tileX + 1) * tile
+            #expect(
+                a.box.minX >= Double(a.tileX) * tile && a.box.maxX <= Double(a.tileX + 1) * tile
                     && a.box.minY >= Double(a.tileY) * tile && a.box.maxY <= Double(a.tileY + 1) * tile,
-                    "\(a.text) lies inside its tile")
+                "\(a.text) lies inside its tile")
         }
         // Pixels: every tile of the block drawn on its own.
         var labelledTiles = 0
@@ -66,8 +71,9 @@ import TileGeometry
             for tx in t0.x..<(t0.x + 4) {
                 let image = try renderer.render(z: Self.zoom, x: tx, y: ty)
                 let boxes = block.filter { $0.tileX == tx && $0.tileY == ty }.map {
-                    PixelBox(minX: $0.box.minX - Double(tx * 256), minY: $0.box.minY - Double(ty * 256),
-                             maxX: $0.box.maxX - Double(tx * 256), maxY: $0.box.maxY - Double(ty * 256))
+                    PixelBox(
+                        minX: $0.box.minX - Double(tx * 256), minY: $0.box.minY - Double(ty * 256),
+                        maxX: $0.box.maxX - Double(tx * 256), maxY: $0.box.maxY - Double(ty * 256))
                 }
                 var drawn = 0, stray = [String]()
                 for row in 0..<256 {

@@ -37,9 +37,13 @@ import TileGeometry
         try runTool("ogr2ogr", ["-t_srs", "EPSG:3857", dir.file("lines3857.geojson"), dir.file("lines.geojson")])
         let b = tile.mercatorBounds
         let res = WebMercator.resolution(zoom: Self.zoom)
-        try runTool("gdal_rasterize", ["-q", "-at", "-burn", "255", "-tr", "\(res)", "\(res)",
-                                       "-te", "\(b.minX)", "\(b.minY)", "\(b.maxX)", "\(b.maxY)",
-                                       "-ot", "Byte", "-of", "GTiff", dir.file("lines3857.geojson"), dir.file("burnt.tif")])
+        try runTool(
+            "gdal_rasterize",
+            [
+                "-q", "-at", "-burn", "255", "-tr", "\(res)", "\(res)",
+                "-te", "\(b.minX)", "\(b.minY)", "\(b.maxX)", "\(b.maxY)",
+                "-ot", "Byte", "-of", "GTiff", dir.file("lines3857.geojson"), dir.file("burnt.tif")
+            ])
         try runTool("gdal_translate", ["-q", "-of", "ENVI", dir.file("burnt.tif"), dir.file("burnt.bin")])
         let burnt = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("burnt.bin"))))
         #expect(burnt.count == 256 * 256)
@@ -77,8 +81,9 @@ import TileGeometry
 
     @Test func theWidthFollowsTheZoomStops() throws {
         // One straight horizontal line; its covered rows grow with the zoom's width.
-        let style = TrailStyle(lineWidth: ZoomStops([.init(zoom: 12, value: 2), .init(zoom: 16, value: 10)]),
-                               casingWidth: ZoomStops(constant: 0), labelMinZoom: 30)
+        let style = TrailStyle(
+            lineWidth: ZoomStops([.init(zoom: 12, value: 2), .init(zoom: 16, value: 10)]),
+            casingWidth: ZoomStops(constant: 0), labelMinZoom: 30)
         func coveredRows(zoom: Int) throws -> Int {
             let t = WebMercator.tile(lon: -106.95, lat: 39.40, zoom: zoom)
             let y = Double(t.y * 256) + 128

@@ -14,8 +14,10 @@ import TileGeometry
         var out = RGBAImage(width: horizontal ? 512 : 256, height: horizontal ? 256 : 512)
         for row in 0..<out.height {
             for col in 0..<out.width {
-                let (src, c, r) = horizontal ? (col < 256 ? (a, col, row) : (b, col - 256, row))
-                                             : (row < 256 ? (a, col, row) : (b, col, row - 256))
+                let (src, c, r) =
+                    horizontal
+                    ? (col < 256 ? (a, col, row) : (b, col - 256, row))
+                    : (row < 256 ? (a, col, row) : (b, col, row - 256))
                 for k in 0..<4 { out.pixels[(row * out.width + col) * 4 + k] = src.pixels[(r * 256 + c) * 4 + k] }
             }
         }
@@ -28,11 +30,11 @@ import TileGeometry
         let x0 = Double(t.x * 256), y0 = Double(t.y * 256)
         // In the coordinates of the two-tile window (the edge at 256 along its long side).
         var window: [[(Double, Double)]] = [
-            [(200, 30), (300, 90), (260, 200), (330, 240)],   // zigzags across the edge
-            [(40, 128.3), (470, 128.3)],                       // straight across
-            [(257.5, 10), (257.5, 245)],                       // beside the edge, just past it: its casing reaches back
-            [(254.2, 20), (254.2, 120)],                       // beside the edge, just before it
-            [(100, 250), (400, 5)],                            // diagonal
+            [(200, 30), (300, 90), (260, 200), (330, 240)], // zigzags across the edge
+            [(40, 128.3), (470, 128.3)], // straight across
+            [(257.5, 10), (257.5, 245)], // beside the edge, just past it: its casing reaches back
+            [(254.2, 20), (254.2, 120)], // beside the edge, just before it
+            [(100, 250), (400, 5)] // diagonal
         ]
         if !horizontal { window = window.map { $0.map { ($0.1, $0.0) } } }
         let lines = window.enumerated().map { i, pts in
@@ -41,13 +43,15 @@ import TileGeometry
         let renderer = TrailTileRenderer(lines: lines, style: Self.style)
         let first = try renderer.render(z: t.z, x: t.x, y: t.y)
         let second = try renderer.render(z: t.z, x: t.x + (horizontal ? 1 : 0), y: t.y + (horizontal ? 0 : 1))
-        let whole = try renderer.renderWindow(zoom: t.z, originX: t.x * 256, originY: t.y * 256,
-                                              width: horizontal ? 512 : 256, height: horizontal ? 256 : 512, tileSize: 256)
+        let whole = try renderer.renderWindow(
+            zoom: t.z, originX: t.x * 256, originY: t.y * 256,
+            width: horizontal ? 512 : 256, height: horizontal ? 256 : 512, tileSize: 256)
         let stitched = Self.stitch(first, second, horizontal: horizontal)
         // A stroke pixel's value depends only on where it lies in the world: the same drawn
         // either way, to the byte.
         var differing = [String]()
-        for p in 0..<(whole.width * whole.height) where whole.rgba(p % whole.width, p / whole.width) != stitched.rgba(p % whole.width, p / whole.width) {
+        for p in 0..<(whole.width * whole.height)
+        where whole.rgba(p % whole.width, p / whole.width) != stitched.rgba(p % whole.width, p / whole.width) {
             differing.append("\(p % whole.width),\(p / whole.width)")
         }
         #expect(differing.count == 0, "tiles drawn apart differ from the window drawn whole at \(differing.prefix(12))")

@@ -5,7 +5,8 @@ import Testing
 /// The style as a manifest gives it.
 @Suite struct TrailStyleCodingTests {
     @Test func aPartialManifestStyleKeepsTheDefaults() throws {
-        let json = ##"{"colors": {"hard": "#aa0011"}, "lineWidth": [{"zoom": 16, "value": 6}, {"zoom": 10, "value": 1}], "labelMinZoom": 15}"##
+        let json =
+            ##"{"colors": {"hard": "#aa0011"}, "lineWidth": [{"zoom": 16, "value": 6}, {"zoom": 10, "value": 1}], "labelMinZoom": 15}"##
         let style = try JSONDecoder().decode(TrailStyle.self, from: Data(json.utf8))
         #expect(style.color(for: .hard) == TrailColor(red: 0xaa, green: 0, blue: 0x11))
         #expect(style.color(for: .easy) == TrailStyle.defaultColors[.easy])

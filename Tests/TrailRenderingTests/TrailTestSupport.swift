@@ -49,12 +49,16 @@ enum TilePixels {
     }
 
     /// A line through world pixel points at `zoom`.
-    static func line(_ id: String, name: String? = nil, _ d: TrailDifficultyStyleKey = .unknown,
-                     zoom: Int, _ pts: [(Double, Double)]) -> TrailLine {
-        TrailLine(id: id, name: name, difficulty: d, points: pts.map { p in
-            let g = geo(x: p.0, y: p.1, zoom: zoom)
-            return (g.lon, g.lat)
-        })
+    static func line(
+        _ id: String, name: String? = nil, _ d: TrailDifficultyStyleKey = .unknown,
+        zoom: Int, _ pts: [(Double, Double)]
+    ) -> TrailLine {
+        TrailLine(
+            id: id, name: name, difficulty: d,
+            points: pts.map { p in
+                let g = geo(x: p.0, y: p.1, zoom: zoom)
+                return (g.lon, g.lat)
+            })
     }
 }
 
@@ -90,9 +94,13 @@ extension RGBAImage {
 /// Writes lines as a GeoJSON FeatureCollection in EPSG:4326.
 func writeGeoJSON(_ lines: [TrailLine], to path: String) throws {
     let features: [[String: Any]] = lines.map { l in
-        ["type": "Feature", "properties": ["id": l.id, "name": l.name ?? ""],
-         "geometry": ["type": "LineString",
-                      "coordinates": stride(from: 0, to: l.coordinates.count - 1, by: 2).map { [l.coordinates[$0], l.coordinates[$0 + 1]] }]]
+        [
+            "type": "Feature", "properties": ["id": l.id, "name": l.name ?? ""],
+            "geometry": [
+                "type": "LineString",
+                "coordinates": stride(from: 0, to: l.coordinates.count - 1, by: 2).map { [l.coordinates[$0], l.coordinates[$0 + 1]] }
+            ]
+        ]
     }
     let data = try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features])
     try data.write(to: URL(fileURLWithPath: path))

@@ -26,20 +26,23 @@ import Trails
     }
 
     @Test func aFileWithoutLines() throws {
-        let points = try write("""
+        let points = try write(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Summit"},\
             "geometry":{"type":"Point","coordinates":[-105.6,40.3]}},{"type":"Feature","properties":{"name":"Lake"},\
             "geometry":{"type":"Polygon","coordinates":[[[-105.6,40.3],[-105.5,40.3],[-105.5,40.4],[-105.6,40.3]]]}}]}
             """, "points.geojson")
         #expect(throws: TrailIngestError.noLines(path: points)) { try TrailIngest.read(path: points) }
         // Lines, but none a trail by the OpenStreetMap preset.
-        let roads = try write("""
+        let roads = try write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <osm version="0.6"><node id="1" version="1" lat="40.3" lon="-105.6"/><node id="2" version="1" lat="40.31" lon="-105.6"/>
             <way id="9" version="1"><nd ref="1"/><nd ref="2"/><tag k="highway" v="primary"/></way></osm>
             """, "roads.osm")
         #expect(throws: TrailIngestError.noneMatchFilter(path: roads, lines: 1)) { try TrailIngest.read(path: roads) }
-        let gpx = try TrailFixtures.convert(points, to: dir.file("waypoints.gpx"), format: "GPX", ["-where", "name = 'Summit'", "-nlt", "POINT"])
+        let gpx = try TrailFixtures.convert(
+            points, to: dir.file("waypoints.gpx"), format: "GPX", ["-where", "name = 'Summit'", "-nlt", "POINT"])
         #expect(throws: TrailIngestError.noLines(path: gpx)) { try TrailIngest.read(path: gpx) }
     }
 
@@ -69,9 +72,11 @@ import Trails
             guard case let .badMapping(p, reason) = error as? TrailIngestError else { return false }
             return p == bad && reason.contains("skateboard")
         }
-        for (json, words) in [(#"{"difficulty": ["rating"]}"#, "rating has no difficultyValues"),
-                              (#"{"difficultyValues": {"level": {"1": "easy"}}}"#, "level is not one of the difficulty fields"),
-                              (#"{"uses": {"foot": "hike"}}"#, "give useValues too")] {
+        for (json, words) in [
+            (#"{"difficulty": ["rating"]}"#, "rating has no difficultyValues"),
+            (#"{"difficultyValues": {"level": {"1": "easy"}}}"#, "level is not one of the difficulty fields"),
+            (#"{"uses": {"foot": "hike"}}"#, "give useValues too")
+        ] {
             let file = try write(json, "incomplete.json")
             #expect { try TrailFieldMapping.load(path: file) } throws: { error in
                 guard case let .badMapping(p, reason) = error as? TrailIngestError else { return false }
@@ -86,19 +91,22 @@ import Trails
     }
 
     @Test func emptyAndDegenerateGeometries() throws {
-        let empty = try write("""
+        let empty = try write(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Nothing"},\
             "geometry":{"type":"LineString","coordinates":[]}}]}
             """, "empty.geojson")
         #expect(throws: TrailIngestError.degenerateGeometry(path: empty, layer: "empty", feature: 0, reason: "the line is empty")) {
             try TrailIngest.read(path: empty)
         }
-        let onePoint = try write("""
+        let onePoint = try write(
+            """
             {"type":"FeatureCollection","features":[\
             {"type":"Feature","properties":{"name":"Good"},"geometry":{"type":"LineString","coordinates":[[-105.6,40.3],[-105.5,40.3]]}},\
             {"type":"Feature","properties":{"name":"Stuck"},"geometry":{"type":"LineString","coordinates":[[-105.6,40.3],[-105.6,40.3]]}}]}
             """, "stuck.geojson")
-        let expected = TrailIngestError.degenerateGeometry(path: onePoint, layer: "stuck", feature: 1, reason: "the line has fewer than two distinct points")
+        let expected = TrailIngestError.degenerateGeometry(
+            path: onePoint, layer: "stuck", feature: 1, reason: "the line has fewer than two distinct points")
         #expect(throws: expected) { try TrailIngest.read(path: onePoint) }
         var options = TrailIngestOptions()
         options.skipInvalidFeatures = true
@@ -107,13 +115,17 @@ import Trails
     }
 
     @Test func lineAcrossTheAntimeridianAndTooManyPoints() throws {
-        let across = try write("""
+        let across = try write(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Date line"},\
             "geometry":{"type":"LineString","coordinates":[[179.9,-16.5],[-179.9,-16.6]]}}]}
             """, "across.geojson")
-        #expect(throws: TrailIngestError.crossesAntimeridian(path: across, layer: "across", feature: 0)) { try TrailIngest.read(path: across) }
+        #expect(throws: TrailIngestError.crossesAntimeridian(path: across, layer: "across", feature: 0)) {
+            try TrailIngest.read(path: across)
+        }
         let coords = (0..<1001).map { "[\(-105 + Double($0) * 0.0001),40.3]" }.joined(separator: ",")
-        let long = try write("""
+        let long = try write(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Long"},\
             "geometry":{"type":"LineString","coordinates":[\(coords)]}}]}
             """, "long.geojson")
@@ -126,7 +138,8 @@ import Trails
 
     @Test func namesThatAreNotUTF8() throws {
         let src = try TrailFixtures.geoJSON(in: dir)
-        let gpkg = try TrailFixtures.convert(src, to: dir.file("latin1.gpkg"), format: "GPKG", ["-nln", "trails", "-lco", "SPATIAL_INDEX=NO"])
+        let gpkg = try TrailFixtures.convert(
+            src, to: dir.file("latin1.gpkg"), format: "GPKG", ["-nln", "trails", "-lco", "SPATIAL_INDEX=NO"])
         // "Caf\xe9": Latin-1 bytes stored as text, as a careless tool would.
         let queue = try DatabaseQueue(path: gpkg)
         try queue.write { try $0.execute(sql: "UPDATE trails SET name = CAST(X'436166E9' AS TEXT) WHERE trail_id = 'RMNP-3'") }
@@ -147,18 +160,29 @@ import Trails
         check(.contradictory(parameters: ["minLengthKm", "maxLengthKm"], reason: "the minimum 5.0 is above the maximum 2.0")) {
             $0.minLengthKm = 5; $0.maxLengthKm = 2
         }
-        check(.invalid(parameter: "radiusKm", reason: "must be greater than 0, got 0.0")) { $0.near = p; $0.radiusKm = 0 }
-        check(.invalid(parameter: "radiusKm", reason: "must be greater than 0, got -3.0")) { $0.near = p; $0.radiusKm = -3 }
+        check(.invalid(parameter: "radiusKm", reason: "must be greater than 0, got 0.0")) {
+            $0.near = p; $0.radiusKm = 0
+        }
+        check(.invalid(parameter: "radiusKm", reason: "must be greater than 0, got -3.0")) {
+            $0.near = p; $0.radiusKm = -3
+        }
         check(.invalid(parameter: "radiusKm", reason: "a search near a point needs a radius")) { $0.near = p }
         check(.contradictory(parameters: ["radiusKm", "near"], reason: "a radius needs a point")) { $0.radiusKm = 3 }
         check(.contradictory(parameters: ["near", "bbox"], reason: "give a point and radius or a box, not both")) {
             $0.near = p; $0.radiusKm = 1; $0.bbox = TrailBox(west: -106, south: 40, east: -105, north: 41)
         }
-        check(.contradictory(parameters: ["bbox"], reason: "west 10.0 is east of east 5.0 (a box across the antimeridian has west > 0 > east)")) {
+        check(
+            .contradictory(
+                parameters: ["bbox"], reason: "west 10.0 is east of east 5.0 (a box across the antimeridian has west > 0 > east)")
+        ) {
             $0.bbox = TrailBox(west: 10, south: 40, east: 5, north: 41)
         }
-        check(.invalid(parameter: "bbox", reason: "south 41.0 is north of north 40.0")) { $0.bbox = TrailBox(west: -106, south: 41, east: -105, north: 40) }
-        check(.invalid(parameter: "near", reason: "latitude 95.0 is outside -90...90")) { $0.near = LonLat(lon: 0, lat: 95); $0.radiusKm = 1 }
+        check(.invalid(parameter: "bbox", reason: "south 41.0 is north of north 40.0")) {
+            $0.bbox = TrailBox(west: -106, south: 41, east: -105, north: 40)
+        }
+        check(.invalid(parameter: "near", reason: "latitude 95.0 is outside -90...90")) {
+            $0.near = LonLat(lon: 0, lat: 95); $0.radiusKm = 1
+        }
         check(.contradictory(parameters: ["uses", "excludeUses"], reason: "horse both required and excluded")) {
             $0.uses = [.of(.horse)]; $0.excludeUses = [.of(.horse)]
         }
@@ -170,11 +194,15 @@ import Trails
         let bundle = try TrailFixtures.bundle(in: dir)
         #expect(throws: TrailStoreError.noTrails(path: bundle)) { try TrailIndex(bundle: bundle) }
         let text = try write("hello", "fake.mbtiles")
-        #expect(throws: TrailStoreError.notBundle(path: text, reason: "not an SQLite database")) { try TrailStoreWriter.write([], toBundle: text) }
+        #expect(throws: TrailStoreError.notBundle(path: text, reason: "not an SQLite database")) {
+            try TrailStoreWriter.write([], toBundle: text)
+        }
         let plain = dir.file("plain.sqlite")
         let queue = try DatabaseQueue(path: plain)
         try queue.write { try $0.execute(sql: "CREATE TABLE t (x)") }
         try queue.close()
-        #expect(throws: TrailStoreError.notBundle(path: plain, reason: "no tiles table")) { try TrailStoreWriter.write([], toBundle: plain) }
+        #expect(throws: TrailStoreError.notBundle(path: plain, reason: "no tiles table")) {
+            try TrailStoreWriter.write([], toBundle: plain)
+        }
     }
 }

@@ -21,26 +21,32 @@ enum TrailFixtures {
     }
 
     static let trails: [Trail] = [
-        Trail(key: "RMNP-1", name: "Bear Lake Trail", ref: "BL1", rating: "green", hike: "Y", bike: "N", horse: "N", surface: "gravel",
-              parts: [[(-105.645, 40.312), (-105.640, 40.315), (-105.635, 40.314)]]),
-        Trail(key: "RMNP-2", name: "Émerald Lake Trail", rating: "blue", hike: "Y", bike: "N", horse: "Y", surface: "dirt",
-              parts: [[(-105.647, 40.311), (-105.660, 40.310), (-105.670, 40.307)]]),
-        Trail(key: "RMNP-3", name: "Longs Peak Trail", rating: "black", hike: "Y", bike: "N", horse: "N", surface: "rock",
-              parts: [[(-105.560, 40.275), (-105.580, 40.265), (-105.600, 40.260), (-105.615, 40.255)]]),
-        Trail(key: "RMNP-4", name: "Mill Creek Bike Path", rating: "blue", hike: "Y", bike: "Y", surface: "paved",
-              parts: [[(-105.630, 40.330), (-105.600, 40.340)]]),
-        Trail(key: "RMNP-5", name: "Glacier Gorge", rating: "double black", hike: "Y", surface: "rock",
-              parts: [[(-105.638, 40.300), (-105.638, 40.290)], [(-105.638, 40.288), (-105.640, 40.280)]]),
-        Trail(key: "DEN-1", name: "Cherry Creek Trail", hike: "Y", bike: "Y", surface: "paved",
-              parts: [[(-104.95, 39.70), (-104.90, 39.65)]]),
+        Trail(
+            key: "RMNP-1", name: "Bear Lake Trail", ref: "BL1", rating: "green", hike: "Y", bike: "N", horse: "N", surface: "gravel",
+            parts: [[(-105.645, 40.312), (-105.640, 40.315), (-105.635, 40.314)]]),
+        Trail(
+            key: "RMNP-2", name: "Émerald Lake Trail", rating: "blue", hike: "Y", bike: "N", horse: "Y", surface: "dirt",
+            parts: [[(-105.647, 40.311), (-105.660, 40.310), (-105.670, 40.307)]]),
+        Trail(
+            key: "RMNP-3", name: "Longs Peak Trail", rating: "black", hike: "Y", bike: "N", horse: "N", surface: "rock",
+            parts: [[(-105.560, 40.275), (-105.580, 40.265), (-105.600, 40.260), (-105.615, 40.255)]]),
+        Trail(
+            key: "RMNP-4", name: "Mill Creek Bike Path", rating: "blue", hike: "Y", bike: "Y", surface: "paved",
+            parts: [[(-105.630, 40.330), (-105.600, 40.340)]]),
+        Trail(
+            key: "RMNP-5", name: "Glacier Gorge", rating: "double black", hike: "Y", surface: "rock",
+            parts: [[(-105.638, 40.300), (-105.638, 40.290)], [(-105.638, 40.288), (-105.640, 40.280)]]),
+        Trail(
+            key: "DEN-1", name: "Cherry Creek Trail", hike: "Y", bike: "Y", surface: "paved",
+            parts: [[(-104.95, 39.70), (-104.90, 39.65)]])
     ]
 
     /// The mapping of the GeoJSON's fields.
     static let mappingJSON = """
-    {"id": "trail_id", "name": "name", "ref": "ref", "surface": "surface", "difficulty": ["rating"],
-     "difficultyValues": {"rating": {"green": "easy", "blue": "moderate", "black": "hard", "double black": "expert"}},
-     "uses": {"foot": "hike", "bicycle": "bike", "horse": "horse"}, "useValues": {"y": "allowed", "n": "forbidden"}}
-    """
+        {"id": "trail_id", "name": "name", "ref": "ref", "surface": "surface", "difficulty": ["rating"],
+         "difficultyValues": {"rating": {"green": "easy", "blue": "moderate", "black": "hard", "double black": "expert"}},
+         "uses": {"foot": "hike", "bicycle": "bike", "horse": "horse"}, "useValues": {"y": "allowed", "n": "forbidden"}}
+        """
 
     static func mapping(in dir: TemporaryDirectory) throws -> TrailFieldMapping {
         let path = dir.file("mapping.json")
@@ -57,14 +63,15 @@ enum TrailFixtures {
     static func geoJSON(in dir: TemporaryDirectory) throws -> String {
         let features = trails.map { t in
             let coords = t.parts.map { "[" + $0.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]" }
-            let geometry = t.parts.count == 1
+            let geometry =
+                t.parts.count == 1
                 ? "{\"type\":\"LineString\",\"coordinates\":\(coords[0])}"
                 : "{\"type\":\"MultiLineString\",\"coordinates\":[\(coords.joined(separator: ","))]}"
             return """
-            {"type":"Feature","properties":{"trail_id":\(json(t.key)),"name":\(json(t.name)),"ref":\(json(t.ref)),\
-            "rating":\(json(t.rating)),"hike":\(json(t.hike)),"bike":\(json(t.bike)),"horse":\(json(t.horse)),\
-            "surface":\(json(t.surface))},"geometry":\(geometry)}
-            """
+                {"type":"Feature","properties":{"trail_id":\(json(t.key)),"name":\(json(t.name)),"ref":\(json(t.ref)),\
+                "rating":\(json(t.rating)),"hike":\(json(t.hike)),"bike":\(json(t.bike)),"horse":\(json(t.horse)),\
+                "surface":\(json(t.surface))},"geometry":\(geometry)}
+                """
         }
         let path = dir.file("trails.geojson")
         try "{\"type\":\"FeatureCollection\",\"features\":[\n\(features.joined(separator: ",\n"))\n]}\n"
@@ -84,10 +91,15 @@ enum TrailFixtures {
     static func ogrLengths(_ geojson: String, in dir: TemporaryDirectory) throws -> [String: Double] {
         let projected = dir.file("projected.gpkg")
         try? FileManager.default.removeItem(atPath: projected)
-        try convert(geojson, to: projected, format: "GPKG",
-                    ["-t_srs", "+proj=aeqd +lat_0=40.1 +lon_0=-105.3 +datum=WGS84 +units=m", "-nln", "projected"])
-        let out = try GDALTools.run("ogrinfo", ["-q", "-dialect", "SQLite", "-sql",
-                                                "SELECT trail_id, ST_Length(geom) AS len FROM projected", projected])
+        try convert(
+            geojson, to: projected, format: "GPKG",
+            ["-t_srs", "+proj=aeqd +lat_0=40.1 +lon_0=-105.3 +datum=WGS84 +units=m", "-nln", "projected"])
+        let out = try GDALTools.run(
+            "ogrinfo",
+            [
+                "-q", "-dialect", "SQLite", "-sql",
+                "SELECT trail_id, ST_Length(geom) AS len FROM projected", projected
+            ])
         var lengths = [String: Double]()
         var key: String?
         for line in out.split(separator: "\n") {
@@ -107,17 +119,22 @@ enum TrailFixtures {
             (8, 40.3300, -105.6000), (9, 40.3350, -105.5900),
             (10, 40.3400, -105.6100), (11, 40.3450, -105.6050),
             (12, 40.2700, -105.6400), (13, 40.2750, -105.6300),
-            (14, 40.3150, -105.6850),
+            (14, 40.3150, -105.6850)
         ]
         let ways: [(Int, [Int], [(String, String)])] = [
-            (101, [1, 2, 3], [("highway", "path"), ("name", "Sky Pond Trail"), ("sac_scale", "mountain_hiking"), ("foot", "designated"),
-                              ("bicycle", "no"), ("horse", "no"), ("surface", "ground")]),
+            (
+                101, [1, 2, 3],
+                [
+                    ("highway", "path"), ("name", "Sky Pond Trail"), ("sac_scale", "mountain_hiking"), ("foot", "designated"),
+                    ("bicycle", "no"), ("horse", "no"), ("surface", "ground")
+                ]
+            ),
             (102, [4, 5], [("highway", "bridleway"), ("name", "Horse Loop"), ("mtb:scale", "3")]),
             (103, [6, 7], [("highway", "cycleway"), ("name", "Bike Way"), ("foot", "no")]),
             (104, [8, 9], [("highway", "residential"), ("name", "Main Street")]),
             (105, [10, 11], [("waterway", "stream"), ("name", "Glacier Creek")]),
             (106, [12, 13], [("highway", "footway"), ("name", "Café Walk"), ("ref", "F1"), ("sac_scale", "demanding_alpine_hiking")]),
-            (107, [3, 14], [("highway", "path"), ("name", "Sky Pond Trail"), ("sac_scale", "hiking"), ("mtb:scale", "1")]),
+            (107, [3, 14], [("highway", "path"), ("name", "Sky Pond Trail"), ("sac_scale", "hiking"), ("mtb:scale", "1")])
         ]
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\" generator=\"trailmap-tests\">\n"
         for (id, lat, lon) in nodes {

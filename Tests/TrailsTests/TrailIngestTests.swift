@@ -62,8 +62,9 @@ import Trails
 
     @Test func gpxTracksAndRoutesAreRead() throws {
         let src = try TrailFixtures.geoJSON(in: dir)
-        let tracks = try TrailFixtures.convert(src, to: dir.file("tracks.gpx"), format: "GPX",
-                                               ["-lco", "FORCE_GPX_TRACK=YES", "-nlt", "MULTILINESTRING", "-select", "name"])
+        let tracks = try TrailFixtures.convert(
+            src, to: dir.file("tracks.gpx"), format: "GPX",
+            ["-lco", "FORCE_GPX_TRACK=YES", "-nlt", "MULTILINESTRING", "-select", "name"])
         let singles = dir.file("singles.geojson")
         try TrailFixtures.convert(src, to: singles, format: "GeoJSON", ["-where", "trail_id <> 'RMNP-5'"])
         let routes = try TrailFixtures.convert(singles, to: dir.file("routes.gpx"), format: "GPX", ["-select", "name"])
@@ -113,7 +114,8 @@ import Trails
         #expect(Set(fromPBF.map(\.id)) == Set(fromXML.map(\.id)))
         for t in fromPBF {
             let x = try #require(fromXML.first { $0.id == t.id })
-            #expect(t.name == x.name && t.difficulty == x.difficulty && t.allowedUses == x.allowedUses && t.forbiddenUses == x.forbiddenUses)
+            #expect(
+                t.name == x.name && t.difficulty == x.difficulty && t.allowedUses == x.allowedUses && t.forbiddenUses == x.forbiddenUses)
             #expect(abs(t.lengthMetres - x.lengthMetres) < 0.05)
         }
     }
@@ -153,7 +155,9 @@ import Trails
         let joined = try #require(ridge.first)
         #expect(joined.geometry.parts.count == 1, "chained into one line, the second segment reversed")
         #expect(joined.start == LonLat(lon: -105.60, lat: 40.30) && joined.end == LonLat(lon: -105.58, lat: 40.30))
-        let expected = separate[0].lengthMetres + separate[1].lengthMetres + Geodesic.distance(LonLat(lon: -105.59, lat: 40.30), LonLat(lon: -105.59, lat: 40.300027))
+        let expected =
+            separate[0].lengthMetres + separate[1].lengthMetres
+            + Geodesic.distance(LonLat(lon: -105.59, lat: 40.30), LonLat(lon: -105.59, lat: 40.300027))
         #expect(abs(joined.lengthMetres - expected) < 0.01)
         var tight = TrailIngestOptions(join: true)
         tight.joinToleranceMetres = 2

@@ -55,15 +55,21 @@ import Trails
         // ~1.5 km, Mill Creek ~2.4 km, Longs Peak ~6.8 km, Cherry Creek ~90 km.
         let expectations: [(Double, Set<String>)] = [
             (1, ["RMNP-1", "RMNP-2"]), (2, ["RMNP-1", "RMNP-2", "RMNP-5"]),
-            (3.5, ["RMNP-1", "RMNP-2", "RMNP-4", "RMNP-5"]), (10, ["RMNP-1", "RMNP-2", "RMNP-3", "RMNP-4", "RMNP-5"]),
+            (3.5, ["RMNP-1", "RMNP-2", "RMNP-4", "RMNP-5"]), (10, ["RMNP-1", "RMNP-2", "RMNP-3", "RMNP-4", "RMNP-5"])
         ]
         for (radius, expected) in expectations {
-            let page = try index.search(query { $0.near = TrailFixtures.bearLake; $0.radiusKm = radius })
+            let page = try index.search(
+                query {
+                    $0.near = TrailFixtures.bearLake; $0.radiusKm = radius
+                })
             #expect(keys(page, ids) == expected, "radius \(radius) km")
             let distances = page.hits.compactMap(\.distanceMetres)
             #expect(distances == distances.sorted() && distances.count == page.hits.count)
         }
-        let page = try index.search(query { $0.near = TrailFixtures.bearLake; $0.radiusKm = 1 })
+        let page = try index.search(
+            query {
+                $0.near = TrailFixtures.bearLake; $0.radiusKm = 1
+            })
         #expect(page.hits.first?.trail.id == ids["RMNP-1"] && page.hits.first?.distanceMetres == 0)
         // Emerald Lake's start is 0.002 deg west and 0.001 deg south: about 200 m.
         let emerald = try #require(page.hits.last?.distanceMetres)
@@ -87,13 +93,17 @@ import Trails
         #expect(keys(try index.search(query { $0.difficulties = [.hard, .expert] }), ids) == ["RMNP-3", "RMNP-5"])
         #expect(keys(try index.search(query { $0.difficulties = [.unknown] }), ids) == ["DEN-1"])
         // Hikers only: foot allowed, no horses or bikes (a trail silent about them stays).
-        let hikersOnly = try index.search(query { $0.uses = [.of(.foot)]; $0.excludeUses = TrailUses([.horse, .bicycle]) })
+        let hikersOnly = try index.search(
+            query {
+                $0.uses = [.of(.foot)]; $0.excludeUses = TrailUses([.horse, .bicycle])
+            })
         #expect(keys(hikersOnly, ids) == ["RMNP-1", "RMNP-3", "RMNP-5"])
         #expect(keys(try index.search(query { $0.uses = TrailUses([.foot, .bicycle]) }), ids) == ["RMNP-4", "DEN-1"])
         // The product question: near Bear Lake, moderate, no horses or bikes.
-        let combined = try index.search(query {
-            $0.near = TrailFixtures.bearLake; $0.radiusKm = 5; $0.difficulties = [.moderate]; $0.excludeUses = TrailUses([.horse])
-        })
+        let combined = try index.search(
+            query {
+                $0.near = TrailFixtures.bearLake; $0.radiusKm = 5; $0.difficulties = [.moderate]; $0.excludeUses = TrailUses([.horse])
+            })
         #expect(keys(combined, ids) == ["RMNP-4"])
     }
 
@@ -102,12 +112,18 @@ import Trails
         let lengths = try TrailFixtures.ogrLengths(try TrailFixtures.geoJSON(in: dir), in: dir)
         for (min, max) in [(1.0, 3.0), (0.0, 1.0), (2.5, 100.0)] {
             let expected = Set(lengths.filter { $0.value >= min * 1000 && $0.value <= max * 1000 }.keys)
-            let page = try index.search(query { $0.minLengthKm = min; $0.maxLengthKm = max })
+            let page = try index.search(
+                query {
+                    $0.minLengthKm = min; $0.maxLengthKm = max
+                })
             #expect(keys(page, ids) == expected, "\(min)...\(max) km")
         }
         let byName = try index.search(query { $0.sort = .name })
-        #expect(byName.hits.compactMap(\.trail.name) == ["Bear Lake Trail", "Cherry Creek Trail", "Émerald Lake Trail", "Glacier Gorge",
-                                                         "Longs Peak Trail", "Mill Creek Bike Path"], "accents do not sort last")
+        #expect(
+            byName.hits.compactMap(\.trail.name) == [
+                "Bear Lake Trail", "Cherry Creek Trail", "Émerald Lake Trail", "Glacier Gorge",
+                "Longs Peak Trail", "Mill Creek Bike Path"
+            ], "accents do not sort last")
         let sorted = try index.search(query { $0.sort = .length })
         let expectedOrder = lengths.sorted { $0.value > $1.value }.map { ids[$0.key] }
         #expect(sorted.hits.map(\.trail.id) == expectedOrder)
@@ -134,15 +150,15 @@ import Trails
     @Test func nameSearchIgnoresCaseAccentsAndTypos() throws {
         let (index, ids, _) = try indexed()
         let cases: [(String, Set<String>)] = [
-            ("Bear Lake Trial", ["RMNP-1"]),       // transposed letters
-            ("bear lake trai", ["RMNP-1"]),        // prefix
-            ("emerald", ["RMNP-2"]),                // without the accent
+            ("Bear Lake Trial", ["RMNP-1"]), // transposed letters
+            ("bear lake trai", ["RMNP-1"]), // prefix
+            ("emerald", ["RMNP-2"]), // without the accent
             ("ÉMERALD LAKE", ["RMNP-2"]),
-            ("Emrald", ["RMNP-2"]),                 // a letter missing
+            ("Emrald", ["RMNP-2"]), // a letter missing
             ("lake trail", ["RMNP-1", "RMNP-2"]),
             ("glacier gorge", ["RMNP-5"]),
-            ("BL1", ["RMNP-1"]),                    // the ref
-            ("zzzz qqqq", []),
+            ("BL1", ["RMNP-1"]), // the ref
+            ("zzzz qqqq", [])
         ]
         for (text, expected) in cases {
             #expect(keys(try index.search(query { $0.text = text }), ids) == expected, "\(text)")
@@ -160,7 +176,10 @@ import Trails
         let bear = try #require(try TrailIndex(bundle: bundle).trail(bearID))
         try TrailStoreWriter.write(osm + [bear], toBundle: second)
         let empty = try TrailFixtures.bundle(in: dir, name: "no-trails.mbtiles")
-        let page = try TrailSearch.search(query { $0.near = TrailFixtures.bearLake; $0.radiusKm = 10 }, bundles: [bundle, second, empty])
+        let page = try TrailSearch.search(
+            query {
+                $0.near = TrailFixtures.bearLake; $0.radiusKm = 10
+            }, bundles: [bundle, second, empty])
         #expect(page.total == 5 + osm.count)
         let hit = try #require(page.hits.first { $0.trail.id == ids["RMNP-1"] })
         #expect(hit.bundles == [bundle, second])

@@ -25,7 +25,8 @@ import Trails
         #expect(try TestBundle.tiles(bundle) == tiles)
         let queue = try DatabaseQueue(path: bundle)
         let tables = try queue.read {
-            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name IN ('trails', 'trails_rtree', 'trails_fts', 'trails_info')")
+            try String.fetchAll(
+                $0, sql: "SELECT name FROM sqlite_master WHERE name IN ('trails', 'trails_rtree', 'trails_fts', 'trails_info')")
         }
         try queue.close()
         #expect(Set(tables) == ["trails", "trails_rtree", "trails_fts", "trails_info"])
@@ -56,14 +57,16 @@ import Trails
         let records = try trails()
         try TrailStoreWriter.write(records, toBundle: bundle)
         let duplicate = records + [records[0]]
-        #expect(throws: TrailStoreError.duplicateID(path: bundle, id: records[0].id)) { try TrailStoreWriter.write(duplicate, toBundle: bundle) }
+        #expect(throws: TrailStoreError.duplicateID(path: bundle, id: records[0].id)) {
+            try TrailStoreWriter.write(duplicate, toBundle: bundle)
+        }
         #expect(try TrailIndex(bundle: bundle).count() == records.count)
     }
 
     @Test func geometryCodecRoundTripsToAMicrodegree() throws {
         let g = TrailGeometry(parts: [
             [LonLat(lon: -105.6451234, lat: 40.3123456), LonLat(lon: -105.64, lat: 40.315), LonLat(lon: 179.999999, lat: -89.5)],
-            [LonLat(lon: -180, lat: 90), LonLat(lon: 0.0000004, lat: -0.0000006)],
+            [LonLat(lon: -180, lat: 90), LonLat(lon: 0.0000004, lat: -0.0000006)]
         ])
         let bytes = GeometryCodec.encode(g)
         let back = try #require(GeometryCodec.decode(bytes))
@@ -88,10 +91,11 @@ import Trails
         "geometry":{"type":"LineString","coordinates":[[-105.6,40.3],[-104.9,39.7],[-100,45],[10,60]]}}]}
         """.write(toFile: line, atomically: true, encoding: .utf8)
         let out = try GDALTools.run("ogrinfo", ["-q", "-dialect", "SQLite", "-sql", "SELECT ST_Length(geometry, 1) AS len FROM long", line])
-        let reference = try #require(out.split(separator: "\n").compactMap { l -> Double? in
-            let t = l.trimmingCharacters(in: .whitespaces)
-            return t.hasPrefix("len (Real) = ") ? Double(t.dropFirst("len (Real) = ".count)) : nil
-        }.first)
+        let reference = try #require(
+            out.split(separator: "\n").compactMap { l -> Double? in
+                let t = l.trimmingCharacters(in: .whitespaces)
+                return t.hasPrefix("len (Real) = ") ? Double(t.dropFirst("len (Real) = ".count)) : nil
+            }.first)
         let trail = try #require(try TrailIngest.read(path: line).trails.first)
         #expect(abs(trail.lengthMetres - reference) < 0.01, "\(trail.lengthMetres) vs \(reference)")
     }
@@ -118,13 +122,18 @@ import Trails
         }
         try queue.close()
         let problems = try TrailIndex(bundle: bundle).verify()
-        #expect(Set(problems) == [.spatialIndexMismatch(trails: 6, indexed: 5), .badGeometry(id: bear),
-                                  .badDifficulty(id: longs, value: "lethal"), .boundsMismatch(id: longs),
-                                  .badLength(id: glacier), .boundsMismatch(id: glacier)])
+        #expect(
+            Set(problems) == [
+                .spatialIndexMismatch(trails: 6, indexed: 5), .badGeometry(id: bear),
+                .badDifficulty(id: longs, value: "lethal"), .boundsMismatch(id: longs),
+                .badLength(id: glacier), .boundsMismatch(id: glacier)
+            ])
         var q = TrailQuery()
         q.near = TrailFixtures.bearLake
         q.radiusKm = 5
-        #expect(throws: TrailSearchError.store(.badGeometry(path: bundle, id: bear))) { try TrailSearch.search(q, bundles: [URL(fileURLWithPath: bundle)]) }
+        #expect(throws: TrailSearchError.store(.badGeometry(path: bundle, id: bear))) {
+            try TrailSearch.search(q, bundles: [URL(fileURLWithPath: bundle)])
+        }
         // Without geometry, the damaged rows still read (the difficulty off the ladder as unknown).
         var byName = TrailQuery()
         byName.text = "longs"

@@ -106,8 +106,12 @@ enum PackageTargets {
         var j = from
         while j < chars.count {
             let c = chars[j]
-            if c == "\"" { inString.toggle() } else if !inString {
-                if c == open { depth += 1 } else if c == close {
+            if c == "\"" {
+                inString.toggle()
+            } else if !inString {
+                if c == open {
+                    depth += 1
+                } else if c == close {
                     depth -= 1
                     if depth == 0 { return j }
                 }
@@ -122,7 +126,7 @@ enum PackageTargets {
 enum ModuleTable {
     static func parse(_ page: String) throws -> [String: ArchitectureDocTests.Module] {
         guard let start = page.range(of: "<!-- module-graph -->"), let end = page.range(of: "<!-- /module-graph -->"),
-              start.upperBound < end.lowerBound
+            start.upperBound < end.lowerBound
         else { throw PackageTargets.ParseError(description: "no module-graph markers") }
         var out: [String: ArchitectureDocTests.Module] = [:]
         for line in page[start.upperBound..<end.lowerBound].split(separator: "\n") {

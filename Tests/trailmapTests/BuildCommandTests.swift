@@ -15,8 +15,10 @@ import TrailMapTestSupport
     @Test func buildsInspectsVerifiesAndExtracts() throws {
         let src = try source()
         let out = dir.file("co.mbtiles")
-        let build = try CLIRunner.run(["build", "--source", src, "--name", "Colorado", "--minzoom", "3", "--maxzoom", "6",
-                                       "--out", out, "--threads", "2"])
+        let build = try CLIRunner.run([
+            "build", "--source", src, "--name", "Colorado", "--minzoom", "3", "--maxzoom", "6",
+            "--out", out, "--threads", "2"
+        ])
         #expect(build.status == 0, "\(build.stderr)")
         #expect(build.stdout.contains("tiles stored"))
         #expect(build.stderr.contains("tiles") || build.stderr.isEmpty == false, "progress goes to stderr")
@@ -41,8 +43,10 @@ import TrailMapTestSupport
     }
 
     @Test func quietBuildPrintsNothing() throws {
-        let r = try CLIRunner.run(["build", "--source", try source(), "--name", "Q", "--minzoom", "2", "--maxzoom", "3",
-                                   "--out", dir.file("q.mbtiles"), "--quiet"])
+        let r = try CLIRunner.run([
+            "build", "--source", try source(), "--name", "Q", "--minzoom", "2", "--maxzoom", "3",
+            "--out", dir.file("q.mbtiles"), "--quiet"
+        ])
         #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty)
     }
 
@@ -53,7 +57,7 @@ import TrailMapTestSupport
             (["--source", src, "--minzoom", "5", "--maxzoom", "2"], "minzoom 5 is greater than maxzoom 2"),
             (["--source", src, "--minzoom", "1", "--maxzoom", "23"], "0 to 22"),
             (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--memory-limit", "lots"], "memory-limit"),
-            (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--resampling", "sinc"], "resampling"),
+            (["--source", src, "--minzoom", "1", "--maxzoom", "2", "--resampling", "sinc"], "resampling")
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(["build", "--name", "X", "--out", dir.file("x.mbtiles")] + args)
@@ -65,11 +69,15 @@ import TrailMapTestSupport
 
     @Test func verifyListsProblemsOfACorruptBundle() throws {
         let out = dir.file("c.mbtiles")
-        #expect(try CLIRunner.run(["build", "--source", try source(), "--name", "C", "--minzoom", "2", "--maxzoom", "3",
-                                   "--out", out, "--quiet"]).status == 0)
+        #expect(
+            try CLIRunner.run([
+                "build", "--source", try source(), "--name", "C", "--minzoom", "2", "--maxzoom", "3",
+                "--out", out, "--quiet"
+            ]).status == 0)
         // Overwrite one stored tile image with junk.
-        let sqlite = try CLIRunner.run(["-cmd", "UPDATE images SET tile_data = x'89504e470d0a1a0a0000' WHERE rowid = 1", out, ".quit"],
-                                       executable: "/usr/bin/sqlite3")
+        let sqlite = try CLIRunner.run(
+            ["-cmd", "UPDATE images SET tile_data = x'89504e470d0a1a0a0000' WHERE rowid = 1", out, ".quit"],
+            executable: "/usr/bin/sqlite3")
         #expect(sqlite.status == 0, "\(sqlite.stderr)")
         let r = try CLIRunner.run(["bundle", "verify", out])
         #expect(r.status == 1)
@@ -110,32 +118,44 @@ import TrailMapTestSupport
     @Test func realSourcesAndTheirFlags() throws {
         let png = try source("relief", width: 120, height: 80)
         let tif = dir.file("relief-utm.tif")
-        try GDALTools.warp(png, tif, ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:32613", "-tr", "5000", "5000", "-dstnodata", "0",
-                                      "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"])
+        try GDALTools.warp(
+            png, tif,
+            [
+                "-s_srs", "EPSG:4326", "-t_srs", "EPSG:32613", "-tr", "5000", "5000", "-dstnodata", "0",
+                "-co", "TILED=YES", "-co", "COMPRESS=DEFLATE"
+            ])
         try "# sheets\nrelief-utm.tif\n\n".write(toFile: dir.file("sheets.txt"), atomically: true, encoding: .utf8)
         try "# nothing here\n".write(toFile: dir.file("none.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir.file("empty-folder"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir.file("nested/quad-39105"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: tif, toPath: dir.file("nested/quad-39105/sheet.tif"))
         let out = dir.file("utm.mbtiles")
-        let r = try CLIRunner.run(["build", "--source-list", dir.file("sheets.txt"), "--name", "UTM", "--minzoom", "3",
-                                   "--maxzoom", "6", "--out", out, "--effort", "fast", "--src-nodata", "0"])
+        let r = try CLIRunner.run([
+            "build", "--source-list", dir.file("sheets.txt"), "--name", "UTM", "--minzoom", "3",
+            "--maxzoom", "6", "--out", out, "--effort", "fast", "--src-nodata", "0"
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try CLIRunner.run(["bundle", "verify", out]).status == 0)
         // Negative numbers are values, not flags: `--bounds -110,...` and `--src-nodata -9999`.
-        let negative = try CLIRunner.run(["build", "--source", tif, "--name", "UTM", "--minzoom", "3", "--maxzoom", "4",
-                                          "--bounds", "-106,37,-100,41", "--src-nodata", "-9999", "--scale", "-5,300",
-                                          "--out", dir.file("negative.mbtiles")])
+        let negative = try CLIRunner.run([
+            "build", "--source", tif, "--name", "UTM", "--minzoom", "3", "--maxzoom", "4",
+            "--bounds", "-106,37,-100,41", "--src-nodata", "-9999", "--scale", "-5,300",
+            "--out", dir.file("negative.mbtiles")
+        ])
         #expect(negative.status == 0, "\(negative.stderr)")
         let bounds = try BundleReader(path: dir.file("negative.mbtiles")).metadataPairs()["bounds"]
         #expect(bounds?.hasPrefix("-106.") == true, "\(String(describing: bounds))")
         // --scale on 8-bit bands does nothing, and the build says so (once for the sources alike).
         let copy = dir.file("relief-utm-2.tif")
         try FileManager.default.copyItem(atPath: tif, toPath: copy)
-        let scaled = try CLIRunner.run(["build", "--source", tif, "--source", copy, "--name", "UTM", "--minzoom", "3", "--maxzoom", "3",
-                                        "--scale", "0,100", "--out", dir.file("scaled.mbtiles")])
+        let scaled = try CLIRunner.run([
+            "build", "--source", tif, "--source", copy, "--name", "UTM", "--minzoom", "3", "--maxzoom", "3",
+            "--scale", "0,100", "--out", dir.file("scaled.mbtiles")
+        ])
         #expect(scaled.status == 0, "\(scaled.stderr)")
-        #expect(scaled.stderr.contains("relief-utm.tif and 1 other source(s) like it: --scale is not applied: its bands are 8-bit"), "\(scaled.stderr)")
+        #expect(
+            scaled.stderr.contains("relief-utm.tif and 1 other source(s) like it: --scale is not applied: its bands are 8-bit"),
+            "\(scaled.stderr)")
         let cases: [([String], String)] = [
             (["--source", tif, "--source-crs", "EPSG:999999"], "EPSG:999999"),
             (["--source", tif, "--scale", "5,5"], "MIN must be less than MAX"),
@@ -155,14 +175,20 @@ import TrailMapTestSupport
             (["--source", dir.file("empty-folder")], "holds no raster files"),
             (["--source", dir.file("nested")], "subfolder(s) (quad-39105) are not searched"),
             (["--source", "GPKG:" + dir.file("none.gpkg") + ":quad"], "GPKG:" + dir.file("none.gpkg") + ":quad: no such file"),
-            (["--source", dir.file("relief.pgw")], "relief.pgw"),
+            (["--source", dir.file("relief.pgw")], "relief.pgw")
         ]
         // Every pixel nodata: a valid, empty bundle, and a warning saying why it is empty.
         let blank = dir.file("blank.tif")
-        try GDALTools.run("gdal_create", ["-q", "-outsize", "20", "20", "-bands", "1", "-burn", "0", "-a_nodata", "0",
-                                          "-a_srs", "EPSG:4326", "-a_ullr", "-106", "40", "-105", "39", blank])
-        let empty = try CLIRunner.run(["build", "--source", blank, "--name", "Blank", "--minzoom", "3", "--maxzoom", "6",
-                                       "--out", dir.file("blank.mbtiles")])
+        try GDALTools.run(
+            "gdal_create",
+            [
+                "-q", "-outsize", "20", "20", "-bands", "1", "-burn", "0", "-a_nodata", "0",
+                "-a_srs", "EPSG:4326", "-a_ullr", "-106", "40", "-105", "39", blank
+            ])
+        let empty = try CLIRunner.run([
+            "build", "--source", blank, "--name", "Blank", "--minzoom", "3", "--maxzoom", "6",
+            "--out", dir.file("blank.mbtiles")
+        ])
         #expect(empty.status == 0 && empty.stderr.contains("holds no tiles: every pixel of the sources is transparent"), "\(empty.stderr)")
         for (args, message) in cases {
             let bad = try CLIRunner.run(["build", "--name", "X", "--minzoom", "1", "--maxzoom", "2", "--out", dir.file("x.mbtiles")] + args)
@@ -188,8 +214,10 @@ import TrailMapTestSupport
         #expect(lo < hi)
 
         // One end given: the other still comes from the sources.
-        let capped = try CLIRunner.run(["build", "--source", tif, "--name", "Auto", "--maxzoom", "\(hi - 1)",
-                                        "--out", dir.file("capped.mbtiles")])
+        let capped = try CLIRunner.run([
+            "build", "--source", tif, "--name", "Auto", "--maxzoom", "\(hi - 1)",
+            "--out", dir.file("capped.mbtiles")
+        ])
         #expect(capped.status == 0 && capped.stdout.contains("lowest zoom \(lo), where the region fits one tile"), "\(capped.stdout)")
         #expect(try BundleReader(path: dir.file("capped.mbtiles")).zoomLevels().map(\.zoom) == Array(lo...(hi - 1)))
     }

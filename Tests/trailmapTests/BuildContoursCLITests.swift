@@ -17,7 +17,8 @@ import TrailMapTestSupport
 
     func cone() throws -> String {
         let b = Self.tile.mercatorBounds, px = (b.maxX - b.minX) / 256
-        let grid = TerrainFixtures.Grid(crs: "EPSG:3857", west: b.minX - 16 * px, north: b.maxY + 16 * px, pixel: px, columns: 288, rows: 288)
+        let grid = TerrainFixtures.Grid(
+            crs: "EPSG:3857", west: b.minX - 16 * px, north: b.maxY + 16 * px, pixel: px, columns: 288, rows: 288)
         return try TerrainFixtures.dem(grid, at: dir.file("cone.tif")) { x, y in
             let tx = (x - b.minX) / px, ty = (b.maxY - y) / px
             return Self.top - Self.slope * ((tx - Self.cx) * (tx - Self.cx) + (ty - Self.cy) * (ty - Self.cy)).squareRoot()
@@ -33,12 +34,15 @@ import TrailMapTestSupport
 
     @Test func contoursAloneAreDrawnAlongTheCircles() throws {
         let dem = try cone(), out = dir.file("contours.mbtiles")
-        let r = try CLIRunner.run(["build", "--dem", dem, "--contours", "100", "--name", "c", "--minzoom", "12", "--maxzoom", "12", "--out", out, "-q"])
+        let r = try CLIRunner.run([
+            "build", "--dem", dem, "--contours", "100", "--name", "c", "--minzoom", "12", "--maxzoom", "12", "--out", out, "-q"
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let reader = try BundleReader(path: out)
         #expect(try reader.metadataPairs()["trailmap:terrain"] == "contours")
         let image = try TileDecoder.decode([UInt8](try #require(try reader.tile(Self.tile))))
-        let alpha = { (x: Int, y: Int) -> UInt8 in (0..<256).contains(x) && (0..<256).contains(y) ? image.pixels[(y * 256 + x) * 4 + 3] : 0 }
+        let alpha = { (x: Int, y: Int) -> UInt8 in (0..<256).contains(x) && (0..<256).contains(y) ? image.pixels[(y * 256 + x) * 4 + 3] : 0
+        }
         // Nothing drawn away from the circles (the index lines are 1.6 px wide, kept within 0.2 px when simplified).
         var drawn = 0
         for y in 0..<256 {
@@ -66,7 +70,9 @@ import TrailMapTestSupport
         var across = [Double: Double]()
         let row = Int(Self.cy)
         for x in Int(Self.cx)..<256 {
-            let r = ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(row) + 0.5 - Self.cy) * (Double(row) + 0.5 - Self.cy)).squareRoot()
+            let r =
+                ((Double(x) + 0.5 - Self.cx) * (Double(x) + 0.5 - Self.cx) + (Double(row) + 0.5 - Self.cy) * (Double(row) + 0.5 - Self.cy))
+                .squareRoot()
             across[((Self.top - Self.slope * r) / 100).rounded() * 100, default: 0] += Double(alpha(x, row)) / 255
         }
         #expect(across[1500]! > 1.5 * across[1400]! && across[1000]! > 1.5 * across[1100]!, "\(across.sorted { $0.key < $1.key })")
@@ -74,8 +80,10 @@ import TrailMapTestSupport
 
     @Test func contoursOverAHillshadeAndManifestRanges() throws {
         let dem = try cone(), out = dir.file("hs.mbtiles")
-        let r = try CLIRunner.run(["build", "--dem", dem, "--hillshade", "--contours", "50", "--contour-index-every", "2", "--name", "c",
-                                   "--minzoom", "12", "--maxzoom", "12", "--out", out, "-q"])
+        let r = try CLIRunner.run([
+            "build", "--dem", dem, "--hillshade", "--contours", "50", "--contour-index-every", "2", "--name", "c",
+            "--minzoom", "12", "--maxzoom", "12", "--out", out, "-q"
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try BundleReader(path: out).metadataPairs()["trailmap:terrain"] == "hillshade (single) and contours")
         // A manifest whose zoom-12 range draws every 200 m: no line at the 100 m levels between.
@@ -100,8 +108,10 @@ import TrailMapTestSupport
 
     @Test func badContourValuesAreNamedAndWriteNothing() throws {
         let dem = try cone()
-        let voids = try TerrainFixtures.dem(TerrainFixtures.Grid(crs: "EPSG:3857", west: -11_740_000, north: 4_865_000, pixel: 30, columns: 10, rows: 10),
-                                            at: dir.file("voids.tif")) { _, _ in nil }
+        let voids = try TerrainFixtures.dem(
+            TerrainFixtures.Grid(crs: "EPSG:3857", west: -11_740_000, north: 4_865_000, pixel: 30, columns: 10, rows: 10),
+            at: dir.file("voids.tif")
+        ) { _, _ in nil }
         let cases: [([String], String)] = [
             (["--dem", dem, "--contours", "0"], "--contours must be a number of metres above 0, not 0.0"),
             (["--dem", dem, "--contours", "-5"], "--contours must be a number of metres above 0, not -5.0"),
@@ -111,8 +121,11 @@ import TrailMapTestSupport
             (["--dem", dem, "--hillshade", "--contour-index-every", "3"], "--contour-index-every applies to --contours"),
             (["--dem", dem, "--contours", "10", "--format", "terrarium"], "drop --hillshade, --color-relief and --contours"),
             (["--contours", "10", "--source", dem], "apply to --dem"),
-            (["--dem", dem, "--contours", "0.001"], "levels in this tile (at most 2000), whose lines would fill it; nothing was written: give a wider --contours"),
-            (["--dem", voids, "--contours", "10"], "voids.tif"),
+            (
+                ["--dem", dem, "--contours", "0.001"],
+                "levels in this tile (at most 2000), whose lines would fill it; nothing was written: give a wider --contours"
+            ),
+            (["--dem", voids, "--contours", "10"], "voids.tif")
         ]
         for (i, (args, message)) in cases.enumerated() {
             let out = dir.file("bad-\(i).mbtiles")

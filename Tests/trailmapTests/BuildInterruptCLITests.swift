@@ -10,7 +10,8 @@ import TrailMapTestSupport
 @Suite(.serialized) struct BuildInterruptCLITests {
     @Test func ctrlCKeepsTheWorkAndSaysHowToResume() throws {
         let dir = TemporaryDirectory()
-        let png = try TestSources.write(in: dir, name: "big", width: 900, height: 600, bounds: BuildResumeTests.box, color: TestSources.terrain)
+        let png = try TestSources.write(
+            in: dir, name: "big", width: 900, height: 600, bounds: BuildResumeTests.box, color: TestSources.terrain)
         let src = dir.file("big.tif")
         try GDALTools.translate(png, src, ["-a_srs", "EPSG:4326"])
         let out = dir.file("interrupted.mbtiles")
@@ -21,8 +22,12 @@ import TrailMapTestSupport
         // Wait for the first recorded unit, then press Ctrl-C.
         while p.isRunning, Date() < deadline {
             if FileManager.default.fileExists(atPath: partial),
-               let n = Int(try CLIRunner.run(["-readonly", partial, "SELECT COUNT(*) FROM trailmap_units"], executable: "/usr/bin/sqlite3")
-                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)), n > 0 { break }
+                let n = Int(
+                    try CLIRunner.run(["-readonly", partial, "SELECT COUNT(*) FROM trailmap_units"], executable: "/usr/bin/sqlite3")
+                        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)), n > 0
+            {
+                break
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
         try #require(p.isRunning, "the build ended before it could be interrupted")
@@ -53,8 +58,9 @@ import TrailMapTestSupport
     /// The finished build's rate (the summary line, `--json`'s tilesPerSecond): 2,000 tiles
     /// considered, 1,500 of them made by the interrupted run, in 5 s: 100 tiles/s, not 400.
     @Test func aResumedBuildsSummaryRateCountsOnlyThisRun() {
-        let r = BuildReport(output: "x.mbtiles", tilesConsidered: 2000, tilesStored: 2000, uniqueImages: 2000, bytesStored: 0, tileBytes: 0,
-                            tilesPerZoom: [:], seconds: 5, spilledSources: 0, start: .resumed(units: 3, tiles: 1500), tilesResumed: 1500)
+        let r = BuildReport(
+            output: "x.mbtiles", tilesConsidered: 2000, tilesStored: 2000, uniqueImages: 2000, bytesStored: 0, tileBytes: 0,
+            tilesPerZoom: [:], seconds: 5, spilledSources: 0, start: .resumed(units: 3, tiles: 1500), tilesResumed: 1500)
         #expect(r.tilesPerSecond == 100)
     }
 }

@@ -39,7 +39,8 @@ import TrailMapTestSupport
 
     @Test func theShorthandEqualsTheManifest() throws {
         _ = try sources()
-        let manifest = try write("""
+        let manifest = try write(
+            """
             {"name": "Two series", "allowOverlap": true,
              "layers": [
                {"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4},
@@ -49,9 +50,11 @@ import TrailMapTestSupport
         let a = dir.file("manifest.mbtiles"), b = dir.file("shorthand.mbtiles")
         let viaManifest = try CLIRunner.run(["build", "--manifest", manifest, "--out", a, "--threads", "2", "--quiet"])
         #expect(viaManifest.status == 0, "\(viaManifest.stderr)")
-        let viaFlags = try CLIRunner.run(["build", "--name", "Two series", "--source", dir.file("coarse.png@3-4"),
-                                          "--source", dir.file("fine.png@5-6"), "--source", dir.file("trails.png@4-6"),
-                                          "--out", b, "--threads", "2", "--quiet"])
+        let viaFlags = try CLIRunner.run([
+            "build", "--name", "Two series", "--source", dir.file("coarse.png@3-4"),
+            "--source", dir.file("fine.png@5-6"), "--source", dir.file("trails.png@4-6"),
+            "--out", b, "--threads", "2", "--quiet"
+        ])
         #expect(viaFlags.status == 0, "\(viaFlags.stderr)")
         let ta = try tiles(a), tb = try tiles(b)
         #expect(!ta.isEmpty && ta == tb, "the same tiles, byte for byte (\(ta.count) and \(tb.count))")
@@ -74,14 +77,17 @@ import TrailMapTestSupport
         // fine.png: 480 x 320 px over 9° x 6° at 36-42°N: 1,002 km x 860 km in Web Mercator, pixels of
         // 2.29 km (zoom 6's are 2.45 km, zoom 7's 1.22 km); zoom 5 tiles are 1,252 km wide, zoom 6 ones 626 km.
         #expect(za == [5, 6] && za == zb, "\(za) \(zb)")
-        #expect(viaManifest.stdout.contains("zooms 5-6, from the sources' resolution and extent (the manifest's minzoom and maxzoom choose)"), "\(viaManifest.stdout)")
+        #expect(
+            viaManifest.stdout.contains("zooms 5-6, from the sources' resolution and extent (the manifest's minzoom and maxzoom choose)"),
+            "\(viaManifest.stdout)")
     }
 
     /// A layer with zooms beside one without: the unranged layer's sources extend the build to
     /// their zooms, in a manifest as on the command line.
     @Test func aLayerWithoutZoomsExtendsTheBuildToItsSources() throws {
         _ = try sources()
-        let manifest = try write("""
+        let manifest = try write(
+            """
             {"name": "Mixed", "allowOverlap": true,
              "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4},
                         {"name": "fine", "sources": ["fine.png"]}]}
@@ -89,8 +95,10 @@ import TrailMapTestSupport
         let a = dir.file("mixed-manifest.mbtiles"), b = dir.file("mixed-flags.mbtiles")
         let viaManifest = try CLIRunner.run(["build", "--manifest", manifest, "--out", a, "--threads", "2"])
         #expect(viaManifest.status == 0, "\(viaManifest.stderr)")
-        let viaFlags = try CLIRunner.run(["build", "--name", "Mixed", "--source", dir.file("coarse.png@3-4"),
-                                          "--source", dir.file("fine.png"), "--out", b, "--threads", "2", "--quiet"])
+        let viaFlags = try CLIRunner.run([
+            "build", "--name", "Mixed", "--source", dir.file("coarse.png@3-4"),
+            "--source", dir.file("fine.png"), "--out", b, "--threads", "2", "--quiet"
+        ])
         #expect(viaFlags.status == 0, "\(viaFlags.stderr)")
         // fine.png alone gives zooms 5-6 (withoutZoomsTheSourcesGiveThem); coarse.png serves 3-4.
         let zooms = try BundleReader(path: a).zoomLevels().map(\.zoom)
@@ -100,15 +108,20 @@ import TrailMapTestSupport
         #expect(viaManifest.stdout.contains("zooms 3-6, from the sources"), "\(viaManifest.stdout)")
 
         // Without allowOverlap the two series overlap whatever the sources say: refused at once.
-        let strict = try write(#"{"name": "Mixed", "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}, {"name": "fine", "sources": ["fine.png"]}]}"#, "strict.json")
+        let strict = try write(
+            #"{"name": "Mixed", "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}, {"name": "fine", "sources": ["fine.png"]}]}"#,
+            "strict.json")
         let refused = try CLIRunner.run(["build", "--manifest", strict, "--out", dir.file("strict.mbtiles")])
-        #expect(refused.status != 0 && refused.stderr.contains("series \"fine\" (every zoom of the build) and \"coarse\" serve the same zooms"), "\(refused.stderr)")
+        #expect(
+            refused.status != 0 && refused.stderr.contains("series \"fine\" (every zoom of the build) and \"coarse\" serve the same zooms"),
+            "\(refused.stderr)")
         #expect(!refused.stdout.contains("inspecting") && !FileManager.default.fileExists(atPath: dir.file("strict.mbtiles")))
     }
 
     @Test func theManifestSetsTextsBoundsAndOutput() throws {
         _ = try sources()
-        let manifest = try write("""
+        let manifest = try write(
+            """
             {"name": "Clipped", "description": "Two series", "attribution": "Tests", "version": "2.1.0",
              "bounds": [-106, 38, -104, 40], "output": {"format": "png", "tileSize": 512, "effort": "fast"},
              "layers": [{"name": "coarse", "title": "Coarse maps", "sources": ["c*.png"], "minzoom": 4, "maxzoom": 6,
@@ -139,23 +152,55 @@ import TrailMapTestSupport
             (#"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "zoom": 3}]}"#, "layers[0].zoom: unknown field"),
             (#"{"layers": [\#(layer)]}"#, "name: is required"),
             (#"{"name": "X", "layers": []}"#, "layers: must hold at least one layer"),
-            (#"{"name": "X", "layers": [{"name": "a", "sources": [], "minzoom": 3, "maxzoom": 4}]}"#, "layers[0].sources: the layer has no sources"),
-            (#"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "minzoom": 5, "maxzoom": 3}]}"#, "layers[0].minzoom: 5 is greater than maxzoom 3"),
-            (#"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "minzoom": "3", "maxzoom": 4}]}"#, "layers[0].minzoom: must be a number"),
-            (#"{"name": "X", "layers": [\#(layer), {"name": "b", "sources": ["fine.png"], "minzoom": 5, "maxzoom": 6}]}"#,
-             "series \"coarse\" (zooms 3-5) and \"b\" (zooms 5-6) serve the same zooms"),
-            (#"{"name": "X", "layers": [\#(layer), {"name": "b", "sources": ["fine.png"], "minzoom": 7, "maxzoom": 8}]}"#, "no layer serves zoom 6"),
-            (#"{"name": "X", "layers": [{"name": "a", "sources": ["sheets/*.tif"], "minzoom": 3, "maxzoom": 4}]}"#, "sheets/*.tif: the pattern matches no files"),
-            (#"{"name": "X", "bounds": [10, 10, 12, 12], "layers": [\#(layer)]}"#, "coarse.png (layer coarse): the source does not cover any tile of its zooms"),
-            (#"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "opacity": 0}], "minzoom": 3, "maxzoom": 4}"#, "layers[0].opacity: must be more than 0"),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "sources": [], "minzoom": 3, "maxzoom": 4}]}"#,
+                "layers[0].sources: the layer has no sources"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "minzoom": 5, "maxzoom": 3}]}"#,
+                "layers[0].minzoom: 5 is greater than maxzoom 3"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "minzoom": "3", "maxzoom": 4}]}"#,
+                "layers[0].minzoom: must be a number"
+            ),
+            (
+                #"{"name": "X", "layers": [\#(layer), {"name": "b", "sources": ["fine.png"], "minzoom": 5, "maxzoom": 6}]}"#,
+                "series \"coarse\" (zooms 3-5) and \"b\" (zooms 5-6) serve the same zooms"
+            ),
+            (
+                #"{"name": "X", "layers": [\#(layer), {"name": "b", "sources": ["fine.png"], "minzoom": 7, "maxzoom": 8}]}"#,
+                "no layer serves zoom 6"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "sources": ["sheets/*.tif"], "minzoom": 3, "maxzoom": 4}]}"#,
+                "sheets/*.tif: the pattern matches no files"
+            ),
+            (
+                #"{"name": "X", "bounds": [10, 10, 12, 12], "layers": [\#(layer)]}"#,
+                "coarse.png (layer coarse): the source does not cover any tile of its zooms"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "sources": ["coarse.png"], "opacity": 0}], "minzoom": 3, "maxzoom": 4}"#,
+                "layers[0].opacity: must be more than 0"
+            ),
             (#"{"name": "X", "output": {"format": "gif"}, "layers": [\#(layer)]}"#, "output.format: \"gif\" is not a tile format"),
-            (#"{"name": "X", "layers": [{"name": "a", "openOptions": "DPI=300", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
-             "layers[0].openOptions: must be an array"),
-            (#"{"name": "X", "layers": [{"name": "a", "openOptions": ["DPI"], "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
-             "layers[0].openOptions[0]: must be KEY=VALUE"),
-            (#"{"name": "X", "layers": [{"name": "a", "gcpTransform": "order4", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
-             "layers[0].gcpTransform: \"order4\" is not one of auto, order1, order2, order3, tps"),
-            (#"{"name": "X", "layers": [{"name": "a", "kind": "underlay", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}]}"#, "layers[0].kind: \"underlay\" is not one of series, overlay"),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "openOptions": "DPI=300", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+                "layers[0].openOptions: must be an array"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "openOptions": ["DPI"], "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+                "layers[0].openOptions[0]: must be KEY=VALUE"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "gcpTransform": "order4", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+                "layers[0].gcpTransform: \"order4\" is not one of auto, order1, order2, order3, tps"
+            ),
+            (
+                #"{"name": "X", "layers": [{"name": "a", "kind": "underlay", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}]}"#,
+                "layers[0].kind: \"underlay\" is not one of series, overlay"
+            )
         ]
         for (i, (json, message)) in cases.enumerated() {
             let manifest = try write(json, "bad\(i).json")
@@ -165,8 +210,10 @@ import TrailMapTestSupport
             #expect(r.stderr.contains(message), "case \(i): \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out), "case \(i) wrote \(out)")
         }
-        let both = try CLIRunner.run(["build", "--manifest", try write(#"{"name": "X", "layers": [\#(layer)]}"#),
-                                      "--source", dir.file("coarse.png"), "--out", dir.file("both.mbtiles")])
+        let both = try CLIRunner.run([
+            "build", "--manifest", try write(#"{"name": "X", "layers": [\#(layer)]}"#),
+            "--source", dir.file("coarse.png"), "--out", dir.file("both.mbtiles")
+        ])
         #expect(both.status != 0 && both.stderr.contains("drop --source"), "\(both.stderr)")
         let badRange = try CLIRunner.run(["build", "--name", "X", "--source", dir.file("coarse.png@3-x"), "--out", dir.file("z.mbtiles")])
         #expect(badRange.status != 0 && badRange.stderr.contains("the zoom range after @ must be Z0-Z1"), "\(badRange.stderr)")

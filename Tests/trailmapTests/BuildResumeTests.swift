@@ -18,7 +18,8 @@ import TrailMapTestSupport
 
     /// Units recorded in the partial file beside `out`.
     func recordedUnits(_ out: String) throws -> Int {
-        let r = try CLIRunner.run(["-readonly", BundleWriterPaths.partial(out), "SELECT COUNT(*) FROM trailmap_units"], executable: "/usr/bin/sqlite3")
+        let r = try CLIRunner.run(
+            ["-readonly", BundleWriterPaths.partial(out), "SELECT COUNT(*) FROM trailmap_units"], executable: "/usr/bin/sqlite3")
         return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
@@ -73,7 +74,9 @@ import TrailMapTestSupport
         let west = GeoBounds(west: -110, south: 36, east: -106, north: 42), east = GeoBounds(west: -106, south: 36, east: -101, north: 42)
         let a = try TestSources.write(in: dir, name: "west", width: 200, height: 200, bounds: west, color: TestSources.terrain)
         var b = try TestSources.write(in: dir, name: "east", width: 200, height: 200, bounds: east, color: TestSources.terrain)
-        let args = { (out: String) in ["build", "--source", a, "--source", b, "--name", "U", "--minzoom", "3", "--maxzoom", "8", "--out", out] }
+        let args = { (out: String) in
+            ["build", "--source", a, "--source", b, "--name", "U", "--minzoom", "3", "--maxzoom", "8", "--out", out]
+        }
         #expect(try CLIRunner.run(args(dir.file("v1.mbtiles")) + ["--quiet"]).status == 0)
         b = try TestSources.write(in: dir, name: "east", width: 200, height: 200, bounds: east) { c, r in (UInt8(c), UInt8(r), 0, 255) }
         let r = try CLIRunner.run(args(dir.file("v2.mbtiles")) + ["--update", dir.file("v1.mbtiles")])

@@ -18,8 +18,9 @@ import Trails
         var text = "ncols 100\nnrows 100\nxllcorner 450000\nyllcorner 4420000\ncellsize 30\nNODATA_value -9999\n"
         for _ in 0..<100 { text += (0..<100).map { String(2000 + 3 * $0) }.joined(separator: " ") + "\n" }
         try text.write(toFile: dir.file("dem.asc"), atomically: true, encoding: .utf8)
-        let made = try CLIRunner.run(["-q", "-a_srs", "EPSG:32613", "-ot", "Int16", dir.file("dem.asc"), dir.file("dem.tif")],
-                                     executable: "/usr/bin/gdal_translate")
+        let made = try CLIRunner.run(
+            ["-q", "-a_srs", "EPSG:32613", "-ot", "Int16", dir.file("dem.asc"), dir.file("dem.tif")],
+            executable: "/usr/bin/gdal_translate")
         #expect(made.status == 0, "\(made.stderr)")
         return dir.file("dem.tif")
     }
@@ -31,11 +32,12 @@ import Trails
             ("hs", ["--hillshade", "--hillshade-mode", "combined"]),
             ("relief", ["--color-relief", dir.file("ramp.txt"), "--hillshade", "--terrain-opacity", "0.5"]),
             ("rgb", ["--format", "terrain-rgb", "--tile-size", "512"]),
-            ("terrarium", ["--format", "terrarium", "--terrain-image", "webp"]),
+            ("terrarium", ["--format", "terrarium", "--terrain-image", "webp"])
         ]
         for (name, args) in runs {
             let out = dir.file("\(name).mbtiles")
-            let r = try CLIRunner.run(["build", "--dem", dem, "--name", name, "--minzoom", "11", "--maxzoom", "12", "--out", out, "-q"] + args)
+            let r = try CLIRunner.run(
+                ["build", "--dem", dem, "--name", name, "--minzoom", "11", "--maxzoom", "12", "--out", out, "-q"] + args)
             #expect(r.status == 0, "\(name): \(r.stderr)")
             let meta = try BundleReader(path: out).metadataPairs()
             #expect(meta["encoding"] == [("rgb", "mapbox"), ("terrarium", "terrarium")].first { $0.0 == name }?.1, "\(name)")
@@ -46,11 +48,13 @@ import Trails
             let t = WebMercator.tile(lon: lon, lat: lat, zoom: 12)
             let image = try TileDecoder.decode([UInt8](try #require(try BundleReader(path: out).tile(t), "\(name): tile \(t)")))
             let b = t.mercatorBounds, m = WebMercator.project(lon: lon, lat: lat)
-            let px = Int((m.x - b.minX) / (b.maxX - b.minX) * Double(image.width)), py = Int((b.maxY - m.y) / (b.maxY - b.minY) * Double(image.height))
+            let px = Int((m.x - b.minX) / (b.maxX - b.minX) * Double(image.width)),
+                py = Int((b.maxY - m.y) / (b.maxY - b.minY) * Double(image.height))
             let middle = (py * image.width + px) * 4
             #expect(image.pixels[middle + 3] == 255, "\(name): opaque inside the DEM")
             if name == "rgb" {
-                let e = TerrainEncoding.mapbox.decode(red: image.pixels[middle], green: image.pixels[middle + 1], blue: image.pixels[middle + 2])
+                let e = TerrainEncoding.mapbox.decode(
+                    red: image.pixels[middle], green: image.pixels[middle + 1], blue: image.pixels[middle + 2])
                 #expect(e > 2000 && e < 2300, "elevation \(e)")
             }
             if name == "relief" { #expect(image.pixels[middle] != image.pixels[middle + 1], "coloured, not grey") }
@@ -62,9 +66,12 @@ import Trails
     /// bundle's shade, multiplied or drawn over; beyond the DEM the imagery's colour.
     @Test func hillshadeBlendedIntoImagery() throws {
         let dem = try dem(), img = dir.file("img.tif")
-        let made = try CLIRunner.run(["-q", "-of", "GTiff", "-outsize", "200", "200", "-bands", "3", "-burn", "200", "-burn", "150", "-burn", "100",
-                                      "-a_srs", "EPSG:4326", "-a_ullr", "-105.62", "39.98", "-105.52", "39.91", img],
-                                     executable: "/usr/bin/gdal_create")
+        let made = try CLIRunner.run(
+            [
+                "-q", "-of", "GTiff", "-outsize", "200", "200", "-bands", "3", "-burn", "200", "-burn", "150", "-burn", "100",
+                "-a_srs", "EPSG:4326", "-a_ullr", "-105.62", "39.98", "-105.52", "39.91", img
+            ],
+            executable: "/usr/bin/gdal_create")
         #expect(made.status == 0, "\(made.stderr)")
         let common = ["--name", "x", "--minzoom", "12", "--maxzoom", "12", "-q"]
         #expect(try CLIRunner.run(["build", "--dem", dem, "--hillshade", "--out", dir.file("hs.mbtiles")] + common).status == 0)
@@ -82,7 +89,8 @@ import Trails
         /// The pixel at a point of a bundle's zoom-12 tile.
         func pixel(_ bundle: String, lon: Double, lat: Double) throws -> [UInt8] {
             let t = WebMercator.tile(lon: lon, lat: lat, zoom: 12)
-            let image = try TileDecoder.decode([UInt8](try #require(try BundleReader(path: dir.file(bundle)).tile(t), "\(bundle): tile \(t)")))
+            let image = try TileDecoder.decode(
+                [UInt8](try #require(try BundleReader(path: dir.file(bundle)).tile(t), "\(bundle): tile \(t)")))
             let b = t.mercatorBounds, m = WebMercator.project(lon: lon, lat: lat)
             let px = Int((m.x - b.minX) / (b.maxX - b.minX) * 256), py = Int((b.maxY - m.y) / (b.maxY - b.minY) * 256)
             return Array(image.pixels[(py * 256 + px) * 4..<(py * 256 + px) * 4 + 4])
@@ -108,8 +116,10 @@ import Trails
             """
         try feature.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
         let out = dir.file("trails-hs.mbtiles")
-        let r = try CLIRunner.run(["build", "--dem", dem, "--hillshade", "--trails", dir.file("ramp.geojson"), "--trails-preset", "osm",
-                                   "--name", "ramp", "--minzoom", "11", "--maxzoom", "12", "--out", out, "-q"])
+        let r = try CLIRunner.run([
+            "build", "--dem", dem, "--hillshade", "--trails", dir.file("ramp.geojson"), "--trails-preset", "osm",
+            "--name", "ramp", "--minzoom", "11", "--maxzoom", "12", "--out", out, "-q"
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let index = try TrailIndex(bundle: out)
         let trail = try #require(try index.all().first)
@@ -145,7 +155,8 @@ import Trails
     @Test func badInputIsNamedAndWritesNothing() throws {
         let dem = try dem()
         try "2000 0 128 0\n2100 0 128\n".write(toFile: dir.file("bad-ramp.txt"), atomically: true, encoding: .utf8)
-        try CLIRunner.run(["-q", "-of", "GTiff", "-outsize", "8", "8", "-ot", "Int16", dir.file("nogeo.tif")], executable: "/usr/bin/gdal_create")
+        try CLIRunner.run(
+            ["-q", "-of", "GTiff", "-outsize", "8", "8", "-ot", "Int16", dir.file("nogeo.tif")], executable: "/usr/bin/gdal_create")
         // The file problems fail (exit 1); options that cannot go together are usage errors (64).
         let cases: [([String], String, Int32)] = [
             (["--dem", dem, "--color-relief", dir.file("bad-ramp.txt")], "bad-ramp.txt:2:", 1),
@@ -155,9 +166,12 @@ import Trails
             (["--dem", dem, "--format", "terrarium", "--lossless"], "terrain tiles are lossless", 64),
             (["--source", dem, "--format", "terrarium"], "--format terrarium makes terrain tiles from a --dem", 64),
             (["--dem", dem, "--hillshade", "--azimuth", "400"], "--azimuth: azimuth 400.0 must be from 0 to 360", 64),
-            (["--source", dem, "--dem", dem, "--color-relief", dir.file("bad-ramp.txt")], "shades the source images with --hillshade only", 64),
+            (
+                ["--source", dem, "--dem", dem, "--color-relief", dir.file("bad-ramp.txt")],
+                "shades the source images with --hillshade only", 64
+            ),
             (["--dem", dem, "--hillshade", "--terrain-blend", "over"], "--terrain-blend lays the --hillshade on --source images", 64),
-            (["--source", dem, "--dem", dem, "--hillshade", "--terrain-blend", "screen"], "terrain-blend", 64),
+            (["--source", dem, "--dem", dem, "--hillshade", "--terrain-blend", "screen"], "terrain-blend", 64)
         ]
         for (i, (args, message, status)) in cases.enumerated() {
             let out = dir.file("bad-\(i).mbtiles")

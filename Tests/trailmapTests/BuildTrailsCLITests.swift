@@ -58,8 +58,11 @@ import TrailMapTestSupport
         let out = dir.file("overlay-\(format).mbtiles")
         // GPX keeps names but not tags (no extensions): read by name alone.
         let preset = format == "GPX" ? [] : ["--trails-preset", "osm"]
-        let built = try CLIRunner.run(["build", "--trails", source, "--name", "Park trails",
-                                       "--minzoom", "10", "--maxzoom", "13", "--out", out, "--quiet"] + preset)
+        let built = try CLIRunner.run(
+            [
+                "build", "--trails", source, "--name", "Park trails",
+                "--minzoom", "10", "--maxzoom", "13", "--out", out, "--quiet"
+            ] + preset)
         #expect(built.status == 0, "\(built.stderr)")
         // Drawn where the line is, transparent a few pixels away from it, no tile far from any trail.
         let on = try pixel(out, lon: -105.6, lat: Self.lineLat, z: 13)
@@ -75,7 +78,8 @@ import TrailMapTestSupport
         #expect(found.status == 0 && found.stdout.contains("Bear Lake Trail"), "\(found.stdout)\(found.stderr)")
         if format != "GPX" {
             let horses = try CLIRunner.run(["trails", "search", out, "--bbox=-106,40,-105,41", "--exclude-uses", "horse", "--json"])
-            #expect(horses.stdout.contains("Bear Lake Trail") && !horses.stdout.contains("Corner Cutoff"), "\(horses.stdout)\(horses.stderr)")
+            #expect(
+                horses.stdout.contains("Bear Lake Trail") && !horses.stdout.contains("Corner Cutoff"), "\(horses.stdout)\(horses.stderr)")
         }
         #expect(try CLIRunner.run([out], executable: "/usr/bin/gdalinfo").status == 0)
     }
@@ -84,7 +88,8 @@ import TrailMapTestSupport
         let src = try TestSources.write(in: dir, name: "relief", width: 400, height: 300, bounds: Self.box, color: TestSources.terrain)
         let plain = dir.file("plain.mbtiles"), withTrails = dir.file("trails.mbtiles")
         for (out, extra) in [(plain, [String]()), (withTrails, ["--trails", try trails(), "--trails-preset", "osm"])] {
-            let r = try CLIRunner.run(["build", "--source", src, "--name", "Park", "--minzoom", "9", "--maxzoom", "12", "--out", out, "--quiet"] + extra)
+            let r = try CLIRunner.run(
+                ["build", "--source", src, "--name", "Park", "--minzoom", "9", "--maxzoom", "12", "--out", out, "--quiet"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
         }
         let a = try pixel(plain, lon: -105.6, lat: Self.lineLat, z: 12), b = try pixel(withTrails, lon: -105.6, lat: Self.lineLat, z: 12)
@@ -102,13 +107,16 @@ import TrailMapTestSupport
     @Test func badTrailsAreRefusedAndNothingIsWritten() throws {
         let out = dir.file("never.mbtiles")
         let points = dir.file("points.geojson")
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[-105.5,40.3]}}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[-105.5,40.3]}}]}"#
             .write(toFile: points, atomically: true, encoding: .utf8)
         let garbage = dir.file("garbage.geojson")
         try "this is not GeoJSON".write(toFile: garbage, atomically: true, encoding: .utf8)
-        for (args, words) in [(["--trails", dir.file("missing.geojson")], "missing.geojson"), (["--trails", points], "no line"),
-                              (["--trails", garbage], "garbage.geojson"), (["--trails", points, "--trails-preset", "shp"], "--trails-preset"),
-                              (["--trails-join"], "--trails")] {
+        for (args, words) in [
+            (["--trails", dir.file("missing.geojson")], "missing.geojson"), (["--trails", points], "no line"),
+            (["--trails", garbage], "garbage.geojson"), (["--trails", points, "--trails-preset", "shp"], "--trails-preset"),
+            (["--trails-join"], "--trails")
+        ] {
             let r = try CLIRunner.run(["build", "--name", "X", "--out", out] + args)
             #expect(r.status != 0 && r.stderr.contains(words), "\(args): \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out), "\(args)")

@@ -24,7 +24,8 @@ import TrailMapTestSupport
         let five = dir.file("five.tif")
         try GDALTools.translate(png, five, ["-b", "1", "-b", "2", "-b", "3", "-b", "1", "-b", "2"])
         let many = try build(["--source", five, "--minzoom", "2", "--maxzoom", "3"])
-        #expect(many.status == 1 && many.stderr.contains("\(five): unsupported band layout (5 bands: ")
+        #expect(
+            many.status == 1 && many.stderr.contains("\(five): unsupported band layout (5 bands: ")
                 && many.stderr.contains("choose them with --bands, e.g. --bands 1,2,3"), "\(many.stderr)")
 
         let three = dir.file("three.tif")
@@ -32,15 +33,17 @@ import TrailMapTestSupport
         let outside = try build(["--source", three, "--bands", "1,2,9", "--minzoom", "2", "--maxzoom", "3"])
         #expect(outside.status == 1 && outside.stderr.contains("--bands 9: the raster has bands 1-3"), "\(outside.stderr)")
         let nodata = try build(["--source", three, "--src-nodata", "1,2", "--minzoom", "2", "--maxzoom", "3"])
-        #expect(nodata.status == 1 && nodata.stderr.contains("--src-nodata has 2 values; the raster has 3 colour band(s)"),
-                "\(nodata.stderr)")
+        #expect(
+            nodata.status == 1 && nodata.stderr.contains("--src-nodata has 2 values; the raster has 3 colour band(s)"),
+            "\(nodata.stderr)")
 
         // A GeoTIFF with a geotransform but no CRS (the world file's EPSG:4326 is an assumption, not copied).
         let bare = dir.file("bare.tif")
         try GDALTools.translate(png, bare, ["-b", "1", "-b", "2", "-b", "3"])
         let noCRS = try build(["--source", bare, "--minzoom", "2", "--maxzoom", "3"])
-        #expect(noCRS.status == 1 && noCRS.stderr.contains("declares no coordinate reference system; give one with --source-crs"),
-                "\(noCRS.stderr)")
+        #expect(
+            noCRS.status == 1 && noCRS.stderr.contains("declares no coordinate reference system; give one with --source-crs"),
+            "\(noCRS.stderr)")
         #expect(!dir.contents.contains("x.mbtiles"))
     }
 
@@ -51,21 +54,30 @@ import TrailMapTestSupport
         let png = try source()
         let base = try build(["--source", png, "--minzoom", "2", "--maxzoom", "3"], out: "base.mbtiles")
         #expect(base.status == 0, "\(base.stderr)")
-        let clipped = try build(["--source", png, "--minzoom", "2", "--maxzoom", "3", "--bounds", "-108,37,-103,41",
-                                 "--update", dir.file("base.mbtiles")], out: "clipped.mbtiles")
-        #expect(clipped.status == 1 && clipped.stderr.contains("other settings (these differ: --bounds): run a full build without --update."),
-                "\(clipped.stderr)")
+        let clipped = try build(
+            [
+                "--source", png, "--minzoom", "2", "--maxzoom", "3", "--bounds", "-108,37,-103,41",
+                "--update", dir.file("base.mbtiles")
+            ], out: "clipped.mbtiles")
+        #expect(
+            clipped.status == 1 && clipped.stderr.contains("other settings (these differ: --bounds): run a full build without --update."),
+            "\(clipped.stderr)")
 
         let shard = try build(["--source", png, "--minzoom", "2", "--maxzoom", "3", "--shard", "0/3"])
-        #expect(shard.status == 64 && shard.stderr.contains("'0/3' is invalid for '--shard <K/N>': shard K/N: K must be 1 to N (3), not 0"),
-                "\(shard.stderr)")
+        #expect(
+            shard.status == 64 && shard.stderr.contains("'0/3' is invalid for '--shard <K/N>': shard K/N: K must be 1 to N (3), not 0"),
+            "\(shard.stderr)")
         let crs = try build(["--source", png, "--minzoom", "2", "--maxzoom", "3", "--source-crs", "EPSG:999999"])
-        #expect(crs.status == 64 && crs.stderr.contains("'EPSG:999999' is invalid for '--source-crs <crs>': unknown coordinate reference system"),
-                "\(crs.stderr)")
+        #expect(
+            crs.status == 64
+                && crs.stderr.contains("'EPSG:999999' is invalid for '--source-crs <crs>': unknown coordinate reference system"),
+            "\(crs.stderr)")
 
         let merge = try CLIRunner.run(["bundle", "merge", dir.file("base.mbtiles"), "--out", dir.file("merged.mbtiles")])
-        #expect(merge.status == 1 && merge.stderr.contains("not a part of a sharded build (it records no shard): build the parts with --shard K/N"),
-                "\(merge.stderr)")
+        #expect(
+            merge.status == 1
+                && merge.stderr.contains("not a part of a sharded build (it records no shard): build the parts with --shard K/N"),
+            "\(merge.stderr)")
     }
 
     /// A build's notices are logged in the CLI's words too: the memory limit as `--memory-limit`

@@ -20,8 +20,10 @@ struct CLIRunner {
     }
 
     /// Starts `executable`; `environment` is added to this process's.
-    static func start(executable: String, _ args: [String], cwd: String? = nil,
-                      environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    static func start(
+        executable: String, _ args: [String], cwd: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
@@ -37,19 +39,26 @@ struct CLIRunner {
     }
 
     /// Runs to completion.
-    static func run(_ args: [String], executable: String? = nil, cwd: String? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ args: [String], executable: String? = nil, cwd: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let (p, out, err) = try start(executable: executable ?? binary, args, cwd: cwd, environment: environment)
         // Read both pipes before waiting so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.wait()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -14,7 +14,7 @@ import TrailMapTestSupport
             (["catalog", "list", "--catalog", "postgresql://db.example.com/trail"], "names no user"),
             (["catalog", "revoke-tile-tokens", "--catalog", "postgres://ann:hunter2@db/trail?sslmode=maybe"], "sslmode"),
             (["catalog", "publish", "--tiles", dir.path, "--catalog", "mysql://ann:hunter2@db/trail"], "only postgres://"),
-            (["serve", "--tiles", dir.path, "--catalog", "postgres://ann:hunter2@db:99999/trail"], "port"),
+            (["serve", "--tiles", dir.path, "--catalog", "postgres://ann:hunter2@db:99999/trail"], "port")
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(args)
@@ -27,7 +27,9 @@ import TrailMapTestSupport
     /// Without the connect deadline the pool retries forever: the time limit only guards a hang,
     /// the message says the deadline was the one asked for.
     @Test(.timeLimit(.minutes(1))) func anUnreachableDatabaseIsAClearError() throws {
-        let r = try CLIRunner.run(["catalog", "list", "--catalog", "postgres://ann:hunter2@127.0.0.1:1/trail?connect_timeout=1&sslmode=disable"])
+        let r = try CLIRunner.run([
+            "catalog", "list", "--catalog", "postgres://ann:hunter2@127.0.0.1:1/trail?connect_timeout=1&sslmode=disable"
+        ])
         #expect(r.status != 0)
         #expect(r.stderr.contains("cannot reach the PostgreSQL catalog postgres://ann:***@127.0.0.1:1/trail"), "\(r.stderr)")
         #expect(!r.stderr.contains("hunter2"))
@@ -41,10 +43,12 @@ import TrailMapTestSupport
         let tile = try #require(TileID(z: 0, x: 0, y: 0))
         _ = try TestBundle.write([(tile, [1, 2, 3] as [UInt8])], to: dir.file("world.mbtiles"), metadata: meta)
         let products = dir.file("products.json")
-        try Data("""
+        try Data(
+            """
             {"products": [{"productId": "base", "title": "Base", "category": "Base maps",
               "price": {"amount": "0", "currency": "USD"}, "bundle": "world.mbtiles"}]}
-            """.utf8).write(to: URL(fileURLWithPath: products))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: products))
         let publish = try CLIRunner.run(["catalog", "publish", "--products", products, "--tiles", dir.path, "--catalog", url])
         #expect(publish.status == 0, "\(publish.stderr)")
         #expect(publish.stdout.contains("base: added, version 1"), "\(publish.stdout)")

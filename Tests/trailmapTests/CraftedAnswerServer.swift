@@ -72,7 +72,8 @@ final class CraftedAnswerServer: Sendable {
         // The body (if any) is read so that the client sees the answer, not a reset.
         if let length = head.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") })
             .flatMap({ Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }),
-           let end = buffer.range(of: Data("\r\n\r\n".utf8)) {
+            let end = buffer.range(of: Data("\r\n\r\n".utf8))
+        {
             var have = buffer.count - end.upperBound
             while have < length {
                 let n = recv(fd, &chunk, chunk.count, 0)
@@ -82,7 +83,8 @@ final class CraftedAnswerServer: Sendable {
         }
         let a = answer(method, path)
         let body = Data(a.body.utf8)
-        var out = Data("HTTP/1.1 \(a.status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+        var out = Data(
+            "HTTP/1.1 \(a.status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
         out.append(body)
         _ = out.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

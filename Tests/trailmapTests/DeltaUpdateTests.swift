@@ -25,15 +25,20 @@ import TrailMapTestSupport
             tiles = dir.file("server-tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
             try sheet("west")
-            let products = #"{"products": [{"productId": "\#(DeltaUpdateTests.id)", "title": "Delta", "category": "States/Colorado", "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}"#
+            let products =
+                #"{"products": [{"productId": "\#(DeltaUpdateTests.id)", "title": "Delta", "category": "States/Colorado", "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}"#
             try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
             try publish(version: "1.0.0", sources: ["west"])
             guard try CLIRunner.run(["store", "sandbox", "init", dir.file("sandbox")]).status == 0 else { throw Failure("sandbox") }
-            let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--catalog", dir.file("catalog.sqlite"),
-                                                   "--store-sandbox", dir.file("sandbox"), "--port", "0", "--log-level", "error"])
+            let (p, out, _) = try CLIRunner.start([
+                "serve", "--tiles", tiles, "--catalog", dir.file("catalog.sqlite"),
+                "--store-sandbox", dir.file("sandbox"), "--port", "0", "--log-level", "error"
+            ])
             process = p
             let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-            guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else { throw Failure("no URL in \(line)") }
+            guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
+                throw Failure("no URL in \(line)")
+            }
             url = String(found.hasSuffix("/") ? found.dropLast() : found)
         }
 
@@ -48,12 +53,17 @@ import TrailMapTestSupport
 
         /// Builds the bundle from `sources` and publishes it.
         func publish(version: String, sources: [String], description: String = "Delta trail map") throws {
-            let build = try CLIRunner.run(["build"] + sources.flatMap { ["--source", dir.file("\($0).png")] }
-                + ["--name", "Delta", "--minzoom", "3", "--maxzoom", "8", "--bundle-version", version, "--description", description,
-                   "--out", (tiles as NSString).appendingPathComponent("co.mbtiles"), "--quiet"])
+            let build = try CLIRunner.run(
+                ["build"] + sources.flatMap { ["--source", dir.file("\($0).png")] }
+                    + [
+                        "--name", "Delta", "--minzoom", "3", "--maxzoom", "8", "--bundle-version", version, "--description", description,
+                        "--out", (tiles as NSString).appendingPathComponent("co.mbtiles"), "--quiet"
+                    ])
             guard build.status == 0 else { throw Failure("build: \(build.stderr)") }
-            let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
-                                             "--catalog", dir.file("catalog.sqlite")])
+            let publish = try CLIRunner.run([
+                "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
+                "--catalog", dir.file("catalog.sqlite")
+            ])
             guard publish.status == 0 else { throw Failure("publish: \(publish.stderr)") }
         }
 
@@ -79,8 +89,9 @@ import TrailMapTestSupport
             try CLIRunner.run(args + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"])
         }
         func run(_ args: [String], killAfter bytes: Int) throws -> CLIRunner.Result {
-            try CLIRunner.run(args + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"],
-                              environment: ["TRAILMAP_TEST_KILL_AFTER_BYTES": String(bytes)])
+            try CLIRunner.run(
+                args + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"],
+                environment: ["TRAILMAP_TEST_KILL_AFTER_BYTES": String(bytes)])
         }
         var bundle: String { (tiles as NSString).appendingPathComponent("co.mbtiles") }
     }
@@ -127,13 +138,16 @@ import TrailMapTestSupport
         #expect(killed.status == 9, "killed: \(killed.status) \(killed.stderr)")
         #expect(try Self.content(phone.bundle).1["version"] == "1.0.0", "the installed bundle is untouched")
         let updated = try phone.run(["regions", "update", Self.id, "--chunk-size", "4KB"])
-        #expect(updated.status == 0 && updated.stdout.contains("from version 1 to 2 by 1 patch") && updated.stdout.contains("saved"),
-                "\(updated.stdout)\(updated.stderr)")
+        #expect(
+            updated.status == 0 && updated.stdout.contains("from version 1 to 2 by 1 patch") && updated.stdout.contains("saved"),
+            "\(updated.stdout)\(updated.stderr)")
         let (phoneTiles, phoneMeta) = try Self.content(phone.bundle), (serverTiles, serverMeta) = try Self.content(server.bundle)
         #expect(phoneTiles == serverTiles && phoneMeta == serverMeta)
         #expect(try phone.run(["regions", "status"]).stdout.contains("installed"))
         // The catalog publishes the version's content hash; the device's patched file has it.
-        let shown = try JSONSerialization.jsonObject(with: Data(try phone.run(["regions", "show", Self.id, "--json"]).stdout.utf8)) as? [String: Any]
+        let shown =
+            try JSONSerialization.jsonObject(with: Data(try phone.run(["regions", "show", Self.id, "--json"]).stdout.utf8))
+            as? [String: Any]
         let published = try #require(shown?["contentHash"] as? String)
         #expect(try ContentHash.of(bundle: phone.bundle).hash == published)
         // The patched bundle takes about the room of the published file: no free pages kept (a
@@ -148,24 +162,29 @@ import TrailMapTestSupport
         try Self.waitForVersion(3, phone)
         // The tablet, two versions behind, follows patches to v3.
         let tabletUpdate = try tablet.run(["regions", "update", Self.id])
-        #expect(tabletUpdate.status == 0 && tabletUpdate.stdout.contains("from version 1 to 3"), "\(tabletUpdate.stdout)\(tabletUpdate.stderr)")
+        #expect(
+            tabletUpdate.status == 0 && tabletUpdate.stdout.contains("from version 1 to 3"), "\(tabletUpdate.stdout)\(tabletUpdate.stderr)")
         #expect(try Self.content(tablet.bundle) == Self.content(server.bundle))
         let tabletBytes = try Int((FileManager.default.attributesOfItem(atPath: tablet.bundle)[.size] as? NSNumber)?.intValue ?? -1)
         let full3 = try Int((FileManager.default.attributesOfItem(atPath: server.bundle)[.size] as? NSNumber)?.intValue ?? 0)
         #expect(tabletBytes > 0 && tabletBytes <= full3 + full3 / 20, "patched \(tabletBytes) bytes, published \(full3)")
         // A bundle changed on the device: the patch is refused before the swap, the whole bundle comes instead.
-        let sqlite = try CLIRunner.run([phone.bundle, "UPDATE metadata SET value = 'edited' WHERE name = 'name'"], executable: "/usr/bin/sqlite3")
+        let sqlite = try CLIRunner.run(
+            [phone.bundle, "UPDATE metadata SET value = 'edited' WHERE name = 'name'"], executable: "/usr/bin/sqlite3")
         #expect(sqlite.status == 0)
         let fallback = try phone.run(["regions", "update", Self.id])
-        #expect(fallback.status == 0 && fallback.stderr.contains("whole bundle was downloaded") && fallback.stderr.contains("changed locally"),
-                "\(fallback.stdout)\(fallback.stderr)")
+        #expect(
+            fallback.status == 0 && fallback.stderr.contains("whole bundle was downloaded") && fallback.stderr.contains("changed locally"),
+            "\(fallback.stdout)\(fallback.stderr)")
         #expect(FileManager.default.contents(atPath: phone.bundle) == FileManager.default.contents(atPath: server.bundle))
     }
 
     @Test func publishRefusesKeepingNoVersion() throws {
         let dir = TemporaryDirectory()
-        let r = try CLIRunner.run(["catalog", "publish", "--products", dir.file("p.json"), "--tiles", dir.path,
-                                   "--catalog", dir.file("c.sqlite"), "--keep-versions", "0"])
+        let r = try CLIRunner.run([
+            "catalog", "publish", "--products", dir.file("p.json"), "--tiles", dir.path,
+            "--catalog", dir.file("c.sqlite"), "--keep-versions", "0"
+        ])
         #expect(r.status != 0 && r.stderr.contains("--keep-versions must be at least 1"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("c.sqlite")))
     }

@@ -45,8 +45,10 @@ final class DevToolsPipe {
         posix_spawn_file_actions_adddup2(&actions, write4, 4)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                    "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"]
+        let args = [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"
+        ]
         let (program, words) = SpawnInheritance.closing(from: 5, chromium, Array(args.dropFirst()))
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -85,7 +87,7 @@ final class DevToolsPipe {
         }
         while true {
             let answer = try receive()
-            guard answer["id"] as? Int == nextId else { continue }  // events and other answers
+            guard answer["id"] as? Int == nextId else { continue } // events and other answers
             if let error = answer["error"] { throw Failure("\(method): \(error)") }
             return answer["result"] as? [String: Any] ?? [:]
         }

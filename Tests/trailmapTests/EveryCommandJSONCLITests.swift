@@ -11,8 +11,9 @@ import TrailMapTestSupport
     static func object(_ r: CLIRunner.Result, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         #expect(r.status == 0, "\(what): \(r.status) \(r.stderr)", sourceLocation: sourceLocation)
         #expect(!r.stdout.contains("\\/"), "\(what): \(r.stdout)", sourceLocation: sourceLocation)
-        return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(what): \(r.stdout)",
-                            sourceLocation: sourceLocation)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(what): \(r.stdout)",
+            sourceLocation: sourceLocation)
     }
 
     /// Keys in sorted order, as the one encoder writes them.
@@ -25,16 +26,19 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        let png = try TestSources.write(in: dir, name: "alps", width: 64, height: 64,
-                                        bounds: GeoBounds(west: 7, south: 46, east: 8, north: 47), color: TestSources.terrain)
+        let png = try TestSources.write(
+            in: dir, name: "alps", width: 64, height: 64,
+            bounds: GeoBounds(west: 7, south: 46, east: 8, north: 47), color: TestSources.terrain)
         let tif = dir.file("alps.tif")
         try GDALTools.translate(png, tif, ["-a_srs", "EPSG:4326"])
         let bundle = (tiles as NSString).appendingPathComponent("alps.mbtiles")
         var parts = [String]()
         for k in 1...2 {
             let part = dir.file("part\(k).mbtiles")
-            let r = try CLIRunner.run(["build", "--source", tif, "--name", "Alps", "--minzoom", "3", "--maxzoom", "6", "--shard", "\(k)/2",
-                                       "--out", part, "--quiet"])
+            let r = try CLIRunner.run([
+                "build", "--source", tif, "--name", "Alps", "--minzoom", "3", "--maxzoom", "6", "--shard", "\(k)/2",
+                "--out", part, "--quiet"
+            ])
             #expect(r.status == 0, "\(r.stderr)")
             parts.append(part)
         }
@@ -50,7 +54,8 @@ import TrailMapTestSupport
 
         let folder = try Self.object(try CLIRunner.run(["bundle", "export", small, "--dir", dir.file("xyz"), "--json"]), "export --dir")
         #expect(folder["dir"] as? String == dir.file("xyz") && folder["tiles"] as? Int == cut["tiles"] as? Int, "\(folder)")
-        #expect(folder["minzoom"] as? Int == 3 && folder["maxzoom"] as? Int == 6 && folder["fileExtension"] as? String == "png", "\(folder)")
+        #expect(
+            folder["minzoom"] as? Int == 3 && folder["maxzoom"] as? Int == 6 && folder["fileExtension"] as? String == "png", "\(folder)")
         let archive = try CLIRunner.run(["bundle", "export", small, "--pmtiles", dir.file("small.pmtiles"), "--json"])
         let pm = try Self.object(archive, "export --pmtiles")
         #expect(pm["pmtiles"] as? String == dir.file("small.pmtiles") && pm["addressedTiles"] as? Int == cut["tiles"] as? Int, "\(pm)")
@@ -58,11 +63,14 @@ import TrailMapTestSupport
 
         let trails = dir.file("trails.geojson")
         try #"""
-            {"type":"FeatureCollection","features":[
-            {"type":"Feature","properties":{"name":"Ridge Path"},"geometry":{"type":"LineString","coordinates":[[7.1,46.1],[7.2,46.2],[7.3,46.2]]}}]}
-            """#.write(toFile: trails, atomically: true, encoding: .utf8)
-        let added = try Self.object(try CLIRunner.run(["trails", "add", small, "--trails", trails, "--preset", "generic", "--json"]), "trails add")
-        #expect(added["bundle"] as? String == small && added["trails"] as? Int == 1 && (added["skipped"] as? [Any])?.isEmpty == true, "\(added)")
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"name":"Ridge Path"},"geometry":{"type":"LineString","coordinates":[[7.1,46.1],[7.2,46.2],[7.3,46.2]]}}]}
+        """#.write(toFile: trails, atomically: true, encoding: .utf8)
+        let added = try Self.object(
+            try CLIRunner.run(["trails", "add", small, "--trails", trails, "--preset", "generic", "--json"]), "trails add")
+        #expect(
+            added["bundle"] as? String == small && added["trails"] as? Int == 1 && (added["skipped"] as? [Any])?.isEmpty == true, "\(added)"
+        )
         let verified = try Self.object(try CLIRunner.run(["trails", "verify", small, "--json"]), "trails verify")
         #expect(verified["ok"] as? Bool == true && (verified["problems"] as? [Any])?.isEmpty == true, "\(verified)")
         _ = try CLIRunner.run([small, "UPDATE trails_info SET value = '7' WHERE name = 'count'"], executable: "/usr/bin/sqlite3")
@@ -73,21 +81,28 @@ import TrailMapTestSupport
 
         let products = dir.file("products.json")
         try #"""
-            {"products": [{"productId": "com.test.alps", "title": "Alps", "category": "Alps", "description": "test",
-              "price": {"amount": "1.99", "currency": "USD"}, "bundle": "alps.mbtiles"}]}
-            """#.write(toFile: products, atomically: true, encoding: .utf8)
+        {"products": [{"productId": "com.test.alps", "title": "Alps", "category": "Alps", "description": "test",
+          "price": {"amount": "1.99", "currency": "USD"}, "bundle": "alps.mbtiles"}]}
+        """#.write(toFile: products, atomically: true, encoding: .utf8)
         let catalog = dir.file("catalog.sqlite")
-        let published = try Self.object(try CLIRunner.run(["catalog", "publish", "--products", products, "--tiles", tiles, "--catalog", catalog,
-                                                           "--json"]), "publish")
+        let published = try Self.object(
+            try CLIRunner.run([
+                "catalog", "publish", "--products", products, "--tiles", tiles, "--catalog", catalog,
+                "--json"
+            ]), "publish")
         let product = try #require((published["products"] as? [[String: Any]])?.first, "\(published)")
         #expect(published["catalog"] as? String == catalog && product["productId"] as? String == "com.test.alps", "\(published)")
-        #expect(product["change"] as? String == "added" && product["version"] as? Int == 1 && (product["sha256"] as? String)?.count == 64, "\(product)")
+        #expect(
+            product["change"] as? String == "added" && product["version"] as? Int == 1 && (product["sha256"] as? String)?.count == 64,
+            "\(product)")
         let revoked = try Self.object(try CLIRunner.run(["catalog", "revoke-tile-tokens", "--catalog", catalog, "--json"]), "revoke")
         #expect(revoked["catalog"] as? String == catalog && revoked["newKeyId"] is Int, "\(revoked)")
 
         let places = dir.file("places.txt")
-        let row = ["2657928", "Zermatt", "Zermatt", "", "46.0207", "7.7491", "P", "PPL", "CH", "", "VS", "2308", "6300", "", "5643", "", "1608",
-                   "Europe/Zurich", "2024-01-01"]
+        let row = [
+            "2657928", "Zermatt", "Zermatt", "", "46.0207", "7.7491", "P", "PPL", "CH", "", "VS", "2308", "6300", "", "5643", "", "1608",
+            "Europe/Zurich", "2024-01-01"
+        ]
         try (row.joined(separator: "\t") + "\n").write(toFile: places, atomically: true, encoding: .utf8)
         let loaded = try Self.object(try CLIRunner.run(["catalog", "places", "load", places, "--tiles", tiles, "--json"]), "places load")
         #expect(loaded["places"] as? Int == 1 && (loaded["placeList"] as? String)?.hasPrefix(tiles + "/") == true, "\(loaded)")
@@ -104,12 +119,18 @@ import TrailMapTestSupport
         let server = try FreeAndPaidServer()
         let phone = server.device("phone")
         let id = FreeAndPaidServer.paidId
-        let registered = try Self.object(try phone.run(["account", "register", "--email", "every@example.com", "--password", "correct-horse-battery",
-                                                        "--json"]), "register")
+        let registered = try Self.object(
+            try phone.run([
+                "account", "register", "--email", "every@example.com", "--password", "correct-horse-battery",
+                "--json"
+            ]), "register")
         #expect(registered["result"] as? String == "registered" && registered["email"] as? String == "every@example.com", "\(registered)")
         #expect((registered["server"] as? String)?.hasPrefix("http://") == true && registered["deviceId"] is String, "\(registered)")
-        let login = try Self.object(try phone.run(["account", "login", "--email", "every@example.com", "--password", "correct-horse-battery",
-                                                   "--json"]), "login")
+        let login = try Self.object(
+            try phone.run([
+                "account", "login", "--email", "every@example.com", "--password", "correct-horse-battery",
+                "--json"
+            ]), "login")
         #expect(login["result"] as? String == "logged_in" && login["deviceId"] as? String == registered["deviceId"] as? String, "\(login)")
 
         #expect(try phone.run(["regions", "buy", id]).status == 0)
@@ -117,7 +138,8 @@ import TrailMapTestSupport
         let removed = try Self.object(try phone.run(["regions", "uninstall", id, "--json"]), "uninstall")
         #expect(removed["productId"] as? String == id && (removed["freedBytes"] as? Int ?? 0) > 0, "\(removed)")
         let refund = try Self.object(try phone.run(["regions", "sandbox-refund", id, "--json"]), "sandbox-refund")
-        #expect(refund["productId"] as? String == id && refund["type"] as? String == "REFUND" && refund["transactionId"] is String, "\(refund)")
+        #expect(
+            refund["productId"] as? String == id && refund["type"] as? String == "REFUND" && refund["transactionId"] is String, "\(refund)")
         let logout = try Self.object(try phone.run(["account", "logout", "--json"]), "logout")
         #expect(logout["result"] as? String == "logged_out", "\(logout)")
     }

@@ -13,12 +13,18 @@ import TrailMapTestSupport
             (["catalog", "list", "--catalog", dir.file("none.sqlite")], "catalog publish"),
             (["catalog", "revoke-tile-tokens", "--catalog", dir.file("none.sqlite")], "catalog publish"),
             (["trails", "add", dir.file("none.mbtiles"), "--trails", dir.file("t.geojson")], "no such bundle"),
-            (["catalog", "publish", "--products", dir.file("none.json"), "--tiles", dir.path, "--catalog", dir.file("c.sqlite")], "cannot read"),
+            (
+                ["catalog", "publish", "--products", dir.file("none.json"), "--tiles", dir.path, "--catalog", dir.file("c.sqlite")],
+                "cannot read"
+            ),
             (["bundle", "merge", dir.file("none.mbtiles"), "--out", dir.file("out.mbtiles")], "no such file"),
             (["trails", "verify", dir.file("none.mbtiles"), "--json"], "no such file"),
             // A store asked for but missing: the server does not start without it (it used to run on, the store off).
             (["serve", "--tiles", dir.path, "--port", "0", "--store-sandbox", dir.file("no-store")], "store sandbox init"),
-            (["serve", "--tiles", dir.path, "--port", "0", "--store-root-cert", dir.file("none.pem"), "--store-bundle-id", "com.x"], "no such file"),
+            (
+                ["serve", "--tiles", dir.path, "--port", "0", "--store-root-cert", dir.file("none.pem"), "--store-bundle-id", "com.x"],
+                "no such file"
+            )
         ]
         for (args, message) in failures {
             // Under a time limit: a server that starts instead of failing ends with timeout's 124.
@@ -31,7 +37,7 @@ import TrailMapTestSupport
             ["regions", "near", "north"],
             ["bundle", "export", dir.file("none.mbtiles")],
             ["catalog", "publish", "--keep-versions", "0"],
-            ["regions", "sandbox-refund", "x", "--type", "REFUN"],
+            ["regions", "sandbox-refund", "x", "--type", "REFUN"]
         ]
         for args in usage {
             let r = try CLIRunner.run(args)
@@ -46,13 +52,16 @@ import TrailMapTestSupport
         defer { first.terminate(); first.waitUntilExit() }
         let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(line)")
-        let second = try CLIRunner.run(["serve", "--tiles", dir.path, "--host", "127.0.0.1", "--port", "\(port)", "--log-level", "critical"])
+        let second = try CLIRunner.run(["serve", "--tiles", dir.path, "--host", "127.0.0.1", "--port", "\(port)", "--log-level", "critical"]
+        )
         #expect(second.status == 1, "\(second.status) \(second.stderr)")
         #expect(second.stderr.contains("127.0.0.1:\(port)") && second.stderr.contains("in use"), "\(second.stderr)")
         // The same advice whether the tile loops (the default) or the HTTP server binds the port.
         #expect(second.stderr.contains("choose another --port"), "\(second.stderr)")
-        let third = try CLIRunner.run(["serve", "--tiles", dir.path, "--host", "127.0.0.1", "--port", "\(port)", "--tile-loops", "0",
-                                       "--log-level", "critical"])
+        let third = try CLIRunner.run([
+            "serve", "--tiles", dir.path, "--host", "127.0.0.1", "--port", "\(port)", "--tile-loops", "0",
+            "--log-level", "critical"
+        ])
         #expect(third.status == 1 && third.stderr.contains("choose another --port"), "\(third.status) \(third.stderr)")
     }
 }

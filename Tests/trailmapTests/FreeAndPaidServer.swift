@@ -14,12 +14,16 @@ final class FreeAndPaidServer {
     init() throws {
         let tiles = dir.file("server-tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        for (name, bounds) in [("paid", GeoBounds(west: 7, south: 46, east: 8, north: 47)), ("free", GeoBounds(west: 9, south: 46, east: 10, north: 47))] {
+        for (name, bounds) in [
+            ("paid", GeoBounds(west: 7, south: 46, east: 8, north: 47)), ("free", GeoBounds(west: 9, south: 46, east: 10, north: 47))
+        ] {
             let png = try TestSources.write(in: dir, name: name, width: 96, height: 96, bounds: bounds, color: TestSources.terrain)
             let tif = dir.file("\(name).tif")
             try GDALTools.translate(png, tif, ["-a_srs", "EPSG:4326"])
-            let build = try CLIRunner.run(["build", "--source", tif, "--name", "Test \(name)", "--minzoom", "3", "--maxzoom", "7",
-                                           "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"])
+            let build = try CLIRunner.run([
+                "build", "--source", tif, "--name", "Test \(name)", "--minzoom", "3", "--maxzoom", "7",
+                "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"
+            ])
             guard build.status == 0 else { throw RegionsEndToEndTests.CommandError("build: \(build.stderr)") }
         }
         let products = #"""
@@ -29,7 +33,9 @@ final class FreeAndPaidServer {
             """#
         try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
         let catalog = dir.file("catalog.sqlite")
-        let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog])
+        let publish = try CLIRunner.run([
+            "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog
+        ])
         guard publish.status == 0 else { throw RegionsEndToEndTests.CommandError("publish: \(publish.stderr)") }
         (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: catalog, sandbox: dir.file("sandbox"))
     }

@@ -16,8 +16,10 @@ import TrailMapTestSupport
         let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
         let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120, bounds: box, color: TestSources.terrain)
         let out = dir.file("g.mbtiles")
-        let build = try CLIRunner.run(["build", "--source", src, "--name", "G", "--minzoom", "3", "--maxzoom", "7",
-                                       "--out", out, "--quiet"])
+        let build = try CLIRunner.run([
+            "build", "--source", src, "--name", "G", "--minzoom", "3", "--maxzoom", "7",
+            "--out", out, "--quiet"
+        ])
         #expect(build.status == 0, "\(build.stderr)")
         let info = try CLIRunner.run([out], executable: gdalinfo)
         #expect(info.status == 0, "\(info.stderr)")
@@ -78,8 +80,10 @@ import TrailMapTestSupport
         // The transparent quarter lies west of the bundle's bounds, as a region's collar does, and
         // GDAL clips the raster to the bounds: USE_BOUNDS=NO gives it the whole tiles.
         let s = variant.tileSize
-        for (t, px, py) in [(VariantTiles.opaqueTile, s / 2 + s / 32, s / 2 + s / 32), (VariantTiles.edgeTile, s / 8 + s / 32, s / 2 + s / 32),
-                            (VariantTiles.edgeTile, 3 * s / 4 + s / 32, s / 4 + s / 32)] {
+        for (t, px, py) in [
+            (VariantTiles.opaqueTile, s / 2 + s / 32, s / 2 + s / 32), (VariantTiles.edgeTile, s / 8 + s / 32, s / 2 + s / 32),
+            (VariantTiles.edgeTile, 3 * s / 4 + s / 32, s / 4 + s / 32)
+        ] {
             let ours = try TileDecoder.decode(tiles[t]!, declared: variant.format)
             let p = (py * s + px) * 4
             let want = Array(ours.pixels[p..<(p + 4)])
@@ -91,8 +95,9 @@ import TrailMapTestSupport
                 #expect(got.last == 0, "\(variant) \(t) (\(px), \(py)) is transparent: \(got)")
             } else {
                 let tolerance = variant.lossless || variant.format == .png ? 0 : 3
-                #expect(got.count == 4 && zip(got, want).allSatisfy { abs($0 - Int($1)) <= tolerance },
-                        "\(variant) \(t) (\(px), \(py)): GDAL \(got), TrailMap \(want)")
+                #expect(
+                    got.count == 4 && zip(got, want).allSatisfy { abs($0 - Int($1)) <= tolerance },
+                    "\(variant) \(t) (\(px), \(py)): GDAL \(got), TrailMap \(want)")
             }
         }
     }

@@ -15,15 +15,18 @@ import TrailMapTestSupport
     }
 
     static func product() -> ProductSummary {
-        ProductSummary(productId: "com.test.evil", title: evil, category: "States/\(evil)", description: "About \(evil)",
-                       price: Price(amount: "1.99", currency: "USD\u{1B}[5m"), version: 1, size: 1000, sha256: String(repeating: "ab", count: 32),
-                       minzoom: 0, maxzoom: 4, bounds: [-10, -10, 10, 10], tileset: "evil", status: .forSale,
-                       levels: [ProductLevel(name: "a", title: "A", kind: "series", minzoom: 0, maxzoom: 4, summary: "level \(evil)")])
+        ProductSummary(
+            productId: "com.test.evil", title: evil, category: "States/\(evil)", description: "About \(evil)",
+            price: Price(amount: "1.99", currency: "USD\u{1B}[5m"), version: 1, size: 1000, sha256: String(repeating: "ab", count: 32),
+            minzoom: 0, maxzoom: 4, bounds: [-10, -10, 10, 10], tileset: "evil", status: .forSale,
+            levels: [ProductLevel(name: "a", title: "A", kind: "series", minzoom: 0, maxzoom: 4, summary: "level \(evil)")])
     }
 
     /// No byte a terminal acts on: C0 controls but newline, DEL, C1 controls, bidi overrides.
     static func controls(_ text: String) -> [UInt32] {
-        text.unicodeScalars.map(\.value).filter { ($0 < 0x20 && $0 != 0x0A) || (0x7F...0x9F).contains($0) || (0x202A...0x202E).contains($0) }
+        text.unicodeScalars.map(\.value).filter {
+            ($0 < 0x20 && $0 != 0x0A) || (0x7F...0x9F).contains($0) || (0x202A...0x202E).contains($0)
+        }
     }
 
     /// Finding 11: titles, categories, descriptions, prices, levels and error messages with escape
@@ -34,9 +37,13 @@ import TrailMapTestSupport
             case ("GET", "/api/v1/catalog"):
                 return .init(status: 200, body: Self.json(CatalogListing(categories: [], products: [Self.product()])))
             case ("GET", "/api/v1/catalog/com.test.evil"):
-                return .init(status: 200, body: Self.json(ProductDetail(
-                    summary: Self.product(), coverage: Coverage(productId: "com.test.evil", title: "E", west: -10, south: -10, east: 10, north: 10),
-                    previewTileURL: "/p.png", downloadURL: "/d", tileJSONURL: "/t.json", publishedAt: "2026-11-26T00:00:00Z")))
+                return .init(
+                    status: 200,
+                    body: Self.json(
+                        ProductDetail(
+                            summary: Self.product(),
+                            coverage: Coverage(productId: "com.test.evil", title: "E", west: -10, south: -10, east: 10, north: 10),
+                            previewTileURL: "/p.png", downloadURL: "/d", tileJSONURL: "/t.json", publishedAt: "2026-11-26T00:00:00Z")))
             default:
                 return .init(status: 409, body: Self.json(APIErrorBody(code: "conflict\u{1B}[2J", message: "refused \(Self.evil)")))
             }
@@ -47,7 +54,8 @@ import TrailMapTestSupport
         for args in [["regions", "list"], ["regions", "show", "com.test.evil"], ["regions", "near", "1,1"]] {
             let r = try CLIRunner.run(args + common)
             #expect(r.status == 0, "\(args): \(r.stderr)")
-            #expect(r.stdout.contains("Evil]0;owned") && r.stdout.contains("Region"), "\(args): the words stay: \(r.stdout.debugDescription)")
+            #expect(
+                r.stdout.contains("Evil]0;owned") && r.stdout.contains("Region"), "\(args): the words stay: \(r.stdout.debugDescription)")
             #expect(Self.controls(r.stdout).isEmpty && Self.controls(r.stderr).isEmpty, "\(args): \(r.stdout.debugDescription)")
         }
         let failed = try CLIRunner.run(["regions", "show", "com.test.other"] + common)
@@ -72,8 +80,9 @@ import TrailMapTestSupport
         for args in [login + ["--server", remote], ["regions", "list", "--server", remote, "--state-dir", dir.file("state")]] {
             let refused = try CLIRunner.run(args)
             #expect(refused.status != 0, "\(args)")
-            #expect(refused.stderr.contains("plain http") && refused.stderr.contains("--insecure-http") && refused.stderr.contains(remote),
-                    "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("plain http") && refused.stderr.contains("--insecure-http") && refused.stderr.contains(remote),
+                "\(refused.stderr)")
         }
         #expect(server.requests.all.isEmpty, "nothing was sent")
         let allowed = try CLIRunner.run(login + ["--server", remote, "--insecure-http"])

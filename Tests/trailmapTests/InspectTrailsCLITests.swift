@@ -14,7 +14,7 @@ import TrailMapTestSupport
     static let lines: [(name: String, tags: String, points: [(Double, Double)])] = [
         ("Bear Lake Trail", "\"sac_scale\":\"hiking\"", [(-105.75, 40.35), (-105.60, 40.35), (-105.45, 40.35)]),
         ("Ridge Scramble", "\"sac_scale\":\"demanding_alpine_hiking\"", [(-105.70, 40.25), (-105.66, 40.29), (-105.61, 40.31)]),
-        ("Corner Cutoff", "\"sac_scale\":null", [(-105.45, 40.46), (-105.42, 40.48)]),
+        ("Corner Cutoff", "\"sac_scale\":null", [(-105.45, 40.46), (-105.42, 40.48)])
     ]
 
     /// Haversine length in kilometres (an independent measure of the geodesic one, within 0.5%).
@@ -38,8 +38,10 @@ import TrailMapTestSupport
         try "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ",\n"))]}"
             .write(toFile: source, atomically: true, encoding: .utf8)
         let out = dir.file("trails.mbtiles")
-        let built = try CLIRunner.run(["build", "--trails", source, "--trails-preset", "osm", "--name", "Park trails", "--minzoom", "10", "--maxzoom", "12",
-                                       "--out", out, "--quiet"])
+        let built = try CLIRunner.run([
+            "build", "--trails", source, "--trails-preset", "osm", "--name", "Park trails", "--minzoom", "10", "--maxzoom", "12",
+            "--out", out, "--quiet"
+        ])
         #expect(built.status == 0, "\(built.stderr)")
         return out
     }
@@ -69,8 +71,9 @@ import TrailMapTestSupport
         #expect(sql.status == 0, "\(sql.stderr)")
         let damaged = try CLIRunner.run(["bundle", "inspect", "--json", bundle])
         let d = try #require(try JSONSerialization.jsonObject(with: Data(damaged.stdout.utf8)) as? [String: Any])
-        #expect(damaged.status == 0 && d["trails"] is NSNull && (d["trailsProblem"] as? String)?.contains("schema version 9") == true,
-                "\(damaged.stdout)\(damaged.stderr)")
+        #expect(
+            damaged.status == 0 && d["trails"] is NSNull && (d["trailsProblem"] as? String)?.contains("schema version 9") == true,
+            "\(damaged.stdout)\(damaged.stderr)")
         let damagedText = try CLIRunner.run(["bundle", "inspect", bundle])
         #expect(damagedText.status == 0 && damagedText.stdout.contains("trails: unreadable:"), "\(damagedText.stdout)")
     }
@@ -79,9 +82,11 @@ import TrailMapTestSupport
         let path = dir.file("plain.mbtiles")
         let image = RGBAImage(width: 256, height: 256, pixels: [UInt8](repeating: 200, count: 256 * 256 * 4))
         let tile = try #require(TileID(z: 3, x: 1, y: 3))
-        _ = try TestBundle.write([(tile: tile, data: try PNGEncoder.encode(image, options: .default))], to: path,
-                                 metadata: BundleMetadata(name: "plain", bounds: GeoBounds(west: -100, south: 30, east: -90, north: 40),
-                                                          minZoom: 3, maxZoom: 3))
+        _ = try TestBundle.write(
+            [(tile: tile, data: try PNGEncoder.encode(image, options: .default))], to: path,
+            metadata: BundleMetadata(
+                name: "plain", bounds: GeoBounds(west: -100, south: 30, east: -90, north: 40),
+                minZoom: 3, maxZoom: 3))
         let text = try CLIRunner.run(["bundle", "inspect", path])
         #expect(text.status == 0 && !text.stdout.contains("trails:"), "\(text.stdout)\(text.stderr)")
         let json = try CLIRunner.run(["bundle", "inspect", "--json", path])

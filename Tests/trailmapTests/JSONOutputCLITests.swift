@@ -7,8 +7,9 @@ import TrailMapTestSupport
 @Suite struct JSONOutputCLITests {
     @Test func buildAndVerifyPrintJSON() throws {
         let dir = TemporaryDirectory()
-        let png = try TestSources.write(in: dir, name: "j", width: 64, height: 64,
-                                        bounds: GeoBounds(west: 7, south: 46, east: 8, north: 47), color: TestSources.terrain)
+        let png = try TestSources.write(
+            in: dir, name: "j", width: 64, height: 64,
+            bounds: GeoBounds(west: 7, south: 46, east: 8, north: 47), color: TestSources.terrain)
         let tif = dir.file("j.tif")
         try GDALTools.translate(png, tif, ["-a_srs", "EPSG:4326"])
         let out = dir.file("j.mbtiles")

@@ -11,9 +11,10 @@ import TrailMapTestSupport
 @Suite(.serialized) struct LevelsOfDetailCLITests {
     static let layers = [
         BundleLayer(name: "quads-30", title: "30-minute maps", kind: .series, minzoom: 8, maxzoom: 11, sources: ["q30-a.tif", "q30-b.tif"]),
-        BundleLayer(name: "quads-7.5", title: "7.5-minute maps", kind: .series, minzoom: 12, maxzoom: 15,
-                    sources: (1...7).map { "q75-\($0).tif" }),
-        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 8, maxzoom: 15, sources: ["trails.tif"]),
+        BundleLayer(
+            name: "quads-7.5", title: "7.5-minute maps", kind: .series, minzoom: 12, maxzoom: 15,
+            sources: (1...7).map { "q75-\($0).tif" }),
+        BundleLayer(name: "trails", title: "Trails", kind: .overlay, minzoom: 8, maxzoom: 15, sources: ["trails.tif"])
     ]
     static let summary = "30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15; Trails overlay, zooms 8–15"
     static let invalid = #"[{"name": "quads-30"}]"#
@@ -29,8 +30,9 @@ import TrailMapTestSupport
         var meta = BundleMetadata(name: name, bounds: box, minZoom: 8, maxZoom: 15)
         meta.attribution = "test data"
         if let layers { meta.extra[BundleLayer.metadataKey] = layers }
-        return try TestBundle.write((8...15).map { z in (tile: WebMercator.tile(lon: -105.65, lat: 40.35, zoom: z), data: png) },
-                                    to: path, metadata: meta)
+        return try TestBundle.write(
+            (8...15).map { z in (tile: WebMercator.tile(lon: -105.65, lat: 40.35, zoom: z), data: png) },
+            to: path, metadata: meta)
     }
 
     @Test func inspectShowsTheLevels() throws {
@@ -40,11 +42,12 @@ import TrailMapTestSupport
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex(of: "levels of detail (lower first):"), "\(text.stdout)")
-        #expect(Array(lines[(start + 1)...(start + 3)]) == [
-            #"  quads-30   series   zooms 8-11   "30-minute maps"   sources: q30-a.tif, q30-b.tif"#,
-            #"  quads-7.5  series   zooms 12-15  "7.5-minute maps"  sources: q75-1.tif, q75-2.tif, q75-3.tif, q75-4.tif and 3 more"#,
-            #"  trails     overlay  zooms 8-15   "Trails"           sources: trails.tif"#,
-        ])
+        #expect(
+            Array(lines[(start + 1)...(start + 3)]) == [
+                #"  quads-30   series   zooms 8-11   "30-minute maps"   sources: q30-a.tif, q30-b.tif"#,
+                #"  quads-7.5  series   zooms 12-15  "7.5-minute maps"  sources: q75-1.tif, q75-2.tif, q75-3.tif, q75-4.tif and 3 more"#,
+                #"  trails     overlay  zooms 8-15   "Trails"           sources: trails.tif"#
+            ])
         #expect(!text.stdout.contains("trailmap:layers:"), "the raw value gives way to the section")
 
         let json = try CLIRunner.run(["bundle", "inspect", path, "--json"])
@@ -78,10 +81,13 @@ import TrailMapTestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["layers"] is NSNull && object["layersProblem"] as? String == Self.invalidReason)
 
-        let products = #"{"products": [{"productId": "quads", "title": "Quads", "category": "Parks", "price": {"amount": "1.99", "currency": "USD"}, "bundle": "quads.mbtiles"}]}"#
+        let products =
+            #"{"products": [{"productId": "quads", "title": "Quads", "category": "Parks", "price": {"amount": "1.99", "currency": "USD"}, "bundle": "quads.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
-        let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", dir.path,
-                                         "--catalog", dir.file("catalog.sqlite")])
+        let publish = try CLIRunner.run([
+            "catalog", "publish", "--products", dir.file("products.json"), "--tiles", dir.path,
+            "--catalog", dir.file("catalog.sqlite")
+        ])
         #expect(publish.status != 0, "\(publish.stdout)")
         #expect(publish.stderr.contains("bundle \(path): \(Self.invalidReason)"), "\(publish.stderr)")
     }
@@ -96,14 +102,24 @@ import TrailMapTestSupport
             let tiles = dir.file("tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
             try LevelsOfDetailCLITests.bundle(in: tiles, "quads", layers: BundleLayer.encode(layers))
-            let products = ["products": [["productId": "quads", "title": title, "category": "National Parks/Rocky Mountain",
-                                          "price": ["amount": "2.99", "currency": "USD"], "bundle": "quads.mbtiles"]]]
+            let products = [
+                "products": [
+                    [
+                        "productId": "quads", "title": title, "category": "National Parks/Rocky Mountain",
+                        "price": ["amount": "2.99", "currency": "USD"], "bundle": "quads.mbtiles"
+                    ]
+                ]
+            ]
             try JSONSerialization.data(withJSONObject: products).write(to: URL(fileURLWithPath: dir.file("products.json")))
-            let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
-                                             "--catalog", dir.file("catalog.sqlite")])
+            let publish = try CLIRunner.run([
+                "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
+                "--catalog", dir.file("catalog.sqlite")
+            ])
             guard publish.status == 0 else { throw Failure(description: "publish: \(publish.stderr)") }
-            let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--catalog", dir.file("catalog.sqlite"),
-                                                   "--port", "0", "--log-level", "error"])
+            let (p, out, _) = try CLIRunner.start([
+                "serve", "--tiles", tiles, "--catalog", dir.file("catalog.sqlite"),
+                "--port", "0", "--log-level", "error"
+            ])
             process = p
             let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
             guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
@@ -126,13 +142,15 @@ import TrailMapTestSupport
         let device = ["--server", store.url, "--state-dir", store.dir.file("state"), "--tiles", store.dir.file("device-tiles")]
         let show = try CLIRunner.run(["regions", "show", "quads"] + device)
         #expect(show.status == 0, "\(show.stderr)")
-        #expect(show.stdout.hasSuffix("""
-            Levels of detail:
-              30-minute maps, zooms 8–11
-              7.5-minute maps, zooms 12–15
-              Trails overlay, zooms 8–15
+        #expect(
+            show.stdout.hasSuffix(
+                """
+                Levels of detail:
+                  30-minute maps, zooms 8–11
+                  7.5-minute maps, zooms 12–15
+                  Trails overlay, zooms 8–15
 
-            """), "\(show.stdout)")
+                """), "\(show.stdout)")
 
         let json = try CLIRunner.run(["regions", "show", "quads", "--json"] + device)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
@@ -150,14 +168,17 @@ import TrailMapTestSupport
         var layers = Self.layers
         layers[2].title = #"<img src=x onerror="document.title='owned'">Trails"#
         let store = try Store(layers: layers)
-        let page = try CLIRunner.run([
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(store.dir.file("profile"))",
-            "--virtual-time-budget=8000", "--dump-dom", store.url + "/store#quads",
-        ], executable: chromium)
+        let page = try CLIRunner.run(
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(store.dir.file("profile"))",
+                "--virtual-time-budget=8000", "--dump-dom", store.url + "/store#quads"
+            ], executable: chromium)
         let dom = page.stdout
         #expect(dom.contains("<h1>Rocky Mountain quads</h1>"), "the product page opened: \(dom.suffix(3000))")
-        #expect(dom.contains(#"<p class="levels"><b>Levels of detail:</b> 30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15; "#
-            + #"&lt;img src=x onerror="document.title='owned'"&gt;Trails overlay, zooms 8–15</p>"#), "\(dom.suffix(3000))")
+        #expect(
+            dom.contains(
+                #"<p class="levels"><b>Levels of detail:</b> 30-minute maps, zooms 8–11; 7.5-minute maps, zooms 12–15; "#
+                    + #"&lt;img src=x onerror="document.title='owned'"&gt;Trails overlay, zooms 8–15</p>"#), "\(dom.suffix(3000))")
         #expect(!dom.contains("<img src=\"x\""), "bundle text is never markup")
     }
 }

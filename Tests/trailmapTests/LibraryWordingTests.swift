@@ -46,7 +46,9 @@ import Testing
             }
         }
         #expect(files > 20, "too few sources found under \(root.path)")
-        #expect(found.isEmpty, "library code names CLI flags or commands (word them in Sources/trailmap instead):\n\(found.joined(separator: "\n"))")
+        #expect(
+            found.isEmpty,
+            "library code names CLI flags or commands (word them in Sources/trailmap instead):\n\(found.joined(separator: "\n"))")
     }
 
     /// The scan itself finds a flag in a string and ignores comments.

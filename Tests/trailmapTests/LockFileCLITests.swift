@@ -14,8 +14,10 @@ import TrailMapTestSupport
 
         // Two installs at once, as two processes, into one state folder and one tiles folder.
         let starts = try [FreeAndPaidServer.paidId, FreeAndPaidServer.freeId].map { id in
-            try CLIRunner.start(["regions", "install", id, "--quiet", "--chunk-size", "4KB", "--server", phone.server,
-                                 "--state-dir", phone.state, "--tiles", phone.tiles])
+            try CLIRunner.start([
+                "regions", "install", id, "--quiet", "--chunk-size", "4KB", "--server", phone.server,
+                "--state-dir", phone.state, "--tiles", phone.tiles
+            ])
         }
         for (p, _, err) in starts {
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -24,10 +26,12 @@ import TrailMapTestSupport
         }
         let status = try phone.run(["regions", "status", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status.stdout)")
-        let ids = Set(((report["regions"] as? [[String: Any]]) ?? []).compactMap { ($0["region"] as? [String: Any])?["productId"] as? String })
+        let ids = Set(
+            ((report["regions"] as? [[String: Any]]) ?? []).compactMap { ($0["region"] as? [String: Any])?["productId"] as? String })
         #expect(ids == [FreeAndPaidServer.paidId, FreeAndPaidServer.freeId], "\(status.stdout)")
-        #expect(FreeAndPaidServer.lockFiles(phone.tiles).isEmpty && FreeAndPaidServer.lockFiles(phone.state).isEmpty,
-                "\(FreeAndPaidServer.lockFiles(phone.tiles)) \(FreeAndPaidServer.lockFiles(phone.state))")
+        #expect(
+            FreeAndPaidServer.lockFiles(phone.tiles).isEmpty && FreeAndPaidServer.lockFiles(phone.state).isEmpty,
+            "\(FreeAndPaidServer.lockFiles(phone.tiles)) \(FreeAndPaidServer.lockFiles(phone.state))")
 
         // Update with nothing to do, uninstall, then a restore on another device.
         #expect(try phone.run(["regions", "update"]).status == 0)

@@ -50,14 +50,17 @@ import Testing
         let saidWithJSON = Set(synopses.filter { $0.text.contains("--json") }.map(\.command))
         let missing = commands.filter { $0.value && !saidWithJSON.contains($0.key) }.keys.sorted()
         #expect(missing.isEmpty, "commands with --json whose synopsis in docs/ does not show it: \(missing)")
-        let wrong = synopses.filter { $0.text.contains("--json") && commands[$0.command] == false }.map { "\($0.page): trailmap \($0.text)" }
+        let wrong = synopses.filter { $0.text.contains("--json") && commands[$0.command] == false }.map {
+            "\($0.page): trailmap \($0.text)"
+        }
         #expect(wrong.isEmpty, "synopses showing --json for a command without it: \(wrong)")
     }
 
     /// The parser reads a continued synopsis and stops at the next command or code span.
     @Test func synopsesAreReadAsWritten() {
         let commands = ["regions": false, "regions list": true, "regions trails search": true, "serve": false]
-        let page = "trailmap regions trails search --near 1,2 \\\n  --radius-km 3\n    [--json]\nsee `trailmap regions list` and `--json` here\ntrailmap serve --tiles T/"
+        let page =
+            "trailmap regions trails search --near 1,2 \\\n  --radius-km 3\n    [--json]\nsee `trailmap regions list` and `--json` here\ntrailmap serve --tiles T/"
         let found = Self.synopses(in: page, commands: commands)
         #expect(found.map(\.command) == ["regions trails search", "regions list", "serve"])
         #expect(found[0].text.contains("--json") && !found[1].text.contains("--json"))

@@ -11,10 +11,13 @@ import TrailMapTestSupport
 
     /// A built bundle and its archive.
     func archive() throws -> (bundle: String, archive: String) {
-        let src = try TestSources.write(in: dir, name: "s", width: 240, height: 160,
-                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "s", width: 240, height: 160,
+            bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
         let bundle = dir.file("s.mbtiles")
-        #expect(try CLIRunner.run(["build", "--source", src, "--name", "S", "--minzoom", "2", "--maxzoom", "7", "--out", bundle, "--quiet"]).status == 0)
+        #expect(
+            try CLIRunner.run(["build", "--source", src, "--name", "S", "--minzoom", "2", "--maxzoom", "7", "--out", bundle, "--quiet"])
+                .status == 0)
         let archive = dir.file("s.pmtiles")
         #expect(try CLIRunner.run(["bundle", "export", bundle, "--pmtiles", archive]).status == 0)
         return (bundle, archive)
@@ -40,13 +43,17 @@ import TrailMapTestSupport
         let pm = p["pmtiles"] as? [String: Any] ?? [:]
         #expect(pm["addressedTiles"] as? Int == m["tiles"] as? Int && pm["headerAddressedTiles"] as? Int == m["tiles"] as? Int)
         #expect(pm["tileContents"] as? Int == m["storedImages"] as? Int && pm["clustered"] as? Bool == true)
-        #expect(pm["leafDirectories"] as? Int == 0 && pm["internalCompression"] as? String == "gzip" && pm["tileCompression"] as? String == "none")
+        #expect(
+            pm["leafDirectories"] as? Int == 0 && pm["internalCompression"] as? String == "gzip"
+                && pm["tileCompression"] as? String == "none")
         #expect((pm["tileEntries"] as? Int ?? 0) <= (pm["addressedTiles"] as? Int ?? 0) && (pm["problems"] as? [String]) == [])
 
         let text = try CLIRunner.run(["bundle", "inspect", archive])
         #expect(text.status == 0)
-        for part in ["PMTiles v3 archive", "tiles: png, 256 px", "name: S", "zoom levels:", "distinct contents", "addressed tiles", "clustered",
-                     "0 leaf directories", "directories gzip, tiles none", "sections: root directory"] {
+        for part in [
+            "PMTiles v3 archive", "tiles: png, 256 px", "name: S", "zoom levels:", "distinct contents", "addressed tiles", "clustered",
+            "0 leaf directories", "directories gzip, tiles none", "sections: root directory"
+        ] {
             #expect(text.stdout.contains(part), "\(part) in:\n\(text.stdout)")
         }
         // The zoom table is the bundle's.
@@ -79,19 +86,25 @@ import TrailMapTestSupport
             // A tile's bytes changed: it no longer decodes.
             ("tile", { try PMTilesSurgery.setByte($0, at: Int(h.tileDataOffset + entries[3].offset) + 20, 0xEE) }, "does not decode"),
             // The header's count no longer matches the directories.
-            ("count", { path in
-                var b = try PMTilesSurgery.bytes(path)
-                PMTilesSurgery.setU64(&b, 72, h.addressedTiles + 1)
-                try PMTilesSurgery.write(b, path)
-            }, "the header records \(h.addressedTiles + 1) addressed tiles"),
+            (
+                "count",
+                { path in
+                    var b = try PMTilesSurgery.bytes(path)
+                    PMTilesSurgery.setU64(&b, 72, h.addressedTiles + 1)
+                    try PMTilesSurgery.write(b, path)
+                }, "the header records \(h.addressedTiles + 1) addressed tiles"
+            ),
             // The first leaf replaced by a pointer to the second: reached twice, out of its range.
-            ("cycle", { path in
-                try PMTilesSurgery.splitIntoLeaves(path, parts: 2)
-                let second = try PMTilesSurgery.rootEntries(path)[1]
-                try PMTilesSurgery.editLeaf(path, rootIndex: 0) { leaf in
-                    leaf = [PMTilesFormat.Entry(tileID: leaf[0].tileID, offset: second.offset, length: second.length, runLength: 0)]
-                }
-            }, "is referenced twice"),
+            (
+                "cycle",
+                { path in
+                    try PMTilesSurgery.splitIntoLeaves(path, parts: 2)
+                    let second = try PMTilesSurgery.rootEntries(path)[1]
+                    try PMTilesSurgery.editLeaf(path, rootIndex: 0) { leaf in
+                        leaf = [PMTilesFormat.Entry(tileID: leaf[0].tileID, offset: second.offset, length: second.length, runLength: 0)]
+                    }
+                }, "is referenced twice"
+            )
         ]
         // An archive of type unknown is served, its tiles' formats read from their bytes: it verifies.
         let unknown = try damaged("unknown") { try PMTilesSurgery.setByte($0, at: 99, 0) }

@@ -17,14 +17,19 @@ import TrailMapTestSupport
         let links = Self.readme.matches(of: /\]\((docs\/[a-z0-9-]+\.md)\)/).map { String($0.1) }
         #expect(links.count >= 10, "the docs index: \(links)")
         for link in Set(links) {
-            #expect(FileManager.default.fileExists(atPath: ArchitectureDocTests.root.appendingPathComponent(link).path), "\(link) is linked but missing")
+            #expect(
+                FileManager.default.fileExists(atPath: ArchitectureDocTests.root.appendingPathComponent(link).path),
+                "\(link) is linked but missing")
         }
     }
 
     @Test func theThreeCommandsBuildServeAndOpenARegion() throws {
-        let block = try #require(Self.readme.components(separatedBy: "## By hand").dropFirst().first?
-            .components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first, "no 'By hand' block")
-        let commands = block.split(separator: "\n").map { String($0.split(separator: "#").first ?? "").trimmingCharacters(in: .whitespaces) }
+        let block = try #require(
+            Self.readme.components(separatedBy: "## By hand").dropFirst().first?
+                .components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first, "no 'By hand' block")
+        let commands = block.split(separator: "\n").map {
+            String($0.split(separator: "#").first ?? "").trimmingCharacters(in: .whitespaces)
+        }
         #expect(commands.count == 3, "\(commands)")
         let dir = TemporaryDirectory()
         let tiles = dir.file("Tiles")
@@ -35,7 +40,9 @@ import TrailMapTestSupport
         // 1. build, from the repository (the sample source), into the temporary Tiles folder.
         var build = words(commands[0])
         #expect(build.first == ".build/release/trailmap" && build.dropFirst().first == "build", "\(build)")
-        build = build.dropFirst().map { $0.hasPrefix("Tiles/my-") ? (tiles as NSString).appendingPathComponent(($0 as NSString).lastPathComponent) : $0 }
+        build = build.dropFirst().map {
+            $0.hasPrefix("Tiles/my-") ? (tiles as NSString).appendingPathComponent(($0 as NSString).lastPathComponent) : $0
+        }
         let built = try CLIRunner.run(build, cwd: ArchitectureDocTests.root.path)
         #expect(built.status == 0, "\(build): \(built.stderr)")
 
@@ -56,7 +63,8 @@ import TrailMapTestSupport
         let url = try #require(words(commands[2]).first { $0.hasPrefix("http://") }, "\(commands[2])")
         let path = String(url[try #require(url.range(of: #"/\?tileset="#, options: .regularExpression)).lowerBound...])
         let tileset = String(path.dropFirst("/?tileset=".count))
-        let page = try CLIRunner.run(["-sS", "-o", "/dev/null", "-w", "%{http_code}", base.trimmingCharacters(in: ["/"]) + path], executable: "/usr/bin/curl")
+        let page = try CLIRunner.run(
+            ["-sS", "-o", "/dev/null", "-w", "%{http_code}", base.trimmingCharacters(in: ["/"]) + path], executable: "/usr/bin/curl")
         #expect(page.stdout == "200", "\(path): \(page.stdout) \(page.stderr)")
         let tilejson = try CLIRunner.run(["-sS", base + "tiles/\(tileset).json"], executable: "/usr/bin/curl")
         #expect(tilejson.stdout.contains("\"minzoom\":3") || tilejson.stdout.contains("\"minzoom\": 3"), "\(tilejson.stdout.prefix(300))")

@@ -22,8 +22,9 @@ extension RegionPagesBrowserTests {
         usleep(500_000)
         try browser.wait("document.querySelectorAll('.card').length === 3", seconds: 8)
         try browser.wait(message, seconds: 5)
-        #expect(try browser.evaluate("sessionStorage.getItem('token') === null && document.getElementById('in') !== null") as? Bool == true,
-                "the token is forgotten and the page offers to log in")
+        #expect(
+            try browser.evaluate("sessionStorage.getItem('token') === null && document.getElementById('in') !== null") as? Bool == true,
+            "the token is forgotten and the page offers to log in")
         try Self.screenshot(browser, "store-bad-session")
 
         // The viewer on the paid region: its preview, the message, the sign-in form.

@@ -13,7 +13,8 @@ extension RegionPagesBrowserTests {
         // The published paid bundle, now served as an archive (the server reloads its folder every second).
         let tiles = c.dir.file("tiles")
         let bundle = (tiles as NSString).appendingPathComponent("peak.mbtiles")
-        let export = try CLIRunner.run(["bundle", "export", bundle, "--pmtiles", (tiles as NSString).appendingPathComponent("peak.pmtiles")])
+        let export = try CLIRunner.run(["bundle", "export", bundle, "--pmtiles", (tiles as NSString).appendingPathComponent("peak.pmtiles")]
+        )
         #expect(export.status == 0, "\(export.stderr)")
         try FileManager.default.removeItem(atPath: bundle)
         let browser = try DevToolsPipe(chromium: chromium, profile: c.dir.file("profile"))
@@ -27,18 +28,21 @@ extension RegionPagesBrowserTests {
         #expect(try browser.evaluate("document.getElementById('pmtiles').hidden") as? Bool == true, "no link that answers 401")
         #expect(try browser.evaluate("document.getElementById('nopmtiles').textContent") as? String == "PMTiles archive: for its buyers")
 
-        let bought = try browser.evaluate("""
-            (async () => {
-              const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'archive@example.com', password: 'correct-horse-battery'});
-              await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
-              const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
-              const h = {...j, Authorization: 'Bearer ' + s.token};
-              const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
-              return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
-            })()
-            """) as? Int
+        let bought =
+            try browser.evaluate(
+                """
+                (async () => {
+                  const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'archive@example.com', password: 'correct-horse-battery'});
+                  await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
+                  const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
+                  const h = {...j, Authorization: 'Bearer ' + s.token};
+                  const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
+                  return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
+                })()
+                """) as? Int
         #expect(bought == 201)
-        _ = try browser.evaluate("""
+        _ = try browser.evaluate(
+            """
             document.getElementById('email').value = 'archive@example.com';
             document.getElementById('pw').value = 'correct-horse-battery';
             document.getElementById('in').click()
@@ -47,7 +51,10 @@ extension RegionPagesBrowserTests {
         let href = try browser.evaluate("document.getElementById('pmtiles').href") as? String ?? ""
         #expect(href.contains("/tiles/peak.pmtiles?token="), "\(href)")
         // Following the link (as a PMTiles client would, by range) gets the archive, not a 401.
-        let status = try browser.evaluate("fetch(document.getElementById('pmtiles').href, {headers: {Range: 'bytes=0-6'}}).then(async r => r.status + ' ' + await r.text())") as? String
+        let status =
+            try browser.evaluate(
+                "fetch(document.getElementById('pmtiles').href, {headers: {Range: 'bytes=0-6'}}).then(async r => r.status + ' ' + await r.text())"
+            ) as? String
         #expect(status == "206 PMTiles", "\(status ?? "nil")")
     }
 }

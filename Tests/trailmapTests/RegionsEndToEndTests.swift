@@ -22,16 +22,22 @@ import TrailMapTestSupport
         init() throws {
             let tiles = dir.file("server-tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-            let src = try TestSources.write(in: dir, name: "co", width: 360, height: 240,
-                                            bounds: GeoBounds(west: -109, south: 37, east: -102, north: 41), color: TestSources.terrain)
+            let src = try TestSources.write(
+                in: dir, name: "co", width: 360, height: 240,
+                bounds: GeoBounds(west: -109, south: 37, east: -102, north: 41), color: TestSources.terrain)
             bundlePath = (tiles as NSString).appendingPathComponent("co.mbtiles")
-            let build = try CLIRunner.run(["build", "--source", src, "--name", "Test Colorado", "--minzoom", "3", "--maxzoom", "7",
-                                           "--out", bundlePath, "--quiet"])
+            let build = try CLIRunner.run([
+                "build", "--source", src, "--name", "Test Colorado", "--minzoom", "3", "--maxzoom", "7",
+                "--out", bundlePath, "--quiet"
+            ])
             guard build.status == 0 else { throw CommandError("build: \(build.stderr)") }
-            let products = #"{"products": [{"productId": "\#(RegionsEndToEndTests.id)", "title": "Test Colorado", "category": "States/Colorado", "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}"#
+            let products =
+                #"{"products": [{"productId": "\#(RegionsEndToEndTests.id)", "title": "Test Colorado", "category": "States/Colorado", "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}"#
             try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
             let catalog = dir.file("catalog.sqlite")
-            let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog])
+            let publish = try CLIRunner.run([
+                "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog
+            ])
             guard publish.status == 0 else { throw CommandError("publish: \(publish.stderr)") }
             (process, url) = try Self.serve(tiles: tiles, catalog: catalog, sandbox: dir.file("sandbox"))
         }
@@ -39,11 +45,16 @@ import TrailMapTestSupport
         /// Makes a sandbox store in `sandbox` and starts `trailmap serve` with it on a free port.
         /// - Returns: the server process and its URL (no trailing slash).
         /// `environment`: added to the server's.
-        static func serve(tiles: String, catalog: String, sandbox: String, environment: [String: String] = [:]) throws -> (Process, String) {
+        static func serve(tiles: String, catalog: String, sandbox: String, environment: [String: String] = [:]) throws -> (Process, String)
+        {
             let made = try CLIRunner.run(["store", "sandbox", "init", sandbox])
             guard made.status == 0 else { throw CommandError("sandbox: \(made.stderr)") }
-            let (p, out, _) = try CLIRunner.start(executable: CLIRunner.binary, ["serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", sandbox,
-                                                                                 "--port", "0", "--log-level", "error"], environment: environment)
+            let (p, out, _) = try CLIRunner.start(
+                executable: CLIRunner.binary,
+                [
+                    "serve", "--tiles", tiles, "--catalog", catalog, "--store-sandbox", sandbox,
+                    "--port", "0", "--log-level", "error"
+                ], environment: environment)
             let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
             guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
                 p.terminate()
@@ -88,8 +99,9 @@ import TrailMapTestSupport
 
         /// Runs with the debug binary's kill hook: SIGKILL once `bytes` are downloaded.
         func run(_ args: [String], killAfter bytes: Int) throws -> CLIRunner.Result {
-            try CLIRunner.run(["TRAILMAP_TEST_KILL_AFTER_BYTES=\(bytes)", CLIRunner.binary] + args
-                              + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"], executable: "/usr/bin/env")
+            try CLIRunner.run(
+                ["TRAILMAP_TEST_KILL_AFTER_BYTES=\(bytes)", CLIRunner.binary] + args
+                    + ["--server", server, "--state-dir", state, "--tiles", tiles, "--attempts", "2"], executable: "/usr/bin/env")
         }
 
         var bundle: String { (tiles as NSString).appendingPathComponent("co.mbtiles") }

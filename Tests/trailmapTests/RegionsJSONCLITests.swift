@@ -22,7 +22,8 @@ import TrailMapTestSupport
 
         let bought = try Self.object(try phone.run(["regions", "buy", Self.id, "--json"]))
         #expect(bought["productId"] as? String == Self.id && bought["result"] as? String == "purchased", "\(bought)")
-        #expect(!((bought["transactionId"] as? String) ?? "").isEmpty && (bought["price"] as? [String: Any])?["amount"] as? String == "2.99")
+        #expect(
+            !((bought["transactionId"] as? String) ?? "").isEmpty && (bought["price"] as? [String: Any])?["amount"] as? String == "2.99")
         let again = try Self.object(try phone.run(["regions", "buy", Self.id, "--json"]))
         #expect(again["result"] as? String == "already_owned" && again["transactionId"] == nil, "\(again)")
 
@@ -40,6 +41,8 @@ import TrailMapTestSupport
 
         // A failure is a message on stderr and exit 1, with nothing on stdout to parse.
         let missing = try phone.run(["regions", "install", "com.test.nothing", "--json"])
-        #expect(missing.status == 1 && missing.stdout.isEmpty && !missing.stderr.isEmpty, "\(missing.status) \(missing.stdout) \(missing.stderr)")
+        #expect(
+            missing.status == 1 && missing.stdout.isEmpty && !missing.stderr.isEmpty,
+            "\(missing.status) \(missing.stdout) \(missing.stderr)")
     }
 }

@@ -15,7 +15,9 @@ import TrailMapTestSupport
         let bounds = GeoBounds(west: -70.70, south: -34.00, east: -70.50, north: -33.80)
         let grid = TerrainFixtures.Grid(crs: "EPSG:4326", west: -70.70, north: -33.80, pixel: 0.0005, columns: 400, rows: 400)
         let dem = try! TerrainFixtures.dem(grid, at: dir.file("andes.tif")) { _, lat in 1000 + (lat + 34) * 10_000 }
-        try! TerrainFixtures.terrainBundle(from: dem, bounds: bounds, zoom: 12, encoding: .terrarium, to: (folder as NSString).appendingPathComponent("andes-terrain.mbtiles"))
+        try! TerrainFixtures.terrainBundle(
+            from: dem, bounds: bounds, zoom: 12, encoding: .terrarium,
+            to: (folder as NSString).appendingPathComponent("andes-terrain.mbtiles"))
         return folder
     }()
 
@@ -67,7 +69,7 @@ import TrailMapTestSupport
             (["--gpx", Self.dir.file("missing.gpx")], "cannot be read"),
             (["--trail", "0123456789abcdef"], "no installed region holds"),
             (["--line", "-33.95,-70.6;-33.93,-70.6", "--gpx", "x.gpx"], "exactly one"),
-            ([], "exactly one"),
+            ([], "exactly one")
         ]
         for (args, text) in cases {
             let r = try Self.run(args)

@@ -18,17 +18,23 @@ import TrailMapTestSupport
         init() throws {
             let tiles = dir.file("server-tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-            let png = try TestSources.write(in: dir, name: "syd", width: 120, height: 80,
-                                            bounds: GeoBounds(west: 150, south: -35, east: 152, north: -33), color: TestSources.terrain)
+            let png = try TestSources.write(
+                in: dir, name: "syd", width: 120, height: 80,
+                bounds: GeoBounds(west: 150, south: -35, east: 152, north: -33), color: TestSources.terrain)
             let tif = dir.file("syd.tif")
             try GDALTools.translate(png, tif, ["-a_srs", "EPSG:4326"])
-            let build = try CLIRunner.run(["build", "--source", tif, "--name", "Test Sydney", "--minzoom", "3", "--maxzoom", "6",
-                                           "--out", (tiles as NSString).appendingPathComponent("syd.mbtiles"), "--quiet"])
+            let build = try CLIRunner.run([
+                "build", "--source", tif, "--name", "Test Sydney", "--minzoom", "3", "--maxzoom", "6",
+                "--out", (tiles as NSString).appendingPathComponent("syd.mbtiles"), "--quiet"
+            ])
             guard build.status == 0 else { throw CommandError("build: \(build.stderr)") }
-            let products = #"{"products": [{"productId": "\#(RegionsRoughEdgesTests.paidId)", "title": "Test Sydney", "category": "NSW", "description": "test", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "syd.mbtiles"}]}"#
+            let products =
+                #"{"products": [{"productId": "\#(RegionsRoughEdgesTests.paidId)", "title": "Test Sydney", "category": "NSW", "description": "test", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "syd.mbtiles"}]}"#
             try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
             let catalog = dir.file("catalog.sqlite")
-            let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog])
+            let publish = try CLIRunner.run([
+                "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", catalog
+            ])
             guard publish.status == 0 else { throw CommandError("publish: \(publish.stderr)") }
             (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: catalog, sandbox: dir.file("sandbox"))
         }

@@ -12,8 +12,9 @@ import TrailMapTestSupport
         #expect(out.status == 1 && out.stderr.contains("account login --server"), "\(out.status) \(out.stderr)")
         #expect(try phone.run(["account", "register", "--email", "words@example.com", "--password", "correct-horse-battery"]).status == 0)
         let unowned = try phone.run(["regions", "install", FreeAndPaidServer.paidId])
-        #expect(unowned.status == 1 && unowned.stderr.contains("Buy it first with `trailmap regions buy \(FreeAndPaidServer.paidId)`"),
-                "\(unowned.stderr)")
+        #expect(
+            unowned.status == 1 && unowned.stderr.contains("Buy it first with `trailmap regions buy \(FreeAndPaidServer.paidId)`"),
+            "\(unowned.stderr)")
         let unknown = try phone.run(["regions", "install", "com.test.none"])
         #expect(unknown.status == 1 && unknown.stderr.contains("Run `trailmap regions list` to see the product ids"), "\(unknown.stderr)")
         let missing = try phone.run(["regions", "uninstall", FreeAndPaidServer.freeId])

@@ -11,14 +11,18 @@ import TrailMapTestSupport
     static let methods = ["near", "bilinear", "cubic", "cubicspline", "lanczos", "average", "mode"]
 
     func build(_ source: String, _ method: String, out: String) throws -> CLIRunner.Result {
-        try CLIRunner.run(["build", "--source", source, "--name", "R", "--minzoom", "8", "--maxzoom", "11", "--resampling", method,
-                           "--threads", "2", "--quiet", "--out", dir.file(out)])
+        try CLIRunner.run([
+            "build", "--source", source, "--name", "R", "--minzoom", "8", "--maxzoom", "11", "--resampling", method,
+            "--threads", "2", "--quiet", "--out", dir.file(out)
+        ])
     }
 
     @Test func everyMethodMakesItsOwnValidTiles() throws {
         // Hard edges and smooth areas, so that the methods part ways.
-        let png = try TestSources.write(in: dir, name: "map", width: 120, height: 100,
-                                        bounds: GeoBounds(west: -105.6, south: 39.6, east: -105.1, north: 40.0)) { c, r in
+        let png = try TestSources.write(
+            in: dir, name: "map", width: 120, height: 100,
+            bounds: GeoBounds(west: -105.6, south: 39.6, east: -105.1, north: 40.0)
+        ) { c, r in
             (c / 6 + r / 5) % 3 == 0 ? (200, 30, 30, 255) : TestSources.terrain(c, r)
         }
         let geographic = dir.file("map.tif"), utm = dir.file("map-utm.tif")
@@ -45,7 +49,9 @@ import TrailMapTestSupport
     }
 
     @Test func anotherValueIsAUsageErrorListingTheMethods() throws {
-        let r = try CLIRunner.run(["build", "--source", dir.file("none.tif"), "--name", "R", "--resampling", "sinc", "--out", dir.file("x.mbtiles")])
+        let r = try CLIRunner.run([
+            "build", "--source", dir.file("none.tif"), "--name", "R", "--resampling", "sinc", "--out", dir.file("x.mbtiles")
+        ])
         #expect(r.status == 64, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("--resampling") && r.stderr.contains("'sinc'"), "\(r.stderr)")
         for method in ["bilinear", "cubic", "cubicspline", "lanczos", "average", "mode"] {

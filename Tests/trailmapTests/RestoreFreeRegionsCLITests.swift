@@ -9,8 +9,9 @@ import TrailMapTestSupport
         let r = try device.run(["regions", "restore", "--json", "--quiet"])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let items = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], "\(r.stdout)")
-        return Dictionary(items.compactMap { i in (i["productId"] as? String).map { ($0, i["result"] as? String ?? "") } },
-                          uniquingKeysWith: { a, _ in a })
+        return Dictionary(
+            items.compactMap { i in (i["productId"] as? String).map { ($0, i["result"] as? String ?? "") } },
+            uniquingKeysWith: { a, _ in a })
     }
 
     @Test func restoreReinstallsTheFreeRegionsTheAccountInstalled() throws {

@@ -12,13 +12,14 @@ import TrailMapTestSupport
     static let sheets = [
         "a": GeoBounds(west: -110, south: 36, east: -106.3, north: 39.2),
         "b": GeoBounds(west: -106.3, south: 36, east: -102.2, north: 39.2),
-        "c": GeoBounds(west: -110, south: 39.2, east: -106.3, north: 41.7),
+        "c": GeoBounds(west: -110, south: 39.2, east: -106.3, north: 41.7)
     ]
 
     /// Writes sheet `name` as `folder/name.tif`; `patch` paints a red square into it (a corrected sheet).
     func sheet(_ name: String, in folder: String, patch: Bool = false, bounds: GeoBounds? = nil) throws {
         try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
-        let png = try TestSources.write(in: dir, name: "\(name)-\(folder)", width: 160, height: 120, bounds: bounds ?? Self.sheets[name]!) { c, r in
+        let png = try TestSources.write(in: dir, name: "\(name)-\(folder)", width: 160, height: 120, bounds: bounds ?? Self.sheets[name]!) {
+            c, r in
             if patch && (60..<100).contains(c) && (40..<70).contains(r) { return (255, 0, 0, 255) }
             return TestSources.terrain(c + Int(name.unicodeScalars.first!.value) * 7, r)
         }
@@ -26,9 +27,12 @@ import TrailMapTestSupport
     }
 
     func build(_ folder: String, out: String, update: String? = nil) throws -> CLIRunner.Result {
-        try CLIRunner.run(["build", "--source", dir.file(folder), "--name", "Series", "--minzoom", "3", "--maxzoom", "7",
-                           "--rounding", "nearest", "--threads", "2", "--out", dir.file(out)]
-                          + (update.map { ["--update", dir.file($0)] } ?? []))
+        try CLIRunner.run(
+            [
+                "build", "--source", dir.file(folder), "--name", "Series", "--minzoom", "3", "--maxzoom", "7",
+                "--rounding", "nearest", "--threads", "2", "--out", dir.file(out)
+            ]
+                + (update.map { ["--update", dir.file($0)] } ?? []))
     }
 
     /// "tiles: N re-rendered" of an update's summary.
@@ -50,8 +54,12 @@ import TrailMapTestSupport
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stdout.contains("0 added, 0 removed, 1 changed (b.tif), 2 moved with the same content"), "\(updated.stdout)")
         let b = Self.sheets["b"]!.mercator
-        let touching = (3...7).reduce(0) { sum, z in sum + TileRange(bounds: Self.sheets["b"]!, zoom: z).filter { $0.mercatorBounds.intersects(b) }.count }
-        #expect(reRendered(updated) == touching, "re-rendered \(String(describing: reRendered(updated))), tiles touching b \(touching): \(updated.stdout)")
+        let touching = (3...7).reduce(0) { sum, z in
+            sum + TileRange(bounds: Self.sheets["b"]!, zoom: z).filter { $0.mercatorBounds.intersects(b) }.count
+        }
+        #expect(
+            reRendered(updated) == touching,
+            "re-rendered \(String(describing: reRendered(updated))), tiles touching b \(touching): \(updated.stdout)")
 
         let fresh = try build("v2", out: "fresh.mbtiles")
         #expect(fresh.status == 0, "\(fresh.stderr)")
@@ -81,8 +89,10 @@ import TrailMapTestSupport
         try sheet("y", in: "geology", bounds: Self.sheets["b"]!)
         let other = try build("geology", out: "other.mbtiles", update: "v1.mbtiles")
         #expect(other.status == 1, "\(other.stdout)")
-        #expect(other.stderr.contains("its layer 1 is \"v1\", and layer 1 of this build (\"geology\", named after its first --source) is another one"),
-                "\(other.stderr)")
+        #expect(
+            other.stderr.contains(
+                "its layer 1 is \"v1\", and layer 1 of this build (\"geology\", named after its first --source) is another one"),
+            "\(other.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("other.mbtiles")))
     }
 }

@@ -35,7 +35,8 @@ import TrailMapTestSupport
 
     @Test func helpNamesTheDefaultOnce() throws {
         let r = try CLIRunner.run(["serve", "--help"])
-        let help = r.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let help = r.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ", omittingEmptySubsequences: true).joined(
+            separator: " ")
         let option = try #require(help.range(of: "--tile-loops"))
         let text = help[option.upperBound...].prefix(400)
         #expect(text.contains("0: off"), "\(text)")

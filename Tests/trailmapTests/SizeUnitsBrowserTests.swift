@@ -34,12 +34,16 @@ import TrailMapTestSupport
         defer { store.stop() }
         let caps = [1_310_720, 3_932_160, 66_816, 1_048_575, 4_089_446]
         var products: [[String: Any]] = [
-            ["productId": AreaCommandsTests.region, "title": "Test Colorado", "category": "States/Colorado",
-             "price": ["amount": "4.99", "currency": "USD"], "bundle": "co.mbtiles"],
+            [
+                "productId": AreaCommandsTests.region, "title": "Test Colorado", "category": "States/Colorado",
+                "price": ["amount": "4.99", "currency": "USD"], "bundle": "co.mbtiles"
+            ]
         ]
         for (i, cap) in caps.enumerated() {
-            products.append(["productId": "com.test.size\(i)", "title": "Cap \(cap)", "category": "Areas",
-                             "price": ["amount": "0.99", "currency": "USD"], "area": ["maxBytes": cap, "from": ["co.mbtiles"]]])
+            products.append([
+                "productId": "com.test.size\(i)", "title": "Cap \(cap)", "category": "Areas",
+                "price": ["amount": "0.99", "currency": "USD"], "area": ["maxBytes": cap, "from": ["co.mbtiles"]]
+            ])
         }
         try store.publish(products)
         let ids = [AreaCommandsTests.region] + caps.indices.map { "com.test.size\($0)" }
@@ -48,7 +52,8 @@ import TrailMapTestSupport
         let browser = try DevToolsPipe(chromium: chromium, profile: store.dir.file("profile"))
         try browser.open(store.url + "/store")
         try browser.wait("document.querySelectorAll('.card[data-id^=\"com.test.size\"]').length === \(caps.count)", seconds: 10)
-        let listed = try #require(try browser.evaluate("fetch('/api/v1/catalog').then(r => r.json()).then(c => c.products)") as? [[String: Any]])
+        let listed = try #require(
+            try browser.evaluate("fetch('/api/v1/catalog').then(r => r.json()).then(c => c.products)") as? [[String: Any]])
         var bytes: [String: Int] = [:]
         for p in listed {
             guard let id = p["productId"] as? String else { continue }
@@ -56,7 +61,8 @@ import TrailMapTestSupport
         }
 
         // The CLI's list.
-        let phone = RegionsEndToEndTests.Device(state: store.dir.file("phone/state"), tiles: store.dir.file("phone/Tiles"), server: store.url)
+        let phone = RegionsEndToEndTests.Device(
+            state: store.dir.file("phone/state"), tiles: store.dir.file("phone/Tiles"), server: store.url)
         #expect(try phone.run(["account", "register"] + AreaCommandsTests.login).status == 0)
         let list = try phone.run(["regions", "list"])
         #expect(list.status == 0, "\(list.stderr)")
@@ -65,8 +71,9 @@ import TrailMapTestSupport
             let line = list.stdout.split(separator: "\n").first { $0.hasPrefix(id + " ") }.map(String.init) ?? ""
             let card = try browser.evaluate("document.querySelector('.card[data-id=\"\(id)\"]').textContent") as? String ?? ""
             let cli = Self.firstSize(line), page = Self.firstSize(card)
-            #expect(cli == Self.expected(api) && page == Self.expected(api),
-                    "\(id), \(api) bytes: CLI \(cli ?? "none") (\(line)), page \(page ?? "none") (\(card)), expected \(Self.expected(api))")
+            #expect(
+                cli == Self.expected(api) && page == Self.expected(api),
+                "\(id), \(api) bytes: CLI \(cli ?? "none") (\(line)), page \(page ?? "none") (\(card)), expected \(Self.expected(api))")
         }
     }
 }

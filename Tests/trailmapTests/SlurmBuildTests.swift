@@ -19,9 +19,12 @@ import TrailMapTestSupport
         for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
             let west = -108 + x, north = 40 - y
             let path = folder + "/sheet_\(x)\(y).tif"
-            try GDALTools.translate(SlurmCluster.root + "/Tiles/sources/colorado.png", path,
-                                    ["-a_srs", "EPSG:4326", "-projwin", "\(west)", "\(north)", "\(west + 1)", "\(north - 1)",
-                                     "-outsize", "240", "240", "-r", "cubic", "-co", "TILED=YES"])
+            try GDALTools.translate(
+                SlurmCluster.root + "/Tiles/sources/colorado.png", path,
+                [
+                    "-a_srs", "EPSG:4326", "-projwin", "\(west)", "\(north)", "\(west + 1)", "\(north - 1)",
+                    "-outsize", "240", "240", "-r", "cubic", "-co", "TILED=YES"
+                ])
             out.append(path)
         }
         return out
@@ -71,7 +74,9 @@ import TrailMapTestSupport
         try await offThePool { try SlurmCluster.environment.get() }
     }
 
-    @Test(.enabled(if: SlurmCluster.installed || required, "Slurm is not installed (scripts/install-deps.sh slurmctld slurmd slurm-client munge)"))
+    @Test(
+        .enabled(
+            if: SlurmCluster.installed || required, "Slurm is not installed (scripts/install-deps.sh slurmctld slurmd slurm-client munge)"))
     func aCancelledShardIsResubmittedAndTheMergeEqualsOneBuild() async throws {
         let env = try await cluster()
         let src = dir.file("sheets")
@@ -82,8 +87,9 @@ import TrailMapTestSupport
         // debug binary's test hook), so the poll below sees shard 2 mid-run however loaded the
         // machine is (racing a running shard, it once finished between two looks); a resumed
         // attempt does not pause.
-        let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log,
-                                     environment: env.merging(["TRAILMAP_TEST_PAUSE_AFTER_UNITS": "1:20"]) { _, new in new })
+        let driver = try startDriver(
+            ["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log,
+            environment: env.merging(["TRAILMAP_TEST_PAUSE_AFTER_UNITS": "1:20"]) { _, new in new })
         // Shard 2 is cancelled once it has recorded a unit in its partial file (so it has one to resume).
         let partial = dir.file(".merged.parts/.part-2.mbtiles.building")
         var cancelled: String?
@@ -92,8 +98,10 @@ import TrailMapTestSupport
         var finishedFirst = false
         let deadline = Date().addingTimeInterval(90)
         while cancelled == nil && driver.isRunning && Date() < deadline {
-            let units = Int(output("sqlite3", ["-readonly", partial, "SELECT COUNT(*) FROM trailmap_units"])
-                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let units =
+                Int(
+                    output("sqlite3", ["-readonly", partial, "SELECT COUNT(*) FROM trailmap_units"])
+                        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             let running = output("squeue", ["-h", "-r", "-n", "trailmap-shards", "-t", "RUNNING", "-o", "%i"], environment: env)
                 .split(separator: "\n").first { $0.hasSuffix("_2") }
             if units >= 1, let job = running {
@@ -129,7 +137,9 @@ import TrailMapTestSupport
         #expect(differing.isEmpty, "\(differing.count) tiles differ, e.g. \(differing.prefix(3))")
     }
 
-    @Test(.enabled(if: SlurmCluster.installed || required, "Slurm is not installed (scripts/install-deps.sh slurmctld slurmd slurm-client munge)"))
+    @Test(
+        .enabled(
+            if: SlurmCluster.installed || required, "Slurm is not installed (scripts/install-deps.sh slurmctld slurmd slurm-client munge)"))
     func aCorruptSourceNamesTheShardsAndNothingIsMerged() async throws {
         let env = try await cluster()
         let src = dir.file("sheets")
@@ -138,8 +148,11 @@ import TrailMapTestSupport
         let bytes = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
         try bytes.prefix(3000).write(to: URL(fileURLWithPath: paths[1]))
         let merged = dir.file("bad.mbtiles"), log = dir.file("driver.log")
-        let driver = try startDriver(["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--",
-                                      "--source", src, "--name", "Bad", "--minzoom", "5", "--maxzoom", "9"], log: log, environment: env)
+        let driver = try startDriver(
+            [
+                "--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--",
+                "--source", src, "--name", "Bad", "--minzoom", "5", "--maxzoom", "9"
+            ], log: log, environment: env)
         let finished = try await wait(driver, seconds: 90)
         let said = try String(contentsOfFile: log, encoding: .utf8)
         #expect(finished && driver.terminationStatus == 1, "\(said)")

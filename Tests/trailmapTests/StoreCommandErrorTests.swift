@@ -14,10 +14,14 @@ import TrailMapTestSupport
             (["serve", "--tiles", dir.path, "--area-quote-space", "lots"], "area-quote-space"),
             (["serve", "--tiles", dir.path, "--request-timeout", "0"], "--request-timeout must be in (0, 3600]"),
             (["serve", "--tiles", dir.path, "--idle-timeout=-5"], "--idle-timeout must be in (0, 86400]"),
-            (["catalog", "publish", "--products", dir.file("missing.json"), "--tiles", dir.path,
-              "--catalog", dir.file("c.sqlite")], "missing.json"),
+            (
+                [
+                    "catalog", "publish", "--products", dir.file("missing.json"), "--tiles", dir.path,
+                    "--catalog", dir.file("c.sqlite")
+                ], "missing.json"
+            ),
             (["catalog", "list", "--catalog", dir.file("none.sqlite")], "catalog publish"),
-            (["catalog", "revoke-tile-tokens", "--catalog", dir.file("none.sqlite")], "catalog publish"),
+            (["catalog", "revoke-tile-tokens", "--catalog", dir.file("none.sqlite")], "catalog publish")
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(args)
@@ -31,8 +35,10 @@ import TrailMapTestSupport
     // Hardening finding 6 (docs/notes/hardening.md).
     @Test func sandboxAndRealRootAreRefusedTogether() throws {
         let dir = TemporaryDirectory()
-        let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--store-sandbox", dir.file("sandbox"),
-                                   "--store-root-cert", dir.file("root.pem"), "--store-bundle-id", "com.example.app"])
+        let r = try CLIRunner.run([
+            "serve", "--tiles", dir.path, "--store-sandbox", dir.file("sandbox"),
+            "--store-root-cert", dir.file("root.pem"), "--store-bundle-id", "com.example.app"
+        ])
         #expect(r.status != 0 && r.stderr.contains("--store-sandbox and --store-root-cert exclude each other"), "\(r.stderr)")
     }
 
@@ -42,7 +48,8 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let r = try CLIRunner.run(["serve", "--tiles", dir.path, "--admin-token", "hunter2"])
         #expect(r.status != 0 && r.stderr.contains("at least 24 characters"), "\(r.stderr)")
-        let e = try CLIRunner.run(["TRAILMAP_ADMIN_TOKEN=short", CLIRunner.binary, "serve", "--tiles", dir.path], executable: "/usr/bin/env")
+        let e = try CLIRunner.run(
+            ["TRAILMAP_ADMIN_TOKEN=short", CLIRunner.binary, "serve", "--tiles", dir.path], executable: "/usr/bin/env")
         #expect(e.status != 0 && e.stderr.contains("at least 24 characters"), "\(e.stderr)")
     }
 }

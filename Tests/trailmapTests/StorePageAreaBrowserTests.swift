@@ -16,7 +16,8 @@ import TrailMapTestSupport
         try browser.wait("window.L && document.getElementById('reg') && document.querySelector('.card')")
 
         // Register (and log in) through the page's own form.
-        _ = try browser.evaluate("""
+        _ = try browser.evaluate(
+            """
             document.getElementById('email').value = 'walker@example.com';
             document.getElementById('pw').value = 'correct-horse-battery';
             document.getElementById('reg').click()
@@ -36,9 +37,11 @@ import TrailMapTestSupport
         try RegionPagesBrowserTests.screenshot(browser, "store-area-preview")
 
         // A click in the middle of the map picks the center.
-        let rect = try #require(try browser.evaluate("""
-            (() => { const r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()
-            """) as? [Double])
+        let rect = try #require(
+            try browser.evaluate(
+                """
+                (() => { const r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()
+                """) as? [Double])
         try browser.click(x: rect[0], y: rect[1])
         try browser.wait("document.getElementById('center').textContent.startsWith('Center: ')")
         let center = try #require(try browser.evaluate("[area.center.lat, area.center.lng]") as? [Double])
@@ -52,8 +55,10 @@ import TrailMapTestSupport
         let bounds = try #require(q["bounds"] as? [Double])
         #expect(bounds[0] < center[1] && center[1] < bounds[2] && bounds[1] < center[0] && center[0] < bounds[3], "\(bounds) \(center)")
         let shown = try #require(try browser.evaluate("document.getElementById('quote').textContent") as? String)
-        #expect(shown.contains("(\(size) bytes, ") && shown.contains("Zooms: 3–9") && shown.contains("0.99 USD") && shown.contains("Buy before"),
-                "\(shown)")
+        #expect(
+            shown.contains("(\(size) bytes, ") && shown.contains("Zooms: 3–9") && shown.contains("0.99 USD")
+                && shown.contains("Buy before"),
+            "\(shown)")
         #expect(try browser.evaluate("document.getElementById('quote').dataset.quote") as? String == quoteId)
 
         // Buy: a sandbox Consumable, then POST /areas; the page shows the area's id.

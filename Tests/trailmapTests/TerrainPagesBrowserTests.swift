@@ -21,33 +21,39 @@ import TrailMapTestSupport
             for _ in 0..<100 { grid += (0..<100).map { String(2000 + 3 * $0) }.joined(separator: " ") + "\n" }
             try grid.write(toFile: dir.file("dem.asc"), atomically: true, encoding: .utf8)
             let dem = dir.file("dem.tif")
-            let made = try CLIRunner.run(["-q", "-a_srs", "EPSG:32613", "-ot", "Int16", dir.file("dem.asc"), dem], executable: "/usr/bin/gdal_translate")
+            let made = try CLIRunner.run(
+                ["-q", "-a_srs", "EPSG:32613", "-ot", "Int16", dir.file("dem.asc"), dem], executable: "/usr/bin/gdal_translate")
             guard made.status == 0 else { throw DevToolsPipe.Failure("gdal_translate: \(made.stderr)") }
             // UTM 13N 450500 E and 452500 E at 4421500 N (gdaltransform), and the middle between.
             try """
-                {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Ramp Trail","highway":"path","osm_id":"1"},
-                 "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}},
-                 {"type":"Feature","properties":{"name":"Far Trail","highway":"path","osm_id":"2"},
-                 "geometry":{"type":"LineString","coordinates":[[-105.45,39.90],[-105.44,39.905]]}}]}
-                """.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
-            let world = try TestSources.write(in: dir, name: "world", width: 240, height: 160,
-                                              bounds: GeoBounds(west: -120, south: 30, east: -90, north: 50), color: TestSources.terrain)
-            let park = try TestSources.write(in: dir, name: "park", width: 200, height: 200,
-                                             bounds: GeoBounds(west: -105.60, south: 39.92, east: -105.53, north: 39.97), color: TestSources.terrain)
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Ramp Trail","highway":"path","osm_id":"1"},
+             "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}},
+             {"type":"Feature","properties":{"name":"Far Trail","highway":"path","osm_id":"2"},
+             "geometry":{"type":"LineString","coordinates":[[-105.45,39.90],[-105.44,39.905]]}}]}
+            """.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
+            let world = try TestSources.write(
+                in: dir, name: "world", width: 240, height: 160,
+                bounds: GeoBounds(west: -120, south: 30, east: -90, north: 50), color: TestSources.terrain)
+            let park = try TestSources.write(
+                in: dir, name: "park", width: 200, height: 200,
+                bounds: GeoBounds(west: -105.60, south: 39.92, east: -105.53, north: 39.97), color: TestSources.terrain)
             let zooms = ["--minzoom", "11", "--maxzoom", "12"]
             let builds: [(String, [String])] = [
                 ("world", ["--source", world, "--name", "World", "--minzoom", "2", "--maxzoom", "5"]),
                 ("park", ["--source", park, "--name", "Park"] + zooms),
                 ("hs", ["--dem", dem, "--hillshade", "--name", "Shaded relief"] + zooms),
                 ("elev", ["--dem", dem, "--format", "terrarium", "--name", "Elevation"] + zooms),
-                ("ramp", ["--trails", dir.file("ramp.geojson"), "--trails-preset", "osm", "--name", "Ramp trails"] + zooms),
+                ("ramp", ["--trails", dir.file("ramp.geojson"), "--trails-preset", "osm", "--name", "Ramp trails"] + zooms)
             ]
             for (id, args) in builds {
-                let r = try CLIRunner.run(["build"] + args + ["--out", (tiles as NSString).appendingPathComponent("\(id).mbtiles"), "--quiet"])
+                let r = try CLIRunner.run(
+                    ["build"] + args + ["--out", (tiles as NSString).appendingPathComponent("\(id).mbtiles"), "--quiet"])
                 guard r.status == 0 else { throw DevToolsPipe.Failure("build \(id): \(r.stderr)") }
             }
-            let export = try CLIRunner.run(["bundle", "export", (tiles as NSString).appendingPathComponent("park.mbtiles"),
-                                            "--pmtiles", (tiles as NSString).appendingPathComponent("archive.pmtiles")])
+            let export = try CLIRunner.run([
+                "bundle", "export", (tiles as NSString).appendingPathComponent("park.mbtiles"),
+                "--pmtiles", (tiles as NSString).appendingPathComponent("archive.pmtiles")
+            ])
             guard export.status == 0 else { throw DevToolsPipe.Failure("export: \(export.stderr)") }
         }
 
@@ -66,16 +72,23 @@ import TrailMapTestSupport
     /// The folder published as free products (`test.ID`) and served with a sandbox store.
     static func store(_ f: Folder) throws -> (Process, String) {
         let ids = ["world", "park", "hs", "elev", "ramp"]
-        let products = ids.map { #"{"productId": "test.\#($0)", "title": "\#($0)", "category": "Terrain", "price": {"amount": "0", "currency": "USD"}, "bundle": "\#($0).mbtiles"}"# }
-        try (#"{"products": ["# + products.joined(separator: ", ") + "]}").write(toFile: f.dir.file("products.json"), atomically: false, encoding: .utf8)
-        let publish = try CLIRunner.run(["catalog", "publish", "--products", f.dir.file("products.json"), "--tiles", f.tiles, "--catalog", f.dir.file("catalog.sqlite")])
+        let products = ids.map {
+            #"{"productId": "test.\#($0)", "title": "\#($0)", "category": "Terrain", "price": {"amount": "0", "currency": "USD"}, "bundle": "\#($0).mbtiles"}"#
+        }
+        try (#"{"products": ["# + products.joined(separator: ", ") + "]}").write(
+            toFile: f.dir.file("products.json"), atomically: false, encoding: .utf8)
+        let publish = try CLIRunner.run([
+            "catalog", "publish", "--products", f.dir.file("products.json"), "--tiles", f.tiles, "--catalog", f.dir.file("catalog.sqlite")
+        ])
         guard publish.status == 0 else { throw DevToolsPipe.Failure("publish: \(publish.stderr)") }
-        return try RegionsEndToEndTests.StoreServer.serve(tiles: f.tiles, catalog: f.dir.file("catalog.sqlite"), sandbox: f.dir.file("sandbox"))
+        return try RegionsEndToEndTests.StoreServer.serve(
+            tiles: f.tiles, catalog: f.dir.file("catalog.sqlite"), sandbox: f.dir.file("sandbox"))
     }
 
     /// What the viewer's trails panel shows and what its store requests answered, for a failure's message.
     static func trailsPanel(_ browser: DevToolsPipe) -> String {
-        let state = try? browser.evaluate("""
+        let state = try? browser.evaluate(
+            """
             JSON.stringify({hidden: document.getElementById('trails').hidden, found: document.getElementById('found').textContent,
               requests: performance.getEntriesByType('resource').filter(e => e.name.includes('/api/'))
                 .map(e => e.name.replace(location.origin, '') + ' ' + e.responseStatus + ' after ' + Math.round(e.startTime) + ' ms')})
@@ -103,27 +116,40 @@ import TrailMapTestSupport
 
         // `GET /tiles` classes every tileset; the base map is a region, never the relief or the terrain data.
         let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(string: url + "/tiles")!)) as? [String: Any]
-        let classes = Dictionary(uniqueKeysWithValues: (list?["tilesets"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["layer"] as? String ?? "") })
-        #expect(classes == ["world": "base", "park": "region", "archive": "region", "hs": "hillshade", "elev": "terrain", "ramp": "trails"], "\(classes)")
+        let classes = Dictionary(
+            uniqueKeysWithValues: (list?["tilesets"] as? [[String: Any]] ?? []).map {
+                ($0["id"] as? String ?? "", $0["layer"] as? String ?? "")
+            })
+        #expect(
+            classes == ["world": "base", "park": "region", "archive": "region", "hs": "hillshade", "elev": "terrain", "ramp": "trails"],
+            "\(classes)")
         #expect(list?["base"] as? String == "world")
 
         let browser = try DevToolsPipe(chromium: chromium, profile: f.dir.file("profile"))
         try browser.open(url + "/?tileset=park")
         try browser.wait(RegionPagesBrowserTests.loadedTile("park"), seconds: 8)
-        let overlays = try browser.evaluate("[...document.querySelectorAll('.leaflet-control-layers-overlays [data-layer]')].map(e => [e.dataset.layer, e.textContent])") as? [[String]] ?? []
+        let overlays =
+            try browser.evaluate(
+                "[...document.querySelectorAll('.leaflet-control-layers-overlays [data-layer]')].map(e => [e.dataset.layer, e.textContent])"
+            ) as? [[String]] ?? []
         #expect(overlays.contains(["hillshade", "Hillshade: Shaded relief"]), "\(overlays)")
         #expect(overlays.contains(["trails", "Trails: Ramp trails"]) && overlays.contains(["region", "Park"]), "\(overlays)")
-        #expect(!overlays.contains { $0[0] == "terrain" || $0[1].contains("Elevation") }, "terrain data is not a picture layer: \(overlays)")
+        #expect(
+            !overlays.contains { $0[0] == "terrain" || $0[1].contains("Elevation") }, "terrain data is not a picture layer: \(overlays)")
         let base = try browser.evaluate("document.querySelector('.leaflet-control-layers-base [data-layer=base]').textContent") as? String
         #expect(base == "Base map: World")
 
         // Turned on, the hillshade lies over the region with an opacity.
-        _ = try browser.evaluate("[...document.querySelectorAll('.leaflet-control-layers-overlays label')].find(l => l.querySelector('[data-layer=hillshade]')).querySelector('input').click(); 0")
+        _ = try browser.evaluate(
+            "[...document.querySelectorAll('.leaflet-control-layers-overlays label')].find(l => l.querySelector('[data-layer=hillshade]')).querySelector('input').click(); 0"
+        )
         try browser.wait(RegionPagesBrowserTests.loadedTile("hs"), seconds: 8)
-        let pane = try #require(try browser.evaluate("""
-            (() => { const h = document.querySelector('.layer-hillshade'), r = document.querySelector('.layer-region');
-              return [Number(getComputedStyle(h).opacity), Number(h.style.zIndex), Number(r.style.zIndex)]; })()
-            """) as? [Double])
+        let pane = try #require(
+            try browser.evaluate(
+                """
+                (() => { const h = document.querySelector('.layer-hillshade'), r = document.querySelector('.layer-region');
+                  return [Number(getComputedStyle(h).opacity), Number(h.style.zIndex), Number(r.style.zIndex)]; })()
+                """) as? [Double])
         #expect(pane[0] > 0 && pane[0] < 1 && pane[1] > pane[2], "hillshade opacity and z-index over the region: \(pane)")
         try RegionPagesBrowserTests.screenshot(browser, "viewer-hillshade-overlay")
 
@@ -135,8 +161,10 @@ import TrailMapTestSupport
         let terrainFetched = try browser.evaluate(Self.fetched("elev")) as? [String] ?? ["?"]
         #expect(terrainFetched.isEmpty, "terrain tiles asked for: \(terrainFetched.prefix(3))")
         #expect(try browser.evaluate("document.querySelectorAll('img[src*=\"/tiles/elev/\"]').length") as? Int == 0)
-        #expect(try browser.evaluate("document.querySelector('path.leaflet-interactive, .leaflet-overlay-pane path') !== null") as? Bool == true,
-                "the terrain's coverage is outlined")
+        #expect(
+            try browser.evaluate("document.querySelector('path.leaflet-interactive, .leaflet-overlay-pane path') !== null") as? Bool
+                == true,
+            "the terrain's coverage is outlined")
         try RegionPagesBrowserTests.screenshot(browser, "viewer-terrain-data")
     }
 
@@ -163,13 +191,15 @@ import TrailMapTestSupport
 
         // The archive: its TileJSON, the WMTS capabilities, the .pmtiles file itself (whole and by range).
         try browser.open(url + "/?tileset=archive")
-        try browser.wait("document.getElementById('status') && document.getElementById('status').textContent.startsWith('Park')", seconds: 8)
+        try browser.wait(
+            "document.getElementById('status') && document.getElementById('status').textContent.startsWith('Park')", seconds: 8)
         try browser.wait("!document.getElementById('pmtiles').hidden", seconds: 5)
         let a = try #require(try browser.evaluate(links) as? [String: Any])
         let tilejson = a["tilejson"] as? [Any], wmts = a["wmts"] as? [Any], pmtiles = a["pmtiles"] as? [Any]
         #expect(tilejson?[0] as? String == "/tiles/archive.json" && tilejson?[1] as? Int == 200, "\(a)")
         #expect(wmts?[0] as? String == "/wmts/1.0.0/WMTSCapabilities.xml" && wmts?[1] as? Int == 200, "\(a)")
-        #expect(pmtiles?[0] as? String == "/tiles/archive.pmtiles" && pmtiles?[1] as? Int == 200 && pmtiles?[3] as? String == "PMTiles", "\(a)")
+        #expect(
+            pmtiles?[0] as? String == "/tiles/archive.pmtiles" && pmtiles?[1] as? Int == 200 && pmtiles?[3] as? String == "PMTiles", "\(a)")
         #expect(pmtiles?[2] as? String == "application/vnd.pmtiles")
         let size = try FileManager.default.attributesOfItem(atPath: f.tiles + "/archive.pmtiles")[.size] as? Int ?? 0
         #expect(a["range"] as? [AnyHashable] == [206, "bytes 0-126/\(size)", 127], "\(a["range"] ?? "")")
@@ -182,7 +212,8 @@ import TrailMapTestSupport
         let b = try #require(try browser.evaluate(links) as? [String: Any])
         #expect(b["pmtiles"] is NSNull && (b["tilejson"] as? [Any])?[1] as? Int == 200, "\(b)")
         #expect(try browser.evaluate("document.getElementById('nopmtiles').hidden") as? Bool == false)
-        let missing = try browser.evaluate("fetch('/tiles/park.pmtiles').then(async r => [r.status, (await r.json()).error.code])") as? [AnyHashable]
+        let missing =
+            try browser.evaluate("fetch('/tiles/park.pmtiles').then(async r => [r.status, (await r.json()).error.code])") as? [AnyHashable]
         #expect(missing == [404, "no_archive"])
     }
 
@@ -195,13 +226,15 @@ import TrailMapTestSupport
         let browser = try DevToolsPipe(chromium: chromium, profile: f.dir.file("profile"))
         // The chart's figures and the API's, for the trail `id`.
         func compare(_ id: String) throws -> [String: Any] {
-            try #require(try browser.evaluate("""
-                (async () => { const api = await (await fetch('/api/v1/trails/\(id)/profile')).json();
-                  const box = document.getElementById('profile'), a = box.querySelector('.ascent');
-                  return {api: api.ascentM, shown: Number(a.dataset.value), text: a.textContent,
-                          points: (box.querySelector('svg path.profile-line').getAttribute('d').match(/[ML]/g) || []).length,
-                          samples: api.samples.length, labels: [...box.querySelectorAll('svg text')].map(t => t.textContent)}; })()
-                """) as? [String: Any])
+            try #require(
+                try browser.evaluate(
+                    """
+                    (async () => { const api = await (await fetch('/api/v1/trails/\(id)/profile')).json();
+                      const box = document.getElementById('profile'), a = box.querySelector('.ascent');
+                      return {api: api.ascentM, shown: Number(a.dataset.value), text: a.textContent,
+                              points: (box.querySelector('svg path.profile-line').getAttribute('d').match(/[ML]/g) || []).length,
+                              samples: api.samples.length, labels: [...box.querySelectorAll('svg text')].map(t => t.textContent)}; })()
+                    """) as? [String: Any])
         }
 
         // The viewer: a trail search, the result's Profile button, the chart.
@@ -218,7 +251,9 @@ import TrailMapTestSupport
         #expect(v["shown"] as? Double == ascent && v["text"] as? String == "Ascent \(Int(ascent.rounded())) m", "\(v)")
         #expect(v["points"] as? Int == v["samples"] as? Int, "one point a sample: \(v)")
         let labels = v["labels"] as? [String] ?? []
-        #expect(labels.contains("distance") && labels.contains("elevation") && labels.contains { $0.hasSuffix(" km") } && labels.contains { $0.hasSuffix(" m") }, "\(labels)")
+        #expect(
+            labels.contains("distance") && labels.contains("elevation") && labels.contains { $0.hasSuffix(" km") }
+                && labels.contains { $0.hasSuffix(" m") }, "\(labels)")
         #expect((try browser.evaluate("document.querySelector('#profile .grade').textContent") as? String ?? "").hasPrefix("Max grade 1"))
         try RegionPagesBrowserTests.screenshot(browser, "viewer-trail-profile")
 
@@ -238,7 +273,8 @@ import TrailMapTestSupport
         // The store: the trails product's page names its longest trail; a click draws the same chart.
         try browser.open(url + "/store#test.ramp")
         try browser.wait("document.querySelector('#detail a.trail-profile')", seconds: 30)
-        _ = try browser.evaluate("[...document.querySelectorAll('#detail a.trail-profile')].find(a => a.textContent === 'Ramp Trail').click(); 0")
+        _ = try browser.evaluate(
+            "[...document.querySelectorAll('#detail a.trail-profile')].find(a => a.textContent === 'Ramp Trail').click(); 0")
         try browser.wait("document.querySelector('#profile svg path.profile-line')", seconds: 8)
         let s = try compare(trail)
         #expect(s["shown"] as? Double == ascent && s["text"] as? String == "Ascent \(Int(ascent.rounded())) m", "\(s)")

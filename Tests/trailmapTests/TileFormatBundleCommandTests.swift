@@ -11,8 +11,10 @@ import TrailMapTestSupport
     let dir = TemporaryDirectory()
 
     /// `NAME.mbtiles` in the test's folder (see `TestBundle.variant`).
-    func bundle(_ name: String, _ variant: TileVariant, replace: [TileID: [UInt8]] = [:],
-                metadata: [String: String] = [:]) throws -> (path: String, tiles: [TileID: [UInt8]]) {
+    func bundle(
+        _ name: String, _ variant: TileVariant, replace: [TileID: [UInt8]] = [:],
+        metadata: [String: String] = [:]
+    ) throws -> (path: String, tiles: [TileID: [UInt8]]) {
         let path = dir.file("\(name).mbtiles")
         return (path, try TestBundle.variant(variant, to: path, replace: replace, metadata: metadata))
     }
@@ -41,8 +43,9 @@ import TrailMapTestSupport
         let t = VariantTiles.opaqueTile
         let (path, _) = try bundle("size", variant, replace: [t: try variant.encoding.encode(VariantTiles.image(t, size: other))])
         let r = try CLIRunner.run(["bundle", "verify", path])
-        #expect(r.status == 1 && r.stderr.contains("tile \(t): is \(other)x\(other) px, but the bundle's tiles are \(variant.tileSize) px"),
-                "\(r.stderr)")
+        #expect(
+            r.status == 1 && r.stderr.contains("tile \(t): is \(other)x\(other) px, but the bundle's tiles are \(variant.tileSize) px"),
+            "\(r.stderr)")
     }
 
     @Test func verifyReportsAnUnknownFormatAndAcceptsJpeg() throws {
@@ -62,7 +65,9 @@ import TrailMapTestSupport
     func inspectShowsFormatAndTileSize(variant: TileVariant) throws {
         let (path, _) = try bundle("i", variant)
         let text = try CLIRunner.run(["bundle", "inspect", path])
-        #expect(text.status == 0 && text.stdout.contains("tiles: \(variant.format.rawValue), \(variant.tileSize) px"), "\(text.stdout.prefix(300))")
+        #expect(
+            text.status == 0 && text.stdout.contains("tiles: \(variant.format.rawValue), \(variant.tileSize) px"),
+            "\(text.stdout.prefix(300))")
         #expect(text.stdout.contains("PNG where a tile has transparency") == (variant.format == .jpg))
         let json = try CLIRunner.run(["bundle", "inspect", path, "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
@@ -73,7 +78,8 @@ import TrailMapTestSupport
     @Test func inspectShowsABadTileSizeAsUnknown() throws {
         let (path, _) = try bundle("bad-size", .png, metadata: ["trailmap:tilesize": "300"])
         let text = try CLIRunner.run(["bundle", "inspect", path])
-        #expect(text.status == 0 && text.stdout.contains("tiles: png, size unknown (trailmap:tilesize \"300\")"), "\(text.stdout.prefix(300))")
+        #expect(
+            text.status == 0 && text.stdout.contains("tiles: png, size unknown (trailmap:tilesize \"300\")"), "\(text.stdout.prefix(300))")
         let json = try CLIRunner.run(["bundle", "inspect", path, "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["tileSize"] is NSNull, "\(String(describing: object?["tileSize"]))")
@@ -88,7 +94,8 @@ import TrailMapTestSupport
         let r = try CLIRunner.run(["bundle", "export", path, "--dir", out])
         let ext = variant.format.fileExtension
         #expect(r.status == 0 && r.stdout.contains("as {z}/{x}/{y}.\(ext)"), "\(r.stdout) \(r.stderr)")
-        let files = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.split(separator: "/").count == 3 } ?? []
+        let files =
+            FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.split(separator: "/").count == 3 } ?? []
         #expect(Set(files) == Set(tiles.keys.map { "\($0.z)/\($0.x)/\($0.y).\(ext)" }))
         let edge = VariantTiles.edgeTile
         let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(edge.z)/\(edge.x)/\(edge.y).\(ext)"))

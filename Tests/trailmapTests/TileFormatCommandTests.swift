@@ -13,8 +13,10 @@ import TrailMapTestSupport
     @Test func formatFlagsBuildAndBadCombinationsAreRefused() throws {
         let src = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
         let base = ["build", "--source", src, "--name", "F", "--minzoom", "3", "--maxzoom", "5", "--quiet"]
-        for (flags, format) in [(["--format", "webp", "--lossless"], "webp"), (["--format", "webp", "--quality", "75"], "webp"),
-                                (["--format", "jpeg", "--quality", "80"], "jpg"), (["--format", "jpg"], "jpg")] {
+        for (flags, format) in [
+            (["--format", "webp", "--lossless"], "webp"), (["--format", "webp", "--quality", "75"], "webp"),
+            (["--format", "jpeg", "--quality", "80"], "jpg"), (["--format", "jpg"], "jpg")
+        ] {
             let out = dir.file("\(flags.joined()).mbtiles")
             let r = try CLIRunner.run(base + flags + ["--out", out])
             #expect(r.status == 0, "\(flags): \(r.stderr)")
@@ -31,7 +33,7 @@ import TrailMapTestSupport
             (["--format", "webp", "--lossless", "--quality", "90"], "exclude each other"),
             (["--tile-size", "300"], "--tile-size must be 256 or 512"),
             (["--rounding", "up"], "--rounding"),
-            (["--format", "webp", "--rounding", "nearest"], "--rounding applies to png tiles"),
+            (["--format", "webp", "--rounding", "nearest"], "--rounding applies to png tiles")
         ]
         for (i, (flags, message)) in bad.enumerated() {
             let out = dir.file("bad\(i).mbtiles")
@@ -48,7 +50,8 @@ import TrailMapTestSupport
         var bundles = [String: [TileID: Data]]()
         for flags in [[], ["--rounding", "nearest"], ["--rounding", "compact"]] {
             let out = dir.file("r\(flags.joined()).mbtiles")
-            let r = try CLIRunner.run(["build", "--source", src, "--name", "R", "--minzoom", "3", "--maxzoom", "6", "--quiet", "--out", out] + flags)
+            let r = try CLIRunner.run(
+                ["build", "--source", src, "--name", "R", "--minzoom", "3", "--maxzoom", "6", "--quiet", "--out", out] + flags)
             #expect(r.status == 0, "\(flags): \(r.stderr)")
             bundles[flags.last ?? "default"] = try TestBundle.tiles(out)
         }
@@ -67,14 +70,16 @@ import TrailMapTestSupport
 
     @Test func theManifestChoosesTheFormat() throws {
         _ = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
-        let json = #"{"name": "M", "output": {"format": "webp", "lossless": true, "tileSize": 512}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
+        let json =
+            #"{"name": "M", "output": {"format": "webp", "lossless": true, "tileSize": 512}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
         try json.write(toFile: dir.file("m.json"), atomically: false, encoding: .utf8)
         let out = dir.file("m.mbtiles")
         let r = try CLIRunner.run(["build", "--manifest", dir.file("m.json"), "--out", out, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         let meta = try BundleReader(path: out).metadataPairs()
         #expect(meta["format"] == "webp" && meta["trailmap:tilesize"] == "512")
-        let bad = #"{"name": "M", "output": {"format": "png", "quality": 80}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
+        let bad =
+            #"{"name": "M", "output": {"format": "png", "quality": 80}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
         try bad.write(toFile: dir.file("bad.json"), atomically: false, encoding: .utf8)
         let refused = try CLIRunner.run(["build", "--manifest", dir.file("bad.json"), "--out", dir.file("bad.mbtiles")])
         #expect(refused.status != 0 && refused.stderr.contains("output.quality: applies to webp and jpeg tiles"), "\(refused.stderr)")
@@ -84,7 +89,8 @@ import TrailMapTestSupport
         let src = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
         for (flags, ext) in [([String](), "png"), (["--format", "webp", "--lossless"], "webp"), (["--format", "jpeg"], "jpg")] {
             let out = dir.file("g\(ext).mbtiles")
-            let r = try CLIRunner.run(["build", "--source", src, "--name", "G", "--minzoom", "3", "--maxzoom", "5", "--quiet", "--out", out] + flags)
+            let r = try CLIRunner.run(
+                ["build", "--source", src, "--name", "G", "--minzoom", "3", "--maxzoom", "5", "--quiet", "--out", out] + flags)
             #expect(r.status == 0, "\(r.stderr)")
             let info = try GDALTools.run("gdalinfo", [out])
             #expect(info.contains("Driver: MBTiles") && info.contains("Band 4"), "GDAL opens the \(ext) bundle: \(info.prefix(400))")
@@ -96,13 +102,17 @@ import TrailMapTestSupport
             let export = try CLIRunner.run(["bundle", "export", out, "--dir", folder])
             #expect(export.status == 0, "\(export.stderr)")
             let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
-            #expect(files.contains { $0.hasSuffix(".\(ext)") } && !files.contains { $0.hasPrefix("5/") && $0.split(separator: "/").count == 3 && !$0.hasSuffix(".\(ext)") })
+            #expect(
+                files.contains { $0.hasSuffix(".\(ext)") }
+                    && !files.contains { $0.hasPrefix("5/") && $0.split(separator: "/").count == 3 && !$0.hasSuffix(".\(ext)") })
         }
         // A PNG tile slipped into the WebP bundle: verify names it.
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         let png = try Data(contentsOf: URL(fileURLWithPath: src)).map { String(format: "%02x", $0) }.joined()
-        sqlite.arguments = [dir.file("gwebp.mbtiles"), "UPDATE images SET tile_data = x'\(png)' WHERE rowid = (SELECT min(rowid) FROM images)"]
+        sqlite.arguments = [
+            dir.file("gwebp.mbtiles"), "UPDATE images SET tile_data = x'\(png)' WHERE rowid = (SELECT min(rowid) FROM images)"
+        ]
         try sqlite.run()
         sqlite.waitUntilExit()
         #expect(sqlite.terminationStatus == 0)

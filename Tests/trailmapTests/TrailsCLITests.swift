@@ -52,8 +52,10 @@ import TrailMapTestSupport
         #expect(found.map { $0["name"] as? String } == ["Bear Lake Trail"])
         let id = try #require(found.first?["id"] as? String)
 
-        let near = try CLIRunner.run(["trails", "search", bundle, "--near", "40.312,-105.645", "--radius-km", "1",
-                                      "--exclude-uses", "horse", "--json"])
+        let near = try CLIRunner.run([
+            "trails", "search", bundle, "--near", "40.312,-105.645", "--radius-km", "1",
+            "--exclude-uses", "horse", "--json"
+        ])
         #expect(near.status == 0, "\(near.stderr)")
         let nearby = try #require(try json(near.stdout)["trails"] as? [[String: Any]])
         #expect(nearby.map { $0["name"] as? String } == ["Bear Lake Trail"], "Emerald Lake allows horses")
@@ -65,7 +67,8 @@ import TrailMapTestSupport
         let gpx = dir.file("bear.gpx"), geojson = dir.file("bear.geojson")
         let show = try CLIRunner.run(["trails", "show", bundle, id, "--gpx", gpx, "--geojson", geojson])
         #expect(show.status == 0, "\(show.stderr)")
-        #expect(show.stdout.contains("Bear Lake Trail") && show.stdout.contains("difficulty: easy") && show.stdout.contains("forbidden: horse"))
+        #expect(
+            show.stdout.contains("Bear Lake Trail") && show.stdout.contains("difficulty: easy") && show.stdout.contains("forbidden: horse"))
         // GDAL reads both files back: one track of three points, one feature.
         let track = try GDALTools.run("ogrinfo", ["-q", "-sql", "SELECT * FROM track_points", gpx])
         #expect(track.components(separatedBy: "OGRFeature(").count - 1 == 3, "\(track)")
@@ -94,7 +97,8 @@ import TrailMapTestSupport
         #expect(noBundle.status != 0 && noBundle.stderr.contains("none.mbtiles: no such bundle"), "\(noBundle.stderr)")
         #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
         let contradictory = try CLIRunner.run(["trails", "search", bundle, "--min-length-km", "5", "--max-length-km", "2"])
-        #expect(contradictory.status != 0 && contradictory.stderr.contains("--min-length-km and --max-length-km"), "\(contradictory.stderr)")
+        #expect(
+            contradictory.status != 0 && contradictory.stderr.contains("--min-length-km and --max-length-km"), "\(contradictory.stderr)")
         let both = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "2", "--bbox", "-106,40,-105,41"])
         #expect(both.status != 0 && both.stderr.contains("--near and --bbox"), "\(both.stderr)")
         let radius = try CLIRunner.run(["trails", "search", bundle, "--near", "40.3,-105.6", "--radius-km", "0"])
@@ -145,7 +149,11 @@ import TrailMapTestSupport
         #expect(try CLIRunner.run(["bundle", "verify", bundle]).status == 0)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM trails_rtree WHERE id = (SELECT min(id) FROM trails)'); c.commit()", bundle]
+        p.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM trails_rtree WHERE id = (SELECT min(id) FROM trails)'); c.commit()",
+            bundle
+        ]
         try p.run()
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)

@@ -26,7 +26,8 @@ import TrailMapTestSupport
     }
 
     func build(_ args: [String], quiet: Bool = true) throws -> CLIRunner.Result {
-        try CLIRunner.run(["build", "--name", "Park", "--minzoom", "9", "--maxzoom", "12", "--rounding", "nearest"] + (quiet ? ["--quiet"] : []) + args)
+        try CLIRunner.run(
+            ["build", "--name", "Park", "--minzoom", "9", "--maxzoom", "12", "--rounding", "nearest"] + (quiet ? ["--quiet"] : []) + args)
     }
 
     @Test func shardPartsWithTrailsMergeAndAStyleChangeUpdates() throws {
@@ -49,7 +50,8 @@ import TrailMapTestSupport
 
         // A new style: the update succeeds (it was refused before) and says the trails were redrawn.
         let style = dir.file("style.json")
-        try ##"{"colors": {"easy": "#f08c00"}, "lineWidth": [{"zoom": 10, "value": 3}]}"##.write(toFile: style, atomically: true, encoding: .utf8)
+        try ##"{"colors": {"easy": "#f08c00"}, "lineWidth": [{"zoom": 10, "value": 3}]}"##.write(
+            toFile: style, atomically: true, encoding: .utf8)
         let updated = dir.file("v2.mbtiles")
         let u = try build(common + ["--trails-style", style, "--update", merged, "--out", updated], quiet: false)
         #expect(u.status == 0, "\(u.stderr)")

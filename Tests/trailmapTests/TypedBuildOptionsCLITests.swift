@@ -20,7 +20,7 @@ import TrailMapTestSupport
         (["--bounds", "-105,39,-106,40"], "--bounds must be WEST,SOUTH,EAST,NORTH in degrees"),
         (["--trails-zooms", "16-10"], "--trails-zooms must be Z0-Z1 with 0 <= Z0 <= Z1 <= "),
         (["--format", "gif"], "--format must be png, webp or jpeg (or terrarium or terrain-rgb with --dem), not gif"),
-        (["--resampling", "sinc"], "'sinc' is invalid for '--resampling"),
+        (["--resampling", "sinc"], "'sinc' is invalid for '--resampling")
     ])
     func aBadValueIsAUsageErrorSayingWhatIsAccepted(_ args: [String], _ message: String) throws {
         let r = try build(args)
@@ -30,7 +30,9 @@ import TrailMapTestSupport
 
     /// Negative coordinates and values parse: the build goes on to the (missing) source.
     @Test func negativeNumbersAreValues() throws {
-        let r = try build(["--bounds", "-106,39,-105,40", "--src-nodata", "-9999", "--scale", "-50,4000", "--minzoom", "3", "--maxzoom", "4"])
+        let r = try build([
+            "--bounds", "-106,39,-105,40", "--src-nodata", "-9999", "--scale", "-50,4000", "--minzoom", "3", "--maxzoom", "4"
+        ])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("none.tif"), "\(r.stderr)")
     }

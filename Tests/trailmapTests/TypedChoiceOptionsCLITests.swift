@@ -13,16 +13,29 @@ import TrailMapTestSupport
             (build + ["--terrain-image", "gif"], "--terrain-image must be png or webp, not gif"),
             (build + ["--trails-preset", "shp"], "--trails-preset must be osm, not shp"),
             (["trails", "add", dir.file("none.mbtiles"), "--preset", "tiger"], "--preset must be osm or generic, not tiger."),
-            (["serve", "--tiles", dir.path, "--store-root-cert", dir.file("root.pem"), "--available-products", "a,b c"],
-             "--available-products must be product ids separated by commas"),
+            (
+                ["serve", "--tiles", dir.path, "--store-root-cert", dir.file("root.pem"), "--available-products", "a,b c"],
+                "--available-products must be product ids separated by commas"
+            ),
             (["trails", "search", dir.file("none.mbtiles"), "--bbox", "1,2,3"], "--bbox: give W,S,E,N in degrees"),
-            (["regions", "trails", "search", "--sort", "height", "--state-dir", dir.file("state")], "--sort must be distance, length or name."),
-            (["bundle", "extract", dir.file("none.mbtiles"), "--bbox", "2,2,1,1", "--out", dir.file("x.mbtiles")],
-             #"--bbox must be west,south,east,north in degrees with west < east and south < north, got "2,2,1,1""#),
-            (["regions", "sandbox-refund", "x", "--type", "REFUN", "--state-dir", dir.file("state")], "--type must be REFUND, REVOKE or REFUND_REVERSED"),
+            (
+                ["regions", "trails", "search", "--sort", "height", "--state-dir", dir.file("state")],
+                "--sort must be distance, length or name."
+            ),
+            (
+                ["bundle", "extract", dir.file("none.mbtiles"), "--bbox", "2,2,1,1", "--out", dir.file("x.mbtiles")],
+                #"--bbox must be west,south,east,north in degrees with west < east and south < north, got "2,2,1,1""#
+            ),
+            (
+                ["regions", "sandbox-refund", "x", "--type", "REFUN", "--state-dir", dir.file("state")],
+                "--type must be REFUND, REVOKE or REFUND_REVERSED"
+            ),
             (["regions", "near", "91,0", "--state-dir", dir.file("state")], "Give the point as LAT,LON in degrees, e.g. 40.34,-105.68."),
-            (["regions", "area", "quote", "40.3", "--radius-km", "5", "--state-dir", dir.file("state")], "Give the point as LAT,LON in degrees"),
-            (["trails", "search", dir.file("none.mbtiles"), "--near", "north", "--radius-km", "2"], "Give the point as LAT,LON in degrees"),
+            (
+                ["regions", "area", "quote", "40.3", "--radius-km", "5", "--state-dir", dir.file("state")],
+                "Give the point as LAT,LON in degrees"
+            ),
+            (["trails", "search", dir.file("none.mbtiles"), "--near", "north", "--radius-km", "2"], "Give the point as LAT,LON in degrees")
         ]
         for (args, message) in cases {
             let r = try CLIRunner.run(args)
@@ -34,8 +47,10 @@ import TrailMapTestSupport
     /// Good values still parse: a choice in any case for --terrain-image, a negative --bbox.
     @Test func goodValuesParse() throws {
         let dir = TemporaryDirectory()
-        let r = try CLIRunner.run(["build", "--dem", dir.file("none.tif"), "--format", "terrarium", "--terrain-image", "WEBP",
-                                   "--name", "T", "--out", dir.file("t.mbtiles")])
+        let r = try CLIRunner.run([
+            "build", "--dem", dir.file("none.tif"), "--format", "terrarium", "--terrain-image", "WEBP",
+            "--name", "T", "--out", dir.file("t.mbtiles")
+        ])
         #expect(r.status == 1 && r.stderr.contains("none.tif"), "\(r.status) \(r.stderr)")
         let s = try CLIRunner.run(["trails", "search", dir.file("none.mbtiles"), "--bbox", "-105.7,40.3,-105.6,40.4", "--sort", "name"])
         #expect(s.status != 64 && s.stderr.contains("none.mbtiles"), "\(s.status) \(s.stderr)")

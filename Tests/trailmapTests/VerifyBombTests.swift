@@ -37,13 +37,14 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let path = dir.file("bomb.mbtiles")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE metadata (name TEXT, value TEXT);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
-                INSERT INTO metadata VALUES ('name', 'bomb'), ('format', 'png'), ('bounds', '-180,-85,180,85'),
-                    ('minzoom', '0'), ('maxzoom', '0');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE metadata (name TEXT, value TEXT);
+                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                    INSERT INTO metadata VALUES ('name', 'bomb'), ('format', 'png'), ('bounds', '-180,-85,180,85'),
+                        ('minzoom', '0'), ('maxzoom', '0');
+                    """)
             try db.execute(sql: "INSERT INTO tiles VALUES (0, 0, 0, ?)", arguments: [Data(Self.bomb(side: 16384))])
         }
         let r = try CLIRunner.run(["bundle", "verify", path])

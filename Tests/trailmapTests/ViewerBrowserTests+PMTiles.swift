@@ -12,11 +12,17 @@ extension ViewerBrowserTests {
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
-                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "s", width: 180, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
         let bundle = dir.file("archived.mbtiles")
-        #expect(try CLIRunner.run(["build", "--source", src, "--name", "Archived", "--minzoom", "2", "--maxzoom", "6", "--out", bundle, "--quiet"]).status == 0)
-        let export = try CLIRunner.run(["bundle", "export", bundle, "--pmtiles", (tiles as NSString).appendingPathComponent("archived.pmtiles")])
+        #expect(
+            try CLIRunner.run([
+                "build", "--source", src, "--name", "Archived", "--minzoom", "2", "--maxzoom", "6", "--out", bundle, "--quiet"
+            ]).status == 0)
+        let export = try CLIRunner.run([
+            "bundle", "export", bundle, "--pmtiles", (tiles as NSString).appendingPathComponent("archived.pmtiles")
+        ])
         #expect(export.status == 0, "\(export.stderr)")
 
         let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info"])
@@ -26,10 +32,11 @@ extension ViewerBrowserTests {
         }
         let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
-        let browser = try CLIRunner.run([
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
-            "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=archived",
-        ], executable: chromium)
+        let browser = try CLIRunner.run(
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
+                "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=archived"
+            ], executable: chromium)
         #expect(browser.stdout.contains("leaflet-tile"), "the page made Leaflet tile elements")
         #expect(browser.stdout.contains(#"id="tilejson" href="/tiles/archived.json""#), "the TileJSON link follows the shown tileset")
         #expect(browser.stdout.contains(#"id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml""#))

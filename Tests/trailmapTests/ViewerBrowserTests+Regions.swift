@@ -8,7 +8,8 @@ import TrailMapTestSupport
 /// name). Screenshots of each page go to `$TRAILMAP_ARTIFACTS`, else `.build/test-artifacts/`.
 @Suite(.serialized) struct RegionPagesBrowserTests {
     /// Where screenshots go (printed by each test).
-    static let artifacts = ProcessInfo.processInfo.environment["TRAILMAP_ARTIFACTS"]
+    static let artifacts =
+        ProcessInfo.processInfo.environment["TRAILMAP_ARTIFACTS"]
         ?? FileManager.default.currentDirectoryPath + "/.build/test-artifacts"
     static let hostile = #"Peak <img id="pwned" src="x">"#
 
@@ -25,21 +26,28 @@ import TrailMapTestSupport
             let builds: [(String, String, GeoBounds, Int, Int)] = [
                 ("world", "World", GeoBounds(west: -170, south: -60, east: 170, north: 70), 0, 3),
                 ("alps", "Alps", GeoBounds(west: 10.0, south: 46.0, east: 10.3, north: 46.2), 9, 11),
-                ("peak", RegionPagesBrowserTests.hostile, GeoBounds(west: 10.4, south: 46.0, east: 10.6, north: 46.2), 9, 12),
+                ("peak", RegionPagesBrowserTests.hostile, GeoBounds(west: 10.4, south: 46.0, east: 10.6, north: 46.2), 9, 12)
             ]
             for (id, name, bounds, minzoom, maxzoom) in builds {
-                let src = try TestSources.write(in: dir, name: "src-\(id)", width: 240, height: 160, bounds: bounds, color: TestSources.terrain)
-                let build = try CLIRunner.run(["build", "--source", src, "--name", name, "--minzoom", "\(minzoom)", "--maxzoom", "\(maxzoom)",
-                                               "--out", (tiles as NSString).appendingPathComponent("\(id).mbtiles"), "--quiet"])
+                let src = try TestSources.write(
+                    in: dir, name: "src-\(id)", width: 240, height: 160, bounds: bounds, color: TestSources.terrain)
+                let build = try CLIRunner.run([
+                    "build", "--source", src, "--name", name, "--minzoom", "\(minzoom)", "--maxzoom", "\(maxzoom)",
+                    "--out", (tiles as NSString).appendingPathComponent("\(id).mbtiles"), "--quiet"
+                ])
                 guard build.status == 0 else { throw DevToolsPipe.Failure("build \(id): \(build.stderr)") }
             }
-            let products = #"{"products": [{"productId": "test.world", "title": "World", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "world.mbtiles"}, {"productId": "test.alps", "title": "Alps", "category": "Europe", "price": {"amount": "0", "currency": "USD"}, "bundle": "alps.mbtiles"}, {"productId": "test.peak", "title": "Peak <b id=\"pwned2\">x</b>", "category": "Europe", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "peak.mbtiles"}]}"#
+            let products =
+                #"{"products": [{"productId": "test.world", "title": "World", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "world.mbtiles"}, {"productId": "test.alps", "title": "Alps", "category": "Europe", "price": {"amount": "0", "currency": "USD"}, "bundle": "alps.mbtiles"}, {"productId": "test.peak", "title": "Peak <b id=\"pwned2\">x</b>", "category": "Europe", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "peak.mbtiles"}]}"#
             try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
-            let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
-                                             "--catalog", dir.file("catalog.sqlite")])
+            let publish = try CLIRunner.run([
+                "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
+                "--catalog", dir.file("catalog.sqlite")
+            ])
             guard publish.status == 0 else { throw DevToolsPipe.Failure("publish: \(publish.stderr)") }
-            (process, url) = try RegionsEndToEndTests.StoreServer.serve(tiles: tiles, catalog: dir.file("catalog.sqlite"), sandbox: dir.file("sandbox"),
-                                                                         environment: environment)
+            (process, url) = try RegionsEndToEndTests.StoreServer.serve(
+                tiles: tiles, catalog: dir.file("catalog.sqlite"), sandbox: dir.file("sandbox"),
+                environment: environment)
         }
 
         deinit {
@@ -92,7 +100,10 @@ import TrailMapTestSupport
         usleep(1_500_000)
         let requests = try #require(try browser.evaluate(Self.tileRequests) as? [[Any]])
         #expect(requests.count < 100, "\(requests.count) tile requests on load")
-        let bounds = ["alps": GeoBounds(west: 10.0, south: 46.0, east: 10.3, north: 46.2), "world": GeoBounds(west: -170, south: -60, east: 170, north: 70)]
+        let bounds = [
+            "alps": GeoBounds(west: 10.0, south: 46.0, east: 10.3, north: 46.2),
+            "world": GeoBounds(west: -170, south: -60, east: 170, north: 70)
+        ]
         for r in requests {
             let (id, z) = (r[0] as? String ?? "", r[1] as? Int ?? -1)
             let range = ["alps": 9...11, "world": 0...3][id]
@@ -108,15 +119,17 @@ import TrailMapTestSupport
         #expect(try browser.evaluate("document.querySelector('.leaflet-control-scale') !== null") as? Bool == true)
         let switcher = try browser.evaluate("document.querySelector('.leaflet-control-layers').textContent") as? String ?? ""
         #expect(switcher.contains("Base map: World") && switcher.contains("Alps") && switcher.contains("(paid)"), "\(switcher)")
-        #expect(try browser.evaluate("document.getElementById('pwned')") == nil || (try browser.evaluate("document.getElementById('pwned') === null") as? Bool) == true)
+        #expect(
+            try browser.evaluate("document.getElementById('pwned')") == nil
+                || (try browser.evaluate("document.getElementById('pwned') === null") as? Bool) == true)
         #expect(try browser.evaluate("document.getElementById('tilejson').getAttribute('href')") as? String == "/tiles/alps.json")
         try Self.screenshot(browser, "viewer-minzoom9")
         print("viewer: alps tiles shown after \(shown) s, \(requests.count) tile requests")
 
         // The tileset is removed while the page is open: the next tiles it lacks end in a message, not a loop.
         try FileManager.default.removeItem(atPath: c.dir.file("tiles") + "/alps.mbtiles")
-        usleep(2_000_000)  // the server rescans its folder every second
-        _ = try browser.evaluate("map.setZoom(map.getZoom() - 2); 0")  // tiles not asked for yet
+        usleep(2_000_000) // the server rescans its folder every second
+        _ = try browser.evaluate("map.setZoom(map.getZoom() - 2); 0") // tiles not asked for yet
         try browser.wait("document.getElementById('msg').textContent.includes('removed')", seconds: 8)
         let before = (try browser.evaluate(Self.tileRequests + ".length") as? Int) ?? 0
         usleep(1_500_000)
@@ -144,29 +157,34 @@ import TrailMapTestSupport
         try Self.screenshot(browser, "viewer-paid-preview")
 
         // A buyer (registered and bought through the API) signs in on the page.
-        let bought = try browser.evaluate("""
-            (async () => {
-              const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'buyer@example.com', password: 'correct-horse-battery'});
-              await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
-              const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
-              const h = {...j, Authorization: 'Bearer ' + s.token};
-              const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
-              return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
-            })()
-            """) as? Int
+        let bought =
+            try browser.evaluate(
+                """
+                (async () => {
+                  const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'buyer@example.com', password: 'correct-horse-battery'});
+                  await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
+                  const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
+                  const h = {...j, Authorization: 'Bearer ' + s.token};
+                  const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
+                  return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
+                })()
+                """) as? Int
         #expect(bought == 201)
-        _ = try browser.evaluate("""
+        _ = try browser.evaluate(
+            """
             document.getElementById('email').value = 'buyer@example.com';
             document.getElementById('pw').value = 'correct-horse-battery';
             document.getElementById('in').click()
             """)
         try browser.wait(Self.loadedTile("peak", token: true), seconds: 5)
-        try browser.wait("[...document.querySelectorAll('img.leaflet-tile-loaded')].some(i => /\\/tiles\\/peak\\/12\\//.test(i.src))", seconds: 5)
+        try browser.wait(
+            "[...document.querySelectorAll('img.leaflet-tile-loaded')].some(i => /\\/tiles\\/peak\\/12\\//.test(i.src))", seconds: 5)
         #expect(try browser.evaluate("document.getElementById('msg').hidden") as? Bool == true)
         try Self.screenshot(browser, "viewer-paid-buyer")
 
         // The session ends elsewhere (signed out on the server): the next token refresh fails with a message, no loop.
-        _ = try browser.evaluate("fetch('/api/v1/sessions', {method: 'DELETE', headers: {Authorization: 'Bearer ' + session}}).then(r => r.status)")
+        _ = try browser.evaluate(
+            "fetch('/api/v1/sessions', {method: 'DELETE', headers: {Authorization: 'Bearer ' + session}}).then(r => r.status)")
         _ = try browser.evaluate("map.setView([46.1, 10.5], 12); map.panBy([600, 0], {animate: false}); 0")
         try browser.wait("document.getElementById('msg').textContent.length > 0 && !document.getElementById('msg').hidden", seconds: 8)
         let ended = try browser.evaluate("document.getElementById('msg').textContent") as? String ?? ""
@@ -200,7 +218,8 @@ import TrailMapTestSupport
         try Self.screenshot(browser, "store-paid-preview")
 
         // Register on the page and buy: the purchase's message stays after the page redraws the product.
-        _ = try browser.evaluate("""
+        _ = try browser.evaluate(
+            """
             document.getElementById('email').value = 'shopper@example.com';
             document.getElementById('pw').value = 'correct-horse-battery';
             document.getElementById('reg').click()
@@ -214,7 +233,10 @@ import TrailMapTestSupport
         let message = try browser.evaluate("document.getElementById('msg').textContent") as? String ?? ""
         #expect(message.contains("Purchased") && message.contains("trailmap regions install test.peak"), "\(message)")
         // The message is in view (the top of the product column), not below the map.
-        let box = try #require(try browser.evaluate("(() => { const r = document.getElementById('msg').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.getElementById('msg').hidden ? 1 : 0]; })()") as? [Double])
+        let box = try #require(
+            try browser.evaluate(
+                "(() => { const r = document.getElementById('msg').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.getElementById('msg').hidden ? 1 : 0]; })()"
+            ) as? [Double])
         #expect(box[0] >= 0 && box[1] <= box[2] && box[1] > box[0] && box[3] == 0, "the message's box: \(box)")
         try Self.screenshot(browser, "store-purchased")
 

@@ -21,10 +21,13 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
-                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
-        let build = try CLIRunner.run(["build", "--source", src, "--name", "Viewer test", "--minzoom", "2", "--maxzoom", "6",
-                                       "--out", (tiles as NSString).appendingPathComponent("viewer.mbtiles"), "--quiet"])
+        let src = try TestSources.write(
+            in: dir, name: "s", width: 180, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let build = try CLIRunner.run([
+            "build", "--source", src, "--name", "Viewer test", "--minzoom", "2", "--maxzoom", "6",
+            "--out", (tiles as NSString).appendingPathComponent("viewer.mbtiles"), "--quiet"
+        ])
         #expect(build.status == 0, "\(build.stderr)")
 
         // Start the server on a free port; its first stdout line carries the URL.
@@ -37,10 +40,11 @@ import TrailMapTestSupport
         let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
 
         let profile = dir.file("profile")
-        let browser = try CLIRunner.run([
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)",
-            "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=viewer",
-        ], executable: chromium)
+        let browser = try CLIRunner.run(
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)",
+                "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=viewer"
+            ], executable: chromium)
         #expect(browser.stdout.contains("leaflet-tile"), "the page made Leaflet tile elements")
 
         // The server's access log shows the browser fetching tiles.
@@ -61,11 +65,14 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
-                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "s", width: 180, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
         let payload = #"<img id="evil" src="x" onerror="document.body.dataset.pwned=1">Evil maps"#
-        let build = try CLIRunner.run(["build", "--source", src, "--name", "x", "--minzoom", "2", "--maxzoom", "4", "--attribution", payload,
-                                       "--out", (tiles as NSString).appendingPathComponent("x.mbtiles"), "--quiet"])
+        let build = try CLIRunner.run([
+            "build", "--source", src, "--name", "x", "--minzoom", "2", "--maxzoom", "4", "--attribution", payload,
+            "--out", (tiles as NSString).appendingPathComponent("x.mbtiles"), "--quiet"
+        ])
         #expect(build.status == 0, "\(build.stderr)")
         let (server, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0"])
         defer {
@@ -74,10 +81,11 @@ import TrailMapTestSupport
         }
         let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
-        let browser = try CLIRunner.run([
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
-            "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=x",
-        ], executable: chromium)
+        let browser = try CLIRunner.run(
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
+                "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=x"
+            ], executable: chromium)
         #expect(browser.stdout.contains("leaflet-tile"), "Leaflet runs under the page's CSP")
         #expect(browser.stdout.contains(#"&lt;img id="evil""#) && !browser.stdout.contains(#"<img id="evil""#), "the attribution is text")
         #expect(!browser.stdout.contains("data-pwned"))
@@ -91,11 +99,14 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
-                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "s", width: 180, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
         for (name, size) in [("wp", "256"), ("big", "512")] {
-            let build = try CLIRunner.run(["build", "--source", src, "--name", name, "--minzoom", "2", "--maxzoom", "5", "--format", "webp",
-                                           "--tile-size", size, "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"])
+            let build = try CLIRunner.run([
+                "build", "--source", src, "--name", name, "--minzoom", "2", "--maxzoom", "5", "--format", "webp",
+                "--tile-size", size, "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"
+            ])
             #expect(build.status == 0, "\(build.stderr)")
         }
         let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info"])
@@ -106,15 +117,19 @@ import TrailMapTestSupport
         let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
         for (name, size) in [("wp", 256), ("big", 512)] {
-            let browser = try CLIRunner.run([
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile-\(name)"))",
-                "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=\(name)",
-            ], executable: chromium)
+            let browser = try CLIRunner.run(
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--user-data-dir=\(dir.file("profile-\(name)"))",
+                    "--virtual-time-budget=8000", "--dump-dom", url + "?tileset=\(name)"
+                ], executable: chromium)
             #expect(browser.stdout.contains("leaflet-tile"), "\(name): the page made Leaflet tile elements")
             // Leaflet sizes each tile element to the layer's tileSize: 512-px tiles are shown at 512 px
             // (the other tileset is the base map underneath, at its own size).
             let shown = Self.tileElements(of: name, in: browser.stdout)
-            #expect(!shown.isEmpty && shown.allSatisfy { $0.contains("width: \(size)px; height: \(size)px") }, "\(name): tiles at \(size) px: \(shown.prefix(3))")
+            #expect(
+                !shown.isEmpty && shown.allSatisfy { $0.contains("width: \(size)px; height: \(size)px") },
+                "\(name): tiles at \(size) px: \(shown.prefix(3))")
         }
         server.terminate()
         server.waitUntilExit()
@@ -123,7 +138,9 @@ import TrailMapTestSupport
             let hits = log.filter { $0.contains("GET /tiles/\(name)/") }
             #expect(hits.filter { $0.contains(".webp ") && $0.contains(" 200 ") }.count >= 2, "\(name): \(hits.prefix(10))")
             // Tiles beyond the data are 404 (no tile there); a zoom the bundle lacks would be 400.
-            #expect(!hits.contains { $0.contains(" 400 ") }, "\(name): a zoom outside the bundle was asked: \(hits.filter { $0.contains(" 400 ") }.prefix(5))")
+            #expect(
+                !hits.contains { $0.contains(" 400 ") },
+                "\(name): a zoom outside the bundle was asked: \(hits.filter { $0.contains(" 400 ") }.prefix(5))")
         }
     }
 
@@ -135,31 +152,41 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let tiles = dir.file("tiles")
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
-        let src = try TestSources.write(in: dir, name: "s", width: 180, height: 120,
-                                        bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
+        let src = try TestSources.write(
+            in: dir, name: "s", width: 180, height: 120,
+            bounds: GeoBounds(west: -110, south: 36, east: -101, north: 42), color: TestSources.terrain)
         for name in ["base", "park"] {
-            let build = try CLIRunner.run(["build", "--source", src, "--name", name, "--minzoom", "2", "--maxzoom", "4",
-                                           "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"])
+            let build = try CLIRunner.run([
+                "build", "--source", src, "--name", name, "--minzoom", "2", "--maxzoom", "4",
+                "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"
+            ])
             #expect(build.status == 0, "\(build.stderr)")
         }
-        let products = #"{"products": [{"productId": "test.base", "title": "Free base", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "base.mbtiles"}, {"productId": "test.park", "title": "Alpine Park", "category": "National Parks/Alpine", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
+        let products =
+            #"{"products": [{"productId": "test.base", "title": "Free base", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "base.mbtiles"}, {"productId": "test.park", "title": "Alpine Park", "category": "National Parks/Alpine", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
-        let publish = try CLIRunner.run(["catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
-                                         "--catalog", dir.file("catalog.sqlite")])
+        let publish = try CLIRunner.run([
+            "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
+            "--catalog", dir.file("catalog.sqlite")
+        ])
         #expect(publish.status == 0, "\(publish.stderr)")
-        let (server, out, err) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "info",
-                                                      "--catalog", dir.file("catalog.sqlite")])
+        let (server, out, err) = try CLIRunner.start([
+            "serve", "--tiles", tiles, "--port", "0", "--log-level", "info",
+            "--catalog", dir.file("catalog.sqlite")
+        ])
         defer {
             server.terminate()
             server.waitUntilExit()
         }
         let firstLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let url = try #require(firstLine.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(firstLine)")
-        let browser = try CLIRunner.run([
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
-            "--virtual-time-budget=8000", "--dump-dom", url + "store",
-        ], executable: chromium)
-        #expect(browser.stdout.contains("data-id=\"test.park\"") && browser.stdout.contains("Alpine Park"), "\(browser.stdout.suffix(2000))")
+        let browser = try CLIRunner.run(
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(dir.file("profile"))",
+                "--virtual-time-budget=8000", "--dump-dom", url + "store"
+            ], executable: chromium)
+        #expect(
+            browser.stdout.contains("data-id=\"test.park\"") && browser.stdout.contains("Alpine Park"), "\(browser.stdout.suffix(2000))")
         #expect(browser.stdout.contains("class=\"status for_sale\"") && browser.stdout.contains("class=\"status free\""))
         #expect(browser.stdout.contains("National Parks"), "the category tree")
         server.terminate()

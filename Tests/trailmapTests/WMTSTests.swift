@@ -29,7 +29,8 @@ import TrailMapTestSupport
         var topLeft = ""
         private var path = [String](), text = "", matrix = -1, limit = [Int](), set = ""
 
-        func parser(_ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+        func parser(_ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String])
+        {
             path.append(e)
             text = ""
         }
@@ -56,7 +57,9 @@ import TrailMapTestSupport
         try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
         let src = try TestSources.write(in: dir, name: "u", width: 300, height: 300, bounds: Self.box, color: TestSources.terrain)
         let bundle = (tiles as NSString).appendingPathComponent("utah.mbtiles")
-        #expect(try CLIRunner.run(["build", "--source", src, "--name", "Utah", "--minzoom", "3", "--maxzoom", "7", "--out", bundle, "--quiet"]).status == 0)
+        #expect(
+            try CLIRunner.run(["build", "--source", src, "--name", "Utah", "--minzoom", "3", "--maxzoom", "7", "--out", bundle, "--quiet"])
+                .status == 0)
         let port = try LoopbackSocket.freePort()
         let (server, _, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", String(port), "--log-level", "error"])
         defer {
@@ -97,15 +100,23 @@ import TrailMapTestSupport
         let noCache = ["--config", "GDAL_ENABLE_WMS_CACHE", "NO"]
         let info = try CLIRunner.run(noCache + [source], executable: "/usr/bin/gdalinfo")
         let m = meta.bounds.mercator, res = 2 * 20_037_508.342789244 / Double(256 << 7)
-        let size = info.stdout.split(separator: "\n").first { $0.hasPrefix("Size is ") }.map { $0.dropFirst(8).split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-        #expect(size.map { abs($0[0] - Int(((m.maxX - m.minX) / res).rounded())) <= 1 && abs($0[1] - Int(((m.maxY - m.minY) / res).rounded())) <= 1 } == true,
-                "\(info.stdout.prefix(300))\(info.stderr)")
+        let size = info.stdout.split(separator: "\n").first { $0.hasPrefix("Size is ") }.map {
+            $0.dropFirst(8).split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(
+            size.map {
+                abs($0[0] - Int(((m.maxX - m.minX) / res).rounded())) <= 1 && abs($0[1] - Int(((m.maxY - m.minY) / res).rounded())) <= 1
+            } == true,
+            "\(info.stdout.prefix(300))\(info.stderr)")
         let r7 = TileRange(bounds: meta.bounds, zoom: 7)
         let t = TileID(z: 7, x: r7.minX + 1, y: r7.minY + 1)!
         let tb = t.mercatorBounds
         let out = dir.file("t.png")
-        let translated = try CLIRunner.run(noCache + ["-q", "-of", "PNG", "-projwin", "\(tb.minX)", "\(tb.maxY)", "\(tb.maxX)", "\(tb.minY)", "-outsize", "256", "256",
-                                            source, out], executable: "/usr/bin/gdal_translate")
+        let translated = try CLIRunner.run(
+            noCache + [
+                "-q", "-of", "PNG", "-projwin", "\(tb.minX)", "\(tb.maxY)", "\(tb.maxX)", "\(tb.minY)", "-outsize", "256", "256",
+                source, out
+            ], executable: "/usr/bin/gdal_translate")
         #expect(translated.status == 0, "\(translated.stderr)")
         let viaGDAL = try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
         let stored = try PNGDecoder.decode([UInt8](try #require(try BundleReader(path: bundle).tile(t))))
@@ -114,20 +125,38 @@ import TrailMapTestSupport
         // The RESTful and KVP tiles are the tile route's bytes.
         let (_, direct) = try await Self.get(base + "/tiles/utah/7/\(t.x)/\(t.y).png")
         let (restStatus, rest) = try await Self.get(base + "/wmts/1.0.0/utah/default/GoogleMapsCompatible/7/\(t.y)/\(t.x).png")
-        let (kvpTileStatus, kvpTile) = try await Self.get(base + "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png")
+        let (kvpTileStatus, kvpTile) = try await Self.get(
+            base
+                + "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
+        )
         #expect(restStatus == 200 && kvpTileStatus == 200 && rest == direct && kvpTile == direct)
 
         // OGC exceptions, with their codes and statuses.
         let cases: [(String, Int, String)] = [
-            ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=nope&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png", 400, "InvalidParameterValue\" locator=\"LAYER"),
-            ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=WorldCRS84Quad&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png", 400, "locator=\"TILEMATRIXSET"),
-            ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=0&TILECOL=\(t.x)&FORMAT=image/png", 400, "TileOutOfRange\" locator=\"TILEROW"),
-            ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=12&TILEROW=0&TILECOL=0&FORMAT=image/png", 400, "TileOutOfRange\" locator=\"TILEMATRIX"),
-            ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/jpeg", 400, "locator=\"FORMAT"),
+            (
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=nope&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png",
+                400, "InvalidParameterValue\" locator=\"LAYER"
+            ),
+            (
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=WorldCRS84Quad&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png",
+                400, "locator=\"TILEMATRIXSET"
+            ),
+            (
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=0&TILECOL=\(t.x)&FORMAT=image/png",
+                400, "TileOutOfRange\" locator=\"TILEROW"
+            ),
+            (
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=12&TILEROW=0&TILECOL=0&FORMAT=image/png",
+                400, "TileOutOfRange\" locator=\"TILEMATRIX"
+            ),
+            (
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/jpeg",
+                400, "locator=\"FORMAT"
+            ),
             ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah", 400, "MissingParameterValue"),
             ("/wmts?SERVICE=WMTS&REQUEST=GetFeatureInfo", 501, "OperationNotSupported"),
             ("/wmts?SERVICE=WMS&REQUEST=GetCapabilities", 400, "locator=\"SERVICE"),
-            ("/wmts/1.0.0/utah/default/GoogleMapsCompatible/7/\(t.y)/\(t.x).webp", 400, "locator=\"FORMAT"),
+            ("/wmts/1.0.0/utah/default/GoogleMapsCompatible/7/\(t.y)/\(t.x).webp", 400, "locator=\"FORMAT")
         ]
         for (path, code, text) in cases {
             let (s, body) = try await Self.get(base + path)

@@ -16,7 +16,8 @@ extension CatalogDatabase {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
         guard Self.isEmail(email) else { throw .invalidEmail }
         // Counted in Unicode scalars, as JSON Schema's minLength counts (the OpenAPI document).
-        guard password.unicodeScalars.count >= Self.minimumPasswordLength, password.unicodeScalars.count <= Self.maximumPasswordLength else {
+        guard password.unicodeScalars.count >= Self.minimumPasswordLength, password.unicodeScalars.count <= Self.maximumPasswordLength
+        else {
             throw .weakPassword(minimum: Self.minimumPasswordLength)
         }
         if let wait = throttle.admitRegistration(address: address) { throw .tooManyAttempts(retryAfter: wait) }
@@ -25,9 +26,10 @@ extension CatalogDatabase {
         let account = Account(id: UUID().uuidString.lowercased(), email: email, appAccountToken: UUID().uuidString.lowercased())
         do {
             try pool.write { db in
-                try db.execute(sql: """
-                    INSERT INTO accounts(id, email, password_hash, app_account_token, created_at) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [account.id, email, stored, account.appAccountToken, Date().timeIntervalSince1970])
+                try db.execute(
+                    sql: """
+                        INSERT INTO accounts(id, email, password_hash, app_account_token, created_at) VALUES (?, ?, ?, ?, ?)
+                        """, arguments: [account.id, email, stored, account.appAccountToken, Date().timeIntervalSince1970])
             }
         } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw .emailTaken
@@ -42,8 +44,9 @@ extension CatalogDatabase {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
         if let wait = throttle.admitLogin(email: email, address: address) { throw .tooManyAttempts(retryAfter: wait) }
         let row = try read { db in
-            try Row.fetchOne(db, sql: "SELECT id, email, password_hash, app_account_token FROM accounts WHERE email = ?",
-                             arguments: [email])
+            try Row.fetchOne(
+                db, sql: "SELECT id, email, password_hash, app_account_token FROM accounts WHERE email = ?",
+                arguments: [email])
         }
         guard let row, hasher.verify(password, against: row["password_hash"]) else {
             if row == nil { hasher.burn(password) }
@@ -57,8 +60,9 @@ extension CatalogDatabase {
         try write { db in
             // Expired sessions of every account go (not only this one's), so none lingers.
             try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now.timeIntervalSince1970])
-            try db.execute(sql: "INSERT INTO sessions(token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                           arguments: [Self.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO sessions(token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [Self.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
         }
         return Session(token: token, expiresAt: expires, account: account)
     }
@@ -73,10 +77,12 @@ extension CatalogDatabase {
     public func authenticate(token: String) throws(CatalogError) -> Account {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw .unauthorized }
         let row = try read { db in
-            try Row.fetchOne(try db.cachedStatement(sql: """
-                SELECT a.id, a.email, a.app_account_token FROM sessions s JOIN accounts a ON a.id = s.account_id
-                WHERE s.token_hash = ? AND s.expires_at > ?
-                """), arguments: [Self.tokenHash(token), Date().timeIntervalSince1970])
+            try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT a.id, a.email, a.app_account_token FROM sessions s JOIN accounts a ON a.id = s.account_id
+                        WHERE s.token_hash = ? AND s.expires_at > ?
+                        """), arguments: [Self.tokenHash(token), Date().timeIntervalSince1970])
         }
         guard let row else { throw .unauthorized }
         return Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
@@ -90,9 +96,11 @@ extension CatalogDatabase {
     public func sessionIsLive(tag: String, accountID: String) throws(CatalogError) -> Bool {
         guard tag.utf8.count == 16 else { return false }
         return try read { db in
-            try Bool.fetchOne(try db.cachedStatement(sql: """
-                SELECT 1 FROM sessions WHERE account_id = ? AND substr(token_hash, 1, 16) = ? AND expires_at > ?
-                """), arguments: [accountID, tag, Date().timeIntervalSince1970]) == true
+            try Bool.fetchOne(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT 1 FROM sessions WHERE account_id = ? AND substr(token_hash, 1, 16) = ? AND expires_at > ?
+                        """), arguments: [accountID, tag, Date().timeIntervalSince1970]) == true
         }
     }
 
@@ -106,8 +114,9 @@ extension CatalogDatabase {
         let clean = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
         let device = Device(id: UUID().uuidString.lowercased(), name: clean.isEmpty ? "device" : clean)
         try write { db in
-            try db.execute(sql: "INSERT INTO devices(id, account_id, name, created_at) VALUES (?, ?, ?, ?)",
-                           arguments: [device.id, account.id, device.name, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO devices(id, account_id, name, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [device.id, account.id, device.name, Date().timeIntervalSince1970])
         }
         return device
     }

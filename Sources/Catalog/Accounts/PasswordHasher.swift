@@ -28,9 +28,9 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String) -> Bool {
         let f = stored.split(separator: "$").map(String.init)
         guard f.count == 6, f[0] == "scrypt", let n = Int(f[1]), let r = Int(f[2]), let p = Int(f[3]),
-              n > 1, n <= 1 << 20, n & (n - 1) == 0, (1...32).contains(r), (1...16).contains(p),
-              let salt = Data(base64Encoded: f[4]), let expected = Data(base64Encoded: f[5]),
-              let key = try? derive(password, salt: salt, rounds: n, blockSize: r, parallelism: p)
+            n > 1, n <= 1 << 20, n & (n - 1) == 0, (1...32).contains(r), (1...16).contains(p),
+            let salt = Data(base64Encoded: f[4]), let expected = Data(base64Encoded: f[5]),
+            let key = try? derive(password, salt: salt, rounds: n, blockSize: r, parallelism: p)
         else { return false }
         return ConstantTime.equal(key, expected)
     }
@@ -41,9 +41,10 @@ public struct PasswordHasher: Sendable {
     }
 
     private func derive(_ password: String, salt: Data, rounds: Int, blockSize: Int, parallelism: Int) throws -> Data {
-        let key = try KDF.Scrypt.deriveKey(from: Data(password.utf8), salt: salt, outputByteCount: 32,
-                                           rounds: rounds, blockSize: blockSize, parallelism: parallelism,
-                                           maxMemory: 256 * 1024 * 1024)
+        let key = try KDF.Scrypt.deriveKey(
+            from: Data(password.utf8), salt: salt, outputByteCount: 32,
+            rounds: rounds, blockSize: blockSize, parallelism: parallelism,
+            maxMemory: 256 * 1024 * 1024)
         return key.withUnsafeBytes { Data($0) }
     }
 }

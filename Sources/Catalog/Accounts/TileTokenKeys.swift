@@ -24,14 +24,16 @@ extension CatalogDatabase {
         let t = now.timeIntervalSince1970
         let current = try read { db in try Self.keys(db) }
         if let newest = current.first, newest.createdAt.timeIntervalSince1970 > t - rotateAfter,
-           TileKeyRules.expired(current, now: t, keep: keep).isEmpty {
+            TileKeyRules.expired(current, now: t, keep: keep).isEmpty
+        {
             return current
         }
         return try write { db in
             var keys = try Self.keys(db)
             if TileKeyRules.needsNewKey(keys, now: t, rotateAfter: rotateAfter) {
-                try db.execute(sql: "INSERT INTO tile_token_keys(secret, created_at) VALUES (?, ?)",
-                               arguments: [Data.catalogRandom(count: 32), t])
+                try db.execute(
+                    sql: "INSERT INTO tile_token_keys(secret, created_at) VALUES (?, ?)",
+                    arguments: [Data.catalogRandom(count: 32), t])
                 keys = try Self.keys(db)
             }
             for id in TileKeyRules.expired(keys, now: t, keep: keep) {
@@ -47,10 +49,12 @@ extension CatalogDatabase {
     public func revokeTileTokenKeys(now: Date = Date()) throws(CatalogError) -> TileTokenKey {
         try write { db in
             try db.execute(sql: "DELETE FROM tile_token_keys")
-            try db.execute(sql: "INSERT INTO tile_token_keys(secret, created_at) VALUES (?, ?)",
-                           arguments: [Data.catalogRandom(count: 32), now.timeIntervalSince1970])
-            try Self.audit(db, account: nil, product: nil, originalTransaction: nil, action: .revokeTileTokenKeys,
-                           reason: "every tile token issued before now stops working")
+            try db.execute(
+                sql: "INSERT INTO tile_token_keys(secret, created_at) VALUES (?, ?)",
+                arguments: [Data.catalogRandom(count: 32), now.timeIntervalSince1970])
+            try Self.audit(
+                db, account: nil, product: nil, originalTransaction: nil, action: .revokeTileTokenKeys,
+                reason: "every tile token issued before now stops working")
             return try Self.keys(db)[0]
         }
     }

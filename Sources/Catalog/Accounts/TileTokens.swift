@@ -29,7 +29,9 @@ public final class TileTokens: Sendable {
     }
 
     /// A token for one account, product and login session, and when it expires.
-    public func issue(accountID: String, productID: String, session: String, now: Date = Date()) async throws(CatalogError) -> (token: String, expiresAt: Date) {
+    public func issue(
+        accountID: String, productID: String, session: String, now: Date = Date()
+    ) async throws(CatalogError) -> (token: String, expiresAt: Date) {
         let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + lifetime).rounded(.down))
         let body = Data("\(accountID)|\(productID)|\(Int64(expires.timeIntervalSince1970))|\(session)".utf8)
         let (keyID, mac) = try await sign(body, now: now)
@@ -37,15 +39,19 @@ public final class TileTokens: Sendable {
     }
 
     /// The account id and session tag of a valid, unexpired token for `productID`, or nil.
-    public func holder(of token: String, productID: String, now: Date = Date()) async throws(CatalogError) -> (accountID: String, session: String)? {
+    public func holder(
+        of token: String, productID: String, now: Date = Date()
+    ) async throws(CatalogError) -> (accountID: String, session: String)? {
         guard token.utf8.count <= 512 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let keyID = Int64(parts[0]), let body = Base64URL.decode(parts[1]),
-              let mac = Base64URL.decode(parts[2]) else { return nil }
+            let mac = Base64URL.decode(parts[2])
+        else { return nil }
         guard try await verify(body, keyID: keyID, mac: mac, now: now), let text = String(data: body, encoding: .utf8) else { return nil }
         let fields = text.split(separator: "|", omittingEmptySubsequences: false)
         guard fields.count == 4, fields[1] == productID, let expiry = Int64(fields[2]),
-              Double(expiry) > now.timeIntervalSince1970 else { return nil }
+            Double(expiry) > now.timeIntervalSince1970
+        else { return nil }
         return (String(fields[0]), String(fields[3]))
     }
 
@@ -67,8 +73,9 @@ public final class TileTokens: Sendable {
     /// The keys, newest first: the cached ones while fresh, else read (and rotated) again.
     private func keys(now: Date, reload: Bool = false) async throws(CatalogError) -> [TileTokenKey] {
         if !reload, let cached = ring.withLock({ $0 }), let newest = cached.keys.first,
-           now.timeIntervalSince(cached.fetched) < Self.refreshInterval, now.timeIntervalSince(cached.fetched) >= 0,
-           now.timeIntervalSince(newest.createdAt) < rotateAfter {
+            now.timeIntervalSince(cached.fetched) < Self.refreshInterval, now.timeIntervalSince(cached.fetched) >= 0,
+            now.timeIntervalSince(newest.createdAt) < rotateAfter
+        {
             return cached.keys
         }
         let keys = try await catalog.tileTokenKeys(now: now, rotateAfter: rotateAfter, keep: lifetime)

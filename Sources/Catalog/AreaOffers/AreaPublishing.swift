@@ -18,20 +18,24 @@ enum AreaPublishing {
             let (pairs, meta, range) = try CatalogDatabase.readBundle(path)
             let f = pairs["format"] ?? "png"
             if let format, format != f {
-                throw .productFile(path: path, reason: "area product \(e.productId): its bundles hold \(format) and \(f) tiles; use bundles of one format")
+                throw .productFile(
+                    path: path, reason: "area product \(e.productId): its bundles hold \(format) and \(f) tiles; use bundles of one format")
             }
             format = f
             bounds = bounds?.union(meta.bounds) ?? meta.bounds
             zooms = zooms.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
         }
-        guard let bounds, let zooms else { throw .productFile(path: tilesDirectory, reason: "area product \(e.productId) lists no bundles") }
+        guard let bounds, let zooms else {
+            throw .productFile(path: tilesDirectory, reason: "area product \(e.productId) lists no bundles")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let terms = (try? encoder.encode(offer)) ?? Data()
         let sha = SHA256.hash(data: Data("trailmap-area-terms-1".utf8) + terms).map { String(format: "%02x", $0) }.joined()
-        var p = Product(id: e.productId, title: e.title, category: e.categoryPath, description: e.description ?? "", price: e.price,
-                        tileset: e.productId, bundlePath: "", version: 1, size: offer.maxBytes, sha256: sha,
-                        minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, bounds: bounds)
+        var p = Product(
+            id: e.productId, title: e.title, category: e.categoryPath, description: e.description ?? "", price: e.price,
+            tileset: e.productId, bundlePath: "", version: 1, size: offer.maxBytes, sha256: sha,
+            minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, bounds: bounds)
         p.kind = .areaProduct
         p.areaOffer = offer
         return p

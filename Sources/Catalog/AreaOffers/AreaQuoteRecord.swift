@@ -25,9 +25,11 @@ public struct AreaQuoteRecord: Sendable, Equatable {
     public var areaId: String?
     public var transactionId: String?
 
-    public init(id: String, accountId: String, productId: String, title: String, bundlePath: String, size: Int64, sha256: String,
-                tiles: Int, minZoom: Int, maxZoom: Int, requestedMaxZoom: Int, bounds: GeoBounds, createdAt: Date, expiresAt: Date,
-                areaId: String? = nil, transactionId: String? = nil) {
+    public init(
+        id: String, accountId: String, productId: String, title: String, bundlePath: String, size: Int64, sha256: String,
+        tiles: Int, minZoom: Int, maxZoom: Int, requestedMaxZoom: Int, bounds: GeoBounds, createdAt: Date, expiresAt: Date,
+        areaId: String? = nil, transactionId: String? = nil
+    ) {
         self.id = id
         self.accountId = accountId
         self.productId = productId
@@ -57,7 +59,8 @@ public struct AreaQuoteRecord: Sendable, Equatable {
 
     /// Whether `id` has the shape of a quote id.
     public static func isValidID<S: StringProtocol>(_ id: S) -> Bool {
-        id.utf8.count == 25 && id.hasPrefix("q") && id.utf8.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        id.utf8.count == 25 && id.hasPrefix("q")
+            && id.utf8.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 }
 

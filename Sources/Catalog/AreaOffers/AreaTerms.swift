@@ -42,11 +42,12 @@ extension Product {
     package var areaJSON: String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let data: Data? = switch kind {
-        case .region: nil
-        case .areaProduct: areaOffer.flatMap { try? encoder.encode($0) }
-        case .area: areaOrigin.flatMap { try? encoder.encode($0) }
-        }
+        let data: Data? =
+            switch kind {
+            case .region: nil
+            case .areaProduct: areaOffer.flatMap { try? encoder.encode($0) }
+            case .area: areaOrigin.flatMap { try? encoder.encode($0) }
+            }
         return data.map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -19,14 +19,18 @@ public final class CatalogDatabase: Sendable {
     let logger: Logger
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
-    public convenience init(path: String, hasher: PasswordHasher = PasswordHasher(), sessionLifetime: TimeInterval = 30 * 86_400,
-                            logger: Logger = Logger(label: "trailmap.catalog")) throws(CatalogError) {
+    public convenience init(
+        path: String, hasher: PasswordHasher = PasswordHasher(), sessionLifetime: TimeInterval = 30 * 86_400,
+        logger: Logger = Logger(label: "trailmap.catalog")
+    ) throws(CatalogError) {
         try self.init(path: path, hasher: hasher, sessionLifetime: sessionLifetime, logger: logger, throttleLimits: .init())
     }
 
     /// The same, with the login throttle's limits (tests).
-    init(path: String, hasher: PasswordHasher, sessionLifetime: TimeInterval, logger: Logger,
-         throttleLimits: ThrottleRules.Limits) throws(CatalogError) {
+    init(
+        path: String, hasher: PasswordHasher, sessionLifetime: TimeInterval, logger: Logger,
+        throttleLimits: ThrottleRules.Limits
+    ) throws(CatalogError) {
         self.path = path
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
@@ -78,12 +82,15 @@ public final class CatalogDatabase: Sendable {
     }
 
     /// Appends a line to the audit log (inside the caller's transaction).
-    static func audit(_ db: Database, account: String?, product: String?, originalTransaction: String?,
-                      action: AuditAction, reason: String) throws {
-        try db.execute(sql: """
-            INSERT INTO audit_log(at, account_id, product_id, original_transaction_id, action, reason)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [Date().timeIntervalSince1970, account, product, originalTransaction, action.rawValue, reason])
+    static func audit(
+        _ db: Database, account: String?, product: String?, originalTransaction: String?,
+        action: AuditAction, reason: String
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO audit_log(at, account_id, product_id, original_transaction_id, action, reason)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [Date().timeIntervalSince1970, account, product, originalTransaction, action.rawValue, reason])
     }
 }
 

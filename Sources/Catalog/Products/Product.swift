@@ -72,9 +72,11 @@ public struct Product: Sendable, Equatable {
         setArea(kind: row["kind"], owner: row["owner"], json: row["area_json"])
     }
 
-    public init(id: String, title: String, category: String, description: String, price: Price, tileset: String,
-                bundlePath: String, version: Int, size: Int64, sha256: String, minZoom: Int, maxZoom: Int,
-                bounds: GeoBounds, publishedAt: Date = Date(), layers: [BundleLayer] = []) {
+    public init(
+        id: String, title: String, category: String, description: String, price: Price, tileset: String,
+        bundlePath: String, version: Int, size: Int64, sha256: String, minZoom: Int, maxZoom: Int,
+        bounds: GeoBounds, publishedAt: Date = Date(), layers: [BundleLayer] = []
+    ) {
         self.id = id
         self.title = title
         self.category = category

@@ -41,16 +41,19 @@ public struct ProductFile: Sendable, Decodable {
         for e in file.products {
             let fail = { (why: String) in CatalogError.productFile(path: path, reason: "product \(e.productId): \(why)") }
             guard isValidProductID(e.productId) else {
-                throw .productFile(path: path, reason: "invalid productId \"\(e.productId.prefix(80))\": use letters, digits, '.', '_' and '-'")
+                throw .productFile(
+                    path: path, reason: "invalid productId \"\(e.productId.prefix(80))\": use letters, digits, '.', '_' and '-'")
             }
             guard seen.insert(e.productId).inserted else { throw fail("listed twice") }
             guard !e.title.isEmpty, e.title.count <= 200 else { throw fail("title must have 1 to 200 characters") }
             let parts = e.category.split(separator: "/", omittingEmptySubsequences: false)
-            guard !parts.isEmpty, parts.count <= 5, parts.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty && $0.count <= 80 }) else {
+            guard !parts.isEmpty, parts.count <= 5, parts.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty && $0.count <= 80 })
+            else {
                 throw fail("category must be a path like \"States/Colorado\"")
             }
             guard let amount = Decimal(string: e.price.amount), amount >= 0, amount < 10_000,
-                  e.price.amount.allSatisfy({ $0.isNumber || $0 == "." }) else {
+                e.price.amount.allSatisfy({ $0.isNumber || $0 == "." })
+            else {
                 throw fail("price amount must be a decimal string like \"4.99\"")
             }
             guard e.price.currency.count == 3, e.price.currency.allSatisfy({ $0.isUppercase }) else {
@@ -83,9 +86,10 @@ public struct ProductFile: Sendable, Decodable {
 
     /// Letters, digits, `.`, `_`, `-`; 1 to 128 characters.
     public static func isValidProductID<S: StringProtocol>(_ id: S) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128 && id.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
-        }
+        !id.isEmpty && id.utf8.count <= 128
+            && id.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
+            }
     }
 
     private static func explain(_ error: any Error) -> String {

@@ -56,15 +56,18 @@ extension CatalogDatabase {
         }
         let (size, sha) = try fileDigest(path)
         let tileset = String((path as NSString).lastPathComponent.dropLast(".mbtiles".count))
-        return Product(id: e.productId, title: e.title, category: e.categoryPath, description: e.description ?? "",
-                       price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
-                       version: 1, size: size, sha256: sha, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound,
-                       bounds: meta.bounds, layers: layers)
+        return Product(
+            id: e.productId, title: e.title, category: e.categoryPath, description: e.description ?? "",
+            price: e.price, tileset: tileset, bundlePath: (path as NSString).standardizingPath,
+            version: 1, size: size, sha256: sha, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound,
+            bounds: meta.bounds, layers: layers)
     }
 
     /// A bundle's metadata rows, parsed metadata and zoom range (the metadata's, else its tiles'),
     /// checked: it opens, holds tiles and has valid bounds.
-    static func readBundle(_ path: String) throws(CatalogError) -> (pairs: [String: String], metadata: BundleMetadata, zooms: ClosedRange<Int>) {
+    static func readBundle(
+        _ path: String
+    ) throws(CatalogError) -> (pairs: [String: String], metadata: BundleMetadata, zooms: ClosedRange<Int>) {
         let pairs: [String: String]
         let levels: [ZoomLevelSummary]
         do {
@@ -91,20 +94,26 @@ extension CatalogDatabase {
         let other = try String.fetchOne(db, sql: "SELECT id FROM products WHERE tileset = ? AND id != ?", arguments: [p.tileset, p.id])
         let u = try ProductUpsert(p, before: before, tilesetOwner: other)
         for c in u.categories {
-            try db.execute(sql: "INSERT OR IGNORE INTO categories(path, name, parent) VALUES (?, ?, ?)",
-                           arguments: [c.path, c.name, c.parent])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO categories(path, name, parent) VALUES (?, ?, ?)",
+                arguments: [c.path, c.name, c.parent])
         }
-        try db.execute(sql: """
-            INSERT INTO products(\(ProductUpsert.columns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            \(ProductUpsert.onConflict)
-            """, arguments: [p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
-                             p.bundlePath, u.version, p.size, p.sha256, p.minZoom, p.maxZoom,
-                             p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, u.now, BundleLayer.encode(p.layers),
-                             p.kind.rawValue, p.areaJSON])
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [p.id, u.version, p.sha256, p.size, u.now])
+        try db.execute(
+            sql: """
+                INSERT INTO products(\(ProductUpsert.columns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                \(ProductUpsert.onConflict)
+                """,
+            arguments: [
+                p.id, p.title, p.category, p.description, p.price.amount, p.price.currency, p.free, p.tileset,
+                p.bundlePath, u.version, p.size, p.sha256, p.minZoom, p.maxZoom,
+                p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north, u.now, BundleLayer.encode(p.layers),
+                p.kind.rawValue, p.areaJSON
+            ])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO product_versions(product_id, version, sha256, size, published_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [p.id, u.version, p.sha256, p.size, u.now])
         return u.result
     }
 }

@@ -12,8 +12,10 @@ public struct StorePurchase: Sendable, Equatable {
     /// When the store refunded or revoked this transaction, if it did: such a transaction grants nothing.
     public var revocationDate: Date?
 
-    public init(transactionId: String, originalTransactionId: String, productId: String, appAccountToken: String?,
-                purchaseDate: Date, environment: String, revocationDate: Date? = nil) {
+    public init(
+        transactionId: String, originalTransactionId: String, productId: String, appAccountToken: String?,
+        purchaseDate: Date, environment: String, revocationDate: Date? = nil
+    ) {
         self.revocationDate = revocationDate
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId

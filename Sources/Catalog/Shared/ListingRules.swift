@@ -7,8 +7,10 @@ package enum ListingRules {
     /// A product's status for a caller: `owned` is the caller's entitlement status for it
     /// (active wins over revoked), `installed` its install on the caller's device (version and
     /// status), `available` the store's ids for sale (nil: all).
-    package static func status(_ p: Product, owned: Entitlement.Status?, installed: (Int, InstallStatus)?,
-                               available: Set<String>?) -> ProductStatus {
+    package static func status(
+        _ p: Product, owned: Entitlement.Status?, installed: (Int, InstallStatus)?,
+        available: Set<String>?
+    ) -> ProductStatus {
         var status: ProductStatus
         switch (p.free, owned) {
         case (_, .revoked?) where !p.free: status = .revoked

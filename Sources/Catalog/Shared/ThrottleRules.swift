@@ -95,4 +95,3 @@ package enum ThrottleRules {
         e.lockedUntil > now ? max(1, Int(e.lockedUntil.timeIntervalSince(now).rounded(.up))) : nil
     }
 }
-

@@ -55,8 +55,10 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let popularityWeight: Double
     public let prefetchPopularityWeight: Double
 
-    public init(prefetchWeight: Double = 0.5, expectedShare: Double = 0.5, popularityWeight: Double = 1,
-                prefetchPopularityWeight: Double = 2) {
+    public init(
+        prefetchWeight: Double = 0.5, expectedShare: Double = 0.5, popularityWeight: Double = 1,
+        prefetchPopularityWeight: Double = 2
+    ) {
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
         self.popularityWeight = max(0, popularityWeight)

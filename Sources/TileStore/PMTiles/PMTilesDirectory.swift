@@ -13,7 +13,7 @@ public enum PMTilesDirectory {
     }
 
     /// The largest tile id (the last tile of zoom 31); anything beyond it is damage.
-    static let maxTileID: UInt64 = UInt64.max / 3 - 1  // 4^0 + ... + 4^31 = (2^64 - 1) / 3 tiles
+    static let maxTileID: UInt64 = UInt64.max / 3 - 1 // 4^0 + ... + 4^31 = (2^64 - 1) / 3 tiles
 
     /// Decodes an uncompressed directory. Checks everything a lookup relies on: a sane entry count,
     /// varints of at most 64 bits, strictly ascending tile ids, nonzero lengths, and every entry
@@ -38,10 +38,14 @@ public enum PMTilesDirectory {
         }
         for i in 0..<n {
             let run = try reader.next()
-            guard run <= UInt64(UInt32.max) else { throw .badEntry(directory: name, index: i, reason: "run length \(run) does not fit 32 bits") }
+            guard run <= UInt64(UInt32.max) else {
+                throw .badEntry(directory: name, index: i, reason: "run length \(run) does not fit 32 bits")
+            }
             // A run may not reach past the next entry's first tile (or the last tile id).
             let limit = i + 1 < n ? entries[i + 1].tileID : maxTileID + 1
-            guard run <= limit - entries[i].tileID else { throw .badEntry(directory: name, index: i, reason: "its run of \(run) tiles overlaps the next entry") }
+            guard run <= limit - entries[i].tileID else {
+                throw .badEntry(directory: name, index: i, reason: "its run of \(run) tiles overlaps the next entry")
+            }
             entries[i].runLength = UInt32(run)
         }
         for i in 0..<n {
@@ -61,7 +65,8 @@ public enum PMTilesDirectory {
                 entries[i].offset = value - 1
             }
             let e = entries[i]
-            let (section, length) = e.runLength == 0 ? ("leaf directories section", bounds.leafLength) : ("tile data section", bounds.tileDataLength)
+            let (section, length) =
+                e.runLength == 0 ? ("leaf directories section", bounds.leafLength) : ("tile data section", bounds.tileDataLength)
             let (end, overflow) = e.offset.addingReportingOverflow(UInt64(e.length))
             guard !overflow, end <= length else {
                 throw .entryOutsideSection(directory: name, index: i, section: section, end: overflow ? .max : end, sectionLength: length)

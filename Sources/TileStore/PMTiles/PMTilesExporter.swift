@@ -23,7 +23,13 @@ public enum PMTilesExporter {
         let pairs = try reader.metadataPairs()
         var problems = [String]()
         let metadata = BundleMetadata(pairs: pairs, problems: &problems)
-        let tileType: UInt8 = switch metadata.format { case "png": 2; case "jpg", "jpeg": 3; case "webp": 4; default: 0 }
+        let tileType: UInt8 =
+            switch metadata.format {
+            case "png": 2;
+            case "jpg", "jpeg": 3;
+            case "webp": 4;
+            default: 0
+            }
 
         // Every tile, by tile id.
         var tiles = [(id: UInt64, key: String, length: Int)]()
@@ -38,13 +44,16 @@ public enum PMTilesExporter {
         var order = [String]()
         for t in tiles {
             let offset: UInt64
-            if let known = offsets[t.key] { offset = known } else {
+            if let known = offsets[t.key] {
+                offset = known
+            } else {
                 offset = dataLength
                 offsets[t.key] = offset
                 order.append(t.key)
                 dataLength += UInt64(t.length)
             }
-            if var last = entries.last, last.tileID + UInt64(last.runLength) == t.id, last.offset == offset, last.length == UInt32(t.length) {
+            if var last = entries.last, last.tileID + UInt64(last.runLength) == t.id, last.offset == offset, last.length == UInt32(t.length)
+            {
                 last.runLength += 1
                 entries[entries.count - 1] = last
             } else {
@@ -54,7 +63,9 @@ public enum PMTilesExporter {
         let (root, leaves, leafCount) = try directories(entries)
         // The JSON metadata: the bundle's metadata rows as strings (name, description, attribution, ...).
         let json: Data
-        do { json = try JSONSerialization.data(withJSONObject: pairs, options: [.sortedKeys]) } catch { throw .invalidArgument("metadata: \(error)") }
+        do { json = try JSONSerialization.data(withJSONObject: pairs, options: [.sortedKeys]) } catch {
+            throw .invalidArgument("metadata: \(error)")
+        }
         guard let meta = Gzip.compress(Array(json)) else { throw .invalidArgument("gzip failed") }
 
         let rootOffset = UInt64(PMTilesFormat.headerSize)
@@ -62,8 +73,10 @@ public enum PMTilesExporter {
         let leafOffset = metaOffset + UInt64(meta.count)
         let dataOffset = leafOffset + UInt64(leaves.count)
         var header = [UInt8]("PMTiles".utf8) + [3]
-        for v in [rootOffset, UInt64(root.count), metaOffset, UInt64(meta.count), leafOffset, UInt64(leaves.count),
-                  dataOffset, dataLength, UInt64(tiles.count), UInt64(entries.count), UInt64(order.count)] { le64(v, &header) }
+        for v in [
+            rootOffset, UInt64(root.count), metaOffset, UInt64(meta.count), leafOffset, UInt64(leaves.count),
+            dataOffset, dataLength, UInt64(tiles.count), UInt64(entries.count), UInt64(order.count)
+        ] { le64(v, &header) }
         header += [1, 2, 1, tileType, UInt8(metadata.minZoom), UInt8(metadata.maxZoom)]
         let b = metadata.bounds
         for v in [b.west, b.south, b.east, b.north] { le32(e7(v), &header) }
@@ -79,20 +92,25 @@ public enum PMTilesExporter {
         do {
             try handle.write(contentsOf: Data(header + root + meta + leaves))
             for key in order {
-                guard let data = try reader.tileBytes(key: key) else { throw TileStoreError.unreadable(path: bundle, reason: "a tile's bytes vanished while exporting") }
+                guard let data = try reader.tileBytes(key: key) else {
+                    throw TileStoreError.unreadable(path: bundle, reason: "a tile's bytes vanished while exporting")
+                }
                 try handle.write(contentsOf: data)
             }
             try handle.synchronize()
             try handle.close()
-            guard rename(temporary, output) == 0 else { throw TileStoreError.cannotCreate(path: output, reason: String(cString: strerror(errno))) }
+            guard rename(temporary, output) == 0 else {
+                throw TileStoreError.cannotCreate(path: output, reason: String(cString: strerror(errno)))
+            }
         } catch {
             try? handle.close()
             try? FileManager.default.removeItem(atPath: temporary)
             if let e = error as? TileStoreError { throw e }
             throw .cannotCreate(path: output, reason: "\(error)")
         }
-        return PMTilesExportStats(addressedTiles: tiles.count, entries: entries.count, contents: order.count, leafDirectories: leafCount,
-                                  bytes: Int64(dataOffset + dataLength))
+        return PMTilesExportStats(
+            addressedTiles: tiles.count, entries: entries.count, contents: order.count, leafDirectories: leafCount,
+            bytes: Int64(dataOffset + dataLength))
     }
 
     /// The root directory and the leaf section: all entries in the root when it fits with the
@@ -106,7 +124,8 @@ public enum PMTilesExporter {
             for start in stride(from: 0, to: entries.count, by: leafSize) {
                 let chunk = Array(entries[start..<min(entries.count, start + leafSize)])
                 guard let leaf = Gzip.compress(PMTilesFormat.serialize(chunk)) else { throw .invalidArgument("gzip failed") }
-                rootEntries.append(PMTilesFormat.Entry(tileID: chunk[0].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
+                rootEntries.append(
+                    PMTilesFormat.Entry(tileID: chunk[0].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
                 leaves += leaf
             }
             guard let root = Gzip.compress(PMTilesFormat.serialize(rootEntries)) else { throw .invalidArgument("gzip failed") }

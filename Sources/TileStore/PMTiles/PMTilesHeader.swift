@@ -86,7 +86,9 @@ public struct PMTilesHeader: Sendable, Equatable {
 
     /// The four sections: name, offset, length.
     public var sections: [(name: String, offset: UInt64, length: UInt64)] {
-        [("root directory", rootOffset, rootLength), ("JSON metadata", metadataOffset, metadataLength),
-         ("leaf directories section", leafOffset, leafLength), ("tile data section", tileDataOffset, tileDataLength)]
+        [
+            ("root directory", rootOffset, rootLength), ("JSON metadata", metadataOffset, metadataLength),
+            ("leaf directories section", leafOffset, leafLength), ("tile data section", tileDataOffset, tileDataLength)
+        ]
     }
 }

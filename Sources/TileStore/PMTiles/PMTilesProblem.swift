@@ -52,7 +52,8 @@ public enum PMTilesProblem: Error, Sendable, Equatable, CustomStringConvertible 
             "the \(section) (\(length) bytes at offset \(offset)) reaches past the end of the file (\(size) bytes): the file is truncated or its header damaged"
         case let .sectionTooLarge(section, length, limit): "the \(section) is \(length) bytes, more than the \(limit) TrailMap reads"
         case let .unsupportedInternalCompression(c): "directories and metadata compressed with \(c): TrailMap reads gzip or none"
-        case let .unsupportedTileCompression(c): "tiles compressed with \(c): TrailMap serves raster tiles stored uncompressed (tile compression none)"
+        case let .unsupportedTileCompression(c):
+            "tiles compressed with \(c): TrailMap serves raster tiles stored uncompressed (tile compression none)"
         case let .zoomRange(lo, hi): "min zoom \(lo) is above max zoom \(hi)"
         case let .compressedData(section, error): "the \(section): \(error)"
         case let .varintOverflow(directory): "the \(directory) holds a varint longer than 64 bits"

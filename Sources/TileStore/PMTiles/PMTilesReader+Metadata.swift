@@ -12,7 +12,8 @@ extension PMTilesReader {
             if let s = value as? String {
                 pairs[key] = s
             } else if JSONSerialization.isValidJSONObject([value]),
-                      let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]) {
+                let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys])
+            {
                 // Wrapped in an array (numbers and booleans are not top-level JSON objects), then unwrapped.
                 pairs[key] = String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
             }

@@ -57,8 +57,9 @@ public final class PMTilesReader: TileSource {
             let head = try Self.read(fd: fd, offset: 0, count: min(PMTilesFormat.headerSize, Int(max(0, st.st_size))))
             header = try PMTilesHeader(head, fileSize: fileSize)
             bounds = PMTilesDirectory.Bounds(tileDataLength: header.tileDataLength, leafLength: header.leafLength)
-            root = try Self.directory(fd: fd, header: header, offset: header.rootOffset, length: header.rootLength,
-                                      bounds: bounds, name: "root directory", limit: Self.maxRootBytes)
+            root = try Self.directory(
+                fd: fd, header: header, offset: header.rootOffset, length: header.rootLength,
+                bounds: bounds, name: "root directory", limit: Self.maxRootBytes)
         } catch {
             close(fd)
             throw .pmtiles(path: path, problem: error)
@@ -116,8 +117,9 @@ public final class PMTilesReader: TileSource {
     /// Decodes a leaf directory without the cache.
     func readLeaf(_ e: PMTilesFormat.Entry) throws(TileStoreError) -> [PMTilesFormat.Entry] {
         do throws(PMTilesProblem) {
-            return try Self.directory(fd: fd, header: header, offset: header.leafOffset + e.offset, length: UInt64(e.length),
-                                      bounds: bounds, name: "leaf directory at offset \(e.offset)")
+            return try Self.directory(
+                fd: fd, header: header, offset: header.leafOffset + e.offset, length: UInt64(e.length),
+                bounds: bounds, name: "leaf directory at offset \(e.offset)")
         } catch { throw .pmtiles(path: path, problem: error) }
     }
 
@@ -127,10 +129,13 @@ public final class PMTilesReader: TileSource {
     /// The JSON metadata section, decompressed, as a JSON object.
     public func metadataObject() throws(TileStoreError) -> [String: Any] {
         do throws(PMTilesProblem) {
-            let bytes = try Self.section(fd: fd, header: header, offset: header.metadataOffset, length: header.metadataLength,
-                                         name: "JSON metadata")
+            let bytes = try Self.section(
+                fd: fd, header: header, offset: header.metadataOffset, length: header.metadataLength,
+                name: "JSON metadata")
             if bytes.isEmpty { return [:] }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else { throw PMTilesProblem.metadata("is not valid JSON") }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
+                throw PMTilesProblem.metadata("is not valid JSON")
+            }
             guard let dictionary = object as? [String: Any] else { throw PMTilesProblem.metadata("is not a JSON object") }
             return dictionary
         } catch { throw .pmtiles(path: path, problem: error) }
@@ -138,7 +143,9 @@ public final class PMTilesReader: TileSource {
 
     /// Reads bytes of the tile data section (for verification).
     public func tileData(offset: UInt64, length: UInt32) throws(TileStoreError) -> [UInt8] {
-        guard Int(length) <= Self.maxTileBytes else { throw .pmtiles(path: path, problem: .tileTooLarge(length: length, limit: Self.maxTileBytes)) }
+        guard Int(length) <= Self.maxTileBytes else {
+            throw .pmtiles(path: path, problem: .tileTooLarge(length: length, limit: Self.maxTileBytes))
+        }
         do throws(PMTilesProblem) { return try Self.read(fd: fd, offset: header.tileDataOffset + offset, count: Int(length)) } catch {
             throw .pmtiles(path: path, problem: error)
         }
@@ -147,15 +154,20 @@ public final class PMTilesReader: TileSource {
     // MARK: - Reading the file
 
     /// A directory: read, decompressed as the header says, decoded and checked.
-    static func directory(fd: Int32, header: PMTilesHeader, offset: UInt64, length: UInt64, bounds: PMTilesDirectory.Bounds,
-                          name: String, limit: Int = maxDirectoryBytes) throws(PMTilesProblem) -> [PMTilesFormat.Entry] {
-        try PMTilesDirectory.decode(section(fd: fd, header: header, offset: offset, length: length, name: name, limit: limit),
-                                    bounds: bounds, name: name)
+    static func directory(
+        fd: Int32, header: PMTilesHeader, offset: UInt64, length: UInt64, bounds: PMTilesDirectory.Bounds,
+        name: String, limit: Int = maxDirectoryBytes
+    ) throws(PMTilesProblem) -> [PMTilesFormat.Entry] {
+        try PMTilesDirectory.decode(
+            section(fd: fd, header: header, offset: offset, length: length, name: name, limit: limit),
+            bounds: bounds, name: name)
     }
 
     /// A directory's or the metadata's bytes, decompressed (internal compression), at most `limit` bytes either way.
-    static func section(fd: Int32, header: PMTilesHeader, offset: UInt64, length: UInt64, name: String,
-                        limit: Int = maxDirectoryBytes) throws(PMTilesProblem) -> [UInt8] {
+    static func section(
+        fd: Int32, header: PMTilesHeader, offset: UInt64, length: UInt64, name: String,
+        limit: Int = maxDirectoryBytes
+    ) throws(PMTilesProblem) -> [UInt8] {
         guard length <= UInt64(limit) else { throw .sectionTooLarge(section: name, length: length, limit: limit) }
         let raw = try read(fd: fd, offset: offset, count: Int(length))
         guard header.internalCompression == .gzip else { return raw }
@@ -188,7 +200,9 @@ public final class PMTilesReader: TileSource {
             if n > 0 {
                 done += n
             } else if n == 0 {
-                throw .readFailed("the file ends at byte \(offset + UInt64(done)), before the \(buffer.count) bytes at \(offset): it was truncated after it was opened")
+                throw .readFailed(
+                    "the file ends at byte \(offset + UInt64(done)), before the \(buffer.count) bytes at \(offset): it was truncated after it was opened"
+                )
             } else if errno != EINTR {
                 throw .readFailed(String(cString: strerror(errno)))
             }

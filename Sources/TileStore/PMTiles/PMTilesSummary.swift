@@ -39,24 +39,27 @@ public struct PMTilesSummary: Sendable {
         var nextOffset: UInt64 = 0
         var clustered = true
         var found = [String]()
-        reader.walk(tile: { e in
-            entries += 1
-            addressed += Int(e.runLength)
-            // Clustered: each content follows the previous one, or repeats an earlier one.
-            if e.offset == nextOffset { nextOffset += UInt64(e.length) } else if e.offset > nextOffset { clustered = false }
-            let first = PMTilesFormat.tile(id: e.tileID)
-            beyond += Self.add(e, to: &byZoom)
-            if let i = index[e.offset] {
-                contents[i].tiles += Int(e.runLength)
-                if contents[i].length != e.length {
-                    found.append("tiles \(contents[i].firstTile) and \(first.map { "\($0)" } ?? "id \(e.tileID)") share offset \(e.offset) of the tile data with lengths \(contents[i].length) and \(e.length)")
+        reader.walk(
+            tile: { e in
+                entries += 1
+                addressed += Int(e.runLength)
+                // Clustered: each content follows the previous one, or repeats an earlier one.
+                if e.offset == nextOffset { nextOffset += UInt64(e.length) } else if e.offset > nextOffset { clustered = false }
+                let first = PMTilesFormat.tile(id: e.tileID)
+                beyond += Self.add(e, to: &byZoom)
+                if let i = index[e.offset] {
+                    contents[i].tiles += Int(e.runLength)
+                    if contents[i].length != e.length {
+                        found.append(
+                            "tiles \(contents[i].firstTile) and \(first.map { "\($0)" } ?? "id \(e.tileID)") share offset \(e.offset) of the tile data with lengths \(contents[i].length) and \(e.length)"
+                        )
+                    }
+                } else if let first {
+                    index[e.offset] = contents.count
+                    contents.append(Content(offset: e.offset, length: e.length, firstTile: first, tiles: Int(e.runLength)))
+                    bytes += Int(e.length)
                 }
-            } else if let first {
-                index[e.offset] = contents.count
-                contents.append(Content(offset: e.offset, length: e.length, firstTile: first, tiles: Int(e.runLength)))
-                bytes += Int(e.length)
-            }
-        }, leaf: { _, _ in leaves += 1 }, problem: { found.append($0) })
+            }, leaf: { _, _ in leaves += 1 }, problem: { found.append($0) })
         if beyond > 0 { found.append("\(beyond) tile ids lie beyond zoom \(TileID.maxZoom)") }
         levels = byZoom.values.sorted { $0.zoom < $1.zoom }
         addressedTiles = addressed

@@ -16,7 +16,8 @@ public enum PMTilesVerifier {
         var problems = [String]()
         let rootEnd = h.rootOffset + h.rootLength
         if rootEnd > UInt64(PMTilesFormat.rootLimit) {
-            problems.append("the root directory ends at byte \(rootEnd), past the first \(PMTilesFormat.rootLimit) bytes the specification requires")
+            problems.append(
+                "the root directory ends at byte \(rootEnd), past the first \(PMTilesFormat.rootLimit) bytes the specification requires")
         }
         if !h.tileType.isServable {
             problems.append("tile type \(h.tileType): TrailMap serves PNG, JPEG and WebP tiles")
@@ -36,10 +37,12 @@ public enum PMTilesVerifier {
 
         let summary = PMTilesSummary(reader, maxReported: maxReported)
         problems += summary.problems
-        for (name, recorded, actual) in [("addressed tiles", h.addressedTiles, summary.addressedTiles),
-                                         ("tile entries", h.tileEntries, summary.tileEntries),
-                                         ("tile contents", h.tileContents, summary.contents.count)]
-            where recorded != 0 && recorded != UInt64(actual) {
+        for (name, recorded, actual) in [
+            ("addressed tiles", h.addressedTiles, summary.addressedTiles),
+            ("tile entries", h.tileEntries, summary.tileEntries),
+            ("tile contents", h.tileContents, summary.contents.count)
+        ]
+        where recorded != 0 && recorded != UInt64(actual) {
             problems.append("the header records \(recorded) \(name), the directories hold \(actual)")
         }
         if h.clustered, !summary.clusteredOrder {

@@ -15,8 +15,9 @@ extension StoreAPI {
             try catalog.register(email: c.email, password: c.password, address: address)
         }
         logger.info("account registered: \(a.id)")
-        return JSONReply.make(AccountCreated(accountId: a.id, email: a.email, appAccountToken: a.appAccountToken), status: .created,
-                              request: request, cacheControl: "no-store")
+        return JSONReply.make(
+            AccountCreated(accountId: a.id, email: a.email, appAccountToken: a.appAccountToken), status: .created,
+            request: request, cacheControl: "no-store")
     }
 
     /// Logs in: a throttled email or address is answered 429 at once, before any hashing; the
@@ -28,9 +29,11 @@ extension StoreAPI {
         let s = try await settings.passwordHashing.run { () throws(CatalogError) in
             try catalog.login(email: c.email, password: c.password, address: address)
         }
-        return JSONReply.make(TrailMapAPI.Session(token: s.token, expiresAt: JSONReply.time(s.expiresAt), accountId: s.account.id,
-                                                  appAccountToken: s.account.appAccountToken),
-                              request: request, cacheControl: "no-store")
+        return JSONReply.make(
+            TrailMapAPI.Session(
+                token: s.token, expiresAt: JSONReply.time(s.expiresAt), accountId: s.account.id,
+                appAccountToken: s.account.appAccountToken),
+            request: request, cacheControl: "no-store")
     }
 
     func logout(_ request: Request) async throws -> Response {
@@ -43,7 +46,8 @@ extension StoreAPI {
         let a = try await account(request)
         let b = try await body(DeviceRequest.self, request)
         let d = try await catalog.addDevice(account: a, name: b.name ?? "")
-        return JSONReply.make(DeviceRegistration(deviceId: d.id, name: d.name), status: .created, request: request, cacheControl: "no-store")
+        return JSONReply.make(
+            DeviceRegistration(deviceId: d.id, name: d.name), status: .created, request: request, cacheControl: "no-store")
     }
 
     func install(_ request: Request, device: Substring, product: Substring) async throws -> Response {
@@ -57,8 +61,9 @@ extension StoreAPI {
     /// The products installed on any of the account's devices.
     func accountInstalls(_ request: Request) async throws -> Response {
         let a = try await account(request)
-        return JSONReply.make(AccountInstalls(productIds: try await catalog.installedProducts(account: a)), request: request,
-                              cacheControl: "no-store")
+        return JSONReply.make(
+            AccountInstalls(productIds: try await catalog.installedProducts(account: a)), request: request,
+            cacheControl: "no-store")
     }
 
     func uninstall(_ request: Request, device: Substring, product: Substring) async throws -> Response {

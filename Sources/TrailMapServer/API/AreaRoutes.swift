@@ -19,8 +19,9 @@ extension StoreAPI {
         do { made = try await areas.quote(b, account: a, address: context.clientAddress, available: settings.availableProducts) } catch {
             throw APIError(error)
         }
-        return JSONReply.make(Self.quoteBody(made.quote, made.product, message: made.message), status: .created, request: request,
-                              cacheControl: "no-store")
+        return JSONReply.make(
+            Self.quoteBody(made.quote, made.product, message: made.message), status: .created, request: request,
+            cacheControl: "no-store")
     }
 
     func areaQuoteDetail(_ request: Request, quote: Substring) async throws -> Response {
@@ -51,20 +52,22 @@ extension StoreAPI {
         areas.bought(quoteID: b.quoteId)
         let p = outcome.area
         logger.info("area \(p.id) bought by \(a.id) with \(outcome.transactionId)\(outcome.alreadyRecorded ? " (again)" : "")")
-        let body = AreaPurchaseResult(areaId: p.id, productId: p.areaOrigin?.of ?? verified.productId, transactionId: outcome.transactionId,
-                                      alreadyRecorded: outcome.alreadyRecorded, title: p.title, size: p.size, sha256: p.sha256,
-                                      minzoom: p.minZoom, maxzoom: p.maxZoom,
-                                      bounds: [p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north],
-                                      downloadURL: "/api/v1/downloads/\(p.id)")
+        let body = AreaPurchaseResult(
+            areaId: p.id, productId: p.areaOrigin?.of ?? verified.productId, transactionId: outcome.transactionId,
+            alreadyRecorded: outcome.alreadyRecorded, title: p.title, size: p.size, sha256: p.sha256,
+            minzoom: p.minZoom, maxzoom: p.maxZoom,
+            bounds: [p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north],
+            downloadURL: "/api/v1/downloads/\(p.id)")
         return JSONReply.make(body, status: outcome.alreadyRecorded ? .ok : .created, request: request, cacheControl: "no-store")
     }
 
     static func quoteBody(_ q: AreaQuoteRecord, _ offer: Product, message: String?) -> AreaQuote {
-        AreaQuote(quoteId: q.id, productId: q.productId, title: q.title,
-                  price: TrailMapAPI.Price(amount: offer.price.amount, currency: offer.price.currency),
-                  bounds: [q.bounds.west, q.bounds.south, q.bounds.east, q.bounds.north], minzoom: q.minZoom, maxzoom: q.maxZoom,
-                  requestedMaxzoom: q.requestedMaxZoom, size: q.size, tiles: q.tiles, maxBytes: offer.areaOffer?.maxBytes ?? offer.size,
-                  sources: offer.areaOffer?.tilesets ?? [], expiresAt: JSONReply.time(q.expiresAt), message: message)
+        AreaQuote(
+            quoteId: q.id, productId: q.productId, title: q.title,
+            price: TrailMapAPI.Price(amount: offer.price.amount, currency: offer.price.currency),
+            bounds: [q.bounds.west, q.bounds.south, q.bounds.east, q.bounds.north], minzoom: q.minZoom, maxzoom: q.maxZoom,
+            requestedMaxzoom: q.requestedMaxZoom, size: q.size, tiles: q.tiles, maxBytes: offer.areaOffer?.maxBytes ?? offer.size,
+            sources: offer.areaOffer?.tilesets ?? [], expiresAt: JSONReply.time(q.expiresAt), message: message)
     }
 }
 

@@ -47,7 +47,8 @@ final class BundleIntegrity: Sendable {
         guard fd >= 0 else { return nil }
         let file = OpenBundleFile(fd: fd, size: size)
         guard let identity = Self.identity(fd: fd), identity.size == size,
-              await verdict(path: path, identity: identity, sha256: sha256) else { return nil }
+            await verdict(path: path, identity: identity, sha256: sha256)
+        else { return nil }
         return file
     }
 
@@ -100,8 +101,10 @@ final class OpenBundleFile: Sendable {
     deinit { close(fd) }
 
     /// Reads `range` on NIO's blocking pool, 128 KiB at a time, into `write`.
-    func stream(_ range: ClosedRange<Int64>, allocator: ByteBufferAllocator = ByteBufferAllocator(),
-                to write: (ByteBuffer) async throws -> Void) async throws {
+    func stream(
+        _ range: ClosedRange<Int64>, allocator: ByteBufferAllocator = ByteBufferAllocator(),
+        to write: (ByteBuffer) async throws -> Void
+    ) async throws {
         var offset = range.lowerBound
         while offset <= range.upperBound {
             let count = Int(min(Int64(128 * 1024), range.upperBound - offset + 1))

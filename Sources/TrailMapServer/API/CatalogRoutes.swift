@@ -25,8 +25,11 @@ extension StoreAPI {
     func catalogDetail(_ request: Request, product: Substring) async throws -> Response {
         let id = try Self.productID(product)
         let account = try await optionalAccount(request)
-        guard let item = try await catalog.listing(account: account, deviceID: deviceParameter(request),
-                                             available: settings.availableProducts, only: id).first
+        guard
+            let item = try await catalog.listing(
+                account: account, deviceID: deviceParameter(request),
+                available: settings.availableProducts, only: id
+            ).first
         else { throw APIError(CatalogError.unknownProduct(id)) }
         let p = item.product
         let base = publicOrigin
@@ -78,7 +81,8 @@ extension StoreAPI {
         return ProductSummary(
             productId: p.id, title: p.title, category: p.category, description: p.description,
             price: TrailMapAPI.Price(amount: p.price.amount, currency: p.price.currency), free: p.free, version: p.version,
-            size: p.size, sha256: p.sha256, minzoom: p.minZoom, maxzoom: p.maxZoom, bounds: [p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north],
+            size: p.size, sha256: p.sha256, minzoom: p.minZoom, maxzoom: p.maxZoom,
+            bounds: [p.bounds.west, p.bounds.south, p.bounds.east, p.bounds.north],
             tileset: p.tileset, status: status(item.status), installedVersion: item.installedVersion,
             levels: p.layers.map(level), levelsSummary: BundleLayer.summary(p.layers), kind: p.kind,
             area: p.areaOffer.map { AreaTerms(maxBytes: $0.maxBytes, sources: $0.tilesets) }, areaOf: p.areaOrigin?.of)

@@ -18,15 +18,19 @@ extension StoreAPI {
     func downloadLink(_ request: Request) async throws -> Response {
         let a = try await account(request)
         let b = try await body(DownloadLinkRequest.self, request)
-        guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
+        guard ProductFile.isValidProductID(b.productId) else {
+            throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128))))
+        }
         let p = try await catalog.downloadable(productID: b.productId, account: a)
         let now = Date()
         let expires = (Int64(now.timeIntervalSince1970) / Self.linkStep + 3) * Self.linkStep
         let (keyID, mac) = try await tileTokens.sign(Self.linkMessage(p.id, p.version, p.sha256, expires, account: a.id), now: now)
         let url = "/bundles/\(p.id)/\(p.version)/\(p.sha256).mbtiles?exp=\(expires)&acct=\(a.id)&key=\(keyID)&sig=\(Base64URL.encode(mac))"
-        return JSONReply.make(DownloadLink(url: url, expiresAt: JSONReply.time(Date(timeIntervalSince1970: Double(expires))),
-                                           version: p.version, size: p.size, sha256: p.sha256),
-                              status: .created, request: request, cacheControl: "no-store")
+        return JSONReply.make(
+            DownloadLink(
+                url: url, expiresAt: JSONReply.time(Date(timeIntervalSince1970: Double(expires))),
+                version: p.version, size: p.size, sha256: p.sha256),
+            status: .created, request: request, cacheControl: "no-store")
     }
 
     /// `GET|HEAD /bundles/{productId}/{version}/{sha256}.mbtiles?exp=&key=&sig=`
@@ -36,21 +40,29 @@ extension StoreAPI {
         let sha = String(file.dropLast(8))
         let q = request.uri.queryParameters
         guard let expires = q["exp"].flatMap({ Int64($0) }), let keyID = q["key"].flatMap({ Int64($0) }),
-              let account = q["acct"].map(String.init), Self.isLinkAccount(account),
-              let mac = q["sig"].flatMap({ Base64URL.decode($0) }),
-              try await tileTokens.verify(Self.linkMessage(id, v, sha, expires, account: account), keyID: keyID, mac: mac)
-        else { throw APIError(.forbidden, code: "invalid_link", message: "this download link is not valid: ask the API for a new one (POST /api/v1/download-links)") }
+            let account = q["acct"].map(String.init), Self.isLinkAccount(account),
+            let mac = q["sig"].flatMap({ Base64URL.decode($0) }),
+            try await tileTokens.verify(Self.linkMessage(id, v, sha, expires, account: account), keyID: keyID, mac: mac)
+        else {
+            throw APIError(
+                .forbidden, code: "invalid_link",
+                message: "this download link is not valid: ask the API for a new one (POST /api/v1/download-links)")
+        }
         let now = Int64(Date().timeIntervalSince1970)
         guard expires > now else {
-            throw APIError(.forbidden, code: "link_expired", message: "this download link has expired: ask the API for a new one (POST /api/v1/download-links)")
+            throw APIError(
+                .forbidden, code: "link_expired",
+                message: "this download link has expired: ask the API for a new one (POST /api/v1/download-links)")
         }
         guard let p = try await catalog.product(id: id), p.version == v, p.sha256 == sha else {
-            throw APIError(.gone, code: "version_gone", message: "version \(v) of \(id) is no longer published: ask for a link to the current one")
+            throw APIError(
+                .gone, code: "version_gone", message: "version \(v) of \(id) is no longer published: ask for a link to the current one")
         }
         let entitled = p.free ? true : try await catalog.isEntitled(accountID: account, productID: p.id)
         guard entitled else {
-            throw APIError(.forbidden, code: "link_revoked",
-                           message: "the purchase this link was made for is no longer active (refunded or revoked)")
+            throw APIError(
+                .forbidden, code: "link_revoked",
+                message: "the purchase this link was made for is no longer active (refunded or revoked)")
         }
         return try await bundleResponse(request, p, cacheControl: "public, max-age=\(expires - now), s-maxage=60")
     }

@@ -18,27 +18,33 @@ extension StoreAPI {
     func bundleResponse(_ request: Request, _ p: Product, cacheControl: String) async throws -> Response {
         guard let file = await bundleIntegrity.openPublished(path: p.bundlePath, size: p.size, sha256: p.sha256) else {
             logger.error("download \(p.id): \(p.bundlePath) is missing or its bytes changed since it was published (SHA-256 differs)")
-            throw APIError(.serviceUnavailable, code: "bundle_unavailable",
-                           message: "the bundle of \(p.id) is missing or changed on the server since it was published (publish it again); try again later")
+            throw APIError(
+                .serviceUnavailable, code: "bundle_unavailable",
+                message:
+                    "the bundle of \(p.id) is missing or changed on the server since it was published (publish it again); try again later")
         }
         return try fileResponse(request, file, sha256: p.sha256, filename: "\(p.tileset).mbtiles", cacheControl: cacheControl)
     }
 
     /// A checked file (bundle or patch), whole or a `Range`, with `If-Range` and its SHA-256 as a
     /// strong ETag.
-    func fileResponse(_ request: Request, _ file: OpenBundleFile, sha256: String, filename: String, cacheControl: String) throws -> Response {
-        try Self.rangedResponse(request, file, etag: "\"\(sha256)\"", filename: filename, contentType: "application/vnd.sqlite3",
-                                cacheControl: cacheControl)
+    func fileResponse(_ request: Request, _ file: OpenBundleFile, sha256: String, filename: String, cacheControl: String) throws -> Response
+    {
+        try Self.rangedResponse(
+            request, file, etag: "\"\(sha256)\"", filename: filename, contentType: "application/vnd.sqlite3",
+            cacheControl: cacheControl)
     }
 
     /// An open file, whole or a `Range` (`If-Range` against `etag`), as an attachment named `filename`.
-    static func rangedResponse(_ request: Request, _ file: OpenBundleFile, etag: String, filename: String, contentType: String,
-                               cacheControl: String) throws -> Response {
+    static func rangedResponse(
+        _ request: Request, _ file: OpenBundleFile, etag: String, filename: String, contentType: String,
+        cacheControl: String
+    ) throws -> Response {
         let size = file.size
         var headers: HTTPFields = [
             .eTag: etag, .acceptRanges: "bytes", .contentType: contentType,
             .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: cacheControl,
-            .accessControlAllowOrigin: "*",
+            .accessControlAllowOrigin: "*"
         ]
         var range: ClosedRange<Int64>? = nil
         if let header = request.headers[.range] {
@@ -48,8 +54,9 @@ extension StoreAPI {
                 case let .some(.some(r)): range = r
                 case .some(.none):
                     headers[.contentRange] = "bytes */\(size)"
-                    var e = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
-                                     message: "the range \(header.prefix(64)) is outside the \(size)-byte file")
+                    var e = APIError(
+                        .rangeNotSatisfiable, code: "range_not_satisfiable",
+                        message: "the range \(header.prefix(64)) is outside the \(size)-byte file")
                     e.headers = headers
                     throw e
                 case .none: break
@@ -85,7 +92,9 @@ extension StoreAPI {
         }
         guard let start = Int64(first), start >= 0 else { return nil }
         let end: Int64
-        if last.isEmpty { end = size - 1 } else {
+        if last.isEmpty {
+            end = size - 1
+        } else {
             guard let e = Int64(last), e >= start else { return nil }
             end = min(e, size - 1)
         }

@@ -45,7 +45,8 @@ enum ElevationInput {
         var out = [GeoPoint]()
         out.reserveCapacity(positions.count)
         for (i, p) in positions.enumerated() {
-            guard case let .array(numbers) = p, (2...3).contains(numbers.count), let lon = numbers[0].number, let lat = numbers[1].number else {
+            guard case let .array(numbers) = p, (2...3).contains(numbers.count), let lon = numbers[0].number, let lat = numbers[1].number
+            else {
                 throw invalid("\(field)[\(i)]", "a position is [longitude, latitude]")
             }
             out.append(GeoPoint(lat: lat, lon: lon))
@@ -66,8 +67,10 @@ enum ElevationInput {
     static let maxSpacing = 100_000.0
 
     static func invalid(_ field: String, _ message: String) -> APIError {
-        APIError(.badRequest, code: "invalid_\(field.split(separator: "[").first.map(String.init)?.replacingOccurrences(of: ".", with: "_") ?? field)",
-                 message: "\(field): \(message)")
+        APIError(
+            .badRequest,
+            code: "invalid_\(field.split(separator: "[").first.map(String.init)?.replacingOccurrences(of: ".", with: "_") ?? field)",
+            message: "\(field): \(message)")
     }
 
     static func outOfRange(_ field: String, _ message: String) -> APIError {

@@ -19,9 +19,10 @@ extension StoreAPI {
         if heights.allSatisfy({ $0 == nil }) {
             throw try denied.refusal(covering: points) ?? APIError(ProfileError.noElevation, field: "points")
         }
-        let answer = ElevationAnswer(points: zip(points, heights).map {
-            ElevationPoint(lat: $0.lat, lon: $0.lon, elevationM: $1.map { ($0 * 100).rounded() / 100 })
-        })
+        let answer = ElevationAnswer(
+            points: zip(points, heights).map {
+                ElevationPoint(lat: $0.lat, lon: $0.lon, elevationM: $1.map { ($0 * 100).rounded() / 100 })
+            })
         return JSONReply.make(answer, request: request, cacheControl: "private, no-cache")
     }
 
@@ -37,8 +38,9 @@ extension StoreAPI {
         let (record, products, owned, _) = try await trail(request, id: raw)
         guard !owned.isEmpty else {
             let needed = products.map(\.id).joined(separator: ", ")
-            throw APIError(request.headers[.authorization] == nil ? .unauthorized : .forbidden, code: "not_entitled",
-                           message: "the trail's line is for owners of a region holding it (\(needed))")
+            throw APIError(
+                request.headers[.authorization] == nil ? .unauthorized : .forbidden, code: "not_entitled",
+                message: "the trail's line is for owners of a region holding it (\(needed))")
         }
         let line = record.geometry.parts.flatMap { $0 }.map { GeoPoint(lat: $0.lat, lon: $0.lon) }
         return try await profileAnswer(line, spacing: spacing, field: "trail", request: request)
@@ -48,14 +50,17 @@ extension StoreAPI {
         let (sampler, denied) = try await terrain(for: request)
         let profile: ElevationProfile
         do {
-            profile = try ProfileBuilder.profile(line, options: ProfileOptions(spacing: spacing, maxPoints: ProfileLine.maxPositions),
-                                                 source: sampler)
+            profile = try ProfileBuilder.profile(
+                line, options: ProfileOptions(spacing: spacing, maxPoints: ProfileLine.maxPositions),
+                source: sampler)
         } catch {
             if case .noElevation = error, let refusal = try denied.refusal(covering: line) { throw refusal }
             throw APIError(error, field: field)
         }
         let answer = ProfileAnswer(profile)
-        guard let json = ProfileJSON.bytes(answer) else { return JSONReply.make(answer, request: request, cacheControl: "private, no-cache") }
+        guard let json = ProfileJSON.bytes(answer) else {
+            return JSONReply.make(answer, request: request, cacheControl: "private, no-cache")
+        }
         let gzip = Gzip.accepted(request.headers[.acceptEncoding]) ? Gzip.compress(json) : nil
         return JSONReply.make(json: json, gzip: gzip, request: request, cacheControl: "private, no-cache")
     }

@@ -16,8 +16,10 @@ enum JSONReply {
 
     /// A response of an API body (a TrailMapAPI type), encoded by `bytes`. A value that cannot be
     /// encoded (a non-finite number) is a 500 with an error body.
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, request: Request,
-                     cacheControl: String = "no-cache") -> Response {
+    static func make(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, request: Request,
+        cacheControl: String = "no-cache"
+    ) -> Response {
         guard let data = try? bytes(value) else {
             let body = (try? bytes(APIErrorBody(code: "internal_error", message: "the answer could not be written as JSON"))) ?? []
             return make(json: body, gzip: nil, status: .internalServerError, request: request, cacheControl: "no-store")
@@ -28,13 +30,15 @@ enum JSONReply {
 
     /// A response of JSON already written (`gzip`: the same bytes compressed, sent when the client
     /// accepts gzip).
-    static func make(json: [UInt8], gzip: [UInt8]?, status: HTTPResponse.Status = .ok, request: Request,
-                     cacheControl: String = "no-cache") -> Response {
+    static func make(
+        json: [UInt8], gzip: [UInt8]?, status: HTTPResponse.Status = .ok, request: Request,
+        cacheControl: String = "no-cache"
+    ) -> Response {
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .accessControlAllowOrigin: "*",
             .cacheControl: cacheControl,
-            .vary: "Accept-Encoding",
+            .vary: "Accept-Encoding"
         ]
         if let gzip, Gzip.accepted(request.headers[.acceptEncoding]) {
             headers[.contentEncoding] = "gzip"

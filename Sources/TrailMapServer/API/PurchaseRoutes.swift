@@ -20,11 +20,13 @@ extension StoreAPI {
             throw APIError(.forbidden, code: "invalid_transaction", message: "the signed transaction was refused: \(error)")
         }
         let outcome = try await catalog.recordPurchase(verified, account: a)
-        let j = PurchaseResult(productId: outcome.productId, transactionId: outcome.transactionId,
-                               originalTransactionId: outcome.originalTransactionId, alreadyOwned: outcome.alreadyOwned,
-                               downloadURL: "/api/v1/downloads/\(outcome.productId)",
-                               message: outcome.alreadyOwned ? "You already own this region; downloading it again is free." : nil)
-        logger.info("purchase \(outcome.transactionId) of \(outcome.productId) by \(a.id): \(outcome.alreadyOwned ? "already owned" : "granted")")
+        let j = PurchaseResult(
+            productId: outcome.productId, transactionId: outcome.transactionId,
+            originalTransactionId: outcome.originalTransactionId, alreadyOwned: outcome.alreadyOwned,
+            downloadURL: "/api/v1/downloads/\(outcome.productId)",
+            message: outcome.alreadyOwned ? "You already own this region; downloading it again is free." : nil)
+        logger.info(
+            "purchase \(outcome.transactionId) of \(outcome.productId) by \(a.id): \(outcome.alreadyOwned ? "already owned" : "granted")")
         return JSONReply.make(j, status: outcome.alreadyOwned ? .ok : .created, request: request, cacheControl: "no-store")
     }
 
@@ -39,8 +41,9 @@ extension StoreAPI {
         }
         let outcome = try await catalog.apply(event)
         logger.info("store notification \(event.type) \(event.notificationUUID): \(outcome.rawValue)")
-        return JSONReply.make(NotificationResult(notificationUUID: event.notificationUUID, result: Self.outcome(outcome)), request: request,
-                              cacheControl: "no-store")
+        return JSONReply.make(
+            NotificationResult(notificationUUID: event.notificationUUID, result: Self.outcome(outcome)), request: request,
+            cacheControl: "no-store")
     }
 
     func sandboxTransaction(_ request: Request) async throws -> Response {
@@ -48,13 +51,15 @@ extension StoreAPI {
         let a = try await account(request)
         let b = try await body(SandboxPurchaseRequest.self, request)
         // Bought areas are not store products: only regions and area products are sold.
-        guard ProductFile.isValidProductID(b.productId), let product = try await catalog.product(id: b.productId), product.kind != .area else {
+        guard ProductFile.isValidProductID(b.productId), let product = try await catalog.product(id: b.productId), product.kind != .area
+        else {
             throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128))))
         }
         if let t = b.appAccountToken, UUID(uuidString: t) == nil { throw APIError.badRequest("appAccountToken must be a UUID") }
         let token = b.appAccountToken ?? a.appAccountToken
         // An area product is a consumable (each purchase buys one area), as StoreKit would sign it.
-        let jws = product.kind == .areaProduct
+        let jws =
+            product.kind == .areaProduct
             ? try sandbox.signConsumablePurchase(productId: product.id, appAccountToken: token, price: product.price)
             : try sandbox.signPurchase(productId: product.id, appAccountToken: token, price: product.price)
         return JSONReply.make(SignedTransaction(signedTransaction: jws), status: .created, request: request, cacheControl: "no-store")
@@ -90,11 +95,13 @@ extension StoreAPI {
     /// non-empty base64url parts, at most 60,000 bytes.
     static func isCompactJWS(_ s: String) -> Bool {
         let parts = s.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        return s.utf8.count <= APIPattern.jwsMaxLength && parts.count == 3 && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { c in
-                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+        return s.utf8.count <= APIPattern.jwsMaxLength && parts.count == 3
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.allSatisfy { c in
+                        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+                    }
             }
-        }
     }
 
     static func notJWS(_ field: String) -> String {

@@ -38,9 +38,11 @@ struct StoreAPI: Sendable {
     /// The prefix of absolute URLs in answers (the configured public origin), or "" for relative ones.
     let publicOrigin: String
 
-    init(settings: StoreSettings, logger: Logger, tilesDirectory: String, publicOrigin: String = "",
-         tileExtension: @escaping @Sendable (String) -> String = { _ in "png" },
-         registry: TilesetRegistry? = nil, access: TileAccess? = nil) {
+    init(
+        settings: StoreSettings, logger: Logger, tilesDirectory: String, publicOrigin: String = "",
+        tileExtension: @escaping @Sendable (String) -> String = { _ in "png" },
+        registry: TilesetRegistry? = nil, access: TileAccess? = nil
+    ) {
         self.settings = settings
         self.registry = registry
         self.access = access
@@ -50,9 +52,11 @@ struct StoreAPI: Sendable {
         self.logger = logger
         self.tileExtension = tileExtension
         let integrity = bundleIntegrity
-        areas = AreaQuoting(catalog: settings.catalog, tilesDirectory: tilesDirectory,
-                            maxUnboughtBytes: settings.maxUnboughtAreaBytes, fairness: settings.areaQuoteFairness,
-                            logger: logger) { path, identity, sha256 in
+        areas = AreaQuoting(
+            catalog: settings.catalog, tilesDirectory: tilesDirectory,
+            maxUnboughtBytes: settings.maxUnboughtAreaBytes, fairness: settings.areaQuoteFairness,
+            logger: logger
+        ) { path, identity, sha256 in
             integrity.prime(path: path, identity: identity, sha256: sha256)
         }
     }
@@ -74,7 +78,9 @@ struct StoreAPI: Sendable {
         }
         r.get("/installs", .api) { request, _ in try await accountInstalls(request) }
         r.get("/catalog", .api) { request, _ in try await catalogList(request) }
-        r.get("/catalog/:product", .api) { request, context in try await catalogDetail(request, product: try Self.parameter("product", context)) }
+        r.get("/catalog/:product", .api) { request, context in
+            try await catalogDetail(request, product: try Self.parameter("product", context))
+        }
         r.on("/purchases", .post, .api) { request, _ in try await purchase(request) }
         r.get("/entitlements", .api) { request, _ in try await entitlements(request) }
         r.get("/downloads/:product", .download) { request, context in
@@ -87,14 +93,18 @@ struct StoreAPI: Sendable {
             try await patchDownload(request, product: try Self.parameter("product", context), patch: try Self.parameter("patch", context))
         }
         r.on("/areas/quotes", .post, .api) { request, context in try await areaQuote(request, context: context) }
-        r.get("/areas/quotes/:quote", .api) { request, context in try await areaQuoteDetail(request, quote: try Self.parameter("quote", context)) }
+        r.get("/areas/quotes/:quote", .api) { request, context in
+            try await areaQuoteDetail(request, quote: try Self.parameter("quote", context))
+        }
         r.on("/areas", .post, .api) { request, _ in try await buyArea(request) }
         r.on("/tile-tokens", .post, .api) { request, _ in try await tileToken(request) }
         r.on("/download-links", .post, .api) { request, _ in try await downloadLink(request) }
         r.get("/trails", .api) { request, _ in try await trailSearch(request) }
         r.get("/trails/:trail", .api) { request, context in try await trailDetail(request, id: try Self.parameter("trail", context)) }
         r.get("/trails/:trail/gpx", .api) { request, context in try await trailGPX(request, id: try Self.parameter("trail", context)) }
-        r.get("/trails/:trail/profile", .api) { request, context in try await trailProfile(request, id: try Self.parameter("trail", context)) }
+        r.get("/trails/:trail/profile", .api) { request, context in
+            try await trailProfile(request, id: try Self.parameter("trail", context))
+        }
         r.get("/elevation", .api) { request, _ in try await elevation(request) }
         r.on("/profile", .post, .api) { request, _ in try await profile(request) }
         r.on("/store/notifications", .post, .api) { request, _ in try await notification(request) }
@@ -103,15 +113,18 @@ struct StoreAPI: Sendable {
         // Signed bundle links live outside /api/v1: a CDN in front of the server caches them.
         var links = RouteTable(router: router, labels: labels)
         links.get("/bundles/:product/:version/:file", .download) { request, context in
-            try await linkedBundle(request, product: try Self.parameter("product", context),
-                                   version: try Self.parameter("version", context), file: try Self.parameter("file", context))
+            try await linkedBundle(
+                request, product: try Self.parameter("product", context),
+                version: try Self.parameter("version", context), file: try Self.parameter("file", context))
         }
         links.finish(["/bundles/:product/:version/:file"])
-        r.finish(["/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/installs", "/catalog",
-                  "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
-                  "/downloads/:product/patches/:patch", "/areas/quotes", "/areas/quotes/:quote", "/areas", "/tile-tokens", "/download-links",
-                  "/trails", "/trails/:trail", "/trails/:trail/gpx", "/trails/:trail/profile", "/elevation", "/profile",
-                  "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"])
+        r.finish([
+            "/openapi.json", "/accounts", "/sessions", "/devices", "/devices/:device/installs/:product", "/installs", "/catalog",
+            "/catalog/:product", "/purchases", "/entitlements", "/downloads/:product", "/updates/:product/:from",
+            "/downloads/:product/patches/:patch", "/areas/quotes", "/areas/quotes/:quote", "/areas", "/tile-tokens", "/download-links",
+            "/trails", "/trails/:trail", "/trails/:trail/gpx", "/trails/:trail/profile", "/elevation", "/profile",
+            "/store/notifications", "/sandbox/transactions", "/sandbox/notifications"
+        ])
     }
 
     /// A path parameter, as the client sent it (still percent-encoded).

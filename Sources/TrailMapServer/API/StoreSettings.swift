@@ -29,8 +29,10 @@ public struct StoreSettings: Sendable {
     public let tileTokens: TileTokens
 
     /// `tileTokenLifetime`: how long a tile token lasts (seconds).
-    public init(catalog: any CatalogStore, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
-                availableProducts: Set<String>? = nil, tileTokenLifetime: TimeInterval = 3600) throws(CatalogError) {
+    public init(
+        catalog: any CatalogStore, verifier: any StoreVerifying, sandbox: (any SandboxSigning)? = nil,
+        availableProducts: Set<String>? = nil, tileTokenLifetime: TimeInterval = 3600
+    ) throws(CatalogError) {
         self.catalog = catalog
         tileTokens = TileTokens(catalog: catalog, lifetime: tileTokenLifetime)
         self.verifier = verifier

@@ -14,7 +14,8 @@ final class TerrainShelf: Sendable {
     func tilesets(in registry: TilesetRegistry) -> [ServedTerrain] {
         registry.all.compactMap { t in
             guard t.failure == nil, let value = t.metadataPairs[TerrainEncoding.metadataKey],
-                  let encoding = TerrainEncoding(metadataValue: value) else { return nil }
+                let encoding = TerrainEncoding(metadataValue: value)
+            else { return nil }
             return ServedTerrain(tileset: t, registry: registry, encoding: encoding)
         }
     }

@@ -111,27 +111,33 @@ final class TileAccess: Sendable {
     /// Throws 401/403 unless the request may read a tile of `productID`.
     func authorize(_ request: Request, productID: String) async throws {
         if productID == Self.areaSourceProduct {
-            throw APIError(.forbidden, code: "tileset_not_public",
-                           message: "this tileset is sold by the area: buy an area of it (its lowest zooms are a preview)")
+            throw APIError(
+                .forbidden, code: "tileset_not_public",
+                message: "this tileset is sold by the area: buy an area of it (its lowest zooms are a preview)")
         }
         guard productID != Self.closedProduct else {
-            throw APIError(.forbidden, code: "tileset_not_public",
-                           message: "this tileset is not sold on its own: buy the region or area that holds it")
+            throw APIError(
+                .forbidden, code: "tileset_not_public",
+                message: "this tileset is not sold on its own: buy the region or area that holds it")
         }
         var accountID: String?
         if let token = request.uri.queryParameters["token"].map(String.init) {
             guard let holder = try await tokens.holder(of: token, productID: productID) else {
-                throw APIError(.unauthorized, code: "invalid_tile_token", message: "the tile token is invalid, expired or for another region")
+                throw APIError(
+                    .unauthorized, code: "invalid_tile_token", message: "the tile token is invalid, expired or for another region")
             }
             guard try await catalog.sessionIsLive(tag: holder.session, accountID: holder.accountID) else {
-                throw APIError(.unauthorized, code: "invalid_tile_token", message: "the session that asked for this tile token has ended (logged out or expired)")
+                throw APIError(
+                    .unauthorized, code: "invalid_tile_token",
+                    message: "the session that asked for this tile token has ended (logged out or expired)")
             }
             accountID = holder.accountID
         } else if let bearer = StoreAPI.bearer(request) {
             accountID = try await catalog.authenticate(token: bearer).id
         }
         guard let accountID else {
-            throw APIError(.unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
+            throw APIError(
+                .unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
         }
         guard try await catalog.isEntitled(accountID: accountID, productID: productID) else {
             throw APIError(CatalogError.notEntitled(productID))
@@ -147,12 +153,17 @@ extension StoreAPI {
     func tileToken(_ request: Request) async throws -> Response {
         let a = try await account(request)
         let b = try await body(TileTokenRequest.self, request)
-        guard ProductFile.isValidProductID(b.productId) else { throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128)))) }
+        guard ProductFile.isValidProductID(b.productId) else {
+            throw APIError(CatalogError.unknownProduct(String(b.productId.prefix(128))))
+        }
         let p = try await catalog.downloadable(productID: b.productId, account: a)
-        let t = try await tileTokens.issue(accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
+        let t = try await tileTokens.issue(
+            accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
         let base = publicOrigin
-        return JSONReply.make(TileTokenGrant(token: t.token, expiresAt: JSONReply.time(t.expiresAt),
-                                             tilesURL: "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"),
-                              status: .created, request: request, cacheControl: "no-store")
+        return JSONReply.make(
+            TileTokenGrant(
+                token: t.token, expiresAt: JSONReply.time(t.expiresAt),
+                tilesURL: "\(base)/tiles/\(p.tileset)/{z}/{x}/{y}.\(tileExtension(p.tileset))?token=\(t.token)"),
+            status: .created, request: request, cacheControl: "no-store")
     }
 }

@@ -34,12 +34,15 @@ extension StoreAPI {
         }
         func list<T>(_ name: String, _ make: (String) -> T?, allowed: [String]) throws -> [T] {
             guard let v = try text(name) else { return [] }
-            guard !v.isEmpty else { throw APIError.badRequest("\(name): give one or more of \(allowed.joined(separator: ", ")), comma-separated") }
+            guard !v.isEmpty else {
+                throw APIError.badRequest("\(name): give one or more of \(allowed.joined(separator: ", ")), comma-separated")
+            }
             return try v.split(separator: ",", omittingEmptySubsequences: false).map { word in
                 let w = word.trimmingCharacters(in: .whitespaces).lowercased()
                 guard let made = make(w) else {
-                    throw APIError(.unprocessableContent, code: "invalid_trail_query",
-                                   message: "\(name): '\(w.prefix(32))' is not one of \(allowed.joined(separator: ", "))")
+                    throw APIError(
+                        .unprocessableContent, code: "invalid_trail_query",
+                        message: "\(name): '\(w.prefix(32))' is not one of \(allowed.joined(separator: ", "))")
                 }
                 return made
             }
@@ -50,7 +53,8 @@ extension StoreAPI {
                 query.near = LonLat(lon: lon, lat: lat)
             } else {
                 guard let found = places.lookup(near) else {
-                    throw APIError.notFound("unknown_place", "near: no place named '\(near.prefix(64))' (give LAT,LON or a place of the server's list)")
+                    throw APIError.notFound(
+                        "unknown_place", "near: no place named '\(near.prefix(64))' (give LAT,LON or a place of the server's list)")
                 }
                 query.near = LonLat(lon: found.lon, lat: found.lat)
                 place = TrailPlace(name: found.name, point: [found.lon, found.lat])

@@ -23,11 +23,13 @@ extension StoreAPI {
         let plan = store?.plan(p.id, from: fromVersion, to: p.version, sha256: p.sha256, fullSize: p.size) ?? []
         let escaped = p.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? p.id
         let links = plan.map {
-            PatchLink(fromVersion: $0.fromVersion, toVersion: $0.toVersion, size: $0.size, sha256: $0.sha256,
-                      url: "/api/v1/downloads/\(escaped)/patches/\($0.fromVersion)-\($0.toVersion)")
+            PatchLink(
+                fromVersion: $0.fromVersion, toVersion: $0.toVersion, size: $0.size, sha256: $0.sha256,
+                url: "/api/v1/downloads/\(escaped)/patches/\($0.fromVersion)-\($0.toVersion)")
         }
-        let update = ProductUpdate(productId: p.id, fromVersion: fromVersion, toVersion: p.version, fullSize: p.size, sha256: p.sha256,
-                                   contentHash: store?.contentHash(p.id, version: p.version, sha256: p.sha256), patches: links)
+        let update = ProductUpdate(
+            productId: p.id, fromVersion: fromVersion, toVersion: p.version, fullSize: p.size, sha256: p.sha256,
+            contentHash: store?.contentHash(p.id, version: p.version, sha256: p.sha256), patches: links)
         return JSONReply.make(update, request: request, cacheControl: "private, no-cache")
     }
 
@@ -37,15 +39,21 @@ extension StoreAPI {
         let p = try await catalog.downloadable(productID: try Self.productID(product), account: a)
         let parts = patch.split(separator: "-")
         guard parts.count == 2, let from = Int(parts[0]), let to = Int(parts[1]), let store = settings.patches,
-              to <= p.version, let stored = store.patches(p.id).first(where: { $0.fromVersion == from && $0.toVersion == to })
-        else { throw APIError.notFound("no_such_patch", "no patch \(patch.prefix(32)) of \(p.id): ask GET /api/v1/updates/\(p.id)/{yourVersion} for the ones there are") }
+            to <= p.version, let stored = store.patches(p.id).first(where: { $0.fromVersion == from && $0.toVersion == to })
+        else {
+            throw APIError.notFound(
+                "no_such_patch",
+                "no patch \(patch.prefix(32)) of \(p.id): ask GET /api/v1/updates/\(p.id)/{yourVersion} for the ones there are")
+        }
         let path = store.patchPath(p.id, from: from, to: to)
         guard let file = await bundleIntegrity.openPublished(path: path, size: stored.size, sha256: stored.sha256) else {
             logger.error("patch \(p.id) \(from)-\(to): \(path) is missing or its bytes changed since it was made")
-            throw APIError(.serviceUnavailable, code: "patch_unavailable",
-                           message: "the patch is missing or damaged on the server; download the whole bundle instead")
+            throw APIError(
+                .serviceUnavailable, code: "patch_unavailable",
+                message: "the patch is missing or damaged on the server; download the whole bundle instead")
         }
-        return try fileResponse(request, file, sha256: stored.sha256, filename: "\(p.tileset)-\(from)-\(to).patch",
-                                cacheControl: "private, no-cache")
+        return try fileResponse(
+            request, file, sha256: stored.sha256, filename: "\(p.tileset)-\(from)-\(to).patch",
+            cacheControl: "private, no-cache")
     }
 }

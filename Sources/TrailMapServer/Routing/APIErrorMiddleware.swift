@@ -19,8 +19,9 @@ struct APIErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             if let e = error as? HTTPError, e.status == .notFound, let allow = routes.allow(forPath: request.uri.path) {
-                var notAllowed = APIError(.methodNotAllowed, code: "method_not_allowed",
-                                          message: "\(request.method) is not allowed on \(request.uri.path.prefix(200)); use \(allow)")
+                var notAllowed = APIError(
+                    .methodNotAllowed, code: "method_not_allowed",
+                    message: "\(request.method) is not allowed on \(request.uri.path.prefix(200)); use \(allow)")
                 notAllowed.headers[.allow] = allow
                 return try notAllowed.response(from: request, context: context)
             }

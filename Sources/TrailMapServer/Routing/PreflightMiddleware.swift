@@ -21,11 +21,13 @@ struct PreflightMiddleware: RouterMiddleware {
     }
 
     var preflight: Response {
-        Response(status: .noContent, headers: [
-            .accessControlAllowOrigin: "*",
-            .accessControlAllowMethods: storeEnabled ? "GET, HEAD, POST, PUT, DELETE, OPTIONS" : "GET, HEAD, OPTIONS",
-            .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match, Range, If-Range",
-            .accessControlMaxAge: "86400",
-        ])
+        Response(
+            status: .noContent,
+            headers: [
+                .accessControlAllowOrigin: "*",
+                .accessControlAllowMethods: storeEnabled ? "GET, HEAD, POST, PUT, DELETE, OPTIONS" : "GET, HEAD, OPTIONS",
+                .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match, Range, If-Range",
+                .accessControlMaxAge: "86400"
+            ])
     }
 }

@@ -18,8 +18,9 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         let head = request.method == .head
         if head { response = response.createHeadResponse() }
         let elapsed = ContinuousClock.now - start
-        metrics.record(route: labels.route(endpoint: context.endpointPath), status: response.status.code,
-                       bodyBytes: head ? 0 : bodyBytes, duration: elapsed)
+        metrics.record(
+            route: labels.route(endpoint: context.endpointPath), status: response.status.code,
+            bodyBytes: head ? 0 : bodyBytes, duration: elapsed)
         logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(bodyBytes)B \(elapsed)")
         return response
     }

@@ -45,8 +45,13 @@ enum ServerRoutes {
         routes.get("/wmts", .wmts) { request, _ in await r.wmtsKVP(request) }
         routes.get("/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file", .wmts) { request, _ in await r.wmtsRESTTile(request) }
         if r.store != nil { routes.get("/store", .store) { request, _ in r.storePage(request) } }
-        routes.finish([r.store != nil ? "/store" : nil, "/", "/index.html", "/viewer", "/viewer/**", "/healthz", "/metrics", "/tiles", "/tiles/:tileset",
-                       "/tiles/:tileset/:z/:x/:file", "/wmts/1.0.0/WMTSCapabilities.xml", "/wmts", "/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file"].compactMap { $0 })
+        routes.finish(
+            [
+                r.store != nil ? "/store" : nil, "/", "/index.html", "/viewer", "/viewer/**", "/healthz", "/metrics", "/tiles",
+                "/tiles/:tileset",
+                "/tiles/:tileset/:z/:x/:file", "/wmts/1.0.0/WMTSCapabilities.xml", "/wmts",
+                "/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file"
+            ].compactMap { $0 })
 
         let admin = router.group("/admin").add(middleware: AdminAuthMiddleware(token: r.config.adminToken))
         var adminRoutes = RouteTable(router: admin, labels: labels, prefix: "/admin")
@@ -100,8 +105,9 @@ struct RouteTable<Router: RouterMethods<TrailMapRequestContext>> {
             if prefix != "/admin" { labels.allow(allow, for: prefix + path) }
             for method in common where !allowed.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
-                    var e = APIError(.methodNotAllowed, code: "method_not_allowed",
-                                     message: "\(request.method) is not allowed on \(request.uri.path.prefix(200)); use \(allow)")
+                    var e = APIError(
+                        .methodNotAllowed, code: "method_not_allowed",
+                        message: "\(request.method) is not allowed on \(request.uri.path.prefix(200)); use \(allow)")
                     e.headers[.allow] = allow
                     throw e
                 }
