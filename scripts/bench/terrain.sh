@@ -23,6 +23,21 @@
 # Keep it small on a shared machine: the defaults run in well under a minute on the sample DEM.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The run itself goes through a second copy of this script, its output kept; this copy then writes
+# the figures into docs/benchmarks.md (scripts/bench/record-figures.py; RECORD=0: not written).
+if [ -z "${TERRAIN_BENCH_LOG:-}" ]; then
+  export TERRAIN_BENCH_LOG
+  TERRAIN_BENCH_LOG=$(mktemp)
+  trap 'rm -f "$TERRAIN_BENCH_LOG"' EXIT
+  "$0" "$@" | tee "$TERRAIN_BENCH_LOG"
+  log=$TERRAIN_BENCH_LOG
+  rounds=$(grep -oE 'ratio [0-9.]+x wall, [0-9.]+x CPU' "$log" | sed 's/ratio //' | paste -sd ';' | sed 's/;/; /g')
+  psnr=$(grep -oE 'trailmap mean [0-9.]+ dB \(min [0-9.]+\), gdaldem\+gdal2tiles mean [0-9.]+ dB' "$log" | head -n 1)
+  rmse=$(grep -oE 'RMSE [0-9.]+ m' "$log" | head -n 1)
+  dem=$(head -n 1 "$log" | sed -E 's/^DEM ([^,]*),.*/\1/')
+  "$ROOT/scripts/bench/record-figures.py" terrain.sh "DEM $(basename "$dem"), zooms ${MINZ:-8}-${MAXZ:-12}, ${THREADS:-2} threads, $(grep -c '^round ' "$log") round(s), trailmap against gdaldem + gdal2tiles, per round: **$rounds**; hillshade PSNR against gdaldem on each tile's warped DEM: $psnr; terrarium $rmse at the native zoom. Per-zoom figures and earlier runs: [notes/terrain-measurements.md](notes/terrain-measurements.md)"
+  exit 0
+fi
 "$ROOT/scripts/install-deps.sh" gdal-bin python3 sqlite3 >/dev/null
 MINZ=${MINZ:-8} MAXZ=${MAXZ:-12} THREADS=${THREADS:-2} SAMPLES=${SAMPLES:-4} ROUNDS=${ROUNDS:-1}
 TRAILMAP=${TRAILMAP:-}
