@@ -76,7 +76,9 @@ struct SplitMix: RandomNumberGenerator {
     print(
         String(
             format:
-                "ingest: lines %d, trails %d, points %d, read %.3f s, write %.3f s, total %.3f s, cpu %.3f s, peak %.0f MB, bundle %d bytes",
+                """
+                ingest: lines %d, trails %d, points %d, read %.3f s, write %.3f s, total %.3f s, cpu %.3f s, peak %.0f MB, bundle %d bytes
+                """,
             result.lineFeatures, result.trails.count, points, seconds(read), seconds(write), seconds(total), u.cpu, u.peakMB,
             fileSize(bundle)))
 }

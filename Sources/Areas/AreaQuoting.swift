@@ -82,7 +82,10 @@ public final class AreaQuoting: Sendable {
         let largest = offers.map { $0.areaOffer?.maxBytes ?? $0.size }.max() ?? 0
         if let refusal = space.refusal(waiting: waiting, account: mine, address: space.held(by: address, now: now), largest: largest) {
             logger.warning(
-                "area quote for \(account.id) refused: \(refusal.code) (unbought quotes hold \(waiting) bytes of \(maxUnboughtBytes), this account's \(mine))"
+                """
+                area quote for \(account.id) refused: \(refusal.code) (unbought quotes hold \(waiting) bytes of \(maxUnboughtBytes), this \
+                account's \(mine))
+                """
             )
             throw refusal
         }
@@ -119,7 +122,10 @@ public final class AreaQuoting: Sendable {
     public static func message(_ q: AreaQuoteRecord, _ offer: Product) -> String? {
         guard q.maxZoom < q.requestedMaxZoom else { return nil }
         return
-            "The top zoom was lowered from \(q.requestedMaxZoom) to \(q.maxZoom) to fit \(offer.title)'s cap of \(ByteText.of(offer.areaOffer?.maxBytes ?? offer.size))."
+            """
+            The top zoom was lowered from \(q.requestedMaxZoom) to \(q.maxZoom) to fit \(offer.title)'s cap of \
+            \(ByteText.of(offer.areaOffer?.maxBytes ?? offer.size)).
+            """
     }
 
     /// Deletes the bundles of unbought quotes that expired a minute or more before `now`.

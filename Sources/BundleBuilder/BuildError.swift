@@ -76,7 +76,11 @@ public enum BuildError: Error, CustomStringConvertible {
         case let .store(error): error.description
         case let .pixels(path, reason): "\(path): \(reason)"
         case let .pngRowsTooWide(path, width, bytes, limit):
-            "\(path): its rows are \(width) pixels wide, and decoding them takes \(bytes >> 20) MB, more than half of the memory limit (\(limit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by window"
+            """
+            \(path): its rows are \(width) pixels wide, and decoding them takes \(bytes >> 20) MB, more than half of the memory limit \
+            (\(limit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by \
+            window
+            """
         case let .encode(tile, error): "tile \(tile): \(error)"
         case let .invalidOption(problem): problem.description
         case let .source(error): error.description

@@ -120,7 +120,10 @@ extension BuildOptions {
             let series = layers.filter { $0.kind == .series }
             if let whole = series.first(where: { $0.zooms == nil }), let other = series.first(where: { $0.name != whole.name }) {
                 throw .layer(
-                    "series \"\(whole.name)\" (every zoom of the build) and \"\(other.name)\" serve the same zooms; give them zooms that meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)"
+                    """
+                    series \"\(whole.name)\" (every zoom of the build) and \"\(other.name)\" serve the same zooms; give them zooms that \
+                    meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)
+                    """
                 )
             }
         }
@@ -132,7 +135,11 @@ extension BuildOptions {
                     let zi = layers[i].zooms(inBuild: range), zj = layers[j].zooms(inBuild: range)
                     if zi.overlaps(zj) {
                         throw .layer(
-                            "series \"\(layers[i].name)\" (zooms \(zi.lowerBound)-\(zi.upperBound)) and \"\(layers[j].name)\" (zooms \(zj.lowerBound)-\(zj.upperBound)) serve the same zooms; make them meet without overlapping, or allow overlap (the later one drawn over the earlier inside its footprint)"
+                            """
+                            series \"\(layers[i].name)\" (zooms \(zi.lowerBound)-\(zi.upperBound)) and \"\(layers[j].name)\" (zooms \
+                            \(zj.lowerBound)-\(zj.upperBound)) serve the same zooms; make them meet without overlapping, or allow overlap \
+                            (the later one drawn over the earlier inside its footprint)
+                            """
                         )
                     }
                 }

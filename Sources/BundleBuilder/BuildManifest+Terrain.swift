@@ -81,7 +81,10 @@ extension FieldReader {
             guard layer.hillshade != nil, layer.colorRelief == nil, layer.contours == nil, layer.encoding == nil else {
                 throw fail(
                     "\(field).blend",
-                    "a terrain layer blended into the layers below draws a hillshade only: give hillshade, and no colorRelief, contours or encoding"
+                    """
+                    a terrain layer blended into the layers below draws a hillshade only: give hillshade, and no colorRelief, contours or \
+                    encoding
+                    """
                 )
             }
             layer.blend = blend

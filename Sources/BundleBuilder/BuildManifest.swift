@@ -226,7 +226,10 @@ struct FieldReader {
             }) {
                 throw fail(
                     "layers[\(i)]",
-                    "a terrain layer is built in a bundle of its own: build this layer in another manifest, or give the terrain layer a blend (multiply, over) to shade it"
+                    """
+                    a terrain layer is built in a bundle of its own: build this layer in another manifest, or give the terrain layer a \
+                    blend (multiply, over) to shade it
+                    """
                 )
             }
             if terrain.encoding != nil, trails != nil {

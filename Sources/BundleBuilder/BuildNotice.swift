@@ -35,7 +35,10 @@ public enum BuildNotice: Sendable, Equatable, CustomStringConvertible {
         case let .sharedScale(layer, min, max):
             "layer \(layer): non-8-bit bands mapped from \(min) to \(max), the sources' joint range (a value range to scale chooses it)"
         case let .noTiles(output, minZoom, maxZoom):
-            "\(output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(minZoom)-\(maxZoom); check the nodata values and bands read"
+            """
+            \(output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(minZoom)-\(maxZoom); \
+            check the nodata values and bands read
+            """
         case let .fewerRenderThreads(used, asked):
             "\(used) rendering threads instead of \(asked): that is what the memory limit leaves room for"
         }

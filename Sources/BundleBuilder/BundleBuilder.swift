@@ -92,7 +92,10 @@ public struct BundleBuilder: Sendable {
         let (writer, begun) = try openWriter(fingerprint: fingerprint)
         let shardNote = options.shard.map { ", shard \($0)" } ?? ""
         logger.info(
-            "building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider"
+            """
+            building \(options.output): \(infos.count) source(s) in \(options.layers.count) layer(s), zoom \
+            \(options.minZoom)-\(options.maxZoom)\(shardNote), \(total) tiles to consider
+            """
         )
         do throws(BuildError) {
             let scopes = update.map { u in
@@ -175,7 +178,10 @@ public struct BundleBuilder: Sendable {
             old: base.sources, new: plan.sources, stamps: startStamps,
             layers: options.layers.count, hashes: hashes)
         logger.info(
-            "updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \(changes.moved.count) moved (same content)"
+            """
+            updating \(path): \(changes.added.count) source(s) added, \(changes.removed.count) removed, \(changes.changed.count) changed, \
+            \(changes.moved.count) moved (same content)
+            """
         )
         let stamps = zip(plan.sources, startStamps).map { ($0.layer, $0.info.path, $1) }
         fingerprint = BuildFingerprint(

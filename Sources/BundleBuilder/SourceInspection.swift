@@ -28,7 +28,10 @@ extension BundleBuilder {
                 }
                 if case let .raster(d) = info.kind, d.neatlineOffTheRaster {
                     logger.warning(
-                        "\(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)"
+                        """
+                        \(path): its NEATLINE metadata lies off the raster, so it is not applied and the collar is drawn (gdalwarp copies \
+                        a PDF's neatline into a raster of another CRS or extent; warp with -nomd, or cut the collar with -cutline)
+                        """
                     )
                 }
                 for option in info.unusedOptions(scaleGiven: read.scale != nil) {
@@ -98,7 +101,10 @@ extension BundleBuilder {
         resolved.maxZoom = zooms.max
         let pixel = finest.map { String(format: "%.3g m", $0) } ?? "unknown"
         logger.notice(
-            "zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile at zoom \(ZoomChoice.zoom(fitting: region.width, region.height))"
+            """
+            zooms \(zooms.min)-\(zooms.max), from the sources: the finest pixel is \(pixel) in Web Mercator, and the region fits one tile \
+            at zoom \(ZoomChoice.zoom(fitting: region.width, region.height))
+            """
         )
         try resolved.validate()
         return BundleBuilder(options: resolved, logger: logger)

@@ -46,7 +46,10 @@ struct TrailOverlayBuild {
         let total = ranges.reduce(0) { $0 + $1.count }
         guard total <= 50_000_000 else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
         logger.info(
-            "building \(options.output): \(trails.records.count) trail(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider"
+            """
+            building \(options.output): \(trails.records.count) trail(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to \
+            consider
+            """
         )
         let writer: BundleWriter
         do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }

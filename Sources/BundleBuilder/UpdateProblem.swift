@@ -27,7 +27,10 @@ public enum UpdateProblem: Sendable, Equatable, CustomStringConvertible {
             "it was built with other settings (\(SettingDifference.list(differing, words: words))): run a full build."
                 + Self.builtBy(builtBy)
         case let .otherLayer(layer, name, recordedName):
-            "its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\") is another one: none of its sources has the content or the file name of one \"\(recordedName)\" was built from; run a full build"
+            """
+            its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\") is another one: none of its sources \
+            has the content or the file name of one \"\(recordedName)\" was built from; run a full build
+            """
         }
     }
 
@@ -61,7 +64,10 @@ public enum SettingDifference: Sendable, Equatable {
     public static func list(_ differing: [SettingDifference], words: [String: String]) -> String {
         guard !differing.isEmpty else {
             return
-                "zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or changed source can widen, or the builder's version"
+                """
+                zooms, layers, tile size, format, encoder, resampling, read overrides, the joint range of 16-bit sources, which a new or \
+                changed source can widen, or the builder's version
+                """
         }
         return "these differ: "
             + differing.map { d in

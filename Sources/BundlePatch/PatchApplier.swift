@@ -124,7 +124,10 @@ public enum PatchApplier {
             }
             try db.execute(
                 sql:
-                    "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) SELECT zoom_level, tile_column, tile_row, tile_data FROM p.put"
+                    """
+                    INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) SELECT zoom_level, tile_column, tile_row, tile_data \
+                    FROM p.put
+                    """
             )
         }
         try db.execute(sql: "DELETE FROM metadata WHERE name IN (SELECT name FROM p.meta_del) OR name IN (SELECT name FROM p.meta_put)")

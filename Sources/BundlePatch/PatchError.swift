@@ -23,7 +23,10 @@ public enum PatchError: Error, CustomStringConvertible, Equatable {
         case let .file(path, reason): "\(path): \(reason)"
         case let .corrupt(path, reason): "\(path): not a valid patch: \(reason)"
         case let .wrongBase(path, expected, found):
-            "\(path) is not the bundle the patch starts from (content \(found.prefix(12))…, the patch needs \(expected.prefix(12))…): it was changed locally or is another version"
+            """
+            \(path) is not the bundle the patch starts from (content \(found.prefix(12))…, the patch needs \(expected.prefix(12))…): it \
+            was changed locally or is another version
+            """
         case let .resultMismatch(expected, found):
             "the patched bundle's content (\(found.prefix(12))…) is not the published version's (\(expected.prefix(12))…)"
         case let .unsafe(path, reason): "\(path): refused, not a plain patch: \(reason)"

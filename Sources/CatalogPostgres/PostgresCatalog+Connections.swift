@@ -61,7 +61,10 @@ extension PostgresCatalog {
             connectTimeout: timeout,
             unreachable: {
                 .database(
-                    "cannot reach the PostgreSQL catalog \(where_) within \(timeout.components.seconds) s: is the server running, and are the address, user and database right?"
+                    """
+                    cannot reach the PostgreSQL catalog \(where_) within \(timeout.components.seconds) s: is the server running, and are \
+                    the address, user and database right?
+                    """
                 )
             }, logger: logger, body)
     }

@@ -42,7 +42,10 @@ final class PostgresChangeListener: Sendable {
                 } catch {
                     if !Task.isCancelled {
                         logger.warning(
-                            "catalog change listener lost its connection; catalog reads query the stamp until it is back: \(String(reflecting: error).prefix(200))"
+                            """
+                            catalog change listener lost its connection; catalog reads query the stamp until it is back: \
+                            \(String(reflecting: error).prefix(200))
+                            """
                         )
                     }
                 }

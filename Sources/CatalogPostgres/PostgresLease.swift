@@ -51,7 +51,10 @@ extension PostgresClient {
                         .failure(CatalogError.database("the connection to the PostgreSQL catalog was lost during the operation")))
                     {
                         logger.warning(
-                            "a catalog operation was still waiting on PostgreSQL connection \(conn.id) a second after it closed; answered for it"
+                            """
+                            a catalog operation was still waiting on PostgreSQL connection \(conn.id) a second after it closed; answered \
+                            for it
+                            """
                         )
                         work.cancel()
                     }

@@ -16,24 +16,69 @@ enum PostgresSchema {
             [
                 "CREATE TABLE settings(name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
                 "CREATE TABLE categories(path TEXT PRIMARY KEY, name TEXT NOT NULL, parent TEXT REFERENCES categories(path))",
-                "CREATE TABLE products(id TEXT PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL REFERENCES categories(path), description TEXT NOT NULL, price_amount TEXT NOT NULL, price_currency TEXT NOT NULL, free BOOLEAN NOT NULL, tileset TEXT NOT NULL UNIQUE, bundle_path TEXT NOT NULL, version BIGINT NOT NULL, size BIGINT NOT NULL, sha256 TEXT NOT NULL, min_zoom BIGINT NOT NULL, max_zoom BIGINT NOT NULL, west DOUBLE PRECISION NOT NULL, south DOUBLE PRECISION NOT NULL, east DOUBLE PRECISION NOT NULL, north DOUBLE PRECISION NOT NULL, published_at DOUBLE PRECISION NOT NULL)",
-                "CREATE TABLE product_versions(product_id TEXT NOT NULL REFERENCES products(id), version BIGINT NOT NULL, sha256 TEXT NOT NULL, size BIGINT NOT NULL, published_at DOUBLE PRECISION NOT NULL, PRIMARY KEY(product_id, version))",
-                "CREATE TABLE accounts(id TEXT PRIMARY KEY, email TEXT NOT NULL, password_hash TEXT NOT NULL, app_account_token TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL)",
+                """
+                CREATE TABLE products(id TEXT PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL REFERENCES categories(path), \
+                description TEXT NOT NULL, price_amount TEXT NOT NULL, price_currency TEXT NOT NULL, free BOOLEAN NOT NULL, tileset TEXT \
+                NOT NULL UNIQUE, bundle_path TEXT NOT NULL, version BIGINT NOT NULL, size BIGINT NOT NULL, sha256 TEXT NOT NULL, min_zoom \
+                BIGINT NOT NULL, max_zoom BIGINT NOT NULL, west DOUBLE PRECISION NOT NULL, south DOUBLE PRECISION NOT NULL, east DOUBLE \
+                PRECISION NOT NULL, north DOUBLE PRECISION NOT NULL, published_at DOUBLE PRECISION NOT NULL)
+                """,
+                """
+                CREATE TABLE product_versions(product_id TEXT NOT NULL REFERENCES products(id), version BIGINT NOT NULL, sha256 TEXT NOT \
+                NULL, size BIGINT NOT NULL, published_at DOUBLE PRECISION NOT NULL, PRIMARY KEY(product_id, version))
+                """,
+                """
+                CREATE TABLE accounts(id TEXT PRIMARY KEY, email TEXT NOT NULL, password_hash TEXT NOT NULL, app_account_token TEXT NOT \
+                NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL)
+                """,
                 "CREATE UNIQUE INDEX accounts_email ON accounts(lower(email))",
-                "CREATE TABLE sessions(token_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), created_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL)",
+                """
+                CREATE TABLE sessions(token_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), created_at DOUBLE \
+                PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL)
+                """,
                 "CREATE INDEX sessions_account ON sessions(account_id)",
                 "CREATE INDEX sessions_expiry ON sessions(expires_at)",
-                "CREATE TABLE devices(id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), name TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
+                """
+                CREATE TABLE devices(id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), name TEXT NOT NULL, created_at \
+                DOUBLE PRECISION NOT NULL)
+                """,
                 "CREATE INDEX devices_account ON devices(account_id)",
-                "CREATE TABLE transactions(transaction_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, account_id TEXT NOT NULL REFERENCES accounts(id), product_id TEXT NOT NULL, purchase_date DOUBLE PRECISION NOT NULL, environment TEXT NOT NULL, recorded_at DOUBLE PRECISION NOT NULL)",
-                "CREATE TABLE entitlements(original_transaction_id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), product_id TEXT NOT NULL REFERENCES products(id), status TEXT NOT NULL CHECK(status IN ('active', 'revoked')), reason TEXT, granted_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)",
+                """
+                CREATE TABLE transactions(transaction_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, account_id TEXT NOT NULL \
+                REFERENCES accounts(id), product_id TEXT NOT NULL, purchase_date DOUBLE PRECISION NOT NULL, environment TEXT NOT NULL, \
+                recorded_at DOUBLE PRECISION NOT NULL)
+                """,
+                """
+                CREATE TABLE entitlements(original_transaction_id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id), \
+                product_id TEXT NOT NULL REFERENCES products(id), status TEXT NOT NULL CHECK(status IN ('active', 'revoked')), reason \
+                TEXT, granted_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)
+                """,
                 "CREATE INDEX entitlements_account ON entitlements(account_id, product_id)",
-                "CREATE TABLE installs(device_id TEXT NOT NULL REFERENCES devices(id), product_id TEXT NOT NULL REFERENCES products(id), version BIGINT NOT NULL, status TEXT NOT NULL CHECK(status IN ('installed', 'revoked')), updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY(device_id, product_id))",
-                "CREATE TABLE notifications(notification_uuid TEXT PRIMARY KEY, type TEXT NOT NULL, subtype TEXT, original_transaction_id TEXT, received_at DOUBLE PRECISION NOT NULL, arrival BIGSERIAL NOT NULL)",
-                "CREATE TABLE audit_log(id BIGSERIAL PRIMARY KEY, at DOUBLE PRECISION NOT NULL, account_id TEXT, product_id TEXT, original_transaction_id TEXT, action TEXT NOT NULL, reason TEXT NOT NULL)",
-                "CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$",
-                "CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()",
-                "CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()",
+                """
+                CREATE TABLE installs(device_id TEXT NOT NULL REFERENCES devices(id), product_id TEXT NOT NULL REFERENCES products(id), \
+                version BIGINT NOT NULL, status TEXT NOT NULL CHECK(status IN ('installed', 'revoked')), updated_at DOUBLE PRECISION NOT \
+                NULL, PRIMARY KEY(device_id, product_id))
+                """,
+                """
+                CREATE TABLE notifications(notification_uuid TEXT PRIMARY KEY, type TEXT NOT NULL, subtype TEXT, original_transaction_id \
+                TEXT, received_at DOUBLE PRECISION NOT NULL, arrival BIGSERIAL NOT NULL)
+                """,
+                """
+                CREATE TABLE audit_log(id BIGSERIAL PRIMARY KEY, at DOUBLE PRECISION NOT NULL, account_id TEXT, product_id TEXT, \
+                original_transaction_id TEXT, action TEXT NOT NULL, reason TEXT NOT NULL)
+                """,
+                """
+                CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit_log is \
+                append-only'; END $$
+                """,
+                """
+                CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION \
+                audit_log_append_only()
+                """,
+                """
+                CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION \
+                audit_log_append_only()
+                """,
                 "CREATE TABLE catalog_state(id INTEGER PRIMARY KEY CHECK (id = 1), change_stamp BIGINT NOT NULL)",
                 "INSERT INTO catalog_state(id, change_stamp) VALUES (1, 1)"
             ]
@@ -63,7 +108,10 @@ enum PostgresSchema {
         (
             "v5-login-attempts",
             [
-                "CREATE TABLE login_attempts(key TEXT PRIMARY KEY, count BIGINT NOT NULL, locked_until DOUBLE PRECISION NOT NULL, last_at DOUBLE PRECISION NOT NULL)",
+                """
+                CREATE TABLE login_attempts(key TEXT PRIMARY KEY, count BIGINT NOT NULL, locked_until DOUBLE PRECISION NOT NULL, last_at \
+                DOUBLE PRECISION NOT NULL)
+                """,
                 "CREATE INDEX login_attempts_last ON login_attempts(last_at)"
             ]
         ),

@@ -23,7 +23,10 @@ extension RegionManagerError {
             let asked = radius.map { "An area of \(Self.km($0)) radius" } ?? "That area"
             guard let largest, largest > 0 else {
                 return
-                    "\(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower top zoom."
+                    """
+                    \(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower \
+                    top zoom.
+                    """
             }
             return "\(asked) is larger than one purchase allows. The largest radius that fits is \(Self.km(largest)): "
                 + "ask again with a radius of \(Self.km(largest)) (or with a lower top zoom, or without one, "
@@ -44,7 +47,10 @@ extension RegionManagerError {
             return "Quote \(id) was already bought. For another area, ask for a new quote."
         case let .transactionUsed(message):
             return
-                "That store transaction has already paid for something else (\(message)); nothing was bought. Each area needs a purchase of its own."
+                """
+                That store transaction has already paid for something else (\(message)); nothing was bought. Each area needs a purchase of \
+                its own.
+                """
         case let .wrongAreaProduct(message):
             return "The store transaction does not pay for this quote (\(message)); nothing was bought."
         default:

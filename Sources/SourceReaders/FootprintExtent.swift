@@ -49,7 +49,10 @@ struct FootprintExtent {
             throw .transformFailed(
                 path: path,
                 reason:
-                    "it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)"
+                    """
+                    it crosses the antimeridian, where rasters georeferenced in degrees by control points or RPCs are not read; warp it to \
+                    a projected CRS first (gdalwarp -t_srs EPSG:32660, or -rpc for RPCs)
+                    """
             )
         }
     }

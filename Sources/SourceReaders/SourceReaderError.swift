@@ -47,7 +47,10 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .cannotOpen(path, reason): "\(path): GDAL cannot open it as a raster: \(reason)"
         case let .tooManyOpenFiles(path, reason):
-            "\(path): GDAL cannot open it as a raster: too many open files (\(reason)): raise the limit (ulimit -n) or open fewer files at once"
+            """
+            \(path): GDAL cannot open it as a raster: too many open files (\(reason)): raise the limit (ulimit -n) or open fewer files at \
+            once
+            """
         case let .noGeoreference(path):
             "\(path): the raster has no georeference (no geotransform, ground control points or RPCs in the file, no world file beside it)"
         case let .badGroundControlPoints(path, reason):
@@ -59,10 +62,16 @@ public enum SourceReaderError: Error, CustomStringConvertible, Equatable {
             "\(path): the raster declares no coordinate reference system; give the sources' one (an EPSG code, WKT or PROJ string)"
         case let .badCRS(input, reason): "unknown coordinate reference system '\(input)': \(reason)"
         case let .tooFewGroundControlPoints(path, count, fit):
-            "\(path): its ground control points cannot georeference it: \(count) point(s); the \(fit) fit needs at least \(fit.minimumPoints)"
+            """
+            \(path): its ground control points cannot georeference it: \(count) point(s); the \(fit) fit needs at least \
+            \(fit.minimumPoints)
+            """
         case let .transformFailed(path, reason): "\(path): cannot transform its coordinates to Web Mercator: \(reason)"
         case let .localCRS(path, reason):
-            "\(path): cannot transform its coordinates to Web Mercator: its CRS is a local (engineering) one, not tied to the Earth: give the real one (\(reason))"
+            """
+            \(path): cannot transform its coordinates to Web Mercator: its CRS is a local (engineering) one, not tied to the Earth: give \
+            the real one (\(reason))
+            """
         case let .unsupportedBands(path, detail):
             Self.bandLayout(path, detail)
         case let .containerOfRasters(path, names):

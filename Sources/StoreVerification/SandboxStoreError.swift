@@ -15,7 +15,10 @@ public enum SandboxStoreError: Error, CustomStringConvertible, Sendable, Equatab
         switch self {
         case .alreadyExists(let dir):
             return
-                "A sandbox store already exists in \(dir); pass --force (or force: true) to replace it, which invalidates every transaction it signed."
+                """
+                A sandbox store already exists in \(dir); pass --force (or force: true) to replace it, which invalidates every transaction \
+                it signed.
+                """
         case .missingFile(let path):
             return "No sandbox store file at \(path); create one with `trailmap store sandbox init DIR`."
         case .unreadable(let path, let reason):

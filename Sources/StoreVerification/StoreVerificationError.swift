@@ -43,12 +43,18 @@ public enum StoreVerificationError: Error, CustomStringConvertible, Sendable, Eq
             return "A certificate in the x5c chain cannot be read: \(reason)."
         case .untrustedRoot:
             return
-                "The certificate chain ends in a root that is not configured as trusted; check the store root certificates the server was started with (Apple Root CA G3 in production, the sandbox root otherwise)."
+                """
+                The certificate chain ends in a root that is not configured as trusted; check the store root certificates the server was \
+                started with (Apple Root CA G3 in production, the sandbox root otherwise).
+                """
         case .invalidChain(let reason):
             return "The certificate chain does not validate: \(reason)."
         case .missingAppleOID(let which):
             return
-                "The \(which.certificateRole) certificate lacks Apple's extension \(which.rawValue); this data was not signed by the App Store."
+                """
+                The \(which.certificateRole) certificate lacks Apple's extension \(which.rawValue); this data was not signed by the App \
+                Store.
+                """
         case .badSignature:
             return "The signature does not match the signed data; the transaction was altered or signed by another key."
         case .wrongBundleId(let expected, let got):
@@ -59,7 +65,10 @@ public enum StoreVerificationError: Error, CustomStringConvertible, Sendable, Eq
             return "The notification is for app Apple ID \(got.map(String.init) ?? "(none)"), not \(expected)."
         case .notNonConsumable(let type):
             return
-                "The transaction is of type '\(type)'; only Non-Consumable purchases unlock regions (areas are bought with POST /api/v1/areas)."
+                """
+                The transaction is of type '\(type)'; only Non-Consumable purchases unlock regions (areas are bought with POST \
+                /api/v1/areas).
+                """
         case .notConsumable(let type):
             return "The transaction is of type '\(type)'; an area is paid for by a Consumable purchase of its area product."
         case .malformedPayload(let reason):

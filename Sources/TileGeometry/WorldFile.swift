@@ -16,7 +16,10 @@ public enum SidecarError: Error, CustomStringConvertible, Equatable {
         case let .notNorthUp(path):
             "\(path): the world file is not north-up (rotation terms on lines 2 and 3, a negative pixel width or a positive pixel height)"
         case let .missing(image):
-            "\(image): no georeference found: put a world file (.pgw, .pngw or .wld) or a JSON sidecar (.json with bounds and crs) beside it"
+            """
+            \(image): no georeference found: put a world file (.pgw, .pngw or .wld) or a JSON sidecar (.json with bounds and crs) beside \
+            it
+            """
         }
     }
 }

@@ -91,7 +91,10 @@ public final class Gazetteer: Sendable {
             try queue.write { db in
                 try db.execute(
                     sql:
-                        "CREATE TABLE places (name TEXT NOT NULL, key TEXT NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL, population INTEGER NOT NULL)"
+                        """
+                        CREATE TABLE places (name TEXT NOT NULL, key TEXT NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL, population \
+                        INTEGER NOT NULL)
+                        """
                 )
                 let insert = try db.makeStatement(sql: "INSERT INTO places VALUES (?, ?, ?, ?, ?)")
                 for p in places { try insert.execute(arguments: [p.name, key(p.name), p.lon, p.lat, p.population]) }

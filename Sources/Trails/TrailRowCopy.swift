@@ -74,7 +74,10 @@ extension TrailStoreWriter {
             }
             try db.execute(
                 sql:
-                    "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM trails"
+                    """
+                    INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM \
+                    trails
+                    """
             )
             try finishTables(db, count: rows.count)
             if !figures.isEmpty { try TrailElevationStore.store(figures, in: db) }

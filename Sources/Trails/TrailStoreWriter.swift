@@ -113,7 +113,10 @@ public enum TrailStoreWriter {
             if !ids.isEmpty {
                 try db.execute(
                     sql:
-                        "INSERT INTO trails_fts (trails_fts, rowid, name, ref) SELECT 'delete', id, name, ref FROM trails WHERE id IN (\(ids))"
+                        """
+                        INSERT INTO trails_fts (trails_fts, rowid, name, ref) SELECT 'delete', id, name, ref FROM trails WHERE id IN \
+                        (\(ids))
+                        """
                 )
                 try db.execute(sql: "DELETE FROM trails_rtree WHERE id IN (\(ids))")
                 try db.execute(sql: "DELETE FROM trails WHERE id IN (\(ids))")
@@ -123,7 +126,10 @@ public enum TrailStoreWriter {
             try db.execute(sql: "INSERT INTO trails (\(columns)) SELECT \(columns) FROM \(put)")
             try db.execute(
                 sql:
-                    "INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM \(put)"
+                    """
+                    INSERT INTO trails_rtree (id, min_lon, max_lon, min_lat, max_lat) SELECT id, min_lon, max_lon, min_lat, max_lat FROM \
+                    \(put)
+                    """
             )
             try db.execute(sql: "INSERT INTO trails_fts (rowid, name, ref) SELECT id, name, ref FROM \(put)")
         }

@@ -28,13 +28,21 @@ enum BuildWording {
         case let .tooManyTiles(count, maxZoom):
             "the sources at maxzoom \(maxZoom) would make about \(count) tiles; lower --maxzoom or cut the sources"
         case let .pngRowsTooWide(path, width, bytes, limit):
-            "\(path): its rows are \(width) pixels wide, and decoding them takes \(bytes >> 20) MB, more than half of --memory-limit (\(limit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by window"
+            """
+            \(path): its rows are \(width) pixels wide, and decoding them takes \(bytes >> 20) MB, more than half of --memory-limit \
+            (\(limit >> 20) MB); raise it, or convert the PNG to a tiled GeoTIFF (gdal_translate -co TILED=YES), which is read window by \
+            window
+            """
         case let .invalidOption(problem): message(problem)
         case let .source(error): message(error)
         case let .notAShardPart(path): "\(path): not a part of a sharded build (it records no shard): build the parts with --shard K/N"
         case let .update(path, problem): "\(path): \(message(problem))"
         case let .terrain(.contourTile(tile, .tooManyLevels(count: count, limit: limit, interval: interval))):
-            "contours of tile \(tile): an interval of \(interval) m crosses \(count) levels in this tile (at most \(limit)), whose lines would fill it; nothing was written: give a wider --contours, or build with a manifest whose contours.zooms give zoom \(tile.z) a wider interval"
+            """
+            contours of tile \(tile): an interval of \(interval) m crosses \(count) levels in this tile (at most \(limit)), whose lines \
+            would fill it; nothing was written: give a wider --contours, or build with a manifest whose contours.zooms give zoom \(tile.z) \
+            a wider interval
+            """
         default: e.description
         }
     }
@@ -62,10 +70,17 @@ enum BuildWording {
         case .noSourcesRecorded: "it records no sources (it was not built by this version of TrailMap): run a full build without --update"
         case .shardPart: "it is one part of a sharded build: merge the parts (trailmap bundle merge) and update the result"
         case let .otherSettings(differing, builtBy):
-            "it was built with other settings (\(SettingDifference.list(differing, words: settingFlags))): run a full build without --update."
+            """
+            it was built with other settings (\(SettingDifference.list(differing, words: settingFlags))): run a full build without \
+            --update.
+            """
                 + UpdateProblem.builtBy(builtBy)
         case let .otherLayer(layer, name, recordedName):
-            "its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\", named after its first --source) is another one: none of its sources has the content or the file name of one \"\(recordedName)\" was built from; give the sources of that layer, or run a full build without --update"
+            """
+            its layer \(layer) is \"\(recordedName)\", and layer \(layer) of this build (\"\(name)\", named after its first --source) is \
+            another one: none of its sources has the content or the file name of one \"\(recordedName)\" was built from; give the sources \
+            of that layer, or run a full build without --update
+            """
         case .unreadable: p.description
         }
     }
@@ -75,11 +90,20 @@ enum BuildWording {
         case let .noCRS(path):
             "\(path): the raster declares no coordinate reference system; give one with --source-crs (an EPSG code, WKT or PROJ string)"
         case let .tooManyOpenFiles(path, reason):
-            "\(path): GDAL cannot open it as a raster: too many open files (\(reason)): raise the limit (ulimit -n) or build with fewer --threads"
+            """
+            \(path): GDAL cannot open it as a raster: too many open files (\(reason)): raise the limit (ulimit -n) or build with fewer \
+            --threads
+            """
         case let .tooFewGroundControlPoints(path, count, fit):
-            "\(path): its ground control points cannot georeference it: \(count) point(s); --gcp-transform \(fit) needs at least \(fit.minimumPoints)"
+            """
+            \(path): its ground control points cannot georeference it: \(count) point(s); --gcp-transform \(fit) needs at least \
+            \(fit.minimumPoints)
+            """
         case let .localCRS(path, reason):
-            "\(path): cannot transform its coordinates to Web Mercator: its CRS is a local (engineering) one, not tied to the Earth: give the real one with --source-crs (\(reason))"
+            """
+            \(path): cannot transform its coordinates to Web Mercator: its CRS is a local (engineering) one, not tied to the Earth: give \
+            the real one with --source-crs (\(reason))
+            """
         case let .containerOfRasters(path, names):
             SourceReaderError.bandLayout(
                 path,
@@ -106,7 +130,10 @@ enum BuildWording {
         case let .sharedScale(layer, min, max):
             "layer \(layer): non-8-bit bands mapped from \(min) to \(max), the sources' joint range (--scale chooses it)"
         case let .noTiles(output, minZoom, maxZoom):
-            "\(output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(minZoom)-\(maxZoom); check --src-nodata and --bands"
+            """
+            \(output) holds no tiles: every pixel of the sources is transparent (nodata, alpha or mask) at zoom \(minZoom)-\(maxZoom); \
+            check --src-nodata and --bands
+            """
         case let .fewerRenderThreads(used, asked):
             "\(used) rendering threads instead of \(asked): that is what --memory-limit leaves room for"
         }

@@ -105,7 +105,10 @@ struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract:
-            "Check schema, metadata, SQLite integrity (a PMTiles archive: header, metadata, every directory entry) and that every tile decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise."
+            """
+            Check schema, metadata, SQLite integrity (a PMTiles archive: header, metadata, every directory entry) and that every tile \
+            decodes in the bundle's format and tile size; exit 1 with a list of problems otherwise.
+            """
     )
 
     @Argument(help: "The .mbtiles or .pmtiles file.") var file: String

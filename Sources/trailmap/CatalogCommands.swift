@@ -73,12 +73,18 @@ struct PublishCommand: AsyncParsableCommand {
             let patches = (made[r.productId] ?? []).map { "\($0.fromVersion)→\($0.toVersion) \(ByteSize.format(Int($0.size)))" }
             if areaProducts.contains(r.productId) {
                 print(
-                    "\(r.productId): \(r.change.rawValue), version \(r.version), area product: areas of up to \(ByteSize.format(Int(r.size)))"
+                    """
+                    \(r.productId): \(r.change.rawValue), version \(r.version), area product: areas of up to \
+                    \(ByteSize.format(Int(r.size)))
+                    """
                 )
                 continue
             }
             print(
-                "\(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \(r.sha256.prefix(12))…"
+                """
+                \(r.productId): \(r.change.rawValue), version \(r.version), \(ByteSize.format(Int(r.size))), sha256 \
+                \(r.sha256.prefix(12))…
+                """
                     + (patches.isEmpty ? "" : "; patches \(patches.joined(separator: ", "))"))
         }
         print("published \(results.count) products to \(location)")

@@ -14,7 +14,10 @@ enum CatalogLocation: Equatable, CustomStringConvertible {
 
     /// What `--catalog` accepts, for help texts.
     static let help =
-        "a SQLite file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (also postgresql://, or postgres://USER@/DATABASE?host=/socket/folder)"
+        """
+        a SQLite file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (also postgresql://, or \
+        postgres://USER@/DATABASE?host=/socket/folder)
+        """
 
     /// Parses `--catalog`; a malformed PostgreSQL URL is a `ValidationError` saying what is wrong.
     init(_ string: String) throws {
@@ -24,7 +27,10 @@ enum CatalogLocation: Equatable, CustomStringConvertible {
             }
         } else if string.contains("://") {
             throw ValidationError(
-                "--catalog \(PostgresCatalogConfiguration.redacted(string)): only postgres:// and postgresql:// URLs are catalogs; anything else is a SQLite file path"
+                """
+                --catalog \(PostgresCatalogConfiguration.redacted(string)): only postgres:// and postgresql:// URLs are catalogs; anything \
+                else is a SQLite file path
+                """
             )
         } else {
             self = .sqlite(path: string)

@@ -7,7 +7,10 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json, or as one PMTiles archive.",
+            """
+            Write a bundle's tiles as OUT/{z}/{x}/{y}.EXT (XYZ rows; png, webp or jpg as the bundle's format) plus OUT/metadata.json, or \
+            as one PMTiles archive.
+            """,
         discussion: """
             OUT is created if needed. An OUT that exists and is not empty is refused unless --force, \
             which replaces files of the same names and leaves others alone. Every file is written under \
@@ -30,7 +33,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "With --pmtiles: the store's catalog (\(CatalogLocation.help)), to say which products sell the bundle (an archive is public once uploaded)."
+            """
+            With --pmtiles: the store's catalog (\(CatalogLocation.help)), to say which products sell the bundle (an archive is public \
+            once uploaded).
+            """
     )
     var catalog: String?
     @OptionGroup var global: GlobalOptions

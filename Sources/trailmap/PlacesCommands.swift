@@ -17,7 +17,10 @@ struct PlacesLoadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract:
-            "Load a place list (GeoNames text, or any point layer GDAL reads with a 'name' field) for the server of a tiles folder, replacing the one it has."
+            """
+            Load a place list (GeoNames text, or any point layer GDAL reads with a 'name' field) for the server of a tiles folder, \
+            replacing the one it has.
+            """
     )
 
     @Argument(help: "A GeoNames .txt file (tab-separated) or a vector file of named points.")

@@ -10,7 +10,10 @@ struct RegionOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "State folder for the token, device id and installed-region registry (default: $XDG_STATE_HOME/trailmap or ~/.local/state/trailmap)."
+            """
+            State folder for the token, device id and installed-region registry (default: $XDG_STATE_HOME/trailmap or \
+            ~/.local/state/trailmap).
+            """
     )
     var stateDir: String?
 
@@ -29,7 +32,10 @@ struct RegionOptions: ParsableArguments {
     @Flag(
         name: .customLong("insecure-http"),
         help:
-            "Allow a plain http:// server on another machine: your password, session token and maps then cross the network unencrypted. (A server on this machine, e.g. http://127.0.0.1, needs no flag.)"
+            """
+            Allow a plain http:// server on another machine: your password, session token and maps then cross the network unencrypted. (A \
+            server on this machine, e.g. http://127.0.0.1, needs no flag.)
+            """
     )
     var insecureHTTP = false
 

@@ -70,7 +70,10 @@ struct RegionsBuyCommand: AsyncParsableCommand {
             TerminalText.print("\(message) Nothing was bought. Install it with `trailmap regions install \(id)`.")
         case let .purchased(p, result):
             TerminalText.print(
-                "Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \(id)`."
+                """
+                Bought \(p.title) for \(p.price.display) (transaction \(result.transactionId)). Install it with `trailmap regions install \
+                \(id)`.
+                """
             )
         }
     }
@@ -123,7 +126,10 @@ struct RegionsUninstallCommand: AsyncParsableCommand {
         let outcome = try await options.manager().uninstall(id)
         if json { return try RegionsOutput.json(outcome) }
         TerminalText.print(
-            "Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` downloads it again for free."
+            """
+            Uninstalled \(id), freeing \(ByteSize.format(Int(outcome.freedBytes))). You still own it: `trailmap regions install \(id)` \
+            downloads it again for free.
+            """
         )
         RegionsOutput.warn(outcome.warning)
     }

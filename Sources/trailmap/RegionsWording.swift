@@ -81,7 +81,10 @@ enum RegionsWording {
             let asked = radius.map { "An area of \(RegionManagerError.km($0)) radius" } ?? "That area"
             guard let largest, largest > 0 else {
                 return
-                    "\(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower --maxzoom."
+                    """
+                    \(asked) is larger than one purchase allows, and so is the smallest area at these zooms (\(message)). Ask for a lower \
+                    --maxzoom.
+                    """
             }
             return "\(asked) is larger than one purchase allows. The largest radius that fits is \(RegionManagerError.km(largest)): "
                 + "ask again with --radius-km \(RegionManagerError.number(largest)) (or with a lower --maxzoom, or without --maxzoom, "
@@ -104,7 +107,10 @@ enum RegionsWording {
                 + "with `trailmap regions area quote LAT,LON --radius-km R`."
         case let .transactionUsed(message):
             return
-                "That store transaction has already paid for something else (\(message)); nothing was bought. Each area needs a purchase of its own."
+                """
+                That store transaction has already paid for something else (\(message)); nothing was bought. Each area needs a purchase of \
+                its own.
+                """
         case let .wrongAreaProduct(message):
             return "The store transaction does not pay for this quote (\(message)); nothing was bought."
         default:

@@ -36,7 +36,10 @@ struct RevokeTileTokensCommand: AsyncParsableCommand {
         }
         guard !global.quiet else { return }
         print(
-            "tile-token keys replaced (new key \(key.id)): tile tokens issued before now stop working within \(Int(TileTokens.refreshInterval)) s"
+            """
+            tile-token keys replaced (new key \(key.id)): tile tokens issued before now stop working within \
+            \(Int(TileTokens.refreshInterval)) s
+            """
         )
     }
 }

@@ -36,14 +36,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "Origin clients reach this server at, e.g. https://maps.example.com, written into TileJSON, WMTS and tile-token URLs (default: URLs relative to the server; WMTS uses the listen address)."
+            """
+            Origin clients reach this server at, e.g. https://maps.example.com, written into TileJSON, WMTS and tile-token URLs (default: \
+            URLs relative to the server; WMTS uses the listen address).
+            """
     )
     var publicURL: String?
 
     @Option(
         name: .long, parsing: .upToNextOption,
         help:
-            "With a store: tilesets (file names without extension) served to everyone although no free product sells them. Every other tileset no product sells, areas' sources included, is closed."
+            """
+            With a store: tilesets (file names without extension) served to everyone although no free product sells them. Every other \
+            tileset no product sells, areas' sources included, is closed.
+            """
     )
     var publicTilesets: [String] = []
 
@@ -62,7 +68,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "Threads of the plain-epoll tile layer in front of the HTTP server (free tiles answered there, every other connection handed on); 0: off, the HTTP server owns the port (default: one per processor)."
+            """
+            Threads of the plain-epoll tile layer in front of the HTTP server (free tiles answered there, every other connection handed \
+            on); 0: off, the HTTP server owns the port (default: one per processor).
+            """
     )
     var tileLoops: Int?
 
@@ -102,7 +111,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "Bearer token of the /admin routes, at least 24 characters; prefer env TRAILMAP_ADMIN_TOKEN (a command line is visible to other local users). Without one the routes are off."
+            """
+            Bearer token of the /admin routes, at least 24 characters; prefer env TRAILMAP_ADMIN_TOKEN (a command line is visible to other \
+            local users). Without one the routes are off.
+            """
     )
     var adminToken: String?
 
@@ -139,7 +151,10 @@ struct ServeCommand: AsyncParsableCommand {
             })
         {
             throw ValidationError(
-                "--public-tilesets: '\(name)' is not a tileset name (a bundle's file name without extension: letters, digits, '-', '_' and '.')"
+                """
+                --public-tilesets: '\(name)' is not a tileset name (a bundle's file name without extension: letters, digits, '-', '_' and \
+                '.')
+                """
             )
         }
         if let baseTileset, baseTileset.isEmpty || baseTileset.hasPrefix(".") || baseTileset.utf8.count > 255 || baseTileset.contains("/") {

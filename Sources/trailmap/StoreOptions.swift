@@ -26,7 +26,10 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Run a sandbox store from this folder (made by `trailmap store sandbox init`): its root is trusted and POST /api/v1/sandbox/... signs purchases."
+            """
+            Run a sandbox store from this folder (made by `trailmap store sandbox init`): its root is trusted and POST /api/v1/sandbox/... \
+            signs purchases.
+            """
     )
     var storeSandbox: String?
 
@@ -38,7 +41,10 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote answers 503 until older ones expire."
+            """
+            Megabytes the cut bundles of area quotes not bought yet may take in the tiles folder, all accounts together; beyond it a quote \
+            answers 503 until older ones expire.
+            """
     )
     var areaQuoteSpace: Int = 2000
 
@@ -48,7 +54,10 @@ struct StoreOptions: ParsableArguments {
         }
         if storeSandbox != nil, !storeRootCert.isEmpty {
             throw ValidationError(
-                "--store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for real purchases (and Sandbox become the environment); run the sandbox store on its own server"
+                """
+                --store-sandbox and --store-root-cert exclude each other: next to a real store's root the sandbox's would be trusted for \
+                real purchases (and Sandbox become the environment); run the sandbox store on its own server
+                """
             )
         }
         if !storeRootCert.isEmpty, storeBundleId == nil {
@@ -97,7 +106,10 @@ struct StoreOptions: ParsableArguments {
             roots.append(store.rootCertificateDER)
             sandbox = store
             logger.warning(
-                "SANDBOX STORE ON (\(dir)): purchases are signed by a local test key and POST /api/v1/sandbox/... makes them; never run this in production"
+                """
+                SANDBOX STORE ON (\(dir)): purchases are signed by a local test key and POST /api/v1/sandbox/... makes them; never run \
+                this in production
+                """
             )
         }
         let bundleId = storeBundleId ?? sandbox?.bundleId ?? "com.trailmap.app"

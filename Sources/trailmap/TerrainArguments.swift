@@ -14,7 +14,12 @@ struct TerrainArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "An elevation raster (DEM: GeoTIFF, COG, VRT, SRTM .hgt, anything GDAL reads, in any CRS; nodata as voids; metres or feet); repeat for more (later ones over earlier ones). Built in a bundle of its own: --hillshade and --color-relief draw it, --format terrarium or terrain-rgb makes terrain tiles; with --source, its --hillshade shades the source images instead (--terrain-blend).",
+            """
+            An elevation raster (DEM: GeoTIFF, COG, VRT, SRTM .hgt, anything GDAL reads, in any CRS; nodata as voids; metres or feet); \
+            repeat for more (later ones over earlier ones). Built in a bundle of its own: --hillshade and --color-relief draw it, --format \
+            terrarium or terrain-rgb makes terrain tiles; with --source, its --hillshade shades the source images instead \
+            (--terrain-blend).
+            """,
             valueName: "path"))
     var dem: [String] = []
 
@@ -24,7 +29,10 @@ struct TerrainArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The hillshade's light: single (one light from --azimuth, the default), multidirectional or combined (as gdaldem's -multidirectional and -combined).",
+            """
+            The hillshade's light: single (one light from --azimuth, the default), multidirectional or combined (as gdaldem's \
+            -multidirectional and -combined).
+            """,
             valueName: "mode"))
     var hillshadeMode: HillshadeOptions.Mode?
 
@@ -40,28 +48,41 @@ struct TerrainArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Colour the DEM with a ramp file in gdaldem color-relief's format (elevation or N%, R G B [A]; nv for voids); with --hillshade, the relief is shaded by it.",
+            """
+            Colour the DEM with a ramp file in gdaldem color-relief's format (elevation or N%, R G B [A]; nv for voids); with --hillshade, \
+            the relief is shaded by it.
+            """,
             valueName: "ramp"))
     var colorRelief: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The drawn terrain's opacity, more than 0 and at most 1 (with --color-relief and --hillshade: how strongly the shade darkens the colours). Default 1.",
+            """
+            The drawn terrain's opacity, more than 0 and at most 1 (with --color-relief and --hillshade: how strongly the shade darkens \
+            the colours). Default 1.
+            """,
             valueName: "0-1"))
     var terrainOpacity: Double?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --source: how the --hillshade is laid on the source images, multiply (the default: colours darkened by the shade) or over (the grey shade drawn over them), as strongly as --terrain-opacity says. Pixels outside the DEM or on its voids are left as they are.",
+            """
+            With --source: how the --hillshade is laid on the source images, multiply (the default: colours darkened by the shade) or over \
+            (the grey shade drawn over them), as strongly as --terrain-opacity says. Pixels outside the DEM or on its voids are left as \
+            they are.
+            """,
             valueName: "blend"))
     var terrainBlend: TerrainBlend?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Draw contour lines every this many metres (over --hillshade or --color-relief, or alone on transparent tiles), index contours heavier.",
+            """
+            Draw contour lines every this many metres (over --hillshade or --color-relief, or alone on transparent tiles), index contours \
+            heavier.
+            """,
             valueName: "metres"))
     var contours: SignedNumber<Double>?
 
@@ -73,7 +94,10 @@ struct TerrainArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The unit of the DEM's values, replacing what the file names: metre, foot or us-foot (default: the band's unit; none is metres).",
+            """
+            The unit of the DEM's values, replacing what the file names: metre, foot or us-foot (default: the band's unit; none is \
+            metres).
+            """,
             valueName: "unit"))
     var demUnit: VerticalUnit?
 
@@ -109,7 +133,10 @@ struct TerrainArguments: ParsableArguments {
         if hasSources {
             guard hillshade, tiles == nil, colorRelief == nil, contours == nil else {
                 throw ValidationError(
-                    "--dem with --source shades the source images with --hillshade only: drop --color-relief, --contours and --format terrarium/terrain-rgb (build them in a bundle of their own)"
+                    """
+                    --dem with --source shades the source images with --hillshade only: drop --color-relief, --contours and --format \
+                    terrarium/terrain-rgb (build them in a bundle of their own)
+                    """
                 )
             }
         } else if terrainBlend != nil {
@@ -117,12 +144,18 @@ struct TerrainArguments: ParsableArguments {
         }
         if tiles == nil && !hillshade && colorRelief == nil && contours == nil {
             throw ValidationError(
-                "--dem needs something to make: --hillshade, --color-relief, --contours, or --format terrarium or terrain-rgb for terrain tiles"
+                """
+                --dem needs something to make: --hillshade, --color-relief, --contours, or --format terrarium or terrain-rgb for terrain \
+                tiles
+                """
             )
         }
         if tiles != nil && (hillshade || colorRelief != nil || contours != nil) {
             throw ValidationError(
-                "--format \(format!) makes terrain tiles, a bundle of their own: drop --hillshade, --color-relief and --contours (build them in another bundle)"
+                """
+                --format \(format!) makes terrain tiles, a bundle of their own: drop --hillshade, --color-relief and --contours (build \
+                them in another bundle)
+                """
             )
         }
         if contourIndexEvery != nil && contours == nil { throw ValidationError("--contour-index-every applies to --contours") }

@@ -49,7 +49,10 @@ public enum PMTilesProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case .badMagic: "the file does not start with \"PMTiles\": not a PMTiles archive"
         case let .unsupportedVersion(v): "PMTiles spec version \(v): TrailMap reads version 3 (convert it with `pmtiles convert`)"
         case let .sectionOutsideFile(section, offset, length, size):
-            "the \(section) (\(length) bytes at offset \(offset)) reaches past the end of the file (\(size) bytes): the file is truncated or its header damaged"
+            """
+            the \(section) (\(length) bytes at offset \(offset)) reaches past the end of the file (\(size) bytes): the file is truncated \
+            or its header damaged
+            """
         case let .sectionTooLarge(section, length, limit): "the \(section) is \(length) bytes, more than the \(limit) TrailMap reads"
         case let .unsupportedInternalCompression(c): "directories and metadata compressed with \(c): TrailMap reads gzip or none"
         case let .unsupportedTileCompression(c):

@@ -22,7 +22,10 @@ extension PMTilesReader {
             first.tileID < range.lowerBound || last.tileID + UInt64(max(1, last.runLength)) > range.upperBound
         {
             problem(
-                "the \(name) holds tile ids outside \(range.lowerBound)..<\(range.upperBound), the range its parent gives it: lookups miss them"
+                """
+                the \(name) holds tile ids outside \(range.lowerBound)..<\(range.upperBound), the range its parent gives it: lookups miss \
+                them
+                """
             )
         }
         for (i, e) in entries.enumerated() {

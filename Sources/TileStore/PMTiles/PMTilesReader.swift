@@ -201,7 +201,10 @@ public final class PMTilesReader: TileSource {
                 done += n
             } else if n == 0 {
                 throw .readFailed(
-                    "the file ends at byte \(offset + UInt64(done)), before the \(buffer.count) bytes at \(offset): it was truncated after it was opened"
+                    """
+                    the file ends at byte \(offset + UInt64(done)), before the \(buffer.count) bytes at \(offset): it was truncated after \
+                    it was opened
+                    """
                 )
             } else if errno != EINTR {
                 throw .readFailed(String(cString: strerror(errno)))
