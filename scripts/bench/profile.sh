@@ -5,7 +5,8 @@
 # sampled by GDAL from the source DEM at the same spacing (DEMSampler: bilinear on the DEM in its
 # own CRS). The DEM is a synthetic mountain range (sum of cones) in UTM 32N made by gdal_translate;
 # the terrain bundle is made from it by gdalwarp (bilinear, Float32) onto the tiles' grid, Terrarium.
-# Usage: scripts/bench/profile.sh [SIZE_PX] [RUNS] [WORK_DIR]   (CONFIG=debug to skip a release build)
+# Usage: scripts/bench/profile.sh [SIZE_PX] [RUNS] [WORK_DIR]   (CONFIG=debug to skip a release build;
+# RECORD=0 to leave docs/benchmarks.md as it is)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 size="${1:-2000}"
@@ -47,7 +48,8 @@ read -r W S E N <<<"$bounds"
 "$bin/profile-bench" make "$work/dem.tif" "$W" "$S" "$E" "$N" 14 "$work/tiles/terrain.mbtiles"
 
 echo "== device"
-"$bin/profile-bench" run "$work/dem.tif" "$work/tiles/terrain.mbtiles" "$W" "$S" "$E" "$N" "$runs"
+device=$("$bin/profile-bench" run "$work/dem.tif" "$work/tiles/terrain.mbtiles" "$W" "$S" "$E" "$N" "$runs")
+echo "$device"
 
 echo "== server"
 cat > "$work/products.json" <<'JSON'
@@ -83,9 +85,22 @@ PY
 url="http://127.0.0.1:$port/api/v1/profile?spacingM=$spacing"
 curl -sf -X POST -H 'Content-Type: application/json' --data @"$work/line.json" "$url" |
   python3 -c 'import json,sys; p=json.load(sys.stdin); print("server ascent %.1f m, %d samples" % (p["ascentM"], len(p["samples"])))'
-for _ in $(seq "$runs"); do
+server=$(for _ in $(seq "$runs"); do
   curl -s -o /dev/null -w '%{time_total}\n' -X POST -H 'Content-Type: application/json' --data @"$work/line.json" "$url"
 done | python3 -c '
 import sys
 t = sorted(float(x) * 1000 for x in sys.stdin)
-print("server profile (1000 samples, HTTP): p50 %.2f ms, p95 %.2f ms over %d requests" % (t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.95))], len(t)))'
+print("server profile (1000 samples, HTTP): p50 %.2f ms, p95 %.2f ms over %d requests" % (t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.95))], len(t)))')
+echo "$server"
+
+# The row of docs/benchmarks.md (RECORD=0 skips it).
+figures=$(DEVICE="$device" SERVER="$server" SIZE="$size" python3 -c '
+import os, re
+d, s = os.environ["DEVICE"], os.environ["SERVER"]
+dev = re.search(r"p50 ([0-9.]+) ms, p95 ([0-9.]+) ms over (\d+) runs", d)
+srv = re.search(r"p50 ([0-9.]+) ms, p95 ([0-9.]+) ms over (\d+) requests", s)
+asc = re.search(r"worst of 5 lines: ([0-9.]+) %", d)
+n = os.environ["SIZE"]
+print(f"{n}x{n} px DEM, 1,000-sample profiles: device p50 {dev[1]} ms, p95 **{dev[2]} ms** over {dev[3]} runs; "
+      f"server (HTTP) p50 {srv[1]} ms, p95 **{srv[2]} ms** over {srv[3]} requests; ascent {asc[1]}% off GDAL (worst of 5 lines)")')
+python3 scripts/bench/record-figures.py profile.sh "$figures"
