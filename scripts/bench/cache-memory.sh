@@ -3,7 +3,8 @@
 # more than a million distinct tiles (127.0.0.1 only, bounded in time), sampling the server's RSS.
 # Prints peak RSS, the overhead above the budget (target <= budget + 60 MB) and the cache figures.
 # env: TRAILMAP (default: release build), SERVE_ARGS (more serve flags), BUDGET (64MB), SIDE (1024: SIDE^2 distinct tiles),
-#      DURATION (100s), CONNS (32), PORT (18493), WORK (scratch folder; default mktemp -d, removed)
+#      DURATION (100s), CONNS (32), PORT (18493), WORK (scratch folder; default mktemp -d, removed),
+#      RECORD=0 (leave docs/benchmarks.md as it is; by default the script writes its row there)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUDGET=${BUDGET:-64MB}; SIDE=${SIDE:-1024}; DURATION=${DURATION:-110s}; CONNS=${CONNS:-32}; PORT=${PORT:-18493}
@@ -43,3 +44,7 @@ echo "cache: $stats"
 echo "RSS at start: $((base / 1024)) MB; peak RSS (VmHWM): $((hwm / 1024)) MB; budget: $((budget_kb / 1024)) MB"
 over=$(( (hwm - budget_kb) / 1024 ))
 echo "overhead above budget: $over MB (target <= 60 MB): $([[ $over -le 60 ]] && echo PASS || echo FAIL)"
+# The row of docs/benchmarks.md (RECORD=0 skips it).
+python3 "$ROOT/scripts/bench/record-figures.py" cache-memory.sh "$((SIDE * SIDE)) distinct tiles through \
+\`serve --cache-budget $BUDGET\`, wrk -c$CONNS for $DURATION: peak RSS $((hwm / 1024)) MB, $over MB above the budget (target 60), \
+RSS at start $((base / 1024)) MB"

@@ -3,7 +3,8 @@
 #
 # usage: scripts/bench/catalog-latency.sh
 # env:   TRAILMAP  trailmap binary (default: swift build -c release --scratch-path .build-bench)
-#        DURATION (10s), CONNS (50), PORTS ("18491 18492"), KEEP=1 keeps the scratch folder
+#        DURATION (10s), CONNS (50), PORTS ("18491 18492"), KEEP=1 keeps the scratch folder,
+#        RECORD=0 leaves docs/benchmarks.md as it is (the script writes its row there at the end)
 #
 # Publishes the sample catalog (Tiles/*.mbtiles must exist: run scripts/run.sh once, or it builds
 # them), registers an account with a device and a purchase, then runs wrk -t2 for (a) anonymous
@@ -78,3 +79,7 @@ measure signed-in "$B/catalog?device=$DEVICE" -s "$WORK/auth.lua"
 measure nginx-static "http://127.0.0.1:$NGINX_PORT/api/v1/catalog"
 read -r a_rps a_p99 <"$WORK/anonymous.txt.sum"; read -r s_rps s_p99 <"$WORK/signed-in.txt.sum"; read -r n_rps n_p99 <"$WORK/nginx-static.txt.sum"
 python3 -c "print(f'ratios vs nginx static: anonymous {$a_rps/$n_rps:.2f}x req/s, p99 {$a_p99/$n_p99:.1f}x; signed-in {$s_rps/$n_rps:.2f}x req/s, p99 {$s_p99/$n_p99:.1f}x')"
+# The row of docs/benchmarks.md (RECORD=0 skips it).
+python3 "$ROOT/scripts/bench/record-figures.py" catalog-latency.sh "$(python3 -c "
+print(f'GET /api/v1/catalog, wrk -t2 -c$CONNS -d$DURATION: anonymous {$a_rps:,.0f} req/s ({$a_rps/$n_rps:.2f}x nginx static, '
+      f'p99 {$a_p99:.1f} ms), signed in with a device {$s_rps:,.0f} req/s ({$s_rps/$n_rps:.2f}x; p99 {$s_p99:.1f} ms), nginx {$n_rps:,.0f} req/s')")"

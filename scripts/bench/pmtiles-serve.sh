@@ -12,6 +12,7 @@
 #                     reservation, so most requests miss the cache and read the file)
 #        PORTS     "MBTILES_PORT PMTILES_PORT COLD_MBTILES_PORT COLD_PMTILES_PORT" (default 18491-18494)
 #        WORK      scratch folder, new or empty (default: mktemp -d); removed at exit unless KEEP=1
+#        RECORD=0  leaves docs/benchmarks.md as it is (the script writes its row there at the end)
 #
 # Four servers: each format with the default cache, and each with a small cache (cold). wrk -t2
 # runs against each for (a) one hot tile, (b) every tile in turn, cache warm, (c) every tile in
@@ -208,4 +209,10 @@ for name in mbtiles pmtiles cold-mbtiles cold-pmtiles; do
     grep -v '^TrailMap is serving' "$WORK/$name.log" | tail -n 5 | sed 's/^/    /'
   fi
 done
+# The row of docs/benchmarks.md (RECORD=0 skips it).
+python3 "$HERE/record-figures.py" pmtiles-serve.sh "$NTILES tiles, wrk -t$THREADS -c$CONNS, $ROUNDS rounds each: \
+hot tile $(ratio hot)x the bundle's req/s ($(total hot pmtiles) vs $(total hot mbtiles) requests), \
+all tiles with a warm cache $(ratio all)x ($(total all pmtiles) vs $(total all mbtiles)), \
+all tiles with --cache-budget $COLD_BUDGET $(ratio cold)x ($(total cold pmtiles) vs $(total cold mbtiles); hit ratio $HIT_PC vs $HIT_MC); \
+every tile as exported: pmtiles ${CHECK[1]}, mbtiles ${CHECK[0]}"
 exit 0
