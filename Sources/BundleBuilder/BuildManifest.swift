@@ -183,47 +183,75 @@ struct FieldReader {
             throw fail("layers", top["layers"] == nil ? "is required: an array of layers, lower first" : "must be an array of layers")
         }
         guard !layerValues.isEmpty else { throw fail("layers", "must hold at least one layer") }
+        let kinds = try layerKinds(layerValues, base: base)
+        try checkTerrainPlace(kinds, values: layerValues)
+        let (minZoom, maxZoom) = try zooms(top, kinds)
+
+        var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: kinds.layers, trails: kinds.trails)
+        m.terrain = kinds.terrain
+        if minZoom == nil { m.zoomsFromSources.insert(.min) }
+        if maxZoom == nil { m.zoomsFromSources.insert(.max) }
+        m.description = try string(top["description"], "description", nonEmpty: false)
+        m.attribution = try string(top["attribution"], "attribution", nonEmpty: false)
+        m.version = try string(top["version"], "version")
+        if let b = try numbers(top["bounds"], "bounds", count: 4...4) {
+            let bounds = GeoBounds(west: b[0], south: b[1], east: b[2], north: b[3])
+            guard bounds.isValid, bounds.west < bounds.east, bounds.south < bounds.north else {
+                throw fail("bounds", "must be [west, south, east, north] in degrees, west < east, south < north")
+            }
+            m.bounds = bounds
+        }
+        m.allowGaps = try bool(top["allowGaps"], "allowGaps") ?? false
+        m.allowOverlap = try bool(top["allowOverlap"], "allowOverlap") ?? false
+        if let out = top["output"] { try output(out, into: &m) }
+        return m
+    }
+
+    /// A manifest's layers sorted by kind: source images (in order), at most one trails layer and
+    /// at most one terrain layer.
+    struct LayerKinds {
         var layers = [BuildLayer]()
         var trails: TrailLayerOptions?
         var terrain: TerrainLayer?
+    }
+
+    mutating func layerKinds(_ layerValues: [JSONValue], base: String) throws(BuildError) -> LayerKinds {
+        var kinds = LayerKinds()
         for (i, value) in layerValues.enumerated() {
             if case let .object(l) = value, l["kind"] == .string("terrain") {
-                guard terrain == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind terrain") }
-                terrain = try terrainLayer(value, "layers[\(i)]", base: base)
+                guard kinds.terrain == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind terrain") }
+                kinds.terrain = try terrainLayer(value, "layers[\(i)]", base: base)
             } else if case let .object(l) = value, l["kind"] == .string("trails") {
-                guard trails == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind trails") }
-                trails = try trailLayer(value, "layers[\(i)]", index: i, base: base)
+                guard kinds.trails == nil else { throw fail("layers[\(i)].kind", "a manifest holds one layer of kind trails") }
+                kinds.trails = try trailLayer(value, "layers[\(i)]", index: i, base: base)
             } else {
-                layers.append(try layer(value, "layers[\(i)]", base: base))
+                kinds.layers.append(try layer(value, "layers[\(i)]", base: base))
             }
         }
+        return kinds
+    }
 
-        if let terrain, terrain.blend != nil {
-            guard !layers.isEmpty else {
+    /// Where a terrain layer may stand: with a blend, after the image layers it shades; without
+    /// one, alone (terrain tiles or hillshade in a bundle of their own), and terrain tiles without
+    /// trails.
+    func checkTerrainPlace(_ kinds: LayerKinds, values layerValues: [JSONValue]) throws(BuildError) {
+        guard let terrain = kinds.terrain else { return }
+        func kind(_ i: Int) -> JSONValue? { if case let .object(l) = layerValues[i] { l["kind"] } else { nil } }
+        func isImage(_ i: Int) -> Bool {
+            guard case .object = layerValues[i] else { return false }
+            return kind(i) != .string("terrain") && kind(i) != .string("trails")
+        }
+        if terrain.blend != nil {
+            guard !kinds.layers.isEmpty else {
                 throw fail("layers", "the terrain layer's blend lays its hillshade on layers of source images: give at least one, below it")
             }
-            if let i = layerValues.indices.first(where: {
-                if case let .object(l) = layerValues[$0] { l["kind"] == .string("terrain") } else { false }
-            }),
-                let j = layerValues.indices.last(where: {
-                    if case let .object(l) = layerValues[$0] {
-                        l["kind"] != .string("terrain") && l["kind"] != .string("trails")
-                    } else {
-                        false
-                    }
-                }),
-                j > i
+            if let i = layerValues.indices.first(where: { kind($0) == .string("terrain") }),
+                let j = layerValues.indices.last(where: isImage), j > i
             {
                 throw fail("layers[\(i)]", "a terrain layer with a blend shades the layers below it: list it after layers[\(j)]")
             }
-        } else if let terrain {
-            if let i = layerValues.indices.first(where: {
-                if case let .object(l) = layerValues[$0] {
-                    l["kind"] != .string("terrain") && l["kind"] != .string("trails")
-                } else {
-                    false
-                }
-            }) {
+        } else {
+            if let i = layerValues.indices.first(where: isImage) {
                 throw fail(
                     "layers[\(i)]",
                     """
@@ -232,10 +260,16 @@ struct FieldReader {
                     """
                 )
             }
-            if terrain.encoding != nil, trails != nil {
+            if terrain.encoding != nil, kinds.trails != nil {
                 throw fail("layers", "terrain tiles hold elevations: draw the trails in another bundle")
             }
         }
+    }
+
+    /// The manifest's zooms: given at the top, else from the layers' ranges; nil for an end taken
+    /// from the sources.
+    func zooms(_ top: [String: JSONValue], _ kinds: LayerKinds) throws(BuildError) -> (min: Int?, max: Int?) {
+        let (layers, trails, terrain) = (kinds.layers, kinds.trails, kinds.terrain)
         let zoomRange = 0...TileID.maxZoom
         let lows = layers.compactMap { $0.zooms?.lowerBound }, highs = layers.compactMap { $0.zooms?.upperBound }
         // As on the command line: unless every layer gives its zooms, the builder takes the
@@ -251,49 +285,34 @@ struct FieldReader {
             try integer(top["maxzoom"], "maxzoom", in: zoomRange)
             ?? (unranged ? nil : highs.max() ?? terrain?.zooms?.upperBound ?? trails?.zooms?.upperBound)
         if let minZoom, let maxZoom, minZoom > maxZoom { throw fail("minzoom", "\(minZoom) is greater than maxzoom \(maxZoom)") }
+        return (minZoom, maxZoom)
+    }
 
-        var m = BuildManifest(name: name, minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, layers: layers, trails: trails)
-        m.terrain = terrain
-        if minZoom == nil { m.zoomsFromSources.insert(.min) }
-        if maxZoom == nil { m.zoomsFromSources.insert(.max) }
-        m.description = try string(top["description"], "description", nonEmpty: false)
-        m.attribution = try string(top["attribution"], "attribution", nonEmpty: false)
-        m.version = try string(top["version"], "version")
-        if let b = try numbers(top["bounds"], "bounds", count: 4...4) {
-            let bounds = GeoBounds(west: b[0], south: b[1], east: b[2], north: b[3])
-            guard bounds.isValid, bounds.west < bounds.east, bounds.south < bounds.north else {
-                throw fail("bounds", "must be [west, south, east, north] in degrees, west < east, south < north")
+    /// The manifest's `output` object: tile format and its settings.
+    func output(_ out: JSONValue, into m: inout BuildManifest) throws(BuildError) {
+        let o = try object(out, "output", allowed: BuildManifest.outputFields)
+        if let format = try string(o["format"], "output.format") {
+            guard let f = TileFormat(metadata: format) else {
+                throw fail("output.format", "\"\(format)\" is not a tile format this builder writes (png, webp, jpeg)")
             }
-            m.bounds = bounds
+            m.format = f
         }
-        m.allowGaps = try bool(top["allowGaps"], "allowGaps") ?? false
-        m.allowOverlap = try bool(top["allowOverlap"], "allowOverlap") ?? false
-        if let out = top["output"] {
-            let o = try object(out, "output", allowed: BuildManifest.outputFields)
-            if let format = try string(o["format"], "output.format") {
-                guard let f = TileFormat(metadata: format) else {
-                    throw fail("output.format", "\"\(format)\" is not a tile format this builder writes (png, webp, jpeg)")
-                }
-                m.format = f
-            }
-            m.quality = try integer(o["quality"], "output.quality", in: 1...100)
-            m.lossless = try bool(o["lossless"], "output.lossless")
-            if m.quality != nil && (m.format ?? .png) == .png {
-                throw fail("output.quality", "applies to webp and jpeg tiles; png is lossless")
-            }
-            if m.lossless == true && m.format != .webp { throw fail("output.lossless", "applies to webp tiles only") }
-            if m.lossless == true && m.quality != nil { throw fail("output.quality", "excludes lossless: true") }
-            m.tileSize = try integer(o["tileSize"], "output.tileSize", in: 256...512)
-            if let t = m.tileSize, t != 256 && t != 512 { throw fail("output.tileSize", "must be 256 or 512") }
-            m.effort = try choice(o["effort"], "output.effort", BuildEffort.self)
-            m.pngLevel = try integer(o["pngLevel"], "output.pngLevel", in: 0...12)
-            m.resampling = try choice(o["resampling"], "output.resampling", Resampling.self)
-            m.rounding = try choice(o["rounding"], "output.rounding", TileRounding.self)
-            if terrain?.encoding != nil, m.format == .jpg || (m.format == .webp && m.lossless != true) {
-                throw fail("output.format", "terrain tiles are lossless: png, or webp with lossless: true")
-            }
+        m.quality = try integer(o["quality"], "output.quality", in: 1...100)
+        m.lossless = try bool(o["lossless"], "output.lossless")
+        if m.quality != nil && (m.format ?? .png) == .png {
+            throw fail("output.quality", "applies to webp and jpeg tiles; png is lossless")
         }
-        return m
+        if m.lossless == true && m.format != .webp { throw fail("output.lossless", "applies to webp tiles only") }
+        if m.lossless == true && m.quality != nil { throw fail("output.quality", "excludes lossless: true") }
+        m.tileSize = try integer(o["tileSize"], "output.tileSize", in: 256...512)
+        if let t = m.tileSize, t != 256 && t != 512 { throw fail("output.tileSize", "must be 256 or 512") }
+        m.effort = try choice(o["effort"], "output.effort", BuildEffort.self)
+        m.pngLevel = try integer(o["pngLevel"], "output.pngLevel", in: 0...12)
+        m.resampling = try choice(o["resampling"], "output.resampling", Resampling.self)
+        m.rounding = try choice(o["rounding"], "output.rounding", TileRounding.self)
+        if m.terrain?.encoding != nil, m.format == .jpg || (m.format == .webp && m.lossless != true) {
+            throw fail("output.format", "terrain tiles are lossless: png, or webp with lossless: true")
+        }
     }
 
     /// A layer of kind `trails`: vector files, their field mapping (a JSON file) or preset, joining,
