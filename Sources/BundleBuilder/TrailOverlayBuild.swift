@@ -36,13 +36,7 @@ struct TrailOverlayBuild {
         var o = options
         (o.minZoom, o.maxZoom) = (zooms.lowerBound, zooms.upperBound)
         let fingerprint = BuildFingerprint(options: o, sources: [], trails: trails.digest)
-        // Each zoom's tiles over the trails' extent, one tile wider on every side for strokes
-        // that reach past it.
-        let ranges = zooms.filter { trails.draws($0, build: zooms) }.map { z in
-            let r = TileRange(bounds: trails.bounds, zoom: z), last = (1 << z) - 1
-            return TileRange(
-                z: z, minX: max(0, r.minX - 1), maxX: min(last, r.maxX + 1), minY: max(0, r.minY - 1), maxY: min(last, r.maxY + 1))
-        }
+        let ranges = tileRanges(zooms)
         let total = ranges.reduce(0) { $0 + $1.count }
         guard total <= 50_000_000 else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
         logger.info(
@@ -54,36 +48,12 @@ struct TrailOverlayBuild {
         let writer: BundleWriter
         do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
         do throws(BuildError) {
-            let encoding = o.tileEncoding, n = o.tileSize, threads = max(1, o.renderThreads), trails = self.trails
             var done = 0
             for range in ranges {
                 var batch = [TileID]()
                 batch.reserveCapacity(Self.batchSize)
                 func flush() throws(BuildError) {
-                    let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
-                    let failure = Mutex<BuildError?>(nil)
-                    let chunk = (batch.count + threads - 1) / threads
-                    let tiles = batch
-                    DispatchQueue.concurrentPerform(iterations: threads) { i in
-                        var mine = [(tile: TileID, data: [UInt8])]()
-                        for t in tiles[min(tiles.count, i * chunk)..<min(tiles.count, (i + 1) * chunk)] {
-                            do throws(BuildError) {
-                                let image = try trails.drawn(over: RGBAImage(width: n, height: n), tile: t, tileSize: n)
-                                guard !image.isFullyTransparent else { continue }
-                                do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
-                                    throw .encode(tile: t, error)
-                                }
-                            } catch {
-                                failure.withLock { if $0 == nil { $0 = error } }
-                                return
-                            }
-                        }
-                        made.withLock { $0 += mine }
-                    }
-                    if let error = failure.withLock({ $0 }) { throw error }
-                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch {
-                        throw .store(error)
-                    }
+                    try writeBatch(batch, settings: o, to: writer)
                     done += batch.count
                     batch.removeAll(keepingCapacity: true)
                     progress(
@@ -118,6 +88,45 @@ struct TrailOverlayBuild {
         } catch {
             writer.abandon()
             throw error
+        }
+    }
+
+    /// Each drawn zoom's tiles over the trails' extent, one tile wider on every side for strokes
+    /// that reach past it.
+    private func tileRanges(_ zooms: ClosedRange<Int>) -> [TileRange] {
+        zooms.filter { trails.draws($0, build: zooms) }.map { z in
+            let r = TileRange(bounds: trails.bounds, zoom: z), last = (1 << z) - 1
+            return TileRange(
+                z: z, minX: max(0, r.minX - 1), maxX: min(last, r.maxX + 1), minY: max(0, r.minY - 1), maxY: min(last, r.maxY + 1))
+        }
+    }
+
+    /// Draws a batch of tiles on the build's threads and adds those with a trail pixel to the
+    /// bundle, in row order.
+    private func writeBatch(_ tiles: [TileID], settings o: BuildOptions, to writer: BundleWriter) throws(BuildError) {
+        let encoding = o.tileEncoding, n = o.tileSize, threads = max(1, o.renderThreads), trails = self.trails
+        let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
+        let failure = Mutex<BuildError?>(nil)
+        let chunk = (tiles.count + threads - 1) / threads
+        DispatchQueue.concurrentPerform(iterations: threads) { i in
+            var mine = [(tile: TileID, data: [UInt8])]()
+            for t in tiles[min(tiles.count, i * chunk)..<min(tiles.count, (i + 1) * chunk)] {
+                do throws(BuildError) {
+                    let image = try trails.drawn(over: RGBAImage(width: n, height: n), tile: t, tileSize: n)
+                    guard !image.isFullyTransparent else { continue }
+                    do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
+                        throw .encode(tile: t, error)
+                    }
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                    return
+                }
+            }
+            made.withLock { $0 += mine }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch {
+            throw .store(error)
         }
     }
 
