@@ -59,64 +59,21 @@ public struct Downloader: Sendable {
             progress(DownloadProgress(received: offset, total: job.size, resumedFrom: resumedFrom, bytesPerSecond: rate))
         }
         report()
-        // What one ranged request did, filled in by the stream's handlers (on the transport's queue).
-        final class Exchange: @unchecked Sendable {
-            var status = 0
-            var headers: [String: String] = [:]
-            var written: Int64 = 0
-            var expected: Int64 = 0
-            var errorBody = Data()
-        }
         var failures = 0
         while offset < job.size {
             try Task.checkCancellation()
             let end = min(offset + Int64(chunkSize), job.size) - 1
-            var request = URLRequest(url: job.url)
-            request.httpMethod = "GET"
-            request.setValue("bytes=\(offset)-\(end)", forHTTPHeaderField: "Range")
-            request.setValue("\"\(job.sha256)\"", forHTTPHeaderField: "If-Range")
-            if let token = job.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
             let x = Exchange()
-            let (from, size, path) = (offset, job.size, job.partial.path)
+            let from = offset
             do {
-                // Bytes go straight to the partial file as they arrive; at most what was asked for is read.
-                try await http.stream(
-                    request,
-                    head: { status, headers in
-                        x.status = status
-                        x.headers = headers
-                        switch status {
-                        case 206:
-                            guard let range = Self.contentRange(headers["content-range"]), range.start == from, range.end <= end else {
-                                throw RegionManagerError.invalidResponse(
-                                    "bad partial answer (Content-Range \(headers["content-range"] ?? "none"))")
-                            }
-                            x.expected = range.end - range.start + 1
-                        case 200:
-                            // The whole entity: a different version (If-Range failed) or no range support.
-                            if let length = headers["content-length"].flatMap(Int64.init), length != size {
-                                throw RegionManagerError.invalidResponse(
-                                    "the server's file has \(length) bytes, the catalog says \(size); install it again")
-                            }
-                            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(path) }
-                            x.expected = size
-                        default:
-                            return 64 << 10 // an error message
-                        }
-                        return x.expected
-                    },
-                    body: { data in
-                        guard x.status == 200 || x.status == 206 else { return x.errorBody.append(data) }
-                        try DurableFile.writeAll(fd: fd, data: data, path: path)
-                        x.written += Int64(data.count)
-                    })
+                try await fetch(job, from: from, to: end, fd: fd, into: x)
             } catch let error as RegionManagerError {
                 throw error
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 // The connection failed mid-way: keep what arrived (in order), retry from there.
-                offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: path)
+                offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: job.partial.path)
                 failures += 1
                 guard RetryingHTTPClient.isTransient(error), failures < http.retry.attempts else {
                     throw RegionManagerError.serverUnreachable(
@@ -131,7 +88,7 @@ public struct Downloader: Sendable {
                 guard x.written == x.expected else {
                     throw RegionManagerError.invalidResponse("the server sent \(x.written) of \(x.expected) bytes")
                 }
-                offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: path)
+                offset = try keep(x.written, restarted: x.status == 200, from: from, fd: fd, path: job.partial.path)
                 failures = 0
             case 416:
                 guard restarts == 0 else { throw RegionManagerError.invalidResponse("the server refused every byte range (416)") }
@@ -153,6 +110,57 @@ public struct Downloader: Sendable {
             }
             report()
         }
+    }
+
+    /// What one ranged request did, filled in by the stream's handlers (on the transport's queue).
+    private final class Exchange: @unchecked Sendable {
+        var status = 0
+        var headers: [String: String] = [:]
+        var written: Int64 = 0
+        var expected: Int64 = 0
+        var errorBody = Data()
+    }
+
+    /// One ranged request for bytes `from...end` of the job's file: the bytes go straight to the
+    /// partial file as they arrive (at most what was asked for is read); a whole-file answer
+    /// restarts the file; an error's body is kept in the exchange.
+    private func fetch(_ job: Job, from: Int64, to end: Int64, fd: Int32, into x: Exchange) async throws {
+        var request = URLRequest(url: job.url)
+        request.httpMethod = "GET"
+        request.setValue("bytes=\(from)-\(end)", forHTTPHeaderField: "Range")
+        request.setValue("\"\(job.sha256)\"", forHTTPHeaderField: "If-Range")
+        if let token = job.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (size, path) = (job.size, job.partial.path)
+        try await http.stream(
+            request,
+            head: { status, headers in
+                x.status = status
+                x.headers = headers
+                switch status {
+                case 206:
+                    guard let range = Self.contentRange(headers["content-range"]), range.start == from, range.end <= end else {
+                        throw RegionManagerError.invalidResponse(
+                            "bad partial answer (Content-Range \(headers["content-range"] ?? "none"))")
+                    }
+                    x.expected = range.end - range.start + 1
+                case 200:
+                    // The whole entity: a different version (If-Range failed) or no range support.
+                    if let length = headers["content-length"].flatMap(Int64.init), length != size {
+                        throw RegionManagerError.invalidResponse(
+                            "the server's file has \(length) bytes, the catalog says \(size); install it again")
+                    }
+                    guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RegionManagerError.errno(path) }
+                    x.expected = size
+                default:
+                    return 64 << 10 // an error message
+                }
+                return x.expected
+            },
+            body: { data in
+                guard x.status == 200 || x.status == 206 else { return x.errorBody.append(data) }
+                try DurableFile.writeAll(fd: fd, data: data, path: path)
+                x.written += Int64(data.count)
+            })
     }
 
     /// Makes what one exchange wrote durable and returns the new offset (a whole-file answer
