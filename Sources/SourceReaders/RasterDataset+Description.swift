@@ -37,15 +37,7 @@ extension RasterDataset {
         let transparency = try transparency(
             layout: layout, bands: bands.map { $0! }, colourBands: colourBands,
             options: options)
-        var palette = [UInt8]()
-        if layout.isPalette, let table = GDALGetRasterColorTable(bands[0]) {
-            palette = [UInt8](repeating: 0, count: 256 * 4)
-            for i in 0..<min(256, Int(GDALGetColorEntryCount(table))) {
-                guard let e = GDALGetColorEntry(table, Int32(i))?.pointee else { continue }
-                let c = [e.c1, e.c2, e.c3, e.c4].map { UInt8(clamping: $0) }
-                palette.replaceSubrange(i * 4..<(i * 4 + 4), with: c)
-            }
-        }
+        let palette = layout.isPalette ? Self.colourTable(bands[0]!) : []
         var scale: (min: Double, max: Double)?
         var nothingToDraw = false
         // Fewer than 8 bits a sample (a TIFF's NBITS, e.g. a 4-bit gray scan): widened to 8 bits
@@ -57,26 +49,15 @@ extension RasterDataset {
         if type != GDT_Byte || signedBytes || (bits != nil && options.scale != nil) {
             if let given = options.scale {
                 scale = given
+            } else if let range = try sampleRange(
+                bands.prefix(colourBands).map { $0! }, transparency: transparency, signedBytes: signedBytes, options: options)
+            {
+                scale = range
             } else {
-                var lo = Double.infinity, hi = -Double.infinity
-                // The given nodata values are left out of the range, as the file's own nodata is.
-                var given = [Double?](repeating: nil, count: colourBands)
-                if options.nodata != nil, let values = transparency.nodataValues { given = values.map { $0 } }
-                for (b, band) in bands.prefix(colourBands).enumerated() {
-                    guard let band, let range = try BandRange.of(band, path: path, nodata: given[b], signedBytes: signedBytes) else {
-                        continue
-                    }
-                    lo = min(lo, range.min)
-                    hi = max(hi, range.max)
-                }
                 // Every pixel nodata or NaN (an empty sheet of a DEM series): transparent whatever
                 // the range, and left out of the layer's joint one.
-                if lo.isFinite, hi.isFinite {
-                    scale = (lo, hi > lo ? hi : lo + 1)
-                } else {
-                    scale = (0, 1)
-                    nothingToDraw = true
-                }
+                scale = (0, 1)
+                nothingToDraw = true
             }
         } else if options.scale != nil {
             unused.append(.scaleOn8Bit(palette: layout.isPalette))
@@ -93,17 +74,49 @@ extension RasterDataset {
         description.unusedOptions = unused
         description.companionFiles = companionFiles()
         if layout.hasAlpha, type == GDT_Byte { description.alphaBitsPerSample = Self.bitsPerSample(bands[colourBands]!) }
-        // A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
-        if let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty {
-            switch Neatline.read(
-                wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
-                affine: georeferencing.affine != nil, width: width, height: height)
-            {
-            case let .cuts(neatline): description.neatline = neatline
-            case .cutsNothing: break
-            case .offTheRaster: description.neatlineOffTheRaster = true
-            }
-        }
+        try readNeatline(into: &description, georeferencing: georeferencing)
         return description
+    }
+
+    /// A palette band's colour table as 256 RGBA entries (missing entries transparent black).
+    private static func colourTable(_ band: GDALRasterBandH) -> [UInt8] {
+        guard let table = GDALGetRasterColorTable(band) else { return [] }
+        var palette = [UInt8](repeating: 0, count: 256 * 4)
+        for i in 0..<min(256, Int(GDALGetColorEntryCount(table))) {
+            guard let e = GDALGetColorEntry(table, Int32(i))?.pointee else { continue }
+            let c = [e.c1, e.c2, e.c3, e.c4].map { UInt8(clamping: $0) }
+            palette.replaceSubrange(i * 4..<(i * 4 + 4), with: c)
+        }
+        return palette
+    }
+
+    /// The colour bands' joint minimum and maximum, nodata left out (the given values, as the
+    /// file's own nodata is); nil when every pixel is nodata or NaN. A flat band gets a range of 1.
+    private func sampleRange(
+        _ colourBands: [GDALRasterBandH], transparency: Transparency, signedBytes: Bool, options: ReadOptions
+    ) throws(SourceReaderError) -> (min: Double, max: Double)? {
+        var lo = Double.infinity, hi = -Double.infinity
+        var given = [Double?](repeating: nil, count: colourBands.count)
+        if options.nodata != nil, let values = transparency.nodataValues { given = values.map { $0 } }
+        for (b, band) in colourBands.enumerated() {
+            guard let range = try BandRange.of(band, path: path, nodata: given[b], signedBytes: signedBytes) else { continue }
+            lo = min(lo, range.min)
+            hi = max(hi, range.max)
+        }
+        guard lo.isFinite, hi.isFinite else { return nil }
+        return (lo, hi > lo ? hi : lo + 1)
+    }
+
+    /// A geospatial PDF's neatline (and a raster converted from one), in the georeference's coordinates.
+    private func readNeatline(into description: inout RasterDescription, georeferencing: Georeferencing) throws(SourceReaderError) {
+        guard let item = GDALGetMetadataItem(handle, "NEATLINE", nil).map({ String(cString: $0) }), !item.isEmpty else { return }
+        switch Neatline.read(
+            wkt: item, locator: try PixelGeolocator(georeferencing, path: path),
+            affine: georeferencing.affine != nil, width: width, height: height)
+        {
+        case let .cuts(neatline): description.neatline = neatline
+        case .cutsNothing: break
+        case .offTheRaster: description.neatlineOffTheRaster = true
+        }
     }
 }
