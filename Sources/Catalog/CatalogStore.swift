@@ -10,5 +10,3 @@ import Foundation
 ///
 /// Shared state lives behind it, not in a server process.
 public protocol CatalogStore: AccountStore, ProductStore, PurchaseStore, AreaQuoteStore, TileTokenKeyStore {}
-
-extension CatalogDatabase: CatalogStore {}

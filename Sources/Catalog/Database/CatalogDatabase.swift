@@ -94,10 +94,4 @@ public final class CatalogDatabase: Sendable {
     }
 }
 
-extension Data {
-    /// `count` bytes from the system's secure random generator.
-    package static func catalogRandom(count: Int) -> Data {
-        var g = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &g) })
-    }
-}
+extension CatalogDatabase: CatalogStore {}
