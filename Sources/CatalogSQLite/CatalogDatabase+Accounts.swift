@@ -1,3 +1,4 @@
+import Catalog
 import Essentials
 import Foundation
 import GRDB
