@@ -141,18 +141,27 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // The catalog's core: its types, the rules every backend follows, one protocol per aggregate (no database code).
         .target(
             name: "Catalog",
             dependencies: [
                 "TileStore", "TileGeometry", "Essentials", "TrailMapAPI", "StoreVerification",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto")
+            ],
+            swiftSettings: upcoming
+        ),
+        // The catalog in one SQLite file (GRDB), the embedded default: the same rules as CatalogPostgres.
+        .target(
+            name: "CatalogSQLite",
+            dependencies: [
+                "Catalog", "TileStore", "TileGeometry", "Essentials", "TrailMapAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: upcoming
         ),
-        // The catalog on PostgreSQL, for N stateless replicas: the same rules as Catalog's SQLite backend.
+        // The catalog on PostgreSQL, for N stateless replicas: the same rules as CatalogSQLite.
         .target(
             name: "CatalogPostgres",
             dependencies: [
@@ -204,7 +213,8 @@ let package = Package(
             name: "trailmap",
             dependencies: [
                 "BundleBuilder", "TileStore", "TileGeometry", "Raster", "TrailMapServer",
-                "Catalog", "CatalogPostgres", "StoreVerification", "TileCache", "RegionManager", "SourceReaders", "TrailMapAPI",
+                "Catalog", "CatalogSQLite", "CatalogPostgres", "StoreVerification", "TileCache", "RegionManager", "SourceReaders",
+                "TrailMapAPI",
                 "BundlePatch", "Trails", "TrailSources", "TrailRendering",
                 "Terrain",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -289,7 +299,7 @@ let package = Package(
             name: "TrailMapServerTests",
             dependencies: [
                 "TrailMapServer", "TileStore", "TileGeometry", "TileCache", "Raster", "TrailMapTestSupport", "CZlib", "Catalog",
-                "CatalogPostgres", "StoreVerification", "TrailMapAPI", "Areas",
+                "CatalogSQLite", "CatalogPostgres", "StoreVerification", "TrailMapAPI", "Areas",
                 "Trails", "TrailSources", "Terrain", "TrailTerrain", "TerrainDEM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -322,7 +332,8 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "CatalogPostgres", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials", "TrailMapAPI",
+                "Catalog", "CatalogSQLite", "CatalogPostgres", "TileStore", "TileGeometry", "TrailMapTestSupport", "Essentials",
+                "TrailMapAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

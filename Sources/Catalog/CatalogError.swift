@@ -37,7 +37,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case let .database(m): "catalog database error: \(m)"
         case .invalidEmail: "that is not an email address"
-        case let .weakPassword(n): "the password must have \(n) to \(CatalogDatabase.maximumPasswordLength) characters"
+        case let .weakPassword(n): "the password must have \(n) to \(AccountRules.maximumPasswordLength) characters"
         case .emailTaken: "an account with that email already exists; log in instead"
         case .invalidCredentials: "wrong email or password"
         case let .tooManyAttempts(s):

@@ -10,11 +10,11 @@ extension PostgresCatalog {
     /// password-hashing thread, not on the shared concurrency pool.
     public func register(email rawEmail: String, password: String, address: String? = nil) throws(CatalogError) -> Account {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
-        guard CatalogDatabase.isEmail(email) else { throw .invalidEmail }
-        guard password.unicodeScalars.count >= CatalogDatabase.minimumPasswordLength,
-            password.unicodeScalars.count <= CatalogDatabase.maximumPasswordLength
+        guard AccountRules.isEmail(email) else { throw .invalidEmail }
+        guard password.unicodeScalars.count >= AccountRules.minimumPasswordLength,
+            password.unicodeScalars.count <= AccountRules.maximumPasswordLength
         else {
-            throw .weakPassword(minimum: CatalogDatabase.minimumPasswordLength)
+            throw .weakPassword(minimum: AccountRules.minimumPasswordLength)
         }
         if let key = ThrottleRules.registrationKey(address: address, limits: throttleLimits),
             let wait = try blocking({ () throws(CatalogError) in try await self.admit([key]) })
@@ -81,7 +81,7 @@ extension PostgresCatalog {
                 try await conn.run(
                     """
                     INSERT INTO sessions(token_hash, account_id, created_at, expires_at)
-                    VALUES (\(CatalogDatabase.tokenHash(token)), \(account.id), \(now.timeIntervalSince1970), \(expires.timeIntervalSince1970))
+                    VALUES (\(AccountRules.tokenHash(token)), \(account.id), \(now.timeIntervalSince1970), \(expires.timeIntervalSince1970))
                     """, logger)
             }
         }
@@ -98,7 +98,7 @@ extension PostgresCatalog {
     /// The account of a live bearer token.
     public func authenticate(token: String) async throws(CatalogError) -> Account {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw .unauthorized }
-        let logger = logger, hash = CatalogDatabase.tokenHash(token), now = Date().timeIntervalSince1970
+        let logger = logger, hash = AccountRules.tokenHash(token), now = Date().timeIntervalSince1970
         let account = try await withConnection { conn in
             try await conn.rows(
                 """
@@ -128,7 +128,7 @@ extension PostgresCatalog {
 
     /// Ends a session: the token, and the tile tokens it asked for, stop working.
     public func logout(token: String) async throws(CatalogError) {
-        let logger = logger, hash = CatalogDatabase.tokenHash(token)
+        let logger = logger, hash = AccountRules.tokenHash(token)
         try await transaction { conn in try await conn.run("DELETE FROM sessions WHERE token_hash = \(hash)", logger) }
     }
 

@@ -70,7 +70,7 @@ extension PostgresCatalog {
     /// (see `CatalogDatabase.publish`): every bundle is checked before anything is written;
     /// publishes from several places at once take turns (an advisory lock).
     public func publish(_ file: ProductFile, tilesDirectory: String) async throws(CatalogError) -> [PublishResult] {
-        let prepared = try CatalogDatabase.describe(file, tilesDirectory: tilesDirectory)
+        let prepared = try ProductPublishing.describe(file, tilesDirectory: tilesDirectory)
         let logger = logger, products = prepared
         return try await transaction { conn in
             try await conn.run("SELECT pg_advisory_xact_lock(\(Self.publishLock))", logger)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import CatalogPostgres
+import CatalogSQLite
 import Foundation
 import Logging
 

@@ -12,7 +12,7 @@ import TrailMapTestSupport
         let s = try await f.login("ANN@example.com")
         #expect(s.account == a)
         #expect(try await f.store.authenticate(token: s.token) == a)
-        let tag = CatalogDatabase.sessionTag(token: s.token)
+        let tag = AccountRules.sessionTag(token: s.token)
         #expect(try await f.store.sessionIsLive(tag: tag, accountID: a.id))
         #expect(try await !f.store.sessionIsLive(tag: tag, accountID: "someone-else"))
         try await f.store.logout(token: s.token)
@@ -80,7 +80,7 @@ import TrailMapTestSupport
         _ = try await f.account()
         let s = try await f.login("ann@example.com")
         #expect(await CatalogFixture.code { _ = try await f.store.authenticate(token: s.token) } == "unauthorized")
-        #expect(try await !f.store.sessionIsLive(tag: CatalogDatabase.sessionTag(token: s.token), accountID: s.account.id))
+        #expect(try await !f.store.sessionIsLive(tag: AccountRules.sessionTag(token: s.token), accountID: s.account.id))
     }
 
     @Test(arguments: Backend.allCases)

@@ -1,5 +1,6 @@
 @testable import Catalog
 @testable import CatalogPostgres
+@testable import CatalogSQLite
 import Foundation
 import Logging
 import Testing

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogSQLite
 import Foundation
 import Testing
 import TrailMapTestSupport

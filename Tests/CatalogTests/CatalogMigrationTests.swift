@@ -1,4 +1,5 @@
 @testable import Catalog
+@testable import CatalogSQLite
 import Foundation
 import GRDB
 import Testing

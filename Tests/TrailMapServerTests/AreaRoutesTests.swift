@@ -1,5 +1,6 @@
 import Areas
 import Catalog
+import CatalogSQLite
 import StoreVerification
 import Crypto
 import Essentials

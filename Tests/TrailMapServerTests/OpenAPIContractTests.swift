@@ -1,3 +1,4 @@
+import CatalogSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird

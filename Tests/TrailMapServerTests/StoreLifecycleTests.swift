@@ -1,4 +1,5 @@
 import Catalog
+import CatalogSQLite
 import Crypto
 import Foundation
 import HTTPTypes

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogSQLite
 import StoreVerification
 import Foundation
 import HTTPTypes

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird

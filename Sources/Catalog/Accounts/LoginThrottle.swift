@@ -15,20 +15,20 @@ import Synchronization
 ///
 /// A count left alone for 15 minutes (and not locked) starts again from zero. The rules are
 /// `ThrottleRules`, shared with the PostgreSQL catalog (which keeps the counts in a table).
-final class LoginThrottle: Sendable {
-    typealias Limits = ThrottleRules.Limits
+package final class LoginThrottle: Sendable {
+    package typealias Limits = ThrottleRules.Limits
     private typealias Entry = ThrottleRules.Entry
 
     private let state = Mutex<[String: Entry]>([:])
     let limits: Limits
 
-    init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
     /// Seconds to wait before this email (or address) may try again, or nil when it may try now.
     /// A look only: it counts nothing (the server uses it to answer 429 before queueing a hash).
-    func wait(for email: String, address: String? = nil, now: Date = Date()) -> Int? {
+    package func wait(for email: String, address: String? = nil, now: Date = Date()) -> Int? {
         state.withLock { s in
             ThrottleRules.loginKeys(email: email, address: address, limits: limits)
                 .compactMap { k in s[k.key].flatMap { ThrottleRules.remaining($0, now) } }.max()
@@ -37,18 +37,18 @@ final class LoginThrottle: Sendable {
 
     /// Admits a login attempt and counts it against the email and the address, or returns the
     /// seconds to wait (nothing counted) when either is locked.
-    func admitLogin(email: String, address: String?, now: Date = Date()) -> Int? {
+    package func admitLogin(email: String, address: String?, now: Date = Date()) -> Int? {
         admit(ThrottleRules.loginKeys(email: email, address: address, limits: limits), now: now)
     }
 
     /// Admits a registration from `address` and counts it, or returns the seconds to wait.
-    func admitRegistration(address: String?, now: Date = Date()) -> Int? {
+    package func admitRegistration(address: String?, now: Date = Date()) -> Int? {
         guard let key = ThrottleRules.registrationKey(address: address, limits: limits) else { return nil }
         return admit([key], now: now)
     }
 
     /// A login that succeeded: its email starts again from zero, its address gets the attempt back.
-    func succeeded(email: String, address: String?) {
+    package func succeeded(email: String, address: String?) {
         state.withLock { s in
             s.removeValue(forKey: ThrottleRules.emailKey(email, address: address))
             if let key = ThrottleRules.addressKey(address), let e = s[key] {

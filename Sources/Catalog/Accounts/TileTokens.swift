@@ -7,7 +7,7 @@ import Synchronization
 /// (`?token=`), since they cannot send an Authorization header. A token is
 /// `KEYID.BODY.MAC`: HMAC-SHA256 over `account|product|expiry|session` with a key kept in the
 /// catalog (`tileTokenKeys`). `session` tags the login session that asked for it
-/// (`CatalogDatabase.sessionTag`), so that logging out ends its tile tokens too (the server
+/// (`AccountRules.sessionTag`), so that logging out ends its tile tokens too (the server
 /// checks the session is still live).
 ///
 /// Keys rotate: a new key signs every `rotateAfter` (default a day); a replaced key still checks

@@ -15,7 +15,7 @@ enum AreaPublishing {
         var format: String?
         for name in offer.from {
             let path = (tilesDirectory as NSString).appendingPathComponent(name)
-            let (pairs, meta, range) = try CatalogDatabase.readBundle(path)
+            let (pairs, meta, range) = try ProductPublishing.readBundle(path)
             let f = pairs["format"] ?? "png"
             if let format, format != f {
                 throw .productFile(

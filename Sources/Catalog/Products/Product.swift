@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TileGeometry
 import TileStore
 import TrailMapAPI
@@ -50,27 +49,6 @@ public struct Product: Sendable, Equatable {
     public var areaOffer: AreaOffer?
     /// A bought area's product and quote.
     public var areaOrigin: AreaOrigin?
-
-    init(row: Row) {
-        id = row["id"]
-        title = row["title"]
-        category = row["category"]
-        description = row["description"]
-        price = Price(amount: row["price_amount"], currency: row["price_currency"])
-        free = row["free"]
-        tileset = row["tileset"]
-        bundlePath = row["bundle_path"]
-        version = row["version"]
-        size = row["size"]
-        sha256 = row["sha256"]
-        minZoom = row["min_zoom"]
-        maxZoom = row["max_zoom"]
-        bounds = GeoBounds(west: row["west"], south: row["south"], east: row["east"], north: row["north"])
-        publishedAt = Date(timeIntervalSince1970: row["published_at"])
-        // Checked when published; a value that no longer decodes shows as no levels.
-        layers = BundleLayer.decode(metadata: [BundleLayer.metadataKey: row["layers_json"]]) ?? []
-        setArea(kind: row["kind"], owner: row["owner"], json: row["area_json"])
-    }
 
     public init(
         id: String, title: String, category: String, description: String, price: Price, tileset: String,

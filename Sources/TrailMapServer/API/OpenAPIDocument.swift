@@ -244,8 +244,8 @@ enum OpenAPIDocument {
     /// refused with a 400).
     static var schemas: [String: JSONValue] {
         APISchemas.components(
-            emailPattern: CatalogDatabase.emailPattern,
-            passwordLength: CatalogDatabase.minimumPasswordLength...CatalogDatabase.maximumPasswordLength)
+            emailPattern: AccountRules.emailPattern,
+            passwordLength: AccountRules.minimumPasswordLength...AccountRules.maximumPasswordLength)
     }
 
     private static func content(_ schema: String) -> JSONValue {

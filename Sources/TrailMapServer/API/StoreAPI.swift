@@ -9,7 +9,7 @@ import Trails
 
 /// The store API under `/api/v1/` (docs/api.md): accounts, devices, catalog, purchases,
 /// entitlements, downloads, tile tokens, store notifications and the sandbox store.
-/// It translates HTTP to `CatalogDatabase` calls and back; the catalog knows nothing of HTTP.
+/// It translates HTTP to `CatalogStore` calls and back; the catalog knows nothing of HTTP.
 struct StoreAPI: Sendable {
     let settings: StoreSettings
     let anonymousCatalog = CatalogResponseCache()

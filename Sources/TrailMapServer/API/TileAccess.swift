@@ -158,7 +158,7 @@ extension StoreAPI {
         }
         let p = try await catalog.downloadable(productID: b.productId, account: a)
         let t = try await tileTokens.issue(
-            accountID: a.id, productID: p.id, session: CatalogDatabase.sessionTag(token: Self.bearer(request) ?? ""))
+            accountID: a.id, productID: p.id, session: AccountRules.sessionTag(token: Self.bearer(request) ?? ""))
         let base = publicOrigin
         return JSONReply.make(
             TileTokenGrant(

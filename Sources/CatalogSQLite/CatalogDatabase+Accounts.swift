@@ -1,24 +1,20 @@
-import Crypto
+import Catalog
 import Essentials
 import Foundation
 import GRDB
-import TileStore
 
 /// Registration, login, token checks, logout and devices.
 extension CatalogDatabase {
-    public static let minimumPasswordLength = 10
-    /// Longest password, in Unicode scalars (at most 1 KiB of UTF-8).
-    public static let maximumPasswordLength = 256
-
     /// Creates an account; the password is stored only as a scrypt hash. Registrations from one
     /// client `address` are throttled (`LoginThrottle`); nil (a local caller) is not.
     public func register(email rawEmail: String, password: String, address: String? = nil) throws(CatalogError) -> Account {
         let email = rawEmail.trimmingCharacters(in: .whitespaces)
-        guard Self.isEmail(email) else { throw .invalidEmail }
+        guard AccountRules.isEmail(email) else { throw .invalidEmail }
         // Counted in Unicode scalars, as JSON Schema's minLength counts (the OpenAPI document).
-        guard password.unicodeScalars.count >= Self.minimumPasswordLength, password.unicodeScalars.count <= Self.maximumPasswordLength
+        guard password.unicodeScalars.count >= AccountRules.minimumPasswordLength,
+            password.unicodeScalars.count <= AccountRules.maximumPasswordLength
         else {
-            throw .weakPassword(minimum: Self.minimumPasswordLength)
+            throw .weakPassword(minimum: AccountRules.minimumPasswordLength)
         }
         if let wait = throttle.admitRegistration(address: address) { throw .tooManyAttempts(retryAfter: wait) }
         let stored: String
@@ -62,7 +58,7 @@ extension CatalogDatabase {
             try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now.timeIntervalSince1970])
             try db.execute(
                 sql: "INSERT INTO sessions(token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [Self.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
+                arguments: [AccountRules.tokenHash(token), account.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
         }
         return Session(token: token, expiresAt: expires, account: account)
     }
@@ -82,15 +78,11 @@ extension CatalogDatabase {
                     sql: """
                         SELECT a.id, a.email, a.app_account_token FROM sessions s JOIN accounts a ON a.id = s.account_id
                         WHERE s.token_hash = ? AND s.expires_at > ?
-                        """), arguments: [Self.tokenHash(token), Date().timeIntervalSince1970])
+                        """), arguments: [AccountRules.tokenHash(token), Date().timeIntervalSince1970])
         }
         guard let row else { throw .unauthorized }
         return Account(id: row["id"], email: row["email"], appAccountToken: row["app_account_token"])
     }
-
-    /// A short tag of a login session (the start of its token's hash), carried in the tile tokens
-    /// it asks for.
-    public static func sessionTag(token: String) -> String { String(tokenHash(token).prefix(16)) }
 
     /// Whether a session with this tag is live for the account (tile tokens end with their session).
     public func sessionIsLive(tag: String, accountID: String) throws(CatalogError) -> Bool {
@@ -106,7 +98,7 @@ extension CatalogDatabase {
 
     /// Ends a session: the token, and the tile tokens it asked for, stop working.
     public func logout(token: String) throws(CatalogError) {
-        try write { db in try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Self.tokenHash(token)]) }
+        try write { db in try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [AccountRules.tokenHash(token)]) }
     }
 
     /// Registers a device on an account.
@@ -126,26 +118,4 @@ extension CatalogDatabase {
         let owner = try String.fetchOne(try db.cachedStatement(sql: "SELECT account_id FROM devices WHERE id = ?"), arguments: [id])
         guard owner == account.id else { throw CatalogError.unknownDevice(id) }
     }
-
-    package static func tokenHash(_ token: String) -> String {
-        Hex.encode(SHA256.hash(data: Data(token.utf8)))
-    }
-
-    /// An address of the form `LOCAL@DOMAIN`: LOCAL of ASCII letters, digits and `._%+'-`; DOMAIN
-    /// two or more dot-separated labels of letters, digits and `-`; at most 254 bytes. The OpenAPI
-    /// document declares the same rule as a pattern (`emailPattern`).
-    package static func isEmail(_ s: String) -> Bool {
-        guard s.utf8.count <= 254, let at = s.utf8.firstIndex(of: UInt8(ascii: "@")) else { return false }
-        func alnum(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
-        let local = s.utf8[..<at], domain = s.utf8[s.utf8.index(after: at)...]
-        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        return !local.isEmpty && local.allSatisfy { alnum($0) || "._%+'-".utf8.contains($0) }
-            && labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { alnum($0) || $0 == UInt8(ascii: "-") } }
-    }
-
-    /// `isEmail`, for tests that hold it against `emailPattern`.
-    public static func isEmailForTesting(_ s: String) -> Bool { isEmail(s) }
-
-    /// `isEmail` as a regular expression, for the OpenAPI document.
-    public static let emailPattern = "^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"
 }

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import GRDB
 import Logging
@@ -94,10 +95,4 @@ public final class CatalogDatabase: Sendable {
     }
 }
 
-extension Data {
-    /// `count` bytes from the system's secure random generator.
-    package static func catalogRandom(count: Int) -> Data {
-        var g = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &g) })
-    }
-}
+extension CatalogDatabase: CatalogStore {}

@@ -1,3 +1,4 @@
+import Catalog
 import GRDB
 
 /// The catalog's tables, created and upgraded by GRDB migrations: a new migration is appended

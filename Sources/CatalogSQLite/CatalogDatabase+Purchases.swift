@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import TrailMapAPI
 import GRDB
@@ -81,7 +82,7 @@ extension CatalogDatabase {
     }
 
     /// Every entitlement of an account (active and revoked), newest first.
-    public func entitlements(account: Account) throws(CatalogError) -> [Entitlement] {
+    public func entitlements(account: Account) throws(CatalogError) -> [Catalog.Entitlement] {
         try read { db in
             try Row.fetchAll(
                 try db.cachedStatement(
@@ -90,9 +91,9 @@ extension CatalogDatabase {
                         WHERE account_id = ? ORDER BY granted_at DESC
                         """), arguments: [account.id]
             ).map { r in
-                Entitlement(
+                Catalog.Entitlement(
                     productId: r["product_id"], originalTransactionId: r["original_transaction_id"],
-                    status: Entitlement.Status(rawValue: r["status"]) ?? .revoked, reason: r["reason"],
+                    status: Catalog.Entitlement.Status(rawValue: r["status"]) ?? .revoked, reason: r["reason"],
                     grantedAt: Date(timeIntervalSince1970: r["granted_at"]))
             }
         }
@@ -107,7 +108,7 @@ extension CatalogDatabase {
             try String.fetchAll(
                 db, sql: "SELECT status FROM entitlements WHERE account_id = ? AND product_id = ?",
                 arguments: [account.id, productID]
-            ).map { raw throws(CatalogError) in try Entitlement.Status(stored: raw) }
+            ).map { raw throws(CatalogError) in try Catalog.Entitlement.Status(stored: raw) }
         }
         if statuses.contains(.active) { return product }
         throw statuses.isEmpty ? .notEntitled(productID) : .revoked(productID)
