@@ -60,7 +60,7 @@ struct BuildCommand: ParsableCommand {
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "The region's extent in degrees: tiles outside are not made (default: the union of the sources; a manifest's bounds).",
-            valueName: "w,s,e,n"), transform: BoundsArgument.parse)
+            valueName: "w,s,e,n"), transform: BoundsArgument.parseBounds)
     var bounds: BoundsArgument?
 
     @Flag(name: .long, help: "Allow zooms of the build that no --source@Z0-Z1 serves (they hold no tiles).")

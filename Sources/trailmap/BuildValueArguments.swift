@@ -4,12 +4,17 @@ import Raster
 import TileGeometry
 import Terrain
 
-/// A value of `trailmap build` that is numbers, which may be negative (so the option is parsed
-/// unconditionally): another option in its place (`--scale --out x`) is a missing value.
-private func numberText(_ text: String, option: String) throws -> [Double]? {
+/// A value that is numbers, which may be negative (so its option is parsed unconditionally):
+/// another option in its place (`--scale --out x`) is a missing value.
+func refuseOptionAsValue(_ text: String, option: String) throws {
     if text.hasPrefix("--"), text.dropFirst(2).first?.isLetter == true {
         throw ValidationError("\(option) needs a value before \(text)")
     }
+}
+
+/// The numbers of a value of `trailmap build`, or nil; another option in its place is refused.
+private func numberText(_ text: String, option: String) throws -> [Double]? {
+    try refuseOptionAsValue(text, option: option)
     return NumberList.numbers(text)
 }
 
@@ -57,25 +62,6 @@ struct ScaleRange: ExpressibleByArgument {
             throw ValidationError("--scale \(text.trimmingCharacters(in: .whitespaces)): MIN must be less than MAX")
         }
         return range
-    }
-}
-
-/// `--bounds W,S,E,N`: a region in degrees, west below east and south below north.
-struct BoundsArgument: ExpressibleByArgument {
-    let bounds: GeoBounds
-
-    init?(argument: String) {
-        guard let v = NumberList.numbers(argument), v.count == 4 else { return nil }
-        let b = GeoBounds(west: v[0], south: v[1], east: v[2], north: v[3])
-        guard b.isValid, v[0] < v[2], v[1] < v[3] else { return nil }
-        bounds = b
-    }
-
-    @Sendable static func parse(_ text: String) throws -> BoundsArgument {
-        guard try numberText(text, option: "--bounds") != nil, let b = BoundsArgument(argument: text) else {
-            throw ValidationError("--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40")
-        }
-        return b
     }
 }
 

@@ -151,8 +151,8 @@ struct ExtractCommand: ParsableCommand {
         commandName: "extract", abstract: "Cut the tiles of a bounding box into a new, smaller bundle.")
 
     @Argument(help: "The source .mbtiles file.") var file: String
-    @Option(name: .long, parsing: .unconditional, help: "west,south,east,north in degrees.", transform: ExtractBoxArgument.parse)
-    var bbox: ExtractBoxArgument
+    @Option(name: .long, parsing: .unconditional, help: "west,south,east,north in degrees.", transform: BoundsArgument.parseBBox)
+    var bbox: BoundsArgument
     @Option(name: .long, help: "Output .mbtiles path.") var out: String
     @Option(name: .long, help: "Name of the new bundle (default: the source's).") var name: String?
     @Flag(name: .long, help: "Print JSON.") var json = false

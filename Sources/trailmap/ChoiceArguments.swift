@@ -1,7 +1,6 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import TileGeometry
 import Trails
 
 /// `build --terrain-image png|webp`: terrain tiles' image format (any case).
@@ -58,24 +57,6 @@ struct ProductIDListArgument: ExpressibleByArgument {
     }
 }
 
-/// `--bbox W,S,E,N` of a trail search, in degrees (W > E crosses the antimeridian).
-struct TrailBoxArgument: ExpressibleByArgument {
-    let box: TrailBox
-
-    init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3] else { return nil }
-        box = TrailBox(west: w, south: s, east: e, north: n)
-    }
-
-    @Sendable static func parse(_ text: String) throws -> TrailBoxArgument {
-        guard let b = TrailBoxArgument(argument: text) else {
-            throw ValidationError("--bbox: give W,S,E,N in degrees, e.g. -105.7,40.3,-105.6,40.4.")
-        }
-        return b
-    }
-}
-
 extension TrailQuery.Sort: ExpressibleByArgument {
     /// `--sort distance|length|name`.
     @Sendable static func parse(_ text: String) throws -> TrailQuery.Sort {
@@ -93,22 +74,5 @@ enum RefundTypeArgument: String, ExpressibleByArgument, CaseIterable {
             throw ValidationError("--type must be REFUND, REVOKE or REFUND_REVERSED")
         }
         return value
-    }
-}
-
-/// `bundle extract --bbox west,south,east,north` in degrees, west below east and south below north.
-struct ExtractBoxArgument: ExpressibleByArgument {
-    let bounds: GeoBounds
-
-    init?(argument: String) {
-        guard let b = GeoBounds(parsing: argument), b.isValid else { return nil }
-        bounds = b
-    }
-
-    @Sendable static func parse(_ text: String) throws -> ExtractBoxArgument {
-        guard let b = ExtractBoxArgument(argument: text) else {
-            throw ValidationError("--bbox must be west,south,east,north in degrees with west < east and south < north, got \"\(text)\"")
-        }
-        return b
     }
 }

@@ -5,24 +5,9 @@ import FoundationXML
 import Terrain
 import Trails
 
-/// The line a device profile is made of: given as text, read from a GPX file, or an installed
-/// trail's. Counts are checked before points are parsed (text) or while they are read (GPX).
+/// The line a device profile is made of when it is read from a GPX file (its count checked while
+/// it is read), or an installed trail's.
 enum ProfileLineInput {
-    /// `LAT,LON;LAT,LON...`.
-    static func line(_ text: String, limit: Int) throws -> [GeoPoint] {
-        let count = text.utf8.reduce(1) { $1 == UInt8(ascii: ";") ? $0 + 1 : $0 }
-        guard count <= limit else { throw CommandFailure(description: "--line: \(count) points is more than the limit of \(limit)") }
-        return try text.split(separator: ";", omittingEmptySubsequences: false).enumerated().map { i, pair in
-            let parts = pair.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
-            else {
-                throw CommandFailure(description: "--line: point \(i + 1) is not LAT,LON: \(pair.prefix(60))")
-            }
-            return GeoPoint(lat: lat, lon: lon)
-        }
-    }
-
     /// The track points (else route points) of a GPX file, in order.
     static func gpx(_ path: String, limit: Int) throws -> [GeoPoint] {
         guard let data = FileManager.default.contents(atPath: path) else {

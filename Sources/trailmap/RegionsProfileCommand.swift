@@ -16,14 +16,16 @@ struct RegionsProfileCommand: ParsableCommand {
 
     @Option(name: .long, help: "An installed trail's id (16 hexadecimal digits, as 'regions trails search' prints it).") var trail: String?
     @Option(name: .long, help: "A GPX file: its track points (or route points).") var gpx: String?
-    @Option(name: .long, parsing: .unconditional, help: "Points as LAT,LON;LAT,LON... in degrees (negative values allowed).") var line:
-        String?
+    @Option(
+        name: .long, parsing: .unconditional, help: "Points as LAT,LON;LAT,LON... in degrees (negative values allowed).",
+        transform: ProfileLineArgument.parse)
+    var line: ProfileLineArgument?
     @Option(name: .long, help: "Metres between samples (default \(Int(ProfileOptions.defaultSpacing))).") var spacing: Double?
     @Flag(name: .long, help: "Print JSON.") var json = false
     @OptionGroup var installed: InstalledTilesOption
 
     func validate() throws {
-        guard [trail, gpx, line].compactMap({ $0 }).count == 1 else {
+        guard [trail != nil, gpx != nil, line != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of --trail, --gpx or --line.")
         }
         if let trail, TrailID(trail) == nil { throw ValidationError("--trail: \(trail) is not a trail id (16 hexadecimal digits).") }
@@ -42,7 +44,7 @@ struct RegionsProfileCommand: ParsableCommand {
             points = try ProfileLineInput.gpx(gpx, limit: options.maxPoints)
             flag = "--gpx"
         } else {
-            points = try ProfileLineInput.line(line ?? "", limit: options.maxPoints)
+            points = line?.points ?? []
             flag = "--line"
         }
         let terrain = try Self.installedTerrain(bundles)

@@ -86,10 +86,15 @@ struct TrailQueryOptions: ParsableArguments {
         name: .long, parsing: .unconditional, help: "W,S,E,N in degrees (W > E crosses the antimeridian).",
         transform: TrailBoxArgument.parse)
     var bbox: TrailBoxArgument?
-    @Option(name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.") var difficulty: [String] = []
-    @Option(name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.") var uses:
-        [String] = []
-    @Option(name: .long, help: "Uses no trail may allow, comma-separated.") var excludeUses: [String] = []
+    @Option(
+        name: .long, help: "Difficulties, comma-separated: easy, moderate, hard, expert, unknown.", transform: DifficultyListArgument.parse)
+    var difficulty: [DifficultyListArgument] = []
+    @Option(
+        name: .long, help: "Uses every trail must allow, comma-separated: foot, bicycle, horse, motor_vehicle, ski.",
+        transform: UseListArgument.parseUses)
+    var uses: [UseListArgument] = []
+    @Option(name: .long, help: "Uses no trail may allow, comma-separated.", transform: UseListArgument.parseExcludeUses) var excludeUses:
+        [UseListArgument] = []
     @Option(name: .long, help: "Shortest length, km.") var minLengthKm: Double?
     @Option(name: .long, help: "Longest length, km.") var maxLengthKm: Double?
     @Option(name: .long, help: "Most ascent, metres (trails without elevation are left out).") var maxAscentM: Double?
@@ -107,15 +112,9 @@ struct TrailQueryOptions: ParsableArguments {
         }
         query.radiusKm = radiusKm
         query.bbox = bbox?.box
-        for word in Self.list(difficulty) {
-            guard let d = TrailDifficulty(rawValue: word) else {
-                throw ValidationError(
-                    "--difficulty: \(word) is not one of \(TrailDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
-            }
-            query.difficulties.insert(d)
-        }
-        query.uses = try Self.uses(uses, flag: "--uses")
-        query.excludeUses = try Self.uses(excludeUses, flag: "--exclude-uses")
+        query.difficulties = difficulty.reduce(into: []) { $0.formUnion($1.difficulties) }
+        query.uses = uses.union
+        query.excludeUses = excludeUses.union
         query.minLengthKm = minLengthKm
         query.maxLengthKm = maxLengthKm
         query.maxAscentM = maxAscentM
@@ -125,21 +124,6 @@ struct TrailQueryOptions: ParsableArguments {
         query.cursor = cursor
         do { try query.validate() } catch { throw ValidationError(TrailsMessages.query(error)) }
         return query
-    }
-
-    static func list(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-    }
-
-    static func uses(_ values: [String], flag: String) throws -> TrailUses {
-        var out = TrailUses()
-        for word in list(values) {
-            guard let use = TrailUse(rawValue: word.replacingOccurrences(of: "-", with: "_")) else {
-                throw ValidationError("\(flag): \(word) is not one of \(TrailUse.allCases.map(\.rawValue).joined(separator: ", ")).")
-            }
-            out.insert(.of(use))
-        }
-        return out
     }
 }
 

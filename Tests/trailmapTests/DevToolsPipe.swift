@@ -20,6 +20,10 @@ final class DevToolsPipe {
     private var buffer = Data()
     /// The page target's session, once `open` attached to it.
     private var session: String?
+    /// The page's errors seen so far once `watchConsole()` was called: loads the browser logged
+    /// as failed, `console.error` calls, uncaught exceptions. Events are read with the answers of
+    /// commands: `evaluate("0")` first brings the list up to date.
+    private(set) var consoleErrors: [String] = []
 
     init(chromium: String, profile: String) throws {
         var commands: [Int32] = [0, 0], answers: [Int32] = [0, 0]
@@ -87,9 +91,34 @@ final class DevToolsPipe {
         }
         while true {
             let answer = try receive()
+            record(answer)
             guard answer["id"] as? Int == nextId else { continue } // events and other answers
             if let error = answer["error"] { throw Failure("\(method): \(error)") }
             return answer["result"] as? [String: Any] ?? [:]
+        }
+    }
+
+    /// Starts collecting the page's errors into `consoleErrors` (those already logged included).
+    func watchConsole() throws {
+        try send("Log.enable")
+        try send("Runtime.enable")
+    }
+
+    /// Keeps an event that is an error of the page.
+    private func record(_ message: [String: Any]) {
+        guard let method = message["method"] as? String, let params = message["params"] as? [String: Any] else { return }
+        switch method {
+        case "Log.entryAdded":
+            guard let entry = params["entry"] as? [String: Any], entry["level"] as? String == "error" else { return }
+            consoleErrors.append("\(entry["source"] ?? ""): \(entry["text"] ?? "") \(entry["url"] ?? "")")
+        case "Runtime.consoleAPICalled" where params["type"] as? String == "error":
+            let args = (params["args"] as? [[String: Any]] ?? []).map { "\($0["value"] ?? $0["description"] ?? "")" }
+            consoleErrors.append("console.error: \(args.joined(separator: " "))")
+        case "Runtime.exceptionThrown":
+            let details = params["exceptionDetails"] as? [String: Any] ?? [:]
+            let exception = (details["exception"] as? [String: Any])?["description"] ?? details["text"] ?? ""
+            consoleErrors.append("exception: \(exception)")
+        default: break
         }
     }
 

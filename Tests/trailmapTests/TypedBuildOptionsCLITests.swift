@@ -16,8 +16,14 @@ import TrailMapTestSupport
         (["--scale", "4000,0"], "--scale 4000,0: MIN must be less than MAX"),
         (["--scale", "--out", "x.mbtiles"], "--scale needs a value before --out"),
         (["--src-nodata", "black"], "--src-nodata must be a number or comma-separated numbers, e.g. 0 or 255,255,255"),
-        (["--bounds", "-106,39,-105"], "--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40"),
-        (["--bounds", "-105,39,-106,40"], "--bounds must be WEST,SOUTH,EAST,NORTH in degrees"),
+        (
+            ["--bounds", "-106,39,-105"],
+            "--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40: 4 numbers are needed, got 3"
+        ),
+        (
+            ["--bounds", "-105,39,-106,40"],
+            "--bounds must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40: west -105 is east of east -106"
+        ),
         (["--trails-zooms", "16-10"], "--trails-zooms must be Z0-Z1 with 0 <= Z0 <= Z1 <= "),
         (["--format", "gif"], "--format must be png, webp or jpeg (or terrarium or terrain-rgb with --dem), not gif"),
         (["--resampling", "sinc"], "'sinc' is invalid for '--resampling")

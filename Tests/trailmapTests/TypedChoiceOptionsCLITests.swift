@@ -17,14 +17,17 @@ import TrailMapTestSupport
                 ["serve", "--tiles", dir.path, "--store-root-cert", dir.file("root.pem"), "--available-products", "a,b c"],
                 "--available-products must be product ids separated by commas"
             ),
-            (["trails", "search", dir.file("none.mbtiles"), "--bbox", "1,2,3"], "--bbox: give W,S,E,N in degrees"),
+            (
+                ["trails", "search", dir.file("none.mbtiles"), "--bbox", "1,2,3"],
+                "--bbox must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40: 4 numbers are needed, got 3"
+            ),
             (
                 ["regions", "trails", "search", "--sort", "height", "--state-dir", dir.file("state")],
                 "--sort must be distance, length or name."
             ),
             (
                 ["bundle", "extract", dir.file("none.mbtiles"), "--bbox", "2,2,1,1", "--out", dir.file("x.mbtiles")],
-                #"--bbox must be west,south,east,north in degrees with west < east and south < north, got "2,2,1,1""#
+                "--bbox must be WEST,SOUTH,EAST,NORTH in degrees, e.g. -106,38,-104,40: south 2 is north of north 1"
             ),
             (
                 ["regions", "sandbox-refund", "x", "--type", "REFUN", "--state-dir", dir.file("state")],

@@ -1,5 +1,7 @@
 /// The store page's script (`StorePage`), served as `/viewer/trailmap-store.js`: the page's
-/// Content-Security-Policy allows scripts from this server only, no inline script.
+/// Content-Security-Policy allows scripts from this server only, no inline script. A preview whose
+/// tiles fail for another reason than a missing tile (its tileset removed while the page is open)
+/// is taken off the map with a message in its note, never a blank preview or a loop of requests.
 enum StoreScript {
     static let source = """
         const api = '/api/v1';
@@ -175,8 +177,29 @@ enum StoreScript {
           preview = L.tileLayer(url, {minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big, maxZoom: 18,
             bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 5,
             opacity: s.layer === 'hillshade' ? 0.6 : 1, className: 'store-preview'}).addTo(map);
+          watchPreview(preview, note);
           note(top < tj.maxzoom ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom + ' (the rest with the purchase).'
             : 'On the map: the region at every zoom (' + tj.minzoom + '–' + tj.maxzoom + ').');
+        }
+        // What a failed preview tile says: a missing tile (404 tile_not_found) is normal; anything else (the
+        // tileset removed from the server's folder, a refused token, no server) takes the preview off the map
+        // with a message in its note, so no more of its tiles are asked for. One check at a time.
+        function watchPreview(layer, note) {
+          let checking = false;
+          layer.on('tileerror', async e => {
+            if (checking || preview !== layer) return;
+            checking = true;
+            let why;
+            try {
+              const r = await fetch(e.tile.src), j = await r.json().catch(() => ({}));
+              if (r.ok || (j.error && j.error.code === 'tile_not_found')) return;
+              why = j.error ? j.error.message : r.status + ' ' + r.statusText;
+            } catch (err) { why = 'the server cannot be reached (' + err.message + ')'; }
+            finally { checking = false; }
+            if (preview !== layer) return;
+            map.removeLayer(layer); preview = null;
+            note('No preview: ' + why + '. The coverage stays outlined.');
+          });
         }
         // The area tool: pick a center on the map, a radius, optionally an area product; quote; buy.
         function openArea(productId, offer) {
