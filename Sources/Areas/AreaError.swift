@@ -38,8 +38,14 @@ public enum AreaError: Error, CustomStringConvertible, Sendable {
                             separator: ", "))
         case let .tooLarge(id, cap, r, zooms):
             r > 0
-                ? "the area is larger than \(id)'s cap of \(cap) bytes at zooms \(zooms.lowerBound) to \(zooms.upperBound); the largest radius that fits is about \(String(format: "%.1f", r)) km"
-                : "even the smallest area at zooms \(zooms.lowerBound) to \(zooms.upperBound) is larger than \(id)'s cap of \(cap) bytes; ask for a lower maxzoom"
+                ? """
+                the area is larger than \(id)'s cap of \(cap) bytes at zooms \(zooms.lowerBound) to \(zooms.upperBound); the largest \
+                radius that fits is about \(String(format: "%.1f", r)) km
+                """
+                : """
+                even the smallest area at zooms \(zooms.lowerBound) to \(zooms.upperBound) is larger than \(id)'s cap of \(cap) bytes; \
+                ask for a lower maxzoom
+                """
         case let .notAnAreaProduct(id): "\(id) is not an area product"
         case let .busy(s): "the server is cutting other areas; try again in \(s) seconds"
         case let .quotesFull(s):

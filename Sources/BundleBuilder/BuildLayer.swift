@@ -150,7 +150,10 @@ extension BuildOptions {
             let missing = range.filter { !served.contains($0) }
             if !missing.isEmpty {
                 throw .layer(
-                    "no layer serves zoom\(missing.count > 1 ? "s" : "") \(missing.map(String.init).joined(separator: ", ")) of the build's \(minZoom)-\(maxZoom); extend a layer's zooms, or allow gaps"
+                    """
+                    no layer serves zoom\(missing.count > 1 ? "s" : "") \(missing.map(String.init).joined(separator: ", ")) of the \
+                    build's \(minZoom)-\(maxZoom); extend a layer's zooms, or allow gaps
+                    """
                 )
             }
         }

@@ -78,7 +78,10 @@ public struct BundleBuilder: Sendable {
         }
         if let shading {
             logger.info(
-                "hillshade (\(shading.hillshade.mode.rawValue)) of \(shading.sources.dems.count) DEM(s) \(shading.blend == .multiply ? "multiplied into" : "drawn over") the layers, opacity \(shading.layer.opacity)"
+                """
+                hillshade (\(shading.hillshade.mode.rawValue)) of \(shading.sources.dems.count) DEM(s) \
+                \(shading.blend == .multiply ? "multiplied into" : "drawn over") the layers, opacity \(shading.layer.opacity)
+                """
             )
         }
         var fingerprint = BuildFingerprint(
@@ -279,7 +282,10 @@ public struct BundleBuilder: Sendable {
             let mine = sources.indices.filter { band.layers.contains(plan.sources[$0].layer) }.map { sources[$0] }
             if plan.bands.count > 1 {
                 logger.info(
-                    "zooms \(band.zooms.lowerBound)-\(band.zooms.upperBound): layers \(band.layers.map { options.layers[$0].name }.joined(separator: ", ")), \(mine.count) source(s)"
+                    """
+                    zooms \(band.zooms.lowerBound)-\(band.zooms.upperBound): layers \
+                    \(band.layers.map { options.layers[$0].name }.joined(separator: ", ")), \(mine.count) source(s)
+                    """
                 )
             }
             let offset = before

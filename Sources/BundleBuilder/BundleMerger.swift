@@ -135,7 +135,10 @@ public struct BundleMerger: Sendable {
         if !missing.isEmpty {
             throw .merge(
                 path: output,
-                "part\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shard.count)" }.joined(separator: ", ")) missing: give every part of the build"
+                """
+                part\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shard.count)" }.joined(separator: ", ")) missing: \
+                give every part of the build
+                """
             )
         }
         return found.sorted { $0.shard.index < $1.shard.index }

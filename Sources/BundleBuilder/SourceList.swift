@@ -70,7 +70,10 @@ public enum SourceList {
                     }.sorted()
                     let hint =
                         folders.first.map { first in
-                            "; its \(folders.count) subfolder(s) (\(first)\(folders.count > 1 ? ", ..." : "")) are not searched: give them, or a pattern such as '\((path as NSString).appendingPathComponent("*/*.tif"))'"
+                            """
+                            ; its \(folders.count) subfolder(s) (\(first)\(folders.count > 1 ? ", ..." : "")) are not searched: give \
+                            them, or a pattern such as '\((path as NSString).appendingPathComponent("*/*.tif"))'
+                            """
                         } ?? ""
                     throw .sourceList(
                         path: path, reason: "the folder holds no raster files (\(taken.sorted().joined(separator: ", ")))\(hint)")

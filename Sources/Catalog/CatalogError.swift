@@ -41,7 +41,10 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
         case .emailTaken: "an account with that email already exists; log in instead"
         case .invalidCredentials: "wrong email or password"
         case let .tooManyAttempts(s):
-            "too many attempts (failed logins for this account or from this address, or registrations from this address); try again in \(s) seconds"
+            """
+            too many attempts (failed logins for this account or from this address, or registrations from this address); try again in \
+            \(s) seconds
+            """
         case let .busy(s): "the server is busy checking other passwords; try again in \(s) seconds"
         case .unauthorized: "log in first: the token is missing, unknown, expired or logged out"
         case let .unknownProduct(id): "no product \(id) in the catalog"

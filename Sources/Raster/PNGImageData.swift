@@ -45,7 +45,10 @@ enum PNGImageData {
         let (possible, o3) = compressed.multipliedReportingOverflow(by: maxRatio)
         if o1 || o2 || (!o3 && needed > possible + 1024) {
             throw .corrupt(
-                "its image data (\(compressed) bytes compressed) cannot hold the \(h.width)×\(h.height) pixels its header declares: the file is truncated or damaged"
+                """
+                its image data (\(compressed) bytes compressed) cannot hold the \(h.width)×\(h.height) pixels its header declares: the \
+                file is truncated or damaged
+                """
             )
         }
     }

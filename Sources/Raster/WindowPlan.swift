@@ -124,7 +124,10 @@ public enum WindowReadError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .tooCoarse(d):
-            "a tile pixel at this zoom spans \(d)×\(d) of its pixels and it has no overview that coarse: add overviews (gdaladdo -r average FILE) or build higher zooms only"
+            """
+            a tile pixel at this zoom spans \(d)×\(d) of its pixels and it has no overview that coarse: add overviews (gdaladdo -r \
+            average FILE) or build higher zooms only
+            """
         }
     }
 }

@@ -75,7 +75,10 @@ public enum RegionManagerError: Error, CustomStringConvertible, Sendable, Equata
                 + "Check your network and the server address, then try again."
         case let .serverFailure(status, attempts, message):
             return
-                "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
+                """
+                The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again \
+                later.
+                """
         case let .notLoggedIn(server):
             return "You are not logged in to \(server), or your session expired. Log in again."
         case let .wrongCredentials(server):

@@ -9,7 +9,10 @@ public enum IgnoredReadOption: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .scaleOn8Bit(palette):
-            "the value range to scale is not applied: its bands are \(palette ? "palette indices" : "8-bit") (the range maps 16-bit, 32-bit and floating-point bands to 8 bits)"
+            """
+            the value range to scale is not applied: its bands are \(palette ? "palette indices" : "8-bit") (the range maps 16-bit, \
+            32-bit and floating-point bands to 8 bits)
+            """
         }
     }
 }

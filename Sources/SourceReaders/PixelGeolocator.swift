@@ -40,7 +40,10 @@ public final class PixelGeolocator {
                     path: path,
                     reason: GDALEnvironment.lastError(
                         or:
-                            "GDAL cannot fit a \(method == .tps ? "thin-plate spline" : "polynomial") to them (are they in a line, or repeated?)"
+                            """
+                            GDAL cannot fit a \(method == .tps ? "thin-plate spline" : "polynomial") to them (are they in a line, or \
+                            repeated?)
+                            """
                     ))
             }
             kind = method == .tps ? .spline(handle) : .polynomial(handle)

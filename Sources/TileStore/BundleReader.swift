@@ -171,7 +171,10 @@ public final class BundleReader: Sendable {
     public func forEachTileKey(_ body: (TileID, String, Int) throws -> Void) throws(TileStoreError) {
         let sql =
             layout == .deduplicated
-            ? "SELECT m.zoom_level, m.tile_column, m.tile_row, m.tile_id, LENGTH(i.tile_data) FROM map m JOIN images i ON i.tile_id = m.tile_id"
+            ? """
+            SELECT m.zoom_level, m.tile_column, m.tile_row, m.tile_id, LENGTH(i.tile_data) FROM map m JOIN images i ON i.tile_id = \
+            m.tile_id
+            """
             : "SELECT zoom_level, tile_column, tile_row, 'r' || rowid, LENGTH(tile_data) FROM tiles"
         try read { db in
             let cursor = try Row.fetchCursor(db, sql: sql)

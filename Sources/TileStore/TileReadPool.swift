@@ -82,7 +82,10 @@ final class TileConnection: @unchecked Sendable {
         sqlite3_exec(db, "PRAGMA trusted_schema = OFF", nil, nil, nil)
         let sql =
             layout == .deduplicated
-            ? "SELECT map.tile_id, images.tile_data FROM map JOIN images ON images.tile_id = map.tile_id WHERE map.zoom_level = ?1 AND map.tile_column = ?2 AND map.tile_row = ?3"
+            ? """
+            SELECT map.tile_id, images.tile_data FROM map JOIN images ON images.tile_id = map.tile_id WHERE map.zoom_level = ?1 AND \
+            map.tile_column = ?2 AND map.tile_row = ?3
+            """
             : "SELECT NULL, tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3"
         guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK else {
             let message = String(cString: sqlite3_errmsg(db))

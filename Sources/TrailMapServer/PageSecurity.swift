@@ -18,6 +18,9 @@ enum PageSecurity {
             rest = rest[close.upperBound...]
         }
         return "default-src 'self'; script-src \((["'self'"] + hashes).joined(separator: " ")); style-src 'self' 'unsafe-inline'; "
-            + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+            + """
+            img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action \
+            'self'
+            """
     }
 }

@@ -114,7 +114,10 @@ public final class TilesetRegistry: Sendable {
         }
         for id in new.sorted() {
             logger.warning(
-                "tileset \(id): both \(id).mbtiles and \(id).pmtiles are in the tiles folder; serving \(found[id] ?? id), ignoring the other"
+                """
+                tileset \(id): both \(id).mbtiles and \(id).pmtiles are in the tiles folder; serving \(found[id] ?? id), ignoring the \
+                other
+                """
             )
         }
     }

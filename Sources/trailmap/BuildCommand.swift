@@ -447,7 +447,10 @@ struct BuildCommand: ParsableCommand {
                 print("zooms \(z.lowerBound)-\(z.upperBound), from the sources' resolution and extent (\(lo) and \(hi) choose)")
             } else if from == .max {
                 print(
-                    "highest zoom \(z.upperBound), from the sources' resolution (\(manifest == nil ? hi : "the manifest's maxzoom") chooses)"
+                    """
+                    highest zoom \(z.upperBound), from the sources' resolution (\(manifest == nil ? hi : "the manifest's maxzoom") \
+                    chooses)
+                    """
                 )
             } else if from == .min {
                 print("lowest zoom \(z.lowerBound), where the region fits one tile (\(lo) chooses)")

@@ -126,7 +126,10 @@ enum BuildWording {
     static func notice(_ n: BuildNotice) -> String {
         switch n {
         case let .optionNotApplied(.scaleOn8Bit(palette), path, others):
-            "\(BuildNotice.sources(path, others: others)): --scale is not applied: its bands are \(palette ? "palette indices" : "8-bit") (--scale maps 16-bit, 32-bit and floating-point bands to 8 bits)"
+            """
+            \(BuildNotice.sources(path, others: others)): --scale is not applied: its bands are \
+            \(palette ? "palette indices" : "8-bit") (--scale maps 16-bit, 32-bit and floating-point bands to 8 bits)
+            """
         case let .sharedScale(layer, min, max):
             "layer \(layer): non-8-bit bands mapped from \(min) to \(max), the sources' joint range (--scale chooses it)"
         case let .noTiles(output, minZoom, maxZoom):

@@ -103,7 +103,11 @@ enum RegionsOutput {
         } else {
             if let p = o.patch {
                 TerminalText.print(
-                    "Updated \(name) from version \(p.fromVersion) to \(p.toVersion) by \(p.patches) patch\(p.patches == 1 ? "" : "es") at \(o.region.file), content verified: downloaded \(ByteSize.format(Int(p.downloadedBytes))) instead of \(ByteSize.format(Int(p.fullSize))) (saved \(ByteSize.format(Int(p.savedBytes))))."
+                    """
+                    Updated \(name) from version \(p.fromVersion) to \(p.toVersion) by \(p.patches) patch\(p.patches == 1 ? "" : "es") \
+                    at \(o.region.file), content verified: downloaded \(ByteSize.format(Int(p.downloadedBytes))) instead of \
+                    \(ByteSize.format(Int(p.fullSize))) (saved \(ByteSize.format(Int(p.savedBytes)))).
+                    """
                 )
                 warn(o.warning)
                 return

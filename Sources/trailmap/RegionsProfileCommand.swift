@@ -11,7 +11,10 @@ struct RegionsProfileCommand: ParsableCommand {
         commandName: "profile",
         abstract: "Elevation profile of a trail, a GPX track or a line, from the installed terrain, with no network.",
         discussion:
-            "Give exactly one of --trail, --gpx or --line. Prints length, ascent, descent, steepest grades, lowest and highest points and a chart; --json prints the same figures as the server's profile answer."
+            """
+            Give exactly one of --trail, --gpx or --line. Prints length, ascent, descent, steepest grades, lowest and highest points \
+            and a chart; --json prints the same figures as the server's profile answer.
+            """
     )
 
     @Option(name: .long, help: "An installed trail's id (16 hexadecimal digits, as 'regions trails search' prints it).") var trail: String?

@@ -12,7 +12,10 @@ enum RegionsWording {
                 + "Check your network and the --server address, then try again."
         case let .serverFailure(status, attempts, message):
             return
-                "The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again later."
+                """
+                The server failed with HTTP \(status) after \(attempts) attempt(s)\(message.isEmpty ? "" : ": \(message)"). Try again \
+                later.
+                """
         case let .notLoggedIn(server):
             return "You are not logged in to \(server), or your session expired. Run `trailmap account login --server \(server)`."
         case let .wrongCredentials(server):

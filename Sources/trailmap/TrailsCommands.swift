@@ -16,7 +16,10 @@ struct TrailsAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract:
-            "Read line layers (GeoJSON, GPX, GeoPackage, Shapefile, KML, FlatGeobuf, OpenStreetMap...) and store them as the bundle's trails, replacing any it held."
+            """
+            Read line layers (GeoJSON, GPX, GeoPackage, Shapefile, KML, FlatGeobuf, OpenStreetMap...) and store them as the bundle's \
+            trails, replacing any it held.
+            """
     )
 
     @Argument(help: "The .mbtiles bundle to add the trails to.") var bundle: String

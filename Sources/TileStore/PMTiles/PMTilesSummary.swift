@@ -51,7 +51,10 @@ public struct PMTilesSummary: Sendable {
                     contents[i].tiles += Int(e.runLength)
                     if contents[i].length != e.length {
                         found.append(
-                            "tiles \(contents[i].firstTile) and \(first.map { "\($0)" } ?? "id \(e.tileID)") share offset \(e.offset) of the tile data with lengths \(contents[i].length) and \(e.length)"
+                            """
+                            tiles \(contents[i].firstTile) and \(first.map { "\($0)" } ?? "id \(e.tileID)") share offset \(e.offset) \
+                            of the tile data with lengths \(contents[i].length) and \(e.length)
+                            """
                         )
                     }
                 } else if let first {

@@ -139,9 +139,16 @@ enum OpenAPIDocument {
                 "201": "the quote (the top zoom may be lowered to fit the product's cap: see message)",
                 "404": "no area product covers the place (error.nearby lists the nearest regions); unknown product",
                 "422":
-                    "values that contradict each other (invalid_area: a box reaching more than 200 km from its centre, minzoom > maxzoom, zooms no area product there has), not an area product, or larger than the cap at the zooms asked (area_too_large, error.largestRadiusKm)",
+                    """
+                values that contradict each other (invalid_area: a box reaching more than 200 km from its centre, minzoom > \
+                maxzoom, zooms no area product there has), not an area product, or larger than the cap at the zooms asked \
+                (area_too_large, error.largestRadiusKm)
+                """,
                 "429":
-                    "a quote of the account's (or of its address's) is being cut (quote_in_progress), too many quotes lately (too_many_quotes), or its unbought quotes hold its share of the space (quote_space_used); Retry-After",
+                    """
+                a quote of the account's (or of its address's) is being cut (quote_in_progress), too many quotes lately \
+                (too_many_quotes), or its unbought quotes hold its share of the space (quote_space_used); Retry-After
+                """,
                 "503": "busy: the waiting line is full, or unbought quotes fill the server's space (Retry-After)"
             ],
             replies: ["201": "AreaQuote"]),
@@ -170,12 +177,18 @@ enum OpenAPIDocument {
         Op(
             method: "get", path: "/trails",
             summary:
-                "Search the published regions' trails: near a point or place, in a box, by name, difficulty, uses, length; each result names the regions holding it",
+                """
+                Search the published regions' trails: near a point or place, in a box, by name, difficulty, uses, length; each result \
+                names the regions holding it
+                """,
             auth: false, body: nil,
             answers: [
                 "200": "a page of trails", "404": "near names no place of the server's list (unknown_place)",
                 "422":
-                    "values that contradict each other or name nothing (invalid_trail_query: a radius without a point, near and bbox both, min above max length, an unknown difficulty or use, a cursor of another query)"
+                    """
+                values that contradict each other or name nothing (invalid_trail_query: a radius without a point, near and bbox \
+                both, min above max length, an unknown difficulty or use, a cursor of another query)
+                """
             ],
             replies: ["200": "TrailSearchResult"], query: trailQuery),
         Op(
@@ -297,7 +310,10 @@ enum OpenAPIDocument {
             "info": [
                 "title": "TrailMap store API", "version": "1.0.0",
                 "description":
-                    "Region bundles sold as non-consumable in-app purchases; see docs/api.md. The bodies are the types of Sources/TrailMapAPI."
+                    """
+                Region bundles sold as non-consumable in-app purchases; see docs/api.md. The bodies are the types of \
+                Sources/TrailMapAPI.
+                """
             ],
             "servers": [["url": "/api/v1"]],
             "paths": .object(paths.mapValues(JSONValue.object)),
