@@ -21,15 +21,7 @@ import TrailMapTestSupport
         _ make: (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder>,
         _ body: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try make { continuation.yield($0) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var next = ports.makeAsyncIterator()
-            let port = try #require(await next.next())
-            try await body(port)
-            group.cancelAll()
-        }
+        try await LiveApp(make).test { try await body(try #require($0.port)) }
     }
 
     func app(
