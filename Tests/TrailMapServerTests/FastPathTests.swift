@@ -208,18 +208,7 @@ enum RawHTTP {
                 try fill()
             }
             guard let end else { throw Failure(description: "connection closed after \(responses.count) responses") }
-            let lines = String(decoding: input[..<(end - 4)], as: UTF8.self).components(separatedBy: "\r\n")
-            let statusWords = lines[0].split(separator: " ")
-            guard statusWords.count >= 2, statusWords[0] == "HTTP/1.1", let status = Int(statusWords[1]) else {
-                throw Failure(description: "bad status line: \(lines[0])")
-            }
-            var headers: [String: String] = [:]
-            for line in lines.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header: \(line)") }
-                let name = line[..<colon].lowercased()
-                guard headers[name] == nil else { throw Failure(description: "duplicate header \(name)") }
-                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
+            let (status, headers) = try parseHead(input[..<(end - 4)])
             let length = head || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
             while input.count < end + length, !closed { try fill() }
             guard input.count >= end + length else { throw Failure(description: "body cut short") }
@@ -231,5 +220,41 @@ enum RawHTTP {
             guard input.isEmpty else { throw Failure(description: "\(input.count) unexpected bytes before close") }
         }
         return responses
+    }
+
+    /// The responses in `input` (everything a connection sent), one per entry of `heads` (true:
+    /// the request was HEAD, so no body), with nothing after them.
+    static func parse(_ input: [UInt8], heads: [Bool]) throws -> [Response] {
+        var at = 0
+        var responses: [Response] = []
+        for head in heads {
+            guard let end = input[at...].firstRange(of: Array("\r\n\r\n".utf8))?.upperBound else {
+                throw Failure(description: "input ends after \(responses.map(\.status))")
+            }
+            let (status, headers) = try parseHead(input[at..<(end - 4)])
+            let length = head || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+            guard input.count >= end + length else { throw Failure(description: "body cut short") }
+            responses.append(Response(status: status, headers: headers, body: Array(input[end..<(end + length)])))
+            at = end + length
+        }
+        guard at == input.count else { throw Failure(description: "\(input.count - at) unexpected bytes after the responses") }
+        return responses
+    }
+
+    /// A response head (status line and header lines, without the blank line).
+    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws -> (status: Int, headers: [String: String]) {
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        let statusWords = lines[0].split(separator: " ")
+        guard statusWords.count >= 2, statusWords[0] == "HTTP/1.1", let status = Int(statusWords[1]) else {
+            throw Failure(description: "bad status line: \(lines[0])")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header: \(line)") }
+            let name = line[..<colon].lowercased()
+            guard headers[name] == nil else { throw Failure(description: "duplicate header \(name)") }
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, headers)
     }
 }
