@@ -9,7 +9,9 @@ import TileCache
 /// Builds the tile server application.
 public enum TileServer {
     /// The application serving `config.tilesDirectory`; the folder is scanned once now and then
-    /// every `config.reloadInterval`. `onRunning` gets the bound port (useful with port 0).
+    /// every `config.reloadInterval`. `onRunning` gets the bound TCP port (useful with port 0)
+    /// once requests to it are answered: the tile loops' port when `config.tileLoops` > 0 (they
+    /// start once Hummingbird listens on its Unix socket), else Hummingbird's.
     public static func makeApplication(
         config: ServerConfiguration,
         metrics: ServerMetrics = ServerMetrics(),
