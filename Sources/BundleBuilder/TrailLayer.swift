@@ -118,8 +118,11 @@ extension PreparedTrails {
         for r in records {
             hash.update(
                 data: Data(
-                    "\(r.id)|\(r.name ?? "")|\(r.ref ?? "")|\(r.difficulty.rawValue)|\(r.allowedUses.rawValue)|\(r.forbiddenUses.rawValue)|\(r.surface ?? "")\n"
-                        .utf8))
+                    """
+                    \(r.id)|\(r.name ?? "")|\(r.ref ?? "")|\(r.difficulty.rawValue)|\(r.allowedUses.rawValue)|\
+                    \(r.forbiddenUses.rawValue)|\(r.surface ?? "")
+
+                    """.utf8))
             hash.update(data: Data(GeometryCodec.encode(r.geometry)))
         }
         if let style = try? JSONEncoder.sorted.encode(options.style) { hash.update(data: style) }

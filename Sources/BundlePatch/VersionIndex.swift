@@ -3,8 +3,9 @@ import GRDB
 import TileStore
 
 /// What the server keeps of a published version once its bundle is replaced: every tile's address
-/// and hash, every trail's id and row hash (`trails`, since trails are data), the metadata, the bundle's SHA-256 and content hash (an SQLite file, ~40 bytes a
-/// tile). A patch from this version to a later one is made from it and the later bundle.
+/// and hash, every trail's id and row hash (`trails`, since trails are data), the metadata, the
+/// bundle's SHA-256 and content hash (an SQLite file, ~40 bytes a tile). A patch from this version
+/// to a later one is made from it and the later bundle.
 public enum VersionIndex {
     /// Writes the index of `bundle` (published as `version`, file SHA-256 `sha256`) to `path`;
     /// its content hash.

@@ -140,7 +140,8 @@ extension PostgresCatalog {
         try await transaction { conn in
             try await conn.run(
                 """
-                INSERT INTO devices(id, account_id, name, created_at) VALUES (\(device.id), \(account.id), \(device.name), \(Date().timeIntervalSince1970))
+                INSERT INTO devices(id, account_id, name, created_at)
+                VALUES (\(device.id), \(account.id), \(device.name), \(Date().timeIntervalSince1970))
                 """, logger)
         }
         return device

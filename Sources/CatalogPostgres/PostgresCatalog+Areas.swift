@@ -78,7 +78,8 @@ extension PostgresCatalog {
             let t = now.timeIntervalSince1970
             try await conn.run(
                 """
-                INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date, environment, recorded_at)
+                INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date, environment,
+                recorded_at)
                 VALUES (\(p.transactionId), \(p.originalTransactionId), \(account.id), \(p.productId),
                         \(p.purchaseDate.timeIntervalSince1970), \(p.environment), \(t))
                 """, logger)
@@ -93,7 +94,8 @@ extension PostgresCatalog {
                 """, logger)
             try await conn.run(
                 """
-                INSERT INTO product_versions(product_id, version, sha256, size, published_at) VALUES (\(area.id), 1, \(area.sha256), \(area.size), \(t))
+                INSERT INTO product_versions(product_id, version, sha256, size, published_at)
+                VALUES (\(area.id), 1, \(area.sha256), \(area.size), \(t))
                 """, logger)
             try await conn.run(
                 """

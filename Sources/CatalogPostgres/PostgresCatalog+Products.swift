@@ -125,7 +125,8 @@ extension PostgresCatalog {
             INSERT INTO products(\(unescaped: ProductUpsert.columns))
             VALUES (\(p.id), \(p.title), \(p.category), \(p.description), \(p.price.amount), \(p.price.currency), \(p.free),
                 \(p.tileset), \(p.bundlePath), \(u.version), \(p.size), \(p.sha256), \(p.minZoom), \(p.maxZoom),
-                \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(u.now), \(layers), \(p.kind.rawValue), \(p.areaJSON))
+                \(p.bounds.west), \(p.bounds.south), \(p.bounds.east), \(p.bounds.north), \(u.now), \(layers), \(p.kind.rawValue),
+                \(p.areaJSON))
             \(unescaped: ProductUpsert.onConflict)
             """, logger)
         try await conn.run(

@@ -49,7 +49,8 @@ extension PostgresCatalog {
             // last line of defence (a duplicate then claims nothing).
             let inserted = try await conn.rows(
                 """
-                INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date, environment, recorded_at)
+                INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date, environment,
+                recorded_at)
                 VALUES (\(p.transactionId), \(p.originalTransactionId), \(account.id), \(p.productId),
                         \(p.purchaseDate.timeIntervalSince1970), \(p.environment), \(now))
                 ON CONFLICT (transaction_id) DO NOTHING RETURNING 1

@@ -39,7 +39,8 @@ extension CatalogDatabase {
             let now = Date().timeIntervalSince1970
             try db.execute(
                 sql: """
-                    INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date, environment, recorded_at)
+                    INSERT INTO transactions(transaction_id, original_transaction_id, account_id, product_id, purchase_date,
+                    environment, recorded_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [

@@ -3,11 +3,12 @@ import TileGeometry
 
 /// Reprojects a source in any CRS into a tile. The Mercator → source-pixel transform is exact on a
 /// grid of points over the tile and bilinear between them; the grid is refined until the
-/// interpolation error, checked at every cell's centre, is below 0.125 pixels of the sampled
-/// source level and 0.125 tile pixels (gdalwarp's default error threshold, which is in output
-/// pixels; the second binds where the source is magnified, e.g. a coarse grid near a pole). Each tile pixel then samples the source level where it spans one to
-/// two pixels: the area-weighted mean of the pixels under its footprint (an axis-aligned box
-/// from the local Jacobian), bilinear interpolation, or the nearest pixel.
+/// interpolation error, checked at every cell's centre, is below 0.125 pixels of the sampled source
+/// level and 0.125 tile pixels (gdalwarp's default error threshold, which is in output pixels; the
+/// second binds where the source is magnified, e.g. a coarse grid near a pole). Each tile pixel
+/// then samples the source level where it spans one to two pixels: the area-weighted mean of the
+/// pixels under its footprint (an axis-aligned box from the local Jacobian), bilinear
+/// interpolation, or the nearest pixel.
 struct Warper {
     let tileSize: Int
     let resampling: Resampling

@@ -55,7 +55,10 @@ public enum ContourError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .interval(v): "the contour interval \(v) must be a number of metres above 0"
         case let .indexEvery(n): "index contours every \(n) levels: the count must be 0 (none) or more"
         case let .tooManyLevels(count, limit, interval):
-            "a contour interval of \(interval) m crosses \(count) levels in one tile (at most \(limit)): choose a wider interval for this zoom"
+            """
+            a contour interval of \(interval) m crosses \(count) levels in one tile (at most \(limit)): choose a wider interval for \
+            this zoom
+            """
         }
     }
 }

@@ -3,9 +3,10 @@ import Synchronization
 import TileStore
 
 /// Opens bundles lazily (an MBTiles bundle's SQLite connections, a PMTiles archive's reader: any
-/// `TileSource`) and keeps the number of open bundles bounded: a bundle opens on its first read, the least recently used idle one closes when too many are
-/// open, and bundles idle for `idleTimeout` close on `closeIdle()`. Each open bundle reserves
-/// `bundleCost` bytes of the cache's budget, so its memory counts against it.
+/// `TileSource`) and keeps the number of open bundles bounded: a bundle opens on its first read,
+/// the least recently used idle one closes when too many are open, and bundles idle for
+/// `idleTimeout` close on `closeIdle()`. Each open bundle reserves `bundleCost` bytes of the
+/// cache's budget, so its memory counts against it.
 public final class BundleManager: Sendable {
     /// How many bundles may be open at once (after fitting their reservations into the budget).
     public let maxOpen: Int

@@ -6,7 +6,10 @@ public enum TileCacheError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case let .budgetTooSmall(budget, cost):
-            "the cache budget (\(budget) bytes) cannot hold another open bundle (\(cost) bytes each): raise --cache-budget or lower --max-open-bundles"
+            """
+            the cache budget (\(budget) bytes) cannot hold another open bundle (\(cost) bytes each): raise the budget or lower the \
+            number of open bundles
+            """
         }
     }
 }

@@ -33,7 +33,8 @@ enum WMTS {
             <?xml version="1.0" encoding="UTF-8"?>
             <Capabilities xmlns="http://www.opengis.net/wmts/1.0" xmlns:ows="http://www.opengis.net/ows/1.1" \
             xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-            xsi:schemaLocation="http://www.opengis.net/wmts/1.0 http://schemas.opengis.net/wmts/1.0/wmtsGetCapabilities_response.xsd" version="1.0.0">
+            xsi:schemaLocation="http://www.opengis.net/wmts/1.0 \
+            http://schemas.opengis.net/wmts/1.0/wmtsGetCapabilities_response.xsd" version="1.0.0">
             <ows:ServiceIdentification><ows:Title>TrailMap</ows:Title><ows:ServiceType>OGC WMTS</ows:ServiceType>\
             <ows:ServiceTypeVersion>1.0.0</ows:ServiceTypeVersion></ows:ServiceIdentification>
             <ows:OperationsMetadata>
@@ -60,7 +61,8 @@ enum WMTS {
             }
             x += "</TileMatrixSetLimits></TileMatrixSetLink>"
             x +=
-                "<ResourceURL format=\"\(t.format.contentType)\" resourceType=\"tile\" template=\"\(xml(base))/wmts/1.0.0/\(xml(t.id))/{Style}/{TileMatrixSet}/{TileMatrix}/{TileRow}/{TileCol}.\(t.format.fileExtension)\"/>"
+                "<ResourceURL format=\"\(t.format.contentType)\" resourceType=\"tile\" template=\"\(xml(base))/wmts/1.0.0/\(xml(t.id))"
+                + "/{Style}/{TileMatrixSet}/{TileMatrix}/{TileRow}/{TileCol}.\(t.format.fileExtension)\"/>"
             x += "</Layer>\n"
         }
         for size in Set(served.map { $0.tileSize == 512 ? 512 : 256 }).union([256]).sorted() {

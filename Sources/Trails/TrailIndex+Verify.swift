@@ -48,7 +48,8 @@ extension TrailIndex {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, difficulty, length_m, min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat, geometry FROM trails
+                    SELECT id, difficulty, length_m, min_lon, min_lat, max_lon, max_lat, start_lon, start_lat, end_lon, end_lat,
+                    geometry FROM trails
                     """)
             while let row = try rows.next() {
                 let id = TrailID(value: row.int64(0))

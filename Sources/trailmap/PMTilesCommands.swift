@@ -26,7 +26,8 @@ extension InspectCommand {
         print(
             "pmtiles: \(summary.addressedTiles) addressed tiles, \(summary.tileEntries) entries, \(summary.contents.count) contents"
                 + " (header: \(h.addressedTiles), \(h.tileEntries), \(h.tileContents)); \(h.clustered ? "clustered" : "not clustered");"
-                + " \(summary.leafDirectories) leaf directories; directories \(h.internalCompression), tiles \(h.tileCompression), type \(h.tileType)"
+                + " \(summary.leafDirectories) leaf directories; directories \(h.internalCompression),"
+                + " tiles \(h.tileCompression), type \(h.tileType)"
         )
         print(
             "sections: root directory \(ByteSize.format(Int(h.rootLength))), metadata \(ByteSize.format(Int(h.metadataLength))),"

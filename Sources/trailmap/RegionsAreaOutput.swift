@@ -12,7 +12,8 @@ enum RegionsAreaOutput {
         let lowered = q.requestedMaxzoom > q.maxzoom ? " (lowered from \(q.requestedMaxzoom) to fit the cap)" : ""
         TerminalText.print("  zooms:    \(q.minzoom)-\(q.maxzoom)\(lowered)")
         TerminalText.print(
-            "  size:     \(ByteSize.format(Int(q.size))) (\(q.size) bytes, \(q.tiles) tiles), up to \(ByteSize.format(Int(q.maxBytes))) per area"
+            "  size:     \(ByteSize.format(Int(q.size))) (\(q.size) bytes, \(q.tiles) tiles),"
+                + " up to \(ByteSize.format(Int(q.maxBytes))) per area"
         )
         TerminalText.print("  sources:  \(q.sources.joined(separator: ", "))")
         TerminalText.print("  expires:  \(q.expiresAt)")

@@ -53,10 +53,12 @@ enum RegionsOutput {
         TerminalText.print("  kind:       \(RegionsAreaOutput.kind(p.kind))\(p.areaOf.map { " (bought as \($0))" } ?? "")")
         if let terms = p.area {
             TerminalText.print(
-                "  per area:   up to \(ByteSize.format(Int(terms.maxBytes))) (\(terms.maxBytes) bytes), cut from \(terms.sources.joined(separator: ", "))"
+                "  per area:   up to \(ByteSize.format(Int(terms.maxBytes))) (\(terms.maxBytes) bytes),"
+                    + " cut from \(terms.sources.joined(separator: ", "))"
             )
             TerminalText.print(
-                "  buy:        `trailmap regions area quote LAT,LON --radius-km R --product \(p.productId)`, then `trailmap regions area buy QUOTE_ID`"
+                "  buy:        `trailmap regions area quote LAT,LON --radius-km R --product \(p.productId)`,"
+                    + " then `trailmap regions area buy QUOTE_ID`"
             )
         }
         TerminalText.print("  version:    \(p.version)")
