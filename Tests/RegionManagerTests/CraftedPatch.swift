@@ -72,5 +72,8 @@ enum CraftedPatch {
 
     /// A `put` that is a real, empty table, as a patch has.
     static let emptyPut =
-        "CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL, PRIMARY KEY (zoom_level, tile_column, tile_row))"
+        """
+        CREATE TABLE put (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB NOT NULL, PRIMARY KEY (zoom_level, \
+        tile_column, tile_row))
+        """
 }

@@ -194,7 +194,10 @@ enum RawHTTP {
             guard n >= 0 else {
                 throw Failure(
                     description:
-                        "recv: errno \(errno) (timeout?) after \(responses.map(\.status)), then \(input.count) bytes: \(String(decoding: input.prefix(300), as: UTF8.self))"
+                        """
+                        recv: errno \(errno) (timeout?) after \(responses.map(\.status)), then \(input.count) bytes: \
+                        \(String(decoding: input.prefix(300), as: UTF8.self))
+                        """
                 )
             }
             if n == 0 { closed = true }

@@ -15,7 +15,10 @@ import TrailMapTestSupport
         let r = try CLIRunner.run(
             [
                 "-readonly", path,
-                "PRAGMA page_size; PRAGMA auto_vacuum; PRAGMA freelist_count; SELECT name || ' ' || COUNT(*) || ' pages ' || SUM(unused) || ' unused' FROM dbstat GROUP BY name ORDER BY name"
+                """
+                PRAGMA page_size; PRAGMA auto_vacuum; PRAGMA freelist_count; SELECT name || ' ' || COUNT(*) || ' pages ' || \
+                SUM(unused) || ' unused' FROM dbstat GROUP BY name ORDER BY name
+                """
             ],
             executable: "/usr/bin/sqlite3")
         return r.stdout.split(separator: "\n").joined(separator: "; ")

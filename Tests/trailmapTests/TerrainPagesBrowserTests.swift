@@ -141,7 +141,10 @@ import TrailMapTestSupport
 
         // Turned on, the hillshade lies over the region with an opacity.
         _ = try browser.evaluate(
-            "[...document.querySelectorAll('.leaflet-control-layers-overlays label')].find(l => l.querySelector('[data-layer=hillshade]')).querySelector('input').click(); 0"
+            """
+            [...document.querySelectorAll('.leaflet-control-layers-overlays label')].find(l => \
+            l.querySelector('[data-layer=hillshade]')).querySelector('input').click(); 0
+            """
         )
         try browser.wait(RegionPagesBrowserTests.loadedTile("hs"), seconds: 8)
         let pane = try #require(

@@ -151,7 +151,10 @@ import TrailMapTestSupport
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [
             "python3", "-c",
-            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM trails_rtree WHERE id = (SELECT min(id) FROM trails)'); c.commit()",
+            """
+            import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM trails_rtree WHERE id = (SELECT min(id) FROM \
+            trails)'); c.commit()
+            """,
             bundle
         ]
         try p.run()

@@ -14,7 +14,10 @@ import TrailMapTestSupport
         let cases: [([String], String)] = [
             (
                 ["trails", "search", "--difficulty", "easy,steep"],
-                "The value 'easy,steep' is invalid for '--difficulty <difficulty>': --difficulty: steep is not one of easy, moderate, hard, expert, unknown."
+                """
+                The value 'easy,steep' is invalid for '--difficulty <difficulty>': --difficulty: steep is not one of easy, moderate, \
+                hard, expert, unknown.
+                """
             ),
             (
                 ["trails", "search", "--uses", "foot", "--uses", "wings"],

@@ -235,7 +235,10 @@ import TrailMapTestSupport
         // The message is in view (the top of the product column), not below the map.
         let box = try #require(
             try browser.evaluate(
-                "(() => { const r = document.getElementById('msg').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.getElementById('msg').hidden ? 1 : 0]; })()"
+                """
+                (() => { const r = document.getElementById('msg').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, \
+                document.getElementById('msg').hidden ? 1 : 0]; })()
+                """
             ) as? [Double])
         #expect(box[0] >= 0 && box[1] <= box[2] && box[1] > box[0] && box[3] == 0, "the message's box: \(box)")
         try Self.screenshot(browser, "store-purchased")
