@@ -130,6 +130,23 @@ import TileCache
         #expect(p.evict() == 1)
     }
 
+    @Test func gdsfATileAskedForAgainAfterItLeftOutranksANewOne() {
+        var p = GDSFPolicy<Int>()
+        p.insert(1, cost: 100, priority: .demand)
+        p.insert(2, cost: 100, priority: .prefetch)
+        #expect(p.evict() == 1)
+        #expect(p.evict() == 2, "an unused prediction")
+        // Both come back on a demand: 1 was asked for before (its second request), 2 only predicted.
+        p.insert(1, cost: 100, priority: .demand)
+        p.insert(2, cost: 100, priority: .demand)
+        p.insert(3, cost: 100, priority: .demand)
+        p.recordHit(3)
+        p.recordHit(3)
+        #expect(p.evict() == 2, "asked for once")
+        #expect(p.evict() == 1, "asked for twice: below a key asked for three times")
+        #expect(p.evict() == 3)
+    }
+
     @Test func gdsfATileNoLongerExpectedGoesBackAmongTheOthers() {
         var p = GDSFPolicy<Int>()
         p.setCapacity(100_000)

@@ -44,6 +44,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private var frequency: [Double] = []
     /// The part of `frequency` owed to the neighbourhood's popularity (not remembered at eviction).
     private var bonus: [Double] = []
+    /// Whether the key came in on a demand (not a prediction).
+    private var demanded: [Bool] = []
     /// Reads since the key came in (0: cold, for `evictCold`).
     private var reads: [UInt32] = []
     private var free: [Int32] = []
@@ -116,6 +118,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             sizes[Int(s)] = size
             frequency[Int(s)] = f
             bonus[Int(s)] = extra
+            demanded[Int(s)] = priority == .demand
             reads[Int(s)] = 0
             isExpected[Int(s)] = false
         } else {
@@ -124,6 +127,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             sizes.append(size)
             frequency.append(f)
             bonus.append(extra)
+            demanded.append(priority == .demand)
             reads.append(0)
             isExpected.append(false)
         }
@@ -229,8 +233,11 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private mutating func forget(_ slot: Int32) -> Key? {
         guard let key = keys[Int(slot)] else { return nil }
         slots[key] = nil
-        let f = frequency[Int(slot)] - bonus[Int(slot)]
-        if f >= 1 { ghost.insert(key, count: f.rounded(.down), limit: max(64, slots.count)) }
+        // Its reads (while held, and remembered), and the demand that brought it in as a whole
+        // one: a key asked for again after it left was asked for twice.
+        let s = Int(slot)
+        let f = (frequency[s] - bonus[s] - (demanded[s] ? demandWeight : prefetchWeight)).rounded() + (demanded[s] ? 1 : 0)
+        if f >= 1 { ghost.insert(key, count: f, limit: max(64, slots.count)) }
         release(slot)
         return key
     }
