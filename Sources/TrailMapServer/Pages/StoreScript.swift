@@ -210,11 +210,13 @@ enum StoreScript {
           }, Math.max(500, left - Math.min(60000, left / 4)));
         }
         // What a failed preview tile says: a missing tile (404 tile_not_found) is normal; an owned region's
-        // refused tile token (expired while the page slept) is renewed, once for each token the page holds;
-        // anything else (the tileset removed from the server's folder, a new token refused too, no server)
-        // takes the preview off the map with a message in its note. One check at a time.
+        // refused tile token (expired while the page slept) is renewed; a renewed token gets one chance: refused
+        // before any tile loaded with it, it is not renewed again. Anything else (the tileset removed from the
+        // server's folder, a new token refused, no server) takes the preview off the map with a message in its
+        // note. One check at a time.
         function watchPreview(layer, note, productId) {
-          let checking = false, renewedFrom = null;
+          let checking = false, renewedFrom = null, worked = false;
+          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
           layer.on('tileerror', async e => {
             if (checking || preview !== layer) return;
             checking = true;
@@ -223,8 +225,8 @@ enum StoreScript {
               const r = await fetch(e.tile.src), j = await r.json().catch(() => ({}));
               if (r.ok || (j.error && j.error.code === 'tile_not_found')) return;
               const held = layer._url;
-              if (productId && token && r.status === 401 && renewedFrom !== held) {
-                try { const g = await call('POST', '/tile-tokens', {productId}); renewedFrom = g.tilesURL;
+              if (productId && token && r.status === 401 && (renewedFrom !== held || worked)) {
+                try { const g = await call('POST', '/tile-tokens', {productId}); renewedFrom = g.tilesURL; worked = false;
                   if (preview === layer) layer.setUrl(g.tilesURL); return; }
                 catch (err) { if (err.status === 401 && token) { dropPreview(layer, note, err.message); sessionEnded(err); await load(); return; } }
               }
