@@ -33,18 +33,20 @@ enum StoreScript {
         function accountBox() {
           const el = document.getElementById('account');
           if (token) { el.innerHTML = '<p>Logged in. <button id="out">Log out</button></p>';
-            document.getElementById('out').onclick = async () => { try { await call('DELETE', '/sessions'); } catch (e) {}
+            document.getElementById('out').onclick = async () => { say(''); try { await call('DELETE', '/sessions'); } catch (e) {}
               token = null; sessionStorage.removeItem('token'); accountBox(); load(); }; return; }
           el.innerHTML = '<input id="email" placeholder="email"><input id="pw" type="password" placeholder="password">' +
             '<button id="in">Log in</button><button id="reg">Register</button>';
           const creds = () => ({email: document.getElementById('email').value, password: document.getElementById('pw').value});
           document.getElementById('in').onclick = () => login(creds());
-          document.getElementById('reg').onclick = async () => { try { await call('POST', '/accounts', creds()); await login(creds()); }
+          document.getElementById('reg').onclick = async () => { say(''); try { await call('POST', '/accounts', creds()); await login(creds()); }
             catch (e) { say(e.message); } };
         }
-        async function login(c) { try { const s = await call('POST', '/sessions', c); token = s.token;
+        async function login(c) { say(''); try { const s = await call('POST', '/sessions', c); token = s.token;
           sessionStorage.setItem('token', token); accountBox(); load(); } catch (e) { say(e.message); } }
-        // The message box (at the top of the product column, always in view): stays until the next action replaces it.
+        // The message box (at the top of the product column, always in view): stays until the next action (log in or
+        // out, register, a category, a product, a search, a quote, a buy) replaces or clears it; the page's own work
+        // (its map, previews, re-rendered list) never clears it.
         function say(m, info) { const el = document.getElementById('msg'); el.textContent = m || ''; el.hidden = !m; el.className = info ? 'info' : ''; }
         function tree(nodes) { return nodes.map(n => '<li><a data-path="' + esc(n.path) + '">' + esc(n.name) + '</a>' +
           (n.children.length ? '<ul>' + tree(n.children) + '</ul>' : '') + '</li>').join(''); }
@@ -52,7 +54,7 @@ enum StoreScript {
           // The area tool is offered only when an area product is for sale.
           document.getElementById('areas').hidden = !catalog.products.some(p => p.kind === 'area_product');
           document.getElementById('tree').innerHTML = '<li><a data-path="">All regions</a></li>' + tree(catalog.categories);
-          document.querySelectorAll('#tree a').forEach(a => a.onclick = () => { filter = a.dataset.path; render(); });
+          document.querySelectorAll('#tree a').forEach(a => a.onclick = () => { say(''); filter = a.dataset.path; render(); });
           document.getElementById('heading').textContent = filter || 'All regions';
           const items = catalog.products.filter(p => !filter || p.category === filter || p.category.startsWith(filter + '/'));
           document.getElementById('list').innerHTML = items.map(p => '<div class="card" data-id="' + esc(p.productId) + '">' +
@@ -164,11 +166,11 @@ enum StoreScript {
             const r = await fetch(p.tileJSONURL); tj = await r.json();
             if (!r.ok) { note('No preview: ' + (tj.error ? tj.error.message : r.status)); return; }
           } catch (e) { note('No preview: ' + e.message); return; }
-          let top = tj.maxzoom, url = tj.tiles[0];
+          let top = tj.maxzoom, url = tj.tiles[0], grant = null;
           if (s.paid) {
             top = s.previewMaxzoom;
             if (token && s.productId && p.status !== 'for_sale') {
-              try { const g = await call('POST', '/tile-tokens', {productId: s.productId}); url = g.tilesURL; top = tj.maxzoom; } catch (e) {}
+              try { grant = await call('POST', '/tile-tokens', {productId: s.productId}); url = grant.tilesURL; top = tj.maxzoom; } catch (e) {}
             }
           }
           if (turn !== previewTurn) return;
@@ -177,15 +179,44 @@ enum StoreScript {
           preview = L.tileLayer(url, {minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big, maxZoom: 18,
             bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 5,
             opacity: s.layer === 'hillshade' ? 0.6 : 1, className: 'store-preview'}).addTo(map);
-          watchPreview(preview, note);
+          watchPreview(preview, note, grant ? s.productId : null);
+          if (grant) renewPreview(preview, grant, s.productId, note);
           note(top < tj.maxzoom ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom + ' (the rest with the purchase).'
             : 'On the map: the region at every zoom (' + tj.minzoom + '–' + tj.maxzoom + ').');
         }
-        // What a failed preview tile says: a missing tile (404 tile_not_found) is normal; anything else (the
-        // tileset removed from the server's folder, a refused token, no server) takes the preview off the map
-        // with a message in its note, so no more of its tiles are asked for. One check at a time.
-        function watchPreview(layer, note) {
-          let checking = false;
+        // Takes a failed preview off the map with the reason in its note: no more of its tiles are asked for.
+        function dropPreview(layer, note, why) {
+          if (preview !== layer) return;
+          map.removeLayer(layer); preview = null;
+          note('No preview: ' + why + '. The coverage stays outlined.');
+        }
+        // An owned region's tile token is renewed before it expires, for as long as its preview is on the map
+        // (as the viewer does): tiles not yet asked for use the new one, those shown stay. A renewal the server
+        // refuses takes the preview off with its reason; a session that has ended signs the page out.
+        function renewPreview(layer, grant, productId, note) {
+          const left = Date.parse(grant.expiresAt) - Date.now();
+          if (!(left > 0)) return;
+          setTimeout(async () => {
+            if (preview !== layer || !token) return;
+            try {
+              const next = await call('POST', '/tile-tokens', {productId});
+              if (preview !== layer) return;
+              layer.setUrl(next.tilesURL, true);
+              renewPreview(layer, next, productId, note);
+            } catch (e) {
+              dropPreview(layer, note, e.message);
+              if (e.status === 401 && token) { sessionEnded(e); await load(); }
+            }
+          }, Math.max(500, left - Math.min(60000, left / 4)));
+        }
+        // What a failed preview tile says: a missing tile (404 tile_not_found) is normal; an owned region's
+        // refused tile token (expired while the page slept) is renewed; a renewed token gets one chance: refused
+        // before any tile loaded with it, it is not renewed again. Anything else (the tileset removed from the
+        // server's folder, a new token refused, no server) takes the preview off the map with a message in its
+        // note. One check at a time.
+        function watchPreview(layer, note, productId) {
+          let checking = false, renewedFrom = null, worked = false;
+          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
           layer.on('tileerror', async e => {
             if (checking || preview !== layer) return;
             checking = true;
@@ -193,12 +224,16 @@ enum StoreScript {
             try {
               const r = await fetch(e.tile.src), j = await r.json().catch(() => ({}));
               if (r.ok || (j.error && j.error.code === 'tile_not_found')) return;
+              const held = layer._url;
+              if (productId && token && r.status === 401 && (renewedFrom !== held || worked)) {
+                try { const g = await call('POST', '/tile-tokens', {productId}); renewedFrom = g.tilesURL; worked = false;
+                  if (preview === layer) layer.setUrl(g.tilesURL); return; }
+                catch (err) { if (err.status === 401 && token) { dropPreview(layer, note, err.message); sessionEnded(err); await load(); return; } }
+              }
               why = j.error ? j.error.message : r.status + ' ' + r.statusText;
             } catch (err) { why = 'the server cannot be reached (' + err.message + ')'; }
             finally { checking = false; }
-            if (preview !== layer) return;
-            map.removeLayer(layer); preview = null;
-            note('No preview: ' + why + '. The coverage stays outlined.');
+            dropPreview(layer, note, why);
           });
         }
         // The area tool: pick a center on the map, a radius, optionally an area product; quote; buy.
@@ -291,7 +326,7 @@ enum StoreScript {
           try { const t = await call('POST', '/sandbox/transactions', {productId: id});
             const r = await call('POST', '/purchases', {signedTransaction: t.signedTransaction});
             say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id, true);
-            await load(); await show(id, true); } catch (e) { say(e.message); }
+            await load(); await show(id, true); } catch (e) { if (e.status === 401 && token) { sessionEnded(e); await load(); await show(id, true); } else say(e.message); }
         }
         async function load() {
           try { catalog = await call('GET', '/catalog'); render(); }
