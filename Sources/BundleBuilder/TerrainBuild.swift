@@ -111,10 +111,18 @@ struct TerrainBuild {
                                 for t in block.tiles {
                                     // A tile no DEM touches (its border included) is not made.
                                     let padded = block.padded(t.mercatorBounds, size: n, border: border)
-                                    guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }),
-                                        var image = try drawing.image(grid(t), tile: t, contours: layer.contours)
-                                    else { continue }
-                                    if let trails, trails.draws(t.z, build: buildZooms) {
+                                    guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }) else { continue }
+                                    let withTrails = trails?.draws(t.z, build: buildZooms) ?? false
+                                    // A hillshade alone is grey: encoded as such, not as RGBA.
+                                    if drawing.isGray, layer.contours?.levels(zoom: t.z) == nil, !withTrails {
+                                        guard let image = drawing.grayImage(grid(t), tile: t) else { continue }
+                                        do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
+                                            throw .encode(tile: t, error)
+                                        }
+                                        continue
+                                    }
+                                    guard var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
+                                    if let trails, withTrails {
                                         image = try trails.drawn(over: image, tile: t, tileSize: n)
                                     }
                                     do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {

@@ -56,6 +56,24 @@ struct TerrainDrawing: Sendable {
         return image.isFullyTransparent ? nil : image
     }
 
+    /// Whether the layer's tiles are grey: a hillshade alone (no colour relief, not terrain
+    /// tiles), drawn by `grayImage`.
+    var isGray: Bool { layer.encoding == nil && ramp == nil && layer.hillshade != nil }
+
+    /// A grey layer's tile (`isGray`): the pixels `image` draws, as grey (the shade) and alpha
+    /// (the layer's opacity; 0 on voids), the alpha left out when every pixel is opaque; nil when
+    /// every pixel is transparent.
+    func grayImage(_ grid: ElevationGrid, tile: TileID) -> GrayImage? {
+        guard let options = layer.hillshade, ramp == nil, layer.encoding == nil, !grid.isAllVoid else { return nil }
+        let n = grid.size
+        let alpha = UInt8(255 * layer.opacity + 0.5)
+        guard alpha > 0 else { return nil }
+        // 0 exactly where the elevation is a void (a shade is 1-255): the grey of a transparent pixel.
+        let shade = Hillshade.shade(grid, options: options, groundPixelSize: Self.groundPixelSize(tile: tile, size: n))
+        guard alpha < 255 || shade.contains(0) else { return GrayImage(width: n, height: n, gray: shade) }
+        return GrayImage(width: n, height: n, gray: shade, alpha: shade.map { $0 == 0 ? 0 : alpha })
+    }
+
     /// The ground size in metres of a pixel of tile row `y`: its Web Mercator size times the
     /// cosine of the row's latitude (at its centre).
     static func groundPixelSize(tile: TileID, size: Int) -> (Int) -> Double {

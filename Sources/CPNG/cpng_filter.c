@@ -74,7 +74,12 @@ static inline double xlog(uint32_t c) { return c < XLOG_TABLE ? xlog_table[c] : 
 
 /* Shannon entropy of the filtered bytes in bits, as oxipng's Entropy heuristic:
  * n log n - sum(c log c). Four interleaved histograms keep runs of one value (the common case
- * on smooth images) from serialising on a single counter. */
+ * on smooth images) from serialising on a single counter.
+ *
+ * Below XLOG_TABLE bytes every term is a float from the table, 0 or at least 2, so a multiple of
+ * 2^-22, and the sum is under 2^16: each partial sum is a double exactly, in any order. The terms
+ * are then summed in four independent chains (one chain of 256 dependent subtractions was most
+ * of the cost), giving the very bits of the one-chain sum, which longer rows still use. */
 static uint64_t entropy_cost(const uint8_t *f, size_t len) {
     uint32_t hist[4][256];
     memset(hist, 0, sizeof hist);
@@ -86,6 +91,19 @@ static uint64_t entropy_cost(const uint8_t *f, size_t len) {
         hist[3][f[i + 3]]++;
     }
     for (; i < len; i++) hist[0][f[i]]++;
+    if (len < XLOG_TABLE) {
+        uint32_t total[256];
+        for (int v = 0; v < 256; v++) total[v] = hist[0][v] + hist[1][v] + hist[2][v] + hist[3][v];
+        double sum[4] = {0, 0, 0, 0};
+        for (int v = 0; v < 256; v += 4) {
+            sum[0] += xlog_table[total[v]];
+            sum[1] += xlog_table[total[v + 1]];
+            sum[2] += xlog_table[total[v + 2]];
+            sum[3] += xlog_table[total[v + 3]];
+        }
+        double bits = (double)xlog_table[len] - ((sum[0] + sum[1]) + (sum[2] + sum[3]));
+        return (uint64_t)(bits * 16.0);
+    }
     double bits = xlog((uint32_t)len);
     for (int v = 0; v < 256; v++) {
         bits -= xlog(hist[0][v] + hist[1][v] + hist[2][v] + hist[3][v]);

@@ -7,19 +7,38 @@ public enum PNGEncoder: Sendable {
     /// Encodes `image`; decoding the result gives back exactly `image.pixels` (with
     /// `options.rounding` `.compact`, each byte `image.pixels`' or its rounding alternate's).
     public static func encode(_ image: RGBAImage, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
-        guard image.width > 0, image.height > 0 else {
-            throw .encodeFailed("cannot encode an empty image (\(image.width)×\(image.height))")
+        try check(width: image.width, height: image.height, options: options)
+        return try encode(candidates(image, options: options), options: options)
+    }
+
+    /// Encodes a grey image: the same PNG as its RGBA form (`image.rgba`) gives, made without
+    /// spreading its pixels into four channels and reducing them again.
+    public static func encode(_ image: GrayImage, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
+        // Without channel reduction the PNG is RGBA: nothing to save.
+        guard options.reduceChannels else { return try encode(image.rgba, options: options) }
+        try check(width: image.width, height: image.height, options: options)
+        return try encode(candidates(image, options: options), options: options)
+    }
+
+    /// An image size and options the encoder takes, or the error saying why not.
+    private static func check(width: Int, height: Int, options: PNGEncodingOptions) throws(PNGError) {
+        guard width > 0, height > 0 else {
+            throw .encodeFailed("cannot encode an empty image (\(width)×\(height))")
         }
-        guard image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
-            throw .encodeFailed("image too large for PNG (\(image.width)×\(image.height))")
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .encodeFailed("image too large for PNG (\(width)×\(height))")
         }
         let deflater = options.deflater
         guard (0...deflater.maxLevel).contains(options.compressionLevel) else {
             throw .encodeFailed(
                 "\(deflater) compression level must be 0...\(deflater.maxLevel), not \(options.compressionLevel)")
         }
-        let layouts = candidates(image, options: options)
-        if deflater == .libdeflate && !options.interlaced {
+    }
+
+    /// Compresses the preferred of `layouts` (or, with `.best` libdeflate effort, the one that
+    /// compresses smallest).
+    private static func encode(_ layouts: [PNGLayout], options: PNGEncodingOptions) throws(PNGError) -> [UInt8] {
+        if options.deflater == .libdeflate && !options.interlaced {
             return try encodeWithLibdeflate(layouts, options: options)
         }
         let layout = layouts[0]
@@ -63,6 +82,25 @@ public enum PNGEncoder: Sendable {
                 : PNGLayout.rgba(image)
             let flexible = options.rounding == .compact && options.deflater == .libdeflate && !options.interlaced
             layouts.append(flexible ? layout.withAlternates(of: image) : layout)
+        }
+        return layouts
+    }
+
+    /// The layouts worth trying for a grey image, as `candidates` chooses them for its RGBA form
+    /// (channel reduction on): a palette when it has at most 256 colours (unless 8-bit gray holds
+    /// the same data), then 8-bit gray, or gray and alpha when some pixel is not opaque.
+    static func candidates(_ image: GrayImage, options: PNGEncodingOptions) -> [PNGLayout] {
+        let opaque = image.isOpaque
+        var layouts: [PNGLayout] = []
+        let paletteCanWin = !opaque || PNGLayout.hasFewGrayLevels(image, atMost: 16)
+        if options.allowPalette, paletteCanWin, let palette = PNGPalette.analyze(image) {
+            if !(opaque && palette.bitDepth == 8) {
+                layouts.append(PNGLayout.palette(palette, width: image.width, height: image.height))
+            }
+        }
+        let searchesLayouts = options.effort == .best && options.deflater == .libdeflate && !options.interlaced
+        if layouts.isEmpty || searchesLayouts {
+            layouts.append(PNGLayout.gray(image, opaque: opaque))
         }
         return layouts
     }

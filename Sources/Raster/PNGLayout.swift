@@ -67,23 +67,51 @@ struct PNGLayout {
 
     /// Whether a gray image (R = G = B) has at most `limit` distinct levels.
     static func hasFewGrayLevels(_ image: RGBAImage, atMost limit: Int) -> Bool {
-        image.pixels.withUnsafeBufferPointer { px in
-            var seen = (UInt128(0), UInt128(0)), count = 0
-            var i = 0
-            while i < px.count {
-                let v = Int(px[i])
-                let bit = UInt128(1) << (v & 127)
-                if v < 128 {
-                    if seen.0 & bit == 0 { seen.0 |= bit; count += 1 }
-                } else if seen.1 & bit == 0 {
-                    seen.1 |= bit
-                    count += 1
-                }
-                if count > limit { return false }
-                i += 4
+        image.pixels.withUnsafeBufferPointer { hasFewLevels($0, step: 4, atMost: limit) }
+    }
+
+    /// Whether a grey image has at most `limit` distinct grey levels.
+    static func hasFewGrayLevels(_ image: GrayImage, atMost limit: Int) -> Bool {
+        image.gray.withUnsafeBufferPointer { hasFewLevels($0, step: 1, atMost: limit) }
+    }
+
+    /// Whether every `step`-th byte of `px` (from the first) takes at most `limit` values.
+    private static func hasFewLevels(_ px: UnsafeBufferPointer<UInt8>, step: Int, atMost limit: Int) -> Bool {
+        var seen = (UInt128(0), UInt128(0)), count = 0
+        var i = 0
+        while i < px.count {
+            let v = Int(px[i])
+            let bit = UInt128(1) << (v & 127)
+            if v < 128 {
+                if seen.0 & bit == 0 { seen.0 |= bit; count += 1 }
+            } else if seen.1 & bit == 0 {
+                seen.1 |= bit
+                count += 1
             }
-            return true
+            if count > limit { return false }
+            i += step
         }
+        return true
+    }
+
+    /// A grey image as 8-bit gray (`opaque`: its alpha, all 255, dropped) or gray and alpha.
+    static func gray(_ image: GrayImage, opaque: Bool) -> PNGLayout {
+        let count = image.width * image.height
+        guard !opaque, let alpha = image.alpha else {
+            return PNGLayout(width: image.width, height: image.height, colorType: CPNG_COLOR_GRAY, bitDepth: 8, rows: image.gray)
+        }
+        let rows = [UInt8](unsafeUninitializedCapacity: count * 2) { out, initialized in
+            image.gray.withUnsafeBufferPointer { g in
+                alpha.withUnsafeBufferPointer { a in
+                    for i in 0..<count {
+                        out[i &* 2] = g[i]
+                        out[i &* 2 &+ 1] = a[i]
+                    }
+                }
+            }
+            initialized = count * 2
+        }
+        return PNGLayout(width: image.width, height: image.height, colorType: CPNG_COLOR_GRAY_ALPHA, bitDepth: 8, rows: rows)
     }
 
     /// Drops the channels an image does not need: RGBA, RGB, gray+alpha or gray, 8-bit.

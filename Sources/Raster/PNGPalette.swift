@@ -37,7 +37,29 @@ struct PNGPalette {
 
     /// Builds the palette, or returns nil as soon as a 257th colour shows up.
     static func analyze(_ image: RGBAImage) -> PNGPalette? {
-        let pixelCount = image.width * image.height
+        image.pixels.withUnsafeBytes { raw in
+            analyze(pixelCount: image.width * image.height) {
+                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 &* 4, as: UInt32.self))
+            }
+        }
+    }
+
+    /// The palette of a grey image: its colours as those of its RGBA form, in the same order.
+    static func analyze(_ image: GrayImage) -> PNGPalette? {
+        image.gray.withUnsafeBufferPointer { g in
+            guard let alpha = image.alpha else {
+                return analyze(pixelCount: image.width * image.height) { UInt32(g[$0]) &* 0x01_0101 | 0xFF00_0000 }
+            }
+            return alpha.withUnsafeBufferPointer { a in
+                analyze(pixelCount: image.width * image.height) { UInt32(g[$0]) &* 0x01_0101 | UInt32(a[$0]) << 24 }
+            }
+        }
+    }
+
+    /// The palette of `pixelCount` pixels, `colorAt(i)` giving pixel i's RGBA colour packed
+    /// little-endian; nil past 256 colours.
+    @inline(__always)
+    private static func analyze(pixelCount: Int, colorAt: (Int) -> UInt32) -> PNGPalette? {
         let slotCount = 1024 // load factor <= 25 %
         var keys = [UInt32](repeating: 0, count: slotCount)
         var slots = [Int16](repeating: -1, count: slotCount)
@@ -46,43 +68,41 @@ struct PNGPalette {
         var tooMany = false
 
         var indices = [UInt8](unsafeUninitializedCapacity: pixelCount) { out, initialized in
-            image.pixels.withUnsafeBytes { raw in
-                keys.withUnsafeMutableBufferPointer { keys in
-                    slots.withUnsafeMutableBufferPointer { slots in
-                        var lastColor: UInt32 = 0
-                        var lastIndex: UInt8 = 0
-                        var haveLast = false
-                        for i in 0..<pixelCount {
-                            let color = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                            if haveLast && color == lastColor {
-                                out[i] = lastIndex
-                                continue
-                            }
-                            var slot = Int((color &* 0x9E37_79B1) >> 22)
-                            while true {
-                                let index = slots[slot]
-                                if index < 0 {
-                                    if colors.count == 256 {
-                                        tooMany = true
-                                        break
-                                    }
-                                    slots[slot] = Int16(colors.count)
-                                    keys[slot] = color
-                                    lastIndex = UInt8(colors.count)
-                                    colors.append(color)
-                                    break
-                                }
-                                if keys[slot] == color {
-                                    lastIndex = UInt8(index)
-                                    break
-                                }
-                                slot = (slot + 1) & (slotCount - 1)
-                            }
-                            if tooMany { break }
-                            lastColor = color
-                            haveLast = true
+            keys.withUnsafeMutableBufferPointer { keys in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    var lastColor: UInt32 = 0
+                    var lastIndex: UInt8 = 0
+                    var haveLast = false
+                    for i in 0..<pixelCount {
+                        let color = colorAt(i)
+                        if haveLast && color == lastColor {
                             out[i] = lastIndex
+                            continue
                         }
+                        var slot = Int((color &* 0x9E37_79B1) >> 22)
+                        while true {
+                            let index = slots[slot]
+                            if index < 0 {
+                                if colors.count == 256 {
+                                    tooMany = true
+                                    break
+                                }
+                                slots[slot] = Int16(colors.count)
+                                keys[slot] = color
+                                lastIndex = UInt8(colors.count)
+                                colors.append(color)
+                                break
+                            }
+                            if keys[slot] == color {
+                                lastIndex = UInt8(index)
+                                break
+                            }
+                            slot = (slot + 1) & (slotCount - 1)
+                        }
+                        if tooMany { break }
+                        lastColor = color
+                        haveLast = true
+                        out[i] = lastIndex
                     }
                 }
             }

@@ -26,6 +26,13 @@ public struct TileEncoding: Sendable, Codable {
             do { return try PNGEncoder.encode(image, options: png) } catch { throw .png(error) }
         }
     }
+
+    /// Encodes one grey tile: the bytes `encode(image.rgba)` gives; PNG straight from the grey
+    /// values, other formats through the RGBA form.
+    public func encode(_ image: GrayImage) throws(TileCodecError) -> [UInt8] {
+        guard format == .png || (format == .jpg && !image.isOpaque) else { return try encode(image.rgba) }
+        do { return try PNGEncoder.encode(image, options: png) } catch { throw .png(error) }
+    }
 }
 
 /// Decodes tiles of any format TrailMap writes.

@@ -23,7 +23,11 @@ extension StoreAPI {
             points: zip(points, heights).map {
                 ElevationPoint(lat: $0.lat, lon: $0.lon, elevationM: $1.map { ($0 * 100).rounded() / 100 })
             })
-        return JSONReply.make(answer, request: request, cacheControl: "private, no-cache")
+        guard let json = ElevationJSON.bytes(answer) else {
+            return JSONReply.make(answer, request: request, cacheControl: "private, no-cache")
+        }
+        let gzip = json.count >= 64 && Gzip.accepted(request.headers[.acceptEncoding]) ? Gzip.compress(json) : nil
+        return JSONReply.make(json: json, gzip: gzip, request: request, cacheControl: "private, no-cache")
     }
 
     func profile(_ request: Request) async throws -> Response {

@@ -8,7 +8,7 @@ enum ProfileJSON {
     /// The answer's JSON; nil when a number is not finite (JSON has no such numbers: the
     /// encoder's error is the caller's answer then).
     static func bytes(_ a: ProfileAnswer) -> [UInt8]? {
-        var w = Writer()
+        var w = JSONWriter()
         w.out.reserveCapacity(160 + a.samples.count * 96)
         w.raw("{\"ascentM\":"); w.number(a.ascentM)
         w.raw(",\"descentM\":"); w.number(a.descentM)
@@ -30,32 +30,15 @@ enum ProfileJSON {
         w.raw("}")
         return w.finite ? w.out : nil
     }
+}
 
-    private struct Writer {
-        var out = [UInt8]()
-        var finite = true
-
-        mutating func raw(_ s: StaticString) {
-            s.withUTF8Buffer { out.append(contentsOf: $0) }
-        }
-
-        mutating func number(_ v: Double?) {
-            guard let v else { return raw("null") }
-            guard v.isFinite else {
-                finite = false
-                return raw("null")
-            }
-            var text = v.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            out.append(contentsOf: text.utf8)
-        }
-
-        mutating func extreme(_ e: ProfileExtreme) {
-            raw("{\"distanceM\":"); number(e.distanceM)
-            raw(",\"elevationM\":"); number(e.elevationM)
-            raw(",\"lat\":"); number(e.lat)
-            raw(",\"lon\":"); number(e.lon)
-            raw("}")
-        }
+extension JSONWriter {
+    /// A profile's lowest or highest point.
+    mutating func extreme(_ e: ProfileExtreme) {
+        raw("{\"distanceM\":"); number(e.distanceM)
+        raw(",\"elevationM\":"); number(e.elevationM)
+        raw(",\"lat\":"); number(e.lat)
+        raw(",\"lon\":"); number(e.lon)
+        raw("}")
     }
 }
