@@ -47,7 +47,10 @@ struct TerrainBuild {
         // Before anything is written: a contour interval too fine for a zoom's tiles.
         try TerrainContourCheck(layer: layer, sources: sources).check(zooms: zooms, bounds: bounds)
         logger.info(
-            "building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider"
+            """
+            building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \
+            \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider
+            """
         )
 
         let writer: BundleWriter
