@@ -177,12 +177,12 @@ struct Bench {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
             if prefetch {
                 // As the server's Prefetcher: held predictions of a repeating session are marked expected.
-                var prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
-                if !expectations {
-                    prediction.repeatsViewport = false
-                    prediction.released = []
-                }
-                for k in cache.plan(prediction, after: r.key, within: generator.exists) {
+                let prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
+                let repeats = expectations && prediction.repeatsViewport
+                for k in cache.missing(
+                    (repeats ? prediction.expected(after: r.key) : prediction.tiles).filter(generator.exists),
+                    expected: repeats)
+                where k != r.key {
                     cache.prefetch(k) { tile(sizes.bytes(k)) }
                 }
             }

@@ -61,25 +61,12 @@ public final class PrefetchPredictor: Sendable {
         /// Whether the session asks for its whole viewport again at each step (a viewer without
         /// its own cache): the predicted tiles it holds already are expected to be read again.
         public var repeatsViewport: Bool
-        /// For a session that asks for its viewport again: whether the tile it asked for lies in
-        /// the viewport predicted for its next step (true while no next step is predicted).
-        public var keyAhead = true
-        /// Tiles a session that asks for its viewport again is no longer expected to ask for at
-        /// its next step (its viewport moved or zoomed away from them); possibly none.
-        public var released: [TileKey] = []
-
-        public init(tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = []) {
-            self.tiles = tiles
-            self.repeatsViewport = repeatsViewport
-            self.keyAhead = keyAhead
-            self.released = released
-        }
 
         /// The tiles expected after a request of `key`: the predictions, and for a session that
-        /// asks for its viewport again, first the tile it asked for when it lies in the viewport
-        /// predicted next (it comes again at the next step unless the session zooms or leaves).
+        /// asks for its viewport again, first the tile it asked for (it comes again at the next
+        /// step unless the session zooms or leaves).
         public func expected(after key: TileKey) -> [TileKey] {
-            repeatsViewport && keyAhead ? [key] + tiles : tiles
+            repeatsViewport ? [key] + tiles : tiles
         }
     }
 
@@ -111,15 +98,10 @@ public final class PrefetchPredictor: Sendable {
         _ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
         popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int)
     ) -> Prediction {
-        track.released.removeAll(keepingCapacity: true)
         let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         track.tick = tick
-        let repeats = track.repeats
-        return Prediction(
-            tiles: track.issue(predicted, minUsedShare: minUsedShare), repeatsViewport: repeats,
-            keyAhead: !repeats || track.isAhead(key),
-            released: repeats ? track.released.map { TileKey(bundle: track.releasedBundle, tile: $0) } : [])
+        return Prediction(tiles: track.issue(predicted, minUsedShare: minUsedShare), repeatsViewport: track.repeats)
     }
 
     /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
@@ -138,10 +120,8 @@ public final class PrefetchPredictor: Sendable {
     }
 
     private static func forgetOldest(_ s: inout State) {
-        // Forget the oldest eighth in one pass, so this stays cheap on average: the tick of the
-        // n/8-th oldest by selection (O(n)), not by sorting every tick.
-        var ticks = s.clients.values.map(\.tick)
-        let cut = selectRank(s.clients.count / 8, in: &ticks)
+        // Forget the oldest eighth in one pass, so this stays cheap on average.
+        let cut = s.clients.values.map(\.tick).sorted()[s.clients.count / 8]
         s.clients = s.clients.filter { $0.value.tick > cut }
     }
 }
@@ -224,12 +204,6 @@ struct Track {
     /// Whether the session asks for its whole viewport again at each step (a viewer without
     /// its own cache): its predictions then cover the whole next viewport, not only the ring.
     var repeats: Bool { repeated + fresh >= 8 && repeated > fresh }
-    /// The viewport predicted for the next step (at zoom `z`), nil when none is.
-    var ahead: TileBox?
-    /// Tiles of the viewport left behind by this request's move, zoom or jump (of bundle
-    /// `releasedBundle`), for a session that asks for its viewport again.
-    var released: [TileID] = []
-    var releasedBundle: UInt32 = 0
     var lastTime: UInt64
     /// The viewport's move during this burst, and during the previous one.
     var moveX = 0, moveY = 0
@@ -263,7 +237,6 @@ struct Track {
         lastTime = now
         if newBurst { endBurst() }
         if key.bundle != bundle {
-            release(viewport, notIn: nil)
             self = Track(key: key, now: now, typical: (width, height)).keeping(self)
             return []
         }
@@ -295,15 +268,12 @@ struct Track {
         let dy = t.y < v.y0 ? t.y - v.y0 : (t.y > v.y1 ? t.y - v.y1 : 0)
         if abs(dx) > v.width || abs(dy) > v.height {
             // A jump: a new place, nothing known about where it goes.
-            release(v, notIn: nil)
-            ahead = nil
             viewport = TileBox(centre: t.x, t.y, w: width, h: height)
             moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
             hasMoved = false
             seeded = false
             return []
         }
-        let old = v
         v = v.shifted(dx, dy)
         viewport = v
         moveX += dx
@@ -320,37 +290,16 @@ struct Track {
                 reach: Double(max(v.width, v.height)) / 2 + 0.5)
         {
             let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
-            if sx != 0 || sy != 0 { return next(old, v, v.shifted(sx, sy)) }
+            if sx != 0 || sy != 0 { return next(v, v.shifted(sx, sy)) }
         }
-        return next(old, v, v.shifted(px, py))
-    }
-
-    /// Whether a key lies in the viewport predicted for the next step (true when none is).
-    func isAhead(_ key: TileKey) -> Bool {
-        guard let ahead else { return true }
-        return key.bundle == bundle && key.tile.z == z && ahead.contains(key.tile.x, key.tile.y)
-    }
-
-    /// Notes the tiles of `box` (at zoom `z`) outside `kept` as left behind, for a session that
-    /// asks for its viewport again.
-    private mutating func release(_ box: TileBox?, notIn kept: TileBox?) {
-        guard repeats, let box else { return }
-        releasedBundle = bundle
-        for x in box.x0...box.x1 {
-            for y in box.y0...box.y1 where kept?.contains(x, y) != true {
-                if let id = TileID(z: z, x: x, y: y) { released.append(id) }
-            }
-        }
+        return next(v, v.shifted(px, py))
     }
 
     /// The tiles of the next viewport `n` not in the current one `v`, nearest its centre first;
-    /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
-    /// tiles of the viewport before the move, `old`, outside `n` are left behind).
-    private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> [TileID] {
+    /// for a session that asks for its whole viewport again, then the rest of `n` too.
+    private func next(_ v: TileBox, _ n: TileBox) -> [TileID] {
         let ring = n.tiles(notIn: v, z: z)
         guard repeats else { return ring }
-        release(old, notIn: n)
-        ahead = n
         return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
     }
 
@@ -365,8 +314,6 @@ struct Track {
         t.active = old.active
         t.repeated = old.repeated
         t.fresh = old.fresh
-        t.released = old.released
-        t.releasedBundle = old.releasedBundle
         return t
     }
 
@@ -397,8 +344,6 @@ struct Track {
                 let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
                 return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
             } ?? false
-        release(old, notIn: nil)
-        ahead = nil
         z = t.z
         hasMoved = !jumped
         if jumped { seeded = false }

@@ -123,13 +123,11 @@ public final class TileCache: Sendable {
 
     /// The keys not held, in order (those a prefetch may load), under one lock. With `expected`,
     /// the held ones are told to the policy as expected to be read soon (a session that asks for
-    /// its whole viewport again at each step); the held ones of `released` are told first as no
-    /// longer expected (that session's viewport moved away from them).
-    public func missing(_ keys: [TileKey], expected: Bool = false, released: [TileKey] = []) -> [TileKey] {
-        guard !keys.isEmpty || !released.isEmpty else { return [] }
+    /// its whole viewport again at each step).
+    public func missing(_ keys: [TileKey], expected: Bool = false) -> [TileKey] {
+        guard !keys.isEmpty else { return [] }
         return state.withLock { s in
-            for k in released where s.entries[k] != nil { s.policy.recordUnexpected(k) }
-            return keys.filter { k in
+            keys.filter { k in
                 guard s.entries[k] != nil else { return true }
                 if expected { s.policy.recordExpected(k) }
                 return false
