@@ -178,6 +178,42 @@ import Synchronization
         #expect(p.observe(client: "y", key: k(10, 6, 5)).isEmpty, "another client's history does not count")
     }
 
+    @Test func atTheLimitTheOldestEighthOfClientsIsForgotten() {
+        let p = PrefetchPredictor(maxClients: 1000)
+        // 1,000 clients asking in a scrambled order, then the first 100 of them asking again.
+        let order = (0..<1000).map { ($0 * 379) % 1000 }
+        for c in order { _ = p.observe(client: "c\(c)", key: k(10, 5, 5)) }
+        for c in order.prefix(100) { _ = p.observe(client: "c\(c)", key: k(10, 5, 5)) }
+        #expect(p.clientCount == 1000)
+        _ = p.observe(client: "new", key: k(10, 5, 5))
+        // Oldest now: order[100...]; the 1000/8 + 1 = 126 longest silent go, at once.
+        let gone = Set(order[100..<226])
+        #expect(p.clientCount == 1000 - 126 + 1)
+        for c in 0..<1000 {
+            #expect((p.usefulness(client: "c\(c)") == nil) == gone.contains(c), "client \(c)")
+        }
+        #expect(p.usefulness(client: "new") != nil)
+    }
+
+    @Test func manyClientsKeepTheMostRecentlyActiveOnes() {
+        // Against a model of the rule (at the limit, clients whose last request is not newer than
+        // the n/8-th oldest's are forgotten), over random arrivals and returns.
+        let p = PrefetchPredictor(maxClients: 64)
+        var last = [Int: Int]()
+        var g = SystemRandomNumberGenerator()
+        for tick in 0..<5000 {
+            let c = Bool.random(using: &g) && !last.isEmpty ? last.keys.randomElement(using: &g)! : Int.random(in: 0..<100_000, using: &g)
+            if last[c] == nil, last.count >= 64 {
+                let cut = last.values.sorted()[last.count / 8]
+                last = last.filter { $0.value > cut }
+            }
+            last[c] = tick
+            _ = p.observe(client: "c\(c)", key: k(10, 5, 5))
+        }
+        #expect(p.clientCount == last.count)
+        for c in last.keys { #expect(p.usefulness(client: "c\(c)") != nil) }
+    }
+
     @Test func prefetcherLoadsPredictionsInTheBackground() {
         let cache = TileCache(budget: 1 << 20)
         let prefetcher = Prefetcher(cache: cache)
