@@ -22,13 +22,7 @@ struct TerrainBuild {
 
     func run(progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let start = Date()
-        try layer.validate()
-        guard options.shard == nil, options.update == nil else { throw .terrain(.notShardedOrUpdated) }
-        guard options.layers.allSatisfy({ $0.sources.isEmpty }) else { throw .terrain(.mixedWithSources) }
-        guard [256, 512].contains(options.tileSize) else { throw .invalidOption(.tileSize(options.tileSize)) }
-        if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
-            throw .terrain(.lossyTerrainTiles)
-        }
+        try checkOptions()
         let sources = try TerrainSources.read(layer, logger: logger)
         var region = sources.bounds
         if let clip = options.clipBounds {
@@ -75,18 +69,9 @@ struct TerrainBuild {
                 let level = current
                 let feeds = top == range.z ? TerrainLevel(range: ranges[index - 1], size: n, border: border) : nil
                 let blocks = TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: threads))
-                var batchStart = 0
-                while batchStart < blocks.count {
-                    // Whole blocks, about `batchSize` tiles between two writes.
-                    var batchEnd = batchStart, tilesInBatch = 0
-                    while batchEnd < blocks.count
-                        && (batchEnd == batchStart || tilesInBatch + blocks[batchEnd].tiles.count <= Self.batchSize)
-                    {
-                        tilesInBatch += blocks[batchEnd].tiles.count
-                        batchEnd += 1
-                    }
-                    let batch = Array(blocks[batchStart..<batchEnd])
-                    batchStart = batchEnd
+                for span in Self.batches(of: blocks) {
+                    let batch = Array(blocks[span])
+                    let tilesInBatch = batch.reduce(0) { $0 + $1.tiles.count }
                     let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
                     let failure = Mutex<BuildError?>(nil)
                     let next = Atomic<Int>(0)
@@ -111,27 +96,9 @@ struct TerrainBuild {
                                     feeds?.fill(from: elevations)
                                     grid = elevations.grid
                                 }
-                                for t in block.tiles {
-                                    // A tile no DEM touches (its border included) is not made.
-                                    let padded = block.padded(t.mercatorBounds, size: n, border: border)
-                                    guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }) else { continue }
-                                    let withTrails = trails?.draws(t.z, build: buildZooms) ?? false
-                                    // A hillshade alone is grey: encoded as such, not as RGBA.
-                                    if drawing.isGray, layer.contours?.levels(zoom: t.z) == nil, !withTrails {
-                                        guard let image = drawing.grayImage(grid(t), tile: t) else { continue }
-                                        do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
-                                            throw .encode(tile: t, error)
-                                        }
-                                        continue
-                                    }
-                                    guard var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
-                                    if let trails, withTrails {
-                                        image = try trails.drawn(over: image, tile: t, tileSize: n)
-                                    }
-                                    do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
-                                        throw .encode(tile: t, error)
-                                    }
-                                }
+                                try tiles(
+                                    of: block, grid: grid, border: border, dems: dems, drawing: drawing,
+                                    trails: trails.map { ($0, buildZooms) }, encoding: encoding, into: &mine)
                             } catch {
                                 failure.withLock { if $0 == nil { $0 = error } }
                                 return
@@ -169,6 +136,58 @@ struct TerrainBuild {
         } catch {
             writer.abandon()
             throw error
+        }
+    }
+
+    /// The options a terrain build refuses: shards, updates, source layers beside it, a tile size
+    /// other than 256 or 512, lossy terrain tiles.
+    private func checkOptions() throws(BuildError) {
+        try layer.validate()
+        guard options.shard == nil, options.update == nil else { throw .terrain(.notShardedOrUpdated) }
+        guard options.layers.allSatisfy({ $0.sources.isEmpty }) else { throw .terrain(.mixedWithSources) }
+        guard [256, 512].contains(options.tileSize) else { throw .invalidOption(.tileSize(options.tileSize)) }
+        if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
+            throw .terrain(.lossyTerrainTiles)
+        }
+    }
+
+    /// Whole blocks, about `batchSize` tiles between two writes (a block larger than that alone).
+    static func batches(of blocks: [TerrainBlock]) -> [Range<Int>] {
+        var spans = [Range<Int>](), start = 0
+        while start < blocks.count {
+            var end = start, tiles = 0
+            while end < blocks.count && (end == start || tiles + blocks[end].tiles.count <= batchSize) {
+                tiles += blocks[end].tiles.count
+                end += 1
+            }
+            spans.append(start..<end)
+            start = end
+        }
+        return spans
+    }
+
+    /// Draws (or encodes as terrain tiles) a block's tiles from their elevations, with the trails
+    /// over them at the zooms they are drawn; a tile no DEM touches (its border included) or with
+    /// nothing to draw is left out.
+    private func tiles(
+        of block: TerrainBlock, grid: (TileID) -> ElevationGrid, border: Int, dems: [TerrainSources.DEM],
+        drawing: TerrainDrawing, trails: (PreparedTrails, ClosedRange<Int>)?, encoding: TileEncoding,
+        into made: inout [(tile: TileID, data: [UInt8])]
+    ) throws(BuildError) {
+        let n = options.tileSize
+        for t in block.tiles {
+            let padded = block.padded(t.mercatorBounds, size: n, border: border)
+            guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }) else { continue }
+            let withTrails = trails.map { $0.0.draws(t.z, build: $0.1) } ?? false
+            // A hillshade alone is grey: encoded as such, not as RGBA.
+            if drawing.isGray, layer.contours?.levels(zoom: t.z) == nil, !withTrails {
+                guard let image = drawing.grayImage(grid(t), tile: t) else { continue }
+                do throws(TileCodecError) { made.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                continue
+            }
+            guard var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
+            if let trails, withTrails { image = try trails.0.drawn(over: image, tile: t, tileSize: n) }
+            do throws(TileCodecError) { made.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
         }
     }
 

@@ -112,11 +112,13 @@ enum ViewerScript {
           }, Math.max(500, left - Math.min(60000, left / 4)));
         }
         // What a failed tile says: a missing tile (404 tile_not_found) is normal; a refused tile token is
-        // renewed (once for each token the page holds); anything else (the tileset removed, a new token
-        // refused too) ends in a message and the layer's removal. At most one check runs at a time, and
+        // renewed, and a renewed token gets one chance: refused before any tile loaded with it, it is not
+        // renewed again; anything else (the tileset removed, a new token refused too) ends in a message
+        // and the layer's removal. At most one check runs at a time, and
         // at most a few that find a fault per layer (missing tiles do not count).
         function watch(layer, id, productId) {
-          let checking = false, faults = 0, renewedFrom = null;
+          let checking = false, faults = 0, renewedFrom = null, worked = false;
+          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
           layer.on('tileerror', async e => {
             if (checking || faults >= 5 || !map.hasLayer(layer)) return;
             checking = true;
@@ -126,10 +128,10 @@ enum ViewerScript {
               const code = j.error ? j.error.code : '';
               if (r.ok || code === 'tile_not_found') return;
               const held = layer._url;
-              if (productId && r.status === 401 && renewedFrom !== held && session) {
+              if (productId && r.status === 401 && (renewedFrom !== held || worked) && session) {
                 try {
                   const grant = await call('POST', '/tile-tokens', { productId });
-                  renewedFrom = grant.tilesURL;
+                  renewedFrom = grant.tilesURL; worked = false;
                   layer.setUrl(grant.tilesURL); if (current === id) archiveLink(id, grant.token); return;
                 }
                 catch (err) {
