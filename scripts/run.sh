@@ -13,7 +13,7 @@ build() { # OUT NAME MINZOOM MAXZOOM SOURCES...
   local out=$1 name=$2 lo=$3 hi=$4; shift 4
   [ -f "$out" ] && return 0
   local args=(); for s in "$@"; do args+=(--source "$s"); done
-  # WebP q90: a quarter to a tenth of the PNG bytes on these samples at > 43 dB (README: Tile formats).
+  # WebP q90 (README: Tile formats).
   $bin build "${args[@]}" --name "$name" --minzoom "$lo" --maxzoom "$hi" --out "$out" --format webp --quality 90 \
     --attribution "$( [[ $name == World* ]] && echo 'Natural Earth (public domain)' || echo 'NASA Blue Marble (public domain)')"
 }
