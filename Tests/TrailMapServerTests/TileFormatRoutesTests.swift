@@ -37,19 +37,16 @@ import TrailMapTestSupport
         return tiles
     }
 
-    /// The server of the fixture's folder on a real port, `path` owning it.
-    func live(_ path: ServingPath) -> LiveApp {
+    func app() -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
-        config.tileLoops = path.tileLoops
-        let made = config
-        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
+        return TileServer.makeApplication(config: config)
     }
 
-    @Test(arguments: ServingPath.allCases) func webpTilesAtTheirExtensionWithTheirType(path: ServingPath) async throws {
+    @Test func webpTilesAtTheirExtensionWithTheirType() async throws {
         let tiles = try bundle("w", format: .webp)
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
-        try await live(path).test { client in
+        try await app().test(.live) { client in
             let uri = "/tiles/w/\(t.z)/\(t.x)/\(t.y).webp"
             let r = try await client.execute(uri: uri, method: .get)
             #expect(r.status == .ok && r.headers[.contentType] == "image/webp")
@@ -68,11 +65,11 @@ import TrailMapTestSupport
         }
     }
 
-    @Test(arguments: ServingPath.allCases) func jpegBundlesAnswerEachTilesOwnType(path: ServingPath) async throws {
+    @Test func jpegBundlesAnswerEachTilesOwnType() async throws {
         let tiles = try bundle("j", format: .jpg)
         let opaque = WebMercator.tile(lon: -105, lat: 39, zoom: 4), edge = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
         #expect(TileFormat.sniff(tiles[opaque]!) == .jpg && TileFormat.sniff(tiles[edge]!) == .png)
-        try await live(path).test { client in
+        try await app().test(.live) { client in
             let a = try await client.execute(uri: "/tiles/j/\(opaque.z)/\(opaque.x)/\(opaque.y).jpg", method: .get)
             #expect(a.status == .ok && a.headers[.contentType] == "image/jpeg" && Array(buffer: a.body) == tiles[opaque])
             let b = try await client.execute(uri: "/tiles/j/\(edge.z)/\(edge.x)/\(edge.y).jpg", method: .get)
@@ -86,9 +83,9 @@ import TrailMapTestSupport
         }
     }
 
-    @Test(arguments: ServingPath.allCases) func tileJSONGives512PixelTiles(path: ServingPath) async throws {
+    @Test func tileJSONGives512PixelTiles() async throws {
         try bundle("big", format: .webp, size: 512)
-        try await live(path).test { client in
+        try await app().test(.live) { client in
             let tj = TileRoutesTests.json(try await client.execute(uri: "/tiles/big.json", method: .get).body)
             #expect(tj?["tileSize"] as? Int == 512)
             let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
