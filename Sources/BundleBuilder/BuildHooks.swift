@@ -5,18 +5,21 @@ package struct BuildHooks: Sendable {
     /// once every unit is, before the bundle is finished), for the resume tests. Nil: never.
     package var killAfterUnits: Int?
 
-    /// A build that resumes nothing holds still once, for `seconds`, after this many units are
-    /// recorded in its partial file: long enough for a test to see it mid-run and stop it there
-    /// (the Slurm cancel test). Nil: never.
+    /// A build that resumes nothing holds still once after this many units are recorded in its
+    /// partial file: it writes `marker` and waits until the file is gone or `seconds` pass, so a
+    /// test sees it mid-run and stops it there (the Slurm cancel test). Nil: never.
     package var pauseAfterUnits: Pause?
 
     /// Where and how long a build holds still (`pauseAfterUnits`).
     package struct Pause: Sendable {
         package var units: Int
         package var seconds: Double
-        package init(units: Int, seconds: Double) {
+        /// The file written while the build holds; removing it lets the build go on.
+        package var marker: String
+        package init(units: Int, seconds: Double, marker: String) {
             self.units = units
             self.seconds = seconds
+            self.marker = marker
         }
     }
 

@@ -129,7 +129,7 @@ struct TileRendering: Sendable {
 
     /// The tests' hooks, after `count` units were recorded: the process kills itself once
     /// `killAfterUnits` are, and a build that resumes nothing holds still once after
-    /// `pauseAfterUnits`.
+    /// `pauseAfterUnits` (the writer waits; the render threads stop when the queue is full).
     private func applyHooks(recordedUnits count: Int) {
         guard count > 0 else { return }
         if let limit = hooks.killAfterUnits, limit > 0,
@@ -141,8 +141,18 @@ struct TileRendering: Sendable {
             Self.pausedUnits.add(count, ordering: .relaxed).newValue >= pause.units,
             !Self.pausedOnce.exchange(true, ordering: .relaxed)
         {
-            Thread.sleep(forTimeInterval: pause.seconds)
+            Self.hold(pause)
         }
+    }
+
+    /// Writes the pause's marker and waits until it is removed or the pause's time is up.
+    private static func hold(_ pause: BuildHooks.Pause) {
+        guard FileManager.default.createFile(atPath: pause.marker, contents: Data()) else { return }
+        let end = Date().addingTimeInterval(pause.seconds)
+        while Date() < end && FileManager.default.fileExists(atPath: pause.marker) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try? FileManager.default.removeItem(atPath: pause.marker)
     }
 
     /// Groups of the upper levels whose children never all arrived (a tile of the range none of

@@ -123,7 +123,7 @@ extension BuildCommand {
         var builder = BundleBuilder(options: options, logger: logger)
         builder.noticeWording = BuildWording.notice
         builder.hooks.killAfterUnits = Self.testKillAfterUnits
-        builder.hooks.pauseAfterUnits = Self.testPauseAfterUnits
+        builder.hooks.pauseAfterUnits = Self.testPauseAfterUnits(marker: out + ".paused")
         let report = try builder.build { printer.report($0) }
         if json { return try JSONOutput.print(BuildSummaryOutput(report)) }
         if !global.quiet {
@@ -194,13 +194,14 @@ extension BuildCommand {
     }
 
     /// Debug builds only: `TRAILMAP_TEST_PAUSE_AFTER_UNITS=N:SECONDS` makes a build that resumes
-    /// nothing hold still once N units are recorded, for the Slurm cancel test.
-    static var testPauseAfterUnits: BuildHooks.Pause? {
+    /// nothing hold still once N units are recorded, for the Slurm cancel test: it writes
+    /// `marker` and waits until the file is removed or SECONDS pass.
+    static func testPauseAfterUnits(marker: String) -> BuildHooks.Pause? {
         #if DEBUG
         guard let value = ProcessInfo.processInfo.environment["TRAILMAP_TEST_PAUSE_AFTER_UNITS"] else { return nil }
         let parts = value.split(separator: ":")
         guard parts.count == 2, let units = Int(parts[0]), units > 0, let seconds = Double(parts[1]), seconds > 0 else { return nil }
-        return BuildHooks.Pause(units: units, seconds: seconds)
+        return BuildHooks.Pause(units: units, seconds: seconds, marker: marker)
         #else
         nil
         #endif

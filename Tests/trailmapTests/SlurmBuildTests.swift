@@ -46,10 +46,12 @@ import TrailMapTestSupport
         return p
     }
 
-    /// Waits for `p` at most `seconds`; false (and the process terminated) when it ran longer.
-    func wait(_ p: Process, seconds: Double) async throws -> Bool {
+    /// Waits for `p` at most `seconds`, removing the `releasing` files as they appear (a paused
+    /// build's markers); false (and the process terminated) when it ran longer.
+    func wait(_ p: Process, seconds: Double, releasing: [String] = []) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while p.isRunning {
+            for file in releasing { try? FileManager.default.removeItem(atPath: file) }
             if Date() > deadline { p.terminate(); return false }
             try await Task.sleep(for: .milliseconds(200))
         }
@@ -83,41 +85,35 @@ import TrailMapTestSupport
         _ = try sheets(src)
         let build = ["--source", src, "--name", "SlurmTest", "--minzoom", "5", "--maxzoom", "11"]
         let merged = dir.file("merged.mbtiles"), log = dir.file("driver.log")
-        // Each shard's first attempt holds still for a while once it has recorded a unit (the
-        // debug binary's test hook), so the poll below sees shard 2 mid-run however loaded the
-        // machine is (racing a running shard, it once finished between two looks); a resumed
-        // attempt does not pause.
+        // The reference, built on one machine before the shards start.
+        let single = try CLIRunner.run(["build"] + build + ["--out", dir.file("single.mbtiles"), "--quiet"])
+        #expect(single.status == 0, "\(single.stderr)")
+        // Each shard's first attempt holds still once it has recorded a unit (the debug binary's
+        // test hook): it writes `part-K.mbtiles.paused` and waits until the file is removed. The
+        // test cancels shard 2 while it holds (so it has a unit to resume) and lets the others go.
         let driver = try startDriver(
             ["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log,
-            environment: env.merging(["TRAILMAP_TEST_PAUSE_AFTER_UNITS": "1:20"]) { _, new in new })
-        // Shard 2 is cancelled once it has recorded a unit in its partial file (so it has one to resume).
-        let partial = dir.file(".merged.parts/.part-2.mbtiles.building")
+            environment: env.merging(["TRAILMAP_TEST_PAUSE_AFTER_UNITS": "1:240"]) { _, new in new })
+        let marker = { (k: Int) in self.dir.file(".merged.parts/part-\(k).mbtiles.paused") }
         var cancelled: String?
-        // Whether shard 2's build had already finished (its partial file renamed to the part) when
-        // the cancel came: on a loaded machine the shard can end between the look and the cancel.
-        var finishedFirst = false
-        let deadline = Date().addingTimeInterval(90)
+        let deadline = Date().addingTimeInterval(300)
         while cancelled == nil && driver.isRunning && Date() < deadline {
-            let units =
-                Int(
-                    output("sqlite3", ["-readonly", partial, "SELECT COUNT(*) FROM trailmap_units"])
-                        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            let running = output("squeue", ["-h", "-r", "-n", "trailmap-shards", "-t", "RUNNING", "-o", "%i"], environment: env)
-                .split(separator: "\n").first { $0.hasSuffix("_2") }
-            if units >= 1, let job = running {
-                #expect(!output("scancel", [String(job)], environment: env).contains("error"))
-                cancelled = String(job)
-                finishedFirst = !FileManager.default.fileExists(atPath: partial)
+            for k in [1, 3, 4] { try? FileManager.default.removeItem(atPath: marker(k)) }
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if FileManager.default.fileExists(atPath: marker(2)),
+                let array = said.firstMatch(of: #/as array job (\d+)/#)?.output.1
+            {
+                let job = "\(array)_2"
+                #expect(!output("scancel", [job], environment: env).contains("error"))
+                cancelled = job
             } else {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
         let soFar = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        try #require(cancelled != nil, "shard 2 was never seen running with a recorded unit: \(soFar)")
-        // The reference, built on one machine meanwhile.
-        let single = try CLIRunner.run(["build"] + build + ["--out", dir.file("single.mbtiles"), "--quiet"])
-        #expect(single.status == 0, "\(single.stderr)")
-        let finished = try await wait(driver, seconds: 120)
+        try #require(cancelled != nil, "shard 2 was never seen holding after a recorded unit: \(soFar)")
+        // A second attempt that starts over holds again: every marker is released from now on.
+        let finished = try await wait(driver, seconds: 180, releasing: (1...4).map(marker))
         let said = try String(contentsOfFile: log, encoding: .utf8)
         #expect(finished && driver.terminationStatus == 0, "\(said)")
         #expect(said.contains("shard 2 (job \(cancelled!)) CANCELLED"), "\(said)")
@@ -125,11 +121,7 @@ import TrailMapTestSupport
         // The second attempt picks up the partial file: it resumes it, or says why it started over.
         // Resuming itself is covered by BuildResumeTests; here the driver must carry on to an
         // identical merge.
-        if finishedFirst {
-            #expect(said.contains(#/shard 2 done \(job \d+_2 on \S+, attempt 2\)/#), "\(said)")
-        } else {
-            #expect(said.contains(#/shard 2 done \(job \d+_2 on \S+, attempt 2\): (resumed a partial build|started over: )/#), "\(said)")
-        }
+        #expect(said.contains(#/shard 2 done \(job \d+_2 on \S+, attempt 2\): (resumed a partial build|started over: )/#), "\(said)")
         #expect(said.contains("merged: \(merged): 4 parts merged"), "\(said)")
         let one = try TestBundle.tiles(dir.file("single.mbtiles")), four = try TestBundle.tiles(merged)
         #expect(one.count > 200 && four.count == one.count)
