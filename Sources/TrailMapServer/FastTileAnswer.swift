@@ -22,9 +22,23 @@ struct FastTileAnswer {
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
         client: String?, date: String, allocator: ByteBufferAllocator
     ) -> FastTileAnswer? {
+        var head = allocator.buffer(capacity: 320)
+        return make(
+            responder, isHead: isHead, uri: uri, ifNoneMatch: ifNoneMatch, connection: connection, client: client, date: date,
+            head: &head)
+    }
+
+    /// As `make(_:isHead:uri:ifNoneMatch:connection:client:date:allocator:)`, writing the head
+    /// into `head` after clearing it: a caller that keeps one buffer for its answers (a tile loop)
+    /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
+    /// is written again.
+    static func make(
+        _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
+        client: String?, date: String, head: inout ByteBuffer
+    ) -> FastTileAnswer? {
         guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
         let start = ContinuousClock.now
-        var head = allocator.buffer(capacity: 320)
+        head.clear()
         let status: HTTPResponse.Status
         var body: ByteBuffer?
         do {

@@ -22,8 +22,9 @@ final class RawTileConnection {
     var closeWhenSent = false
     /// A request for Hummingbird is in `input`: once `output` is sent, the connection is handed on.
     var handOffWhenSent = false
-    /// The loop watches for writability (not readability) while `output` waits.
-    var waitingToWrite = false
+    /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
+    /// read filled the loop's buffer.
+    var unread = false
 
     init(fd: Int32, address: sockaddr_storage, client: PrefetchClient, now: UInt64) {
         self.fd = fd

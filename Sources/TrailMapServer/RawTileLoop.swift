@@ -10,6 +10,10 @@ import TileCache
 /// connection is accepted by one loop only) and the connections this loop accepted. Requests are
 /// read with `RawTileRequest` and answered with `FastTileAnswer` (the bytes `TileWire` sends),
 /// written with one `sendmsg` per answer; requests that arrive together are answered in order.
+/// Each answer's head is written into one buffer the loop keeps. A connection is watched for
+/// both reading and writing, edge-triggered, from its accept to its end: no `epoll_ctl` per
+/// answer, however the socket takes it. It is read until a short read (another arrival is another
+/// edge), and not while an answer waits for the socket (the client's requests wait in the kernel).
 /// A connection whose next request is not one of those is handed to Hummingbird once the answers
 /// before it have gone out. Request and idle deadlines are checked by a sweep every quarter of
 /// the shorter one, as `ConnectionDeadlines` does.
@@ -27,10 +31,11 @@ final class RawTileLoop: @unchecked Sendable {
     private var connections: [RawTileConnection?] = []
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     private var date = HTTPDateCache()
-    private let allocator = ByteBufferAllocator()
+    /// The head of the answer being made (its storage reused answer after answer).
+    private var head = ByteBufferAllocator().buffer(capacity: 512)
 
-    private static let (readable, writable, error, hangUp, exclusive): (UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (0x001, 0x004, 0x008, 0x010, 1 << 28)
+    private static let (readable, writable, error, hangUp, exclusive, edge): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x001, 0x004, 0x008, 0x010, 1 << 28, 1 << 31)
     private static let acceptTag = UInt64.max
     private static let stopTag = UInt64.max - 1
 
@@ -125,35 +130,48 @@ final class RawTileLoop: @unchecked Sendable {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
             connections[Int(fd)] = connection
-            do { try watch(fd, events: Self.readable, tag: UInt64(fd), op: EPOLL_CTL_ADD) } catch { close(connection) }
+            do {
+                try watch(fd, events: Self.readable | Self.writable | Self.edge, tag: UInt64(fd), op: EPOLL_CTL_ADD)
+            } catch { close(connection) }
         }
     }
 
     private func handle(_ connection: RawTileConnection, _ flags: UInt32) {
-        if connection.waitingToWrite {
+        if flags & (Self.readable | Self.error | Self.hangUp) != 0 { connection.unread = true }
+        if !connection.output.isEmpty {
             guard flags & (Self.writable | Self.error | Self.hangUp) != 0 else { return }
             writable(connection)
-        } else if flags & (Self.readable | Self.error | Self.hangUp) != 0 {
+        } else if connection.unread {
             readable(connection)
         }
     }
 
+    /// Reads and answers until a short read (the socket had no more), an answer the socket does
+    /// not take at once, or the end of what this loop answers on the connection.
     private func readable(_ connection: RawTileConnection) {
-        let n = read(connection.fd, scratch.baseAddress, scratch.count)
-        if n <= 0 {
-            if n < 0, errno == EAGAIN || errno == EINTR { return }
-            return close(connection)
-        }
-        let now = Self.clock()
-        connection.lastActivity = now
-        if connection.requestStarted == nil { connection.requestStarted = now }
-        if connection.input.isEmpty {
-            let used = answer(connection, UnsafeRawBufferPointer(start: scratch.baseAddress, count: n), now: now)
-            guard used >= 0 else { return }
-            if used < n { connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[used..<n])) }
-        } else {
-            connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
-            guard answerInput(connection, now: now) else { return }
+        while true {
+            let n = read(connection.fd, scratch.baseAddress, scratch.count)
+            if n <= 0 {
+                if n < 0, errno == EINTR { continue }
+                if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    connection.unread = false
+                    break
+                }
+                return close(connection)
+            }
+            connection.unread = n == scratch.count
+            let now = Self.clock()
+            connection.lastActivity = now
+            if connection.requestStarted == nil { connection.requestStarted = now }
+            if connection.input.isEmpty {
+                let used = answer(connection, UnsafeRawBufferPointer(start: scratch.baseAddress, count: n), now: now)
+                guard used >= 0 else { return }
+                if used < n { connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[used..<n])) }
+            } else {
+                connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
+                guard answerInput(connection, now: now) else { return }
+            }
+            guard connection.unread, connection.output.isEmpty, !connection.closeWhenSent, !connection.handOffWhenSent else { break }
         }
         settle(connection)
     }
@@ -164,8 +182,13 @@ final class RawTileLoop: @unchecked Sendable {
         let now = Self.clock()
         if written > 0 { connection.lastActivity = now }
         guard connection.output.isEmpty else { return }
-        if !connection.closeWhenSent, !connection.handOffWhenSent, !connection.input.isEmpty {
-            guard answerInput(connection, now: now) else { return }
+        if !connection.closeWhenSent, !connection.handOffWhenSent {
+            if !connection.input.isEmpty {
+                guard answerInput(connection, now: now) else { return }
+            }
+            if connection.output.isEmpty, !connection.handOffWhenSent, !connection.closeWhenSent, connection.unread {
+                return readable(connection)
+            }
         }
         settle(connection)
     }
@@ -198,7 +221,7 @@ final class RawTileLoop: @unchecked Sendable {
                     let answer = FastTileAnswer.make(
                         responder, isHead: request.head, uri: request.target,
                         ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
-                        date: date.now(), allocator: allocator)
+                        date: date.now(), head: &head)
                 else {
                     connection.handOffWhenSent = true
                     return offset
@@ -262,25 +285,12 @@ final class RawTileLoop: @unchecked Sendable {
         return true
     }
 
-    /// After reading or writing: wait for the socket to take the output, or close, or hand on,
-    /// or read again.
+    /// Once the output is sent: close, or hand on, as asked (until then the socket's next
+    /// writable edge sends more).
     private func settle(_ connection: RawTileConnection) {
-        if !connection.output.isEmpty {
-            guard !connection.waitingToWrite else { return }
-            connection.waitingToWrite = true
-            do { try watch(connection.fd, events: Self.writable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch {
-                close(connection)
-            }
-            return
-        }
+        guard connection.output.isEmpty else { return }
         if connection.closeWhenSent { return close(connection) }
         if connection.handOffWhenSent { return handOff(connection) }
-        if connection.waitingToWrite {
-            connection.waitingToWrite = false
-            do { try watch(connection.fd, events: Self.readable, tag: UInt64(connection.fd), op: EPOLL_CTL_MOD) } catch {
-                close(connection)
-            }
-        }
     }
 
     private func handOff(_ connection: RawTileConnection) {

@@ -11,12 +11,15 @@ import TrailMapTestSupport
 @Suite struct ConnectionDeadlineTests {
     let fixture = ServerFixture()
 
-    func app(request: Duration, idle: Duration) -> Application<TileResponder> {
+    /// The server with these deadlines, `path` owning its port.
+    func app(_ path: ServingPath, request: Duration, idle: Duration) -> LiveApp {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
+        config.tileLoops = path.tileLoops
         config.requestTimeout = request
         config.idleTimeout = idle
-        return TileServer.makeApplication(config: config)
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
     }
 
     /// A blocking client socket on 127.0.0.1 that reads with a 20 s timeout, on a thread of its
@@ -75,9 +78,9 @@ import TrailMapTestSupport
     }
 
     // Hardening finding 7 (docs/notes/hardening.md).
-    @Test func aHalfSentRequestIsClosedAfterTheRequestTimeout() async throws {
+    @Test(arguments: ServingPath.allCases) func aHalfSentRequestIsClosedAfterTheRequestTimeout(path: ServingPath) async throws {
         try fixture.bundle("co")
-        try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
+        try await app(path, request: .seconds(1), idle: .seconds(30)).test { client in
             let c = try Client(port: try #require(client.port))
             let waited = try await c.secondsUntilClose(sending: "GET /tiles/co/4/3/6.png HTTP/1.1\r\nHo").seconds
             #expect(waited >= 0.8 && waited < 10, "closed after \(waited) s")
@@ -85,9 +88,9 @@ import TrailMapTestSupport
     }
 
     // Hardening finding 7 (docs/notes/hardening.md).
-    @Test func aTrickledRequestIsClosedEvenWhileBytesKeepComing() async throws {
+    @Test(arguments: ServingPath.allCases) func aTrickledRequestIsClosedEvenWhileBytesKeepComing(path: ServingPath) async throws {
         try fixture.bundle("co")
-        try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
+        try await app(path, request: .seconds(1), idle: .seconds(30)).test { client in
             let c = try Client(port: try #require(client.port))
             let request = Array("GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 150))
             var sent = 0
@@ -107,9 +110,9 @@ import TrailMapTestSupport
     /// A connection that sits idle first and then trickles: the request deadline starts with the
     /// first byte, not when the idle clock would next be looked at.
     // Hardening finding 7 (docs/notes/hardening.md).
-    @Test func aTrickleAfterAQuietStartIsClosedOnTime() async throws {
+    @Test(arguments: ServingPath.allCases) func aTrickleAfterAQuietStartIsClosedOnTime(path: ServingPath) async throws {
         try fixture.bundle("co")
-        try await app(request: .seconds(1), idle: .seconds(30)).test(.live) { client in
+        try await app(path, request: .seconds(1), idle: .seconds(30)).test { client in
             let c = try Client(port: try #require(client.port))
             try await Task.sleep(for: .milliseconds(1500))
             let request = Array("GET /tiles/co/4/3/6.png HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: 150))
@@ -125,10 +128,10 @@ import TrailMapTestSupport
     }
 
     // Hardening finding 7 (docs/notes/hardening.md).
-    @Test func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+    @Test(arguments: ServingPath.allCases) func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout(path: ServingPath) async throws {
         try fixture.bundle("co")
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
-        try await app(request: .seconds(30), idle: .seconds(1)).test(.live) { client in
+        try await app(path, request: .seconds(30), idle: .seconds(1)).test { client in
             let c = try Client(port: try #require(client.port))
             // From the response's head to the close, on the reading thread.
             let (head, waited) = try await c.secondsUntilClose(
@@ -140,10 +143,10 @@ import TrailMapTestSupport
     }
 
     // Hardening finding 7 (docs/notes/hardening.md).
-    @Test func aSlowButTimelyRequestIsAnswered() async throws {
+    @Test(arguments: ServingPath.allCases) func aSlowButTimelyRequestIsAnswered(path: ServingPath) async throws {
         try fixture.bundle("co")
         // Deadlines far beyond the pauses: on a loaded machine a 700 ms sleep of the test can take seconds.
-        try await app(request: .seconds(30), idle: .seconds(30)).test(.live) { client in
+        try await app(path, request: .seconds(30), idle: .seconds(30)).test { client in
             let c = try Client(port: try #require(client.port))
             // Three requests on one connection, each sent in two parts 500 ms apart (an API route too).
             for path in ["/healthz", "/tiles/co.json", "/api/v1/openapi.json"] {

@@ -48,13 +48,16 @@ import TrailMapTestSupport
         return String(decoding: buffer[..<n], as: UTF8.self).split(separator: "\r\n").first.map(String.init)
     }
 
-    @Test func thousandsOfIdleConnectionsAreCappedAndTheServerKeepsAnswering() async throws {
+    @Test(arguments: ServingPath.allCases)
+    func thousandsOfIdleConnectionsAreCappedAndTheServerKeepsAnswering(path: ServingPath) async throws {
         try fixture.bundle("co")
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
         config.maxConnections = 2000
+        config.tileLoops = path.tileLoops
         let metrics = ServerMetrics()
-        try await TileServer.makeApplication(config: config, metrics: metrics).test(.live) { client in
+        let made = config
+        try await LiveApp { TileServer.makeApplication(config: made, metrics: metrics, onRunning: $0) }.test { client in
             let port = try #require(client.port)
             // The test client's own connection may hold one place.
             _ = try await client.execute(uri: "/healthz", method: .get)

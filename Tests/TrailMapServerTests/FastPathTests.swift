@@ -9,27 +9,30 @@ import TileStore
 @testable import TrailMapServer
 import TrailMapTestSupport
 
-/// The event-loop tile path (`TileFastPath`) over a raw socket: byte-exact responses, pipelined
-/// requests mixed with Hummingbird's, HTTP/1.0 and `Connection: close`.
+/// The tile paths over a raw socket, with the tile loops owning the port and with Hummingbird's
+/// pipeline (`TileWire`, `TileFastPath`) owning it: byte-exact responses, pipelined requests
+/// mixed with Hummingbird's, HTTP/1.0 and `Connection: close`.
 @Suite struct FastPathTests {
     let fixture = ServerFixture()
 
-    func app() -> Application<TileResponder> {
+    func app(_ path: ServingPath) -> LiveApp {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
-        return TileServer.makeApplication(config: config)
+        config.tileLoops = path.tileLoops
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
     }
 
     func uri(_ t: TileID) -> String { "/tiles/co/\(t.z)/\(t.x)/\(t.y).png" }
 
-    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+    @Test(arguments: ServingPath.allCases) func pipelinedRequestsAreAnsweredInOrder(path: ServingPath) async throws {
         let a = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         let b = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
         let missing = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
         try fixture.bundle("co", missing: missing)
         let (pngA, pngB) = (try ServerFixture.png(a), try ServerFixture.png(b))
         let etagA = "\"\(TileHash.id(pngA))\""
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             let port = try #require(client.port)
             let requests = [
                 "GET \(uri(a)) HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -61,11 +64,13 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func http10AndConnectionCloseGetTheirAnswerThenTheConnectionCloses() async throws {
+    @Test(arguments: ServingPath.allCases) func http10AndConnectionCloseGetTheirAnswerThenTheConnectionCloses(
+        path: ServingPath
+    ) async throws {
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         try fixture.bundle("co")
         let png = try ServerFixture.png(t)
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             let port = try #require(client.port)
             for request in ["GET \(uri(t)) HTTP/1.0\r\n\r\n", "GET \(uri(t)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"] {
                 // A second request after the close is never answered.
@@ -97,11 +102,11 @@ import TrailMapTestSupport
     /// encoder, so their methods stayed queued: every tile request grew a per-connection queue,
     /// and after a tile HEAD the next Hummingbird response lost its body. Hummingbird's own HEAD
     /// answers (routed and errors) still carry no body.
-    @Test func fastPathAnswersLeaveNothingQueuedInTheEncoder() async throws {
+    @Test(arguments: ServingPath.allCases) func fastPathAnswersLeaveNothingQueuedInTheEncoder(path: ServingPath) async throws {
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         try fixture.bundle("co")
         let png = try ServerFixture.png(t)
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             let port = try #require(client.port)
             let requests = [
                 "HEAD \(uri(t)) HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -206,18 +211,7 @@ enum RawHTTP {
                 try fill()
             }
             guard let end else { throw Failure(description: "connection closed after \(responses.count) responses") }
-            let lines = String(decoding: input[..<(end - 4)], as: UTF8.self).components(separatedBy: "\r\n")
-            let statusWords = lines[0].split(separator: " ")
-            guard statusWords.count >= 2, statusWords[0] == "HTTP/1.1", let status = Int(statusWords[1]) else {
-                throw Failure(description: "bad status line: \(lines[0])")
-            }
-            var headers: [String: String] = [:]
-            for line in lines.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header: \(line)") }
-                let name = line[..<colon].lowercased()
-                guard headers[name] == nil else { throw Failure(description: "duplicate header \(name)") }
-                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
+            let (status, headers) = try parseHead(input[..<(end - 4)])
             let length = head || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
             while input.count < end + length, !closed { try fill() }
             guard input.count >= end + length else { throw Failure(description: "body cut short") }
@@ -229,5 +223,41 @@ enum RawHTTP {
             guard input.isEmpty else { throw Failure(description: "\(input.count) unexpected bytes before close") }
         }
         return responses
+    }
+
+    /// The responses in `input` (everything a connection sent), one per entry of `heads` (true:
+    /// the request was HEAD, so no body), with nothing after them.
+    static func parse(_ input: [UInt8], heads: [Bool]) throws -> [Response] {
+        var at = 0
+        var responses: [Response] = []
+        for head in heads {
+            guard let end = input[at...].firstRange(of: Array("\r\n\r\n".utf8))?.upperBound else {
+                throw Failure(description: "input ends after \(responses.map(\.status))")
+            }
+            let (status, headers) = try parseHead(input[at..<(end - 4)])
+            let length = head || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+            guard input.count >= end + length else { throw Failure(description: "body cut short") }
+            responses.append(Response(status: status, headers: headers, body: Array(input[end..<(end + length)])))
+            at = end + length
+        }
+        guard at == input.count else { throw Failure(description: "\(input.count - at) unexpected bytes after the responses") }
+        return responses
+    }
+
+    /// A response head (status line and header lines, without the blank line).
+    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws -> (status: Int, headers: [String: String]) {
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        let statusWords = lines[0].split(separator: " ")
+        guard statusWords.count >= 2, statusWords[0] == "HTTP/1.1", let status = Int(statusWords[1]) else {
+            throw Failure(description: "bad status line: \(lines[0])")
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header: \(line)") }
+            let name = line[..<colon].lowercased()
+            guard headers[name] == nil else { throw Failure(description: "duplicate header \(name)") }
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, headers)
     }
 }

@@ -24,13 +24,21 @@ import TrailMapTestSupport
         return TileServer.makeApplication(config: config)
     }
 
+    func live(_ path: ServingPath) -> LiveApp {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.tileLoops = path.tileLoops
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
+    }
+
     /// Finding 4: a bundle's stored tile_id with CR/LF never reaches the response head.
     // Hardening finding 4 (docs/notes/hardening.md).
-    @Test func aCraftedTileIDIsNotWrittenAsTheETag() async throws {
-        let path = try fixture.bundle("evil")
+    @Test(arguments: ServingPath.allCases) func aCraftedTileIDIsNotWrittenAsTheETag(path: ServingPath) async throws {
+        let file = try fixture.bundle("evil")
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         let expected = try ServerFixture.png(tile)
-        let db = try DatabaseQueue(path: path)
+        let db = try DatabaseQueue(path: file)
         try await db.write { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             let id = "abc\r\nX-Injected: yes"
@@ -40,7 +48,7 @@ import TrailMapTestSupport
             try db.execute(sql: "UPDATE images SET tile_id = ? WHERE tile_id = ?", arguments: [id, old])
             try db.execute(sql: "UPDATE map SET tile_id = ? WHERE tile_id = ?", arguments: [id, old])
         }
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let r = try await client.execute(uri: "/tiles/evil/\(tile.z)/\(tile.x)/\(tile.y).png", method: .get)
             #expect(r.status == .ok && Array(buffer: r.body) == expected)
             #expect(r.headers[.eTag] == "\"\(TileValidator.etag(expected))\"", "the ETag is computed from the content")
@@ -69,13 +77,13 @@ import TrailMapTestSupport
     /// Finding 2: while the catalog cannot be read, a paid region's tiles are not served as
     /// public (503 + Retry-After, never `public` caching); once it can, they need credentials.
     // Hardening finding 2 (docs/notes/hardening.md).
-    @Test func paidTilesFailClosedWhileTheCatalogCannotBeRead() async throws {
+    @Test(arguments: ServingPath.allCases) func paidTilesFailClosedWhileTheCatalogCannotBeRead(path: ServingPath) async throws {
         let store = try StoreFixture()
         let db = try DatabaseQueue(path: store.catalog.path)
         try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         let uri = "/tiles/co/\(tile.z)/\(tile.x)/\(tile.y).png"
-        try await store.app().test(.live) { client in
+        try await store.live(path).test { client in
             let r = try await client.execute(uri: uri, method: .get)
             #expect(r.status == .serviceUnavailable, "a paid tile while the catalog is unreadable: \(r.status)")
             #expect(r.headers[.retryAfter] == "1")
@@ -144,12 +152,12 @@ import TrailMapTestSupport
 /// synchronous SQLite read with a 10 s busy timeout would stall every connection of its loop):
 /// when the paid map is stale, the request goes to the Hummingbird path, which reads it.
 @Suite struct EventLoopCatalogReadTests {
-    @Test func theFastPathNeverReadsTheCatalog() async throws {
+    @Test(arguments: ServingPath.allCases) func theFastPathNeverReadsTheCatalog(path: ServingPath) async throws {
         let f = try StoreFixture()
-        let app = try f.app()
-        let access = try #require(app.responder.access)
+        let live = try f.live(path)
+        let access = try #require(live.app.responder.access)
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
-        try await app.test(.live) { client in
+        try await live.test { client in
             for _ in 0..<3 {
                 // Let the paid map go stale, then ask for free and paid tiles.
                 try await Task.sleep(for: .milliseconds(1100))
@@ -167,11 +175,11 @@ import TrailMapTestSupport
 /// Finding 11 (lows): a tile token ends with the login session that asked for it.
 @Suite struct TileTokenSessionTests {
     // Hardening finding 11 (docs/notes/hardening.md).
-    @Test func tileTokensStopWorkingAtLogout() async throws {
+    @Test(arguments: ServingPath.allCases) func tileTokensStopWorkingAtLogout(path: ServingPath) async throws {
         let f = try StoreFixture()
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
-        try await f.app().test(.live) { client in
-            let ann = try await APIUser.register(client, email: "ann@example.com")
+        try await f.live(path).test { client in
+            let ann = try await StoreUser.register(client, email: "ann@example.com")
             _ = try await ann.buy("colorado")
             let uri = "/tiles/co/\(t.z)/\(t.x)/\(t.y).png"
             let token = try #require(

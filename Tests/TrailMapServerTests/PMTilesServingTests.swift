@@ -18,11 +18,14 @@ import TrailMapTestSupport
     /// A tile of the box the bundle lacks.
     static let missing = Array(TileRange(bounds: ServerFixture.box, zoom: 3))[1]
 
-    func app() -> Application<TileResponder> {
+    /// The server of the fixture's folder on a real port, `path` owning it.
+    func live(_ path: ServingPath) -> LiveApp {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
+        config.tileLoops = path.tileLoops
         config.reloadInterval = .milliseconds(100)
-        return TileServer.makeApplication(config: config)
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
     }
 
     /// Exports `bundle` to `NAME.pmtiles` in the tiles folder (written aside, renamed into place).
@@ -44,10 +47,10 @@ import TrailMapTestSupport
         return false
     }
 
-    @Test func servesEveryTileAsTheBundleDoes() async throws {
+    @Test(arguments: ServingPath.allCases) func servesEveryTileAsTheBundleDoes(path: ServingPath) async throws {
         let bundle = try fixture.bundle("m", missing: Self.missing)
         try archive("p", from: bundle)
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             var compared = 0, expected = 0
             for z in 2...4 {
                 expected += Array(TileRange(bounds: ServerFixture.box, zoom: z)).count
@@ -116,7 +119,7 @@ import TrailMapTestSupport
 
     /// Truncated, bad magic, version 2, a root entry past the end of the tile data, a damaged leaf:
     /// 503 with a JSON error for that tileset (or the tiles under the leaf), 200 for the rest.
-    @Test func damagedArchivesAnswer503AndTheRestKeepServing() async throws {
+    @Test(arguments: ServingPath.allCases) func damagedArchivesAnswer503AndTheRestKeepServing(path: ServingPath) async throws {
         let bundle = try fixture.bundle("good")
         let truncated = try archive("truncated", from: bundle)
         try PMTilesSurgery.truncate(truncated, to: Int(try PMTilesReader(path: truncated).fileSize) - 10)
@@ -129,7 +132,7 @@ import TrailMapTestSupport
         try PMTilesSurgery.splitIntoLeaves(leaves, parts: 2)
         let secondLeaf = try PMTilesSurgery.rootEntries(leaves)[1]
         try PMTilesSurgery.editLeaf(leaves, rootIndex: 1) { $0[0].offset = dataLength + 10 }
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             for name in ["truncated", "magic", "v2", "past"] {
                 for uri in ["/tiles/\(name)/2/0/1.png", "/tiles/\(name).json"] {
                     let r = try await client.execute(uri: uri, method: .get)
@@ -164,11 +167,11 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func replacedRemovedAndClashingArchives() async throws {
+    @Test(arguments: ServingPath.allCases) func replacedRemovedAndClashingArchives(path: ServingPath) async throws {
         let first = try fixture.bundle("one", shade: 1)
         try archive("x", from: first)
         let uri = "/tiles/x/2/0/1.png"
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let before = try await client.execute(uri: uri, method: .get)
             #expect(before.status == .ok)
             // Replaced on disk: the new archive's tiles.

@@ -23,9 +23,9 @@ import TrailMapTestSupport
         #expect(PreviewZooms.maxZoom(minZoom: 2, maxZoom: 8, levels: 0) == nil)
     }
 
-    @Test func previewZoomsAreOpenAndTheRestIsPaidOnEveryPath() async throws {
+    @Test(arguments: ServingPath.allCases) func previewZoomsAreOpenAndTheRestIsPaidOnEveryPath(path: ServingPath) async throws {
         let f = try StoreFixture() // co: paid, zooms 2-4, so its preview is 2-3
-        try await f.app(previewZooms: 3).test(.live) { client in
+        try await f.live(path, previewZooms: 3).test { client in
             // Hummingbird's path (the first request reads the paid map).
             for z in [2, 3] {
                 let r = try await client.execute(uri: Self.uri(z), method: .get)
@@ -42,7 +42,7 @@ import TrailMapTestSupport
             #expect(try await client.execute(uri: Self.wmts(3), method: .get).status == .ok)
             #expect(try await client.execute(uri: Self.wmts(4), method: .get).status == .unauthorized)
             // The buyer reads every zoom.
-            let ann = try await APIUser.register(client, email: "ann@example.com")
+            let ann = try await StoreUser.register(client, email: "ann@example.com")
             #expect(try await ann.buy("colorado").status == .created)
             #expect(try await ann.call(.get, Self.uri(4)).status == .ok)
             // The list says where the preview ends and which tileset is the base map.
@@ -54,10 +54,10 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func withoutPreviewEveryPaidZoomNeedsAPurchase() async throws {
+    @Test(arguments: ServingPath.allCases) func withoutPreviewEveryPaidZoomNeedsAPurchase(path: ServingPath) async throws {
         let f = try StoreFixture()
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
-        try await f.app().test(.live) { client in
+        try await f.live(path).test { client in
             #expect(try await client.execute(uri: "/tiles/co/2/\(t.x)/\(t.y).png", method: .get).status == .unauthorized)
             let port = try #require(client.port)
             let raw = try await RawHTTP.exchange(

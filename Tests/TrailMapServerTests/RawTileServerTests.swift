@@ -21,15 +21,7 @@ import TrailMapTestSupport
         _ make: (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder>,
         _ body: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try make { continuation.yield($0) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var next = ports.makeAsyncIterator()
-            let port = try #require(await next.next())
-            try await body(port)
-            group.cancelAll()
-        }
+        try await LiveApp(make).test { try await body(try #require($0.port)) }
     }
 
     func app(
@@ -169,6 +161,61 @@ import TrailMapTestSupport
                 #expect(answers[0].body == bytesA && answers[1].body == bytesB && answers[3].body == bytesA, "round \(round)")
                 #expect(answers[2].headers["content-length"] == String(bytesB.count))
             }
+        }
+    }
+
+    /// A reader slower than the answers (a 4 KB receive buffer, read 8 KB at a time with pauses),
+    /// which sends more requests while an answer still waits for its socket: every byte of every
+    /// answer arrives, in request order, on both paths.
+    @Test(arguments: ServingPath.allCases) func aSlowReaderGetsEveryAnswerWholeAndInOrder(path: ServingPath) async throws {
+        var rng = SystemRandomNumberGenerator()
+        func big(_ count: Int) -> [UInt8] {
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (8..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        }
+        let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!, small = TileID(z: 3, x: 2, y: 3)!
+        let bytesA = big(3 << 20), bytesB = big(700_000), bytesSmall = big(300)
+        try TestBundle.write(
+            [(tile: a, data: bytesA), (tile: b, data: bytesB), (tile: small, data: bytesSmall)], to: fixture.dir.file("big.mbtiles"),
+            metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
+        let first = Self.get(Self.uri(a, "big")) + Self.get(Self.uri(small, "big"))
+        let second =
+            Self.get(Self.uri(b, "big")) + "HEAD \(Self.uri(a, "big")) HTTP/1.1\r\nHost: x\r\n\r\n"
+            + Self.get(Self.uri(small, "big"), "Connection: close\r\n")
+        try await Self.serving(app(loops: path.tileLoops)) { port in
+            let input = try await offThePool {
+                let fd = try LoopbackSocket.connect(port: port, readTimeout: 30, receiveBuffer: 4096)
+                defer { close(fd) }
+                func send(_ text: String) throws {
+                    let bytes = Array(text.utf8)
+                    guard bytes.withUnsafeBytes({ Foundation.send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+                        throw RawHTTP.Failure(description: "short send")
+                    }
+                }
+                try send(first)
+                var input: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 8192)
+                var sentSecond = false
+                while true {
+                    // The rest of the requests once the first answer has started to arrive.
+                    if !sentSecond, input.count >= 64 << 10 {
+                        try send(second)
+                        sentSecond = true
+                    }
+                    let n = recv(fd, &chunk, chunk.count, 0)
+                    guard n >= 0 else { throw RawHTTP.Failure(description: "recv: errno \(errno) after \(input.count) bytes") }
+                    if n == 0 { break }
+                    input += chunk[..<n]
+                    usleep(1000)
+                }
+                return input
+            }
+            let answers = try RawHTTP.parse(input, heads: [false, false, false, true, false])
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
+            #expect(answers[0].body == bytesA, "\(answers[0].body.count) of \(bytesA.count) bytes")
+            #expect(answers[1].body == bytesSmall && answers[4].body == bytesSmall)
+            #expect(answers[2].body == bytesB, "\(answers[2].body.count) of \(bytesB.count) bytes")
+            #expect(answers[3].body.isEmpty && answers[3].headers["content-length"] == String(bytesA.count))
+            #expect(answers[4].headers["connection"] == "close")
         }
     }
 

@@ -64,44 +64,68 @@ struct StoreFixture {
         return TileServer.makeApplication(config: config, store: settings, onRunning: onRunning)
     }
 
+    /// `app(...)` on a real port with `path` owning it.
+    func live(
+        _ path: ServingPath, available: Set<String>? = nil, publicTilesets: Set<String> = [], previewZooms: Int = 0
+    ) throws -> LiveApp {
+        try LiveApp {
+            try app(
+                available: available, publicTilesets: publicTilesets, previewZooms: previewZooms, tileLoops: path.tileLoops, onRunning: $0)
+        }
+    }
+
     static func body(_ object: Any) -> ByteBuffer {
         ByteBuffer(bytes: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
     }
 
-    static func json(_ r: TestResponse) -> [String: Any] {
+    static func json(_ r: some HTTPAnswer) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(Array(buffer: r.body))) as? [String: Any]) ?? [:]
     }
 
-    static func errorCode(_ r: TestResponse) -> String? {
+    static func errorCode(_ r: some HTTPAnswer) -> String? {
         (json(r)["error"] as? [String: Any])?["code"] as? String
     }
 }
 
-/// A logged-in account seen through the API.
-struct APIUser {
-    let client: any TestClientProtocol
+/// A logged-in account seen through the API, with HummingbirdTesting's client (`app.test`).
+typealias APIUser = StoreUser<HummingbirdTestClient>
+
+extension StoreUser where Client == HummingbirdTestClient {
+    static func register(_ client: any TestClientProtocol, email: String) async throws -> APIUser {
+        try await register(HummingbirdTestClient(base: client), email: email)
+    }
+
+    init(client: any TestClientProtocol, token: String, appAccountToken: String) {
+        self.init(client: HummingbirdTestClient(base: client), token: token, appAccountToken: appAccountToken)
+    }
+}
+
+/// A logged-in account seen through the API of a server `Client` speaks to.
+struct StoreUser<Client: HTTPTestClient> {
+    let client: Client
     let token: String
     let appAccountToken: String
 
-    static func register(_ client: any TestClientProtocol, email: String) async throws -> APIUser {
+    static func register(_ client: Client, email: String) async throws -> StoreUser {
         let creds = StoreFixture.body(["email": email, "password": "correct horse battery"])
-        let r = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: [.contentType: "application/json"], body: creds)
+        let json: HTTPFields = [.contentType: "application/json"]
+        let r = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: json, body: creds)
         guard r.status == .created else { throw CocoaError(.fileReadUnknown) }
-        let s = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"], body: creds)
+        let s = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: json, body: creds)
         let j = StoreFixture.json(s)
-        return APIUser(client: client, token: j["token"] as? String ?? "", appAccountToken: j["appAccountToken"] as? String ?? "")
+        return StoreUser(client: client, token: j["token"] as? String ?? "", appAccountToken: j["appAccountToken"] as? String ?? "")
     }
 
     func call(
         _ method: HTTPRequest.Method, _ path: String, _ body: Any? = nil, headers extra: HTTPFields = [:]
-    ) async throws -> TestResponse {
+    ) async throws -> Client.Answer {
         var h: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
         h.append(contentsOf: extra)
         return try await client.execute(uri: path, method: method, headers: h, body: body.map(StoreFixture.body))
     }
 
     /// Buys through the sandbox store; returns the purchase answer.
-    func buy(_ product: String) async throws -> TestResponse {
+    func buy(_ product: String) async throws -> Client.Answer {
         let t = try await call(.post, "/api/v1/sandbox/transactions", ["productId": product])
         let jws = StoreFixture.json(t)["signedTransaction"] as? String ?? ""
         return try await call(.post, "/api/v1/purchases", ["signedTransaction": jws])

@@ -13,17 +13,17 @@ import TrailMapTestSupport
 
 /// The whole purchase life cycle through the real server and real signatures.
 @Suite struct StoreLifecycleTests {
-    func products(_ r: TestResponse) -> [String: [String: Any]] {
+    func products(_ r: some HTTPAnswer) -> [String: [String: Any]] {
         let list = StoreFixture.json(r)["products"] as? [[String: Any]] ?? []
         return Dictionary(list.map { ($0["productId"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    @Test func buyInstallUninstallRestoreRefund() async throws {
+    @Test(arguments: ServingPath.allCases) func buyInstallUninstallRestoreRefund(path: ServingPath) async throws {
         let f = try StoreFixture()
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
         let tileURI = "/tiles/co/3/\(tile.x)/\(tile.y).png"
-        try await f.app().test(.live) { client in
-            let ann = try await APIUser.register(client, email: "ann@example.com")
+        try await f.live(path).test { client in
+            let ann = try await StoreUser.register(client, email: "ann@example.com")
             let device = StoreFixture.json(try await ann.call(.post, "/api/v1/devices", ["name": "phone"]))["deviceId"] as? String ?? ""
             var listing = products(try await ann.call(.get, "/api/v1/catalog?device=\(device)"))
             #expect(listing["colorado"]?["status"] as? String == "for_sale")

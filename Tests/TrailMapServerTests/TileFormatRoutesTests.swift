@@ -37,16 +37,19 @@ import TrailMapTestSupport
         return tiles
     }
 
-    func app() -> Application<TileResponder> {
+    /// The server of the fixture's folder on a real port, `path` owning it.
+    func live(_ path: ServingPath) -> LiveApp {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
-        return TileServer.makeApplication(config: config)
+        config.tileLoops = path.tileLoops
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
     }
 
-    @Test func webpTilesAtTheirExtensionWithTheirType() async throws {
+    @Test(arguments: ServingPath.allCases) func webpTilesAtTheirExtensionWithTheirType(path: ServingPath) async throws {
         let tiles = try bundle("w", format: .webp)
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let uri = "/tiles/w/\(t.z)/\(t.x)/\(t.y).webp"
             let r = try await client.execute(uri: uri, method: .get)
             #expect(r.status == .ok && r.headers[.contentType] == "image/webp")
@@ -65,11 +68,11 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func jpegBundlesAnswerEachTilesOwnType() async throws {
+    @Test(arguments: ServingPath.allCases) func jpegBundlesAnswerEachTilesOwnType(path: ServingPath) async throws {
         let tiles = try bundle("j", format: .jpg)
         let opaque = WebMercator.tile(lon: -105, lat: 39, zoom: 4), edge = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
         #expect(TileFormat.sniff(tiles[opaque]!) == .jpg && TileFormat.sniff(tiles[edge]!) == .png)
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let a = try await client.execute(uri: "/tiles/j/\(opaque.z)/\(opaque.x)/\(opaque.y).jpg", method: .get)
             #expect(a.status == .ok && a.headers[.contentType] == "image/jpeg" && Array(buffer: a.body) == tiles[opaque])
             let b = try await client.execute(uri: "/tiles/j/\(edge.z)/\(edge.x)/\(edge.y).jpg", method: .get)
@@ -83,9 +86,9 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func tileJSONGives512PixelTiles() async throws {
+    @Test(arguments: ServingPath.allCases) func tileJSONGives512PixelTiles(path: ServingPath) async throws {
         try bundle("big", format: .webp, size: 512)
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let tj = TileRoutesTests.json(try await client.execute(uri: "/tiles/big.json", method: .get).body)
             #expect(tj?["tileSize"] as? Int == 512)
             let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)

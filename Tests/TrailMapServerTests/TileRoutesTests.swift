@@ -10,27 +10,30 @@ import TileStore
 @testable import TrailMapServer
 import TrailMapTestSupport
 
-/// The server's routes through a real socket on an ephemeral loopback port.
+/// The server's routes through a real socket on an ephemeral loopback port, with the tile loops
+/// owning it and with Hummingbird owning it: the same answers either way.
 @Suite struct TileRoutesTests {
     let fixture = ServerFixture()
 
-    func app(_ configure: (inout ServerConfiguration) -> Void = { _ in }) -> Application<TileResponder> {
+    func app(_ path: ServingPath, _ configure: (inout ServerConfiguration) -> Void = { _ in }) -> LiveApp {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
         config.reloadInterval = .milliseconds(100)
+        config.tileLoops = path.tileLoops
         configure(&config)
-        return TileServer.makeApplication(config: config)
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
     }
 
     static func json(_ buffer: ByteBuffer) -> [String: Any]? {
         try? JSONSerialization.jsonObject(with: Data(Array(buffer: buffer))) as? [String: Any]
     }
 
-    @Test func servesTilesWithCachingHeaders() async throws {
+    @Test(arguments: ServingPath.allCases) func servesTilesWithCachingHeaders(path: ServingPath) async throws {
         try fixture.bundle("co")
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         let expected = try ServerFixture.png(tile)
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             let uri = "/tiles/co/\(tile.z)/\(tile.x)/\(tile.y).png"
             let r = try await client.execute(uri: uri, method: .get)
             #expect(r.status == .ok)
@@ -59,10 +62,10 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func servesTileJSONAndTheList() async throws {
+    @Test(arguments: ServingPath.allCases) func servesTileJSONAndTheList(path: ServingPath) async throws {
         try fixture.bundle("co")
         _ = try fixture.plainBundle("plain")
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             let r = try await client.execute(uri: "/tiles/co.json", method: .get)
             #expect(r.status == .ok)
             let doc = try #require(Self.json(r.body))
@@ -94,7 +97,7 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func answersBadRequestsWithJSONErrors() async throws {
+    @Test(arguments: ServingPath.allCases) func answersBadRequestsWithJSONErrors(path: ServingPath) async throws {
         let missing = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
         try fixture.bundle("co", missing: missing)
         let cases: [(String, HTTPRequest.Method, HTTPResponse.Status)] = [
@@ -121,7 +124,7 @@ import TrailMapTestSupport
             ("/tiles/co/3/1/1.png", .delete, .methodNotAllowed),
             ("/" + String(repeating: "a", count: 3000), .get, .badRequest)
         ]
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             for (uri, method, status) in cases {
                 let r = try await client.execute(uri: uri, method: method)
                 #expect(r.status == status, "\(method) \(uri.prefix(60))")
@@ -146,10 +149,10 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func answersTransparentTilesWhenAsked() async throws {
+    @Test(arguments: ServingPath.allCases) func answersTransparentTilesWhenAsked(path: ServingPath) async throws {
         let missing = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
         try fixture.bundle("co", missing: missing)
-        try await app { $0.emptyTiles = .transparent }.test(.live) { client in
+        try await app(path) { $0.emptyTiles = .transparent }.test { client in
             let r = try await client.execute(uri: "/tiles/co/3/\(missing.x)/\(missing.y).png", method: .get)
             #expect(r.status == .ok && r.headers[.contentType] == "image/png")
             let image = try PNGDecoder.decode(Array(buffer: r.body))
@@ -157,9 +160,9 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func servesTheViewerHealthAndMetrics() async throws {
+    @Test(arguments: ServingPath.allCases) func servesTheViewerHealthAndMetrics(path: ServingPath) async throws {
         try fixture.bundle("co")
-        try await app().test(.live) { client in
+        try await app(path).test { client in
             let page = try await client.execute(uri: "/", method: .get)
             #expect(page.status == .ok && String(buffer: page.body).contains("/viewer/leaflet.js"))
             #expect(!String(buffer: page.body).contains("://unpkg") && !String(buffer: page.body).contains("cdn"))

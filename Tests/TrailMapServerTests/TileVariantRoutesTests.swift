@@ -27,13 +27,23 @@ import TrailMapTestSupport
         return TileServer.makeApplication(config: config)
     }
 
+    /// `app()` on a real port with `path` owning it.
+    func live(_ path: ServingPath, emptyTiles: ServerConfiguration.EmptyTiles = .notFound) -> LiveApp {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.tileLoops = path.tileLoops
+        config.emptyTiles = emptyTiles
+        let made = config
+        return LiveApp { TileServer.makeApplication(config: made, onRunning: $0) }
+    }
+
     static func path(_ t: TileID, _ ext: String) -> String { "/tiles/v/\(t.z)/\(t.x)/\(t.y).\(ext)" }
 
     /// Another extension than the variant's, for the 404.
     static func wrongExtension(_ variant: TileVariant) -> String { variant.format == .png ? "webp" : "png" }
 
-    @Test(arguments: TileVariant.all)
-    func eachTileIsAnsweredWithItsOwnType(variant: TileVariant) async throws {
+    @Test(arguments: TileVariant.all, ServingPath.allCases)
+    func eachTileIsAnsweredWithItsOwnType(variant: TileVariant, path: ServingPath) async throws {
         let tiles = try bundle(variant)
         let (opaque, edge) = (VariantTiles.opaqueTile, VariantTiles.edgeTile)
         let ext = variant.format.fileExtension
@@ -41,7 +51,7 @@ import TrailMapTestSupport
             opaque: variant.format == .jpg ? "image/jpeg" : variant.format.contentType,
             edge: variant.format == .jpg ? "image/png" : variant.format.contentType
         ]
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let port = try #require(client.port)
             // The fast path answers these, pipelined on one connection.
             let first = try await RawHTTP.exchange(
@@ -95,9 +105,9 @@ import TrailMapTestSupport
     }
 
     /// A jpg bundle answers `.jpeg` too; its edge tiles are `image/png` there as well.
-    @Test func jpgBundlesAnswerTheJpegExtension() async throws {
+    @Test(arguments: ServingPath.allCases) func jpgBundlesAnswerTheJpegExtension(path: ServingPath) async throws {
         let tiles = try bundle(.jpg)
-        try await app().test(.live) { client in
+        try await live(path).test { client in
             let port = try #require(client.port)
             let r = try await RawHTTP.exchange(
                 port: port,
@@ -128,10 +138,10 @@ import TrailMapTestSupport
     }
 
     /// `--empty-tiles transparent` in a WebP bundle of 512-px tiles: a PNG of 512 px, labelled PNG.
-    @Test func emptyTilesAreTransparentPNGsOfTheTileSize() async throws {
+    @Test(arguments: ServingPath.allCases) func emptyTilesAreTransparentPNGsOfTheTileSize(path: ServingPath) async throws {
         _ = try bundle(.webp512)
         let outside = WebMercator.tile(lon: -80, lat: 20, zoom: 5)
-        try await app(emptyTiles: .transparent).test(.live) { client in
+        try await live(path, emptyTiles: .transparent).test { client in
             let port = try #require(client.port)
             let r = try await RawHTTP.exchange(port: port, "GET \(Self.path(outside, "webp")) HTTP/1.1\r\nHost: x\r\n\r\n", heads: [false])[
                 0]

@@ -35,10 +35,10 @@ import TrailMapTestSupport
     /// A tile at the bundles' top zoom, above every preview.
     static let top = "4/3/6.png"
 
-    @Test func bundlesSoldOnlyAsAreasAndUnclaimedBundlesAreNotServed() async throws {
+    @Test(arguments: ServingPath.allCases) func bundlesSoldOnlyAsAreasAndUnclaimedBundlesAreNotServed(path: ServingPath) async throws {
         let f = try Self.fixture()
-        try await f.app(previewZooms: 3).test(.live) { client in
-            let user = try await APIUser.register(client, email: "ann@example.com")
+        try await f.live(path, previewZooms: 3).test { client in
+            let user = try await StoreUser.register(client, email: "ann@example.com")
             // Beyond the preview zooms (zooms 2-4, preview 2-3): closed to everyone, the area source too.
             for name in ["hidden", "loose"] {
                 let anonymous = try await client.execute(uri: "/tiles/\(name)/\(Self.top)", method: .get)
@@ -70,9 +70,9 @@ import TrailMapTestSupport
         }
     }
 
-    @Test func theOperatorCanMakeAnUnclaimedBundlePublic() async throws {
+    @Test(arguments: ServingPath.allCases) func theOperatorCanMakeAnUnclaimedBundlePublic(path: ServingPath) async throws {
         let f = try Self.fixture()
-        try await f.app(publicTilesets: ["loose"]).test(.live) { client in
+        try await f.live(path, publicTilesets: ["loose"]).test { client in
             let loose = try await client.execute(uri: "/tiles/loose/\(Self.tile)", method: .get)
             let hidden = try await client.execute(uri: "/tiles/hidden/\(Self.tile)", method: .get)
             #expect(loose.status == .ok && hidden.status == .forbidden)

@@ -7,10 +7,15 @@ public enum LoopbackSocket {
     }
 
     /// A connected socket to 127.0.0.1:`port` whose reads time out after `readTimeout` seconds;
-    /// the caller closes it.
-    public static func connect(port: Int, readTimeout: Int) throws -> Int32 {
+    /// the caller closes it. `receiveBuffer`: the socket's receive buffer in bytes (`SO_RCVBUF`,
+    /// set before connecting, so that the window offered to the server stays that small), or nil
+    /// for the system's.
+    public static func connect(port: Int, readTimeout: Int, receiveBuffer: Int? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        if var size = receiveBuffer.map(Int32.init(clamping:)) {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
