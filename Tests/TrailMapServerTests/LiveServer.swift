@@ -119,7 +119,7 @@ struct LiveClient: HTTPTestClient {
         var headers = headers
         headers[.connection] = "keep-alive"
         let request = TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
-        let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20))) {
+        let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) {
             try await $0.execute(request)
         }
         return LiveResponse(head: response.head, body: response.body ?? ByteBuffer())

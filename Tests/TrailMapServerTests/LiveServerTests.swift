@@ -80,7 +80,7 @@ import TrailMapTestSupport
     /// text (bodies as Latin-1), without `Date` lines.
     static func bytesUntilClose(port: Int, _ request: String) async throws -> String {
         try await offThePool {
-            let fd = try LoopbackSocket.connect(port: port, readTimeout: 30)
+            let fd = try LoopbackSocket.connect(port: port, readTimeout: 60)
             defer { close(fd) }
             let out = Array(request.utf8)
             guard out.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == out.count else {
