@@ -2,8 +2,11 @@
 /// Content-Security-Policy allows scripts from this server only, no inline script. A preview whose
 /// tiles fail for another reason than a missing tile (its tileset removed while the page is open)
 /// is taken off the map with a message in its note, never a blank preview or a loop of requests.
+/// An owned region's preview renews its tile token as the viewer does (`TokenRenewalScript`,
+/// included here).
 enum StoreScript {
     static let source = """
+        \(TokenRenewalScript.source)
         const api = '/api/v1';
         let token = sessionStorage.getItem('token'), catalog = null, filter = '', map = null, layers = [];
         // The area tool: its center (a Leaflet LatLng), what is drawn for it, and the last quote.
@@ -179,8 +182,19 @@ enum StoreScript {
           preview = L.tileLayer(url, {minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big, maxZoom: 18,
             bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 5,
             opacity: s.layer === 'hillshade' ? 0.6 : 1, className: 'store-preview'}).addTo(map);
-          watchPreview(preview, note, grant ? s.productId : null);
-          if (grant) renewPreview(preview, grant, s.productId, note);
+          const layer = preview, renewal = grant && tileTokenRenewal(layer, {
+            shown: () => preview === layer,
+            signedIn: () => !!token,
+            ask: () => call('POST', '/tile-tokens', {productId: s.productId}),
+            renewed: () => {},
+            // A renewal the server refuses takes the preview off with its reason; a session that has ended signs the page out.
+            failed: async e => {
+              dropPreview(layer, note, e.message);
+              if (e.status === 401 && token) { sessionEnded(e); await load(); }
+            }
+          });
+          watchPreview(layer, note, renewal);
+          if (renewal) renewal.ahead(grant);
           note(top < tj.maxzoom ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom + ' (the rest with the purchase).'
             : 'On the map: the region at every zoom (' + tj.minzoom + '–' + tj.maxzoom + ').');
         }
@@ -190,33 +204,12 @@ enum StoreScript {
           map.removeLayer(layer); preview = null;
           note('No preview: ' + why + '. The coverage stays outlined.');
         }
-        // An owned region's tile token is renewed before it expires, for as long as its preview is on the map
-        // (as the viewer does): tiles not yet asked for use the new one, those shown stay. A renewal the server
-        // refuses takes the preview off with its reason; a session that has ended signs the page out.
-        function renewPreview(layer, grant, productId, note) {
-          const left = Date.parse(grant.expiresAt) - Date.now();
-          if (!(left > 0)) return;
-          setTimeout(async () => {
-            if (preview !== layer || !token) return;
-            try {
-              const next = await call('POST', '/tile-tokens', {productId});
-              if (preview !== layer) return;
-              layer.setUrl(next.tilesURL, true);
-              renewPreview(layer, next, productId, note);
-            } catch (e) {
-              dropPreview(layer, note, e.message);
-              if (e.status === 401 && token) { sessionEnded(e); await load(); }
-            }
-          }, Math.max(500, left - Math.min(60000, left / 4)));
-        }
         // What a failed preview tile says: a missing tile (404 tile_not_found) is normal; an owned region's
-        // refused tile token (expired while the page slept) is renewed; a renewed token gets one chance: refused
-        // before any tile loaded with it, it is not renewed again. Anything else (the tileset removed from the
-        // server's folder, a new token refused, no server) takes the preview off the map with a message in its
-        // note. One check at a time.
-        function watchPreview(layer, note, productId) {
-          let checking = false, renewedFrom = null, worked = false;
-          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
+        // refused tile token is renewed as `tileTokenRenewal` says (`renewal`: null for a region not owned).
+        // Anything else (the tileset removed from the server's folder, a new token refused, no server) takes
+        // the preview off the map with a message in its note. One check at a time.
+        function watchPreview(layer, note, renewal) {
+          let checking = false;
           layer.on('tileerror', async e => {
             if (checking || preview !== layer) return;
             checking = true;
@@ -224,11 +217,12 @@ enum StoreScript {
             try {
               const r = await fetch(e.tile.src), j = await r.json().catch(() => ({}));
               if (r.ok || (j.error && j.error.code === 'tile_not_found')) return;
-              const held = layer._url;
-              if (productId && token && r.status === 401 && (renewedFrom !== held || worked)) {
-                try { const g = await call('POST', '/tile-tokens', {productId}); renewedFrom = g.tilesURL; worked = false;
-                  if (preview === layer) layer.setUrl(g.tilesURL); return; }
-                catch (err) { if (err.status === 401 && token) { dropPreview(layer, note, err.message); sessionEnded(err); await load(); return; } }
+              if (renewal && r.status === 401) {
+                try {
+                  if (await renewal.refused()) return;
+                } catch (err) {
+                  if (err.status === 401 && token) { dropPreview(layer, note, err.message); sessionEnded(err); await load(); return; }
+                }
               }
               why = j.error ? j.error.message : r.status + ' ' + r.statusText;
             } catch (err) { why = 'the server cannot be reached (' + err.message + ')'; }

@@ -2,12 +2,13 @@
 /// from this server only). The view is set on the chosen tileset's bounds at a zoom it has before
 /// any layer is added, and every tile layer carries its tileset's zooms and bounds, so no tile
 /// outside them is ever asked for. A paid layer's tile token is renewed before it expires, and
-/// once more when a tile is refused. Failures (a bad session, a new tile token refused too, a
+/// once more when a tile is refused (`TokenRenewalScript`, included here). Failures (a bad session, a new tile token refused too, a
 /// tileset removed while the page is open) end in a message in the page and the layer's
 /// removal, never a loop of failing requests.
 enum ViewerScript {
     static let source = #"""
         'use strict';
+        \#(TokenRenewalScript.source)
         const api = '/api/v1';
         const $ = id => document.getElementById(id);
         // Bundle metadata and catalog text are text, never markup (Leaflet renders attributions as HTML).
@@ -74,10 +75,21 @@ enum ViewerScript {
             try {
               const grant = await call('POST', '/tile-tokens', { productId: s.productId });
               if (fills[id] !== turn) return 'superseded';
-              const layer = watch(tileLayer(tj, grant.tilesURL, tj.maxzoom, id), id, s.productId);
-              group.addLayer(layer);
+              const layer = tileLayer(tj, grant.tilesURL, tj.maxzoom, id);
+              const renewal = tileTokenRenewal(layer, {
+                shown: () => groups[id].hasLayer(layer),
+                signedIn: () => !!session,
+                ask: () => call('POST', '/tile-tokens', { productId: s.productId }),
+                renewed: next => { if (current === id) archiveLink(id, next.token); },
+                // A session that has ended signs the page out; another refusal takes the layer off with a message.
+                failed: err => {
+                  if (err.status === 401) signedOut('Your session has ended: sign in again to see the regions you own.');
+                  else if (err.status) { groups[id].removeLayer(layer); say(cannotShow(id, err.message)); }
+                }
+              });
+              group.addLayer(watch(layer, id, renewal));
               if (current === id) archiveLink(id, grant.token);
-              renewBefore(grant, layer, id, s.productId);
+              renewal.ahead(grant);
               return 'owned';
             } catch (e) {
               if (e.status === 401) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); }
@@ -93,32 +105,13 @@ enum ViewerScript {
           say((ended ? ended + ' ' : '') + tj.name + ' is a paid region without a preview.' + buy, true);
           return 'paid';
         }
-        // A tile token is renewed before it expires, for as long as its layer is on the map: tiles not
-        // yet asked for use the new one, those shown stay. A session that has ended signs the page out.
-        function renewBefore(grant, layer, id, productId) {
-          const left = Date.parse(grant.expiresAt) - Date.now();
-          if (!(left > 0)) return;
-          setTimeout(async () => {
-            if (!groups[id].hasLayer(layer) || !session) return;
-            try {
-              const next = await call('POST', '/tile-tokens', { productId });
-              if (!groups[id].hasLayer(layer)) return;
-              layer.setUrl(next.tilesURL, true); if (current === id) archiveLink(id, next.token);
-              renewBefore(next, layer, id, productId);
-            } catch (err) {
-              if (err.status === 401) signedOut('Your session has ended: sign in again to see the regions you own.');
-              else if (err.status) { groups[id].removeLayer(layer); say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + err.message); }
-            }
-          }, Math.max(500, left - Math.min(60000, left / 4)));
-        }
+        const cannotShow = (id, why) => 'The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + why;
         // What a failed tile says: a missing tile (404 tile_not_found) is normal; a refused tile token is
-        // renewed, and a renewed token gets one chance: refused before any tile loaded with it, it is not
-        // renewed again; anything else (the tileset removed, a new token refused too) ends in a message
-        // and the layer's removal. At most one check runs at a time, and
-        // at most a few that find a fault per layer (missing tiles do not count).
-        function watch(layer, id, productId) {
-          let checking = false, faults = 0, renewedFrom = null, worked = false;
-          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
+        // renewed as `tileTokenRenewal` says (`renewal`: null for a layer without a token); anything else
+        // (the tileset removed, a new token refused too) ends in a message and the layer's removal. At most
+        // one check runs at a time, and at most a few that find a fault per layer (missing tiles do not count).
+        function watch(layer, id, renewal) {
+          let checking = false, faults = 0;
           layer.on('tileerror', async e => {
             if (checking || faults >= 5 || !map.hasLayer(layer)) return;
             checking = true;
@@ -127,20 +120,20 @@ enum ViewerScript {
               const j = await r.json().catch(() => ({}));
               const code = j.error ? j.error.code : '';
               if (r.ok || code === 'tile_not_found') return;
-              const held = layer._url;
-              if (productId && r.status === 401 && (renewedFrom !== held || worked) && session) {
+              if (renewal && r.status === 401) {
                 try {
-                  const grant = await call('POST', '/tile-tokens', { productId });
-                  renewedFrom = grant.tilesURL; worked = false;
-                  layer.setUrl(grant.tilesURL); if (current === id) archiveLink(id, grant.token); return;
-                }
-                catch (err) {
-                  if (err.status === 401) { signedOut('Your session has ended: sign in again to see the regions you own.'); groups[id].removeLayer(layer); return; }
+                  if (await renewal.refused()) return;
+                } catch (err) {
+                  if (err.status === 401) {
+                    signedOut('Your session has ended: sign in again to see the regions you own.');
+                    groups[id].removeLayer(layer);
+                    return;
+                  }
                 }
               }
               faults += 1;
               groups[id].removeLayer(layer);
-              say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + (j.error ? j.error.message : r.status + ' ' + r.statusText));
+              say(cannotShow(id, j.error ? j.error.message : r.status + ' ' + r.statusText));
             } catch (err) {
               say('The server cannot be reached: ' + err.message);
             } finally { checking = false; }
