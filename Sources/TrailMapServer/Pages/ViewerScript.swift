@@ -28,7 +28,10 @@ enum ViewerScript {
           const h = { 'Content-Type': 'application/json' }; if (session) h.Authorization = 'Bearer ' + session;
           const r = await fetch(api + path, { method, headers: h, body: body ? JSON.stringify(body) : undefined });
           const j = r.status === 204 ? {} : await r.json().catch(() => ({}));
-          if (!r.ok) { const e = new Error(j.error ? j.error.message : r.statusText); e.status = r.status; e.code = j.error && j.error.code; throw e; }
+          if (!r.ok) {
+            const e = new Error(j.error ? j.error.message : r.statusText);
+            e.status = r.status; e.code = j.error && j.error.code; throw e;
+          }
           return j;
         }
         async function documentOf(id) {
@@ -64,7 +67,8 @@ enum ViewerScript {
           try { tj = await documentOf(id); } catch (e) { say(e.message); map.removeLayer(group); return; }
           if (fills[id] !== turn) return 'superseded';
           if (layerOf(id) === 'terrain') {
-            group.addLayer(L.rectangle(boundsOf(tj.bounds), { color: '#92400e', weight: 2, fill: false, dashArray: '6 4', interactive: false }));
+            group.addLayer(
+              L.rectangle(boundsOf(tj.bounds), { color: '#92400e', weight: 2, fill: false, dashArray: '6 4', interactive: false }));
             say(tj.name + ' is elevation data (' + (tj.encoding || 'terrain') + ' tiles: heights encoded in colours), not a picture: ' +
               'its coverage is outlined, and it answers elevations and trail profiles.', true);
             return 'terrain';
@@ -99,7 +103,8 @@ enum ViewerScript {
           const buy = ' Buy it in the store (/store#' + s.productId + ')' + (session ? '.' : ', or sign in if you own it.');
           if (s.previewMaxzoom != null) {
             group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom, id), id, null));
-            say((ended ? ended + ' ' : '') + tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
+            say((ended ? ended + ' ' : '') + tj.name + ' is a paid region: this is its preview (zoom ' +
+              tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
             return 'preview';
           }
           say((ended ? ended + ' ' : '') + tj.name + ' is a paid region without a preview.' + buy, true);
@@ -149,7 +154,8 @@ enum ViewerScript {
             (s.paid ? '?token=' + encodeURIComponent(token) : '') : null;
           $('pmtiles').hidden = !archive; $('nopmtiles').hidden = !!archive;
           $('nopmtiles').textContent = s && s.pmtiles ? 'PMTiles archive: for its buyers' : 'no PMTiles archive';
-          if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; } else $('pmtiles').removeAttribute('href');
+          if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; }
+          else $('pmtiles').removeAttribute('href');
         }
         // Opens a tileset: the view on its bounds at a zoom it has, then its layer.
         async function show(id) {
@@ -186,7 +192,8 @@ enum ViewerScript {
             $('out').onclick = async () => { try { await call('DELETE', '/sessions'); } catch (e) {} signedOut(''); refill(); };
             return;
           }
-          el.innerHTML = '<input id="email" placeholder="email"> <input id="pw" type="password" placeholder="password"> <button id="in">Sign in</button>';
+          el.innerHTML = '<input id="email" placeholder="email"> <input id="pw" type="password" placeholder="password"> ' +
+            '<button id="in">Sign in</button>';
           $('in').onclick = async () => {
             say('');
             try { const s = await call('POST', '/sessions', { email: $('email').value, password: $('pw').value });
@@ -209,15 +216,24 @@ enum ViewerScript {
             t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) +
             '<button type="button" class="prof" data-id="' + esc(t.id) + '">Profile</button></div>').join('') || 'no trails here';
           // A result's button (or its drawn line) opens its elevation profile, asked once per click.
-          const profileOf = t => TrailProfile.load($('profile'), t.id, t.name || t.ref || 'unnamed trail', session ? { Authorization: 'Bearer ' + session } : {});
-          found.querySelectorAll('.prof').forEach(b => { b.onclick = () => { const t = j.trails.find(x => x.id === b.dataset.id); if (t) profileOf(t); }; });
+          const profileOf = t => TrailProfile.load($('profile'), t.id, t.name || t.ref || 'unnamed trail',
+            session ? { Authorization: 'Bearer ' + session } : {});
+          found.querySelectorAll('.prof').forEach(b => {
+            b.onclick = () => { const t = j.trails.find(x => x.id === b.dataset.id); if (t) profileOf(t); };
+          });
           for (const t of j.trails) {
             const colour = colours[t.difficulty] || '#6b7280', b = t.bbox;
             if (t.products.some(p => p.owned)) {
-              const d = await (await fetch('/api/v1/trails/' + t.id, { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
-              if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(esc(t.name || '')).on('click', () => profileOf(t)).addTo(map)); continue; }
+              const d = await (await fetch('/api/v1/trails/' + t.id,
+                { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
+              if (d.geometry) {
+                drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(esc(t.name || ''))
+                  .on('click', () => profileOf(t)).addTo(map));
+                continue;
+              }
             }
-            drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(esc(t.name || '')).addTo(map));
+            drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 })
+              .bindTooltip(esc(t.name || '')).addTo(map));
           }
           if (drawn.length) map.fitBounds(L.featureGroup(drawn).getBounds(), { maxZoom: 14 });
         }
@@ -225,7 +241,8 @@ enum ViewerScript {
           e.preventDefault();
           const q = new URLSearchParams(), name = $('tq').value.trim(), b = map.getBounds();
           if (name) q.set('q', name);
-          q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
+          q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()]
+            .map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
           findTrails(q.toString()).catch(e => { $('found').textContent = 'error: ' + e; });
         };
         // Whether the server has a store (its trail search answers): asked again, a second apart, while
@@ -242,7 +259,10 @@ enum ViewerScript {
           hasStore = true; accountBox();
           // A session the server does not know (ended elsewhere, expired, never one) is forgotten with a message.
           if (session) call('GET', '/entitlements').catch(e => {
-            if (e.status === 401 && session) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); refill(); }
+            if (e.status === 401 && session) {
+              signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.');
+              refill();
+            }
           });
           $('trails').hidden = false;
           const asked = new URLSearchParams(location.search).get('trails');
@@ -263,9 +283,11 @@ enum ViewerScript {
             groups[t.id] = L.layerGroup();
             const cls = layerOf(t.id), label = esc(t.name) + (t.paid ? ' (paid)' : '');
             if (cls === 'base') switcher.addBaseLayer(groups[t.id], '<span data-layer="base">Base map: ' + label + '</span>');
-            else if (cls !== 'terrain') switcher.addOverlay(groups[t.id], '<span data-layer="' + cls + '">' + (cls === 'region' ? '' : classNames[cls] + ': ') + label + '</span>');
+            else if (cls !== 'terrain') switcher.addOverlay(groups[t.id],
+              '<span data-layer="' + cls + '">' + (cls === 'region' ? '' : classNames[cls] + ': ') + label + '</span>');
             const o = document.createElement('option'); o.value = t.id;
-            o.textContent = t.name + (t.paid ? ' (paid)' : '') + (cls === 'terrain' ? ' (elevation data)' : cls === 'region' || cls === 'base' ? '' : ' (' + classNames[cls].toLowerCase() + ')');
+            o.textContent = t.name + (t.paid ? ' (paid)' : '') + (cls === 'terrain' ? ' (elevation data)'
+              : cls === 'region' || cls === 'base' ? '' : ' (' + classNames[cls].toLowerCase() + ')');
             select.appendChild(o);
           }
           // The hillshade's opacity, when there is one.
@@ -275,8 +297,8 @@ enum ViewerScript {
               for (const id in groups) if (layerOf(id) === 'hillshade') groups[id].eachLayer(l => l.setOpacity && l.setOpacity(shade)); };
           }
           const wanted = new URLSearchParams(location.search).get('tileset');
-          const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && layerOf(t.id) === 'region') || ok.find(t => !t.paid && t.id !== baseId) ||
-            ok.find(t => !t.paid) || ok[0];
+          const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && layerOf(t.id) === 'region') ||
+            ok.find(t => !t.paid && t.id !== baseId) || ok.find(t => !t.paid) || ok[0];
           if (!pick) { status.textContent = 'no tilesets'; return; }
           select.value = pick.id;
           await show(pick.id);
