@@ -37,25 +37,9 @@ extension RegionPagesBrowserTests {
             document.getElementById('in').click()
             """)
         try browser.watchConsole()
-        // Zoom 12 is beyond the preview zooms (9-11): only a live token of the buyer's shows its tiles
-        // (the server serves preview zooms to anyone, so they would not tell an expired token). Every
-        // zoom-12 tile of the region on the page has its pixels (a tile that failed has none, though
-        // Leaflet marks it loaded too), and one at least came with a token not among `old`.
-        let shownAt12 = { (old: String) in
-            """
-            (() => {
-              const tiles = [...document.querySelectorAll('img.leaflet-tile')].filter(i => /\\/tiles\\/peak\\/12\\//.test(i.src));
-              const fresh = i => new URL(i.src).searchParams.get('token') && ![\(old)].includes(new URL(i.src).searchParams.get('token'));
-              return tiles.length > 0 && tiles.every(i => i.complete && i.naturalWidth > 0) && tiles.some(fresh);
-            })()
-            """
-        }
         _ = try browser.evaluate("map.setView([46.1, 10.5], 12, {animate: false}); 0")
-        try browser.wait(shownAt12(""), seconds: 8)
-        let tokensShown =
-            "[...document.querySelectorAll('img.leaflet-tile-loaded')].filter(i => i.src.includes('/tiles/peak/'))"
-            + ".map(i => new URL(i.src).searchParams.get('token')).filter(Boolean)"
-        var seen = Set(try #require(try browser.evaluate(tokensShown) as? [String]))
+        try browser.wait(Self.peakTilesAt12(besides: []), seconds: 8)
+        var seen = Set(try #require(try browser.evaluate(Self.peakTokensShown) as? [String]))
         #expect(!seen.isEmpty)
         let errorsBefore = browser.consoleErrors.count
         // Twice: wait past the token's lifetime, then ask for zoom 12's tiles again (the map goes
@@ -65,10 +49,10 @@ extension RegionPagesBrowserTests {
             _ = try browser.evaluate("map.setView([46.1, 12.0], 12, {animate: false}); 0")
             usleep(500_000)
             _ = try browser.evaluate("map.setView([46.1, 10.5], 12, {animate: false}); 0")
-            try browser.wait(shownAt12(seen.map { "'\($0)'" }.joined(separator: ",")), seconds: 8)
+            try browser.wait(Self.peakTilesAt12(besides: seen), seconds: 8)
             let msg = try browser.evaluate(Self.shownMessage) as? String ?? "?"
             #expect(msg.isEmpty, "expiry \(round): \(msg)")
-            seen.formUnion(try #require(try browser.evaluate(tokensShown) as? [String]))
+            seen.formUnion(try #require(try browser.evaluate(Self.peakTokensShown) as? [String]))
         }
         _ = try browser.evaluate("0")
         let errors = Array(browser.consoleErrors.dropFirst(errorsBefore))
@@ -76,4 +60,24 @@ extension RegionPagesBrowserTests {
         #expect(errors.count < 5, "\(errors.count) console errors: \(errors.prefix(5))")
         try Self.screenshot(browser, "viewer-paid-token-renewed")
     }
+
+    /// Whether the paid region's zoom-12 tiles are on the page, every one with its pixels (a tile
+    /// that failed has none, though Leaflet marks it loaded too), one at least with a token not in
+    /// `old`. Zoom 12 is beyond the preview zooms (9-11): only a live token of the buyer's shows its
+    /// tiles (the server serves preview zooms to anyone, so they would not tell an expired token).
+    static func peakTilesAt12(besides old: Set<String>) -> String {
+        """
+        (() => {
+          const tiles = [...document.querySelectorAll('img.leaflet-tile')].filter(i => /\\/tiles\\/peak\\/12\\//.test(i.src));
+          const old = \(Array(old));
+          const fresh = i => new URL(i.src).searchParams.get('token') && !old.includes(new URL(i.src).searchParams.get('token'));
+          return tiles.length > 0 && tiles.every(i => i.complete && i.naturalWidth > 0) && tiles.some(fresh);
+        })()
+        """
+    }
+
+    /// The tokens of the paid region's tiles on the page.
+    static let peakTokensShown =
+        "[...document.querySelectorAll('img.leaflet-tile-loaded')].filter(i => i.src.includes('/tiles/peak/'))"
+        + ".map(i => new URL(i.src).searchParams.get('token')).filter(Boolean)"
 }
