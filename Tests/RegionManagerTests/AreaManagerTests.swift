@@ -61,7 +61,8 @@ import TrailMapTestSupport
         let tmp = TemporaryDirectory()
         let state = try LocalState(directory: tmp.file("state"))
         let old =
-            #"[{"productId":"a","title":"A","version":1,"sha256":"ab","size":3,"file":"/x/a.mbtiles","installedAt":"2026-11-22T01:02:03Z"}]"#
+            #"[{"productId":"a","title":"A","version":1,"sha256":"ab","size":3,"file":"/x/a.mbtiles","#
+            + #""installedAt":"2026-11-22T01:02:03Z"}]"#
         try Data(old.utf8).write(to: URL(fileURLWithPath: state.registryPath))
         let region = try #require(try state.loadRegistry()["a"])
         #expect(region.kind == nil && region.version == 1)

@@ -37,7 +37,8 @@ import TrailMapTestSupport
     }
 
     /// The same header on a bundle chunk (the downloader's own retry loop).
-    /// (The limit only catches an endless wait: alone this takes under a second; a loaded CI machine once took over a minute to schedule it.)
+    /// (The limit only catches an endless wait: alone this takes under a second; a loaded CI machine
+    /// once took over a minute to schedule it.)
     @Test(.timeLimit(.minutes(3))) func aDownloadSurvivesAnInfiniteRetryAfter() async throws {
         let tmp = TemporaryDirectory()
         let route = BundleRoute(data: TestData.bytes(50_000))

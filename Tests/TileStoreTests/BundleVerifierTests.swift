@@ -65,7 +65,8 @@ import TrailMapTestSupport
         let path = try makeBundle(
             "wide.mbtiles", tiles: [(TileID(z: 1, x: 0, y: 0)!, [7])],
             extra: [BundleLayer.metadataKey: BundleLayer.encode(layers)])
-        #expect(BundleVerifier.verify(path: path) { _, _ in nil } == ["layer \"trails\" serves zooms 0–5, outside the bundle's zooms 0–3"])
+        #expect(
+            BundleVerifier.verify(path: path) { _, _ in nil } == ["layer \"trails\" serves zooms 0–5, outside the bundle's zooms 0–3"])
     }
 
     @Test func acceptsASoundBundle() throws {

@@ -17,7 +17,8 @@ import Testing
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = [
             "-c",
-            "import sys, xxhash\nfor line in open(sys.argv[1]).read().split('\\n'):\n    print('%016x' % xxhash.xxh64(bytes.fromhex(line)).intdigest())",
+            "import sys, xxhash\nfor line in open(sys.argv[1]).read().split('\\n'):\n"
+                + "    print('%016x' % xxhash.xxh64(bytes.fromhex(line)).intdigest())",
             file.path
         ]
         let out = Pipe(), err = Pipe()

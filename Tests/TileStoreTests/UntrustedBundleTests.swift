@@ -32,7 +32,8 @@ import TrailMapTestSupport
             try db.execute(
                 sql: """
                     INSERT INTO metadata VALUES (NULL, NULL), ('description', NULL);
-                    INSERT INTO tiles VALUES (NULL, 0, 0, x'00'), (1, NULL, 0, x'00'), ('abc', 1, 1, x'00'), (2, 'x', 0, NULL), (1, 0, 0, NULL);
+                    INSERT INTO tiles VALUES (NULL, 0, 0, x'00'), (1, NULL, 0, x'00'), ('abc', 1, 1, x'00'),
+                      (2, 'x', 0, NULL), (1, 0, 0, NULL);
                     """)
         }
         let reader = try BundleReader(path: path)

@@ -23,7 +23,8 @@ import TrailMapTestSupport
         let tileURI = "/tiles/co/3/\(t.x)/\(t.y).png"
         let rest = "/wmts/1.0.0/co/default/GoogleMapsCompatible/3/\(t.y)/\(t.x).png"
         let kvp =
-            "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=co&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=3&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
+            "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=co&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible"
+            + "&TILEMATRIX=3&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
         try await f.app().test(.live) { client in
             for uri in [tileURI, rest, kvp] {
                 let r = try await client.execute(uri: uri, method: .get)

@@ -30,7 +30,8 @@ import TileStore
                     "Overview maps, zooms 2–3", "7.5-minute maps, zoom 4", "Trails overlay, zooms 2–4"
                 ])
             #expect(levels.allSatisfy { $0["sources"] == nil }, "source file names stay out of the store")
-            #expect(detail["levelsSummary"] as? String == "Overview maps, zooms 2–3; 7.5-minute maps, zoom 4; Trails overlay, zooms 2–4")
+            #expect(
+                detail["levelsSummary"] as? String == "Overview maps, zooms 2–3; 7.5-minute maps, zoom 4; Trails overlay, zooms 2–4")
 
             // The listing carries them too; a bundle that records none has an empty list and summary.
             let list =

@@ -55,7 +55,8 @@ import TrailMapTestSupport
                 if !picture { #expect(String(buffer: rest.body).contains("LAYER"), "\(id): the exception names the parameter") }
                 let kvp = try await client.execute(
                     uri:
-                        "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=\(id)&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=3&TILEROW=\(t.minY)&TILECOL=\(t.minX)&FORMAT=image/png",
+                        "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=\(id)&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible"
+                        + "&TILEMATRIX=3&TILEROW=\(t.minY)&TILECOL=\(t.minX)&FORMAT=image/png",
                     method: .get)
                 #expect(kvp.status == (picture ? .ok : .badRequest), "\(id)")
             }

@@ -141,9 +141,12 @@ import Trails
         let path = dir.file("ridge.geojson")
         try """
         {"type":"FeatureCollection","features":[
-        {"type":"Feature","properties":{"name":"Ridge Trail"},"geometry":{"type":"LineString","coordinates":[[-105.60,40.30],[-105.59,40.30]]}},
-        {"type":"Feature","properties":{"name":"Ridge Trail"},"geometry":{"type":"LineString","coordinates":[[-105.58,40.30],[-105.59,40.300027]]}},
-        {"type":"Feature","properties":{"name":"Ridge Trail"},"geometry":{"type":"LineString","coordinates":[[-105.58,40.30018],[-105.57,40.30]]}},
+        {"type":"Feature","properties":{"name":"Ridge Trail"},
+         "geometry":{"type":"LineString","coordinates":[[-105.60,40.30],[-105.59,40.30]]}},
+        {"type":"Feature","properties":{"name":"Ridge Trail"},
+         "geometry":{"type":"LineString","coordinates":[[-105.58,40.30],[-105.59,40.300027]]}},
+        {"type":"Feature","properties":{"name":"Ridge Trail"},
+         "geometry":{"type":"LineString","coordinates":[[-105.58,40.30018],[-105.57,40.30]]}},
         {"type":"Feature","properties":{"name":"Spur"},"geometry":{"type":"LineString","coordinates":[[-105.59,40.30],[-105.59,40.31]]}}
         ]}
         """.write(toFile: path, atomically: true, encoding: .utf8)

@@ -19,7 +19,8 @@ import TrailMapTestSupport
             """
             {"products": [{"productId": "co", "title": "Colorado", "category": "States", "price": {"amount": "4.99", "currency": "USD"},
                            "bundle": "co.mbtiles"},
-                          {"productId": "near", "title": "Area around you", "category": "Areas", "price": {"amount": "0.99", "currency": "USD"},
+                          {"productId": "near", "title": "Area around you", "category": "Areas",
+                           "price": {"amount": "0.99", "currency": "USD"},
                            "area": {"maxBytes": 10000000, "from": ["co.mbtiles"]}}]}
             """.utf8
         ).write(to: URL(fileURLWithPath: products))

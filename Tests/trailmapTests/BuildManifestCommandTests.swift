@@ -109,7 +109,8 @@ import TrailMapTestSupport
 
         // Without allowOverlap the two series overlap whatever the sources say: refused at once.
         let strict = try write(
-            #"{"name": "Mixed", "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}, {"name": "fine", "sources": ["fine.png"]}]}"#,
+            #"{"name": "Mixed", "layers": [{"name": "coarse", "sources": ["coarse.png"], "minzoom": 3, "maxzoom": 4}, "#
+                + #"{"name": "fine", "sources": ["fine.png"]}]}"#,
             "strict.json")
         let refused = try CLIRunner.run(["build", "--manifest", strict, "--out", dir.file("strict.mbtiles")])
         #expect(
@@ -186,7 +187,8 @@ import TrailMapTestSupport
             ),
             (#"{"name": "X", "output": {"format": "gif"}, "layers": [\#(layer)]}"#, "output.format: \"gif\" is not a tile format"),
             (
-                #"{"name": "X", "layers": [{"name": "a", "openOptions": "DPI=300", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+                #"{"name": "X", "layers": [{"name": "a", "openOptions": "DPI=300", "sources": ["coarse.png"]}], "#
+                    + #""minzoom": 3, "maxzoom": 4}"#,
                 "layers[0].openOptions: must be an array"
             ),
             (
@@ -194,7 +196,8 @@ import TrailMapTestSupport
                 "layers[0].openOptions[0]: must be KEY=VALUE"
             ),
             (
-                #"{"name": "X", "layers": [{"name": "a", "gcpTransform": "order4", "sources": ["coarse.png"]}], "minzoom": 3, "maxzoom": 4}"#,
+                #"{"name": "X", "layers": [{"name": "a", "gcpTransform": "order4", "sources": ["coarse.png"]}], "#
+                    + #""minzoom": 3, "maxzoom": 4}"#,
                 "layers[0].gcpTransform: \"order4\" is not one of auto, order1, order2, order3, tps"
             ),
             (

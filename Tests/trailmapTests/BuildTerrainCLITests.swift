@@ -112,7 +112,8 @@ import Trails
         // UTM 13N 450500 E and 452500 E at 4421500 N (gdaltransform), and the middle between.
         let feature = """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Ramp Trail","highway":"path","osm_id":"1"},
-             "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}}]}
+             "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],
+               [-105.55599935926,39.9422902396506]]}}]}
             """
         try feature.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
         let out = dir.file("trails-hs.mbtiles")
@@ -143,7 +144,8 @@ import Trails
         let manifest = dir.file("terrain.json")
         try """
         {"name": "Relief", "minzoom": 11, "maxzoom": 11, "layers": [
-          {"name": "shade", "kind": "terrain", "sources": ["dem.tif"], "hillshade": {"azimuth": 270, "altitude": 30, "mode": "multidirectional"}}
+          {"name": "shade", "kind": "terrain", "sources": ["dem.tif"],
+           "hillshade": {"azimuth": 270, "altitude": 30, "mode": "multidirectional"}}
         ]}
         """.write(toFile: manifest, atomically: true, encoding: .utf8)
         let r = try CLIRunner.run(["build", "--manifest", manifest, "--out", dir.file("m.mbtiles"), "-q"])

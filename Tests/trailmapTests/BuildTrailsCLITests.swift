@@ -107,9 +107,10 @@ import TrailMapTestSupport
     @Test func badTrailsAreRefusedAndNothingIsWritten() throws {
         let out = dir.file("never.mbtiles")
         let points = dir.file("points.geojson")
-        try
-            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[-105.5,40.3]}}]}"#
-            .write(toFile: points, atomically: true, encoding: .utf8)
+        try #"""
+        {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"},
+         "geometry":{"type":"Point","coordinates":[-105.5,40.3]}}]}
+        """#.write(toFile: points, atomically: true, encoding: .utf8)
         let garbage = dir.file("garbage.geojson")
         try "this is not GeoJSON".write(toFile: garbage, atomically: true, encoding: .utf8)
         for (args, words) in [

@@ -25,8 +25,10 @@ import TrailMapTestSupport
             tiles = dir.file("server-tiles")
             try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
             try sheet("west")
-            let products =
-                #"{"products": [{"productId": "\#(DeltaUpdateTests.id)", "title": "Delta", "category": "States/Colorado", "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}"#
+            let products = #"""
+                {"products": [{"productId": "\#(DeltaUpdateTests.id)", "title": "Delta", "category": "States/Colorado",
+                  "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}
+                """#
             try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
             try publish(version: "1.0.0", sources: ["west"])
             guard try CLIRunner.run(["store", "sandbox", "init", dir.file("sandbox")]).status == 0 else { throw Failure("sandbox") }

@@ -64,7 +64,8 @@ import TrailMapTestSupport
         let trails = dir.file("trails.geojson")
         try #"""
         {"type":"FeatureCollection","features":[
-        {"type":"Feature","properties":{"name":"Ridge Path"},"geometry":{"type":"LineString","coordinates":[[7.1,46.1],[7.2,46.2],[7.3,46.2]]}}]}
+        {"type":"Feature","properties":{"name":"Ridge Path"},
+         "geometry":{"type":"LineString","coordinates":[[7.1,46.1],[7.2,46.2],[7.3,46.2]]}}]}
         """#.write(toFile: trails, atomically: true, encoding: .utf8)
         let added = try Self.object(
             try CLIRunner.run(["trails", "add", small, "--trails", trails, "--preset", "generic", "--json"]), "trails add")

@@ -28,8 +28,10 @@ final class FreeAndPaidServer {
         }
         let products = #"""
             {"products": [
-              {"productId": "\#(Self.paidId)", "title": "Test paid", "category": "Alps", "description": "test", "price": {"amount": "3.99", "currency": "USD"}, "bundle": "paid.mbtiles"},
-              {"productId": "\#(Self.freeId)", "title": "Test free", "category": "Alps", "description": "test", "price": {"amount": "0", "currency": "USD"}, "bundle": "free.mbtiles"}]}
+              {"productId": "\#(Self.paidId)", "title": "Test paid", "category": "Alps", "description": "test",
+               "price": {"amount": "3.99", "currency": "USD"}, "bundle": "paid.mbtiles"},
+              {"productId": "\#(Self.freeId)", "title": "Test free", "category": "Alps", "description": "test",
+               "price": {"amount": "0", "currency": "USD"}, "bundle": "free.mbtiles"}]}
             """#
         try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
         let catalog = dir.file("catalog.sqlite")

@@ -81,8 +81,10 @@ import TrailMapTestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["layers"] is NSNull && object["layersProblem"] as? String == Self.invalidReason)
 
-        let products =
-            #"{"products": [{"productId": "quads", "title": "Quads", "category": "Parks", "price": {"amount": "1.99", "currency": "USD"}, "bundle": "quads.mbtiles"}]}"#
+        let products = #"""
+            {"products": [{"productId": "quads", "title": "Quads", "category": "Parks", "price": {"amount": "1.99", "currency": "USD"},
+              "bundle": "quads.mbtiles"}]}
+            """#
         try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
         let publish = try CLIRunner.run([
             "catalog", "publish", "--products", dir.file("products.json"), "--tiles", dir.path,

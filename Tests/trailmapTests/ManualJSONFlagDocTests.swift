@@ -60,7 +60,8 @@ import Testing
     @Test func synopsesAreReadAsWritten() {
         let commands = ["regions": false, "regions list": true, "regions trails search": true, "serve": false]
         let page =
-            "trailmap regions trails search --near 1,2 \\\n  --radius-km 3\n    [--json]\nsee `trailmap regions list` and `--json` here\ntrailmap serve --tiles T/"
+            "trailmap regions trails search --near 1,2 \\\n  --radius-km 3\n    [--json]\n"
+            + "see `trailmap regions list` and `--json` here\ntrailmap serve --tiles T/"
         let found = Self.synopses(in: page, commands: commands)
         #expect(found.map(\.command) == ["regions trails search", "regions list", "serve"])
         #expect(found[0].text.contains("--json") && !found[1].text.contains("--json"))

@@ -66,8 +66,10 @@ import TrailMapTestSupport
                     "--out", (tiles as NSString).appendingPathComponent("\(name).mbtiles"), "--quiet"
                 ]).status == 0)
         }
-        let products =
-            #"{"products": [{"productId": "com.test.sold", "title": "Sold", "category": "States", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "sold.mbtiles"}]}"#
+        let products = #"""
+            {"products": [{"productId": "com.test.sold", "title": "Sold", "category": "States",
+              "price": {"amount": "4.99", "currency": "USD"}, "bundle": "sold.mbtiles"}]}
+            """#
         try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
         let publish = try CLIRunner.run([
             "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles, "--catalog", dir.file("c.sqlite")

@@ -32,12 +32,15 @@ extension RegionPagesBrowserTests {
             try browser.evaluate(
                 """
                 (async () => {
-                  const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'archive@example.com', password: 'correct-horse-battery'});
+                  const j = {'Content-Type': 'application/json'};
+                  const creds = JSON.stringify({email: 'archive@example.com', password: 'correct-horse-battery'});
                   await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
                   const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
                   const h = {...j, Authorization: 'Bearer ' + s.token};
-                  const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
-                  return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
+                  const t = await (await fetch('/api/v1/sandbox/transactions',
+                    {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
+                  return (await fetch('/api/v1/purchases',
+                    {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
                 })()
                 """) as? Int
         #expect(bought == 201)
@@ -53,7 +56,8 @@ extension RegionPagesBrowserTests {
         // Following the link (as a PMTiles client would, by range) gets the archive, not a 401.
         let status =
             try browser.evaluate(
-                "fetch(document.getElementById('pmtiles').href, {headers: {Range: 'bytes=0-6'}}).then(async r => r.status + ' ' + await r.text())"
+                "fetch(document.getElementById('pmtiles').href, {headers: {Range: 'bytes=0-6'}})"
+                    + ".then(async r => r.status + ' ' + await r.text())"
             ) as? String
         #expect(status == "206 PMTiles", "\(status ?? "nil")")
     }

@@ -33,7 +33,12 @@ extension RegionPagesBrowserTests {
         #expect(note.contains("No preview") && note.contains("tileset alps was removed"), "\(note)")
         let visible = try #require(
             try browser.evaluate(
-                "(() => { const r = document.getElementById('previewNote').getBoundingClientRect(); return [r.width, r.height, r.bottom, innerHeight]; })()"
+                """
+                (() => {
+                  const r = document.getElementById('previewNote').getBoundingClientRect();
+                  return [r.width, r.height, r.bottom, innerHeight];
+                })()
+                """
             ) as? [Double])
         #expect(visible[0] > 0 && visible[1] > 0 && visible[2] <= visible[3], "the note is on screen: \(visible)")
         // The map is not blank: the coverage is drawn, the base map's tiles are there.

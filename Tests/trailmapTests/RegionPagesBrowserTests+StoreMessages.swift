@@ -21,7 +21,12 @@ extension RegionPagesBrowserTests {
         #expect(now == message, "after \(seconds) s: '\(now)', was '\(message)'")
         let box = try #require(
             try browser.evaluate(
-                "(() => { const m = document.getElementById('msg'), r = m.getBoundingClientRect(); return [r.top, r.bottom, innerHeight, m.className === 'info' ? 1 : 0]; })()"
+                """
+                (() => {
+                  const m = document.getElementById('msg'), r = m.getBoundingClientRect();
+                  return [r.top, r.bottom, innerHeight, m.className === 'info' ? 1 : 0];
+                })()
+                """
             ) as? [Double])
         #expect(box[0] >= 0 && box[1] <= box[2] && box[1] > box[0] && box[3] == 0, "an error in view: \(box)")
     }

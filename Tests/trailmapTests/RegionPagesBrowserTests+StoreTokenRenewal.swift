@@ -19,12 +19,15 @@ extension RegionPagesBrowserTests {
             try browser.evaluate(
                 """
                 (async () => {
-                  const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'owner@example.com', password: 'correct-horse-battery'});
+                  const j = {'Content-Type': 'application/json'};
+                  const creds = JSON.stringify({email: 'owner@example.com', password: 'correct-horse-battery'});
                   await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
                   const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
                   const h = {...j, Authorization: 'Bearer ' + s.token};
-                  const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
-                  return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
+                  const t = await (await fetch('/api/v1/sandbox/transactions',
+                    {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
+                  return (await fetch('/api/v1/purchases',
+                    {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
                 })()
                 """) as? Int
         #expect(bought == 201)
@@ -42,14 +45,16 @@ extension RegionPagesBrowserTests {
         // (the server serves preview zooms to anyone, so they would not tell an expired token).
         let shownAt12 = { (old: String) in
             """
-            [...document.querySelectorAll('img.leaflet-tile-loaded')].some(i => /\\/tiles\\/peak\\/12\\//.test(i.src) && i.naturalWidth > 0 &&
+            [...document.querySelectorAll('img.leaflet-tile-loaded')].some(i =>
+              /\\/tiles\\/peak\\/12\\//.test(i.src) && i.naturalWidth > 0 &&
               new URL(i.src).searchParams.get('token') && ![\(old)].includes(new URL(i.src).searchParams.get('token')))
             """
         }
         _ = try browser.evaluate("map.setView([46.1, 10.5], 12, {animate: false}); 0")
         try browser.wait(shownAt12(""), seconds: 8)
         let tokensShown =
-            "[...document.querySelectorAll('img.leaflet-tile-loaded')].filter(i => i.src.includes('/tiles/peak/')).map(i => new URL(i.src).searchParams.get('token')).filter(Boolean)"
+            "[...document.querySelectorAll('img.leaflet-tile-loaded')].filter(i => i.src.includes('/tiles/peak/'))"
+            + ".map(i => new URL(i.src).searchParams.get('token')).filter(Boolean)"
         var seen = Set(try #require(try browser.evaluate(tokensShown) as? [String]))
         #expect(!seen.isEmpty)
         _ = try browser.evaluate("0")

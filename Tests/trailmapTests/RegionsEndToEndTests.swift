@@ -31,8 +31,10 @@ import TrailMapTestSupport
                 "--out", bundlePath, "--quiet"
             ])
             guard build.status == 0 else { throw CommandError("build: \(build.stderr)") }
-            let products =
-                #"{"products": [{"productId": "\#(RegionsEndToEndTests.id)", "title": "Test Colorado", "category": "States/Colorado", "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}"#
+            let products = #"""
+                {"products": [{"productId": "\#(RegionsEndToEndTests.id)", "title": "Test Colorado", "category": "States/Colorado",
+                  "description": "test", "price": {"amount": "4.99", "currency": "USD"}, "bundle": "co.mbtiles"}]}
+                """#
             try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
             let catalog = dir.file("catalog.sqlite")
             let publish = try CLIRunner.run([

@@ -28,8 +28,10 @@ import TrailMapTestSupport
                 "--out", (tiles as NSString).appendingPathComponent("syd.mbtiles"), "--quiet"
             ])
             guard build.status == 0 else { throw CommandError("build: \(build.stderr)") }
-            let products =
-                #"{"products": [{"productId": "\#(RegionsRoughEdgesTests.paidId)", "title": "Test Sydney", "category": "NSW", "description": "test", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "syd.mbtiles"}]}"#
+            let products = #"""
+                {"products": [{"productId": "\#(RegionsRoughEdgesTests.paidId)", "title": "Test Sydney", "category": "NSW",
+                  "description": "test", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "syd.mbtiles"}]}
+                """#
             try products.write(toFile: dir.file("products.json"), atomically: true, encoding: .utf8)
             let catalog = dir.file("catalog.sqlite")
             let publish = try CLIRunner.run([

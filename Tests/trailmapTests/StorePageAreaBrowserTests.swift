@@ -40,7 +40,10 @@ import TrailMapTestSupport
         let rect = try #require(
             try browser.evaluate(
                 """
-                (() => { const r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()
+                (() => {
+                  const r = document.getElementById('map').getBoundingClientRect();
+                  return [r.left + r.width / 2, r.top + r.height / 2];
+                })()
                 """) as? [Double])
         try browser.click(x: rect[0], y: rect[1])
         try browser.wait("document.getElementById('center').textContent.startsWith('Center: ')")

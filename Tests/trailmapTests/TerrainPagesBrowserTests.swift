@@ -27,7 +27,8 @@ import TrailMapTestSupport
             // UTM 13N 450500 E and 452500 E at 4421500 N (gdaltransform), and the middle between.
             try """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Ramp Trail","highway":"path","osm_id":"1"},
-             "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],[-105.55599935926,39.9422902396506]]}},
+             "geometry":{"type":"LineString","coordinates":[[-105.579408752591,39.942175612611],[-105.5677,39.94223],
+               [-105.55599935926,39.9422902396506]]}},
              {"type":"Feature","properties":{"name":"Far Trail","highway":"path","osm_id":"2"},
              "geometry":{"type":"LineString","coordinates":[[-105.45,39.90],[-105.44,39.905]]}}]}
             """.write(toFile: dir.file("ramp.geojson"), atomically: true, encoding: .utf8)
@@ -73,7 +74,8 @@ import TrailMapTestSupport
     static func store(_ f: Folder) throws -> (Process, String) {
         let ids = ["world", "park", "hs", "elev", "ramp"]
         let products = ids.map {
-            #"{"productId": "test.\#($0)", "title": "\#($0)", "category": "Terrain", "price": {"amount": "0", "currency": "USD"}, "bundle": "\#($0).mbtiles"}"#
+            #"{"productId": "test.\#($0)", "title": "\#($0)", "category": "Terrain", "price": {"amount": "0", "currency": "USD"}, "#
+                + #""bundle": "\#($0).mbtiles"}"#
         }
         try (#"{"products": ["# + products.joined(separator: ", ") + "]}").write(
             toFile: f.dir.file("products.json"), atomically: false, encoding: .utf8)

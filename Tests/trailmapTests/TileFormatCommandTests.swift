@@ -71,7 +71,8 @@ import TrailMapTestSupport
     @Test func theManifestChoosesTheFormat() throws {
         _ = try TestSources.write(in: dir, name: "terrain", width: 240, height: 160, bounds: Self.box, color: TestSources.terrain)
         let json =
-            #"{"name": "M", "output": {"format": "webp", "lossless": true, "tileSize": 512}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
+            #"{"name": "M", "output": {"format": "webp", "lossless": true, "tileSize": 512}, "#
+            + #""layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
         try json.write(toFile: dir.file("m.json"), atomically: false, encoding: .utf8)
         let out = dir.file("m.mbtiles")
         let r = try CLIRunner.run(["build", "--manifest", dir.file("m.json"), "--out", out, "--quiet"])
@@ -79,7 +80,8 @@ import TrailMapTestSupport
         let meta = try BundleReader(path: out).metadataPairs()
         #expect(meta["format"] == "webp" && meta["trailmap:tilesize"] == "512")
         let bad =
-            #"{"name": "M", "output": {"format": "png", "quality": 80}, "layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
+            #"{"name": "M", "output": {"format": "png", "quality": 80}, "#
+            + #""layers": [{"name": "t", "sources": ["terrain.png"], "minzoom": 3, "maxzoom": 4}]}"#
         try bad.write(toFile: dir.file("bad.json"), atomically: false, encoding: .utf8)
         let refused = try CLIRunner.run(["build", "--manifest", dir.file("bad.json"), "--out", dir.file("bad.mbtiles")])
         #expect(refused.status != 0 && refused.stderr.contains("output.quality: applies to webp and jpeg tiles"), "\(refused.stderr)")

@@ -20,7 +20,9 @@ extension ViewerBrowserTests {
         const box = L.latLngBounds([[36, -110], [42, -101]]);
         const map = L.map('map', {fadeAnimation: false}).setView(box.getCenter(), Number(q.get('zoom')));
         let loaded = 0, decoded = 0, edges = 0, failed = 0;
-        const show = () => { document.getElementById('result').textContent = `loaded=${loaded} decoded=${decoded} edges=${edges} failed=${failed}`; };
+        const show = () => {
+          document.getElementById('result').textContent = `loaded=${loaded} decoded=${decoded} edges=${edges} failed=${failed}`;
+        };
         L.tileLayer(q.get('tiles'), {bounds: box, minZoom: 0, maxZoom: 22})
           .on('tileload', e => { loaded++; if (e.tile.naturalWidth === 256) { decoded++; if (e.coords.x === edge) edges++; } show(); })
           .on('tileerror', () => { failed++; show(); })

@@ -37,8 +37,15 @@ import TrailMapTestSupport
                 ])
                 guard build.status == 0 else { throw DevToolsPipe.Failure("build \(id): \(build.stderr)") }
             }
-            let products =
-                #"{"products": [{"productId": "test.world", "title": "World", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "world.mbtiles"}, {"productId": "test.alps", "title": "Alps", "category": "Europe", "price": {"amount": "0", "currency": "USD"}, "bundle": "alps.mbtiles"}, {"productId": "test.peak", "title": "Peak <b id=\"pwned2\">x</b>", "category": "Europe", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "peak.mbtiles"}]}"#
+            let products = #"""
+                {"products": [
+                  {"productId": "test.world", "title": "World", "category": "Base maps", "price": {"amount": "0", "currency": "USD"},
+                   "bundle": "world.mbtiles"},
+                  {"productId": "test.alps", "title": "Alps", "category": "Europe", "price": {"amount": "0", "currency": "USD"},
+                   "bundle": "alps.mbtiles"},
+                  {"productId": "test.peak", "title": "Peak <b id=\"pwned2\">x</b>", "category": "Europe",
+                   "price": {"amount": "2.99", "currency": "USD"}, "bundle": "peak.mbtiles"}]}
+                """#
             try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
             let publish = try CLIRunner.run([
                 "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,
@@ -72,7 +79,10 @@ import TrailMapTestSupport
 
     /// The tile URLs the page has asked for, as `[id, z, url]`.
     static let tileRequests = """
-        performance.getEntriesByType('resource').map(e => e.name).map(u => { const m = u.match(/\\/tiles\\/([^/]+)\\/(\\d+)\\/\\d+\\/\\d+\\./); return m ? [m[1], +m[2], u] : null; }).filter(Boolean)
+        performance.getEntriesByType('resource').map(e => e.name).map(u => {
+          const m = u.match(/\\/tiles\\/([^/]+)\\/(\\d+)\\/\\d+\\/\\d+\\./);
+          return m ? [m[1], +m[2], u] : null;
+        }).filter(Boolean)
         """
 
     /// The XYZ tile holding a point at zoom `z` (Web Mercator).
@@ -161,12 +171,15 @@ import TrailMapTestSupport
             try browser.evaluate(
                 """
                 (async () => {
-                  const j = {'Content-Type': 'application/json'}, creds = JSON.stringify({email: 'buyer@example.com', password: 'correct-horse-battery'});
+                  const j = {'Content-Type': 'application/json'};
+                  const creds = JSON.stringify({email: 'buyer@example.com', password: 'correct-horse-battery'});
                   await fetch('/api/v1/accounts', {method: 'POST', headers: j, body: creds});
                   const s = await (await fetch('/api/v1/sessions', {method: 'POST', headers: j, body: creds})).json();
                   const h = {...j, Authorization: 'Bearer ' + s.token};
-                  const t = await (await fetch('/api/v1/sandbox/transactions', {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
-                  return (await fetch('/api/v1/purchases', {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
+                  const t = await (await fetch('/api/v1/sandbox/transactions',
+                    {method: 'POST', headers: h, body: JSON.stringify({productId: 'test.peak'})})).json();
+                  return (await fetch('/api/v1/purchases',
+                    {method: 'POST', headers: h, body: JSON.stringify({signedTransaction: t.signedTransaction})})).status;
                 })()
                 """) as? Int
         #expect(bought == 201)

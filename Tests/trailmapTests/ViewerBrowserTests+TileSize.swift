@@ -14,7 +14,8 @@ extension ViewerBrowserTests {
         try TestBundle.variant(.webp512, to: (tiles as NSString).appendingPathComponent("world.mbtiles"))
         try TestBundle.variant(.png, to: (tiles as NSString).appendingPathComponent("park.mbtiles"))
         let products =
-            #"{"products": [{"productId": "test.park", "title": "Park", "category": "Parks", "price": {"amount": "0", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
+            #"{"products": [{"productId": "test.park", "title": "Park", "category": "Parks", "price": {"amount": "0", "currency": "USD"}, "#
+            + #""bundle": "park.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
         let publish = try CLIRunner.run([
             "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,

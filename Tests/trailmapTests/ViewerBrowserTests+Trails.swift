@@ -27,7 +27,8 @@ extension ViewerBrowserTests {
         ])
         #expect(built.status == 0, "\(built.stderr)")
         let products =
-            #"{"products": [{"productId": "test.park", "title": "Park trails", "category": "Parks", "price": {"amount": "0", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
+            #"{"products": [{"productId": "test.park", "title": "Park trails", "category": "Parks", "#
+            + #""price": {"amount": "0", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
         let publish = try CLIRunner.run([
             "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,

@@ -163,7 +163,10 @@ import TrailMapTestSupport
             #expect(build.status == 0, "\(build.stderr)")
         }
         let products =
-            #"{"products": [{"productId": "test.base", "title": "Free base", "category": "Base maps", "price": {"amount": "0", "currency": "USD"}, "bundle": "base.mbtiles"}, {"productId": "test.park", "title": "Alpine Park", "category": "National Parks/Alpine", "price": {"amount": "2.99", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
+            #"{"products": [{"productId": "test.base", "title": "Free base", "category": "Base maps", "#
+            + #""price": {"amount": "0", "currency": "USD"}, "bundle": "base.mbtiles"}, "#
+            + #"{"productId": "test.park", "title": "Alpine Park", "category": "National Parks/Alpine", "#
+            + #""price": {"amount": "2.99", "currency": "USD"}, "bundle": "park.mbtiles"}]}"#
         try products.write(toFile: dir.file("products.json"), atomically: false, encoding: .utf8)
         let publish = try CLIRunner.run([
             "catalog", "publish", "--products", dir.file("products.json"), "--tiles", tiles,

@@ -127,30 +127,36 @@ import TrailMapTestSupport
         let (restStatus, rest) = try await Self.get(base + "/wmts/1.0.0/utah/default/GoogleMapsCompatible/7/\(t.y)/\(t.x).png")
         let (kvpTileStatus, kvpTile) = try await Self.get(
             base
-                + "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
+                + "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&STYLE=default&TILEMATRIXSET=GoogleMapsCompatible"
+                + "&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/png"
         )
         #expect(restStatus == 200 && kvpTileStatus == 200 && rest == direct && kvpTile == direct)
 
         // OGC exceptions, with their codes and statuses.
         let cases: [(String, Int, String)] = [
             (
-                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=nope&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png",
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=nope&TILEMATRIXSET=GoogleMapsCompatible"
+                    + "&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png",
                 400, "InvalidParameterValue\" locator=\"LAYER"
             ),
             (
-                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=WorldCRS84Quad&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png",
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=WorldCRS84Quad"
+                    + "&TILEMATRIX=7&TILEROW=0&TILECOL=0&FORMAT=image/png",
                 400, "locator=\"TILEMATRIXSET"
             ),
             (
-                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=0&TILECOL=\(t.x)&FORMAT=image/png",
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible"
+                    + "&TILEMATRIX=7&TILEROW=0&TILECOL=\(t.x)&FORMAT=image/png",
                 400, "TileOutOfRange\" locator=\"TILEROW"
             ),
             (
-                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=12&TILEROW=0&TILECOL=0&FORMAT=image/png",
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible"
+                    + "&TILEMATRIX=12&TILEROW=0&TILECOL=0&FORMAT=image/png",
                 400, "TileOutOfRange\" locator=\"TILEMATRIX"
             ),
             (
-                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/jpeg",
+                "/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah&TILEMATRIXSET=GoogleMapsCompatible"
+                    + "&TILEMATRIX=7&TILEROW=\(t.y)&TILECOL=\(t.x)&FORMAT=image/jpeg",
                 400, "locator=\"FORMAT"
             ),
             ("/wmts?SERVICE=WMTS&REQUEST=GetTile&LAYER=utah", 400, "MissingParameterValue"),

@@ -42,10 +42,12 @@ enum ProfileChartScript {
               svg.appendChild(el('text', { x: L - 4, y: y(e) + 4, 'text-anchor': 'end', 'font-size': 10 }, Math.round(e) + ' m'));
             }
             for (const f of [0, 0.5, 1]) {
-              svg.appendChild(el('text', { x: x(f * length), y: H - B + 12, 'text-anchor': f === 0 ? 'start' : f === 1 ? 'end' : 'middle', 'font-size': 10 },
-                (f * p.lengthM / 1000).toFixed(p.lengthM < 10000 ? 2 : 1) + ' km'));
+              svg.appendChild(el('text', {
+                x: x(f * length), y: H - B + 12, 'text-anchor': f === 0 ? 'start' : f === 1 ? 'end' : 'middle', 'font-size': 10
+              }, (f * p.lengthM / 1000).toFixed(p.lengthM < 10000 ? 2 : 1) + ' km'));
             }
-            svg.appendChild(el('text', { x: L + (W - L - R) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 10, fill: '#555' }, 'distance'));
+            svg.appendChild(
+              el('text', { x: L + (W - L - R) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 10, fill: '#555' }, 'distance'));
             svg.appendChild(el('text', { x: 9, y: T + (H - T - B) / 2, 'text-anchor': 'middle', 'font-size': 10, fill: '#555',
               transform: 'rotate(-90 9 ' + (T + (H - T - B) / 2) + ')' }, 'elevation'));
             return svg;
@@ -89,7 +91,10 @@ enum ProfileChartScript {
             try {
               const r = await fetch('/api/v1/trails/' + encodeURIComponent(id) + '/profile', { headers: headers || {} });
               const j = await r.json().catch(() => ({}));
-              if (!r.ok) { fail(box, 'No profile of ' + name + ': ' + (j.error ? j.error.message : r.status + ' ' + r.statusText)); return null; }
+              if (!r.ok) {
+                fail(box, 'No profile of ' + name + ': ' + (j.error ? j.error.message : r.status + ' ' + r.statusText));
+                return null;
+              }
               draw(box, name, j);
               return j;
             } catch (e) { fail(box, 'No profile of ' + name + ': the server cannot be reached (' + e.message + ')'); return null; }

@@ -26,19 +26,24 @@ enum StorePage {
         .for_sale{background:#dbeafe}.installed{background:#dcfce7}.purchased{background:#fef3c7}.revoked{background:#fee2e2}
         .update_available{background:#fde68a}#map{height:260px;margin:8px 0}button{padding:6px 12px;margin:4px 4px 0 0}
         input,select{width:100%;box-sizing:border-box;margin:2px 0;padding:4px}
-        #msg{position:sticky;top:0;z-index:1000;color:#8a1f11;background:#fff4f2;border:1px solid #f2c4bc;border-radius:6px;padding:6px 8px;margin:0 0 8px}
+        #msg{position:sticky;top:0;z-index:1000;color:#8a1f11;background:#fff4f2;border:1px solid #f2c4bc;border-radius:6px;
+        padding:6px 8px;margin:0 0 8px}
         #msg.info{color:#14532d;background:#f0fdf4;border-color:#bbf7d0}
         .area_product,.area{background:#e0e7ff}#map.picking{cursor:crosshair}.quote{border:1px solid #c7d2fe;border-radius:8px;padding:8px}
         .note{color:#555;font-size:13px}code{background:#f4f4f2;padding:1px 4px;border-radius:4px}
         .trail .status{background:#ecfccb}#profile{font-size:13px;margin:8px 0}.profile-name{font-weight:600}.profile-error{color:#a33}
-        a.trail-profile{cursor:pointer;color:#24528a;text-decoration:underline}.easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
+        a.trail-profile{cursor:pointer;color:#24528a;text-decoration:underline}
+        .easy{color:#15803d}.moderate{color:#1d4ed8}.hard{color:#b91c1c}.expert{color:#111}
         </style></head><body>
         <nav><h1>TrailMap store</h1><div id="account"></div><h1>Categories</h1><ul id="tree"></ul>
         <div id="areas" hidden><h1>Areas</h1><ul><li><a id="areaLink">Buy the area around a place</a></li></ul></div>
         <h1>Trails</h1><form id="trailForm"><input id="tq" placeholder="name, e.g. bear lake">
-        <input id="tnear" placeholder="near: a place or LAT,LON"><input id="tradius" type="number" min="1" max="500" value="25" title="radius (km)">
-        <select id="tdiff"><option value="">any difficulty</option><option>easy</option><option>moderate</option><option>hard</option><option>expert</option></select>
-        <label><input id="tnohorse" type="checkbox" style="width:auto"> no horses</label> <label><input id="tnobike" type="checkbox" style="width:auto"> no bikes</label>
+        <input id="tnear" placeholder="near: a place or LAT,LON"><input id="tradius" type="number" min="1" max="500" value="25"
+        title="radius (km)">
+        <select id="tdiff"><option value="">any difficulty</option><option>easy</option><option>moderate</option><option>hard</option>
+        <option>expert</option></select>
+        <label><input id="tnohorse" type="checkbox" style="width:auto"> no horses</label>
+        <label><input id="tnobike" type="checkbox" style="width:auto"> no bikes</label>
         <button>Search trails</button></form></nav>
         <main><h1 id="heading">All regions</h1><div id="list"></div></main>
         <aside><div id="msg" role="status" hidden></div><div id="detail">Pick a region.</div><div id="map"></div></aside>

@@ -2,8 +2,11 @@
 /// Content-Security-Policy allows scripts from this server only, no inline script. A preview whose
 /// tiles fail for another reason than a missing tile (its tileset removed while the page is open)
 /// is taken off the map with a message in its note, never a blank preview or a loop of requests.
+/// An owned region's preview renews its tile token as the viewer does (`TokenRenewalScript`,
+/// included here).
 enum StoreScript {
     static let source = """
+        \(TokenRenewalScript.source)
         const api = '/api/v1';
         let token = sessionStorage.getItem('token'), catalog = null, filter = '', map = null, layers = [];
         // The area tool: its center (a Leaflet LatLng), what is drawn for it, and the last quote.
@@ -39,15 +42,20 @@ enum StoreScript {
             '<button id="in">Log in</button><button id="reg">Register</button>';
           const creds = () => ({email: document.getElementById('email').value, password: document.getElementById('pw').value});
           document.getElementById('in').onclick = () => login(creds());
-          document.getElementById('reg').onclick = async () => { say(''); try { await call('POST', '/accounts', creds()); await login(creds()); }
-            catch (e) { say(e.message); } };
+          document.getElementById('reg').onclick = async () => {
+            say('');
+            try { await call('POST', '/accounts', creds()); await login(creds()); } catch (e) { say(e.message); }
+          };
         }
         async function login(c) { say(''); try { const s = await call('POST', '/sessions', c); token = s.token;
           sessionStorage.setItem('token', token); accountBox(); load(); } catch (e) { say(e.message); } }
         // The message box (at the top of the product column, always in view): stays until the next action (log in or
         // out, register, a category, a product, a search, a quote, a buy) replaces or clears it; the page's own work
         // (its map, previews, re-rendered list) never clears it.
-        function say(m, info) { const el = document.getElementById('msg'); el.textContent = m || ''; el.hidden = !m; el.className = info ? 'info' : ''; }
+        function say(m, info) {
+          const el = document.getElementById('msg');
+          el.textContent = m || ''; el.hidden = !m; el.className = info ? 'info' : '';
+        }
         function tree(nodes) { return nodes.map(n => '<li><a data-path="' + esc(n.path) + '">' + esc(n.name) + '</a>' +
           (n.children.length ? '<ul>' + tree(n.children) + '</ul>' : '') + '</li>').join(''); }
         function render() {
@@ -69,36 +77,49 @@ enum StoreScript {
         // A region's trails: how many, by difficulty, the longest.
         const km = v => v.toFixed(v < 10 ? 1 : 0) + ' km';
         const trailCount = p => !p.trails ? '' : '<p class="trails"><b>' + p.trails.count + ' trails</b> (' +
-          ['easy', 'moderate', 'hard', 'expert', 'unknown'].filter(d => p.trails.byDifficulty[d]).map(d => p.trails.byDifficulty[d] + ' ' + d).join(', ') +
-          '; ' + km(p.trails.totalLengthKm) + ')' + (p.trails.longest.length ? ': ' + p.trails.longest.map(t => '<a class="trail-profile" data-id="' + esc(t.id) +
-          '" title="elevation profile">' + esc(t.name) + '</a> ' + km(t.lengthKm)).join(', ') : '') + '</p>';
+          ['easy', 'moderate', 'hard', 'expert', 'unknown'].filter(d => p.trails.byDifficulty[d])
+            .map(d => p.trails.byDifficulty[d] + ' ' + d).join(', ') +
+          '; ' + km(p.trails.totalLengthKm) + ')' +
+          (p.trails.longest.length ? ': ' + p.trails.longest.map(t => '<a class="trail-profile" data-id="' + esc(t.id) +
+            '" title="elevation profile">' + esc(t.name) + '</a> ' + km(t.lengthKm)).join(', ') : '') + '</p>';
         // A trail's elevation profile in the product's page (asked once per click; errors said there).
-        const profile = (id, name) => TrailProfile.load(document.getElementById('profile'), id, name, token ? {Authorization: 'Bearer ' + token} : {});
+        const profile = (id, name) =>
+          TrailProfile.load(document.getElementById('profile'), id, name, token ? {Authorization: 'Bearer ' + token} : {});
         const trailColour = {easy: '#15803d', moderate: '#1d4ed8', hard: '#b91c1c', expert: '#111111', unknown: '#6b7280'};
         // Trail search: a page of results in the list, drawn on the map.
         async function searchTrails(query) {
           say(''); closeArea();
           let r;
           try { r = await call('GET', '/trails?' + query); } catch (e) { say(e.message); return; }
-          document.getElementById('heading').textContent = r.total + ' trail' + (r.total === 1 ? '' : 's') + (r.place ? ' near ' + r.place.name : '');
+          document.getElementById('heading').textContent =
+            r.total + ' trail' + (r.total === 1 ? '' : 's') + (r.place ? ' near ' + r.place.name : '');
           document.getElementById('list').innerHTML = r.trails.map(t => '<div class="card trail" data-id="' + esc(t.id) + '">' +
-            '<span class="status">' + esc(t.products.map(p => p.title).join(', ')) + '</span><b>' + esc(t.name || t.ref || 'unnamed trail') +
+            '<span class="status">' + esc(t.products.map(p => p.title).join(', ')) + '</span><b>' +
+            esc(t.name || t.ref || 'unnamed trail') +
             '</b><br><span class="' + esc(t.difficulty) + '">' + esc(t.difficulty) + '</span> · ' + km(t.lengthKm) +
-            (t.distanceKm != null ? ' · ' + km(t.distanceKm) + ' away' : '') + (t.allowedUses.length ? ' · ' + esc(t.allowedUses.join(', ')) : '') +
+            (t.distanceKm != null ? ' · ' + km(t.distanceKm) + ' away' : '') +
+            (t.allowedUses.length ? ' · ' + esc(t.allowedUses.join(', ')) : '') +
             '</div>').join('') || '<p>No trails match.</p>';
           document.querySelectorAll('.card.trail').forEach(c => c.onclick = () => {
             const t = r.trails.find(x => x.id === c.dataset.id);
-            if (t && t.products[0]) show(t.products[0].productId).then(() => profile(t.id, t.name || t.ref || 'unnamed trail')).catch(e => say(e.message)); });
+            if (t && t.products[0]) show(t.products[0].productId)
+              .then(() => profile(t.id, t.name || t.ref || 'unnamed trail')).catch(e => say(e.message));
+          });
           ensureMap();
           layers.forEach(l => map.removeLayer(l)); layers = [];
           for (const t of r.trails) {
             const colour = trailColour[t.difficulty] || '#6b7280', b = t.bbox;
             if (t.products.some(p => p.owned)) {
-              try { const d = await call('GET', '/trails/' + t.id);
-                if (d.geometry) { layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(esc(t.name || '')).addTo(map)); continue; } }
-              catch (e) {}
+              try {
+                const d = await call('GET', '/trails/' + t.id);
+                if (d.geometry) {
+                  layers.push(L.geoJSON(d.geometry, {style: {color: colour, weight: 4}}).bindTooltip(esc(t.name || '')).addTo(map));
+                  continue;
+                }
+              } catch (e) {}
             }
-            layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1}).bindTooltip(esc(t.name || '')).addTo(map));
+            layers.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], {color: colour, weight: 1, fillOpacity: 0.1})
+              .bindTooltip(esc(t.name || '')).addTo(map));
           }
           if (layers.length) map.fitBounds(L.featureGroup(layers).getBounds(), {padding: [20, 20], maxZoom: 13});
         }
@@ -107,7 +128,9 @@ enum StoreScript {
           if (v('tq')) q.set('q', v('tq'));
           if (v('tnear')) { q.set('near', v('tnear')); q.set('radiusKm', v('tradius') || '25'); }
           if (v('tdiff')) q.set('difficulty', v('tdiff'));
-          const no = [document.getElementById('tnohorse').checked && 'horse', document.getElementById('tnobike').checked && 'bicycle'].filter(Boolean);
+          const no = [
+            document.getElementById('tnohorse').checked && 'horse', document.getElementById('tnobike').checked && 'bicycle'
+          ].filter(Boolean);
           if (no.length) q.set('excludeUses', no.join(','));
           return q.toString();
         }
@@ -122,8 +145,10 @@ enum StoreScript {
             fetch('/tiles/' + encodeURIComponent(list.base) + '.json').then(r => r.ok ? r.json() : null) : null).then(tj => {
             // A 512-px tileset is shown one zoom up, as in the viewer.
             const big = tj && tj.tileSize === 512 ? 1 : 0;
-            if (tj) L.tileLayer(tj.tiles[0], {maxZoom: 18, minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
-              bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 1}).addTo(map);
+            if (tj) L.tileLayer(tj.tiles[0], {
+              maxZoom: 18, minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: tj.maxzoom + big,
+              bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 1
+            }).addTo(map);
           }).catch(() => {});
           map.on('click', e => { if (area) pickCenter(e.latlng); });
         }
@@ -136,7 +161,8 @@ enum StoreScript {
           const canBuy = p.status === 'for_sale' && token;
           document.getElementById('detail').innerHTML = '<h1>' + esc(p.title) + '</h1><p>' + esc(p.description) + '</p><p>' +
             price(p.price) + ' · ' + size(p.size) + ' · zoom ' + p.minzoom + '–' + p.maxzoom + ' · version ' + p.version +
-            '</p>' + levels(p) + trailCount(p) + '<p>Status: <span class="status ' + esc(p.status) + '">' + esc(p.status.replace('_', ' ')) + '</span></p>' +
+            '</p>' + levels(p) + trailCount(p) +
+            '<p>Status: <span class="status ' + esc(p.status) + '">' + esc(p.status.replace('_', ' ')) + '</span></p>' +
             (p.kind === 'area' ? '<p>Your area (bought as ' + esc(p.areaOf || '') + '). Install it with: <code>trailmap regions install ' +
               esc(p.productId) + '</code></p>' : '') +
             (canBuy ? '<button id="buy">Buy ' + price(p.price) + '</button>' : '') +
@@ -154,7 +180,10 @@ enum StoreScript {
         // (`GET /tiles`' previewMaxzoom), terrain data never (its colours are heights, not a picture).
         let preview = null, previewTurn = 0;
         async function drawPreview(p) {
-          const turn = ++previewTurn, note = t => { const n = document.getElementById('previewNote'); if (n && turn === previewTurn) n.textContent = t; };
+          const turn = ++previewTurn, note = t => {
+            const n = document.getElementById('previewNote');
+            if (n && turn === previewTurn) n.textContent = t;
+          };
           if (preview) { map.removeLayer(preview); preview = null; }
           const id = decodeURIComponent(new URL(p.tileJSONURL, location.href).pathname.split('/').pop().replace(/[.]json$/, ''));
           let s, tj;
@@ -170,7 +199,10 @@ enum StoreScript {
           if (s.paid) {
             top = s.previewMaxzoom;
             if (token && s.productId && p.status !== 'for_sale') {
-              try { grant = await call('POST', '/tile-tokens', {productId: s.productId}); url = grant.tilesURL; top = tj.maxzoom; } catch (e) {}
+              try {
+                grant = await call('POST', '/tile-tokens', {productId: s.productId});
+                url = grant.tilesURL; top = tj.maxzoom;
+              } catch (e) {}
             }
           }
           if (turn !== previewTurn) return;
@@ -179,9 +211,22 @@ enum StoreScript {
           preview = L.tileLayer(url, {minZoom: tj.minzoom + big, minNativeZoom: tj.minzoom + big, maxNativeZoom: top + big, maxZoom: 18,
             bounds: [[tj.bounds[1], tj.bounds[0]], [tj.bounds[3], tj.bounds[2]]], tileSize: big ? 512 : 256, zoomOffset: -big, zIndex: 5,
             opacity: s.layer === 'hillshade' ? 0.6 : 1, className: 'store-preview'}).addTo(map);
-          watchPreview(preview, note, grant ? s.productId : null);
-          if (grant) renewPreview(preview, grant, s.productId, note);
-          note(top < tj.maxzoom ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom + ' (the rest with the purchase).'
+          const layer = preview, renewal = grant && tileTokenRenewal(layer, {
+            shown: () => preview === layer,
+            signedIn: () => !!token,
+            ask: () => call('POST', '/tile-tokens', {productId: s.productId}),
+            renewed: () => {},
+            // A renewal the server refuses takes the preview off with its reason; a session that has ended signs the page out.
+            failed: async e => {
+              dropPreview(layer, note, e.message);
+              if (e.status === 401 && token) { sessionEnded(e); await load(); }
+            }
+          });
+          watchPreview(layer, note, renewal);
+          if (renewal) renewal.ahead(grant);
+          note(top < tj.maxzoom
+            ? 'Preview on the map: zooms ' + tj.minzoom + '–' + top + ' of ' + tj.minzoom + '–' + tj.maxzoom +
+              ' (the rest with the purchase).'
             : 'On the map: the region at every zoom (' + tj.minzoom + '–' + tj.maxzoom + ').');
         }
         // Takes a failed preview off the map with the reason in its note: no more of its tiles are asked for.
@@ -190,33 +235,12 @@ enum StoreScript {
           map.removeLayer(layer); preview = null;
           note('No preview: ' + why + '. The coverage stays outlined.');
         }
-        // An owned region's tile token is renewed before it expires, for as long as its preview is on the map
-        // (as the viewer does): tiles not yet asked for use the new one, those shown stay. A renewal the server
-        // refuses takes the preview off with its reason; a session that has ended signs the page out.
-        function renewPreview(layer, grant, productId, note) {
-          const left = Date.parse(grant.expiresAt) - Date.now();
-          if (!(left > 0)) return;
-          setTimeout(async () => {
-            if (preview !== layer || !token) return;
-            try {
-              const next = await call('POST', '/tile-tokens', {productId});
-              if (preview !== layer) return;
-              layer.setUrl(next.tilesURL, true);
-              renewPreview(layer, next, productId, note);
-            } catch (e) {
-              dropPreview(layer, note, e.message);
-              if (e.status === 401 && token) { sessionEnded(e); await load(); }
-            }
-          }, Math.max(500, left - Math.min(60000, left / 4)));
-        }
         // What a failed preview tile says: a missing tile (404 tile_not_found) is normal; an owned region's
-        // refused tile token (expired while the page slept) is renewed; a renewed token gets one chance: refused
-        // before any tile loaded with it, it is not renewed again. Anything else (the tileset removed from the
-        // server's folder, a new token refused, no server) takes the preview off the map with a message in its
-        // note. One check at a time.
-        function watchPreview(layer, note, productId) {
-          let checking = false, renewedFrom = null, worked = false;
-          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
+        // refused tile token is renewed as `tileTokenRenewal` says (`renewal`: null for a region not owned).
+        // Anything else (the tileset removed from the server's folder, a new token refused, no server) takes
+        // the preview off the map with a message in its note. One check at a time.
+        function watchPreview(layer, note, renewal) {
+          let checking = false;
           layer.on('tileerror', async e => {
             if (checking || preview !== layer) return;
             checking = true;
@@ -224,11 +248,12 @@ enum StoreScript {
             try {
               const r = await fetch(e.tile.src), j = await r.json().catch(() => ({}));
               if (r.ok || (j.error && j.error.code === 'tile_not_found')) return;
-              const held = layer._url;
-              if (productId && token && r.status === 401 && (renewedFrom !== held || worked)) {
-                try { const g = await call('POST', '/tile-tokens', {productId}); renewedFrom = g.tilesURL; worked = false;
-                  if (preview === layer) layer.setUrl(g.tilesURL); return; }
-                catch (err) { if (err.status === 401 && token) { dropPreview(layer, note, err.message); sessionEnded(err); await load(); return; } }
+              if (renewal && r.status === 401) {
+                try {
+                  if (await renewal.refused()) return;
+                } catch (err) {
+                  if (err.status === 401 && token) { dropPreview(layer, note, err.message); sessionEnded(err); await load(); return; }
+                }
               }
               why = j.error ? j.error.message : r.status + ' ' + r.statusText;
             } catch (err) { why = 'the server cannot be reached (' + err.message + ')'; }
@@ -257,7 +282,8 @@ enum StoreScript {
           ensureMap();
           // What an area of the offer looks like: its source's preview zooms on the map.
           if (offer && offer.tileJSONURL) {
-            document.getElementById('detail').insertAdjacentHTML('beforeend', '<p class="preview note" id="previewNote">Loading the preview…</p>');
+            document.getElementById('detail')
+              .insertAdjacentHTML('beforeend', '<p class="preview note" id="previewNote">Loading the preview…</p>');
             drawPreview(offer);
           } else if (preview) { map.removeLayer(preview); preview = null; }
           document.getElementById('map').classList.add('picking');
@@ -272,7 +298,9 @@ enum StoreScript {
           const m = document.getElementById('map'); if (m) m.classList.remove('picking');
         }
         function radiusKm() { return parseFloat(document.getElementById('radius').value); }
-        function pickCenter(latlng) { area.center = latlng.wrap(); quote = null; document.getElementById('quoteBox').innerHTML = ''; drawArea(); }
+        function pickCenter(latlng) {
+          area.center = latlng.wrap(); quote = null; document.getElementById('quoteBox').innerHTML = ''; drawArea();
+        }
         function drawArea() {
           if (!area || !map) return;
           areaLayers.forEach(l => map.removeLayer(l)); areaLayers = [];
@@ -323,10 +351,14 @@ enum StoreScript {
         }
         async function buy(id) {
           say('Buying…', true);
-          try { const t = await call('POST', '/sandbox/transactions', {productId: id});
+          try {
+            const t = await call('POST', '/sandbox/transactions', {productId: id});
             const r = await call('POST', '/purchases', {signedTransaction: t.signedTransaction});
             say(r.alreadyOwned ? r.message : 'Purchased. Install it with: trailmap regions install ' + id, true);
-            await load(); await show(id, true); } catch (e) { if (e.status === 401 && token) { sessionEnded(e); await load(); await show(id, true); } else say(e.message); }
+            await load(); await show(id, true);
+          } catch (e) {
+            if (e.status === 401 && token) { sessionEnded(e); await load(); await show(id, true); } else say(e.message);
+          }
         }
         async function load() {
           try { catalog = await call('GET', '/catalog'); render(); }

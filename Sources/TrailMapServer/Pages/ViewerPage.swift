@@ -24,7 +24,8 @@ enum ViewerPage {
                  border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
           #map { position: absolute; inset: 0; background: #dde; }
           #status, #links, #shadebox { font-size: 12px; color: #555; } #shade { vertical-align: middle; width: 110px; }
-          #msg { font-size: 13px; color: #8a1f11; background: #fff4f2; border: 1px solid #f2c4bc; border-radius: 4px; padding: 4px 6px; margin-top: 4px; }
+          #msg { font-size: 13px; color: #8a1f11; background: #fff4f2; border: 1px solid #f2c4bc; border-radius: 4px; padding: 4px 6px;
+                 margin-top: 4px; }
           #msg.info { color: #1e3a5f; background: #eef5ff; border-color: #c3d7f2; }
           #account input { width: 120px; } #account { font-size: 12px; margin-top: 4px; }
           #profile { margin-top: 6px; font-size: 12px; } .profile-name { font-weight: 600; } .profile-error { color: #8a1f11; }
@@ -35,7 +36,8 @@ enum ViewerPage {
         <body>
         <div id="map"></div>
         <div id="bar"><label>Tileset <select id="tileset"></select></label><div id="status">loading…</div>
-        <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> · <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a> ·
+        <div id="links"><a id="tilejson" href="/tiles">TileJSON</a> ·
+        <a id="wmts" href="/wmts/1.0.0/WMTSCapabilities.xml">WMTS capabilities</a> ·
         <a id="pmtiles" hidden>PMTiles archive</a><span id="nopmtiles">no PMTiles archive</span></div>
         <label id="shadebox" hidden>Hillshade opacity <input id="shade" type="range" min="0" max="1" step="0.1" value="0.5"></label>
         <div id="msg" hidden></div>

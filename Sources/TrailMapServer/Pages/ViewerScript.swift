@@ -2,12 +2,13 @@
 /// from this server only). The view is set on the chosen tileset's bounds at a zoom it has before
 /// any layer is added, and every tile layer carries its tileset's zooms and bounds, so no tile
 /// outside them is ever asked for. A paid layer's tile token is renewed before it expires, and
-/// once more when a tile is refused. Failures (a bad session, a new tile token refused too, a
+/// once more when a tile is refused (`TokenRenewalScript`, included here). Failures (a bad session, a new tile token refused too, a
 /// tileset removed while the page is open) end in a message in the page and the layer's
 /// removal, never a loop of failing requests.
 enum ViewerScript {
     static let source = #"""
         'use strict';
+        \#(TokenRenewalScript.source)
         const api = '/api/v1';
         const $ = id => document.getElementById(id);
         // Bundle metadata and catalog text are text, never markup (Leaflet renders attributions as HTML).
@@ -27,7 +28,10 @@ enum ViewerScript {
           const h = { 'Content-Type': 'application/json' }; if (session) h.Authorization = 'Bearer ' + session;
           const r = await fetch(api + path, { method, headers: h, body: body ? JSON.stringify(body) : undefined });
           const j = r.status === 204 ? {} : await r.json().catch(() => ({}));
-          if (!r.ok) { const e = new Error(j.error ? j.error.message : r.statusText); e.status = r.status; e.code = j.error && j.error.code; throw e; }
+          if (!r.ok) {
+            const e = new Error(j.error ? j.error.message : r.statusText);
+            e.status = r.status; e.code = j.error && j.error.code; throw e;
+          }
           return j;
         }
         async function documentOf(id) {
@@ -63,7 +67,8 @@ enum ViewerScript {
           try { tj = await documentOf(id); } catch (e) { say(e.message); map.removeLayer(group); return; }
           if (fills[id] !== turn) return 'superseded';
           if (layerOf(id) === 'terrain') {
-            group.addLayer(L.rectangle(boundsOf(tj.bounds), { color: '#92400e', weight: 2, fill: false, dashArray: '6 4', interactive: false }));
+            group.addLayer(
+              L.rectangle(boundsOf(tj.bounds), { color: '#92400e', weight: 2, fill: false, dashArray: '6 4', interactive: false }));
             say(tj.name + ' is elevation data (' + (tj.encoding || 'terrain') + ' tiles: heights encoded in colours), not a picture: ' +
               'its coverage is outlined, and it answers elevations and trail profiles.', true);
             return 'terrain';
@@ -74,10 +79,21 @@ enum ViewerScript {
             try {
               const grant = await call('POST', '/tile-tokens', { productId: s.productId });
               if (fills[id] !== turn) return 'superseded';
-              const layer = watch(tileLayer(tj, grant.tilesURL, tj.maxzoom, id), id, s.productId);
-              group.addLayer(layer);
+              const layer = tileLayer(tj, grant.tilesURL, tj.maxzoom, id);
+              const renewal = tileTokenRenewal(layer, {
+                shown: () => groups[id].hasLayer(layer),
+                signedIn: () => !!session,
+                ask: () => call('POST', '/tile-tokens', { productId: s.productId }),
+                renewed: next => { if (current === id) archiveLink(id, next.token); },
+                // A session that has ended signs the page out; another refusal takes the layer off with a message.
+                failed: err => {
+                  if (err.status === 401) signedOut('Your session has ended: sign in again to see the regions you own.');
+                  else if (err.status) { groups[id].removeLayer(layer); say(cannotShow(id, err.message)); }
+                }
+              });
+              group.addLayer(watch(layer, id, renewal));
               if (current === id) archiveLink(id, grant.token);
-              renewBefore(grant, layer, id, s.productId);
+              renewal.ahead(grant);
               return 'owned';
             } catch (e) {
               if (e.status === 401) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); }
@@ -87,38 +103,20 @@ enum ViewerScript {
           const buy = ' Buy it in the store (/store#' + s.productId + ')' + (session ? '.' : ', or sign in if you own it.');
           if (s.previewMaxzoom != null) {
             group.addLayer(watch(tileLayer(tj, tj.tiles[0], s.previewMaxzoom, id), id, null));
-            say((ended ? ended + ' ' : '') + tj.name + ' is a paid region: this is its preview (zoom ' + tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
+            say((ended ? ended + ' ' : '') + tj.name + ' is a paid region: this is its preview (zoom ' +
+              tj.minzoom + '–' + s.previewMaxzoom + ').' + buy, true);
             return 'preview';
           }
           say((ended ? ended + ' ' : '') + tj.name + ' is a paid region without a preview.' + buy, true);
           return 'paid';
         }
-        // A tile token is renewed before it expires, for as long as its layer is on the map: tiles not
-        // yet asked for use the new one, those shown stay. A session that has ended signs the page out.
-        function renewBefore(grant, layer, id, productId) {
-          const left = Date.parse(grant.expiresAt) - Date.now();
-          if (!(left > 0)) return;
-          setTimeout(async () => {
-            if (!groups[id].hasLayer(layer) || !session) return;
-            try {
-              const next = await call('POST', '/tile-tokens', { productId });
-              if (!groups[id].hasLayer(layer)) return;
-              layer.setUrl(next.tilesURL, true); if (current === id) archiveLink(id, next.token);
-              renewBefore(next, layer, id, productId);
-            } catch (err) {
-              if (err.status === 401) signedOut('Your session has ended: sign in again to see the regions you own.');
-              else if (err.status) { groups[id].removeLayer(layer); say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + err.message); }
-            }
-          }, Math.max(500, left - Math.min(60000, left / 4)));
-        }
+        const cannotShow = (id, why) => 'The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + why;
         // What a failed tile says: a missing tile (404 tile_not_found) is normal; a refused tile token is
-        // renewed, and a renewed token gets one chance: refused before any tile loaded with it, it is not
-        // renewed again; anything else (the tileset removed, a new token refused too) ends in a message
-        // and the layer's removal. At most one check runs at a time, and
-        // at most a few that find a fault per layer (missing tiles do not count).
-        function watch(layer, id, productId) {
-          let checking = false, faults = 0, renewedFrom = null, worked = false;
-          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
+        // renewed as `tileTokenRenewal` says (`renewal`: null for a layer without a token); anything else
+        // (the tileset removed, a new token refused too) ends in a message and the layer's removal. At most
+        // one check runs at a time, and at most a few that find a fault per layer (missing tiles do not count).
+        function watch(layer, id, renewal) {
+          let checking = false, faults = 0;
           layer.on('tileerror', async e => {
             if (checking || faults >= 5 || !map.hasLayer(layer)) return;
             checking = true;
@@ -127,20 +125,20 @@ enum ViewerScript {
               const j = await r.json().catch(() => ({}));
               const code = j.error ? j.error.code : '';
               if (r.ok || code === 'tile_not_found') return;
-              const held = layer._url;
-              if (productId && r.status === 401 && (renewedFrom !== held || worked) && session) {
+              if (renewal && r.status === 401) {
                 try {
-                  const grant = await call('POST', '/tile-tokens', { productId });
-                  renewedFrom = grant.tilesURL; worked = false;
-                  layer.setUrl(grant.tilesURL); if (current === id) archiveLink(id, grant.token); return;
-                }
-                catch (err) {
-                  if (err.status === 401) { signedOut('Your session has ended: sign in again to see the regions you own.'); groups[id].removeLayer(layer); return; }
+                  if (await renewal.refused()) return;
+                } catch (err) {
+                  if (err.status === 401) {
+                    signedOut('Your session has ended: sign in again to see the regions you own.');
+                    groups[id].removeLayer(layer);
+                    return;
+                  }
                 }
               }
               faults += 1;
               groups[id].removeLayer(layer);
-              say('The tiles of ' + (summaries[id].name || id) + ' cannot be shown: ' + (j.error ? j.error.message : r.status + ' ' + r.statusText));
+              say(cannotShow(id, j.error ? j.error.message : r.status + ' ' + r.statusText));
             } catch (err) {
               say('The server cannot be reached: ' + err.message);
             } finally { checking = false; }
@@ -156,7 +154,8 @@ enum ViewerScript {
             (s.paid ? '?token=' + encodeURIComponent(token) : '') : null;
           $('pmtiles').hidden = !archive; $('nopmtiles').hidden = !!archive;
           $('nopmtiles').textContent = s && s.pmtiles ? 'PMTiles archive: for its buyers' : 'no PMTiles archive';
-          if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; } else $('pmtiles').removeAttribute('href');
+          if (archive) { $('pmtiles').href = archive; $('pmtiles').title = new URL(archive, location.href).href; }
+          else $('pmtiles').removeAttribute('href');
         }
         // Opens a tileset: the view on its bounds at a zoom it has, then its layer.
         async function show(id) {
@@ -193,7 +192,8 @@ enum ViewerScript {
             $('out').onclick = async () => { try { await call('DELETE', '/sessions'); } catch (e) {} signedOut(''); refill(); };
             return;
           }
-          el.innerHTML = '<input id="email" placeholder="email"> <input id="pw" type="password" placeholder="password"> <button id="in">Sign in</button>';
+          el.innerHTML = '<input id="email" placeholder="email"> <input id="pw" type="password" placeholder="password"> ' +
+            '<button id="in">Sign in</button>';
           $('in').onclick = async () => {
             say('');
             try { const s = await call('POST', '/sessions', { email: $('email').value, password: $('pw').value });
@@ -216,15 +216,24 @@ enum ViewerScript {
             t.lengthKm.toFixed(1) + ' km · ' + esc(t.products.map(p => p.title).join(', ')) +
             '<button type="button" class="prof" data-id="' + esc(t.id) + '">Profile</button></div>').join('') || 'no trails here';
           // A result's button (or its drawn line) opens its elevation profile, asked once per click.
-          const profileOf = t => TrailProfile.load($('profile'), t.id, t.name || t.ref || 'unnamed trail', session ? { Authorization: 'Bearer ' + session } : {});
-          found.querySelectorAll('.prof').forEach(b => { b.onclick = () => { const t = j.trails.find(x => x.id === b.dataset.id); if (t) profileOf(t); }; });
+          const profileOf = t => TrailProfile.load($('profile'), t.id, t.name || t.ref || 'unnamed trail',
+            session ? { Authorization: 'Bearer ' + session } : {});
+          found.querySelectorAll('.prof').forEach(b => {
+            b.onclick = () => { const t = j.trails.find(x => x.id === b.dataset.id); if (t) profileOf(t); };
+          });
           for (const t of j.trails) {
             const colour = colours[t.difficulty] || '#6b7280', b = t.bbox;
             if (t.products.some(p => p.owned)) {
-              const d = await (await fetch('/api/v1/trails/' + t.id, { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
-              if (d.geometry) { drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(esc(t.name || '')).on('click', () => profileOf(t)).addTo(map)); continue; }
+              const d = await (await fetch('/api/v1/trails/' + t.id,
+                { headers: session ? { Authorization: 'Bearer ' + session } : {} })).json();
+              if (d.geometry) {
+                drawn.push(L.geoJSON(d.geometry, { style: { color: colour, weight: 4 } }).bindTooltip(esc(t.name || ''))
+                  .on('click', () => profileOf(t)).addTo(map));
+                continue;
+              }
             }
-            drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 }).bindTooltip(esc(t.name || '')).addTo(map));
+            drawn.push(L.rectangle([[b[1], b[0]], [b[3], b[2]]], { color: colour, weight: 1, fillOpacity: 0.1 })
+              .bindTooltip(esc(t.name || '')).addTo(map));
           }
           if (drawn.length) map.fitBounds(L.featureGroup(drawn).getBounds(), { maxZoom: 14 });
         }
@@ -232,7 +241,8 @@ enum ViewerScript {
           e.preventDefault();
           const q = new URLSearchParams(), name = $('tq').value.trim(), b = map.getBounds();
           if (name) q.set('q', name);
-          q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
+          q.set('bbox', [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()]
+            .map(v => Math.max(-180, Math.min(180, v)).toFixed(5)).join(','));
           findTrails(q.toString()).catch(e => { $('found').textContent = 'error: ' + e; });
         };
         // Whether the server has a store (its trail search answers): asked again, a second apart, while
@@ -249,7 +259,10 @@ enum ViewerScript {
           hasStore = true; accountBox();
           // A session the server does not know (ended elsewhere, expired, never one) is forgotten with a message.
           if (session) call('GET', '/entitlements').catch(e => {
-            if (e.status === 401 && session) { signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.'); refill(); }
+            if (e.status === 401 && session) {
+              signedOut('Your session has ended (' + e.message + '): sign in again to see the regions you own.');
+              refill();
+            }
           });
           $('trails').hidden = false;
           const asked = new URLSearchParams(location.search).get('trails');
@@ -270,9 +283,11 @@ enum ViewerScript {
             groups[t.id] = L.layerGroup();
             const cls = layerOf(t.id), label = esc(t.name) + (t.paid ? ' (paid)' : '');
             if (cls === 'base') switcher.addBaseLayer(groups[t.id], '<span data-layer="base">Base map: ' + label + '</span>');
-            else if (cls !== 'terrain') switcher.addOverlay(groups[t.id], '<span data-layer="' + cls + '">' + (cls === 'region' ? '' : classNames[cls] + ': ') + label + '</span>');
+            else if (cls !== 'terrain') switcher.addOverlay(groups[t.id],
+              '<span data-layer="' + cls + '">' + (cls === 'region' ? '' : classNames[cls] + ': ') + label + '</span>');
             const o = document.createElement('option'); o.value = t.id;
-            o.textContent = t.name + (t.paid ? ' (paid)' : '') + (cls === 'terrain' ? ' (elevation data)' : cls === 'region' || cls === 'base' ? '' : ' (' + classNames[cls].toLowerCase() + ')');
+            o.textContent = t.name + (t.paid ? ' (paid)' : '') + (cls === 'terrain' ? ' (elevation data)'
+              : cls === 'region' || cls === 'base' ? '' : ' (' + classNames[cls].toLowerCase() + ')');
             select.appendChild(o);
           }
           // The hillshade's opacity, when there is one.
@@ -282,8 +297,8 @@ enum ViewerScript {
               for (const id in groups) if (layerOf(id) === 'hillshade') groups[id].eachLayer(l => l.setOpacity && l.setOpacity(shade)); };
           }
           const wanted = new URLSearchParams(location.search).get('tileset');
-          const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && layerOf(t.id) === 'region') || ok.find(t => !t.paid && t.id !== baseId) ||
-            ok.find(t => !t.paid) || ok[0];
+          const pick = ok.find(t => t.id === wanted) || ok.find(t => !t.paid && layerOf(t.id) === 'region') ||
+            ok.find(t => !t.paid && t.id !== baseId) || ok.find(t => !t.paid) || ok[0];
           if (!pick) { status.textContent = 'no tilesets'; return; }
           select.value = pick.id;
           await show(pick.id);
