@@ -21,7 +21,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = TileRequestParsing.tilePath(target)
     if let parts {
         guard parts.count == 5, parts.allSatisfy({ !$0.utf8.contains(slash) && !$0.utf8.contains(question) }),
-              Array(("/" + parts.joined(separator: "/")).utf8) == pathBytes else { fatalError("tilePath(\(target.debugDescription)) = \(parts)") }
+              Array(("/" + parts.joined(separator: "/")).utf8) == pathBytes
+        else { fatalError("tilePath(\(target.debugDescription)) = \(parts)") }
     }
     if parts.map({ $0.map { Array($0.utf8) } }) != reference {
         fatalError("tilePath(\(target.debugDescription)): \(String(describing: parts)) vs reference \(String(describing: reference))")
