@@ -121,9 +121,9 @@ import TileCache
 
     @Test func gdsfATileReadWhileHeldOutlivesASmallerOneAskedForOnce() {
         var p = GDSFPolicy<Int>()
-        p.insert(1, cost: 1_000, priority: .demand)
+        p.insert(1, cost: 3_200, priority: .demand)
         p.recordHit(1)
-        // 2.5 times smaller, never asked for again: by reads per byte alone (one per request) it
+        // 8 times smaller, never asked for again: by reads per byte alone (one per request) it
         // would stay, but the request that brought it in says little about another.
         p.insert(2, cost: 400, priority: .demand)
         #expect(p.evict() == 2)

@@ -64,7 +64,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let prefetchPopularityWeight: Double
 
     public init(
-        demandWeight: Double = 0.3, prefetchWeight: Double = 1, expectedShare: Double = 0.5, popularityWeight: Double = 1,
+        demandWeight: Double = 0.1, prefetchWeight: Double = 1, expectedShare: Double = 0.5, popularityWeight: Double = 1,
         prefetchPopularityWeight: Double = 2
     ) {
         self.demandWeight = max(0, demandWeight)
