@@ -13,6 +13,7 @@ import TileGeometry
 // requests). Beside them, two offline bounds without prefetch: byte-capacity Belady and
 // "next use x size". Hit ratio = requests hit / requests.
 // Usage: cache-traces [requests per model] [model,model,...] [policy,policy,...]
+//        cache-traces throughput [requests per model] [model,model,...]   (see Throughput.swift)
 
 /// One shared buffer; every tile is a slice of it (no copies).
 enum Payload {
@@ -31,6 +32,25 @@ struct Result {
     var hit = 0.0
     var issued = 0
     var used = 0
+}
+
+/// The default policy and predictor as configured now, or as on main before this branch (GDSF
+/// demand weight 1, prediction weight 0.5; no tiles released as no longer expected, the tile a
+/// repeating session asks for always expected), for a before/after in the same run.
+enum Setup: String {
+    case before
+    case current
+
+    /// A cache of `budget` bytes evicting by `kind` (with this setup's weights for GDSF).
+    func cache(budget: Int, _ kind: PolicyKind, countsRequests: Bool?) -> TileCache {
+        guard self == .before, kind == .gdsf else { return TileCache(budget: budget, policy: kind, countsRequests: countsRequests) }
+        return TileCache(
+            budget: budget,
+            gdsf: GDSFPolicy(demandWeight: 1, prefetchWeight: 0.5, expectedShare: 0.5, popularityWeight: 1, prefetchPopularityWeight: 2),
+            countsRequests: countsRequests)
+    }
+
+    var releasesPerRequest: Int { self == .before ? 0 : PrefetchPredictor().releasesPerRequest }
 }
 
 struct Bench {
@@ -109,20 +129,21 @@ struct Bench {
                         "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
                     }.joined(separator: ", "))
         }
-        // The default with prefetch as before expectations (held predictions of a session that
-        // asks for its viewport again were not marked), for a before/after in the same run.
+        // The default as on main before this branch (`Setup.before`), for a before/after in the same run.
         let def0 = CacheConfiguration().policy
         let before = Mutex<[Int: Result]>([:])
-        DispatchQueue.concurrentPerform(iterations: shares.count) { b in
+        DispatchQueue.concurrentPerform(iterations: shares.count * 2) { j in
+            let b = j / 2
             let r = Self.replay(
                 trace, generator: generator, sizes: sizes, def0, budget: Int(Double(totalBytes) * shares[b]),
-                prefetch: true, expectations: false)
-            before.withLock { $0[b] = r }
+                prefetch: j % 2 == 1, setup: .before)
+            before.withLock { $0[j] = r }
         }
         let beforeAll = before.withLock { $0 }
         print(
-            "\n\(def0.rawValue) with prefetch, held predictions of repeating sessions not marked expected: "
-                + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[$0]!.hit))" }.joined(separator: ", "))
+            "\n\(def0.rawValue) as before (main's weights, no releases) without / with prefetch: "
+                + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[2 * $0]!.hit)) / \(pct(beforeAll[2 * $0 + 1]!.hit))" }
+                .joined(separator: ", "))
         let b5 = shares.firstIndex(of: 0.05)!
         let bound = all[b5 * columns + 1]!.hit
         let def = CacheConfiguration().policy
@@ -137,12 +158,15 @@ struct Bench {
         }
         return "- \(model.rawValue): default (\(def.rawValue)) with prefetch \(pct(withPrefetch)) against next-use × size \(pct(bound)): "
             + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")
+            + "; before \(pct(beforeAll[2 * b5 + 1]!.hit)) (\(String(format: "%.2f", beforeAll[2 * b5 + 1]!.hit / bound))x)"
     }
 
     /// A predictor that knows the regions' trails (`trails` model) as a server with trails does,
     /// reading popular places from `places` (as the server's, from its cache) or counting its own.
-    static func predictor(_ generator: TraceGenerator, trailPaths: Bool, places: TileCache? = nil) -> PrefetchPredictor {
-        let predictor = PrefetchPredictor(places: places)
+    static func predictor(
+        _ generator: TraceGenerator, trailPaths: Bool, places: TileCache? = nil, setup: Setup = .current
+    ) -> PrefetchPredictor {
+        let predictor = PrefetchPredictor(places: places, releasesPerRequest: setup.releasesPerRequest)
         if trailPaths, generator.model == .trails {
             for r in 0..<generator.regions {
                 predictor.setTrailPaths(TrailPaths(lines: generator.trailLonLats(region: r)), bundle: UInt32(r))
@@ -168,21 +192,18 @@ struct Bench {
 
     static func replay(
         _ trace: [Request], generator: TraceGenerator, sizes: TileSizes, _ kind: PolicyKind,
-        budget: Int, prefetch: Bool, trailPaths: Bool = true, expectations: Bool = true
+        budget: Int, prefetch: Bool, trailPaths: Bool = true, setup: Setup = .current, clients: [String]? = nil
     ) -> Result {
         // As the server's cache system: with prefetch, the cache counts requests for the predictor.
-        let cache = TileCache(budget: budget, policy: kind, countsRequests: prefetch ? true : nil)
-        let predictor = predictor(generator, trailPaths: trailPaths, places: cache)
+        let cache = setup.cache(budget: budget, kind, countsRequests: prefetch ? true : nil)
+        let predictor = predictor(generator, trailPaths: trailPaths, places: cache, setup: setup)
         for r in trace {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
             if prefetch {
-                // As the server's Prefetcher: held predictions of a repeating session are marked expected.
-                let prediction = predictor.predict(client: String(r.client), key: r.key, now: r.time)
-                let repeats = expectations && prediction.repeatsViewport
-                for k in cache.missing(
-                    (repeats ? prediction.expected(after: r.key) : prediction.tiles).filter(generator.exists),
-                    expected: repeats)
-                where k != r.key {
+                // As the server's Prefetcher (synchronously): the prediction told to the cache under
+                // one lock (expectations, releases), the predicted tiles it lacks loaded.
+                let prediction = predictor.predict(client: clients?[r.client] ?? String(r.client), key: r.key, now: r.time)
+                for k in cache.plan(prediction, after: r.key, within: generator.exists) {
                     cache.prefetch(k) { tile(sizes.bytes(k)) }
                 }
             }
@@ -192,7 +213,13 @@ struct Bench {
     }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+var arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "throughput" {
+    arguments = arguments.dropFirst()
+    let models = arguments.dropFirst().first.map { $0.split(separator: ",").compactMap { TraceModel(rawValue: String($0)) } }
+    Throughput(requests: arguments.first.flatMap(Int.init) ?? 60_000, models: models ?? TraceModel.allCases).run()
+    exit(0)
+}
 let requestCount = arguments.first.flatMap(Int.init) ?? 300_000
 let chosen = arguments.dropFirst().first.map { $0.split(separator: ",").compactMap { TraceModel(rawValue: String($0)) } }
 var bench = Bench(requests: requestCount, models: chosen ?? TraceModel.allCases)

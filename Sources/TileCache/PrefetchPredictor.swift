@@ -29,6 +29,9 @@ public final class PrefetchPredictor: Sendable {
     public let minUsedShare: Double
     /// The cache whose counts of requests per neighbourhood this predictor reads (nil: its own).
     public let places: TileCache?
+    /// At most this many tiles a session left behind are handed out per request
+    /// (`Prediction.released`); 0: none are, and a repeating session's tile is always expected.
+    public let releasesPerRequest: Int
     private let state = Mutex<State>(State())
 
     struct State {
@@ -42,13 +45,21 @@ public final class PrefetchPredictor: Sendable {
         var typical = (width: 0, height: 0)
     }
 
-    /// - Parameter places: a cache whose counts of requests to read as popular places (used only
-    ///   when it counts requests, `TileCache.countsRequests`); nil to count observed requests here.
-    public init(maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.15, places: TileCache? = nil) {
+    /// - Parameters:
+    ///   - places: a cache whose counts of requests to read as popular places (used only when it
+    ///     counts requests, `TileCache.countsRequests`); nil to count observed requests here.
+    ///   - releasesPerRequest: the most tiles left behind by a session that asks for its viewport
+    ///     again that one request hands out as no longer expected (the rest wait for its next
+    ///     requests); 0 for none, the tile asked for then always being expected again.
+    public init(
+        maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.15, places: TileCache? = nil,
+        releasesPerRequest: Int = 2
+    ) {
         self.maxClients = max(1, maxClients)
         self.burstGap = burstGap
         self.minUsedShare = minUsedShare
         self.places = places?.countsRequests == true ? places : nil
+        self.releasesPerRequest = max(0, releasesPerRequest)
     }
 
     /// Milliseconds on a monotonic clock, the default `now` of `observe`.
@@ -61,12 +72,27 @@ public final class PrefetchPredictor: Sendable {
         /// Whether the session asks for its whole viewport again at each step (a viewer without
         /// its own cache): the predicted tiles it holds already are expected to be read again.
         public var repeatsViewport: Bool
+        /// For a session that asks for its viewport again: whether the tile it asked for lies in
+        /// the viewport predicted for its next step (true while no next step is predicted).
+        public var keyAhead = true
+        /// Tiles a session that asks for its viewport again is no longer expected to ask for at
+        /// its next step (its viewport moved or zoomed away from them), at most
+        /// `releasesPerRequest` of them (those left wait for the session's next requests);
+        /// possibly none.
+        public var released: [TileKey] = []
+
+        public init(tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = []) {
+            self.tiles = tiles
+            self.repeatsViewport = repeatsViewport
+            self.keyAhead = keyAhead
+            self.released = released
+        }
 
         /// The tiles expected after a request of `key`: the predictions, and for a session that
-        /// asks for its viewport again, first the tile it asked for (it comes again at the next
-        /// step unless the session zooms or leaves).
+        /// asks for its viewport again, first the tile it asked for when it lies in the viewport
+        /// predicted next (it comes again at the next step unless the session zooms or leaves).
         public func expected(after key: TileKey) -> [TileKey] {
-            repeatsViewport ? [key] + tiles : tiles
+            repeatsViewport && keyAhead ? [key] + tiles : tiles
         }
     }
 
@@ -87,21 +113,26 @@ public final class PrefetchPredictor: Sendable {
             // The track is changed where it is stored (one hash of the client; a copy would
             // duplicate its pending set whenever predictions are issued).
             return Self.follow(
-                &s.clients[client, default: Track(key: key, now: now, typical: typical)], key: key, now: now,
-                tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
+                &s.clients[client, default: Track(key: key, now: now, typical: typical, releasing: releasesPerRequest > 0)],
+                key: key, now: now, tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
                 popularity: PlaceCounts(own: s.popularity, cache: places),
-                paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical)
+                paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical, releases: releasesPerRequest)
         }
     }
 
     private static func follow(
         _ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
-        popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int)
+        popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), releases: Int
     ) -> Prediction {
         let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         track.tick = tick
-        return Prediction(tiles: track.issue(predicted, minUsedShare: minUsedShare), repeatsViewport: track.repeats)
+        let repeats = track.repeats
+        var released = [TileKey]()
+        if !track.releases.isEmpty { track.takeReleases(releases, into: &released) }
+        return Prediction(
+            tiles: track.issue(predicted, minUsedShare: minUsedShare), repeatsViewport: repeats,
+            keyAhead: releases == 0 || !repeats || track.isAhead(key), released: released)
     }
 
     /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
@@ -205,7 +236,18 @@ struct Track {
     var fresh = 0.0
     /// Whether the session asks for its whole viewport again at each step (a viewer without
     /// its own cache): its predictions then cover the whole next viewport, not only the ring.
+    /// Only requests of a tile other than the one before count as evidence: a client asking for
+    /// one tile again and again is not drawing a viewport.
     var repeats: Bool { repeated + fresh >= 8 && repeated > fresh }
+    /// The tile asked for last.
+    var lastKey: TileKey
+    /// The viewport predicted for the next step (at zoom `z`), nil when none is.
+    var ahead: TileBox?
+    /// Whether tiles left behind are queued (`releases`), for a session that asks for its
+    /// viewport again.
+    var releasing: Bool
+    /// Tiles of the viewport left behind by the session's moves, zooms or jumps, not yet handed out.
+    var releases = ReleaseQueue()
     var lastTime: UInt64
     /// The viewport's move during this burst, and during the previous one.
     var moveX = 0, moveY = 0
@@ -221,7 +263,9 @@ struct Track {
     var issued = 0.0
     var active = true
 
-    init(key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0)) {
+    init(key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true) {
+        lastKey = key
+        self.releasing = releasing
         width = typical.width
         height = typical.height
         bundle = key.bundle
@@ -239,7 +283,8 @@ struct Track {
         lastTime = now
         if newBurst { endBurst() }
         if key.bundle != bundle {
-            self = Track(key: key, now: now, typical: (width, height)).keeping(self)
+            release(viewport, notIn: nil)
+            self = Track(key: key, now: now, typical: (width, height), releasing: releasing).keeping(self)
             return []
         }
         if newBurst {
@@ -249,7 +294,9 @@ struct Track {
         } else {
             burst.include(t.x, t.y)
         }
-        if let p = previous, t.z == z {
+        let again = key == lastKey
+        lastKey = key
+        if let p = previous, t.z == z, !again {
             if p.contains(t.x, t.y) { repeated += 1 } else { fresh += 1 }
             if repeated + fresh > 64 {
                 repeated /= 2
@@ -270,12 +317,15 @@ struct Track {
         let dy = t.y < v.y0 ? t.y - v.y0 : (t.y > v.y1 ? t.y - v.y1 : 0)
         if abs(dx) > v.width || abs(dy) > v.height {
             // A jump: a new place, nothing known about where it goes.
+            release(v, notIn: nil)
+            ahead = nil
             viewport = TileBox(centre: t.x, t.y, w: width, h: height)
             moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
             hasMoved = false
             seeded = false
             return []
         }
+        let old = v
         v = v.shifted(dx, dy)
         viewport = v
         moveX += dx
@@ -292,16 +342,42 @@ struct Track {
                 reach: Double(max(v.width, v.height)) / 2 + 0.5)
         {
             let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
-            if sx != 0 || sy != 0 { return next(v, v.shifted(sx, sy)) }
+            if sx != 0 || sy != 0 { return next(old, v, v.shifted(sx, sy)) }
         }
-        return next(v, v.shifted(px, py))
+        return next(old, v, v.shifted(px, py))
+    }
+
+    /// Whether a key lies in the viewport predicted for the next step (true when none is).
+    func isAhead(_ key: TileKey) -> Bool {
+        guard let ahead else { return true }
+        return key.bundle == bundle && key.tile.z == z && ahead.contains(key.tile.x, key.tile.y)
+    }
+
+    /// Notes the tiles of `box` (at zoom `z`) outside `kept` as left behind, for a session that
+    /// asks for its viewport again (in O(1): they are handed out later, a few per request).
+    private mutating func release(_ box: TileBox?, notIn kept: TileBox?) {
+        guard releasing, repeats, let box else { return }
+        releases.add(bundle: bundle, z: z, box: box, notIn: kept)
+    }
+
+    /// Hands out at most `limit` tiles left behind, passing over those in the viewport predicted
+    /// next (the session came back to them).
+    mutating func takeReleases(_ limit: Int, into out: inout [TileKey]) {
+        let ahead = ahead, bundle = bundle, z = z
+        releases.take(limit, into: &out) { b, t in
+            guard let ahead, b == bundle, t.z == z else { return false }
+            return ahead.contains(t.x, t.y)
+        }
     }
 
     /// The tiles of the next viewport `n` not in the current one `v`, nearest its centre first;
-    /// for a session that asks for its whole viewport again, then the rest of `n` too.
-    private func next(_ v: TileBox, _ n: TileBox) -> [TileID] {
+    /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
+    /// tiles of the viewport before the move, `old`, outside `n` are left behind).
+    private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> [TileID] {
         let ring = n.tiles(notIn: v, z: z)
         guard repeats else { return ring }
+        release(old, notIn: n)
+        ahead = n
         return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
     }
 
@@ -316,6 +392,7 @@ struct Track {
         t.active = old.active
         t.repeated = old.repeated
         t.fresh = old.fresh
+        t.releases = old.releases
         return t
     }
 
@@ -346,6 +423,8 @@ struct Track {
                 let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
                 return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
             } ?? false
+        release(old, notIn: nil)
+        ahead = nil
         z = t.z
         hasMoved = !jumped
         if jumped { seeded = false }

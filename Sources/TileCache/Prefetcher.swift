@@ -33,9 +33,7 @@ public final class Prefetcher: Sendable {
     ) {
         // A session that asks for its viewport again expects the tile it asked for and the held
         // predictions at its next step; the predictions not held may be loaded (one lock).
-        let prediction = predictor.predict(client: client, key: key, now: now)
-        let predicted = cache.missing(prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport)
-            .filter { $0 != key }
+        let predicted = cache.plan(predictor.predict(client: client, key: key, now: now), after: key, within: within)
         guard !predicted.isEmpty else { return }
         let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
         guard !keys.isEmpty else { return }
@@ -62,6 +60,23 @@ public final class Prefetcher: Sendable {
     /// Waits until scheduled loads are done (for tests and benchmarks).
     public func drain() {
         queue.sync {}
+    }
+}
+
+extension TileCache {
+    /// Tells the cache what a request of `key` predicts, under one lock, and returns the predicted
+    /// tiles it does not hold (those to load), most likely first, `key` excluded. For a session
+    /// that asks for its viewport again, the held tiles it left behind are no longer expected,
+    /// and the held predictions, with `key` when it lies ahead, are expected. `within` tells
+    /// whether a predicted tile can exist.
+    public func plan(
+        _ prediction: PrefetchPredictor.Prediction, after key: TileKey, within: (TileKey) -> Bool = { _ in true }
+    ) -> [TileKey] {
+        missing(
+            prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport,
+            released: prediction.released
+        )
+        .filter { $0 != key }
     }
 }
 

@@ -46,18 +46,35 @@ public final class TileCache: Sendable {
     /// neighbourhood (4x4 tiles of one zoom), halved every `popularityHalfLife` requests, when
     /// `countsRequests` (by default: when the policy weighs popularity); a policy that weighs
     /// popularity (GDSF) credits a tile coming in with it.
-    public init(
+    public convenience init(
         budget: Int, policy: PolicyKind = .gdsf, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife,
         countsRequests: Bool? = nil
     ) {
+        self.init(
+            budget: budget, policy: policy.make(capacity: max(0, budget), keyType: TileKey.self), weighsPopularity: policy == .gdsf,
+            popularityHalfLife: popularityHalfLife, countsRequests: countsRequests)
+    }
+
+    /// A cache of `budget` bytes evicting by a GDSF policy of given weights (the default policy
+    /// with other settings, for comparisons), otherwise as `init(budget:policy:...)` with `.gdsf`.
+    public convenience init(
+        budget: Int, gdsf: GDSFPolicy<TileKey>, popularityHalfLife: Int = TileCache.defaultPopularityHalfLife,
+        countsRequests: Bool? = nil
+    ) {
+        self.init(
+            budget: budget, policy: gdsf, weighsPopularity: true, popularityHalfLife: popularityHalfLife,
+            countsRequests: countsRequests)
+    }
+
+    private init(
+        budget: Int, policy: any EvictionPolicy<TileKey>, weighsPopularity: Bool, popularityHalfLife: Int, countsRequests: Bool?
+    ) {
         self.budget = max(0, budget)
-        var s = State(
-            policy: policy.make(capacity: max(0, budget), keyType: TileKey.self),
-            places: Popularity(halfLife: popularityHalfLife))
-        s.weighsPopularity = policy == .gdsf
+        var s = State(policy: policy, places: Popularity(halfLife: popularityHalfLife))
+        s.weighsPopularity = weighsPopularity
         s.countsRequests = countsRequests ?? s.weighsPopularity
         self.countsRequests = s.countsRequests
-        s.stats.policy = policy.rawValue
+        s.stats.policy = policy.name
         s.stats.budget = max(0, budget)
         state = Mutex(s)
     }
@@ -123,11 +140,13 @@ public final class TileCache: Sendable {
 
     /// The keys not held, in order (those a prefetch may load), under one lock. With `expected`,
     /// the held ones are told to the policy as expected to be read soon (a session that asks for
-    /// its whole viewport again at each step).
-    public func missing(_ keys: [TileKey], expected: Bool = false) -> [TileKey] {
-        guard !keys.isEmpty else { return [] }
+    /// its whole viewport again at each step); the held ones of `released` are told first as no
+    /// longer expected (that session's viewport moved away from them).
+    public func missing(_ keys: [TileKey], expected: Bool = false, released: [TileKey] = []) -> [TileKey] {
+        guard !keys.isEmpty || !released.isEmpty else { return [] }
         return state.withLock { s in
-            keys.filter { k in
+            for k in released where s.entries[k] != nil { s.policy.recordUnexpected(k) }
+            return keys.filter { k in
                 guard s.entries[k] != nil else { return true }
                 if expected { s.policy.recordExpected(k) }
                 return false

@@ -108,15 +108,56 @@ import TileCache
         #expect(p.evict() == 2)
     }
 
-    @Test func gdsfPredictionsLeaveBeforeDemandedKeys() {
+    @Test func gdsfPredictionsOutrankKeysAskedForOnceButNotKeysReadWhileHeld() {
+        var p = GDSFPolicy<Int>()
+        p.insert(1, cost: 100, priority: .demand)
+        p.recordHit(1) // asked for again while held
+        p.insert(2, cost: 100, priority: .prefetch) // a read to come
+        p.insert(3, cost: 100, priority: .demand) // asked for once
+        #expect(p.evict() == 3, "a key asked for once is the first victim")
+        #expect(p.evict() == 2)
+        #expect(p.evict() == 1)
+    }
+
+    @Test func gdsfATileReadWhileHeldOutlivesASmallerOneAskedForOnce() {
+        var p = GDSFPolicy<Int>()
+        p.insert(1, cost: 3_200, priority: .demand)
+        p.recordHit(1)
+        // 8 times smaller, never asked for again: by reads per byte alone (one per request) it
+        // would stay, but the request that brought it in says little about another.
+        p.insert(2, cost: 400, priority: .demand)
+        #expect(p.evict() == 2)
+        #expect(p.evict() == 1)
+    }
+
+    @Test func gdsfATileAskedForAgainAfterItLeftOutranksANewOne() {
         var p = GDSFPolicy<Int>()
         p.insert(1, cost: 100, priority: .demand)
         p.insert(2, cost: 100, priority: .prefetch)
-        #expect(p.evict() == 2)
-        p.insert(3, cost: 100, priority: .prefetch)
-        p.recordHit(3) // a used prediction counts like a demanded key read once more
-        p.insert(4, cost: 100, priority: .demand)
         #expect(p.evict() == 1)
+        #expect(p.evict() == 2, "an unused prediction")
+        // Both come back on a demand: 1 was asked for before (its second request), 2 only predicted.
+        p.insert(1, cost: 100, priority: .demand)
+        p.insert(2, cost: 100, priority: .demand)
+        p.insert(3, cost: 100, priority: .demand)
+        p.recordHit(3)
+        p.recordHit(3)
+        #expect(p.evict() == 2, "asked for once")
+        #expect(p.evict() == 1, "asked for twice: below a key asked for three times")
+        #expect(p.evict() == 3)
+    }
+
+    @Test func gdsfATileNoLongerExpectedGoesBackAmongTheOthers() {
+        var p = GDSFPolicy<Int>()
+        p.setCapacity(100_000)
+        p.insert(1, cost: 1_000, priority: .demand)
+        p.recordExpected(1)
+        p.insert(2, cost: 1_000, priority: .demand)
+        for _ in 0..<3 { p.recordHit(2) }
+        p.recordUnexpected(1) // its session moved away from it
+        p.recordUnexpected(2) // never expected: nothing changes
+        #expect(p.evict() == 1, "no longer set apart, and read less")
+        #expect(p.evict() == 2)
     }
 
     @Test func gdsfKeepsAnExpectedTileOverOneReadOftenLongAgo() {
@@ -162,8 +203,8 @@ import TileCache
 
     @Test func gdsfKeepsPredictionsOfPopularNeighbourhoodsLonger() {
         var p = GDSFPolicy<Int>(popularityWeight: 1, prefetchPopularityWeight: 2)
-        p.insert(1, cost: 100, priority: .prefetch, popularity: 1) // half a read, two for its neighbourhood
-        p.insert(2, cost: 100, priority: .demand, popularity: 1) // one read, one for its neighbourhood
+        p.insert(1, cost: 100, priority: .prefetch, popularity: 1) // a read to come, two for its neighbourhood
+        p.insert(2, cost: 100, priority: .demand, popularity: 1) // asked for once, one for its neighbourhood
         p.insert(3, cost: 100, priority: .prefetch)
         #expect(p.evict() == 3, "a prediction where nobody went leaves first")
         #expect(p.evict() == 2, "a prediction where many went outweighs a read there")

@@ -178,6 +178,40 @@ import Synchronization
         #expect(p.observe(client: "y", key: k(10, 6, 5)).isEmpty, "another client's history does not count")
     }
 
+    @Test func aViewerWithoutACacheLeavesBehindTheTilesItsNextStepWillNotAskFor() {
+        let p = PrefetchPredictor()
+        // Without a cache: the whole 3x3 viewport again at each step, one tile right.
+        for step in 0..<3 {
+            _ = predictView(p, "a", z: 10, x: (100 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
+        }
+        // The step to 103...105, centre first: the next step is predicted at 104...106.
+        var released = Set<TileKey>(), expectedAgain = Set<TileKey>(), all = [TileKey]()
+        for x in 103...105 { for y in 100...102 { all.append(k(10, x, y)) } }
+        all.sort {
+            (abs($0.tile.x - 104) + abs($0.tile.y - 101), $0.tile.x, $0.tile.y) < (
+                abs($1.tile.x - 104) + abs($1.tile.y - 101), $1.tile.x, $1.tile.y
+            )
+        }
+        for (n, key) in all.enumerated() {
+            let prediction = p.predict(client: "a", key: key, now: 3000 + UInt64(n))
+            #expect(prediction.repeatsViewport)
+            released.formUnion(prediction.released)
+            if prediction.expected(after: key).first == key { expectedAgain.insert(key) }
+        }
+        let left = Set((102...103).flatMap { x in (100...102).map { k(10, x, $0) } })
+        #expect(released == left, "the column left and the one the next step leaves")
+        // Asked for after the move was seen: expected again only ahead.
+        #expect(!expectedAgain.contains(k(10, 103, 100)) && !expectedAgain.contains(k(10, 103, 102)))
+        #expect(expectedAgain.contains(k(10, 105, 100)) && expectedAgain.contains(k(10, 104, 102)))
+        // A viewer with its own cache releases nothing.
+        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        for step in 1..<4 {
+            for y in 100...102 {
+                #expect(p.predict(client: "b", key: k(10, 102 + step, y), now: UInt64(1000 * step + y)).released.isEmpty)
+            }
+        }
+    }
+
     @Test func atTheLimitTheOldestEighthOfClientsIsForgotten() {
         let p = PrefetchPredictor(maxClients: 1000)
         // 1,000 clients asking in a scrambled order, then the first 100 of them asking again.

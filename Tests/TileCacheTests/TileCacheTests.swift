@@ -162,6 +162,23 @@ import TileGeometry
         #expect(!cache.contains(key(100)))
     }
 
+    @Test func aTileTheViewportLeftBehindIsNoLongerKeptOverOthers() throws {
+        let tile = sampleTile(1_000)
+        let cache = TileCache(budget: 3 * tile.cost + 100, policy: .gdsf)
+        // A repeating session's tile, expected; a tile read often by others.
+        _ = try cache.tile(key(1)) { tile }
+        #expect(cache.plan(PrefetchPredictor.Prediction(tiles: [], repeatsViewport: true), after: key(1)).isEmpty)
+        for _ in 0..<3 { _ = try cache.tile(key(2)) { tile } }
+        _ = try cache.tile(key(3)) { tile }
+        _ = try cache.tile(key(3)) { tile }
+        // The session moved on: tile 1 is left behind (its next step is elsewhere).
+        let moved = PrefetchPredictor.Prediction(tiles: [], repeatsViewport: true, keyAhead: false, released: [key(1)])
+        #expect(cache.plan(moved, after: key(9)).isEmpty)
+        _ = try cache.tile(key(4)) { tile } // needs room
+        #expect(!cache.contains(key(1)), "the tile left behind went, read once")
+        #expect(cache.contains(key(2)) && cache.contains(key(3)))
+    }
+
     @Test func gdsfBudgetHoldsUnderConcurrentLoadWithMixedSizes() {
         let budget = 400_000
         let cache = TileCache(budget: budget, policy: .gdsf)
@@ -178,8 +195,15 @@ import TileGeometry
                 switch Int.random(in: 0..<100, using: &g) {
                 case 0..<80:
                     _ = try? cache.tile(k) { sampleTile(size) }
-                case 80..<90:
+                case 80..<87:
                     cache.prefetch(k) { sampleTile(size) }
+                case 87..<90:
+                    // A repeating session's step: held predictions expected, tiles left behind released.
+                    var near = [TileKey]()
+                    for _ in 0..<4 { near.append(key(Int.random(in: 0..<800, using: &g), bundle: UInt32(i % 3))) }
+                    let prediction = PrefetchPredictor.Prediction(
+                        tiles: Array(near.prefix(2)), repeatsViewport: true, keyAhead: n % 2 == 0, released: Array(near.suffix(2)))
+                    for p in cache.plan(prediction, after: k) { cache.prefetch(p) { sampleTile(size) } }
                 case 90..<94:
                     if cache.reserve(50_000) { cache.release(50_000) }
                 case 94..<97:

@@ -30,6 +30,9 @@ public protocol EvictionPolicy<Key>: Sendable {
     /// A resident key is predicted to be read soon (a session that asks for its whole viewport
     /// again is expected to ask for it at its next step). Policies that ignore this keep the default.
     mutating func recordExpected(_ key: Key)
+    /// A resident key expected before (`recordExpected`) is not expected any more (the session
+    /// moved away from it). Policies that ignore expectations keep the default.
+    mutating func recordUnexpected(_ key: Key)
     /// A key became resident in a neighbourhood whose tiles drew `popularity` requests each
     /// lately (decayed, all clients). Policies that ignore popularity keep the default (`insert`).
     mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double)
@@ -37,6 +40,8 @@ public protocol EvictionPolicy<Key>: Sendable {
 
 extension EvictionPolicy {
     public mutating func recordExpected(_ key: Key) {}
+
+    public mutating func recordUnexpected(_ key: Key) {}
 
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         insert(key, cost: cost, priority: priority)

@@ -5,9 +5,12 @@ import NIOCore
 /// to each victim's priority, so keys not read for a while age out. A byte budget thus goes to
 /// the tiles read most per byte: one large tile read once leaves before many small tiles read
 /// often. Keys evicted recently are remembered (keys and counts only, bounded) so that a tile
-/// coming back resumes its frequency. A prefetched key enters with half a read's weight and at
-/// the current `L`, so an unused prediction is an early victim; room for a prediction is made
-/// only by evicting the lowest of the keys never read since they came in. All operations are
+/// coming back resumes its frequency. A demanded key enters with `demandWeight` of a read (the
+/// request that brought it in says less about a next one than a read while held does: most tiles
+/// asked for once are not asked for again), a prefetched key with `prefetchWeight` (a prediction
+/// is of a read to come), both at the current `L`, so a key never read while held is an early
+/// victim; room for a prediction is made only by evicting the lowest of the keys never read
+/// since they came in. All operations are
 /// O(log n) on indexed binary heaps (keys never read since they came in, and the others).
 ///
 /// A key expected to be read soon (`recordExpected`: a session that asks for its whole viewport
@@ -36,18 +39,23 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let expectedShare: Double
     private var keys: [Key?] = []
     private var sizes: [Double] = []
-    /// Reads credited to the key (a demand insertion is one, a prefetch half of one), with its
-    /// neighbourhood's popularity when it came in.
+    /// Reads credited to the key (a demand insertion `demandWeight`, a prefetch `prefetchWeight`,
+    /// each read while held one), with its neighbourhood's popularity when it came in.
     private var frequency: [Double] = []
     /// The part of `frequency` owed to the neighbourhood's popularity (not remembered at eviction).
     private var bonus: [Double] = []
+    /// Whether the key came in on a demand (not a prediction).
+    private var demanded: [Bool] = []
     /// Reads since the key came in (0: cold, for `evictCold`).
     private var reads: [UInt32] = []
     private var free: [Int32] = []
     private var slots: [Key: Int32] = [:]
     private var ghost = GhostCounts<Key>()
     private var inflation = 0.0
-    /// The weight of a prefetch's admission, against 1 for a demand read.
+    /// The weight of a demand admission (the request that brought the key in), against 1 for
+    /// each read while held.
+    public let demandWeight: Double
+    /// The weight of a prefetch's admission, against 1 for each read while held.
     public let prefetchWeight: Double
 
     /// Reads credited to a key per request its neighbourhood drew per tile lately (see
@@ -56,9 +64,10 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let prefetchPopularityWeight: Double
 
     public init(
-        prefetchWeight: Double = 0.5, expectedShare: Double = 0.5, popularityWeight: Double = 1,
+        demandWeight: Double = 0.1, prefetchWeight: Double = 1, expectedShare: Double = 0.5, popularityWeight: Double = 1,
         prefetchPopularityWeight: Double = 2
     ) {
+        self.demandWeight = max(0, demandWeight)
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
         self.popularityWeight = max(0, popularityWeight)
@@ -100,7 +109,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         remove(key)
         let remembered = ghost.remove(key) ?? 0
         let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
-        let f = (priority == .demand ? 1 + remembered : prefetchWeight) + extra
+        let f = (priority == .demand ? demandWeight + remembered : prefetchWeight) + extra
         let size = Double(max(1, cost))
         let slot: Int32
         if let s = free.popLast() {
@@ -109,6 +118,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             sizes[Int(s)] = size
             frequency[Int(s)] = f
             bonus[Int(s)] = extra
+            demanded[Int(s)] = priority == .demand
             reads[Int(s)] = 0
             isExpected[Int(s)] = false
         } else {
@@ -117,6 +127,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             sizes.append(size)
             frequency.append(f)
             bonus.append(extra)
+            demanded.append(priority == .demand)
             reads.append(0)
             isExpected.append(false)
         }
@@ -149,6 +160,13 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         expectedBytes += sizes[s]
         expected.insert(slot, priority: expectedPriority(s))
         trimExpected()
+    }
+
+    /// An expected key goes back among the others, at today's `L` (its reads kept).
+    public mutating func recordUnexpected(_ key: Key) {
+        guard let slot = slots[key], isExpected[Int(slot)] else { return }
+        expected.remove(slot)
+        settle(slot)
     }
 
     /// Expected keys leave largest and longest expected first: a doubling of size weighs as
@@ -215,8 +233,11 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private mutating func forget(_ slot: Int32) -> Key? {
         guard let key = keys[Int(slot)] else { return nil }
         slots[key] = nil
-        let f = frequency[Int(slot)] - bonus[Int(slot)]
-        if f >= 1 { ghost.insert(key, count: f.rounded(.down), limit: max(64, slots.count)) }
+        // Its reads (while held, and remembered), and the demand that brought it in as a whole
+        // one: a key asked for again after it left was asked for twice.
+        let s = Int(slot)
+        let f = (frequency[s] - bonus[s] - (demanded[s] ? demandWeight : prefetchWeight)).rounded() + (demanded[s] ? 1 : 0)
+        if f >= 1 { ghost.insert(key, count: f, limit: max(64, slots.count)) }
         release(slot)
         return key
     }
