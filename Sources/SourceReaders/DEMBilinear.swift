@@ -97,34 +97,48 @@ extension DEMReader {
             let count = min(rows, ny - strip)
             // The strip's pixel centres in the DEM's pixels (NaN where the transform fails or
             // falls outside the DEM), and the DEM's pixels they need.
-            var lo = (x: Int.max, y: Int.max), hi = (x: Int.min, y: Int.min)
+            // The extremes of the positions kept (floored once at the end: the floor is monotonic).
+            var least = (x: Double.infinity, y: Double.infinity), most = (x: -Double.infinity, y: -Double.infinity)
+            let width = Double(rasterWidth), height = Double(rasterHeight)
             sx.withUnsafeMutableBufferPointer { sxp in
                 sy.withUnsafeMutableBufferPointer { syp in
-                    for r in 0..<count {
-                        let xs = sxp.baseAddress! + r * nx, ys = syp.baseAddress! + r * nx
-                        let y = top - (Double(strip + r) + 0.5) * py
-                        for c in 0..<nx {
-                            xs[c] = left + (Double(c) + 0.5) * px
-                            ys[c] = y
-                            zs[c] = 0
-                        }
-                        transformer.toPixels(xs: xs, ys: ys, zs: &zs, ok: &ok, count: nx, errorThreshold: threshold)
-                        for c in 0..<nx {
-                            let x = xs[c], y = ys[c]
-                            // gdalwarp's test: the pixel's own DEM pixel inside the raster.
-                            guard ok[c] != 0, x >= 0, y >= 0, Int(x + 1e-10) < rasterWidth, Int(y + 1e-10) < rasterHeight else {
-                                xs[c] = .nan
-                                continue
+                    zs.withUnsafeMutableBufferPointer { zsp in
+                        ok.withUnsafeMutableBufferPointer { okp in
+                            let zs = zsp.baseAddress!, ok = okp.baseAddress!
+                            for r in 0..<count {
+                                let xs = sxp.baseAddress! + r * nx, ys = syp.baseAddress! + r * nx
+                                let y = top - (Double(strip + r) + 0.5) * py
+                                for c in 0..<nx {
+                                    xs[c] = left + (Double(c) + 0.5) * px
+                                    ys[c] = y
+                                    zs[c] = 0
+                                }
+                                transformer.toPixels(xs: xs, ys: ys, zs: zs, ok: ok, count: nx, errorThreshold: threshold)
+                                var lx = least.x, ly = least.y, mx = most.x, my = most.y
+                                for c in 0..<nx {
+                                    let x = xs[c], y = ys[c]
+                                    // gdalwarp's test: the pixel's own DEM pixel inside the raster
+                                    // (`Int(x + 1e-10) < rasterWidth`, for x ≥ 0).
+                                    guard ok[c] != 0, x >= 0, y >= 0, x + 1e-10 < width, y + 1e-10 < height else {
+                                        xs[c] = .nan
+                                        continue
+                                    }
+                                    lx = min(lx, x)
+                                    ly = min(ly, y)
+                                    mx = max(mx, x)
+                                    my = max(my, y)
+                                }
+                                least = (lx, ly)
+                                most = (mx, my)
                             }
-                            let fx = DEMWindow.floorHalfBelow(x), fy = DEMWindow.floorHalfBelow(y)
-                            lo = (min(lo.x, fx), min(lo.y, fy))
-                            hi = (max(hi.x, fx + 1), max(hi.y, fy + 1))
                         }
                     }
                 }
             }
             defer { strip += count }
-            guard lo.x <= hi.x else { continue }
+            guard least.x <= most.x else { continue }
+            let lo = (x: DEMWindow.floorHalfBelow(least.x), y: DEMWindow.floorHalfBelow(least.y))
+            let hi = (x: DEMWindow.floorHalfBelow(most.x) + 1, y: DEMWindow.floorHalfBelow(most.y) + 1)
             let x0 = max(0, lo.x), y0 = max(0, lo.y), x1 = min(rasterWidth - 1, hi.x), y1 = min(rasterHeight - 1, hi.y)
             let ww = x1 - x0 + 1, wh = y1 - y0 + 1
             if window.count < ww * wh { window = [Float](repeating: 0, count: ww * wh) }

@@ -18,10 +18,10 @@ public enum Hillshade {
         let light = Light(options)
         switch options.mode {
         case .single:
-            return shade(grid, groundPixelSize: groundPixelSize, kernel: { light.single($0, $1) }, lanes: { light.single($0, $1) })
-        case .combined: return shade(grid, groundPixelSize: groundPixelSize, kernel: { light.combined($0, $1) }, lanes: nil)
+            return shade(grid, groundPixelSize: groundPixelSize, kernel: { light.single($0, $1) }, singleLight: light)
+        case .combined: return shade(grid, groundPixelSize: groundPixelSize, kernel: { light.combined($0, $1) }, singleLight: nil)
         case .multidirectional:
-            return shade(grid, groundPixelSize: groundPixelSize, kernel: { light.multidirectional($0, $1) }, lanes: nil)
+            return shade(grid, groundPixelSize: groundPixelSize, kernel: { light.multidirectional($0, $1) }, singleLight: nil)
         }
     }
 
@@ -29,14 +29,14 @@ public enum Hillshade {
     typealias Lanes = SIMD4<Double>
 
     /// Horn's gradient of every non-void pixel, `kernel` turning it into a shade (1–255, unrounded).
-    /// `lanes`, when given, is the same kernel on four pixels at once: runs of four pixels whose
+    /// `singleLight`, when given (`kernel` being its `single`), shades four pixels at once: runs of four pixels whose
     /// 3×3 windows hold no void are shaded by it, the same operations in the same order (the
     /// same shades), the others one by one.
     @inline(__always)
     private static func shade(
         _ grid: ElevationGrid, groundPixelSize: (Int) -> Double,
         kernel: (_ gx: Double, _ gy: Double) -> Double,
-        lanes: ((_ gx: Lanes, _ gy: Lanes) -> Lanes)?
+        singleLight: Light?
     ) -> [UInt8] {
         let n = grid.size, s = grid.stride, b = grid.border
         precondition(b >= 1, "a hillshade needs a border of at least one pixel")
@@ -50,11 +50,11 @@ public enum Hillshade {
                     let above = centreRow - s, below = centreRow + s
                     let line = out.baseAddress! + y * n
                     var x = 0
-                    if let lanes {
+                    if let singleLight {
                         while x + 4 <= n {
                             if shadeFour(
                                 above: above + x, centre: centreRow + x, below: below + x, into: line + x,
-                                invEW: invEW, invNS: invNS, kernel: lanes)
+                                invEW: invEW, invNS: invNS, light: singleLight)
                             {
                                 x += 4
                                 continue
@@ -116,7 +116,7 @@ public enum Hillshade {
     @inline(__always)
     private static func shadeFour(
         above: UnsafePointer<Float>, centre: UnsafePointer<Float>, below: UnsafePointer<Float>, into line: UnsafeMutablePointer<UInt8>,
-        invEW: Double, invNS: Double, kernel: (_ gx: Lanes, _ gy: Lanes) -> Lanes
+        invEW: Double, invNS: Double, light: Light
     ) -> Bool {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> Lanes {
             let f = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
@@ -131,7 +131,7 @@ public enum Hillshade {
         let gx = ((d0 + d3 + d3 + d6) - (d2 + d5 + d5 + d8)) * invEW
         let gy = ((d6 + d7 + d7 + d8) - (d0 + d1 + d1 + d2)) * invNS
         let one = Lanes(repeating: 1), top = Lanes(repeating: 255)
-        var k = kernel(gx, gy)
+        var k = light.single(gx, gy)
         k = k.replacing(with: one, where: .!(k .>= one))
         k = k.replacing(with: top, where: k .> top)
         // In 1.5-255.5: truncating rounds to nearest, as `shadeOne` does.

@@ -53,7 +53,7 @@ import Testing
                 if theirs.isNaN { voids += 1 } else { compared += 1 }
             }
         }
-        #expect(compared > 15000 && voids > 1000, "\(compared) compared, \(voids) voids")
+        #expect(compared > 15000 && voids > 400, "\(compared) compared, \(voids) voids")
     }
 
     @Test func itFloorsHalfAPixelBelow() {
