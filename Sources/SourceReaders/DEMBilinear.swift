@@ -78,43 +78,67 @@ extension DEMReader {
 
         var out = [Float](repeating: .nan, count: nx * ny)
         let rows = Self.bilinearStripRows
-        var sx = [Double](repeating: 0, count: rows * nx), sy = sx, zs = [Double](repeating: 0, count: nx)
-        var ok = [Int32](repeating: 0, count: nx)
-        var window = [Float]()
+        // The buffers of the reader's previous call, taken (not shared: no copy on write) and
+        // given back, grown when this box needs more.
+        var (sx, sy, zs, ok, window) = bilinearScratch
+        bilinearScratch = ([], [], [], [], [])
+        defer { bilinearScratch = (sx, sy, zs, ok, window) }
+        if sx.count < rows * nx {
+            sx = [Double](repeating: 0, count: rows * nx)
+            sy = sx
+        }
+        if zs.count < nx {
+            zs = [Double](repeating: 0, count: nx)
+            ok = [Int32](repeating: 0, count: nx)
+        }
         let factor = Float(scale * unit.metres), shift = Float(offset * unit.metres)
         var strip = 0
         while strip < ny {
             let count = min(rows, ny - strip)
             // The strip's pixel centres in the DEM's pixels (NaN where the transform fails or
             // falls outside the DEM), and the DEM's pixels they need.
-            var lo = (x: Int.max, y: Int.max), hi = (x: Int.min, y: Int.min)
+            // The extremes of the positions kept (floored once at the end: the floor is monotonic).
+            var least = (x: Double.infinity, y: Double.infinity), most = (x: -Double.infinity, y: -Double.infinity)
+            let width = Double(rasterWidth), height = Double(rasterHeight)
             sx.withUnsafeMutableBufferPointer { sxp in
                 sy.withUnsafeMutableBufferPointer { syp in
-                    for r in 0..<count {
-                        let xs = sxp.baseAddress! + r * nx, ys = syp.baseAddress! + r * nx
-                        let y = top - (Double(strip + r) + 0.5) * py
-                        for c in 0..<nx {
-                            xs[c] = left + (Double(c) + 0.5) * px
-                            ys[c] = y
-                            zs[c] = 0
-                        }
-                        transformer.toPixels(xs: xs, ys: ys, zs: &zs, ok: &ok, count: nx, errorThreshold: threshold)
-                        for c in 0..<nx {
-                            let x = xs[c], y = ys[c]
-                            // gdalwarp's test: the pixel's own DEM pixel inside the raster.
-                            guard ok[c] != 0, x >= 0, y >= 0, Int(x + 1e-10) < rasterWidth, Int(y + 1e-10) < rasterHeight else {
-                                xs[c] = .nan
-                                continue
+                    zs.withUnsafeMutableBufferPointer { zsp in
+                        ok.withUnsafeMutableBufferPointer { okp in
+                            let zs = zsp.baseAddress!, ok = okp.baseAddress!
+                            for r in 0..<count {
+                                let xs = sxp.baseAddress! + r * nx, ys = syp.baseAddress! + r * nx
+                                let y = top - (Double(strip + r) + 0.5) * py
+                                for c in 0..<nx {
+                                    xs[c] = left + (Double(c) + 0.5) * px
+                                    ys[c] = y
+                                    zs[c] = 0
+                                }
+                                transformer.toPixels(xs: xs, ys: ys, zs: zs, ok: ok, count: nx, errorThreshold: threshold)
+                                var lx = least.x, ly = least.y, mx = most.x, my = most.y
+                                for c in 0..<nx {
+                                    let x = xs[c], y = ys[c]
+                                    // gdalwarp's test: the pixel's own DEM pixel inside the raster
+                                    // (`Int(x + 1e-10) < rasterWidth`, for x ≥ 0).
+                                    guard ok[c] != 0, x >= 0, y >= 0, x + 1e-10 < width, y + 1e-10 < height else {
+                                        xs[c] = .nan
+                                        continue
+                                    }
+                                    lx = min(lx, x)
+                                    ly = min(ly, y)
+                                    mx = max(mx, x)
+                                    my = max(my, y)
+                                }
+                                least = (lx, ly)
+                                most = (mx, my)
                             }
-                            let fx = Int((x - 0.5).rounded(.down)), fy = Int((y - 0.5).rounded(.down))
-                            lo = (min(lo.x, fx), min(lo.y, fy))
-                            hi = (max(hi.x, fx + 1), max(hi.y, fy + 1))
                         }
                     }
                 }
             }
             defer { strip += count }
-            guard lo.x <= hi.x else { continue }
+            guard least.x <= most.x else { continue }
+            let lo = (x: DEMWindow.floorHalfBelow(least.x), y: DEMWindow.floorHalfBelow(least.y))
+            let hi = (x: DEMWindow.floorHalfBelow(most.x) + 1, y: DEMWindow.floorHalfBelow(most.y) + 1)
             let x0 = max(0, lo.x), y0 = max(0, lo.y), x1 = min(rasterWidth - 1, hi.x), y1 = min(rasterHeight - 1, hi.y)
             let ww = x1 - x0 + 1, wh = y1 - y0 + 1
             if window.count < ww * wh { window = [Float](repeating: 0, count: ww * wh) }
@@ -181,6 +205,14 @@ struct DEMWindow {
     let x0: Int, y0: Int, width: Int
     let rasterWidth: Int, rasterHeight: Int
 
+    /// `⌊v − 0.5⌋` (`v` a pixel/line position inside the raster, so far from `Int`'s limits)
+    /// without a call to `floor`: truncated, then one less where that rounded a negative up.
+    @inline(__always) static func floorHalfBelow(_ v: Double) -> Int {
+        let f = v - 0.5
+        let t = Int(f)
+        return f < Double(t) ? t - 1 : t
+    }
+
     /// The value at DEM pixel/line position (`x`, `y`) (inside the raster): void when the pixel
     /// holding it is; else the four nearest pixel centres' values weighted bilinearly, voids and
     /// pixels past the raster's edge left out (their weight shared by the others), void when
@@ -188,8 +220,22 @@ struct DEMWindow {
     @inline(__always) func bilinear(x: Double, y: Double) -> Float {
         let cx = Int(x + 1e-10), cy = Int(y + 1e-10)
         if values[(cy - y0) * width + cx - x0].isNaN { return .nan }
-        var ix = Int((x - 0.5).rounded(.down)), iy = Int((y - 0.5).rounded(.down))
+        var ix = Self.floorHalfBelow(x), iy = Self.floorHalfBelow(y)
         var rx = 1.5 - (x - Double(ix)), ry = 1.5 - (y - Double(iy))
+        // Inside the raster, away from its last row and column, no void among the four: the
+        // general case below without its tests (the same operations in the same order).
+        if ix >= 0, iy >= 0, ix + 1 < rasterWidth, iy + 1 < rasterHeight {
+            let row = values + (iy - y0) * width + ix - x0
+            let a = row[0], b = row[1], c = row[width], d = row[width + 1]
+            if !(a + b + c + d).isNaN {
+                let wa = rx * ry, wb = (1 - rx) * ry, wc = rx * (1 - ry), wd = (1 - rx) * (1 - ry)
+                let sum = Double(a) * wa + Double(b) * wb + Double(c) * wc + Double(d) * wd
+                let weight = wa + wb + wc + wd
+                if weight == 1 { return Float(sum) }
+                if weight < 0.00001 { return .nan }
+                return Float(sum / weight)
+            }
+        }
         if ix == -1 { ix = 0; rx = 1 }
         if iy == -1 { iy = 0; ry = 1 }
         let right = ix + 1 < rasterWidth, below = iy + 1 < rasterHeight

@@ -16,6 +16,9 @@ public final class DEMReader {
     static let mercatorWKT = SpatialReference.webMercator.wkt
     /// Web Mercator metres to the source's pixels, made on first use (`DEMBilinear`).
     var pixelTransformer: DEMPixelTransformer?
+    /// `DEMBilinear`'s buffers (pixel positions, the transformer's, the DEM's window), kept from
+    /// one call to the next.
+    var bilinearScratch: (xs: [Double], ys: [Double], zs: [Double], ok: [Int32], window: [Float]) = ([], [], [], [], [])
 
     /// Opens `path`'s first band. `crs` replaces the CRS the file declares; `unit` replaces the
     /// unit its band names (an unknown unit name is an error unless it is given).
