@@ -9,7 +9,7 @@ import TrailMapTestSupport
 
 /// A UTM zone 60 South sheet across the antimeridian (Fiji, 179E to 179W), made by gdalwarp:
 /// tiles on both sides, where gdalwarp puts them, and a centre near 180 degrees.
-@Suite struct AntimeridianBuildTests {
+@Suite(.computeThreads) struct AntimeridianBuildTests {
     let fx = RealSourceFixture()
 
     @Test func aSheetAcrossTheAntimeridianBuildsOnBothSides() throws {

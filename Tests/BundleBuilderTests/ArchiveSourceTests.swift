@@ -8,7 +8,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// Map sheets read out of the zip archive they came in, through GDAL's /vsizip/, without unpacking.
-@Suite struct ArchiveSourceTests {
+@Suite(.computeThreads) struct ArchiveSourceTests {
     let fx = RealSourceFixture()
 
     /// Two UTM sheets, and a zip holding them in a folder beside a text file.

@@ -9,7 +9,7 @@ import TrailMapTestSupport
 
 /// Which bands are read: a 4-band red, green, blue, near-infrared image (as NAIP aerial imagery
 /// comes) reads as RGB, not as RGBA with the infrared as alpha; `--bands` picks and orders bands.
-@Suite struct BandSelectionTests {
+@Suite(.computeThreads) struct BandSelectionTests {
     let fx = RealSourceFixture()
 
     /// An RGB GeoTIFF and copies with a fourth and fifth band of another colour interpretation:

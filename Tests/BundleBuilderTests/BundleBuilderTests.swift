@@ -6,7 +6,7 @@ import TileStore
 @testable import BundleBuilder
 import TrailMapTestSupport
 
-@Suite struct BundleBuilderTests {
+@Suite(.computeThreads) struct BundleBuilderTests {
     let dir = TemporaryDirectory()
     static let colorado = GeoBounds(west: -110, south: 36, east: -101, north: 42)
 

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// DEM's pixels without GDAL's warper: it must give what the warper gives on the same grid
 /// (GDAL's masked bilinear kernel: a pixel on a void is void, voids around it left out), at the
 /// void's edge and at the DEM's own edge, with the exact transformer and the approximating one.
-@Suite struct DEMBilinearTests {
+@Suite(.computeThreads) struct DEMBilinearTests {
     let fx = TerrainFixture()
 
     /// Blocks of 3×3 z15 tiles of the cone (30 m pixels; z15's are about 3.7 m on the ground):

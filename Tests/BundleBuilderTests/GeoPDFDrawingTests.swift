@@ -10,7 +10,7 @@ import TrailMapTestSupport
 
 /// A GeoPDF's page is drawn once for the whole build (`RenderedPage`), not once per rendering
 /// thread, and the tiles are those of the same page converted by gdal_translate.
-@Suite struct GeoPDFDrawingTests {
+@Suite(.computeThreads) struct GeoPDFDrawingTests {
     let fx = RealSourceFixture()
 
     @Test func aGeoPDFPageIsDrawnOnceForEveryThread() throws {
@@ -61,7 +61,7 @@ import TrailMapTestSupport
 }
 
 /// The progress line says which pages are being drawn while tiles wait for them.
-@Suite struct DrawingProgressTests {
+@Suite(.computeThreads) struct DrawingProgressTests {
     @Test func theProgressLineNamesThePagesBeingDrawn() {
         var p = BuildProgress(phase: .rendering, done: 0, total: 40, stored: 0, elapsed: 12)
         #expect(p.line == "tiles 0/40 (0.0%), 0 tiles/s, 0 stored, ETA --:--")

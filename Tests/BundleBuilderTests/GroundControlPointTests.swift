@@ -11,7 +11,7 @@ import TrailMapTestSupport
 /// UTM sheet, its geotransform replaced by a grid of points in longitude/latitude (a relation no
 /// affine transform holds), and checked against gdalwarp's rendering of the same file and against
 /// TrailMap's rendering of the original sheet.
-@Suite struct GroundControlPointTests {
+@Suite(.computeThreads) struct GroundControlPointTests {
     let fx = RealSourceFixture()
 
     /// The sheet and its copy georeferenced by `n` × `n` control points in EPSG:4326.

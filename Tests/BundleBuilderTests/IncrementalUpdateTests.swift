@@ -9,7 +9,7 @@ import TrailMapTestSupport
 /// `--update`: only the tiles that changed sources touch are made again, and the result equals a
 /// full rebuild tile by tile (with rounding to nearest; with compact rounding, a tile above a
 /// kept one is within two levels of it).
-@Suite struct IncrementalUpdateTests {
+@Suite(.computeThreads) struct IncrementalUpdateTests {
     let dir = TemporaryDirectory()
     static let sheets = [
         "a": GeoBounds(west: -110, south: 36, east: -106, north: 39),

@@ -8,7 +8,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// Levels of detail: layers with their own zooms, drawn in order, recorded in the bundle.
-@Suite struct LevelsOfDetailTests {
+@Suite(.computeThreads) struct LevelsOfDetailTests {
     let dir = TemporaryDirectory()
     static let area = GeoBounds(west: -110, south: 36, east: -101, north: 42)
     static let inner = GeoBounds(west: -107, south: 38, east: -104, north: 40)

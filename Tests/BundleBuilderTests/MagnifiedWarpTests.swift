@@ -9,7 +9,7 @@ import TrailMapTestSupport
 /// interpolation error is bounded in tile pixels too, as gdalwarp's is: 0.125 source pixels
 /// there spanned two tile pixels, and the top rows of the z3 tiles of a 1° grid ending at 80°N
 /// started two rows before gdalwarp's.
-@Suite struct MagnifiedWarpTests {
+@Suite(.computeThreads) struct MagnifiedWarpTests {
     let fx = RealSourceFixture()
 
     @Test func aMagnifiedGridNearAPoleLinesUpWithGDALWarp() throws {

@@ -10,7 +10,7 @@ import TrailMapTestSupport
 /// Map sheets whose collar lies outside a neatline: a geospatial PDF made by GDAL with one, and a
 /// GeoTIFF carrying a turned quadrilateral one as converted PDFs do. Nothing outside the neatline
 /// is drawn, everything inside is.
-@Suite struct NeatlineBuildTests {
+@Suite(.computeThreads) struct NeatlineBuildTests {
     let fx = RealSourceFixture()
 
     /// A UTM sheet (250 m pixels) over 106-105°W, 39-40°N.

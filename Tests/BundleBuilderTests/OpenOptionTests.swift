@@ -9,7 +9,7 @@ import TrailMapTestSupport
 
 /// GDAL open options reach the driver (`--open-option`, a layer's `openOptions`): a GeoPDF
 /// rasterized at twice its resolution, and an option the driver does not know refused.
-@Suite struct OpenOptionTests {
+@Suite(.computeThreads) struct OpenOptionTests {
     let fx = RealSourceFixture()
 
     func geoPDF() throws -> String {

@@ -11,7 +11,7 @@ import TrailMapTestSupport
 /// file alone does not say it: the CRS in an `.aux.xml` (what `gdal_translate -of PNG -co
 /// WORLDFILE=YES` writes), and flipped or rotated world files. Each builds the same tiles as the
 /// same raster as a GeoTIFF, which GDAL reads.
-@Suite struct PNGGeoreferenceTests {
+@Suite(.computeThreads) struct PNGGeoreferenceTests {
     let fx = RealSourceFixture()
 
     /// Tiles of a build of `source` and of `reference` at zoom 14 around the box's middle: the

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// A PNG source too wide to decode within `--memory-limit` is refused before its rows are
 /// allocated, with a message saying what to do.
-@Suite struct PNGSourceLimitTests {
+@Suite(.computeThreads) struct PNGSourceLimitTests {
     @Test func aPNGTooWideForTheMemoryLimitIsRefused() throws {
         let dir = TemporaryDirectory()
         // 2,200,000 gray pixels a row: 35.2 MB of RGBA for the four rows decoding keeps, more than

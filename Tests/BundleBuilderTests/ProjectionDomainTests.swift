@@ -8,7 +8,7 @@ import TrailMapTestSupport
 
 /// Sources whose outline the footprint's grid of points only comes near: a pole inside a polar
 /// stereographic raster, the outline of a world Mollweide, the limb of an orthographic disc.
-@Suite struct ProjectionDomainTests {
+@Suite(.computeThreads) struct ProjectionDomainTests {
     let fx = RealSourceFixture()
     static func colour(_: Int, _: Int) -> (UInt8, UInt8, UInt8, UInt8) { (200, 120, 60, 255) }
 

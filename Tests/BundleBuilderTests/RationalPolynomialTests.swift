@@ -10,7 +10,7 @@ import TrailMapTestSupport
 /// Satellite scenes georeferenced by rational polynomial coefficients (RPCs) only, as level-1
 /// products come: rendered through GDAL's RPC transformer at the scene's mean height and checked
 /// against gdalwarp's rendering of the same file.
-@Suite struct RationalPolynomialTests {
+@Suite(.computeThreads) struct RationalPolynomialTests {
     let fx = RealSourceFixture()
     static let box = GeoBounds(west: -105.8, south: 39.25, east: -105.2, north: 39.75)
 

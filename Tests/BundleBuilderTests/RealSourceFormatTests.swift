@@ -8,7 +8,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// Band layouts, overviews, VRTs, rotated geotransforms and many files.
-@Suite struct RealSourceFormatTests {
+@Suite(.computeThreads) struct RealSourceFormatTests {
     let fx = RealSourceFixture()
     static let box = RealSourceTests.box
 

@@ -7,7 +7,7 @@ import TileGeometry
 import TrailMapTestSupport
 
 /// Bad real sources: a clear error naming the file, nothing written.
-@Suite struct RealSourceRejectionTests {
+@Suite(.computeThreads) struct RealSourceRejectionTests {
     let fx = RealSourceFixture()
 
     enum Bad: String, CaseIterable {

@@ -8,7 +8,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// Builds from real GeoTIFFs made by GDAL in projected CRSs, checked against gdalwarp.
-@Suite struct RealSourceTests {
+@Suite(.computeThreads) struct RealSourceTests {
     let fx = RealSourceFixture()
     static let box = GeoBounds(west: -106, south: 39, east: -105, north: 40)
 

@@ -7,7 +7,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// `--shard K/N` and `bundle merge`: N parts merged equal a single build, tile by tile.
-@Suite struct ShardMergeTests {
+@Suite(.computeThreads) struct ShardMergeTests {
     let dir = TemporaryDirectory()
     static let west = GeoBounds(west: -110, south: 36, east: -104, north: 42)
     static let east = GeoBounds(west: -105.5, south: 37, east: -101, north: 40.5)

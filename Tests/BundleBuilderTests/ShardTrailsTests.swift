@@ -10,7 +10,7 @@ import Trails
 /// `--shard K/N` with `--trails`, then `bundle merge`: the merged bundle equals a build on one
 /// machine, tiles (the trails drawn over the levels the merge makes too) and trail rows alike,
 /// each trail once. Trails from a GeoPackage ogr2ogr writes from GeoJSON here.
-@Suite struct ShardTrailsTests {
+@Suite(.computeThreads) struct ShardTrailsTests {
     let dir = TemporaryDirectory()
 
     /// Two sheets (as `ShardMergeTests`'), and OSM-tagged lines: a long one across both, a short

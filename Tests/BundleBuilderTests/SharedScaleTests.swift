@@ -10,7 +10,7 @@ import TrailMapTestSupport
 
 /// 16-bit sheets of one series, without --scale, are mapped to 8 bits from their joint range, so
 /// that a ramp running across two sheets has no step at the seam.
-@Suite struct SharedScaleTests {
+@Suite(.computeThreads) struct SharedScaleTests {
     let fx = RealSourceFixture()
 
     /// A 16-bit gray ramp over `box`, from `low` at the west edge to `high` at the east edge.

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 
 /// Zoom ranges taken from the sources (`trailmap build` without `--minzoom`/`--maxzoom`), checked
 /// against gdal2tiles' rule applied to gdalwarp's own choice of the warped raster.
-@Suite struct SourceZoomTests {
+@Suite(.computeThreads) struct SourceZoomTests {
     let fx = RealSourceFixture()
 
     /// gdal2tiles' `ZoomForPixelSize`: the last zoom whose pixels are at least `size` metres.

@@ -1,11 +1,12 @@
 import SourceReaders
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import BundleBuilder
 
 /// The structured errors and notices the CLI words: every case's own message names no flag,
 /// keeps the facts it carries, and an empty list in a case does not crash its description.
-@Suite struct StructuredErrorTests {
+@Suite(.computeThreads) struct StructuredErrorTests {
     static let readerErrors: [SourceReaderError] = [
         .noCRS(path: "a.tif"), .tooManyOpenFiles(path: "a.tif", reason: "Too many open files"),
         .tooFewGroundControlPoints(path: "a.tif", count: 4, fit: .order3), .localCRS(path: "a.tif", reason: "no transform"),

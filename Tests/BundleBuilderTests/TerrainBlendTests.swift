@@ -12,7 +12,7 @@ import TrailMapTestSupport
 /// imagery's pixel (the same build without terrain) under the shade of the terrain bundle built
 /// from the DEM alone at the same zoom, multiplied or drawn over with the opacity; pixels outside
 /// the DEM and on its void are the imagery's, unchanged, and zooms outside the layer's range too.
-@Suite struct TerrainBlendTests {
+@Suite(.computeThreads) struct TerrainBlendTests {
     let fx = TerrainFixture()
     /// The imagery: wider than the cone DEM (about -105.59…-105.44, 39.93…40.04) on every side.
     static let box = GeoBounds(west: -105.66, south: 39.90, east: -105.38, north: 40.08)

@@ -10,7 +10,7 @@ import TrailMapTestSupport
 
 /// Meta-tiles of a terrain build: how a zoom's tiles are grouped, and that a tile's grid cut
 /// out of its block's warp holds what a warp of that tile alone gives, border included.
-@Suite struct TerrainBlockTests {
+@Suite(.computeThreads) struct TerrainBlockTests {
     let fx = TerrainFixture()
 
     @Test(arguments: [
@@ -89,7 +89,7 @@ import TrailMapTestSupport
 }
 
 /// A terrain manifest's PNG tiles default to the terrain effort; one the manifest names wins.
-@Suite struct TerrainEffortTests {
+@Suite(.computeThreads) struct TerrainEffortTests {
     let fx = TerrainFixture()
 
     @Test func terrainManifestsDefaultToTheTerrainEffort() throws {

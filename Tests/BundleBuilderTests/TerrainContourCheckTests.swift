@@ -8,7 +8,7 @@ import TrailMapTestSupport
 
 /// The check of contour intervals before a terrain build: a zoom with more tiles than one
 /// piece holds is checked in pieces, not skipped.
-@Suite struct TerrainContourCheckTests {
+@Suite(.computeThreads) struct TerrainContourCheckTests {
     let fx = TerrainFixture()
 
     @Test(arguments: [1, 5, 12, 40, 1000])

@@ -14,7 +14,7 @@ import TrailRendering
 /// Contour lines of DEMs made by GDAL in the test run: a cone laid on a tile's own Web Mercator
 /// pixels (its contours are circles of known radius), read through the builder's DEM path; the
 /// UTM cone against `gdal_contour` on the same warped tile; drawn bundles; manifest options.
-@Suite struct TerrainContourTests {
+@Suite(.computeThreads) struct TerrainContourTests {
     let fx = TerrainFixture()
 
     /// The tile the Mercator cone lies on, and the cone: `top` metres at tile pixel (cx, cy),

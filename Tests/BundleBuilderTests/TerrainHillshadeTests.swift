@@ -10,7 +10,7 @@ import TrailMapTestSupport
 /// Hillshade tiles against `gdaldem hillshade` run on the same tile's DEM warped by gdalwarp
 /// (with `-s` for Web Mercator at the tile's latitude), and against the shade a plane of known
 /// slope must have.
-@Suite struct TerrainHillshadeTests {
+@Suite(.computeThreads) struct TerrainHillshadeTests {
     let fx = TerrainFixture()
 
     /// The cone's tiles at a zoom coarser than the DEM (averaged) and finer (bilinear), in each

@@ -8,7 +8,7 @@ import Testing
 import TrailMapTestSupport
 
 /// DEMs a terrain build cannot use: each a structured error naming the file, nothing written.
-@Suite struct TerrainInputErrorTests {
+@Suite(.computeThreads) struct TerrainInputErrorTests {
     let fx = TerrainFixture()
 
     func failure(_ dem: String, out: String) throws -> BuildError? {

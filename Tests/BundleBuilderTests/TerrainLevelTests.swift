@@ -9,7 +9,7 @@ import TrailMapTestSupport
 
 /// Zooms below the DEM's native one made from the finer zoom's elevations (2×2 means) instead of
 /// a warp of the DEM per zoom: they must hold what averaging the DEM onto each tile gives.
-@Suite struct TerrainLevelTests {
+@Suite(.computeThreads) struct TerrainLevelTests {
     let fx = TerrainFixture()
 
     /// A pixel is the mean of the four under it, voids left out; four voids make a void; pixels

@@ -12,7 +12,7 @@ import TrailMapTestSupport
 /// it are exact) within the encoding's step at every zoom, in both encodings, PNG and lossless
 /// WebP, 256 and 512 px; the UTM cone within 0.5 m RMSE of gdalwarp's bilinear samples at the
 /// DEM's own zoom; voids transparent; feet converted to metres.
-@Suite struct TerrainTileTests {
+@Suite(.computeThreads) struct TerrainTileTests {
     let fx = TerrainFixture()
     static let west = -105.6, south = 39.9
 

@@ -7,7 +7,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// Building in each tile format: what the tiles are, what they decode to, what is refused.
-@Suite struct TileFormatBuildTests {
+@Suite(.computeThreads) struct TileFormatBuildTests {
     let dir = TemporaryDirectory()
     /// Smaller than the tiles around it, so edge tiles are partly transparent.
     static let area = GeoBounds(west: -109.7, south: 36.3, east: -101.3, north: 41.7)

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 
 /// `--rounding`: a build stores each resampled value rounded up or down (compact, the default)
 /// or to nearest; the levels below the top are made from the values as computed, not as stored.
-@Suite struct TileRoundingBuildTests {
+@Suite(.computeThreads) struct TileRoundingBuildTests {
     let fixture = RealSourceFixture()
     /// The top tile: the source covers it exactly at twice its resolution, so each tile pixel is
     /// the plain mean of a 2×2 block of source pixels.

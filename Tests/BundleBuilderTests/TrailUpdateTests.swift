@@ -12,7 +12,7 @@ import Trails
 /// `--update` when the trails or their style change: the trail records are written again, the
 /// tiles near trails drawn again, the tiles away from them kept byte for byte, and the result
 /// equals a clean build of the new inputs tile for tile. Trails from a GeoPackage ogr2ogr writes.
-@Suite struct TrailUpdateTests {
+@Suite(.computeThreads) struct TrailUpdateTests {
     let dir = TemporaryDirectory()
     static let region = GeoBounds(west: -106, south: 39.5, east: -104, north: 40.5)
     /// The trails lie west of this longitude; the region's east is far from every trail.

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 @testable import BundleBuilder
 
 /// How rendering threads share a band's units: each works its own stretch of the Morton order,
 /// then helps the others from the back; every unit is rendered exactly once.
-@Suite struct UnitSpansTests {
+@Suite(.computeThreads) struct UnitSpansTests {
     @Test func eachThreadStartsOnItsOwnStretchThenHelps() throws {
         let spans = UnitSpans(count: 100, threads: 2)
         #expect(spans.run == 6)

@@ -1,7 +1,8 @@
 @testable import BundlePatch
 import Testing
+import TrailMapTestSupport
 
-@Suite struct ImagePackingTests {
+@Suite(.computeThreads) struct ImagePackingTests {
     /// Every item lands in one bin, no bin overflows, and next fit over the bins in order (what
     /// VACUUM does) uses no more pages than there are bins, and fewer than over the items as given.
     @Test func packedOrderNeedsNoMorePagesThanBins() {

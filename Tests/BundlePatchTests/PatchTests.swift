@@ -8,7 +8,7 @@ import TrailMapTestSupport
 
 /// Versions of a bundle, their patches, and applying them: v1 → v2 → v3 with tiles changed,
 /// added and removed and metadata changed.
-@Suite struct PatchTests {
+@Suite(.computeThreads) struct PatchTests {
     let dir = TemporaryDirectory()
 
     /// Tiles of version `v`: z 4–6 over a box; v2 changes some, adds z7 tiles and drops a few; v3

@@ -9,7 +9,7 @@ import TrailMapTestSupport
 /// Issue 36, finding 8 in the patch format itself: a patch file is read only when it is plain
 /// tables whose rows and bytes fit its size, and applying patches never grows the bundle past
 /// what they can add or the room the caller gives.
-@Suite struct UnsafePatchTests {
+@Suite(.computeThreads) struct UnsafePatchTests {
     let dir = TemporaryDirectory()
 
     /// A real v1 → v2 patch (v2 changes every tile of v1) and what it starts from.

@@ -55,8 +55,13 @@ import TrailMapTestSupport
                 return "never stopped"
             }
         }
+        // PostgreSQL stops once a purchase is recorded (at most 30 s on): a fixed wait was, on a
+        // loaded machine, sometimes over before the first one.
         let answers = await Self.answers(operations, limit: .seconds(60)) {
-            try? await Task.sleep(for: .milliseconds(300))
+            let until = Date().addingTimeInterval(30)
+            while Date() < until, (try? await offThePool { try cluster.psql("SELECT COUNT(*) FROM transactions") }) ?? ["0"] == ["0"] {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
             try? await offThePool { try cluster.stop(mode) }
         }
         #expect(answers == Array(repeating: "database", count: operations.count), "\(answers)")

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TrailMapTestSupport
 
-@Suite struct FileLockTests {
+@Suite(.computeThreads) struct FileLockTests {
     /// Threads take turns on one lock file, each deleting it as it lets go: never two inside at
     /// once (a waiter woken on a deleted file locks the path afresh), and no file is left.
     @Test func releaseDeletesTheFileAndTurnsStillExclude() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TrailMapTestSupport
 
-@Suite struct FileSHA256Tests {
+@Suite(.computeThreads) struct FileSHA256Tests {
     @Test func digestsAFileAsTheStandardVectorSays() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("abc.txt")

@@ -1,9 +1,10 @@
 import Essentials
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 /// gzip decompression with a hard output limit (PMTiles directories and metadata are untrusted).
-@Suite struct GzipTests {
+@Suite(.computeThreads) struct GzipTests {
     /// Bytes that compress a little, not a lot (like a directory).
     static let sample: [UInt8] = (0..<200_000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) & 0x3f }
 

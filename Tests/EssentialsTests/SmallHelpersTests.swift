@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TrailMapTestSupport
 
-@Suite struct SmallHelpersTests {
+@Suite(.computeThreads) struct SmallHelpersTests {
     @Test func base64URLFollowsRFC4648AndRefusesWhatIsNotIt() {
         // RFC 4648 §10 vectors, in the URL alphabet without padding.
         let vectors = ["": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy"]

@@ -1,10 +1,11 @@
 import CPNG
 import Testing
+import TrailMapTestSupport
 @testable import Raster
 
 /// `PNGEncodingOptions.adaptiveLevels`: palettes at their own level, truecolour at the dense level
 /// when its filtered rows carry more entropy per pixel than the threshold.
-@Suite("PNG encoder: per-image libdeflate levels")
+@Suite("PNG encoder: per-image libdeflate levels", .computeThreads)
 struct PNGAdaptiveLevelTests {
     static let adaptive = PNGEncodingOptions.AdaptiveLevels(palette: 7, dense: 10, denseBitsPerPixel: 1.2)
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import Raster
 
-@Suite("PNG codec: encoding, colour reduction, decoding")
+@Suite("PNG codec: encoding, colour reduction, decoding", .computeThreads)
 struct PNGCodecTests {
     /// Encodes, decodes, checks the round trip is exact and returns the encoded bytes.
     @discardableResult

@@ -1,7 +1,8 @@
 import Testing
+import TrailMapTestSupport
 @testable import Raster
 
-@Suite("PNG codec: concurrency")
+@Suite("PNG codec: concurrency", .computeThreads)
 struct PNGConcurrencyTests {
     @Test func manyTasksEncodeAndDecodeAtOnce() async throws {
         let failures = await withTaskGroup(of: Int.self) { group in

@@ -4,7 +4,7 @@ import Testing
 @testable import Raster
 
 /// What the PNG decoder's fuzzer (`scripts/fuzz.sh`, `scripts/fuzz/png_decode_fuzz.c`) found.
-@Suite("PNG codec: fuzz findings", .serialized)
+@Suite("PNG codec: fuzz findings", .serialized, .computeThreads)
 struct PNGFuzzRegressionTests {
     /// The process's virtual size in bytes (`VmSize` of /proc/self/status; nil without /proc).
     static func virtualSize() -> Int? {

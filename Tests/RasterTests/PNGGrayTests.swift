@@ -1,10 +1,11 @@
 import Testing
+import TrailMapTestSupport
 @testable import Raster
 
 /// A grey image is encoded straight from its grey (and alpha) bytes into the very PNG its RGBA
 /// form gives, whatever layout the encoder picks (palette at each bit depth, gray, gray and
 /// alpha) and whatever the options; the PNG decodes to the RGBA form.
-@Suite("PNG encoder: grey images")
+@Suite("PNG encoder: grey images", .computeThreads)
 struct PNGGrayTests {
     /// What a grey image may hold: smooth shades (a hillshade), a few levels, one level; all
     /// opaque, with transparent voids, or all at one partial alpha (a layer's opacity).

@@ -6,7 +6,7 @@ import Testing
 
 /// The libdeflate path: rows filtered by the shim, IDAT compressed by libdeflate, chunks written
 /// by libpng; every output must decode (through libpng) to exactly the input.
-@Suite("PNG encoder: libdeflate path")
+@Suite("PNG encoder: libdeflate path", .computeThreads)
 struct PNGLibdeflateTests {
     /// Every filter choice the shim knows: the five PNG filters and both per-row heuristics.
     static let choices: [Int32] = [

@@ -4,7 +4,7 @@ import Testing
 @testable import Raster
 
 /// Bad input must throw the right `PNGError`, never crash.
-@Suite("PNG codec: bad input")
+@Suite("PNG codec: bad input", .computeThreads)
 struct PNGRobustnessTests {
     let valid: [UInt8]
     let image: RGBAImage

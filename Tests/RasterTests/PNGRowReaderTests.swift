@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Raster
 
-@Suite("PNG row reader")
+@Suite("PNG row reader", .computeThreads)
 struct PNGRowReaderTests {
     func readAllRows(_ reader: PNGRowReader) throws -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: reader.width * reader.height * 4)

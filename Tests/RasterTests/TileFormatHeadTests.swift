@@ -1,10 +1,11 @@
 import Raster
 import Testing
+import TrailMapTestSupport
 
 /// `TileFormat.sniff(head:)`, the server's allocation-free look at a tile's first bytes, agrees
 /// with `TileFormat.sniff(_:)` on real tiles of every format, on every prefix of them (cut-short
 /// magic numbers are no format), and on near misses of each magic number.
-@Suite struct TileFormatHeadTests {
+@Suite(.computeThreads) struct TileFormatHeadTests {
     /// One real tile of each format, from the encoders the builder uses.
     static func tiles() throws -> [TileFormat: [UInt8]] {
         let image = RGBAImage(width: 16, height: 16, fill: (200, 120, 40, 255))

@@ -4,7 +4,7 @@ import TileGeometry
 @testable import Raster
 import TrailMapTestSupport
 
-@Suite struct TileRendererTests {
+@Suite(.computeThreads) struct TileRendererTests {
     let dir = TrailMapTestSupport.TemporaryDirectory()
 
     func source(
@@ -121,7 +121,7 @@ import TrailMapTestSupport
 }
 
 /// The point samples of `average` for palette sources.
-@Suite struct SupersamplingTests {
+@Suite(.computeThreads) struct SupersamplingTests {
     func weights(_ lo: Double, _ hi: Double) -> [Float] {
         let first = Int(lo.rounded(.down)), last = Int(hi.rounded(.up)) - 1
         var w = [Float](repeating: -1, count: last - first + 1)

@@ -6,7 +6,7 @@ import Testing
 
 /// `TileRounding.compact`: resampled values stored rounded up or down, whichever the PNG filter
 /// predicts better, never more than one level from the value rounded to nearest.
-@Suite("Tile rounding")
+@Suite("Tile rounding", .computeThreads)
 struct TileRoundingTests {
     /// A smooth, noisy field of exact values in 0...255 (a resampled image before rounding).
     static func exactValues(width: Int, height: Int, channels: Int, seed: UInt64) -> [Float] {

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// A window halved many times (a source without overviews at a zoom far coarser than its pixels)
 /// is read in chunks so that memory stays bounded: the result is the one-piece read's, bit for bit.
-@Suite struct WindowPlanTests {
+@Suite(.computeThreads) struct WindowPlanTests {
     let dir = TrailMapTestSupport.TemporaryDirectory()
 
     @Test func chunkedReadsEqualTheWholeWindowsRead() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 @testable import SourceReaders
 
 /// `DEMWindow.bilinear` (GDAL's masked bilinear kernel, with a shortcut for four valid pixels
 /// inside the raster) against the kernel written out plainly, on random elevations with voids.
-@Suite struct DEMWindowTests {
+@Suite(.computeThreads) struct DEMWindowTests {
     /// GDAL's masked bilinear kernel as its warper states it: void on a void pixel; else the four
     /// pixel centres around the position weighted by distance, voids and pixels past the
     /// raster's edge left out and the others' weights renormalised.

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 @testable import SourceReaders
 
 /// The neatline polygon: read from WKT, and cut into RGBA windows row by row the same as a
 /// point-in-polygon test says, at full resolution and on overview levels.
-@Suite struct NeatlineTests {
+@Suite(.computeThreads) struct NeatlineTests {
     /// A quadrilateral turned a little, as a lat/lon quad's neatline lies on a UTM sheet.
     static let quad = "POLYGON ((12.5 3.2, 88.7 9.9, 80.1 71.4, 5.3 64.0, 12.5 3.2))"
 

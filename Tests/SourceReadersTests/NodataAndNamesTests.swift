@@ -4,7 +4,7 @@ import Testing
 import TrailMapTestSupport
 
 /// Nodata values near the float extremes, and GDAL subdataset names.
-@Suite struct NodataAndNamesTests {
+@Suite(.computeThreads) struct NodataAndNamesTests {
     @Test func floatExtremeNodataMatchesBothEncodings() {
         // -3.40282e+38 in metadata: pixels written by gdalwarp hold Float(-3.40282e38), those of
         // most DEM tools hold -FLT_MAX; both are nodata.

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// way GDAL's PDF driver serves the page: in single rows, or in 1024-pixel blocks for a page of
 /// more than 8192² pixels (which the copy reads all bands at once; band by band it drew every
 /// block once per band and a 10000×8000 page took minutes).
-@Suite struct PageCopyTests {
+@Suite(.computeThreads) struct PageCopyTests {
     let dir = TemporaryDirectory()
 
     @Test(arguments: [("DPI=144", "Block=800x1"), ("DPI=1500", "Block=1024x1024")])

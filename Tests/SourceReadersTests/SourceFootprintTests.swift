@@ -1,12 +1,13 @@
 import Foundation
 import SourceReaders
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 
 /// `SourceFootprint`: where a raster lies, from its CRS and geotransform alone (no file). The
 /// expected figures are the rasters' corners (or one interior point) transformed by PROJ here,
 /// apart from the footprint's grid.
-@Suite struct SourceFootprintTests {
+@Suite(.computeThreads) struct SourceFootprintTests {
     /// A north-up geotransform: top-left corner (`west`, `north`) in the CRS, square pixels of `size`.
     static func northUp(west: Double, north: Double, size: Double) -> Georeferencing {
         .affine(GeoTransform(c0: west, c1: size, c2: 0, c3: north, c4: 0, c5: -size))

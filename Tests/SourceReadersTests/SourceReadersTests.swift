@@ -4,7 +4,7 @@ import Testing
 import TileGeometry
 import TrailMapTestSupport
 
-@Suite struct SpatialReferenceTests {
+@Suite(.computeThreads) struct SpatialReferenceTests {
     @Test func parsesEPSGCodesWKTAndPROJStrings() throws {
         #expect(try SpatialReference(userInput: "EPSG:4326").kind == .epsg4326)
         #expect(try SpatialReference(userInput: "4326").kind == .epsg4326)
@@ -35,7 +35,7 @@ import TrailMapTestSupport
     }
 }
 
-@Suite struct GeoTransformTests {
+@Suite(.computeThreads) struct GeoTransformTests {
     @Test func inverseUndoesRotationAndShear() throws {
         let gt = GeoTransform([500_000, 29.5, 3.1, 4_400_000, 2.2, -30.4])
         let inv = try #require(gt.inverse)
@@ -49,7 +49,7 @@ import TrailMapTestSupport
     }
 }
 
-@Suite struct RasterDatasetTests {
+@Suite(.computeThreads) struct RasterDatasetTests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -106, south: 39, east: -105, north: 40)
 

@@ -12,7 +12,7 @@ final class TestClock: @unchecked Sendable {
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
 
-@Suite struct ChainCacheTests {
+@Suite(.computeThreads) struct ChainCacheTests {
     @Test func secondVerificationIsCached() async throws {
         let fixture = try StoreFixture()
         let verifier = try fixture.verifier()

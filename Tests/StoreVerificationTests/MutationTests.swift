@@ -4,7 +4,7 @@ import TrailMapTestSupport
 @testable import StoreVerification
 
 /// Random edits of a valid JWS never verify as anything but the original.
-@Suite struct MutationTests {
+@Suite(.computeThreads) struct MutationTests {
     @Test func randomEditsNeverPass() async throws {
         let fixture = try StoreFixture()
         let verifier = try fixture.verifier()

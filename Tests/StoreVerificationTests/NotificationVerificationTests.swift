@@ -3,7 +3,7 @@ import Testing
 import TrailMapTestSupport
 @testable import StoreVerification
 
-@Suite struct NotificationVerificationTests {
+@Suite(.computeThreads) struct NotificationVerificationTests {
     @Test(arguments: ["REFUND", "REVOKE"])
     func revocationVerifiesWithItsTransaction(type: String) async throws {
         let fixture = try StoreFixture()

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// Cross-checks sandbox JWS with an independent implementation (PyPI `cryptography`), when
 /// python3 with that package is installed; otherwise the test passes without checking.
-@Suite struct PythonCrossCheckTests {
+@Suite(.computeThreads) struct PythonCrossCheckTests {
     private static let script = #"""
         import base64, json, sys
         from cryptography import x509

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 import X509
 @testable import StoreVerification
 
-@Suite struct SandboxStoreTests {
+@Suite(.computeThreads) struct SandboxStoreTests {
     @Test func initializeWritesTheFolder() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("sandbox")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TrailMapTestSupport
 
-@Suite struct SignedDataVerifierTests {
+@Suite(.computeThreads) struct SignedDataVerifierTests {
     @Test func validTransactionVerifies() async throws {
         let fixture = try StoreFixture()
         let token = UUID()

@@ -27,7 +27,7 @@ private struct AnyJSON: Decodable {
     }
 }
 
-@Suite struct TransactionShapeTests {
+@Suite(.computeThreads) struct TransactionShapeTests {
     /// JWSTransactionDecodedPayload's fields and JSON types, from Apple's documentation
     /// (developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload):
     /// dates are int64 milliseconds, quantity/offerType/revocationReason int32, price int64 milliunits.

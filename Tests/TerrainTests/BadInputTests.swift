@@ -7,7 +7,7 @@ import Testing
 import TrailMapTestSupport
 
 /// Lines and terrain bundles that must be refused with a structured error.
-@Suite struct BadInputTests {
+@Suite(.computeThreads) struct BadInputTests {
     let sampler = try! TerrainSampler(paths: [TerrainScene.utmRamp.bundle])
     let a = GeoPoint(lat: 46.03, lon: 9.0), b = GeoPoint(lat: 46.04, lon: 9.0)
 

@@ -1,9 +1,10 @@
 import Terrain
 import Testing
+import TrailMapTestSupport
 
 /// gdaldem color-relief's ramp format: entries by elevation or percentage, `nv`, names, and
 /// linear interpolation between entries; a line that does not parse names the file and line.
-@Suite struct ColorRampTests {
+@Suite(.computeThreads) struct ColorRampTests {
     @Test func interpolatesBetweenEntriesAndClampsOutside() throws {
         let ramp = try ColorRamp.parse(
             """

@@ -1,10 +1,11 @@
 import Foundation
 import Terrain
 import Testing
+import TrailMapTestSupport
 
 /// Marching squares on grids whose contours are known exactly: a cone's are circles, a plane's
 /// straight lines; saddles, voids and bad levels.
-@Suite struct ContourTests {
+@Suite(.computeThreads) struct ContourTests {
     /// A cone `top` metres high at pixel (`cx`, `cy`) of the tile, falling `slope` metres a pixel.
     static func cone(size: Int = 64, border: Int = 1, cx: Double, cy: Double, top: Double, slope: Double) -> ElevationGrid {
         var g = ElevationGrid(size: size, border: border)

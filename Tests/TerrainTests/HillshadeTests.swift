@@ -1,10 +1,11 @@
 import Foundation
 import Terrain
 import Testing
+import TrailMapTestSupport
 
 /// Horn's hillshade on grids whose slope and aspect are known exactly, against the textbook
 /// shade `cos(zenith)·cos(slope) + sin(zenith)·sin(slope)·cos(azimuth − aspect)` (gdaldem's 1–255 scale).
-@Suite struct HillshadeTests {
+@Suite(.computeThreads) struct HillshadeTests {
     /// A plane rising `rise` metres a metre towards `towards` (degrees clockwise from north) on
     /// a grid of `ground`-metre pixels.
     static func plane(rise: Double, towards: Double, ground: Double, size: Int = 16) -> ElevationGrid {

@@ -6,7 +6,7 @@ import Testing
 import TrailMapTestSupport
 
 /// Profiles of DEMs whose shapes are known exactly, sampled from terrain bundles made by GDAL.
-@Suite struct ProfileTests {
+@Suite(.computeThreads) struct ProfileTests {
     /// UTM 32N metres to degrees, through GDAL (`gdaltransform`).
     static func degrees(_ points: [(Double, Double)], from crs: String) throws -> [GeoPoint] {
         let input = points.map { "\($0.0) \($0.1)" }.joined(separator: "\n")

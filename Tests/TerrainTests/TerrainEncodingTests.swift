@@ -1,7 +1,8 @@
 import Testing
+import TrailMapTestSupport
 import Terrain
 
-@Suite struct TerrainEncodingTests {
+@Suite(.computeThreads) struct TerrainEncodingTests {
     /// Values from the encodings' published definitions: Terrarium 0 m is (128, 0, 0); Mapbox 0 m is
     /// 100,000 tenths above −10,000 m, i.e. (1, 134, 160).
     @Test func publishedReferencePixels() {

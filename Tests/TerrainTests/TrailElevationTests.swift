@@ -12,7 +12,7 @@ import Trails
 
 /// Trails gain elevation: figures filled from the source DEM of the UTM cone, stored in optional
 /// columns, read back and searched on; a bundle without the columns is still read and searched.
-@Suite struct TrailElevationTests {
+@Suite(.computeThreads) struct TrailElevationTests {
     /// A bundle holding two trails on the cone: one from its foot to the apex, one around its
     /// flank at a constant radius (no climb), and one far outside the DEM.
     static func bundle(_ dir: TemporaryDirectory) throws -> (path: String, up: TrailRecord, flat: TrailRecord, away: TrailRecord) {

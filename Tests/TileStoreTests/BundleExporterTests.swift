@@ -5,7 +5,7 @@ import TileGeometry
 @testable import TileStore
 import TrailMapTestSupport
 
-@Suite struct BundleExporterTests {
+@Suite(.computeThreads) struct BundleExporterTests {
     let dir = TemporaryDirectory()
 
     /// A deduplicated bundle with tiles at zoom 0-5, some of them identical.

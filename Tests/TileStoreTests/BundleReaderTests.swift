@@ -5,7 +5,7 @@ import TileGeometry
 import TileStore
 import TrailMapTestSupport
 
-@Suite struct BundleReaderTests {
+@Suite(.computeThreads) struct BundleReaderTests {
     let dir = TemporaryDirectory()
 
     /// A bundle in the plain layout other tools write (one `tiles` table).

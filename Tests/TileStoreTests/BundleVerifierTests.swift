@@ -5,7 +5,7 @@ import TileGeometry
 import TileStore
 import TrailMapTestSupport
 
-@Suite struct BundleVerifierTests {
+@Suite(.computeThreads) struct BundleVerifierTests {
     let dir = TemporaryDirectory()
 
     func makeBundle(

@@ -5,7 +5,7 @@ import TileGeometry
 @testable import TileStore
 import TrailMapTestSupport
 
-@Suite struct BundleWriterTests {
+@Suite(.computeThreads) struct BundleWriterTests {
     let dir = TemporaryDirectory()
 
     func metadata() -> BundleMetadata {

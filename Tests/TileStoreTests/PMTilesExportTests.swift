@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// `bundle export --pmtiles`: a PMTiles v3 archive that an independent reader (PyPI's `pmtiles`)
 /// reads back tile for tile, with identical tiles stored once and runs encoded once.
-@Suite struct PMTilesExportTests {
+@Suite(.computeThreads) struct PMTilesExportTests {
     let dir = TemporaryDirectory()
 
     @Test func tileIDsFollowTheHilbertCurvesOfTheSpecification() {

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 
 /// TrailMap's PMTiles reader reads back what the exporter and an independent writer (PyPI's
 /// `pmtiles`) wrote: every tile, through run-length entries, shared contents and leaf directories.
-@Suite struct PMTilesReaderTests {
+@Suite(.computeThreads) struct PMTilesReaderTests {
     let dir = TemporaryDirectory()
 
     @Test func tileIDsInvertBackToTheirTiles() {

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// Malformed archives are typed errors naming the problem, never crashes: truncated files, other
 /// magics and versions, sections and entries outside the file, varint overflow, absurd counts,
 /// leaf cycles, zip bombs; and thousands of random mutations of small archives.
-@Suite struct PMTilesRobustnessTests {
+@Suite(.computeThreads) struct PMTilesRobustnessTests {
     let dir = TemporaryDirectory()
     typealias Entry = PMTilesFormat.Entry
 

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 
 /// Export, extract and the verifier's metadata checks for png, WebP (lossless, lossy, 512 px) and
 /// jpg bundles.
-@Suite struct TileFormatBundleTests {
+@Suite(.computeThreads) struct TileFormatBundleTests {
     let dir = TemporaryDirectory()
 
     /// Every tile is written as `{z}/{x}/{y}.EXT` with the bundle's extension, bytes unchanged; a

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 @testable import TileStore
 
 /// `TileValidator`: XXH64 as the xxHash project's own Python binding computes it, on lengths that
 /// take every path of the algorithm (stripes of 32, then 8, 4 and single bytes).
-@Suite struct TileValidatorTests {
+@Suite(.computeThreads) struct TileValidatorTests {
     @Test func matchesTheReferenceXXH64() throws {
         var rng = SplitMix64(seed: 11)
         let lengths = Array(0...80) + [255, 256, 257, 4096, 10_000, 115_001]

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 
 /// Hardening, finding 11 (lows): bundles are untrusted input, opened with `trusted_schema = OFF`
 /// so that their views and triggers cannot call functions with side effects.
-@Suite struct UntrustedBundleTests {
+@Suite(.computeThreads) struct UntrustedBundleTests {
     let dir = TemporaryDirectory()
 
     func bundle() throws -> String {

@@ -6,7 +6,7 @@ import TrailSources
 import Trails
 
 /// Bad input: each gives a structured error naming the file, layer, field or parameter.
-@Suite struct TrailErrorTests {
+@Suite(.computeThreads) struct TrailErrorTests {
     let dir = TemporaryDirectory()
 
     func write(_ text: String, _ name: String) throws -> String {

@@ -5,7 +5,7 @@ import TrailSources
 import Trails
 
 /// Reading trails from files GDAL writes in the test run: fields mapped, lengths against OGR's.
-@Suite struct TrailIngestTests {
+@Suite(.computeThreads) struct TrailIngestTests {
     let dir = TemporaryDirectory()
 
     func byKey(_ result: TrailIngestResult) -> [String: TrailRecord] {

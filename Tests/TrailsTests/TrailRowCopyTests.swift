@@ -7,7 +7,7 @@ import Trails
 
 /// `TrailStoreWriter.copyRows`: whole rows from several bundles into one, each id once; rows that
 /// must agree and do not are an error that leaves the destination as it was.
-@Suite struct TrailRowCopyTests {
+@Suite(.computeThreads) struct TrailRowCopyTests {
     let dir = TemporaryDirectory()
 
     func trails() throws -> [TrailRecord] {

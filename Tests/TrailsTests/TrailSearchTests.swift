@@ -6,7 +6,7 @@ import Trails
 
 /// Trails stored in a bundle and searched: every filter returns exactly the trails the fixture
 /// puts there.
-@Suite struct TrailSearchTests {
+@Suite(.computeThreads) struct TrailSearchTests {
     let dir = TemporaryDirectory()
 
     /// A bundle holding the fixture's trails, the index, and the trails' ids by fixture key.

@@ -7,7 +7,7 @@ import TrailSources
 import Trails
 
 /// The trails tables in a bundle: GDAL still opens it, the content hash covers them, a rewrite is whole.
-@Suite struct TrailStoreTests {
+@Suite(.computeThreads) struct TrailStoreTests {
     let dir = TemporaryDirectory()
 
     func trails() throws -> [TrailRecord] {
@@ -102,7 +102,7 @@ import Trails
 }
 
 /// Damaged trails tables: verify names each problem; search fails with a structured error, never traps.
-@Suite struct TrailVerifyTests {
+@Suite(.computeThreads) struct TrailVerifyTests {
     let dir = TemporaryDirectory()
 
     @Test func damageIsFoundAndNeverCrashesASearch() throws {
@@ -145,7 +145,7 @@ import Trails
 
 /// Delta updates carry trails: a patch puts the trails added or changed and deletes the removed,
 /// and the patched bundle hashes as the published version.
-@Suite struct TrailPatchTests {
+@Suite(.computeThreads) struct TrailPatchTests {
     let dir = TemporaryDirectory()
 
     /// v1: the fixture's trails; v2: Bear Lake renamed, Cherry Creek removed, the OSM ways added.

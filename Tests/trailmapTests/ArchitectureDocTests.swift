@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 /// docs/architecture.md's module table must match Package.swift: every non-test target, each
 /// with exactly its TrailMap dependencies and its outside products.
-@Suite struct ArchitectureDocTests {
+@Suite(.offThePool) struct ArchitectureDocTests {
     struct Module: Equatable, CustomStringConvertible {
         var imports: Set<String>
         var libraries: Set<String>

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 /// Every relative link in README.md and the pages under docs/ names a file of the repository, so
 /// a page moved or renamed leaves no dead link behind.
-@Suite struct DocLinkTests {
+@Suite(.offThePool) struct DocLinkTests {
     static let root = ArchitectureDocTests.root
 
     /// The relative targets of Markdown links `[text](target)` in `text` (no scheme, no pure

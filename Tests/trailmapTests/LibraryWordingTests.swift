@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 /// Libraries speak no CLI: outside comments, the sources of the modules below hold no
 /// command-line flag (`--name`) and no `trailmap` command line; the CLI (Sources/trailmap) words
 /// their structured errors and notices. A line that must keep one goes in `allowed` with its
 /// reason.
-@Suite struct LibraryWordingTests {
+@Suite(.offThePool) struct LibraryWordingTests {
     /// Modules whose messages are checked.
     static let modules = ["SourceReaders", "BundleBuilder", "RegionManager"]
 

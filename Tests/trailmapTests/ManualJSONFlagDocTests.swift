@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 
 /// The manual pages (docs/*.md) show `--json` in the synopsis of every command that has it, and
 /// of no other: the commands come from the CLI's own help dump, the synopses from the pages.
-@Suite struct ManualJSONFlagDocTests {
+@Suite(.offThePool) struct ManualJSONFlagDocTests {
     /// Every command path (`regions area quote`) and whether it takes `--json`.
     static func commands() throws -> [String: Bool] {
         let r = try CLIRunner.run(["--experimental-dump-help"])

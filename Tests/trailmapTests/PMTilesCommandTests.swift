@@ -4,7 +4,7 @@ import TileGeometry
 import TrailMapTestSupport
 
 /// `trailmap bundle export BUNDLE --pmtiles OUT.pmtiles` from the command line.
-@Suite struct PMTilesCommandTests {
+@Suite(.offThePool) struct PMTilesCommandTests {
     let dir = TemporaryDirectory()
 
     @Test func exportsAnArchiveAndRefusesBadArguments() throws {

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// A few threads of the tests' own, instead of Swift's shared cooperative pool (one thread per
+/// core: two here). Every test target runs in one process, and a synchronous test body holds its
+/// pool thread until it ends (waiting for a `trailmap` process or a browser, or computing for
+/// seconds). The servers that other suites start in the process answer on that pool: behind a
+/// queue of such tests they answered minutes late, and their clients timed out. Tests that wait on
+/// processes run on `blocking`, tests that compute on `compute`; the pool is left to the servers
+/// and the tests that talk to them.
+public final class TestThreads: TaskExecutor, @unchecked Sendable {
+    /// For suites whose tests block a thread: at most three of them run at once.
+    public static let blocking = TestThreads(width: 3, name: "blocking-tests")
+    /// For suites whose tests compute for long (builds, codecs, rendering in the test process).
+    public static let compute = TestThreads(width: 2, name: "compute-tests")
+
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var next = 0
+
+    init(width: Int, name: String) {
+        for i in 0..<max(1, width) {
+            let thread = Thread { [self] in work() }
+            thread.name = "\(name)-\(i)"
+            thread.start()
+        }
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func work() {
+        let executor = asUnownedTaskExecutor()
+        while true {
+            condition.lock()
+            while next == jobs.count { condition.wait() }
+            let job = jobs[next]
+            next += 1
+            if next > 1024, next * 2 > jobs.count {
+                jobs.removeFirst(next)
+                next = 0
+            }
+            condition.unlock()
+            job.runSynchronously(on: executor)
+        }
+    }
+}
+
+/// Runs each test of a suite (and the child tasks it starts) on `TestThreads` instead of the
+/// cooperative pool.
+public struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    let threads: TestThreads
+
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard testCase != nil else { return try await function() }
+        try await withTaskExecutorPreference(threads) { try await function() }
+    }
+}
+
+extension Trait where Self == TestThreadsTrait {
+    /// The suite's tests block threads (processes, browsers, sleeps): they run on
+    /// `TestThreads.blocking`, not the shared pool.
+    public static var offThePool: Self { TestThreadsTrait(threads: .blocking) }
+
+    /// The suite's tests compute for long: they run on `TestThreads.compute`, not the shared pool.
+    public static var computeThreads: Self { TestThreadsTrait(threads: .compute) }
+}
