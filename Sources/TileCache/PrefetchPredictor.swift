@@ -173,51 +173,6 @@ struct PlaceCounts {
     }
 }
 
-/// A box of tiles at one zoom, bounds inclusive.
-struct TileBox: Equatable {
-    var x0, y0, x1, y1: Int
-    var width: Int { x1 - x0 + 1 }
-    var height: Int { y1 - y0 + 1 }
-    var cx: Double { Double(x0 + x1 + 1) / 2 }
-    var cy: Double { Double(y0 + y1 + 1) / 2 }
-
-    init(x0: Int, y0: Int, x1: Int, y1: Int) {
-        self.x0 = x0
-        self.y0 = y0
-        self.x1 = x1
-        self.y1 = y1
-    }
-
-    /// A box of `w` x `h` tiles centred on the tile at (x, y) (nearer the low end when even).
-    init(centre x: Int, _ y: Int, w: Int, h: Int) {
-        self.init(x0: x - (w - 1) / 2, y0: y - (h - 1) / 2, x1: x - (w - 1) / 2 + w - 1, y1: y - (h - 1) / 2 + h - 1)
-    }
-
-    func contains(_ x: Int, _ y: Int) -> Bool { x >= x0 && x <= x1 && y >= y0 && y <= y1 }
-
-    func shifted(_ dx: Int, _ dy: Int) -> TileBox { TileBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
-
-    mutating func include(_ x: Int, _ y: Int) {
-        x0 = min(x0, x)
-        x1 = max(x1, x)
-        y0 = min(y0, y)
-        y1 = max(y1, y)
-    }
-
-    /// Its tiles not in `other`, nearest its centre first.
-    func tiles(notIn other: TileBox?, z: Int) -> [TileID] {
-        var out = [(Double, TileID)]()
-        for x in x0...x1 {
-            for y in y0...y1 where other?.contains(x, y) != true {
-                guard let id = TileID(z: z, x: x, y: y) else { continue }
-                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
-                out.append((dx * dx + dy * dy, id))
-            }
-        }
-        return out.sorted { $0.0 < $1.0 }.map(\.1)
-    }
-}
-
 /// One session as the predictor follows it.
 struct Track {
     var bundle: UInt32

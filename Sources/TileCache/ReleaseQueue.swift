@@ -26,20 +26,7 @@ struct ReleaseQueue {
 
     /// Queues the tiles of `box` (zoom `z` of `bundle`) outside `kept`.
     mutating func add(bundle: UInt32, z: Int, box: TileBox, notIn kept: TileBox?) {
-        guard let kept, kept.x0 <= box.x1, kept.x1 >= box.x0, kept.y0 <= box.y1, kept.y1 >= box.y0 else {
-            append(Region(bundle: bundle, z: z, box: box))
-            return
-        }
-        // The box outside its overlap with `kept`: the rows above and below it, then the parts
-        // of its rows left and right of it.
-        let i = TileBox(x0: max(box.x0, kept.x0), y0: max(box.y0, kept.y0), x1: min(box.x1, kept.x1), y1: min(box.y1, kept.y1))
-        let parts = [
-            TileBox(x0: box.x0, y0: box.y0, x1: box.x1, y1: i.y0 - 1),
-            TileBox(x0: box.x0, y0: i.y1 + 1, x1: box.x1, y1: box.y1),
-            TileBox(x0: box.x0, y0: i.y0, x1: i.x0 - 1, y1: i.y1),
-            TileBox(x0: i.x1 + 1, y0: i.y0, x1: box.x1, y1: i.y1)
-        ]
-        for p in parts where p.x0 <= p.x1 && p.y0 <= p.y1 { append(Region(bundle: bundle, z: z, box: p)) }
+        for part in kept.map(box.subtracting) ?? [box] { append(Region(bundle: bundle, z: z, box: part)) }
     }
 
     private mutating func append(_ region: Region) {
