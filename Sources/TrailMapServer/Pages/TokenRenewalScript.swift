@@ -17,8 +17,10 @@ enum TokenRenewalScript {
         // no tile loaded with (true when renewed, false when not: the page says why its tiles fail);
         // a refused renewal throws its error.
         function tileTokenRenewal(layer, page) {
-          let renewedFrom = null, worked = false;
-          layer.on('tileload', () => { if (layer._url === renewedFrom) worked = true; });
+          // `current`: the URL this renewal last gave the layer (nobody else changes it).
+          let renewedFrom = null, worked = false, current = null;
+          const holdsRenewed = () => renewedFrom !== null && current === renewedFrom;
+          layer.on('tileload', () => { if (holdsRenewed()) worked = true; });
           function ahead(grant) {
             const left = Date.parse(grant.expiresAt) - Date.now();
             if (!(left > 0)) return;
@@ -28,17 +30,19 @@ enum TokenRenewalScript {
               try { next = await page.ask(); } catch (err) { page.failed(err); return; }
               if (!page.shown()) return;
               layer.setUrl(next.tilesURL, true);
+              current = next.tilesURL;
               page.renewed(next);
               ahead(next);
             }, Math.max(500, left - Math.min(60000, left / 4)));
           }
           async function refused() {
-            if (!page.signedIn() || (layer._url === renewedFrom && !worked)) return false;
+            if (!page.signedIn() || (holdsRenewed() && !worked)) return false;
             const grant = await page.ask();
             renewedFrom = grant.tilesURL;
             worked = false;
             if (page.shown()) {
               layer.setUrl(grant.tilesURL);
+              current = grant.tilesURL;
               page.renewed(grant);
             }
             return true;
