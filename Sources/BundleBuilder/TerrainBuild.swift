@@ -52,10 +52,13 @@ struct TerrainBuild {
             throw .store(error)
         }
         do throws(BuildError) {
-            let encoding = options.tileEncoding, n = options.tileSize, threads = max(1, options.renderThreads)
-            let pool = DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit)
+            let n = options.tileSize
             let border = max(layer.hillshade != nil ? 1 : 0, layer.contours?.border ?? 0)
-            let dems = sources.dems, finest = sources.finestPixel, buildZooms = zooms
+            let renderer = TerrainBatchRenderer(
+                layer: layer, pool: DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit),
+                dems: sources.dems, drawing: drawing, trails: trails.map { ($0, zooms) }, encoding: options.tileEncoding, size: n,
+                border: border, threads: max(1, options.renderThreads))
+            let finest = sources.finestPixel
             // Zooms below `top` are made from the finer zoom's elevations (2×2 means), not warped.
             let averaged = { (z: Int) -> Bool in
                 finest.map { WebMercator.tileSpan(zoom: z) / Double(n) > $0 } ?? true
@@ -63,61 +66,26 @@ struct TerrainBuild {
             let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, averaged: averaged, size: n, border: border) : nil
             var current: TerrainLevel? // this zoom's elevations when made from the finer zoom's
             var done = 0
+            let writes = TerrainBatchWrites(writer: writer)
+            defer { try? writes.drain() }
             for (index, range) in ranges.enumerated().reversed() {
                 // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
                 let sampling: DEMReader.Sampling = averaged(range.z) ? .average : .bilinear
-                let level = current
                 let feeds = top == range.z ? TerrainLevel(range: ranges[index - 1], size: n, border: border) : nil
-                let blocks = TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: threads))
+                let blocks = TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: renderer.threads))
                 for span in Self.batches(of: blocks) {
                     let batch = Array(blocks[span])
-                    let tilesInBatch = batch.reduce(0) { $0 + $1.tiles.count }
-                    let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
-                    let failure = Mutex<BuildError?>(nil)
-                    let next = Atomic<Int>(0)
-                    DispatchQueue.concurrentPerform(iterations: min(threads, batch.count)) { _ in
-                        let readers = pool.take()
-                        defer { pool.give(readers) }
-                        var mine = [(tile: TileID, data: [UInt8])]()
-                        while failure.withLock({ $0 == nil }) {
-                            let k = next.add(1, ordering: .relaxed).oldValue
-                            guard k < batch.count else { break }
-                            do throws(BuildError) {
-                                let block = batch[k]
-                                let grid: (TileID) -> ElevationGrid
-                                if let level {
-                                    grid = level.grid
-                                } else {
-                                    guard
-                                        let elevations = try block.elevations(
-                                            size: n, border: border, dems: dems, sampling: sampling,
-                                            pool: pool, readers: readers)
-                                    else { continue }
-                                    feeds?.fill(from: elevations)
-                                    grid = elevations.grid
-                                }
-                                try tiles(
-                                    of: block, grid: grid, border: border, dems: dems, drawing: drawing,
-                                    trails: trails.map { ($0, buildZooms) }, encoding: encoding, into: &mine)
-                            } catch {
-                                failure.withLock { if $0 == nil { $0 = error } }
-                                return
-                            }
-                        }
-                        made.withLock { $0 += mine }
+                    let made = try renderer.render(batch, level: current, feeds: feeds, sampling: sampling)
+                    done += batch.reduce(0) { $0 + $1.tiles.count }
+                    try writes.add(made) { [done] stored in
+                        progress(
+                            BuildProgress(
+                                phase: .rendering, done: done, total: total, stored: stored, elapsed: Date().timeIntervalSince(start)))
                     }
-                    if let error = failure.withLock({ $0 }) { throw error }
-                    do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch {
-                        throw .store(error)
-                    }
-                    done += tilesInBatch
-                    progress(
-                        BuildProgress(
-                            phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
-                            elapsed: Date().timeIntervalSince(start)))
                 }
-                current = feeds ?? (index > 0 ? level?.coarser(range: ranges[index - 1]) : nil)
+                current = feeds ?? (index > 0 ? current?.coarser(range: ranges[index - 1]) : nil)
             }
+            try writes.drain()
             progress(
                 BuildProgress(
                     phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
@@ -164,31 +132,6 @@ struct TerrainBuild {
             start = end
         }
         return spans
-    }
-
-    /// Draws (or encodes as terrain tiles) a block's tiles from their elevations, with the trails
-    /// over them at the zooms they are drawn; a tile no DEM touches (its border included) or with
-    /// nothing to draw is left out.
-    private func tiles(
-        of block: TerrainBlock, grid: (TileID) -> ElevationGrid, border: Int, dems: [TerrainSources.DEM],
-        drawing: TerrainDrawing, trails: (PreparedTrails, ClosedRange<Int>)?, encoding: TileEncoding,
-        into made: inout [(tile: TileID, data: [UInt8])]
-    ) throws(BuildError) {
-        let n = options.tileSize
-        for t in block.tiles {
-            let padded = block.padded(t.mercatorBounds, size: n, border: border)
-            guard dems.contains(where: { $0.mercatorParts.contains { $0.intersects(padded) } }) else { continue }
-            let withTrails = trails.map { $0.0.draws(t.z, build: $0.1) } ?? false
-            // A hillshade alone is grey: encoded as such, not as RGBA.
-            if drawing.isGray, layer.contours?.levels(zoom: t.z) == nil, !withTrails {
-                guard let image = drawing.grayImage(grid(t), tile: t) else { continue }
-                do throws(TileCodecError) { made.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
-                continue
-            }
-            guard var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
-            if let trails, withTrails { image = try trails.0.drawn(over: image, tile: t, tileSize: n) }
-            do throws(TileCodecError) { made.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
-        }
     }
 
     /// The zoom whose warped elevations make those of every zoom below it (each from the next
