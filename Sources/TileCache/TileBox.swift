@@ -43,6 +43,7 @@ struct TileBox: Equatable {
         }
         return out.sorted { $0.0 < $1.0 }.map(\.1)
     }
+
     /// The tiles in both boxes, or nil when they share none.
     func intersection(_ other: TileBox) -> TileBox? {
         let x0 = max(self.x0, other.x0), x1 = min(self.x1, other.x1)
