@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(name: "EssentialsTests", dependencies: ["Essentials", "TrailMapTestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "TrailRenderingTests",
-            dependencies: ["TrailRendering", "Raster", "TileGeometry"],
+            dependencies: ["TrailRendering", "Raster", "TileGeometry", "TrailMapTestSupport"],
             swiftSettings: upcoming
         ),
         .testTarget(name: "TileGeometryTests", dependencies: ["TileGeometry"], swiftSettings: upcoming),

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TrailMapTestSupport
 
-@Suite struct LocalStateTests {
+@Suite(.offThePool) struct LocalStateTests {
     func mode(_ path: String) throws -> Int {
         ((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }

@@ -5,7 +5,7 @@ import TileGeometry
 import TileStore
 import TrailMapTestSupport
 
-@Suite struct BundleManagerTests {
+@Suite(.computeThreads) struct BundleManagerTests {
     let dir = TemporaryDirectory()
 
     func tile(_ bundle: LazyBundle, x: Int) throws -> [UInt8]? {

@@ -1,8 +1,9 @@
 import NIOCore
 import Testing
+import TrailMapTestSupport
 import TileCache
 
-@Suite struct CachedTileTests {
+@Suite(.computeThreads) struct CachedTileTests {
     @Test(
         arguments: [
             ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], "image/png"),

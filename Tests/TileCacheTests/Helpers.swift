@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TileCache
 import TileGeometry
 import TileStore
@@ -21,16 +22,22 @@ func writeBundle(in dir: TemporaryDirectory, name: String) throws -> String {
 }
 
 /// Runs `body` on `count` threads at once (not the cooperative pool: the cache blocks threads
-/// on purpose) and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for i in 0..<count {
-        group.enter()
-        let t = Thread {
-            body(i)
-            group.leave()
+/// on purpose) and returns when all of them have ended. The caller is suspended meanwhile, not
+/// blocked: a stress test that waited on a thread of the pool held it for minutes on a loaded
+/// machine, and the servers of other suites answer on that pool.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let left = Mutex(count)
+        for i in 0..<count {
+            let t = Thread {
+                body(i)
+                let last = left.withLock { running in
+                    running -= 1
+                    return running == 0
+                }
+                if last { done.resume() }
+            }
+            t.start()
         }
-        t.start()
     }
-    group.wait()
 }

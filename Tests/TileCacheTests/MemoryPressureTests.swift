@@ -5,7 +5,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// Pressure levels from simulated cgroup v2 files in a temporary folder.
-@Suite struct MemoryPressureTests {
+@Suite(.computeThreads) struct MemoryPressureTests {
     let dir = TemporaryDirectory()
 
     func write(_ name: String, _ text: String) throws {

@@ -1,7 +1,8 @@
 import Testing
+import TrailMapTestSupport
 import TileCache
 
-@Suite struct PolicyTests {
+@Suite(.computeThreads) struct PolicyTests {
     @Test func lruEvictsTheLeastRecentlyUsed() {
         var p = LRUPolicy<Int>()
         for k in 0..<3 { p.insert(k, cost: 1, priority: .demand) }

@@ -1,10 +1,11 @@
 import Testing
+import TrailMapTestSupport
 import TileCache
 import TileGeometry
 
 /// Tiles of neighbourhoods (4x4 tiles) many requests went to lately, all clients together, are
 /// kept over others.
-@Suite struct PopularityTests {
+@Suite(.computeThreads) struct PopularityTests {
     func at(_ x: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: 12, x: x, y: 0)!) }
 
     /// A cache with room for two tiles of 1,000 bytes after requests: `early` of the tile at

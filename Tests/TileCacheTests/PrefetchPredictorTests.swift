@@ -1,9 +1,10 @@
 import Testing
+import TrailMapTestSupport
 import TileCache
 import TileGeometry
 import Synchronization
 
-@Suite struct PrefetchPredictorTests {
+@Suite(.computeThreads) struct PrefetchPredictorTests {
     func k(_ z: Int, _ x: Int, _ y: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: z, x: x, y: y)!) }
 
     /// Asks for every tile of a viewport at `now`, centre first (tiles one millisecond apart);
@@ -262,7 +263,7 @@ import Synchronization
     }
 }
 
-@Suite struct PrefetcherFilteringTests {
+@Suite(.computeThreads) struct PrefetcherFilteringTests {
     func k(_ z: Int, _ x: Int, _ y: Int) -> TileKey { TileKey(bundle: 1, tile: TileID(z: z, x: x, y: y)!) }
 
     /// Zooms in from 10/100/100 to 11/200/200 (a one-tile viewport: predicts the child 12/400/400)

@@ -1,11 +1,12 @@
 import Synchronization
 import Testing
+import TrailMapTestSupport
 import TileCache
 import TileGeometry
 
 /// Tiles a session that asks for its viewport again leaves behind: who counts as such a session,
 /// and how much work one request does for it.
-@Suite struct ReleaseTests {
+@Suite(.computeThreads) struct ReleaseTests {
     func k(_ z: Int, _ x: Int, _ y: Int, bundle: UInt32 = 1) -> TileKey { TileKey(bundle: bundle, tile: TileID(z: z, x: x, y: y)!) }
 
     /// Asks for every tile of a viewport at `now`, centre first, one millisecond apart; returns
@@ -77,12 +78,12 @@ import TileGeometry
         #expect(all.allSatisfy { $0.released.isEmpty && $0.keyAhead })
     }
 
-    @Test func budgetHoldsWhileRepeatingSessionsReleaseConcurrently() {
+    @Test func budgetHoldsWhileRepeatingSessionsReleaseConcurrently() async {
         let budget = 300_000
         let cache = TileCache(budget: budget, policy: .gdsf, countsRequests: true)
         let predictor = PrefetchPredictor(places: cache)
         let violations = Atomic<Int>(0), releases = Atomic<Int>(0)
-        onThreads(8) { i in
+        await onThreads(8) { i in
             var g = SystemRandomNumberGenerator()
             var x = 100 + 50 * i, y = 100
             for s in 0..<60 {

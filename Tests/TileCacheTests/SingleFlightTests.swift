@@ -1,15 +1,16 @@
 import Foundation
 import Synchronization
 import Testing
+import TrailMapTestSupport
 import TileCache
 
-@Suite struct SingleFlightTests {
-    @Test func concurrentMissesOfOneTileReadOnce() {
+@Suite(.computeThreads) struct SingleFlightTests {
+    @Test func concurrentMissesOfOneTileReadOnce() async {
         let cache = TileCache(budget: 1 << 20)
         let reads = Atomic<Int>(0)
         let results = Mutex<[CachedTile?]>([])
         let waiters = 8
-        onThreads(waiters) { _ in
+        await onThreads(waiters) { _ in
             let t = try? cache.tile(key(5)) {
                 reads.add(1, ordering: .relaxed)
                 // Hold the read until every other thread has joined it (bounded, not timed).
@@ -24,11 +25,11 @@ import TileCache
         #expect(results.withLock { $0.allSatisfy { $0 == sampleTile(100) } })
     }
 
-    @Test func waitersGetTheLeadersError() {
+    @Test func waitersGetTheLeadersError() async {
         struct Broken: Error {}
         let cache = TileCache(budget: 1 << 20)
         let failures = Atomic<Int>(0)
-        onThreads(4) { _ in
+        await onThreads(4) { _ in
             do {
                 _ = try cache.tile(key(1)) {
                     for _ in 0..<2000 where cache.statistics.joins < 3 { usleep(1000) }

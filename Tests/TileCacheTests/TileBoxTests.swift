@@ -1,8 +1,9 @@
 import Testing
+import TrailMapTestSupport
 @testable import TileCache
 
 /// The box geometry the release queue records viewports left behind with.
-@Suite struct TileBoxTests {
+@Suite(.computeThreads) struct TileBoxTests {
     func tiles(_ b: TileBox) -> Set<[Int]> {
         var out = Set<[Int]>()
         for x in b.x0...b.x1 { for y in b.y0...b.y1 { out.insert([x, y]) } }

@@ -2,10 +2,11 @@ import Foundation
 import NIOCore
 import Synchronization
 import Testing
+import TrailMapTestSupport
 import TileCache
 import TileGeometry
 
-@Suite struct TileCacheTests {
+@Suite(.computeThreads) struct TileCacheTests {
     @Test func aCachedTileKeepsExactlyItsBytes() {
         // NIO's own buffers round up to a power of two: 20,000 bytes would hold 32,768.
         let tile = sampleTile(20_000)
@@ -61,11 +62,11 @@ import TileGeometry
     }
 
     @Test(arguments: PolicyKind.allCases)
-    func budgetHoldsUnderConcurrentLoad(policy: PolicyKind) {
+    func budgetHoldsUnderConcurrentLoad(policy: PolicyKind) async {
         let budget = 300_000
         let cache = TileCache(budget: budget, policy: policy)
         let violations = Atomic<Int>(0)
-        onThreads(12) { i in
+        await onThreads(12) { i in
             var g = SystemRandomNumberGenerator()
             for n in 0..<3000 {
                 let k = key(Int.random(in: 0..<800, using: &g), bundle: UInt32(i % 3))
@@ -179,11 +180,11 @@ import TileGeometry
         #expect(cache.contains(key(2)) && cache.contains(key(3)))
     }
 
-    @Test func gdsfBudgetHoldsUnderConcurrentLoadWithMixedSizes() {
+    @Test func gdsfBudgetHoldsUnderConcurrentLoadWithMixedSizes() async {
         let budget = 400_000
         let cache = TileCache(budget: budget, policy: .gdsf)
         let violations = Atomic<Int>(0)
-        onThreads(12) { i in
+        await onThreads(12) { i in
             var g = SystemRandomNumberGenerator()
             for n in 0..<3000 {
                 let k = key(Int.random(in: 0..<800, using: &g), bundle: UInt32(i % 3))

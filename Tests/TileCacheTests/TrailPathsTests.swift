@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 import TileCache
 import TileGeometry
 
-@Suite struct TrailPathsTests {
+@Suite(.computeThreads) struct TrailPathsTests {
     /// Longitude and latitude of a point given in tile units at zoom `z`.
     static func lonLat(_ x: Double, _ y: Double, z: Int) -> (lon: Double, lat: Double) {
         let n = Double(1 << z)

@@ -63,7 +63,7 @@ import TrailMapTestSupport
                     group.addTask { try await user.call(.post, "/api/v1/purchases", ["signedTransaction": jws]) }
                 }
                 group.addTask {
-                    try await Self.onAThreadOfItsOwn { try cluster.stop(mode) }
+                    try await cluster.stop(mode)
                     return nil
                 }
                 return try await group.reduce(into: [TestResponse]()) { if let r = $1 { $0.append(r) } }
@@ -82,7 +82,7 @@ import TrailMapTestSupport
                     "\(probe.name) without the database: \(r.status) \(String(buffer: r.body).prefix(300))")
             }
 
-            try cluster.start()
+            try await cluster.start()
             // Back by itself (polled: the connection pool retries with a growing backoff; 15 s only guards a hang).
             var back = false
             for _ in 0..<75 where !back {
@@ -97,17 +97,17 @@ import TrailMapTestSupport
             }
             // The purchase refused during the outage was recorded once, when posted again.
             let txn = try #require(try Self.originalTransaction(of: jws))
-            #expect(try cluster.psql("SELECT COUNT(*) FROM entitlements WHERE product_id = 'utah'") == ["1"])
-            #expect(try cluster.psql("SELECT COUNT(*) FROM transactions WHERE original_transaction_id = '\(txn)'") == ["1"])
+            #expect(try await cluster.psql("SELECT COUNT(*) FROM entitlements WHERE product_id = 'utah'") == ["1"])
+            #expect(try await cluster.psql("SELECT COUNT(*) FROM transactions WHERE original_transaction_id = '\(txn)'") == ["1"])
             #expect(try await ann.call(.post, "/api/v1/purchases", ["signedTransaction": jws]).status == .ok, "posted again: already owned")
             // Each purchase in flight at the stop was recorded whole or not at all; posted again, it is recorded once.
             for (user, jws) in buyers {
                 let txn = try #require(try Self.originalTransaction(of: jws))
-                let before = try Self.recorded(cluster, txn)
+                let before = try await Self.recorded(cluster, txn)
                 #expect(before == [0, 0] || before == [1, 1], "transaction and entitlement rows of \(txn): \(before)")
                 let again = try await user.call(.post, "/api/v1/purchases", ["signedTransaction": jws]).status
                 #expect(again == (before == [1, 1] ? .ok : .created))
-                #expect(try Self.recorded(cluster, txn) == [1, 1])
+                #expect(try await Self.recorded(cluster, txn) == [1, 1])
             }
 
             // The change listener is back: a publish by another catalog instance shows in the
@@ -116,7 +116,7 @@ import TrailMapTestSupport
             defer { publisher.close() }
             try Self.retitle(products, "utah", "Utah after the outage")
             _ = try await retrying { try await publisher.publish(try ProductFile.load(path: products), tilesDirectory: f.tiles.dir.path) }
-            let stamp = try #require(Int(try cluster.psql("SELECT change_stamp FROM catalog_state").first ?? ""))
+            let stamp = try #require(Int(try await cluster.psql("SELECT change_stamp FROM catalog_state").first ?? ""))
             var seen = false, held: Int?
             for _ in 0..<75 where !seen || held != stamp {
                 seen = String(buffer: try await client.execute(uri: "/api/v1/catalog", method: .get).body).contains("Utah after the outage")
@@ -166,17 +166,13 @@ import TrailMapTestSupport
     }
 
     /// How many transaction rows and entitlement rows the database holds for an original transaction.
-    static func recorded(_ cluster: PostgresCluster, _ txn: String) throws -> [Int] {
-        try ["transactions", "entitlements"].map { table in
-            Int(try cluster.psql("SELECT COUNT(*) FROM \(table) WHERE original_transaction_id = '\(txn)'").first ?? "") ?? -1
+    static func recorded(_ cluster: PostgresCluster, _ txn: String) async throws -> [Int] {
+        var counts = [Int]()
+        for table in ["transactions", "entitlements"] {
+            let rows = try await cluster.psql("SELECT COUNT(*) FROM \(table) WHERE original_transaction_id = '\(txn)'")
+            counts.append(Int(rows.first ?? "") ?? -1)
         }
-    }
-
-    /// Runs blocking work (waiting for pg_ctl) on a thread of its own, off the shared concurrency pool.
-    static func onAThreadOfItsOwn(_ work: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        return counts
     }
 
     /// The original transaction id in a signed transaction's payload.

@@ -136,17 +136,23 @@ import TrailMapTestSupport
         }
     }
 
+    /// `count` bytes that do not compress: PNG's magic number, then bytes of /dev/urandom read at
+    /// once (a random number a byte took minutes of the shared pool in a debug build).
+    static func incompressible(_ count: Int) throws -> [UInt8] {
+        let urandom = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        defer { try? urandom.close() }
+        let rest = try urandom.read(upToCount: count - 8) ?? Data()
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + rest
+    }
+
     /// Answers larger than the socket takes at once wait for it to drain (the loop's writable
     /// path, several `writev` calls per answer) and come out whole and in order, with the
     /// pipelined requests behind them answered after them.
     @Test func largeAnswersTheSocketTakesInPartsComeOutWholeAndInOrder() async throws {
         // Two tiles of 3 MB and 5 MB (PNG's magic number, then bytes that do not compress).
-        var rng = SystemRandomNumberGenerator()
-        func big(_ count: Int) -> [UInt8] {
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (8..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        }
+        func big(_ count: Int) throws -> [UInt8] { try Self.incompressible(count) }
         let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!
-        let bytesA = big(3 << 20), bytesB = big(5 << 20)
+        let bytesA = try big(3 << 20), bytesB = try big(5 << 20)
         try TestBundle.write(
             [(tile: a, data: bytesA), (tile: b, data: bytesB)], to: fixture.dir.file("big.mbtiles"),
             metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
@@ -168,12 +174,9 @@ import TrailMapTestSupport
     /// which sends more requests while an answer still waits for its socket: every byte of every
     /// answer arrives, in request order, on both paths.
     @Test(arguments: ServingPath.allCases) func aSlowReaderGetsEveryAnswerWholeAndInOrder(path: ServingPath) async throws {
-        var rng = SystemRandomNumberGenerator()
-        func big(_ count: Int) -> [UInt8] {
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (8..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        }
+        func big(_ count: Int) throws -> [UInt8] { try Self.incompressible(count) }
         let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!, small = TileID(z: 3, x: 2, y: 3)!
-        let bytesA = big(3 << 20), bytesB = big(700_000), bytesSmall = big(300)
+        let bytesA = try big(3 << 20), bytesB = try big(700_000), bytesSmall = try big(300)
         try TestBundle.write(
             [(tile: a, data: bytesA), (tile: b, data: bytesB), (tile: small, data: bytesSmall)], to: fixture.dir.file("big.mbtiles"),
             metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))

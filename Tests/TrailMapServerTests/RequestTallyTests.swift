@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 @testable import TrailMapServer
 
 /// `RequestTally`: per-thread shards whose sum is exact under concurrency, rendered as Prometheus
 /// histograms and counters by `/metrics`.
-@Suite struct RequestTallyTests {
+@Suite(.computeThreads) struct RequestTallyTests {
     @Test func theTotalsOfManyThreadsAreExact() async {
         let tally = RequestTally(bounds: [.microseconds(100), .milliseconds(1)])
         let threads = 8, each = 20_000
@@ -61,7 +62,7 @@ import Testing
     }
 }
 
-@Suite struct DurationNanosecondsTests {
+@Suite(.computeThreads) struct DurationNanosecondsTests {
     @Test func wholeNanosecondsSaturating() {
         #expect(Duration.milliseconds(1500).nanoseconds == 1_500_000_000)
         #expect(Duration.nanoseconds(7).nanoseconds == 7)

@@ -5,7 +5,9 @@ import Synchronization
 /// on a free port, for tests that stop and start the database (the shared `PostgresTestServer`
 /// serves tests running in parallel and must stay up). `stop` and `start` keep the folder and
 /// port, so clients find the same database again. `remove()` stops it and deletes the folder;
-/// a cluster still running when the test process exits is stopped then.
+/// a cluster still running when the test process exits is stopped then. Every call that waits
+/// for a tool (initdb, pg_ctl, psql) waits off the shared concurrency pool: the in-process
+/// servers of the tests answer on that pool, and with two cores one such wait held half of it.
 public final class PostgresCluster: Sendable {
     /// How `stop` ends the server (pg_ctl's shutdown modes).
     public enum StopMode: String, Sendable {
@@ -25,7 +27,7 @@ public final class PostgresCluster: Sendable {
         _ = Self.stopAtExit
         folder = "/tmp/trailmap-pg-own-\(getpid())-\(PostgresTestServer.counter.add(1, ordering: .relaxed).newValue)"
         port = try LoopbackSocket.freePort()
-        try start()
+        try startNow()
     }
 
     /// Creates and starts a cluster off the shared concurrency pool (initdb and pg_ctl take seconds).
@@ -39,28 +41,40 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Starts the server (again) on the same folder and port; returns once it accepts connections.
-    public func start() throws {
+    public func start() async throws {
+        try await offThePool { try self.startNow() }
+    }
+
+    private func startNow() throws {
         Self.running.withLock { _ = $0.insert(folder) }
         let (status, output) = PostgresTestServer.run(PostgresTestServer.script, ["start", folder, String(port)])
         guard status == 0 else { throw PostgresTestServerError(message: "scripts/postgres.sh start \(folder) \(port) failed: \(output)") }
     }
 
     /// Stops the server; returns once it has exited.
-    public func stop(_ mode: StopMode = .fast) throws {
+    public func stop(_ mode: StopMode = .fast) async throws {
+        try await offThePool { try self.stopNow(mode) }
+    }
+
+    private func stopNow(_ mode: StopMode) throws {
         let (status, output) = PostgresTestServer.run(PostgresTestServer.script, ["stop", folder, mode.rawValue])
         guard status == 0 else { throw PostgresTestServerError(message: "scripts/postgres.sh stop \(folder) \(mode) failed: \(output)") }
         Self.running.withLock { _ = $0.remove(folder) }
     }
 
-    /// Stops the server if it runs and deletes its folder.
+    /// Stops the server if it runs and deletes its folder, on a thread of its own (for a `defer`:
+    /// the caller does not wait; a cluster not yet stopped when the process exits is stopped then).
     public func remove() {
-        _ = try? stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        Thread {
+            _ = try? self.stopNow(.fast)
+            try? FileManager.default.removeItem(atPath: self.folder)
+        }.start()
     }
 
     /// Runs one statement with psql on `database` (see `PostgresTestServer.psql`).
-    public func psql(_ sql: String, database: String = "trailmap") throws -> [String] {
-        try PostgresTestServer.psql(url(database: database), sql)
+    public func psql(_ sql: String, database: String = "trailmap") async throws -> [String] {
+        let url = url(database: database)
+        return try await offThePool { try PostgresTestServer.psql(url, sql) }
     }
 
     private static func stopAll() {

@@ -61,6 +61,7 @@ public struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        _ = PoolStallWatch.started
         guard testCase != nil else { return try await function() }
         try await withTaskExecutorPreference(threads) { try await function() }
     }

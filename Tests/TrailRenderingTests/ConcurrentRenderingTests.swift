@@ -1,12 +1,13 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// One renderer drawing tiles from many threads at once (as the builder does) gives the tiles it
 /// gives drawing them one by one, labels placed once per zoom whichever thread asks first.
-@Suite struct ConcurrentRenderingTests {
+@Suite(.computeThreads) struct ConcurrentRenderingTests {
     @Test func tilesDrawnConcurrentlyEqualTilesDrawnInTurn() async throws {
         let t0 = LabelPlacementTests.origin()
         let lines = LabelPlacementTests.network(origin: t0)

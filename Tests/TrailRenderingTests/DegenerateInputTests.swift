@@ -1,11 +1,12 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// Empty, single-point, invalid and huge lines are reported or drawn, never a crash.
-@Suite struct DegenerateInputTests {
+@Suite(.computeThreads) struct DegenerateInputTests {
     static let style = TrailStyle(lineWidth: ZoomStops(constant: 4), casingWidth: ZoomStops(constant: 1), labelMinZoom: 12)
 
     @Test func emptySinglePointAndInvalidCoordinatesAreReported() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// Colour by difficulty, the casing around the line, and drawing over a base tile.
-@Suite struct DifficultyColourTests {
+@Suite(.computeThreads) struct DifficultyColourTests {
     static let zoom = 14
     static let style = TrailStyle(
         lineWidth: ZoomStops(constant: 4), casingColor: TrailColor(red: 250, green: 250, blue: 240),

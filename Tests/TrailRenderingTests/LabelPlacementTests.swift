@@ -1,12 +1,13 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// Trail names along the lines: none overlapping, none cut at a tile edge, the same whatever
 /// order tiles are drawn in.
-@Suite struct LabelPlacementTests {
+@Suite(.computeThreads) struct LabelPlacementTests {
     static let zoom = 16
     static let clear = TrailColor(red: 0, green: 0, blue: 0, alpha: 0)
     /// Lines drawn invisible, so every pixel drawn belongs to a label.

@@ -1,11 +1,12 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// The overlay's pixels against GDAL's own rasterization of the same lines.
-@Suite struct RasterizeAgreementTests {
+@Suite(.computeThreads) struct RasterizeAgreementTests {
     static let zoom = 15
     static let style = TrailStyle(lineWidth: ZoomStops(constant: 3), casingWidth: ZoomStops(constant: 1.5), labelMinZoom: 30)
 

@@ -1,11 +1,12 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// Round caps and joins: the stroke is everything within half its width of the line.
-@Suite struct StrokeShapeTests {
+@Suite(.computeThreads) struct StrokeShapeTests {
     @Test func endsAndCornersAreRound() throws {
         let z = 15
         let style = TrailStyle(lineWidth: ZoomStops(constant: 8), casingWidth: ZoomStops(constant: 2), labelMinZoom: 30)

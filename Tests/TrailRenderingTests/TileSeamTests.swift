@@ -1,11 +1,12 @@
 import Foundation
 import Raster
 import Testing
+import TrailMapTestSupport
 import TileGeometry
 @testable import TrailRendering
 
 /// Strokes crossing a tile edge: two tiles drawn apart join as if drawn in one piece.
-@Suite struct TileSeamTests {
+@Suite(.computeThreads) struct TileSeamTests {
     static let zoom = 15
     static let style = TrailStyle(lineWidth: ZoomStops(constant: 4), casingWidth: ZoomStops(constant: 2), labelMinZoom: 30)
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TrailMapTestSupport
 @testable import TrailRendering
 
 /// The style as a manifest gives it.
-@Suite struct TrailStyleCodingTests {
+@Suite(.computeThreads) struct TrailStyleCodingTests {
     @Test func aPartialManifestStyleKeepsTheDefaults() throws {
         let json =
             ##"{"colors": {"hard": "#aa0011"}, "lineWidth": [{"zoom": 16, "value": 6}, {"zoom": 10, "value": 1}], "labelMinZoom": 15}"##
