@@ -13,7 +13,7 @@ import TrailMapTestSupport
 /// an `.mbtiles` tileset has no archive (404 `no_archive`).
 @Suite struct ArchiveRouteTests {
     @Test func aPaidArchiveIsItsBuyersOnly() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let bundle = f.tiles.dir.file("co.mbtiles")
         _ = try PMTilesExporter.export(from: bundle, to: f.tiles.dir.file("co.pmtiles"))
         try FileManager.default.removeItem(atPath: bundle)

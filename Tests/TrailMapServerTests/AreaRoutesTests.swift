@@ -34,7 +34,7 @@ import TrailMapTestSupport
     static func fileBytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     @Test func anAreaIsQuotedAtItsExactSizeBoughtDownloadedInstalledAndRefunded() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         try await f.store.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let bob = try await APIUser.register(client, email: "bob@example.com")
@@ -110,7 +110,7 @@ import TrailMapTestSupport
     }
 
     @Test func anAreaAcrossTwoBundlesHoldsBoth() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         try await f.store.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let r = try await Self.quote(ann, ["center": [-105.0, 40.0], "radiusKm": 12, "productId": "area"])
@@ -147,7 +147,7 @@ import TrailMapTestSupport
     }
 
     @Test func theCapLowersTheTopZoomOrRefusesWithTheLargestRadiusThatFits() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         try await f.store.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let lowered = try await Self.quote(ann, ["center": [-105.4, 40.0], "radiusKm": 30, "productId": "area-small"])
@@ -176,7 +176,7 @@ import TrailMapTestSupport
     }
 
     @Test func badInputGetsAClearErrorAndRecordsNothing() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         try await f.store.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let bob = try await APIUser.register(client, email: "bob@example.com")
@@ -269,7 +269,7 @@ import TrailMapTestSupport
     /// Unbought quotes' cut bundles share one space on the server, whatever the account: a quote
     /// that could pass it answers 503 with Retry-After until a quote is bought (or expires).
     @Test func unboughtQuotesShareOneSpace() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         try await f.store.app(areaQuoteSpace: AreaFixture.smallCap).test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let bob = try await APIUser.register(client, email: "bob@example.com")
@@ -299,7 +299,7 @@ import TrailMapTestSupport
     /// Hardening round 3, finding 1: quoting is rated per account, so one account cannot keep the
     /// server's cutting slots busy; another account still quotes.
     @Test func quotesAreRatedPerAccount() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         var fairness = AreaQuoteFairness()
         fairness.quotesPerAccount = 2
         try await f.store.app(fairness: fairness).test(.live) { client in
@@ -318,7 +318,7 @@ import TrailMapTestSupport
     /// A quote's cut bundle is hashed once: the quoting tells the server's download check the
     /// file's identity and SHA-256 as they were hashed.
     @Test func aQuoteTellsItsCutFilesIdentityAndHash() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         let told = Mutex<[(String, FileStat, String)]>([])
         let quoting = AreaQuoting(catalog: f.store.catalog, tilesDirectory: f.store.tiles.dir.path) { path, identity, sha256 in
             told.withLock { $0.append((path, identity, sha256)) }

@@ -55,7 +55,7 @@ import Trails
     }
 
     @Test func anAreaCarriesTheTrailsCrossingIt() async throws {
-        let f = try AreaFixture()
+        let f = try await computed { try AreaFixture() }
         _ = try f.store.catalog.register(email: "ann@example.com", password: "correct horse battery")
         // Bundles without trails: the cut has no trails tables either.
         let bare = try await Self.quote(f)

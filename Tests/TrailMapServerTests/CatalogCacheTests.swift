@@ -17,7 +17,7 @@ import TrailMapTestSupport
     }
 
     @Test func anonymousListingFollowsAPublishFromElsewhere() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let first = try await client.execute(uri: "/api/v1/catalog", method: .get)
             let again = try await client.execute(uri: "/api/v1/catalog", method: .get)

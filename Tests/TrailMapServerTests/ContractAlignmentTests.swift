@@ -33,7 +33,7 @@ import TrailMapTestSupport
     }
 
     @Test func nullNamesAndUnpublishedVersionsAreRefusedAsDocumented() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let null = try await ann.call(.post, "/api/v1/devices", ["name": NSNull()])

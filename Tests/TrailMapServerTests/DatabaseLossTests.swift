@@ -29,7 +29,7 @@ import TrailMapTestSupport
         defer { cluster.remove() }
         // Each catalog operation waits at most 2 s for a connection.
         let url = cluster.url(options: "sslmode=disable&connect_timeout=2")
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let products = f.tiles.dir.file("products.json")
         let catalog = try await retrying { try await ReplicaTests.open(url) }
         defer { catalog.close() }

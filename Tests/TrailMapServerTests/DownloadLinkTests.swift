@@ -19,7 +19,7 @@ import TrailMapTestSupport
     static func link(_ r: TestResponse) -> String { StoreFixture.json(r)["url"] as? String ?? "" }
 
     @Test func anEntitledAccountsLinkServesTheBundleToAnyoneUntilItExpires() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let bundle = try Data(contentsOf: URL(fileURLWithPath: f.tiles.dir.file("co.mbtiles")))
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
@@ -86,7 +86,7 @@ import TrailMapTestSupport
     /// Hardening round 3, finding 4: a link stops serving at the origin as soon as the purchase it
     /// was made for is refunded (it served the bundle `public, immutable` for up to two hours).
     @Test func aRefundEndsTheAccountsLinksAtTheOrigin() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let bought = try await ann.buy("colorado")

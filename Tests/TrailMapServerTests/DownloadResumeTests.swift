@@ -13,7 +13,7 @@ import TrailMapTestSupport
     static func hex(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
     @Test func interruptedDownloadsResumeAtAnyOffset() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let file = try Data(contentsOf: URL(fileURLWithPath: f.tiles.dir.file("co.mbtiles")))
         let etag = "\"\(Self.hex(file))\""
         try await f.app().test(.live) { client in
@@ -62,7 +62,7 @@ import TrailMapTestSupport
 @Suite struct DownloadIntegrityTests {
     // Hardening finding 8 (docs/notes/hardening.md).
     @Test func aBundleChangedInPlaceWithTheSameSizeAnswers503() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let path = f.tiles.dir.file("co.mbtiles")
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         try await f.app().test(.live) { client in

@@ -32,7 +32,7 @@ import TrailMapTestSupport
     /// entitled, 200 after the purchase), as its tiles do. A point on paid terrain asked with
     /// one on free terrain is null for a caller who may not read the paid one.
     @Test func entitlementFollowsTheTiles() async throws {
-        let (f, _, _) = try TerrainProducts.fixture()
+        let (f, _, _) = try await computed { try TerrainProducts.fixture() }
         try await f.app().test(.live) { client in
             let free = try await Self.get(client, "/api/v1/elevation?points=38.005,-104.01")
             #expect(free.status == .ok)
@@ -59,7 +59,7 @@ import TrailMapTestSupport
 
     /// A drawn line and a trail: ascent, descent and grade of the ramp they cross.
     @Test func profilesOfALineAndOfATrail() async throws {
-        let (f, _, world) = try TerrainProducts.fixture()
+        let (f, _, world) = try await computed { try TerrainProducts.fixture() }
         let loop = try #require(world.first)
         try await f.app().test(.live) { client in
             let line: [String: Any] = ["type": "LineString", "coordinates": [[-104.01, 38.0], [-104.01, 38.02]]]
@@ -90,7 +90,7 @@ import TrailMapTestSupport
 
     /// Bad input: 4xx JSON naming the field; too many points refused from their count.
     @Test func badInputNamesTheField() async throws {
-        let (f, colorado, _) = try TerrainProducts.fixture()
+        let (f, colorado, _) = try await computed { try TerrainProducts.fixture() }
         let paidTrail = try #require(colorado.first)
         try await f.app().test(.live) { client in
             func expect(_ r: TestResponse, _ status: HTTPResponse.Status, _ field: String) {
@@ -128,7 +128,7 @@ import TrailMapTestSupport
     /// Trails filled with elevation (from the world ramp's DEM) are searched on it; the Colorado
     /// bundle, never filled, has no trail passing an elevation filter.
     @Test func trailSearchFiltersOnElevation() async throws {
-        let (f, _, world) = try TerrainProducts.fixture()
+        let (f, _, world) = try await computed { try TerrainProducts.fixture() }
         let loop = try #require(world.first)
         let outcome = try TrailElevationFill.fill(
             bundle: f.tiles.dir.file("world.mbtiles"),

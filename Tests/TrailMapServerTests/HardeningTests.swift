@@ -78,7 +78,7 @@ import TrailMapTestSupport
     /// public (503 + Retry-After, never `public` caching); once it can, they need credentials.
     // Hardening finding 2 (docs/notes/hardening.md).
     @Test(arguments: ServingPath.allCases) func paidTilesFailClosedWhileTheCatalogCannotBeRead(path: ServingPath) async throws {
-        let store = try StoreFixture()
+        let store = try await computed { try StoreFixture() }
         let db = try DatabaseQueue(path: store.catalog.path)
         try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
@@ -100,7 +100,7 @@ import TrailMapTestSupport
     /// Finding 1 (server side): download URLs are relative, never built from the client's Host.
     // Hardening finding 1 (docs/notes/hardening.md).
     @Test func downloadURLsAreRelative() async throws {
-        let store = try StoreFixture()
+        let store = try await computed { try StoreFixture() }
         try await store.app().test(.live) { client in
             let r = try await client.execute(uri: "/api/v1/catalog/colorado", method: .get)
             #expect(r.status == .ok)
@@ -114,7 +114,7 @@ import TrailMapTestSupport
 @Suite struct LoginFloodTests {
     // Hardening finding 5 (docs/notes/hardening.md).
     @Test func wrongLoginsFromOneAddressAreAnswered429() async throws {
-        let store = try StoreFixture()
+        let store = try await computed { try StoreFixture() }
         try await store.app().test(.live) { client in
             _ = try await APIUser.register(client, email: "ann@example.com")
             var statuses: [Int] = []
@@ -153,7 +153,7 @@ import TrailMapTestSupport
 /// when the paid map is stale, the request goes to the Hummingbird path, which reads it.
 @Suite struct EventLoopCatalogReadTests {
     @Test(arguments: ServingPath.allCases) func theFastPathNeverReadsTheCatalog(path: ServingPath) async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let live = try f.live(path)
         let access = try #require(live.app.responder.access)
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
@@ -176,7 +176,7 @@ import TrailMapTestSupport
 @Suite struct TileTokenSessionTests {
     // Hardening finding 11 (docs/notes/hardening.md).
     @Test(arguments: ServingPath.allCases) func tileTokensStopWorkingAtLogout(path: ServingPath) async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         try await f.live(path).test { client in
             let ann = try await StoreUser.register(client, email: "ann@example.com")

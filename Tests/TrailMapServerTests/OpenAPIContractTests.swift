@@ -109,7 +109,7 @@ import TrailMapTestSupport
     }
 
     @Test func everyBodyKeepsToTheDocumentAndTheDocumentToTheTypes() async throws {
-        let f = try StoreFixture(coloradoLayers: ProductLevelsTests.layers)
+        let f = try await computed { try StoreFixture(coloradoLayers: ProductLevelsTests.layers) }
         let trails = try Self.publishTrailRegion(f)
         try await f.app().test(.live) { client in
             let served = StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))
@@ -364,7 +364,7 @@ import TrailMapTestSupport
     /// The checks fail on what they are for: a member the schema does not declare (set or nil),
     /// a required one missing, a value of the wrong JSON type.
     @Test func theChecksHaveTeeth() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let c = Checker(
                 contract: OpenAPIContract(document: StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get))))

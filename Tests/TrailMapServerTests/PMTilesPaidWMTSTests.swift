@@ -14,7 +14,7 @@ import TrailMapTestSupport
 /// tile token) and answers the tile route's bytes and ETag.
 @Suite struct PMTilesPaidWMTSTests {
     @Test func paidArchiveTilesNeedTheSameCredentialsThroughWMTS() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         // The published Colorado bundle, now served as an archive.
         let bundle = f.tiles.dir.file("co.mbtiles")
         _ = try PMTilesExporter.export(from: bundle, to: f.tiles.dir.file("co.pmtiles"))

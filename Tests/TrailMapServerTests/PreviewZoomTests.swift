@@ -24,7 +24,7 @@ import TrailMapTestSupport
     }
 
     @Test(arguments: ServingPath.allCases) func previewZoomsAreOpenAndTheRestIsPaidOnEveryPath(path: ServingPath) async throws {
-        let f = try StoreFixture() // co: paid, zooms 2-4, so its preview is 2-3
+        let f = try await computed { try StoreFixture() } // co: paid, zooms 2-4, so its preview is 2-3
         try await f.live(path, previewZooms: 3).test { client in
             // Hummingbird's path (the first request reads the paid map).
             for z in [2, 3] {
@@ -55,7 +55,7 @@ import TrailMapTestSupport
     }
 
     @Test(arguments: ServingPath.allCases) func withoutPreviewEveryPaidZoomNeedsAPurchase(path: ServingPath) async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let t = WebMercator.tile(lon: -105, lat: 39, zoom: 2)
         try await f.live(path).test { client in
             #expect(try await client.execute(uri: "/tiles/co/2/\(t.x)/\(t.y).png", method: .get).status == .unauthorized)

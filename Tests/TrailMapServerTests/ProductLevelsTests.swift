@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TrailMapTestSupport
 import TileStore
 @testable import TrailMapServer
 
@@ -17,7 +18,7 @@ import TileStore
     ]
 
     @Test func productJSONListsTheLevels() async throws {
-        let f = try StoreFixture(coloradoLayers: Self.layers)
+        let f = try await computed { try StoreFixture(coloradoLayers: Self.layers) }
         try await f.app().test(.live) { client in
             let detail = StoreFixture.json(try await client.execute(uri: "/api/v1/catalog/colorado", method: .get))
             let levels = try #require(detail["levels"] as? [[String: Any]])
@@ -44,7 +45,7 @@ import TileStore
     }
 
     @Test func catalogAnswersKeepToTheServedOpenAPIDocument() async throws {
-        let f = try StoreFixture(coloradoLayers: Self.layers)
+        let f = try await computed { try StoreFixture(coloradoLayers: Self.layers) }
         try await f.app().test(.live) { client in
             let contract = OpenAPIContract(document: StoreFixture.json(try await client.execute(uri: "/api/v1/openapi.json", method: .get)))
             let listSchema = try #require(contract.responseSchema(path: "/catalog", method: "get", status: "200"))

@@ -91,7 +91,7 @@ import TrailMapTestSupport
     }
 
     @Test func paidTilesAreHandedOnAndRefusedWithoutAPurchase() async throws {
-        let f = try StoreFixture() // co: paid, zooms 2-4, so its preview with 3 levels is 2-3
+        let f = try await computed { try StoreFixture() } // co: paid, zooms 2-4, so its preview with 3 levels is 2-3
         let at = { (z: Int) in WebMercator.tile(lon: -105, lat: 39, zoom: z) }
         let paths = [2, 3, 4, 3].map { Self.uri(at($0)) }
         try await Self.serving({ try f.app(previewZooms: 3, tileLoops: 2, onRunning: $0) }) { port in

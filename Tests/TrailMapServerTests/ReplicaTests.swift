@@ -29,7 +29,7 @@ import TrailMapTestSupport
     }
 
     @Test func whatOneServerDoesTheOtherSees() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let url = try await PostgresTestServer.freshDatabase()
         let (one, two, publisher) = (try await Self.open(url), try await Self.open(url), try await Self.open(url))
         defer { [one, two, publisher].forEach { $0.close() } }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TrailMapTestSupport
 @testable import TrailMapServer
 
 /// The non-tile routes go through Hummingbird's router and its middleware (issue "Hardening",
@@ -10,7 +11,7 @@ import Testing
 /// preflight, the path limit, and each request counted under its route's label.
 @Suite struct RouterTests {
     @Test func aKnownPathAnswersOtherMethodsWith405AndItsOwnMethods() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let cases: [(HTTPRequest.Method, String, String)] = [
                 (.get, "/api/v1/purchases", "POST, OPTIONS"),
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func unknownPathsAreJSON404sNamingWhereToLook() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let api = try await client.execute(uri: "/api/v1/nothing/here", method: .get)
             #expect(api.status == .notFound && StoreFixture.errorCode(api) == "not_found")
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func headIsAnsweredFromGetWithoutABody() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             for path in ["/healthz", "/api/v1/catalog", "/api/v1/openapi.json", "/tiles/world.json", "/tiles"] {
                 let get = try await client.execute(uri: path, method: .get)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func preflightsAreAnsweredEverywhereButAdmin() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             for path in ["/api/v1/purchases", "/tiles/co/3/1/1.png", "/api/v1/no-such-route"] {
                 let r = try await client.execute(uri: path, method: .options, headers: [.origin: "https://app.example"])
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func requestsAreCountedUnderTheirRoutesLabel() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             _ = try await client.execute(uri: "/api/v1/catalog", method: .get)
             _ = try await client.execute(uri: "/api/v1/catalog", method: .patch)

@@ -19,7 +19,7 @@ import TrailMapTestSupport
     }
 
     @Test(arguments: ServingPath.allCases) func buyInstallUninstallRestoreRefund(path: ServingPath) async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let tile = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
         let tileURI = "/tiles/co/3/\(tile.x)/\(tile.y).png"
         try await f.live(path).test { client in
@@ -92,7 +92,7 @@ import TrailMapTestSupport
     }
 
     @Test func detailsAndAvailability() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app(available: ["colorado"]).test(.live) { client in
             let r = try await client.execute(uri: "/api/v1/catalog/colorado", method: .get)
             let j = StoreFixture.json(r)

@@ -27,7 +27,7 @@ import FoundationNetworking
     }
 
     @Test func badTransactionsAreRefusedAndNothingIsRecorded() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let other = f.tiles.dir.file("other")
         let token = UUID()
         func store(
@@ -83,7 +83,7 @@ import FoundationNetworking
     }
 
     @Test func accountsCannotUseEachOthersPurchasesOrTokens() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let bob = try await APIUser.register(client, email: "bob@example.com")
@@ -107,7 +107,7 @@ import FoundationNetworking
     }
 
     @Test func badRequestsGetClear4xx() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")
             let big = String(repeating: "x", count: 70_000)
@@ -147,7 +147,7 @@ import FoundationNetworking
     }
 
     @Test func aHundredConcurrentPostsOfOneTransactionRecordOnce() async throws {
-        let f = try StoreFixture()
+        let f = try await computed { try StoreFixture() }
         let db = f.catalog
         try await f.app().test(.live) { client in
             let ann = try await APIUser.register(client, email: "ann@example.com")

@@ -36,7 +36,7 @@ import TrailMapTestSupport
     static let top = "4/3/6.png"
 
     @Test(arguments: ServingPath.allCases) func bundlesSoldOnlyAsAreasAndUnclaimedBundlesAreNotServed(path: ServingPath) async throws {
-        let f = try Self.fixture()
+        let f = try await computed { try Self.fixture() }
         try await f.live(path, previewZooms: 3).test { client in
             let user = try await StoreUser.register(client, email: "ann@example.com")
             // Beyond the preview zooms (zooms 2-4, preview 2-3): closed to everyone, the area source too.
@@ -71,7 +71,7 @@ import TrailMapTestSupport
     }
 
     @Test(arguments: ServingPath.allCases) func theOperatorCanMakeAnUnclaimedBundlePublic(path: ServingPath) async throws {
-        let f = try Self.fixture()
+        let f = try await computed { try Self.fixture() }
         try await f.live(path, publicTilesets: ["loose"]).test { client in
             let loose = try await client.execute(uri: "/tiles/loose/\(Self.tile)", method: .get)
             let hidden = try await client.execute(uri: "/tiles/hidden/\(Self.tile)", method: .get)

@@ -77,7 +77,7 @@ import TrailMapTestSupport
     }
 
     @Test func searchesFilterAndNameTheRegionsHoldingEachTrail() async throws {
-        let (f, _, _) = try Self.fixture()
+        let (f, _, _) = try await computed { try Self.fixture() }
         try await f.app().test(.live) { client in
             func get(_ q: String) async throws -> TestResponse { try await client.execute(uri: "/api/v1/trails?" + q, method: .get) }
             let near = try await get("near=40.3130,-105.6450&radiusKm=3")
@@ -115,7 +115,7 @@ import TrailMapTestSupport
     }
 
     @Test func aTrailsLineIsForOwnersOfARegionHoldingIt() async throws {
-        let (f, colorado, world) = try Self.fixture()
+        let (f, colorado, world) = try await computed { try Self.fixture() }
         let paid = try #require(colorado.first { $0.name == "Bear Lake Trail" }), free = try #require(world.first)
         try await f.app().test(.live) { client in
             let anonymous = StoreFixture.json(try await client.execute(uri: "/api/v1/trails/\(paid.id)", method: .get))
@@ -143,7 +143,7 @@ import TrailMapTestSupport
     }
 
     @Test func nearTakesAPlaceOfTheOperatorsList() async throws {
-        let (f, _, _) = try Self.fixture()
+        let (f, _, _) = try await computed { try Self.fixture() }
         let list = f.tiles.dir.file("places.txt")
         try [
             "5400000\tEstes Park\tEstes Park\t\t40.3772\t-105.5217\tP\tPPL\tUS\t\tCO\t\t\t\t5904\t\t\tAmerica/Denver\t2026-11-26",

@@ -75,3 +75,10 @@ extension Trait where Self == TestThreadsTrait {
     /// The suite's tests compute for long: they run on `TestThreads.compute`, not the shared pool.
     public static var computeThreads: Self { TestThreadsTrait(threads: .compute) }
 }
+
+/// Runs synchronous work that computes for long (a fixture writing its bundles, say) on
+/// `TestThreads.compute` and awaits it, so that a suite whose servers answer on the shared pool
+/// does not hold a thread of that pool meanwhile.
+public func computed<T>(_ work: () throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(TestThreads.compute) { try work() }
+}
