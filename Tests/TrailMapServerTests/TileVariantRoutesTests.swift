@@ -44,7 +44,7 @@ import TrailMapTestSupport
 
     @Test(arguments: TileVariant.all, ServingPath.allCases)
     func eachTileIsAnsweredWithItsOwnType(variant: TileVariant, path: ServingPath) async throws {
-        let tiles = try bundle(variant)
+        let tiles = try await computed { try bundle(variant) }
         let (opaque, edge) = (VariantTiles.opaqueTile, VariantTiles.edgeTile)
         let ext = variant.format.fileExtension
         let expected = [
@@ -106,7 +106,7 @@ import TrailMapTestSupport
 
     /// A jpg bundle answers `.jpeg` too; its edge tiles are `image/png` there as well.
     @Test(arguments: ServingPath.allCases) func jpgBundlesAnswerTheJpegExtension(path: ServingPath) async throws {
-        let tiles = try bundle(.jpg)
+        let tiles = try await computed { try bundle(.jpg) }
         try await live(path).test { client in
             let port = try #require(client.port)
             let r = try await RawHTTP.exchange(
@@ -123,7 +123,7 @@ import TrailMapTestSupport
     /// Hummingbird's path (no fast path: the router is called directly) sends the same headers.
     @Test(arguments: [TileVariant.jpg, .webpLossy])
     func theRouterPathSendsTheSameType(variant: TileVariant) async throws {
-        let tiles = try bundle(variant)
+        let tiles = try await computed { try bundle(variant) }
         try await app().test(.router) { client in
             for t in [VariantTiles.opaqueTile, VariantTiles.edgeTile] {
                 let r = try await client.execute(uri: Self.path(t, variant.format.fileExtension), method: .get)
@@ -139,7 +139,7 @@ import TrailMapTestSupport
 
     /// `--empty-tiles transparent` in a WebP bundle of 512-px tiles: a PNG of 512 px, labelled PNG.
     @Test(arguments: ServingPath.allCases) func emptyTilesAreTransparentPNGsOfTheTileSize(path: ServingPath) async throws {
-        _ = try bundle(.webp512)
+        _ = try await computed { try bundle(.webp512) }
         let outside = WebMercator.tile(lon: -80, lat: 20, zoom: 5)
         try await live(path, emptyTiles: .transparent).test { client in
             let port = try #require(client.port)
