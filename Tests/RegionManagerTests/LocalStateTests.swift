@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TrailMapTestSupport
 
-@Suite(.offThePool) struct LocalStateTests {
+@Suite struct LocalStateTests {
     func mode(_ path: String) throws -> Int {
         ((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
@@ -51,24 +51,18 @@ import TrailMapTestSupport
 
     /// Processes (here threads, each with its own lock descriptor) updating the registry at once
     /// lose no entry, and leave no `registry.lock` behind.
-    @Test func concurrentUpdatesLoseNothingAndLeaveNoLockFile() throws {
+    @Test func concurrentUpdatesLoseNothingAndLeaveNoLockFile() async throws {
         let tmp = TemporaryDirectory()
         let state = try LocalState(directory: tmp.path)
         let failures = Mutex<[String]>([])
-        let group = DispatchGroup()
-        for t in 0..<4 {
-            group.enter()
-            Thread {
-                for i in 0..<25 {
-                    let region = InstalledRegion(
-                        productId: "com.x.\(t).\(i)", title: nil, version: 1, sha256: "ab", size: 10,
-                        file: "/t/\(t)-\(i).mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
-                    do { try state.updateRegistry { $0[region.productId] = region } } catch { failures.withLock { $0.append("\(error)") } }
-                }
-                group.leave()
-            }.start()
+        await onThreads(4) { t in
+            for i in 0..<25 {
+                let region = InstalledRegion(
+                    productId: "com.x.\(t).\(i)", title: nil, version: 1, sha256: "ab", size: 10,
+                    file: "/t/\(t)-\(i).mbtiles", installedAt: Date(timeIntervalSince1970: 1_700_000_000))
+                do { try state.updateRegistry { $0[region.productId] = region } } catch { failures.withLock { $0.append("\(error)") } }
+            }
         }
-        group.wait()
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(try state.loadRegistry().count == 100)
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: tmp.path)) == ["registry.json"])

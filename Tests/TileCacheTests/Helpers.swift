@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TileCache
 import TileGeometry
 import TileStore
@@ -19,25 +18,4 @@ func writeBundle(in dir: TemporaryDirectory, name: String) throws -> String {
     try TestBundle.write(
         (0..<8).map { x in (tile: TileID(z: 3, x: x, y: 1)!, data: [UInt8](repeating: UInt8(x), count: 100 + x)) },
         to: dir.file("\(name).mbtiles"), metadata: BundleMetadata(name: name, bounds: .world, minZoom: 3, maxZoom: 3))
-}
-
-/// Runs `body` on `count` threads at once (not the cooperative pool: the cache blocks threads
-/// on purpose) and returns when all of them have ended. The caller is suspended meanwhile, not
-/// blocked: a stress test that waited on a thread of the pool held it for minutes on a loaded
-/// machine, and the servers of other suites answer on that pool.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        let left = Mutex(count)
-        for i in 0..<count {
-            let t = Thread {
-                body(i)
-                let last = left.withLock { running in
-                    running -= 1
-                    return running == 0
-                }
-                if last { done.resume() }
-            }
-            t.start()
-        }
-    }
 }

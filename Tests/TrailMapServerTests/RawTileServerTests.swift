@@ -150,9 +150,8 @@ import TrailMapTestSupport
     /// pipelined requests behind them answered after them.
     @Test func largeAnswersTheSocketTakesInPartsComeOutWholeAndInOrder() async throws {
         // Two tiles of 3 MB and 5 MB (PNG's magic number, then bytes that do not compress).
-        func big(_ count: Int) throws -> [UInt8] { try Self.incompressible(count) }
         let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!
-        let bytesA = try big(3 << 20), bytesB = try big(5 << 20)
+        let bytesA = try Self.incompressible(3 << 20), bytesB = try Self.incompressible(5 << 20)
         try TestBundle.write(
             [(tile: a, data: bytesA), (tile: b, data: bytesB)], to: fixture.dir.file("big.mbtiles"),
             metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
@@ -174,9 +173,8 @@ import TrailMapTestSupport
     /// which sends more requests while an answer still waits for its socket: every byte of every
     /// answer arrives, in request order, on both paths.
     @Test(arguments: ServingPath.allCases) func aSlowReaderGetsEveryAnswerWholeAndInOrder(path: ServingPath) async throws {
-        func big(_ count: Int) throws -> [UInt8] { try Self.incompressible(count) }
         let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!, small = TileID(z: 3, x: 2, y: 3)!
-        let bytesA = try big(3 << 20), bytesB = try big(700_000), bytesSmall = try big(300)
+        let bytesA = try Self.incompressible(3 << 20), bytesB = try Self.incompressible(700_000), bytesSmall = try Self.incompressible(300)
         try TestBundle.write(
             [(tile: a, data: bytesA), (tile: b, data: bytesB), (tile: small, data: bytesSmall)], to: fixture.dir.file("big.mbtiles"),
             metadata: BundleMetadata(name: "big", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))

@@ -5,24 +5,15 @@ import TrailMapTestSupport
 
 /// `RequestTally`: per-thread shards whose sum is exact under concurrency, rendered as Prometheus
 /// histograms and counters by `/metrics`.
-@Suite(.computeThreads) struct RequestTallyTests {
+@Suite struct RequestTallyTests {
     @Test func theTotalsOfManyThreadsAreExact() async {
         let tally = RequestTally(bounds: [.microseconds(100), .milliseconds(1)])
         let threads = 8, each = 20_000
-        await withTaskGroup(of: Void.self) { group in
-            for t in 0..<threads {
-                group.addTask {
-                    // Each on its own thread, as event loops are.
-                    let done = DispatchSemaphore(value: 0)
-                    Thread {
-                        for i in 0..<each {
-                            let ns: Int64 = [50_000, 500_000, 5_000_000][(i + t) % 3]
-                            tally.record(route: i % 2 == 0 ? .tile : .api, status: i % 4 == 0 ? 304 : 200, bodyBytes: 10, nanoseconds: ns)
-                        }
-                        done.signal()
-                    }.start()
-                    done.wait()
-                }
+        // Each on its own thread, as event loops are.
+        await onThreads(threads) { t in
+            for i in 0..<each {
+                let ns: Int64 = [50_000, 500_000, 5_000_000][(i + t) % 3]
+                tally.record(route: i % 2 == 0 ? .tile : .api, status: i % 4 == 0 ? 304 : 200, bodyBytes: 10, nanoseconds: ns)
             }
         }
         let totals = tally.totals
@@ -62,7 +53,7 @@ import TrailMapTestSupport
     }
 }
 
-@Suite(.computeThreads) struct DurationNanosecondsTests {
+@Suite struct DurationNanosecondsTests {
     @Test func wholeNanosecondsSaturating() {
         #expect(Duration.milliseconds(1500).nanoseconds == 1_500_000_000)
         #expect(Duration.nanoseconds(7).nanoseconds == 7)

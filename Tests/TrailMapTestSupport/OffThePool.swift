@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs blocking work (waiting for psql, pg_ctl or another tool) on a thread of its own, so that
 /// it never holds one of the shared concurrency pool's few threads: with two cores, two such
@@ -32,4 +33,25 @@ public func retrying<T>(
         }
     }
     return try last.get()
+}
+
+/// Runs `body(i)` for each `i` in `0..<count` on a thread of its own, all at once (threads as
+/// event loops or processes are, which may block), and returns when all of them have ended. The
+/// caller is suspended meanwhile, not blocked: a stress test that waited on a thread of the pool
+/// held it for minutes on a loaded machine, and the in-process servers answer on that pool.
+public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let left = Mutex(count)
+        for i in 0..<count {
+            let t = Thread {
+                body(i)
+                let last = left.withLock { running in
+                    running -= 1
+                    return running == 0
+                }
+                if last { done.resume() }
+            }
+            t.start()
+        }
+    }
 }
