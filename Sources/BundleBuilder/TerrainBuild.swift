@@ -54,7 +54,7 @@ struct TerrainBuild {
         do throws(BuildError) {
             let n = options.tileSize
             let border = max(layer.hillshade != nil ? 1 : 0, layer.contours?.border ?? 0)
-            let renderer = TerrainBatchRenderer(
+            let renderer = TerrainRenderer(
                 layer: layer, pool: DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit),
                 dems: sources.dems, drawing: drawing, trails: trails.map { ($0, zooms) }, encoding: options.tileEncoding, size: n,
                 border: border, threads: max(1, options.renderThreads))

@@ -9,7 +9,7 @@ import TileStore
 /// How a terrain build renders a batch of blocks: on up to `threads` threads, each with DEMs of
 /// its own open, every block's tiles drawn (or encoded as terrain tiles) from elevations warped
 /// from the DEMs or, below the pyramid's top, taken from the finer zoom's means.
-struct TerrainBatchRenderer {
+struct TerrainRenderer {
     let layer: TerrainLayer
     let pool: DEMReaderPool
     let dems: [TerrainSources.DEM]
