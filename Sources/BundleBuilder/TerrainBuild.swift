@@ -17,9 +17,6 @@ struct TerrainBuild {
     let layer: TerrainLayer
     let logger: Logger
 
-    /// Tiles rendered between two writes.
-    static let batchSize = 512
-
     func run(progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let start = Date()
         try checkOptions()
@@ -64,28 +61,46 @@ struct TerrainBuild {
                 finest.map { WebMercator.tileSpan(zoom: z) / Double(n) > $0 } ?? true
             }
             let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, averaged: averaged, size: n, border: border) : nil
-            var current: TerrainLevel? // this zoom's elevations when made from the finer zoom's
-            var done = 0
-            let writes = TerrainBatchWrites(writer: writer)
-            defer { try? writes.drain() }
-            for (index, range) in ranges.enumerated().reversed() {
+            let report = { (base: Int) in
+                { (done: Int, stored: Int) in
+                    progress(
+                        BuildProgress(
+                            phase: .rendering, done: base + done, total: total, stored: stored,
+                            elapsed: Date().timeIntervalSince(start)))
+                }
+            }
+            // The zooms warped from the DEMs in one pass (the top one feeding the level below it),
+            // then those made from the finer zoom's means in another.
+            let feeds = top.flatMap { t in ranges.first { $0.z == t - 1 } }.map { TerrainLevel(range: $0, size: n, border: border) }
+            let warped = ranges.filter { top == nil || $0.z >= top! }
+            var jobs = [TerrainJob]()
+            for range in warped {
                 // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
                 let sampling: DEMReader.Sampling = averaged(range.z) ? .average : .bilinear
-                let feeds = top == range.z ? TerrainLevel(range: ranges[index - 1], size: n, border: border) : nil
-                let blocks = TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: renderer.threads))
-                for span in Self.batches(of: blocks) {
-                    let batch = Array(blocks[span])
-                    let made = try renderer.render(batch, level: current, feeds: feeds, sampling: sampling)
-                    done += batch.reduce(0) { $0 + $1.tiles.count }
-                    try writes.add(made) { [done] stored in
-                        progress(
-                            BuildProgress(
-                                phase: .rendering, done: done, total: total, stored: stored, elapsed: Date().timeIntervalSince(start)))
+                // An averaging warp reads every DEM pixel under the block.
+                let demPixels = finest.map { pow(WebMercator.tileSpan(zoom: range.z) / Double(n) / $0, 2) } ?? 1
+                let perTile = sampling == .average ? 1 + demPixels : 1
+                for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: renderer.threads)) {
+                    jobs.append(
+                        TerrainJob(
+                            block: block, level: nil, feeds: range.z == top ? feeds : nil, sampling: sampling,
+                            cost: Double(block.tiles.count) * perTile))
+                }
+            }
+            try renderer.render(jobs, into: writer, progress: report(0))
+            if var level = feeds {
+                let first = warped.reduce(0) { $0 + $1.count }
+                jobs = []
+                for range in ranges.reversed() where range.z < top! {
+                    if range.z < level.range.z { level = level.coarser(range: range) }
+                    for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: renderer.threads))
+                    {
+                        jobs.append(
+                            TerrainJob(block: block, level: level, feeds: nil, sampling: .average, cost: Double(block.tiles.count)))
                     }
                 }
-                current = feeds ?? (index > 0 ? current?.coarser(range: ranges[index - 1]) : nil)
+                try renderer.render(jobs, into: writer, progress: report(first))
             }
-            try writes.drain()
             progress(
                 BuildProgress(
                     phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
@@ -117,21 +132,6 @@ struct TerrainBuild {
         if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
             throw .terrain(.lossyTerrainTiles)
         }
-    }
-
-    /// Whole blocks, about `batchSize` tiles between two writes (a block larger than that alone).
-    static func batches(of blocks: [TerrainBlock]) -> [Range<Int>] {
-        var spans = [Range<Int>](), start = 0
-        while start < blocks.count {
-            var end = start, tiles = 0
-            while end < blocks.count && (end == start || tiles + blocks[end].tiles.count <= batchSize) {
-                tiles += blocks[end].tiles.count
-                end += 1
-            }
-            spans.append(start..<end)
-            start = end
-        }
-        return spans
     }
 
     /// The zoom whose warped elevations make those of every zoom below it (each from the next
