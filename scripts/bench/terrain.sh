@@ -53,12 +53,16 @@ echo "DEM $DEM, zooms $MINZ-$MAXZ, $THREADS thread(s), trailmap $TRAILMAP"
 # tools back to back in each round (the machine's load moves both alike); the load average first.
 timed() { /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$@"; read -r wall user sys <"$WORK/time"; echo "$wall $(python3 -c "print($user + $sys)")"; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# A DEM in degrees: gdaldem's documented scale for degrees against metres (`-s 111120`), without
+# which its slopes are nearly flat.
+GDALDEM_SCALE=""
+if gdalsrsinfo -o proj4 "$DEM" 2>/dev/null | grep -q "+proj=longlat"; then GDALDEM_SCALE="-s 111120"; echo "geographic DEM: gdaldem -s 111120"; fi
 for round in $(seq "$ROUNDS"); do
   rm -rf "$WORK/hs.mbtiles" "$WORK/hs.tif" "$WORK/g2t"
   read -r ours ours_cpu < <(timed "$TRAILMAP" build --dem "$DEM" --hillshade --name bench --minzoom "$MINZ" --maxzoom "$MAXZ" \
     --threads "$THREADS" --out "$WORK/hs.mbtiles" -q)
   # gdaldem writes a tiled GeoTIFF (gdal2tiles reads it by blocks), then gdal2tiles cuts it.
-  read -r dem_wall dem_cpu < <(timed gdaldem hillshade -q -compute_edges -co TILED=YES "$DEM" "$WORK/hs.tif")
+  read -r dem_wall dem_cpu < <(timed gdaldem hillshade -q -compute_edges $GDALDEM_SCALE -co TILED=YES "$DEM" "$WORK/hs.tif")
   read -r g2t_wall g2t_cpu < <(timed gdal2tiles.py -q -z "$MINZ-$MAXZ" -r average --processes="$THREADS" "$WORK/hs.tif" "$WORK/g2t")
   python3 - "$round" "$ours" "$ours_cpu" "$dem_wall" "$dem_cpu" "$g2t_wall" "$g2t_cpu" <<'PY'
 import sys
