@@ -1,7 +1,6 @@
 import Foundation
 import Raster
 import SourceReaders
-import Synchronization
 import Terrain
 import TileGeometry
 import TileStore
@@ -35,68 +34,25 @@ struct TerrainRenderer {
     let border: Int
     let threads: Int
 
-    /// Renders `jobs`, the largest first, and writes their tiles with `writer` (each batch in one
-    /// transaction, rows in order); returns when all are written. `progress` (on the calling
-    /// thread, about every 100 ms and at the end) gets the tiles of the jobs finished and the
-    /// tiles stored. The first failure stops the threads and is thrown once they have stopped.
+    /// Renders `jobs`, the largest first, and writes their tiles with `writer` (`TileJobs`);
+    /// returns when all are written. `progress` gets the tiles of the jobs finished and the tiles
+    /// stored. The first failure stops the threads and is thrown once they have stopped.
     func render(
         _ jobs: [TerrainJob], into writer: BundleWriter, progress: (_ done: Int, _ stored: Int) -> Void
     ) throws(BuildError) {
-        let workers = min(threads, jobs.count)
-        guard workers > 0 else { return }
         let ordered = jobs.sorted { $0.cost > $1.cost }
-        let queue = TileQueue(capacity: 16 * threads, producers: workers)
-        let failure = Mutex<BuildError?>(nil)
-        let next = Atomic<Int>(0), done = Atomic<Int>(0)
-        let stopped = DispatchGroup()
-        let fail = { @Sendable (error: BuildError) in
-            failure.withLock { if $0 == nil { $0 = error } }
-            queue.cancel()
-        }
-        for _ in 0..<workers {
-            stopped.enter()
-            let thread = Thread { [self] in
-                defer {
-                    queue.producerFinished()
-                    stopped.leave()
-                }
-                let readers = pool.take()
-                defer { pool.give(readers) }
-                while !queue.isCancelled {
-                    let k = next.add(1, ordering: .relaxed).oldValue
-                    guard k < ordered.count else { break }
-                    do throws(BuildError) {
-                        try render(ordered[k], readers: readers, queue: queue)
-                        done.add(ordered[k].block.tiles.count, ordering: .relaxed)
-                    } catch {
-                        fail(error)
-                        return
-                    }
-                }
-            }
-            thread.stackSize = 4 << 20
-            thread.start()
-        }
-        var lastReport = Date.distantPast
-        while let batch = queue.pop(max: 256, timeout: 0.1) {
-            var tiles = [(tile: TileID, data: [UInt8])]()
-            for case let .tile(t, data) in batch { tiles.append((t, data)) }
-            if !tiles.isEmpty, failure.withLock({ $0 == nil }) {
-                tiles.sort { ($0.tile.z, $0.tile.y, $0.tile.x) < ($1.tile.z, $1.tile.y, $1.tile.x) }
-                do throws(TileStoreError) { try writer.add(tiles) } catch { fail(.store(error)) }
-            }
-            if Date().timeIntervalSince(lastReport) >= 0.1 {
-                lastReport = Date()
-                progress(done.load(ordering: .relaxed), writer.stats.tiles)
+        try TileJobs(count: ordered.count, threads: threads).run(into: writer, progress: progress) { [self] context throws(BuildError) in
+            let readers = pool.take()
+            defer { pool.give(readers) }
+            while let k = context.next() {
+                try render(ordered[k], readers: readers, context: context)
+                context.considered(ordered[k].block.tiles.count)
             }
         }
-        stopped.wait()
-        if let error = failure.withLock({ $0 }) { throw error }
-        progress(done.load(ordering: .relaxed), writer.stats.tiles)
     }
 
     /// Renders one job's tiles and queues them; a block no DEM has elevations under is skipped.
-    private func render(_ job: TerrainJob, readers: DEMReaderPool.Readers, queue: TileQueue) throws(BuildError) {
+    private func render(_ job: TerrainJob, readers: DEMReaderPool.Readers, context: TileJobs.Context) throws(BuildError) {
         let grid: (TileID) -> ElevationGrid
         if let level = job.level {
             grid = level.grid
@@ -110,9 +66,7 @@ struct TerrainRenderer {
         }
         var made = [(tile: TileID, data: [UInt8])]()
         try tiles(of: job.block, grid: grid, into: &made)
-        for (t, data) in made {
-            guard queue.push(.tile(t, data)) else { throw .cancelled }
-        }
+        for (t, data) in made { try context.put(t, data) }
     }
 
     /// Draws (or encodes as terrain tiles) a block's tiles from their elevations, with the trails

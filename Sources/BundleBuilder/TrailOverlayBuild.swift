@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Raster
-import Synchronization
 import TileGeometry
 import TileStore
 
@@ -15,8 +14,8 @@ struct TrailOverlayBuild {
 
     /// The highest zoom drawn when the build names none.
     static let defaultMaxZoom = 14
-    /// Tiles rendered between two writes.
-    static let batchSize = 2048
+    /// Tiles a thread takes at a time.
+    static let tilesPerJob = 64
 
     /// The build's zooms: those given, else from the zoom at which the trails fit in one tile to
     /// `defaultMaxZoom`.
@@ -48,24 +47,9 @@ struct TrailOverlayBuild {
         let writer: BundleWriter
         do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
         do throws(BuildError) {
-            var done = 0
-            for range in ranges {
-                var batch = [TileID]()
-                batch.reserveCapacity(Self.batchSize)
-                func flush() throws(BuildError) {
-                    try writeBatch(batch, settings: o, to: writer)
-                    done += batch.count
-                    batch.removeAll(keepingCapacity: true)
-                    progress(
-                        BuildProgress(
-                            phase: .rendering, done: done, total: total, stored: writer.stats.tiles,
-                            elapsed: Date().timeIntervalSince(start)))
-                }
-                for t in range {
-                    batch.append(t)
-                    if batch.count == Self.batchSize { try flush() }
-                }
-                if !batch.isEmpty { try flush() }
+            try render(ranges, settings: o, into: writer) { done, stored in
+                progress(
+                    BuildProgress(phase: .rendering, done: done, total: total, stored: stored, elapsed: Date().timeIntervalSince(start)))
             }
             progress(
                 BuildProgress(
@@ -101,32 +85,32 @@ struct TrailOverlayBuild {
         }
     }
 
-    /// Draws a batch of tiles on the build's threads and adds those with a trail pixel to the
-    /// bundle, in row order.
-    private func writeBatch(_ tiles: [TileID], settings o: BuildOptions, to writer: BundleWriter) throws(BuildError) {
-        let encoding = o.tileEncoding, n = o.tileSize, threads = max(1, o.renderThreads), trails = self.trails
-        let made = Mutex<[(tile: TileID, data: [UInt8])]>([])
-        let failure = Mutex<BuildError?>(nil)
-        let chunk = (tiles.count + threads - 1) / threads
-        DispatchQueue.concurrentPerform(iterations: threads) { i in
-            var mine = [(tile: TileID, data: [UInt8])]()
-            for t in tiles[min(tiles.count, i * chunk)..<min(tiles.count, (i + 1) * chunk)] {
-                do throws(BuildError) {
+    /// Draws every tile of `ranges` on the build's threads, `tilesPerJob` at a time in turn
+    /// (`TileJobs`), and adds those with a trail pixel to the bundle.
+    private func render(
+        _ ranges: [TileRange], settings o: BuildOptions, into writer: BundleWriter, progress: (_ done: Int, _ stored: Int) -> Void
+    ) throws(BuildError) {
+        let encoding = o.tileEncoding, n = o.tileSize, trails = self.trails
+        // The index of each range's first tile among all of them, and the total after the last.
+        let starts = ranges.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+        let total = starts.last!, perJob = Self.tilesPerJob
+        let jobs = TileJobs(count: (total + perJob - 1) / perJob, threads: max(1, o.renderThreads))
+        try jobs.run(into: writer, progress: progress) { context throws(BuildError) in
+            while let k = context.next() {
+                let first = k * perJob, end = min(total, first + perJob)
+                var r = starts.lastIndex { $0 <= first }!
+                for g in first..<end {
+                    while g >= starts[r + 1] { r += 1 }
+                    let range = ranges[r], i = g - starts[r], w = range.maxX - range.minX + 1
+                    let t = TileID(unchecked: range.z, range.minX + i % w, range.minY + i / w)
                     let image = try trails.drawn(over: RGBAImage(width: n, height: n), tile: t, tileSize: n)
                     guard !image.isFullyTransparent else { continue }
-                    do throws(TileCodecError) { mine.append((t, try encoding.encode(image))) } catch {
-                        throw .encode(tile: t, error)
-                    }
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
-                    return
+                    let data: [UInt8]
+                    do throws(TileCodecError) { data = try encoding.encode(image) } catch { throw .encode(tile: t, error) }
+                    try context.put(t, data)
                 }
+                context.considered(end - first)
             }
-            made.withLock { $0 += mine }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        do { try writer.add(made.withLock { $0 }.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }) } catch {
-            throw .store(error)
         }
     }
 
