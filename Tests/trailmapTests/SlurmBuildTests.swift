@@ -47,15 +47,23 @@ import TrailMapTestSupport
     }
 
     /// Waits for `p` at most `seconds`, removing the `releasing` files as they appear (a paused
-    /// build's markers); false (and the process terminated) when it ran longer.
+    /// build's markers); false (and the process terminated) when it ran longer. It polls on a
+    /// thread of its own: the suite's shared threads may all be held by other suites' long
+    /// builds on a loaded machine, and a paused shard waits for this loop.
     func wait(_ p: Process, seconds: Double, releasing: [String] = []) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while p.isRunning {
-            for file in releasing { try? FileManager.default.removeItem(atPath: file) }
-            if Date() > deadline { p.terminate(); return false }
-            try await Task.sleep(for: .milliseconds(200))
+        let process = UncheckedProcess(p)
+        return try await offThePool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.p.isRunning {
+                for file in releasing { try? FileManager.default.removeItem(atPath: file) }
+                if Date() > deadline {
+                    process.p.terminate()
+                    return false
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            return true
         }
-        return true
     }
 
     /// Runs a tool and returns its output (empty when it fails).
@@ -94,29 +102,30 @@ import TrailMapTestSupport
         let driver = try startDriver(
             ["--shards", "4", "--out", merged, "--poll", "0.5", "--wait", "--"] + build, log: log,
             environment: env.merging(["TRAILMAP_TEST_PAUSE_AFTER_UNITS": "1:240"]) { _, new in new })
-        let marker = { (k: Int) in self.dir.file(".merged.parts/part-\(k).mbtiles.paused") }
-        var cancelled: String?
-        let deadline = Date().addingTimeInterval(300)
-        while cancelled == nil && driver.isRunning && Date() < deadline {
-            for k in [1, 3, 4] { try? FileManager.default.removeItem(atPath: marker(k)) }
-            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if FileManager.default.fileExists(atPath: marker(2)),
-                let array = said.firstMatch(of: #/as array job (\d+)/#)?.output.1
-            {
-                let job = "\(array)_2"
-                #expect(!output("scancel", [job], environment: env).contains("error"))
-                cancelled = job
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
+        let markers = (1...4).map { dir.file(".merged.parts/part-\($0).mbtiles.paused") }
+        // Watched on a thread of its own, as `wait` does: shards 1, 3 and 4 let go, shard 2's
+        // array job named once it holds.
+        let driverProcess = UncheckedProcess(driver)
+        let holding: String? = try await offThePool {
+            let deadline = Date().addingTimeInterval(300)
+            while driverProcess.p.isRunning && Date() < deadline {
+                for k in [0, 2, 3] { try? FileManager.default.removeItem(atPath: markers[k]) }
+                let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if FileManager.default.fileExists(atPath: markers[1]), let array = said.firstMatch(of: #/as array job (\d+)/#)?.output.1 {
+                    return "\(array)_2"
+                }
+                Thread.sleep(forTimeInterval: 0.05)
             }
+            return nil
         }
         let soFar = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        try #require(cancelled != nil, "shard 2 was never seen holding after a recorded unit: \(soFar)")
+        let cancelled = try #require(holding, "shard 2 was never seen holding after a recorded unit: \(soFar)")
+        #expect(!output("scancel", [cancelled], environment: env).contains("error"))
         // A second attempt that starts over holds again: every marker is released from now on.
-        let finished = try await wait(driver, seconds: 180, releasing: (1...4).map(marker))
+        let finished = try await wait(driver, seconds: 180, releasing: markers)
         let said = try String(contentsOfFile: log, encoding: .utf8)
         #expect(finished && driver.terminationStatus == 0, "\(said)")
-        #expect(said.contains("shard 2 (job \(cancelled!)) CANCELLED"), "\(said)")
+        #expect(said.contains("shard 2 (job \(cancelled)) CANCELLED"), "\(said)")
         #expect(said.contains("resubmitted shard(s) 2 as array job"), "\(said)")
         // The second attempt picks up the partial file: it resumes it, or says why it started over.
         // Resuming itself is covered by BuildResumeTests; here the driver must carry on to an
@@ -154,4 +163,11 @@ import TrailMapTestSupport
         #expect(!FileManager.default.fileExists(atPath: merged))
         #expect(!FileManager.default.fileExists(atPath: dir.file(".bad.parts/logs/merge.log")), "the merge job never ran")
     }
+}
+
+/// A process handed to a polling thread (`Process` is not `Sendable`; only the thread uses it
+/// until the test reads its status afterwards).
+private struct UncheckedProcess: @unchecked Sendable {
+    let p: Process
+    init(_ p: Process) { self.p = p }
 }
