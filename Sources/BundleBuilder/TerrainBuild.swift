@@ -60,7 +60,7 @@ struct TerrainBuild {
             let averaged = { (z: Int) -> Bool in
                 finest.map { WebMercator.tileSpan(zoom: z) / Double(n) > $0 } ?? true
             }
-            let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, averaged: averaged, size: n, border: border) : nil
+            let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, size: n, border: border) : nil
             let report = { (base: Int) in
                 { (done: Int, stored: Int) in
                     progress(
@@ -135,12 +135,15 @@ struct TerrainBuild {
     }
 
     /// The zoom whose warped elevations make those of every zoom below it (each from the next
-    /// finer one's 2×2 means, `TerrainLevel`): the highest zoom averaging the DEM (its pixels
-    /// coarser than the DEM's) above the lowest one, whose next lower zoom's level fits
-    /// `TerrainLevel.maxPixels`; nil when every zoom is warped from the DEM.
-    static func pyramidTop(ranges: [TileRange], averaged: (Int) -> Bool, size: Int, border: Int) -> Int? {
+    /// finer one's 2×2 means, `TerrainLevel`): the highest zoom above the lowest one whose next
+    /// lower zoom's level fits `TerrainLevel.maxPixels`; nil when every zoom is warped from the
+    /// DEM. When that zoom is finer than the DEM (bilinear), the zooms below it are means of its
+    /// interpolated elevations rather than GDAL's averaging warp of the DEM: the warp of the
+    /// first zoom coarser than the DEM is the costliest part of a build, and the means stay far
+    /// above the fidelity the benchmark asks (docs/notes/terrain-measurements.md).
+    static func pyramidTop(ranges: [TileRange], size: Int, border: Int) -> Int? {
         var top: Int?
-        for (i, range) in ranges.enumerated() where i > 0 && averaged(range.z) {
+        for (i, range) in ranges.enumerated() where i > 0 {
             let (w, h) = TerrainLevel.dimensions(range: ranges[i - 1], size: size, border: border)
             if w * h <= TerrainLevel.maxPixels { top = range.z }
         }
