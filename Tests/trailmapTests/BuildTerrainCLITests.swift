@@ -157,8 +157,9 @@ import Trails
     @Test func badInputIsNamedAndWritesNothing() throws {
         let dem = try dem()
         try "2000 0 128 0\n2100 0 128\n".write(toFile: dir.file("bad-ramp.txt"), atomically: true, encoding: .utf8)
-        try CLIRunner.run(
+        let made = try CLIRunner.run(
             ["-q", "-of", "GTiff", "-outsize", "8", "8", "-ot", "Int16", dir.file("nogeo.tif")], executable: "/usr/bin/gdal_create")
+        try #require(made.status == 0, "gdal_create: \(made.stderr)")
         // The file problems fail (exit 1); options that cannot go together are usage errors (64).
         let cases: [([String], String, Int32)] = [
             (["--dem", dem, "--color-relief", dir.file("bad-ramp.txt")], "bad-ramp.txt:2:", 1),
