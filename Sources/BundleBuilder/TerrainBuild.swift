@@ -55,11 +55,6 @@ struct TerrainBuild {
                 layer: layer, pool: DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit),
                 dems: sources.dems, drawing: drawing, trails: trails.map { ($0, zooms) }, encoding: options.tileEncoding, size: n,
                 border: border, threads: max(1, options.renderThreads))
-            let finest = sources.finestPixel
-            // Zooms below `top` are made from the finer zoom's elevations (2×2 means), not warped.
-            let averaged = { (z: Int) -> Bool in
-                finest.map { WebMercator.tileSpan(zoom: z) / Double(n) > $0 } ?? true
-            }
             let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, size: n, border: border) : nil
             let report = { (base: Int) in
                 { (done: Int, stored: Int) in
@@ -73,33 +68,13 @@ struct TerrainBuild {
             // then those made from the finer zoom's means in another.
             let feeds = top.flatMap { t in ranges.first { $0.z == t - 1 } }.map { TerrainLevel(range: $0, size: n, border: border) }
             let warped = ranges.filter { top == nil || $0.z >= top! }
-            var jobs = [TerrainJob]()
-            for range in warped {
-                // Coarser tile pixels than the DEM's: the mean of those under each; finer: bilinear.
-                let sampling: DEMReader.Sampling = averaged(range.z) ? .average : .bilinear
-                // An averaging warp reads every DEM pixel under the block.
-                let demPixels = finest.map { pow(WebMercator.tileSpan(zoom: range.z) / Double(n) / $0, 2) } ?? 1
-                let perTile = sampling == .average ? 1 + demPixels : 1
-                for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: renderer.threads)) {
-                    jobs.append(
-                        TerrainJob(
-                            block: block, level: nil, feeds: range.z == top ? feeds : nil, sampling: sampling,
-                            cost: Double(block.tiles.count) * perTile))
-                }
-            }
-            try renderer.render(jobs, into: writer, progress: report(0))
-            if var level = feeds {
-                let first = warped.reduce(0) { $0 + $1.count }
-                jobs = []
-                for range in ranges.reversed() where range.z < top! {
-                    if range.z < level.range.z { level = level.coarser(range: range) }
-                    for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: renderer.threads))
-                    {
-                        jobs.append(
-                            TerrainJob(block: block, level: level, feeds: nil, sampling: .average, cost: Double(block.tiles.count)))
-                    }
-                }
-                try renderer.render(jobs, into: writer, progress: report(first))
+            try renderer.render(
+                Self.warpedJobs(warped, top: top, feeds: feeds, finest: sources.finestPixel, size: n, threads: renderer.threads),
+                into: writer, progress: report(0))
+            if let top, let feeds {
+                try renderer.render(
+                    Self.levelJobs(ranges.filter { $0.z < top }, from: feeds, threads: renderer.threads), into: writer,
+                    progress: report(warped.reduce(0) { $0 + $1.count }))
             }
             progress(
                 BuildProgress(
@@ -132,6 +107,41 @@ struct TerrainBuild {
         if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
             throw .terrain(.lossyTerrainTiles)
         }
+    }
+
+    /// The blocks of `ranges`, warped from the DEMs: averaging where a zoom's pixels are coarser
+    /// than the finest DEM's (`finest`, Web Mercator metres; unknown: averaging), bilinear where
+    /// finer; the `top` zoom's blocks fill `feeds`. An averaging block costs the DEM pixels it
+    /// reads besides its tiles.
+    static func warpedJobs(
+        _ ranges: [TileRange], top: Int?, feeds: TerrainLevel?, finest: Double?, size n: Int, threads: Int
+    ) -> [TerrainJob] {
+        var jobs = [TerrainJob]()
+        for range in ranges {
+            let pixel = WebMercator.tileSpan(zoom: range.z) / Double(n)
+            let sampling: DEMReader.Sampling = finest.map { pixel > $0 } ?? true ? .average : .bilinear
+            let perTile = sampling == .average ? 1 + pow(pixel / (finest ?? pixel), 2) : 1
+            for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: threads)) {
+                jobs.append(
+                    TerrainJob(
+                        block: block, level: nil, feeds: range.z == top ? feeds : nil, sampling: sampling,
+                        cost: Double(block.tiles.count) * perTile))
+            }
+        }
+        return jobs
+    }
+
+    /// The blocks of `ranges` (the zooms below the pyramid's top), each zoom's elevations the 2×2
+    /// means of the next finer one's, from `level` (the zoom just below the top) down.
+    static func levelJobs(_ ranges: [TileRange], from level: TerrainLevel, threads: Int) -> [TerrainJob] {
+        var level = level, jobs = [TerrainJob]()
+        for range in ranges.sorted(by: { $0.z > $1.z }) {
+            if range.z < level.range.z { level = level.coarser(range: range) }
+            for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: level.size, threads: threads)) {
+                jobs.append(TerrainJob(block: block, level: level, feeds: nil, sampling: .average, cost: Double(block.tiles.count)))
+            }
+        }
+        return jobs
     }
 
     /// The zoom whose warped elevations make those of every zoom below it (each from the next
