@@ -20,6 +20,8 @@ struct CatalogFixture {
     let files = CatalogFiles()
     let store: any CatalogStore
     let sessionLifetime: TimeInterval
+    /// The login throttle's limits, the same for every "server" of the fixture (`another()`).
+    let throttleLimits: ThrottleRules.Limits
     /// The PostgreSQL database's URL (nil on SQLite).
     let databaseURL: String?
     /// Runs register and login as the server does: on password-hashing threads, never on the
@@ -34,6 +36,7 @@ struct CatalogFixture {
         self.sessionLifetime = sessionLifetime
         var limits = ThrottleRules.Limits()
         limits.firstLock = firstLock
+        throttleLimits = limits
         switch backend {
         case .sqlite:
             databaseURL = nil
@@ -50,8 +53,12 @@ struct CatalogFixture {
         }
     }
 
-    static func openPostgres(_ url: String, sessionLifetime: TimeInterval = 3600) async throws -> PostgresCatalog {
-        try await PostgresCatalog.open(try PostgresCatalogConfiguration(url: url), hasher: hasher, sessionLifetime: sessionLifetime)
+    static func openPostgres(
+        _ url: String, sessionLifetime: TimeInterval = 3600, throttleLimits: ThrottleRules.Limits = .init()
+    ) async throws -> PostgresCatalog {
+        try await PostgresCatalog.open(
+            try PostgresCatalogConfiguration(url: url), hasher: hasher, sessionLifetime: sessionLifetime, throttleLimits: throttleLimits,
+            logger: Logger(label: "trailmap.catalog"))
     }
 
     /// The same catalog opened again: a second SQLite connection to the file, another PostgreSQL
@@ -66,7 +73,7 @@ struct CatalogFixture {
     /// Another "server" on the PostgreSQL database; close it when done.
     func another() async throws -> PostgresCatalog {
         guard let databaseURL else { throw PostgresTestServerError(message: "another() is for PostgreSQL catalogs") }
-        return try await Self.openPostgres(databaseURL, sessionLifetime: sessionLifetime)
+        return try await Self.openPostgres(databaseURL, sessionLifetime: sessionLifetime, throttleLimits: throttleLimits)
     }
 
     /// The catalog as a `PostgresCatalog` (PostgreSQL-only suites).

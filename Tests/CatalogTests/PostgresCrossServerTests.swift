@@ -19,8 +19,9 @@ import TrailMapTestSupport
         #expect(await CatalogFixture.code { _ = try await other.authenticate(token: s.token) } == "unauthorized")
     }
 
+    /// A long first lock on both servers, so that it holds however long a loaded machine takes.
     @Test func wrongPasswordsAreThrottledAcrossServers() async throws {
-        let f = try await CatalogFixture(.postgres)
+        let f = try await CatalogFixture(.postgres, firstLock: 600)
         let other = try await f.another()
         defer { other.close() }
         _ = try await f.account()
@@ -35,8 +36,11 @@ import TrailMapTestSupport
         #expect(await other.loginWait(email: "ann@example.com", address: nil) ?? 0 >= 1)
     }
 
+    /// A long first lock on both servers: with the default 2 s, a lock set by the fifth guess
+    /// could end before a loaded machine (a CI run took 54 s) had tried the other 25, and one more
+    /// guess was rightly admitted then.
     @Test func parallelGuessesOnTwoServersCannotSlipPastThePerEmailCount() async throws {
-        let f = try await CatalogFixture(.postgres)
+        let f = try await CatalogFixture(.postgres, firstLock: 600)
         let other = try await f.another()
         defer { other.close() }
         _ = try await f.account()
