@@ -32,16 +32,23 @@ struct TileBox: Equatable {
     }
 
     /// Its tiles not in `other`, nearest its centre first.
+    /// Ties keep the order of columns, then rows.
     func tiles(notIn other: TileBox?, z: Int) -> [TileID] {
-        var out = [(Double, TileID)]()
+        var tiles = [TileID]()
+        // Each tile's squared distance from the centre, doubled to stay in integers, above its
+        // index: one sort of plain integers orders them as a stable sort by distance would.
+        var order = [UInt64]()
+        let sx = x0 + x1, sy = y0 + y1
         for x in x0...x1 {
             for y in y0...y1 where other?.contains(x, y) != true {
                 guard let id = TileID(z: z, x: x, y: y) else { continue }
-                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
-                out.append((dx * dx + dy * dy, id))
+                let dx = 2 * x - sx, dy = 2 * y - sy
+                order.append(UInt64(dx * dx + dy * dy) << 32 | UInt64(tiles.count))
+                tiles.append(id)
             }
         }
-        return out.sorted { $0.0 < $1.0 }.map(\.1)
+        order.sort()
+        return order.map { tiles[Int($0 & 0xFFFF_FFFF)] }
     }
 
     /// The tiles in both boxes, or nil when they share none.

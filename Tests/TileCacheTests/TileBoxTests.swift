@@ -1,6 +1,7 @@
 import Testing
 import TrailMapTestSupport
 @testable import TileCache
+import TileGeometry
 
 /// The box geometry the release queue records viewports left behind with.
 @Suite(.computeThreads) struct TileBoxTests {
@@ -38,6 +39,31 @@ import TrailMapTestSupport
         #expect(box.subtracting(box).isEmpty)
         #expect(box.subtracting(TileBox(x0: 9, y0: 9, x1: 9, y1: 9)) == [box])
         #expect(box.subtracting(TileBox(x0: 3, y0: 3, x1: 4, y1: 4)).count == 4)
+    }
+
+    @Test func tilesComeNearestTheCentreFirstTiesInColumnThenRowOrder() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let a = random(&rng), b = random(&rng)
+            let other: TileBox? = Bool.random(using: &rng) ? b : nil
+            // Reference: the distance of each tile's centre from the box's, a stable sort.
+            var expected: [(Double, [Int])] = []
+            for x in a.x0...a.x1 {
+                for y in a.y0...a.y1 where other?.contains(x, y) != true {
+                    let dx = Double(x) + 0.5 - a.cx, dy = Double(y) + 0.5 - a.cy
+                    expected.append((dx * dx + dy * dy, [x, y]))
+                }
+            }
+            var sorted: [(Double, [Int])] = []
+            for e in expected {
+                let at = sorted.firstIndex { $0.0 > e.0 } ?? sorted.count
+                sorted.insert(e, at: at)
+            }
+            let got = a.tiles(notIn: other, z: 5).map { [$0.x, $0.y] }
+            #expect(got == sorted.map(\.1), "\(a) not in \(String(describing: other))")
+        }
+        // Tiles beyond the zoom's edge are left out.
+        #expect(TileBox(x0: 2, y0: 2, x1: 4, y1: 4).tiles(notIn: nil, z: 2).map { [$0.x, $0.y] } == [[3, 3], [2, 3], [3, 2], [2, 2]])
     }
 
     func random(_ rng: inout SystemRandomNumberGenerator) -> TileBox {
