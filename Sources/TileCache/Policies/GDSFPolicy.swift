@@ -48,6 +48,12 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private var demanded: [Bool] = []
     /// Reads since the key came in (0: cold, for `evictCold`).
     private var reads: [UInt32] = []
+    /// A read key's priority since its last read, when the warm heap still holds an older one:
+    /// a read only notes it, and the heap takes it when the key reaches the heap's top (priorities
+    /// only rise, so the top whose priority is current is the true minimum, as if every read had
+    /// updated the heap).
+    private var due: [Double] = []
+    private var stale: [Bool] = []
     private var free: [Int32] = []
     private var slots: [Key: Int32] = [:]
     private var ghost = GhostCounts<Key>()
@@ -93,7 +99,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             cold.remove(slot)
             warm.insert(slot, priority: priority)
         } else {
-            warm.update(slot, priority: priority)
+            due[s] = priority
+            stale[s] = true
         }
         reads[s] &+= 1
     }
@@ -121,6 +128,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             demanded[Int(s)] = priority == .demand
             reads[Int(s)] = 0
             isExpected[Int(s)] = false
+            stale[Int(s)] = false
         } else {
             slot = Int32(keys.count)
             keys.append(key)
@@ -130,6 +138,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             demanded.append(priority == .demand)
             reads.append(0)
             isExpected.append(false)
+            due.append(0)
+            stale.append(false)
         }
         slots[key] = slot
         cold.insert(slot, priority: inflation + f / size)
@@ -143,6 +153,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             cold.remove(slot)
         } else {
             warm.remove(slot)
+            stale[Int(slot)] = false
         }
         release(slot)
     }
@@ -155,7 +166,12 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             expected.update(slot, priority: expectedPriority(s))
             return
         }
-        if reads[s] == 0 { cold.remove(slot) } else { warm.remove(slot) }
+        if reads[s] == 0 {
+            cold.remove(slot)
+        } else {
+            warm.remove(slot)
+            stale[s] = false
+        }
         isExpected[s] = true
         expectedBytes += sizes[s]
         expected.insert(slot, priority: expectedPriority(s))
@@ -204,6 +220,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     }
 
     public mutating func evict() -> Key? {
+        refreshWarm()
         let useCold: Bool
         switch (cold.minPriority, warm.minPriority) {
         case (nil, nil):
@@ -225,8 +242,17 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// The cold key of lowest priority, even when a read key has a lower one.
     public mutating func evictCold() -> Key? {
         guard let (slot, priority) = cold.popMin() else { return nil }
+        refreshWarm()
         inflation = max(inflation, min(priority, warm.minPriority ?? priority))
         return forget(slot)
+    }
+
+    /// Gives the warm heap's top its current priority until the top's is current.
+    private mutating func refreshWarm() {
+        while let slot = warm.minSlot, stale[Int(slot)] {
+            stale[Int(slot)] = false
+            warm.update(slot, priority: due[Int(slot)])
+        }
     }
 
     /// Drops a slot evicted for room, remembering its key's frequency.
@@ -259,6 +285,7 @@ struct PriorityHeap: Sendable {
 
     var count: Int { heap.count }
     var minPriority: Double? { heap.first.map { priority[Int($0)] } }
+    var minSlot: Int32? { heap.first }
 
     mutating func insert(_ slot: Int32, priority p: Double) {
         let s = Int(slot)
