@@ -415,10 +415,16 @@ struct Track {
     }
 
     /// Scores a session's predictions and lets them through while enough recent ones were used.
+    /// While the session gets none, only the `quietScoring` most likely of a step's predictions
+    /// are scored: a client that is not one viewer (many behind one address, or a crawler) can
+    /// make hundreds a request, and scoring them all cost more than the request's answer.
     mutating func issue(_ predicted: [TileID], minUsedShare: Double) -> [TileKey] {
-        let keys = predicted.map { TileKey(bundle: bundle, tile: $0) }.filter { !pending.contains($0) }
+        var keys = [TileKey]()
+        for tile in predicted.prefix(active ? predicted.count : Self.quietScoring) {
+            let key = TileKey(bundle: bundle, tile: tile)
+            if pending.insert(key) { keys.append(key) }
+        }
         guard !keys.isEmpty else { return [] }
-        for k in keys { pending.insert(k) }
         issued += Double(keys.count)
         if issued > 128 {
             issued /= 2
@@ -430,6 +436,11 @@ struct Track {
         }
         return active ? keys : []
     }
+}
+
+extension Track {
+    /// The most predictions of one step scored while a session gets none.
+    static var quietScoring: Int { 64 }
 }
 
 private func clamp(_ v: Int, _ limit: Int) -> Int { max(-limit, min(limit, v)) }
@@ -445,16 +456,19 @@ struct PredictionSet {
 
     func contains(_ key: TileKey) -> Bool { keys.contains(key) }
 
-    mutating func insert(_ key: TileKey) {
-        guard !keys.contains(key) else { return }
+    /// Adds a key (forgetting the oldest beyond the capacity); whether it was not there.
+    @discardableResult
+    mutating func insert(_ key: TileKey) -> Bool {
+        guard keys.insert(key).inserted else { return false }
         if order.count < capacity {
             order.append(key)
         } else {
-            keys.remove(order[next])
+            // The oldest slot may hold this key from before it was used and forgotten.
+            if order[next] != key { keys.remove(order[next]) }
             order[next] = key
             next = (next + 1) % capacity
         }
-        keys.insert(key)
+        return true
     }
 
     /// Forgets a key; whether it was there.

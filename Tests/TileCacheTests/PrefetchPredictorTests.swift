@@ -89,6 +89,29 @@ import Synchronization
         #expect(p.usefulness(client: "b")!.active)
     }
 
+    @Test func aSessionWithoutPredictionsGetsThemBackOnceTheyWouldBeUsed() {
+        let p = PrefetchPredictor()
+        for i in 0..<12 {
+            let x = 100 + 20 * i
+            view(p, "a", z: 10, x: x...x + 2, y: 100...102, at: UInt64(2000 * i))
+            view(p, "a", z: 11, x: 2 * x...2 * x + 2, y: 200...202, at: UInt64(2000 * i + 1000))
+        }
+        #expect(!p.usefulness(client: "a")!.active)
+        // The same viewer now pans steadily right: the predictions still worked out and scored
+        // are used, and the session gets them again.
+        let start: UInt64 = 100_000
+        view(p, "a", z: 10, x: 500...502, y: 100...102, at: start)
+        var step = 0
+        var last = [TileKey]()
+        while step < 60, last.isEmpty || !p.usefulness(client: "a")!.active {
+            step += 1
+            let column = 502 + step
+            last = view(p, "a", z: 10, x: column...column, y: 100...102, at: start + UInt64(1000 * step))
+        }
+        #expect(p.usefulness(client: "a")!.active, "active again after \(step) steps")
+        #expect(Set(last) == Set((100...102).map { k(10, 503 + step, $0) }), "the ring ahead once more")
+    }
+
     @Test func popularPlacesSeedNewSessions() {
         let p = PrefetchPredictor()
         // Many sessions looked at the viewport right of (100...102, 100...102).
