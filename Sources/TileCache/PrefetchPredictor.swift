@@ -164,12 +164,12 @@ struct PlaceCounts {
     var own: Popularity
     var cache: TileCache?
 
-    /// The decayed requests of all sessions in the neighbourhood of tile x, y at zoom z of a bundle.
-    /// Asked only when a session is seeded (its first whole viewport), so the cache's lock is
-    /// taken rarely (and the cache never takes the predictor's).
-    func count(bundle: UInt32, z: Int, x: Int, y: Int) -> Double {
-        if let cache { return cache.popularity(bundle: bundle, z: z, x: x, y: y) }
-        return own.count(bundle: bundle, z: z, x: x, y: y)
+    /// The decayed requests of all sessions in the neighbourhoods of tiles at zoom z of a bundle,
+    /// in the order given. Asked only when a session is seeded (its first whole viewport), with
+    /// the cache's lock taken once (the cache never takes the predictor's).
+    func counts(bundle: UInt32, z: Int, tiles: [(x: Int, y: Int)]) -> [Double] {
+        if let cache { return cache.popularity(bundle: bundle, z: z, tiles: tiles) }
+        return tiles.map { own.count(bundle: bundle, z: z, x: $0.x, y: $0.y) }
     }
 }
 
@@ -403,12 +403,15 @@ struct Track {
     func seed(popularity: PlaceCounts) -> [TileID] {
         guard let v = viewport else { return [] }
         let sides = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        var best: (Double, Int, Int)?
-        for (sx, sy) in sides {
-            // The neighbourhood at the centre of the next viewport on that side.
+        // The neighbourhood at the centre of the next viewport on each side.
+        let centres = sides.map { sx, sy in
             let next = v.shifted(sx * v.width, sy * v.height)
-            let score = popularity.count(bundle: bundle, z: z, x: Int(next.cx.rounded(.down)), y: Int(next.cy.rounded(.down)))
-            if score > (best?.0 ?? 0.5) { best = (score, sx, sy) }
+            return (x: Int(next.cx.rounded(.down)), y: Int(next.cy.rounded(.down)))
+        }
+        var best: (Double, Int, Int)?
+        for ((sx, sy), score) in zip(sides, popularity.counts(bundle: bundle, z: z, tiles: centres))
+        where score > (best?.0 ?? 0.5) {
+            best = (score, sx, sy)
         }
         guard let (_, sx, sy) = best else { return [] }
         return v.shifted(sx, sy).tiles(notIn: v, z: z)

@@ -160,6 +160,11 @@ public final class TileCache: Sendable {
         state.withLock { $0.places.count(bundle: bundle, z: z, x: x, y: y) }
     }
 
+    /// `popularity(bundle:z:x:y:)` of several tiles of one zoom, under one lock.
+    public func popularity(bundle: UInt32, z: Int, tiles: [(x: Int, y: Int)]) -> [Double] {
+        state.withLock { s in tiles.map { s.places.count(bundle: bundle, z: z, x: $0.x, y: $0.y) } }
+    }
+
     /// Whether a key is held (no hit counted).
     public func contains(_ key: TileKey) -> Bool { state.withLock { $0.entries[key] != nil } }
 
