@@ -28,6 +28,13 @@ final class RequestTally: Sendable {
 
         init(buckets: Int) { self.buckets = Array(repeating: 0, count: buckets + 1) }
 
+        /// Counts one request.
+        mutating func count(status: Int, bucket: Int, nanoseconds: Int64) {
+            statuses[status, default: 0] += 1
+            buckets[bucket] += 1
+            self.nanoseconds += nanoseconds
+        }
+
         mutating func add(_ other: RouteFigures) {
             statuses.merge(other.statuses, uniquingKeysWith: +)
             for i in buckets.indices { buckets[i] += other.buckets[i] }
@@ -61,10 +68,7 @@ final class RequestTally: Sendable {
         let shard = shards[Self.shardIndex(count: shards.count)]
         let n = shard.bucketCount
         shard.state.withLock { t in
-            if t.routes[route] == nil { t.routes[route] = RouteFigures(buckets: n) }
-            t.routes[route]!.statuses[status, default: 0] += 1
-            t.routes[route]!.buckets[bucket] += 1
-            t.routes[route]!.nanoseconds += nanoseconds
+            t.routes[route, default: RouteFigures(buckets: n)].count(status: status, bucket: bucket, nanoseconds: nanoseconds)
             t.bodyBytes += bodyBytes
         }
     }
