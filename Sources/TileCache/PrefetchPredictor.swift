@@ -43,6 +43,8 @@ public final class PrefetchPredictor: Sendable {
         var tick = 0
         /// The viewport size the last session learned, a new session's first guess.
         var typical = (width: 0, height: 0)
+        /// How often sessions zoom in and out per step lately (a new session's prior).
+        var zooming = ZoomHabit()
     }
 
     /// - Parameters:
@@ -80,12 +82,20 @@ public final class PrefetchPredictor: Sendable {
         /// `releasesPerRequest` of them (those left wait for the session's next requests);
         /// possibly none.
         public var released: [TileKey] = []
+        /// Tiles of the next zoom levels under the viewport, for a session that zooms often (one
+        /// zoom step in `Track.zoomShare` or more), likelier zoom first: loaded after `tiles`,
+        /// never expected, and not scored (a zoom comes at a few steps in ten, a pan's ring at
+        /// almost every step); possibly none.
+        public var zoomTiles: [TileKey] = []
 
-        public init(tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = []) {
+        public init(
+            tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = [], zoomTiles: [TileKey] = []
+        ) {
             self.tiles = tiles
             self.repeatsViewport = repeatsViewport
             self.keyAhead = keyAhead
             self.released = released
+            self.zoomTiles = zoomTiles
         }
 
         /// The tiles expected after a request of `key`: the predictions, and for a session that
@@ -113,26 +123,35 @@ public final class PrefetchPredictor: Sendable {
             // The track is changed where it is stored (one hash of the client; a copy would
             // duplicate its pending set whenever predictions are issued).
             return Self.follow(
-                &s.clients[client, default: Track(key: key, now: now, typical: typical, releasing: releasesPerRequest > 0)],
+                &s.clients[
+                    client,
+                    default: Track(key: key, now: now, typical: typical, releasing: releasesPerRequest > 0, zooming: s.zooming)],
                 key: key, now: now, tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
                 popularity: PlaceCounts(own: s.popularity, cache: places),
-                paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical, releases: releasesPerRequest)
+                paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical, zooming: &s.zooming,
+                releases: releasesPerRequest)
         }
     }
 
     private static func follow(
         _ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
-        popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), releases: Int
+        popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), zooming: inout ZoomHabit,
+        releases: Int
     ) -> Prediction {
         let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
+        zooming.learn(from: track.zooms)
         track.tick = tick
         let repeats = track.repeats
         var released = [TileKey]()
         if !track.releases.isEmpty { track.takeReleases(releases, into: &released) }
+        let tiles = track.issue(predicted, minUsedShare: minUsedShare)
+        let bundle = track.bundle
+        let zoomTiles = track.active ? track.zoomAhead.map { TileKey(bundle: bundle, tile: $0) } : []
+        track.zoomAhead = []
         return Prediction(
-            tiles: track.issue(predicted, minUsedShare: minUsedShare), repeatsViewport: repeats,
-            keyAhead: releases == 0 || !repeats || track.isAhead(key), released: released)
+            tiles: tiles, repeatsViewport: repeats, keyAhead: releases == 0 || !repeats || track.isAhead(key), released: released,
+            zoomTiles: zoomTiles)
     }
 
     /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
@@ -217,8 +236,17 @@ struct Track {
     var used = 0.0
     var issued = 0.0
     var active = true
+    /// How often the session zooms in and out per step.
+    var zooms: ZoomHabit
+    /// The next zoom levels' tiles under the viewport the last step predicted
+    /// (`Prediction.zoomTiles`).
+    var zoomAhead: [TileID] = []
 
-    init(key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true) {
+    init(
+        key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true,
+        zooming: ZoomHabit = ZoomHabit()
+    ) {
+        zooms = zooming.prior
         lastKey = key
         self.releasing = releasing
         width = typical.width
@@ -236,7 +264,10 @@ struct Track {
         if pending.remove(key) { used += 1 }
         let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
         lastTime = now
-        if newBurst { endBurst() }
+        if newBurst {
+            endBurst()
+            zooms.countStep()
+        }
         if key.bundle != bundle {
             release(viewport, notIn: nil)
             self = Track(key: key, now: now, typical: (width, height), releasing: releasing).keeping(self)
@@ -329,11 +360,34 @@ struct Track {
     /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
     /// tiles of the viewport before the move, `old`, outside `n` are left behind).
     private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> [TileID] {
+        if !repeats, active { zoomAhead = zoomTiles(under: n) }
         let ring = n.tiles(notIn: v, z: z)
         guard repeats else { return ring }
         release(old, notIn: n)
         ahead = n
         return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
+    }
+
+    /// The tiles of the next zoom levels under viewport `n`, in each direction the session
+    /// zooms in often enough (`ZoomHabit.share` of its steps, a new session starting from what
+    /// sessions did lately), the likelier first: going out, the parents under the viewport (a
+    /// zoom out keeps them in view whatever point it centres on); going in, the children about
+    /// the viewport's centre, as many as the viewport holds (a zoom in about its centre shows
+    /// them). A viewer without its own cache gets none: its next viewport is already held for
+    /// it, and loading two zoom levels more crowded those out.
+    private func zoomTiles(under n: TileBox) -> [TileID] {
+        var out: [TileID] = []
+        let zoomsIn = zooms.zoomsIn, zoomsOut = zooms.zoomsOut
+        if zooms.often(zoomsOut), z > 0 {
+            out += TileBox(x0: n.x0 >> 1, y0: n.y0 >> 1, x1: n.x1 >> 1, y1: n.y1 >> 1).tiles(notIn: nil, z: z - 1)
+        }
+        if zooms.often(zoomsIn), z < TileID.maxZoom {
+            // The box of the viewport's size about its centre at the next zoom.
+            let x0 = Int((2 * n.cx - Double(n.width) / 2).rounded(.down)), y0 = Int((2 * n.cy - Double(n.height) / 2).rounded(.down))
+            let children = TileBox(x0: x0, y0: y0, x1: x0 + n.width - 1, y1: y0 + n.height - 1).tiles(notIn: nil, z: z + 1)
+            if zoomsIn > zoomsOut { out = children + out } else { out += children }
+        }
+        return out
     }
 
     /// Keeps what a session learned about its viewer when it moves to another bundle.
@@ -345,6 +399,7 @@ struct Track {
         t.used = old.used
         t.issued = old.issued
         t.active = old.active
+        t.zooms = old.zooms
         t.repeated = old.repeated
         t.fresh = old.fresh
         t.releases = old.releases
@@ -382,6 +437,7 @@ struct Track {
         ahead = nil
         z = t.z
         hasMoved = !jumped
+        if !jumped, old != nil { zooms.countZoom(in: dz > 0) }
         if jumped { seeded = false }
         moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
         guard width > 0, !jumped else {
@@ -444,6 +500,56 @@ struct Track {
 extension Track {
     /// The most predictions of one step scored while a session gets none.
     static var quietScoring: Int { 64 }
+}
+
+/// How often a session (or all of them) zooms in and out: decayed counts of steps and of the
+/// steps that zoomed one way without jumping.
+struct ZoomHabit {
+    var steps = 0.0
+    var zoomsIn = 0.0
+    var zoomsOut = 0.0
+
+    /// The share of steps that zoom one way for that way's next zoom level to be predicted.
+    static var share: Double { 0.1 }
+    /// Steps after which a session's counts are halved.
+    static var memory: Double { 64 }
+    /// The steps a new session's prior weighs.
+    static var priorSteps: Double { 8 }
+    /// Requests over which the habit of all sessions follows theirs (an exponential average).
+    static var populationRequests: Double { 1024 }
+
+    mutating func countStep() {
+        steps += 1
+        if steps > Self.memory {
+            steps /= 2
+            zoomsIn /= 2
+            zoomsOut /= 2
+        }
+    }
+
+    mutating func countZoom(in: Bool) {
+        if `in` { zoomsIn += 1 } else { zoomsOut += 1 }
+    }
+
+    /// Whether `count` zooms are a large enough share of the steps.
+    func often(_ count: Double) -> Bool { steps > 0 && count >= Self.share * steps }
+
+    /// A new session's counts: `priorSteps` steps zooming as these counts' shares.
+    var prior: ZoomHabit {
+        guard steps > 0 else { return ZoomHabit() }
+        let scale = Self.priorSteps / steps
+        return ZoomHabit(steps: Self.priorSteps, zoomsIn: zoomsIn * scale, zoomsOut: zoomsOut * scale)
+    }
+
+    /// Moves the shares of all sessions (these counts, over `priorSteps` steps) towards one
+    /// session's, once it has a prior's worth of steps.
+    mutating func learn(from session: ZoomHabit) {
+        guard session.steps >= Self.priorSteps else { return }
+        let rate = 1 / Self.populationRequests
+        steps = Self.priorSteps
+        zoomsIn += (session.zoomsIn / session.steps * Self.priorSteps - zoomsIn) * rate
+        zoomsOut += (session.zoomsOut / session.steps * Self.priorSteps - zoomsOut) * rate
+    }
 }
 
 private func clamp(_ v: Int, _ limit: Int) -> Int { max(-limit, min(limit, v)) }

@@ -65,16 +65,16 @@ public final class Prefetcher: Sendable {
 
 extension TileCache {
     /// Tells the cache what a request of `key` predicts, under one lock, and returns the predicted
-    /// tiles it does not hold (those to load), most likely first, `key` excluded. For a session
-    /// that asks for its viewport again, the held tiles it left behind are no longer expected,
-    /// and the held predictions, with `key` when it lies ahead, are expected. `within` tells
-    /// whether a predicted tile can exist.
+    /// tiles it does not hold (those to load), most likely first (the next zoom levels' last),
+    /// `key` excluded. For a session that asks for its viewport again, the held tiles it left
+    /// behind are no longer expected, and the held predictions, with `key` when it lies ahead,
+    /// are expected. `within` tells whether a predicted tile can exist.
     public func plan(
         _ prediction: PrefetchPredictor.Prediction, after key: TileKey, within: (TileKey) -> Bool = { _ in true }
     ) -> [TileKey] {
         missing(
             prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport,
-            released: prediction.released
+            released: prediction.released, then: prediction.zoomTiles.filter(within)
         )
         .filter { $0 != key }
     }

@@ -141,16 +141,18 @@ public final class TileCache: Sendable {
     /// The keys not held, in order (those a prefetch may load), under one lock. With `expected`,
     /// the held ones are told to the policy as expected to be read soon (a session that asks for
     /// its whole viewport again at each step); the held ones of `released` are told first as no
-    /// longer expected (that session's viewport moved away from them).
-    public func missing(_ keys: [TileKey], expected: Bool = false, released: [TileKey] = []) -> [TileKey] {
-        guard !keys.isEmpty || !released.isEmpty else { return [] }
+    /// longer expected (that session's viewport moved away from them). The keys of `then` not
+    /// held follow, never told as expected.
+    public func missing(_ keys: [TileKey], expected: Bool = false, released: [TileKey] = [], then: [TileKey] = []) -> [TileKey] {
+        guard !keys.isEmpty || !released.isEmpty || !then.isEmpty else { return [] }
         return state.withLock { s in
             for k in released where s.entries[k] != nil { s.policy.recordUnexpected(k) }
-            return keys.filter { k in
+            let first = keys.filter { k in
                 guard s.entries[k] != nil else { return true }
                 if expected { s.policy.recordExpected(k) }
                 return false
             }
+            return then.isEmpty ? first : first + then.filter { s.entries[$0] == nil }
         }
     }
 

@@ -59,6 +59,60 @@ import Synchronization
         #expect(out.first?.tile.z == 9 && out.contains(k(9, 50, 50)))
     }
 
+    /// A viewer with its own cache: pans right one column a step at zoom 10, and when
+    /// `zoomEvery` > 0, zooms in and back out every `zoomEvery` steps. Returns the prediction of
+    /// the last pan.
+    func panAndZoom(_ p: PrefetchPredictor, _ client: String, steps: Int, zoomEvery: Int) -> PrefetchPredictor.Prediction {
+        view(p, client, z: 10, x: 100...103, y: 100...103, at: 0)
+        var right = 103
+        var now: UInt64 = 1000
+        var last = PrefetchPredictor.Prediction(tiles: [], repeatsViewport: false)
+        for step in 1...steps {
+            if zoomEvery > 0, step % zoomEvery == 0 {
+                // In about the centre, then back out to the same viewport.
+                let cx = 2 * (right - 1), cy = 2 * 102
+                view(p, client, z: 11, x: cx - 2...cx + 1, y: cy - 2...cy + 1, at: now)
+                view(p, client, z: 10, x: right - 3...right, y: 100...103, at: now + 1000)
+                now += 2000
+                continue
+            }
+            right += 1
+            // The first request of the new column moves the viewport: its prediction is the step's.
+            last = p.predict(client: client, key: k(10, right, 102), now: now)
+            for (n, y) in [101, 103, 100].enumerated() { _ = p.predict(client: client, key: k(10, right, y), now: now + UInt64(n) + 1) }
+            now += 1000
+        }
+        return last
+    }
+
+    @Test func aSessionThatZoomsOftenGetsTheNextZoomLevelsUnderItsViewport() throws {
+        let p = PrefetchPredictor()
+        let last = panAndZoom(p, "zooms", steps: 40, zoomEvery: 4)
+        #expect(!last.tiles.isEmpty, "the ring ahead, as for any pan")
+        let zoomTiles = last.zoomTiles.map(\.tile)
+        let parents = zoomTiles.filter { $0.z == 9 }, children = zoomTiles.filter { $0.z == 11 }
+        // The viewport predicted next: 4x4 tiles ending one column right of the last one.
+        let next = try #require(last.tiles.first).tile.x
+        let columns = (next - 3)...next
+        #expect(!parents.isEmpty && parents.allSatisfy { columns.contains(2 * $0.x) || columns.contains(2 * $0.x + 1) })
+        #expect(Set(parents.map(\.y)) == [50, 51], "the parents under rows 100-103")
+        #expect(children.count == 16, "a viewport's worth of children")
+        #expect(children.allSatisfy { columns.contains($0.x / 2) && (100...103).contains($0.y / 2) }, "under the viewport")
+        #expect(Set(children.map { $0.x / 2 }).count == 2 && Set(children.map { $0.y / 2 }) == [101, 102], "about its centre")
+        #expect(!last.zoomTiles.contains { last.tiles.contains($0) }, "apart from the ring")
+    }
+
+    @Test func aSessionThatNeverZoomsGetsNoZoomLevels() {
+        let p = PrefetchPredictor()
+        let last = panAndZoom(p, "pans", steps: 30, zoomEvery: 0)
+        #expect(!last.tiles.isEmpty)
+        #expect(last.zoomTiles.isEmpty)
+        // Once sessions zoom, a new one starts from their habit: its first pans predict zooms.
+        for c in 0..<8 { panAndZoom(p, "zooms\(c)", steps: 60, zoomEvery: 3) }
+        let fresh = panAndZoom(p, "new", steps: 2, zoomEvery: 0)
+        #expect(!fresh.zoomTiles.isEmpty, "a new session among sessions that zoom")
+    }
+
     @Test func aZoomElsewhereIsAJumpNotAZoom() {
         let p = PrefetchPredictor()
         view(p, "a", z: 10, x: 100...102, y: 100...102, at: 0)
