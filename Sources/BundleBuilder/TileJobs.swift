@@ -65,19 +65,15 @@ final class TileJobs: Sendable {
             t.stackSize = 4 << 20
             t.start()
         }
-        var lastReport = Date.distantPast
-        while let batch = queue.pop(max: 256, timeout: 0.1) {
+        queue.drain { batch in
             var tiles = [(tile: TileID, data: [UInt8])]()
             tiles.reserveCapacity(batch.count)
             for case let .tile(t, data) in batch { tiles.append((t, data)) }
-            if !tiles.isEmpty, failure.withLock({ $0 == nil }) {
-                tiles.sort { ($0.tile.z, $0.tile.y, $0.tile.x) < ($1.tile.z, $1.tile.y, $1.tile.x) }
-                do throws(TileStoreError) { try writer.add(tiles) } catch { fail(.store(error)) }
-            }
-            if Date().timeIntervalSince(lastReport) >= 0.1 {
-                lastReport = Date()
-                progress(done.load(ordering: .relaxed), writer.stats.tiles)
-            }
+            guard !tiles.isEmpty, failure.withLock({ $0 == nil }) else { return }
+            tiles.sort { ($0.tile.z, $0.tile.y, $0.tile.x) < ($1.tile.z, $1.tile.y, $1.tile.x) }
+            do throws(TileStoreError) { try writer.add(tiles) } catch { fail(.store(error)) }
+        } report: {
+            progress(done.load(ordering: .relaxed), writer.stats.tiles)
         }
         stopped.wait()
         if let error = failure.withLock({ $0 }) { throw error }

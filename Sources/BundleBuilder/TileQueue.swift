@@ -75,4 +75,18 @@ final class TileQueue: @unchecked Sendable {
         condition.broadcast()
         return batch
     }
+
+    /// The writer's loop: takes batches of up to 256 items until every producer is done (or the
+    /// queue is cancelled and empty), handing each non-empty one to `write`, and calls `report`
+    /// about every 100 ms (also while the producers make nothing).
+    func drain(_ write: ([Item]) -> Void, report: () -> Void) {
+        var lastReport = Date.distantPast
+        while let batch = pop(max: 256, timeout: 0.1) {
+            if !batch.isEmpty { write(batch) }
+            if Date().timeIntervalSince(lastReport) >= 0.1 {
+                lastReport = Date()
+                report()
+            }
+        }
+    }
 }

@@ -100,13 +100,10 @@ struct TileRendering: Sendable {
     /// units they finish) in one transaction, until every thread is done; reports progress about
     /// every 100 ms.
     private func writeQueued(_ run: BandRun, writer: BundleWriter, progress: (Int, Int) -> Void) {
-        var lastReport = Date.distantPast
-        while let batch = run.queue.pop(max: 256, timeout: 0.1) {
-            if !batch.isEmpty { write(batch, run, to: writer) }
-            if Date().timeIntervalSince(lastReport) >= 0.1 {
-                lastReport = Date()
-                progress(run.done.load(ordering: .relaxed), writer.stats.tiles)
-            }
+        run.queue.drain {
+            write($0, run, to: writer)
+        } report: {
+            progress(run.done.load(ordering: .relaxed), writer.stats.tiles)
         }
     }
 
