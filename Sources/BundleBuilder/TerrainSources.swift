@@ -23,9 +23,10 @@ struct TerrainSources: Sendable {
         let paths = try SourceList.expand(layer.sources)
         var dems = [DEM](), lo = Double.infinity, hi = -Double.infinity
         for path in paths {
-            // The DEM's values are read by `DEMReader`, never drawn through the description: a
-            // drawing scale is given so that inspecting does not read every pixel for one.
-            let info = try SourceLoader.inspect(path, options: ReadOptions(crs: layer.crs, scale: (0, 1)))
+            // The DEM's values are read by `DEMReader`, never drawn through the description.
+            var options = ReadOptions(crs: layer.crs)
+            options.forDrawing = false
+            let info = try SourceLoader.inspect(path, options: options)
             let reader: DEMReader
             do { reader = try DEMReader(path: path, crs: layer.crs, unit: layer.verticalUnit) } catch { throw .source(error) }
             // A colour ramp's percentages and the contours' check of levels a tile (`TerrainContourCheck`)

@@ -5,7 +5,8 @@ import Foundation
 
 extension RasterDataset {
     /// Reads the header: size, georeference, CRS, band layout, transparency, overviews, and for
-    /// non-8-bit bands the range to scale (`options.scale`, else the bands' minimum and maximum).
+    /// non-8-bit bands the range to scale (`options.scale`, else the bands' minimum and maximum;
+    /// none when not `options.forDrawing`).
     public func describe(options: ReadOptions) throws(SourceReaderError) -> RasterDescription {
         guard width > 0, height > 0 else { throw .cannotOpen(path: path, reason: "the raster has no pixels") }
         let bandCount = Int(GDALGetRasterCount(handle))
@@ -46,7 +47,9 @@ extension RasterDataset {
         // Signed bytes typed Byte (GDAL 3.6's PIXELTYPE=SIGNEDBYTE) are scaled as 16-bit bands are.
         let signedBytes = type == GDT_Byte && !layout.isPalette && Self.holdsSignedBytes(bands[0]!)
         var unused = [IgnoredReadOption]()
-        if type != GDT_Byte || signedBytes || (bits != nil && options.scale != nil) {
+        if !options.forDrawing, options.scale == nil {
+            // Values read as they are: no range to scale.
+        } else if type != GDT_Byte || signedBytes || (bits != nil && options.scale != nil) {
             if let given = options.scale {
                 scale = given
             } else if let range = try sampleRange(

@@ -52,6 +52,10 @@ public struct ReadOptions: Sendable {
     public var bands: [Int]?
     /// GDAL open options (`KEY=VALUE`), e.g. `DPI=300` for GeoPDFs.
     public var openOptions: [String]
+    /// Whether the description is for drawing: without `scale`, a non-8-bit band's pixels are
+    /// read for the range to scale. A source whose values are read as they are (a DEM's
+    /// elevations) describes with false: no pixel is read, and its description has no `scale`.
+    public var forDrawing = true
 
     /// `values` as band numbers for `bands` (1 to 4 whole numbers from 1), or nil when they are not.
     public static func bandNumbers(_ values: [Double]) -> [Int]? {

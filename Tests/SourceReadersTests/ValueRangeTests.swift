@@ -97,6 +97,20 @@ extension RasterDatasetTests {
         #expect(!some.nothingToDraw && some.scale?.min == 1 && some.scale?.max == 2)
     }
 
+    /// A source whose values are read as they are (a DEM) is described without a range to scale:
+    /// the rest of the description is that of a drawing, and a given range still applies.
+    @Test func aDescriptionNotForDrawingHasNoRange() throws {
+        let path = try envi("values", type: 4, [-5, 1, 2, 4000])
+        var options = ReadOptions()
+        options.forDrawing = false
+        let values = try RasterDataset(path: path).describe(options: options)
+        let drawn = try RasterDataset(path: path).describe(options: ReadOptions())
+        #expect(values.scale == nil && drawn.scale?.min == -5 && drawn.scale?.max == 4000)
+        #expect(values.width == drawn.width && values.height == drawn.height && values.dataType == drawn.dataType)
+        options.scale = (0, 100)
+        #expect(try RasterDataset(path: path).describe(options: options).scale?.max == 100)
+    }
+
     /// `--src-nodata` on a source with an alpha band: both make pixels transparent.
     @Test func givenNodataAppliesBesideAnAlphaBand() throws {
         let rgba = try make("rgba-nodata", ["-expand", "rgba"]) { c, _ in
