@@ -64,16 +64,14 @@ struct TerrainRenderer {
             job.feeds?.fill(from: elevations)
             grid = elevations.grid
         }
-        var made = [(tile: TileID, data: [UInt8])]()
-        try tiles(of: job.block, grid: grid, into: &made)
-        for (t, data) in made { try context.put(t, data) }
+        try tiles(of: job.block, grid: grid) { t, data throws(BuildError) in try context.put(t, data) }
     }
 
     /// Draws (or encodes as terrain tiles) a block's tiles from their elevations, with the trails
     /// over them at the zooms they are drawn; a tile no DEM touches (its border included) or with
-    /// nothing to draw is left out.
+    /// nothing to draw is left out. Each tile goes to `emit` as soon as it is encoded.
     private func tiles(
-        of block: TerrainBlock, grid: (TileID) -> ElevationGrid, into made: inout [(tile: TileID, data: [UInt8])]
+        of block: TerrainBlock, grid: (TileID) -> ElevationGrid, emit: (TileID, [UInt8]) throws(BuildError) -> Void
     ) throws(BuildError) {
         for t in block.tiles {
             let padded = block.padded(t.mercatorBounds, size: size, border: border)
@@ -82,12 +80,16 @@ struct TerrainRenderer {
             // A hillshade alone is grey: encoded as such, not as RGBA.
             if drawing.isGray, layer.contours?.levels(zoom: t.z) == nil, !withTrails {
                 guard let image = drawing.grayImage(grid(t), tile: t) else { continue }
-                do throws(TileCodecError) { made.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+                let data: [UInt8]
+                do throws(TileCodecError) { data = try encoding.encode(image) } catch { throw .encode(tile: t, error) }
+                try emit(t, data)
                 continue
             }
             guard var image = try drawing.image(grid(t), tile: t, contours: layer.contours) else { continue }
             if let trails, withTrails { image = try trails.0.drawn(over: image, tile: t, tileSize: size) }
-            do throws(TileCodecError) { made.append((t, try encoding.encode(image))) } catch { throw .encode(tile: t, error) }
+            let data: [UInt8]
+            do throws(TileCodecError) { data = try encoding.encode(image) } catch { throw .encode(tile: t, error) }
+            try emit(t, data)
         }
     }
 }
