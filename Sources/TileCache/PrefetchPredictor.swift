@@ -82,8 +82,8 @@ public final class PrefetchPredictor: Sendable {
         /// `releasesPerRequest` of them (those left wait for the session's next requests);
         /// possibly none.
         public var released: [TileKey] = []
-        /// Tiles of the next zoom levels under the viewport, for a session that zooms often (one
-        /// zoom step in `Track.zoomShare` or more), likelier zoom first: loaded after `tiles`,
+        /// Tiles of the next zoom levels under the viewport, for a session that zooms often
+        /// (`ZoomHabit.share` of its steps or more), likelier zoom first: loaded after `tiles`,
         /// never expected, and not scored (a zoom comes at a few steps in ten, a pan's ring at
         /// almost every step); possibly none.
         public var zoomTiles: [TileKey] = []
@@ -232,7 +232,7 @@ struct Track {
     var seeded = false
     var tick = 0
     /// Recent predictions not yet asked for.
-    var pending = PredictionSet(capacity: 512)
+    var pending = RecentKeys(capacity: 512)
     var used = 0.0
     var issued = 0.0
     var active = true
@@ -553,33 +553,3 @@ struct ZoomHabit {
 }
 
 private func clamp(_ v: Int, _ limit: Int) -> Int { max(-limit, min(limit, v)) }
-
-/// A bounded set of predicted keys that forgets the oldest first.
-struct PredictionSet {
-    private var keys: Set<TileKey> = []
-    private var order: [TileKey] = []
-    private var next = 0
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func contains(_ key: TileKey) -> Bool { keys.contains(key) }
-
-    /// Adds a key (forgetting the oldest beyond the capacity); whether it was not there.
-    @discardableResult
-    mutating func insert(_ key: TileKey) -> Bool {
-        guard keys.insert(key).inserted else { return false }
-        if order.count < capacity {
-            order.append(key)
-        } else {
-            // The oldest slot may hold this key from before it was used and forgotten.
-            if order[next] != key { keys.remove(order[next]) }
-            order[next] = key
-            next = (next + 1) % capacity
-        }
-        return true
-    }
-
-    /// Forgets a key; whether it was there.
-    mutating func remove(_ key: TileKey) -> Bool { keys.remove(key) != nil }
-}

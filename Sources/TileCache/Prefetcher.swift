@@ -79,27 +79,3 @@ extension TileCache {
         .filter { $0 != key }
     }
 }
-
-/// A bounded set of keys that forgets the oldest first.
-struct RecentKeys {
-    private var keys: Set<TileKey> = []
-    private var order: [TileKey] = []
-    private var next = 0
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func contains(_ key: TileKey) -> Bool { keys.contains(key) }
-
-    mutating func insert(_ key: TileKey) {
-        guard !keys.contains(key) else { return }
-        if order.count < capacity {
-            order.append(key)
-        } else {
-            keys.remove(order[next])
-            order[next] = key
-            next = (next + 1) % capacity
-        }
-        keys.insert(key)
-    }
-}
