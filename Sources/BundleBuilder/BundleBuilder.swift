@@ -4,9 +4,10 @@ import Logging
 import Raster
 import SourceReaders
 import Synchronization
-import TileGeometry
 import Terrain
+import TileGeometry
 import TileStore
+import Trails
 
 /// Turns georeferenced source images into an MBTiles region bundle.
 public struct BundleBuilder: Sendable {

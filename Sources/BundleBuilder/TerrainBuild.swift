@@ -21,66 +21,34 @@ struct TerrainBuild {
         let start = Date()
         try checkOptions()
         let sources = try TerrainSources.read(layer, logger: logger)
-        var region = sources.bounds
-        if let clip = options.clipBounds {
-            guard let inside = region.intersection(clip) else {
-                throw .sourceOutsideRegion(path: sources.dems[0].path, layer: layer.name, bounds: clip)
-            }
-            region = inside
-        }
-        guard let bounds = region.clippedToMercator else { throw .outsideMercator(path: sources.dems[0].path, bounds: region) }
-        let zooms = try self.zooms(sources: sources, bounds: bounds)
-        let drawing = TerrainDrawing(layer: layer, ramp: layer.colorRelief?.resolved(min: sources.range.min, max: sources.range.max))
+        let plan = try TerrainPlan(options: options, layer: layer, sources: sources)
         let trails = try layer.encoding == nil ? options.trails.map(PreparedTrails.read) : nil
-        let ranges = zooms.map { TileRange(bounds: bounds, zoom: $0) }
-        let total = ranges.reduce(0) { $0 + $1.count }
-        guard total <= BundleBuilder.maxTiles else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
         // Before anything is written: a contour interval too fine for a zoom's tiles.
-        try TerrainContourCheck(layer: layer, sources: sources).check(zooms: zooms, bounds: bounds)
+        try TerrainContourCheck(layer: layer, sources: sources).check(zooms: plan.zooms, bounds: plan.bounds)
         logger.info(
             """
             building \(options.output): \(layer.products) from \(sources.dems.count) DEM(s), zoom \
-            \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to consider
+            \(plan.zooms.lowerBound)-\(plan.zooms.upperBound), \(plan.total) tiles to consider
             """
         )
-
         let writer: BundleWriter
-        do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint(sources, zooms: zooms)) } catch {
-            throw .store(error)
-        }
+        do {
+            (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint(sources, zooms: plan.zooms))
+        } catch { throw .store(error) }
         do throws(BuildError) {
-            let n = options.tileSize
-            let border = max(layer.hillshade != nil ? 1 : 0, layer.contours?.border ?? 0)
-            let renderer = TerrainRenderer(
-                layer: layer, pool: DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit),
-                dems: sources.dems, drawing: drawing, trails: trails.map { ($0, zooms) }, encoding: options.tileEncoding, size: n,
-                border: border, threads: max(1, options.renderThreads))
-            let top = options.clipBounds == nil ? Self.pyramidTop(ranges: ranges, size: n, border: border) : nil
-            let report = { (base: Int) in
-                { (done: Int, stored: Int) in
-                    progress(
-                        BuildProgress(
-                            phase: .rendering, done: base + done, total: total, stored: stored,
-                            elapsed: Date().timeIntervalSince(start)))
-                }
-            }
-            // The zooms warped from the DEMs in one pass (the top one feeding the level below it),
-            // then those made from the finer zoom's means in another.
-            let feeds = top.flatMap { t in ranges.first { $0.z == t - 1 } }.map { TerrainLevel(range: $0, size: n, border: border) }
-            let warped = ranges.filter { top == nil || $0.z >= top! }
-            try renderer.render(
-                Self.warpedJobs(warped, top: top, feeds: feeds, finest: sources.finestPixel, size: n, threads: renderer.threads),
-                into: writer, progress: report(0))
-            if let top, let feeds {
-                try renderer.render(
-                    Self.levelJobs(ranges.filter { $0.z < top }, from: feeds, threads: renderer.threads), into: writer,
-                    progress: report(warped.reduce(0) { $0 + $1.count }))
+            try render(plan, sources: sources, trails: trails, into: writer) { done, stored in
+                progress(
+                    BuildProgress(
+                        phase: .rendering, done: done, total: plan.total, stored: stored, elapsed: Date().timeIntervalSince(start)))
             }
             progress(
                 BuildProgress(
-                    phase: .finishing, done: total, total: total, stored: writer.stats.tiles, elapsed: Date().timeIntervalSince(start)))
+                    phase: .finishing, done: plan.total, total: plan.total, stored: writer.stats.tiles,
+                    elapsed: Date().timeIntervalSince(start)))
             let stats: BundleWriteStats
-            do { stats = try writer.finish(metadata: metadata(bounds: bounds, zooms: zooms, sources: sources), record: [:]) } catch {
+            do {
+                stats = try writer.finish(metadata: metadata(bounds: plan.bounds, zooms: plan.zooms, sources: sources), record: [:])
+            } catch {
                 throw .store(error)
             }
             if let trails {
@@ -88,12 +56,32 @@ struct TerrainBuild {
                 try Self.fillTrailElevations(of: options.output, sources: sources, layer: layer, logger: logger)
             }
             return BuildReport(
-                output: options.output, tilesConsidered: total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
+                output: options.output, tilesConsidered: plan.total, tilesStored: stats.tiles, uniqueImages: stats.uniqueImages,
                 bytesStored: stats.storedBytes, tileBytes: stats.tileBytes, tilesPerZoom: stats.tilesPerZoom,
-                seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: zooms)
+                seconds: Date().timeIntervalSince(start), spilledSources: 0, start: .fresh, update: nil, zooms: plan.zooms)
         } catch {
             writer.abandon()
             throw error
+        }
+    }
+
+    /// Renders `plan`'s two passes (`TerrainRenderer`) into `writer`: the warped zooms, then those
+    /// made from the means. `progress` gets the tiles considered and stored so far.
+    private func render(
+        _ plan: TerrainPlan, sources: TerrainSources, trails: PreparedTrails?, into writer: BundleWriter,
+        progress: (_ done: Int, _ stored: Int) -> Void
+    ) throws(BuildError) {
+        let drawing = TerrainDrawing(layer: layer, ramp: layer.colorRelief?.resolved(min: sources.range.min, max: sources.range.max))
+        let renderer = TerrainRenderer(
+            layer: layer, pool: DEMReaderPool(paths: sources.dems.map(\.path), crs: layer.crs, unit: layer.verticalUnit),
+            dems: sources.dems, drawing: drawing, trails: trails.map { ($0, plan.zooms) }, encoding: options.tileEncoding,
+            size: plan.tileSize, border: plan.border, threads: max(1, options.renderThreads))
+        let feeds = plan.topFeeds()
+        try renderer.render(plan.warpedJobs(feeds: feeds, threads: renderer.threads), into: writer, progress: progress)
+        guard let feeds else { return }
+        let before = plan.warped.reduce(0) { $0 + $1.count }
+        try renderer.render(plan.meanJobs(from: feeds, threads: renderer.threads), into: writer) { done, stored in
+            progress(before + done, stored)
         }
     }
 
@@ -107,72 +95,6 @@ struct TerrainBuild {
         if layer.encoding != nil && (options.format == .jpg || (options.format == .webp && !options.lossless)) {
             throw .terrain(.lossyTerrainTiles)
         }
-    }
-
-    /// The blocks of `ranges`, warped from the DEMs: averaging where a zoom's pixels are coarser
-    /// than the finest DEM's (`finest`, Web Mercator metres; unknown: averaging), bilinear where
-    /// finer; the `top` zoom's blocks fill `feeds`. An averaging block costs the DEM pixels it
-    /// reads besides its tiles.
-    static func warpedJobs(
-        _ ranges: [TileRange], top: Int?, feeds: TerrainLevel?, finest: Double?, size n: Int, threads: Int
-    ) -> [TerrainJob] {
-        var jobs = [TerrainJob]()
-        for range in ranges {
-            let pixel = WebMercator.tileSpan(zoom: range.z) / Double(n)
-            let sampling: DEMReader.Sampling = finest.map { pixel > $0 } ?? true ? .average : .bilinear
-            let perTile = sampling == .average ? 1 + pow(pixel / (finest ?? pixel), 2) : 1
-            for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: n, threads: threads)) {
-                jobs.append(
-                    TerrainJob(
-                        block: block, level: nil, feeds: range.z == top ? feeds : nil, sampling: sampling,
-                        cost: Double(block.tiles.count) * perTile))
-            }
-        }
-        return jobs
-    }
-
-    /// The blocks of `ranges` (the zooms below the pyramid's top), each zoom's elevations the 2×2
-    /// means of the next finer one's, from `level` (the zoom just below the top) down.
-    static func levelJobs(_ ranges: [TileRange], from level: TerrainLevel, threads: Int) -> [TerrainJob] {
-        var level = level, jobs = [TerrainJob]()
-        for range in ranges.sorted(by: { $0.z > $1.z }) {
-            if range.z < level.range.z { level = level.coarser(range: range) }
-            for block in TerrainBlock.blocks(of: range, side: TerrainBlock.side(for: range, tileSize: level.size, threads: threads)) {
-                jobs.append(TerrainJob(block: block, level: level, feeds: nil, sampling: .average, cost: Double(block.tiles.count)))
-            }
-        }
-        return jobs
-    }
-
-    /// The zoom whose warped elevations make those of every zoom below it (each from the next
-    /// finer one's 2×2 means, `TerrainLevel`): the highest zoom above the lowest one whose next
-    /// lower zoom's level fits `TerrainLevel.maxPixels`; nil when every zoom is warped from the
-    /// DEM. When that zoom is finer than the DEM (bilinear), the zooms below it are means of its
-    /// interpolated elevations rather than GDAL's averaging warp of the DEM: the warp of the
-    /// first zoom coarser than the DEM is the costliest part of a build, and the means stay far
-    /// above the fidelity the benchmark asks (docs/notes/terrain-measurements.md).
-    static func pyramidTop(ranges: [TileRange], size: Int, border: Int) -> Int? {
-        var top: Int?
-        for (i, range) in ranges.enumerated() where i > 0 {
-            let (w, h) = TerrainLevel.dimensions(range: ranges[i - 1], size: size, border: border)
-            if w * h <= TerrainLevel.maxPixels { top = range.z }
-        }
-        return top
-    }
-
-    /// The build's zooms: the layer's, else those given, else from the DEMs (the highest zoom
-    /// whose pixels are not finer than the finest DEM's; the lowest at which the region fits a tile).
-    func zooms(sources: TerrainSources, bounds: GeoBounds) throws(BuildError) -> ClosedRange<Int> {
-        if let z = layer.zooms { return z }
-        let from = options.zoomsFromSources
-        let box = bounds.mercator
-        let z = ZoomChoice.range(
-            lowest: from.contains(.min) ? nil : options.minZoom, highest: from.contains(.max) ? nil : options.maxZoom,
-            from: from, finest: sources.finestPixel, region: (box.maxX - box.minX, box.maxY - box.minY),
-            tileSize: options.tileSize)
-        guard z.min <= z.max else { throw .zoomOrder(min: z.min, max: z.max) }
-        guard z.max <= TileID.maxZoom else { throw .zoomTooHigh(z.max) }
-        return z.min...z.max
     }
 
     /// What decides the tiles: a partial build with another fingerprint is started over.

@@ -12,32 +12,13 @@ struct TrailOverlayBuild {
     let trails: PreparedTrails
     let logger: Logger
 
-    /// The highest zoom drawn when the build names none.
-    static let defaultMaxZoom = 14
-    /// Tiles a thread takes at a time.
-    static let tilesPerJob = 64
-
-    /// The build's zooms: those given, else from the zoom at which the trails fit in one tile to
-    /// `defaultMaxZoom`.
-    var zooms: ClosedRange<Int> {
-        let m = trails.bounds.mercator
-        let fit = ZoomChoice.zoom(fitting: m.maxX - m.minX, m.maxY - m.minY)
-        let lo = options.zoomsFromSources.contains(.min) ? min(fit, Self.defaultMaxZoom) : options.minZoom
-        let hi = options.zoomsFromSources.contains(.max) ? max(lo, Self.defaultMaxZoom) : options.maxZoom
-        return lo...max(lo, hi)
-    }
-
     func run(progress: @escaping @Sendable (BuildProgress) -> Void) throws(BuildError) -> BuildReport {
         let start = Date()
-        guard options.shard == nil else { throw .trailsOverlayNotSharded }
-        let zooms = self.zooms
-        guard zooms.upperBound <= TileID.maxZoom else { throw .zoomTooHigh(zooms.upperBound) }
+        let plan = try TrailOverlayPlan(options: options, trails: trails)
+        let zooms = plan.zooms, total = plan.total
         var o = options
         (o.minZoom, o.maxZoom) = (zooms.lowerBound, zooms.upperBound)
         let fingerprint = BuildFingerprint(options: o, sources: [], trails: trails.digest)
-        let ranges = tileRanges(zooms)
-        let total = ranges.reduce(0) { $0 + $1.count }
-        guard total <= 50_000_000 else { throw .tooManyTiles(count: total, maxZoom: zooms.upperBound) }
         logger.info(
             """
             building \(options.output): \(trails.records.count) trail(s), zoom \(zooms.lowerBound)-\(zooms.upperBound), \(total) tiles to \
@@ -47,7 +28,7 @@ struct TrailOverlayBuild {
         let writer: BundleWriter
         do { (writer, _) = try BundleWriter.resumable(path: options.output, fingerprint: fingerprint.full) } catch { throw .store(error) }
         do throws(BuildError) {
-            try render(ranges, settings: o, into: writer) { done, stored in
+            try render(plan, settings: o, into: writer) { done, stored in
                 progress(
                     BuildProgress(phase: .rendering, done: done, total: total, stored: stored, elapsed: Date().timeIntervalSince(start)))
             }
@@ -75,41 +56,25 @@ struct TrailOverlayBuild {
         }
     }
 
-    /// Each drawn zoom's tiles over the trails' extent, one tile wider on every side for strokes
-    /// that reach past it.
-    private func tileRanges(_ zooms: ClosedRange<Int>) -> [TileRange] {
-        zooms.filter { trails.draws($0, build: zooms) }.map { z in
-            let r = TileRange(bounds: trails.bounds, zoom: z), last = (1 << z) - 1
-            return TileRange(
-                z: z, minX: max(0, r.minX - 1), maxX: min(last, r.maxX + 1), minY: max(0, r.minY - 1), maxY: min(last, r.maxY + 1))
-        }
-    }
-
-    /// Draws every tile of `ranges` on the build's threads, `tilesPerJob` at a time in turn
-    /// (`TileJobs`), and adds those with a trail pixel to the bundle.
+    /// Draws every tile of `plan` on the build's threads, a job at a time in turn (`TileJobs`),
+    /// and adds those with a trail pixel to the bundle.
     private func render(
-        _ ranges: [TileRange], settings o: BuildOptions, into writer: BundleWriter, progress: (_ done: Int, _ stored: Int) -> Void
+        _ plan: TrailOverlayPlan, settings o: BuildOptions, into writer: BundleWriter,
+        progress: (_ done: Int, _ stored: Int) -> Void
     ) throws(BuildError) {
         let encoding = o.tileEncoding, n = o.tileSize, trails = self.trails
-        // The index of each range's first tile among all of them, and the total after the last.
-        let starts = ranges.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-        let total = starts.last!, perJob = Self.tilesPerJob
-        let jobs = TileJobs(count: (total + perJob - 1) / perJob, threads: max(1, o.renderThreads))
-        try jobs.run(into: writer, progress: progress) { context throws(BuildError) in
+        try TileJobs(count: plan.jobs, threads: max(1, o.renderThreads)).run(into: writer, progress: progress) {
+            context throws(BuildError) in
             while let k = context.next() {
-                let first = k * perJob, end = min(total, first + perJob)
-                var r = starts.lastIndex { $0 <= first }!
-                for g in first..<end {
-                    while g >= starts[r + 1] { r += 1 }
-                    let range = ranges[r], i = g - starts[r], w = range.maxX - range.minX + 1
-                    let t = TileID(unchecked: range.z, range.minX + i % w, range.minY + i / w)
+                let tiles = plan.tiles(ofJob: k)
+                for t in tiles {
                     let image = try trails.drawn(over: RGBAImage(width: n, height: n), tile: t, tileSize: n)
                     guard !image.isFullyTransparent else { continue }
                     let data: [UInt8]
                     do throws(TileCodecError) { data = try encoding.encode(image) } catch { throw .encode(tile: t, error) }
                     try context.put(t, data)
                 }
-                context.considered(end - first)
+                context.considered(tiles.count)
             }
         }
     }

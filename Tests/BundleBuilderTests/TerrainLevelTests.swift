@@ -90,10 +90,10 @@ import TrailMapTestSupport
     /// zoom's level fits in memory, whether it averages the DEM or interpolates it.
     @Test func thePyramidTopIsTheHighestZoomWhoseLowerLevelFits() {
         func square(_ z: Int, _ side: Int) -> TileRange { TileRange(z: z, minX: 0, maxX: side - 1, minY: 0, maxY: side - 1) }
-        #expect(TerrainBuild.pyramidTop(ranges: [square(11, 4), square(12, 8), square(13, 16)], size: 256, border: 1) == 13)
+        #expect(TerrainPlan.pyramidTop(ranges: [square(11, 4), square(12, 8), square(13, 16)], size: 256, border: 1) == 13)
         // A zoom-12 level of 20×20 tiles is over `TerrainLevel.maxPixels`; zoom 11's 10×10 is not.
-        #expect(TerrainBuild.pyramidTop(ranges: [square(11, 10), square(12, 20), square(13, 40)], size: 256, border: 1) == 12)
-        #expect(TerrainBuild.pyramidTop(ranges: [square(12, 20), square(13, 40)], size: 256, border: 1) == nil)
-        #expect(TerrainBuild.pyramidTop(ranges: [square(13, 4)], size: 256, border: 1) == nil)
+        #expect(TerrainPlan.pyramidTop(ranges: [square(11, 10), square(12, 20), square(13, 40)], size: 256, border: 1) == 12)
+        #expect(TerrainPlan.pyramidTop(ranges: [square(12, 20), square(13, 40)], size: 256, border: 1) == nil)
+        #expect(TerrainPlan.pyramidTop(ranges: [square(13, 4)], size: 256, border: 1) == nil)
     }
 }
