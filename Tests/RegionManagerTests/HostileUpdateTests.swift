@@ -10,7 +10,7 @@ import TrailMapTestSupport
 
 /// Issue 36, findings 8 and 9: `regions update` against a server that sends a patch bomb or a
 /// product id that is a path, over a real socket, with real SQLite patch files.
-@Suite(.offThePool) struct HostileUpdateTests {
+@Suite(.blockingThreads) struct HostileUpdateTests {
     /// A store answering as a malicious server would: one product (`productId`, whatever it is),
     /// version 1 until `version` is raised, its whole bundle `bundle`, an update offer of one patch
     /// `patch` to `toContent`.

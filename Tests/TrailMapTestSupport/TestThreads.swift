@@ -15,8 +15,8 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
     public static let compute = TestThreads(width: 2, name: "compute-tests")
 
     private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var next = 0
+    /// The jobs waiting, first in first out (under `condition`).
+    private var jobs = JobRing()
 
     init(width: Int, name: String) {
         for i in 0..<max(1, width) {
@@ -29,7 +29,7 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
-        jobs.append(job)
+        jobs.push(job)
         condition.signal()
         condition.unlock()
     }
@@ -38,16 +38,41 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
         let executor = asUnownedTaskExecutor()
         while true {
             condition.lock()
-            while next == jobs.count { condition.wait() }
-            let job = jobs[next]
-            next += 1
-            if next > 1024, next * 2 > jobs.count {
-                jobs.removeFirst(next)
-                next = 0
+            var job = jobs.pop()
+            while job == nil {
+                condition.wait()
+                job = jobs.pop()
             }
             condition.unlock()
-            job.runSynchronously(on: executor)
+            job!.runSynchronously(on: executor)
         }
+    }
+}
+
+/// A queue of jobs in a ring that doubles when full: a push and a pop take constant time, and the
+/// storage is the most jobs ever waiting at once.
+struct JobRing {
+    private var slots = [UnownedJob?](repeating: nil, count: 64)
+    private var head = 0
+    private(set) var count = 0
+
+    mutating func push(_ job: UnownedJob) {
+        if count == slots.count {
+            slots = (0..<count).map { slots[(head + $0) % count] } + [UnownedJob?](repeating: nil, count: count)
+            head = 0
+        }
+        slots[(head + count) % slots.count] = job
+        count += 1
+    }
+
+    /// The oldest job, taken out; nil when none waits.
+    mutating func pop() -> UnownedJob? {
+        guard count > 0 else { return nil }
+        let job = slots[head]
+        slots[head] = nil
+        head = (head + 1) % slots.count
+        count -= 1
+        return job
     }
 }
 
@@ -70,7 +95,7 @@ public struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == TestThreadsTrait {
     /// The suite's tests block threads (processes, browsers, sleeps): they run on
     /// `TestThreads.blocking`, not the shared pool.
-    public static var offThePool: Self { TestThreadsTrait(threads: .blocking) }
+    public static var blockingThreads: Self { TestThreadsTrait(threads: .blocking) }
 
     /// The suite's tests compute for long: they run on `TestThreads.compute`, not the shared pool.
     public static var computeThreads: Self { TestThreadsTrait(threads: .compute) }

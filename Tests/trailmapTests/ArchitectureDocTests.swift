@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// docs/architecture.md's module table must match Package.swift: every non-test target, each
 /// with exactly its TrailMap dependencies and its outside products.
-@Suite(.offThePool) struct ArchitectureDocTests {
+@Suite(.blockingThreads) struct ArchitectureDocTests {
     struct Module: Equatable, CustomStringConvertible {
         var imports: Set<String>
         var libraries: Set<String>

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// `trailmap regions area ...` against a real `trailmap serve` with a catalog and a sandbox store:
 /// quote the area around a point, buy it, install, list, uninstall, reinstall for free, restore on
 /// a second device, refund; the bad input through the CLI; the top zoom lowered to fit a cap.
-@Suite(.serialized, .offThePool) struct AreaCommandsTests {
+@Suite(.serialized, .blockingThreads) struct AreaCommandsTests {
     static let region = "com.test.region.co"
     static let offer = "com.test.area"
     static let tiny = "com.test.area.tiny"

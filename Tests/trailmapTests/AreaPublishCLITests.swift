@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// `catalog publish` with an area product beside a region: both published, only the region
 /// indexed for patches (an area product has no bundle of its own).
-@Suite(.offThePool) struct AreaPublishCLITests {
+@Suite(.blockingThreads) struct AreaPublishCLITests {
     @Test func anAreaProductPublishesBesideARegion() throws {
         let dir = TemporaryDirectory()
         let bounds = GeoBounds(west: -106, south: 39, east: -105, north: 40)

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// parser: the same bad text is refused by each with the same reason, as a usage error (64) whose
 /// message names the option the user typed. Only the trail search allows west > east (a box
 /// across the antimeridian).
-@Suite(.offThePool) struct BoxOptionsCLITests {
+@Suite(.blockingThreads) struct BoxOptionsCLITests {
     let dir = TemporaryDirectory()
 
     /// The three commands, each with its box option given `box`.

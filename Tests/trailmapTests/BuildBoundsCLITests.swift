@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// `build --bounds W,S,E,N` cuts the region: a source partly outside is clipped, a source wholly
 /// outside is skipped with one line saying so.
-@Suite(.offThePool) struct BuildBoundsCLITests {
+@Suite(.blockingThreads) struct BuildBoundsCLITests {
     @Test func boundsClipAndSkip() throws {
         let dir = TemporaryDirectory()
         func tif(_ name: String, _ b: GeoBounds) throws -> String {

@@ -4,7 +4,7 @@ import TileGeometry
 import TileStore
 import TrailMapTestSupport
 
-@Suite(.serialized, .offThePool) struct BuildCommandTests {
+@Suite(.serialized, .blockingThreads) struct BuildCommandTests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
 

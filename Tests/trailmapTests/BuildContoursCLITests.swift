@@ -9,7 +9,7 @@ import TrailMapTestSupport
 /// (made by gdal_translate), whose contours are circles of known radius around its apex: the
 /// bundle's tile is drawn along those circles and nowhere else; bad values get a message naming
 /// the option, a non-zero exit and no bundle.
-@Suite(.offThePool) struct BuildContoursCLITests {
+@Suite(.blockingThreads) struct BuildContoursCLITests {
     let dir = TemporaryDirectory()
     static let tile = WebMercator.tile(lon: -105.5, lat: 40, zoom: 12)
     /// The apex in tile pixels, its height, and the fall in metres a pixel.

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 
 /// Ctrl-C on `trailmap build` says the work is kept and how to resume, leaves no lock file, and
 /// the same command resumes; a resumed build's rate counts only its own run's tiles.
-@Suite(.serialized, .offThePool) struct BuildInterruptCLITests {
+@Suite(.serialized, .blockingThreads) struct BuildInterruptCLITests {
     @Test func ctrlCKeepsTheWorkAndSaysHowToResume() throws {
         let dir = TemporaryDirectory()
         let png = try TestSources.write(

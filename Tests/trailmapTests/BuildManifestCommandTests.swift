@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// `trailmap build --manifest` and `--source PATH@Z0-Z1`: the same build two ways, and every
 /// kind of bad manifest refused with the field or file named and nothing written.
-@Suite(.serialized, .offThePool) struct BuildManifestCommandTests {
+@Suite(.serialized, .blockingThreads) struct BuildManifestCommandTests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
 

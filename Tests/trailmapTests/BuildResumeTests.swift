@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// A build killed with SIGKILL (from inside the child, at chosen points, through the debug
 /// builds' `TRAILMAP_TEST_KILL_AFTER_UNITS`) resumes, and ends with the tiles of a build that
 /// was never interrupted.
-@Suite(.serialized, .offThePool) struct BuildResumeTests {
+@Suite(.serialized, .blockingThreads) struct BuildResumeTests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
 

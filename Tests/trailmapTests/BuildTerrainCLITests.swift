@@ -10,7 +10,7 @@ import Trails
 /// `trailmap build --dem`: a hillshade bundle, a colour relief, terrain tiles with their
 /// `encoding`, a terrain manifest layer; bad input gets a message naming the file or option, a
 /// non-zero exit and no bundle. The DEM is an ASCII grid turned into a GeoTIFF by gdal_translate.
-@Suite(.offThePool) struct BuildTerrainCLITests {
+@Suite(.blockingThreads) struct BuildTerrainCLITests {
     let dir = TemporaryDirectory()
 
     /// A 100 × 100 DEM of 30 m pixels in UTM 13N rising 0.1 m a metre eastwards.

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// `trailmap build --trails`: vector trails drawn into the tiles (alone, a transparent overlay;
 /// beside `--source`, over its tiles) and stored in the bundle, searchable. Real files: a GeoJSON
 /// written here, turned into GPX and GeoPackage by ogr2ogr.
-@Suite(.offThePool) struct BuildTrailsCLITests {
+@Suite(.blockingThreads) struct BuildTrailsCLITests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -105.8, south: 40.2, east: -105.4, north: 40.5)
     /// A straight east-west line across the middle of the box, and a short one in its north-east corner.

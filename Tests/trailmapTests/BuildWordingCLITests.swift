@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// The libraries (SourceReaders, BundleBuilder) throw structured errors whose messages name no
 /// flag; the CLI words them (`BuildWording`). These run the real binary on GDAL-made sources and
 /// check that what a user reads still names the flag to change.
-@Suite(.serialized, .offThePool) struct BuildWordingCLITests {
+@Suite(.serialized, .blockingThreads) struct BuildWordingCLITests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
 

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// `--catalog` takes a SQLite path or a PostgreSQL URL; bad URLs and unreachable databases stop
 /// the command with a clear message, never showing the password.
-@Suite(.offThePool) struct CatalogLocationCLITests {
+@Suite(.blockingThreads) struct CatalogLocationCLITests {
     @Test func badPostgresURLsAreRefusedWithoutShowingThePassword() throws {
         let dir = TemporaryDirectory()
         let cases: [([String], String)] = [

@@ -10,7 +10,7 @@ import TrailMapTestSupport
 /// removed, metadata changed). A device updates by patch (its download killed half-way and
 /// resumed), a device two versions behind follows patches to v3, and a bundle changed locally
 /// falls back to the whole download.
-@Suite(.serialized, .offThePool) struct DeltaUpdateTests {
+@Suite(.serialized, .blockingThreads) struct DeltaUpdateTests {
     static let id = "com.test.region.delta"
     static let west = GeoBounds(west: -109, south: 37, east: -105, north: 41)
     static let east = GeoBounds(west: -105, south: 37, east: -102, north: 41)

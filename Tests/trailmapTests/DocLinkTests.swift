@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// Every relative link in README.md and the pages under docs/ names a file of the repository, so
 /// a page moved or renamed leaves no dead link behind.
-@Suite(.offThePool) struct DocLinkTests {
+@Suite(.blockingThreads) struct DocLinkTests {
     static let root = ArchitectureDocTests.root
 
     /// The relative targets of Markdown links `[text](target)` in `text` (no scheme, no pure

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// `--json` on every command that reports something: stdout is one JSON object in the house
 /// style (keys sorted, no `\/` though paths and URLs are in it), run over real files, a real
 /// catalog and a real server.
-@Suite(.serialized, .offThePool) struct EveryCommandJSONCLITests {
+@Suite(.serialized, .blockingThreads) struct EveryCommandJSONCLITests {
     /// The whole of stdout parsed as one JSON object; the command succeeded.
     static func object(_ r: CLIRunner.Result, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         #expect(r.status == 0, "\(what): \(r.status) \(r.stderr)", sourceLocation: sourceLocation)

@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// Exit statuses: 0 done, 1 failed (a missing catalog, folder or bundle; an address in use), 64
 /// only for usage errors; a failure names what it could not use.
-@Suite(.offThePool) struct ExitStatusCLITests {
+@Suite(.blockingThreads) struct ExitStatusCLITests {
     @Test func missingThingsFailWithOneAndUsageErrorsWith64() throws {
         let dir = TemporaryDirectory()
         let failures: [([String], String)] = [

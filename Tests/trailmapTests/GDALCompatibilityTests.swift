@@ -5,7 +5,7 @@ import TileGeometry
 import TrailMapTestSupport
 
 /// GDAL must open TrailMap bundles (CI installs gdal-bin; the test is required when CI is set).
-@Suite(.offThePool) struct GDALCompatibilityTests {
+@Suite(.blockingThreads) struct GDALCompatibilityTests {
     static let gdalinfo = ["/usr/bin/gdalinfo", "/usr/local/bin/gdalinfo"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
 

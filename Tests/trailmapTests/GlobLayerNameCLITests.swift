@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// A glob source's layer takes its name from the pattern (`quad-*.tif`: quad) or its folder
 /// (`sheets/*.tif`: sheets), as the build's messages show, never the placeholder "layer".
-@Suite(.offThePool) struct GlobLayerNameCLITests {
+@Suite(.blockingThreads) struct GlobLayerNameCLITests {
     @Test func globLayersAreNamedFromThePattern() throws {
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("sheets"), withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// Every help text says an option's default once: ArgumentParser appends `(default: X)` to an
 /// option that has a default value, so its own text must not say it again.
-@Suite(.offThePool) struct HelpDefaultsCLITests {
+@Suite(.blockingThreads) struct HelpDefaultsCLITests {
     @Test func eachDefaultIsSaidOnce() throws {
         let r = try CLIRunner.run(["--experimental-dump-help"])
         #expect(r.status == 0, "\(r.stderr)")

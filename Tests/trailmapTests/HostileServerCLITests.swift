@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// Issue 36, findings 11 and 12 through the CLI: `trailmap regions` and `account` against a server
 /// that puts terminal escapes in what it sends, and plain http to another machine.
-@Suite(.offThePool) struct HostileServerCLITests {
+@Suite(.blockingThreads) struct HostileServerCLITests {
     static let evil = "Evil\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}[1;1H Region\u{9B}31m\u{202E}fdp.exe\u{7F}\r"
 
     static func json(_ value: some Encodable) -> String {

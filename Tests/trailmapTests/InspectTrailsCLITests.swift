@@ -7,7 +7,7 @@ import TrailMapTestSupport
 
 /// `trailmap bundle inspect` shows a bundle's trails: how many, by difficulty, their total length,
 /// in text and `--json`. A bundle built by the CLI from a GeoJSON file GDAL reads.
-@Suite(.offThePool) struct InspectTrailsCLITests {
+@Suite(.blockingThreads) struct InspectTrailsCLITests {
     let dir = TemporaryDirectory()
 
     /// OSM-tagged lines: one easy, one expert, one of unknown difficulty.

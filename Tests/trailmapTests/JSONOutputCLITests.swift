@@ -4,7 +4,7 @@ import TileGeometry
 import TrailMapTestSupport
 
 /// `--json` on build and verify, in the house style (no `\/`), and their exit statuses.
-@Suite(.offThePool) struct JSONOutputCLITests {
+@Suite(.blockingThreads) struct JSONOutputCLITests {
     @Test func buildAndVerifyPrintJSON() throws {
         let dir = TemporaryDirectory()
         let png = try TestSources.write(

@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// A bundle's levels of detail (`trailmap:layers`) through the CLI: `bundle inspect` and
 /// `bundle verify`, `catalog publish`, and a real `trailmap serve` whose product detail
 /// `regions show` and the store page list.
-@Suite(.serialized, .offThePool) struct LevelsOfDetailCLITests {
+@Suite(.serialized, .blockingThreads) struct LevelsOfDetailCLITests {
     static let layers = [
         BundleLayer(name: "quads-30", title: "30-minute maps", kind: .series, minzoom: 8, maxzoom: 11, sources: ["q30-a.tif", "q30-b.tif"]),
         BundleLayer(

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// command-line flag (`--name`) and no `trailmap` command line; the CLI (Sources/trailmap) words
 /// their structured errors and notices. A line that must keep one goes in `allowed` with its
 /// reason.
-@Suite(.offThePool) struct LibraryWordingTests {
+@Suite(.blockingThreads) struct LibraryWordingTests {
     /// Modules whose messages are checked.
     static let modules = ["SourceReaders", "BundleBuilder", "RegionManager"]
 

@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// Installs, updates and restores leave no lock file in the tiles or state folder, and two
 /// installs at once into one device still lose no registry entry.
-@Suite(.serialized, .offThePool) struct LockFileCLITests {
+@Suite(.serialized, .blockingThreads) struct LockFileCLITests {
     @Test func concurrentInstallsAndRestoreLeaveNoLockFiles() throws {
         let server = try FreeAndPaidServer()
         let phone = server.device("phone")

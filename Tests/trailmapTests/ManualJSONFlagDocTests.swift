@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// The manual pages (docs/*.md) show `--json` in the synopsis of every command that has it, and
 /// of no other: the commands come from the CLI's own help dump, the synopses from the pages.
-@Suite(.offThePool) struct ManualJSONFlagDocTests {
+@Suite(.blockingThreads) struct ManualJSONFlagDocTests {
     /// Every command path (`regions area quote`) and whether it takes `--json`.
     static func commands() throws -> [String: Bool] {
         let r = try CLIRunner.run(["--experimental-dump-help"])

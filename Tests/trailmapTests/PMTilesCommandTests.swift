@@ -4,7 +4,7 @@ import TileGeometry
 import TrailMapTestSupport
 
 /// `trailmap bundle export BUNDLE --pmtiles OUT.pmtiles` from the command line.
-@Suite(.offThePool) struct PMTilesCommandTests {
+@Suite(.blockingThreads) struct PMTilesCommandTests {
     let dir = TemporaryDirectory()
 
     @Test func exportsAnArchiveAndRefusesBadArguments() throws {

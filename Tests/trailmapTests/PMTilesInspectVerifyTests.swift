@@ -6,7 +6,7 @@ import TrailMapTestSupport
 
 /// `trailmap bundle inspect` and `bundle verify` on PMTiles archives: the same summary as the
 /// bundle they were exported from, the archive's own figures, and every problem of damaged ones.
-@Suite(.offThePool) struct PMTilesInspectVerifyTests {
+@Suite(.blockingThreads) struct PMTilesInspectVerifyTests {
     let dir = TemporaryDirectory()
 
     /// A built bundle and its archive.

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// A region updated by patch takes no more room on the device than the published file of that
 /// version, and holds the same content (the same content hash).
-@Suite(.serialized, .offThePool) struct PatchedSizeCLITests {
+@Suite(.serialized, .blockingThreads) struct PatchedSizeCLITests {
     static func bytes(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
     }

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// and its three commands "by hand" build, serve and open a region. They are run as written, with
 /// the tests' binary for `.build/release/trailmap`, the output and the served folder in a temporary
 /// folder and any free port.
-@Suite(.offThePool) struct ReadmeFirstScreenTests {
+@Suite(.blockingThreads) struct ReadmeFirstScreenTests {
     static let readme = (try? String(contentsOf: ArchitectureDocTests.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
 
     @Test func firstScreenSaysWhatRunDoesAndIndexesTheDocs() throws {

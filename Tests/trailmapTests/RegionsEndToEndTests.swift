@@ -9,7 +9,7 @@ import TrailMapTestSupport
 /// The whole `trailmap account` / `trailmap regions` story against a real `trailmap serve` with a
 /// catalog and a sandbox store on loopback: register, browse, buy, install killed half-way and
 /// resumed, corruption refused, uninstall, free reinstall, restore on a second device, refund.
-@Suite(.serialized, .offThePool) struct RegionsEndToEndTests {
+@Suite(.serialized, .blockingThreads) struct RegionsEndToEndTests {
     static let id = "com.test.region.co"
 
     /// A published catalog with one paid product and a running server.

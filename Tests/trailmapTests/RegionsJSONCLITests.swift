@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// `--json` on `regions buy`, `install` and `update`: stdout is one JSON document in the house
 /// style (no `\/`, though paths are in it), whatever else the command says goes to stderr.
-@Suite(.serialized, .offThePool) struct RegionsJSONCLITests {
+@Suite(.serialized, .blockingThreads) struct RegionsJSONCLITests {
     static let id = RegionsRoughEdgesTests.paidId
 
     /// The whole of stdout parsed as one JSON object (nothing else mixed in).

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// `trailmap regions profile`: offline profiles from an installed terrain bundle (made by GDAL:
 /// a ramp rising north at 10,000 m per degree, in the southern and western hemispheres, so every
 /// coordinate is negative), no server anywhere.
-@Suite(.offThePool) struct RegionsProfileCLITests {
+@Suite(.blockingThreads) struct RegionsProfileCLITests {
     static let dir = TemporaryDirectory()
     static let tiles: String = {
         let folder = dir.file("Tiles")

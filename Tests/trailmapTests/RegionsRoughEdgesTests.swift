@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// What a new user hit on the device commands, against a real `trailmap serve` on loopback with a
 /// catalog of one southern-hemisphere region built from a GDAL-made GeoTIFF.
-@Suite(.serialized, .offThePool) struct RegionsRoughEdgesTests {
+@Suite(.serialized, .blockingThreads) struct RegionsRoughEdgesTests {
     typealias CommandError = RegionsEndToEndTests.CommandError
     static let paidId = "com.test.region.sydney"
 

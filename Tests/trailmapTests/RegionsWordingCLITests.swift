@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// The device side's errors in the CLI's words: RegionManager throws structured cases whose own
 /// descriptions name no command; the CLI adds the command that helps (`RegionsWording`).
-@Suite(.offThePool) struct RegionsWordingCLITests {
+@Suite(.blockingThreads) struct RegionsWordingCLITests {
     @Test func regionErrorsNameTheCommandThatHelps() throws {
         let server = try FreeAndPaidServer()
         let phone = server.device("phone")

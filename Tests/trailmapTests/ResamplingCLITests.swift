@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// `--resampling` takes gdal2tiles' methods: each makes other tiles than the rest, from a source
 /// in geographic coordinates (the separable renderer) and one in UTM (the warper), and every
 /// bundle verifies; `near` is nearest; another value is a usage error listing the methods.
-@Suite(.serialized, .offThePool) struct ResamplingCLITests {
+@Suite(.serialized, .blockingThreads) struct ResamplingCLITests {
     let dir = TemporaryDirectory()
     static let methods = ["near", "bilinear", "cubic", "cubicspline", "lanczos", "average", "mode"]
 

@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// `regions restore` on a new device installs what the account bought and the free regions its
 /// devices have installed (as the server recorded them), not free regions nobody installed.
-@Suite(.serialized, .offThePool) struct RestoreFreeRegionsCLITests {
+@Suite(.serialized, .blockingThreads) struct RestoreFreeRegionsCLITests {
     static func restored(_ device: RegionsEndToEndTests.Device) throws -> [String: String] {
         let r = try device.run(["regions", "restore", "--json", "--quiet"])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")

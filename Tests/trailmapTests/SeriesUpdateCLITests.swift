@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// series in a new folder updates the bundle (only the changed sheet's tiles made again), the
 /// same sheets moved to another folder change nothing, and another layer is refused, saying why.
 /// The sheets are GeoTIFFs made by gdal_translate.
-@Suite(.serialized, .offThePool) struct SeriesUpdateCLITests {
+@Suite(.serialized, .blockingThreads) struct SeriesUpdateCLITests {
     let dir = TemporaryDirectory()
     static let sheets = [
         "a": GeoBounds(west: -110, south: 36, east: -106.3, north: 39.2),

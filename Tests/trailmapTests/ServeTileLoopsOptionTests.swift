@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// `trailmap serve --tile-loops`: one loop per processor unless told; 0 turns them off;
 /// out-of-range values are refused with a message naming the option.
-@Suite(.offThePool) struct ServeTileLoopsOptionTests {
+@Suite(.blockingThreads) struct ServeTileLoopsOptionTests {
     @Test func badThreadCountsAreRefused() throws {
         let dir = TemporaryDirectory()
         for value in ["-1", "257", "many"] {

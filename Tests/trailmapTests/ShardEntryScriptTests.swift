@@ -5,7 +5,7 @@ import TrailMapTestSupport
 /// scripts/slurm/shard-entry.sh, the one entry of Slurm's and Kubernetes' jobs, run directly (as a
 /// Kubernetes indexed Job runs it): a source this node lacks and a merge with a part missing are
 /// refused with the shard named, and nothing is merged.
-@Suite(.offThePool) struct ShardEntryScriptTests {
+@Suite(.blockingThreads) struct ShardEntryScriptTests {
     let dir = TemporaryDirectory()
     static let entry = SlurmCluster.root + "/scripts/slurm/shard-entry.sh"
 

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// same bytes as the same text (1 KB = 1024 bytes, one decimal, a tie rounded up), to the byte,
 /// for caps chosen on the rounding edges (1.25 MB exactly, 3.75 MB, 65.25 KB, 1023.999 KB) and a
 /// region's bundle.
-@Suite(.serialized, .offThePool) struct SizeUnitsBrowserTests {
+@Suite(.serialized, .blockingThreads) struct SizeUnitsBrowserTests {
     /// The convention, in integers: bytes in the largest unit of 1024 they reach, tenths rounded half up.
     static func expected(_ bytes: Int) -> String {
         var (unit, divisor) = (0, 1)

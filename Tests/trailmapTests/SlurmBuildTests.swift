@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// this test run's own): a shard's job cancelled mid-run is resubmitted and resumes, and the merged
 /// bundle equals a build on one machine; a corrupt source stops the build, named, unmerged.
 /// CI installs Slurm (scripts/install-deps.sh): there the tests are required.
-@Suite(.serialized, .offThePool) struct SlurmBuildTests {
+@Suite(.serialized, .blockingThreads) struct SlurmBuildTests {
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
     let dir = TemporaryDirectory()
 

@@ -3,7 +3,7 @@ import Testing
 import TrailMapTestSupport
 
 /// Bad store options and catalog files stop the command with a clear message and a non-zero exit.
-@Suite(.offThePool) struct StoreCommandErrorTests {
+@Suite(.blockingThreads) struct StoreCommandErrorTests {
     @Test func badStoreOptionsAreRefused() throws {
         let dir = TemporaryDirectory()
         let cases: [([String], String)] = [

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 /// The store page's area tool in headless Chromium (driven over the DevTools protocol): register,
 /// open an area offer, click the map for the center, quote, buy; the page shows the area's id,
 /// and the account owns the area.
-@Suite(.serialized, .offThePool) struct StorePageAreaBrowserTests {
+@Suite(.serialized, .blockingThreads) struct StorePageAreaBrowserTests {
     @Test(.enabled(if: ViewerBrowserTests.chromium != nil || ViewerBrowserTests.required, "chromium is not installed"))
     func clickTheMapQuoteAndBuy() throws {
         let chromium = try #require(ViewerBrowserTests.chromium, "CI must install chromium")

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 /// The store page's script is a served asset, not inline: the page's Content-Security-Policy
 /// allows scripts from this server only (no hash, no 'unsafe-inline'), and the script is served
 /// like the viewer's.
-@Suite(.offThePool) struct StorePageAssetCLITests {
+@Suite(.blockingThreads) struct StorePageAssetCLITests {
     /// Headers and body of a GET through curl.
     static func get(_ url: String, headers: [String] = []) throws -> (head: String, body: String) {
         let dir = TemporaryDirectory()

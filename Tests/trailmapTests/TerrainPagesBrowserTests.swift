@@ -8,7 +8,7 @@ import TrailMapTestSupport
 /// asked for as a picture), the shown tileset's links, a trail's profile chart. The DEM is an
 /// ASCII grid made a GeoTIFF by gdal_translate: 3 km of UTM 13N rising 0.1 m a metre eastwards;
 /// the trail climbs it 2 km east. Screenshots go where `RegionPagesBrowserTests`' do.
-@Suite(.serialized, .offThePool) struct TerrainPagesBrowserTests {
+@Suite(.serialized, .blockingThreads) struct TerrainPagesBrowserTests {
     /// The tiles folder: `world` (the base map), `park` (a region), `hs` (hillshade), `elev`
     /// (Terrarium tiles), `ramp` (a trails overlay), `archive` (`park` as a PMTiles archive).
     final class Folder {

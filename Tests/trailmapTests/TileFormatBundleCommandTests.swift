@@ -7,7 +7,7 @@ import TrailMapTestSupport
 
 /// `bundle verify`, `inspect` and `export` on png, WebP (lossless, lossy, 512 px) and jpg bundles
 /// written directly (not built), so each tile's format is known.
-@Suite(.offThePool) struct TileFormatBundleCommandTests {
+@Suite(.blockingThreads) struct TileFormatBundleCommandTests {
     let dir = TemporaryDirectory()
 
     /// `NAME.mbtiles` in the test's folder (see `TestBundle.variant`).

@@ -6,7 +6,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// `trailmap build --format/--quality/--lossless` and the manifest's `output.format`.
-@Suite(.serialized, .offThePool) struct TileFormatCommandTests {
+@Suite(.serialized, .blockingThreads) struct TileFormatCommandTests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -110, south: 36, east: -101, north: 42)
 

@@ -3,7 +3,7 @@ import Testing
 import TrailMapTestSupport
 
 /// `trailmap trails add/search/show` and `trailmap regions trails search/show` on real files.
-@Suite(.offThePool) struct TrailsCLITests {
+@Suite(.blockingThreads) struct TrailsCLITests {
     let dir = TemporaryDirectory()
 
     /// Three trails near Bear Lake, Colorado, as GeoJSON.

@@ -7,7 +7,7 @@ import TrailMapTestSupport
 /// The CLI around trails in sharded builds and updates: `build --shard` parts with `--trails`
 /// merged by `bundle merge` keep the trails searchable; `build --update` with a new trails style
 /// succeeds and says the trails were redrawn; a trails-only overlay refuses `--shard`.
-@Suite(.offThePool) struct TrailsShardUpdateCLITests {
+@Suite(.blockingThreads) struct TrailsShardUpdateCLITests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -105.8, south: 40.2, east: -105.4, north: 40.5)
 

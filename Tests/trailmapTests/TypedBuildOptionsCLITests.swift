@@ -4,7 +4,7 @@ import TrailMapTestSupport
 
 /// `trailmap build`'s values parsed once into types as the command line is read: a bad value is
 /// a usage error (64) naming the option and what it takes; negative numbers are values.
-@Suite(.offThePool) struct TypedBuildOptionsCLITests {
+@Suite(.blockingThreads) struct TypedBuildOptionsCLITests {
     let dir = TemporaryDirectory()
 
     func build(_ extra: [String]) throws -> CLIRunner.Result {

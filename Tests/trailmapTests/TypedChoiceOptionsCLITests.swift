@@ -5,7 +5,7 @@ import TrailMapTestSupport
 /// Options whose string names a choice or a list are parsed into types as the command line is
 /// read: a bad value is a usage error (64) saying what the option takes, before any check of the
 /// options against each other (which used to answer first, about something else).
-@Suite(.offThePool) struct TypedChoiceOptionsCLITests {
+@Suite(.blockingThreads) struct TypedChoiceOptionsCLITests {
     @Test func aBadChoiceIsAUsageErrorNamingItsOption() throws {
         let dir = TemporaryDirectory()
         let build = ["build", "--source", dir.file("none.tif"), "--name", "T", "--out", dir.file("t.mbtiles")]

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// are parsed into types as the command line is read: a bad value is a usage error (64) naming
 /// the option and the value, before the other arguments are checked (a missing bundle, a tiles
 /// folder that is not there) and before anything is read.
-@Suite(.offThePool) struct TypedListOptionsCLITests {
+@Suite(.blockingThreads) struct TypedListOptionsCLITests {
     @Test func aBadListOrLineIsAUsageErrorNamingItsOption() throws {
         let dir = TemporaryDirectory()
         let state = ["--state-dir", dir.file("state")]

@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// Hardening, finding 11: `bundle verify` refuses a tile whose header claims more pixels than a
 /// tile has (a decompression bomb: a few hundred bytes claiming 16384 x 16384) from its header,
 /// instead of allocating a gigabyte to decode it.
-@Suite(.offThePool) struct VerifyBombTests {
+@Suite(.blockingThreads) struct VerifyBombTests {
     /// CRC-32 (IEEE), as PNG chunks carry it.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF

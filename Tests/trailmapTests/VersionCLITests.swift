@@ -5,7 +5,7 @@ import TileStore
 import TrailMapTestSupport
 
 /// `trailmap --version` and the builder version a bundle records are the same number.
-@Suite(.offThePool) struct VersionCLITests {
+@Suite(.blockingThreads) struct VersionCLITests {
     @Test func versionFlagAndBundleBuilderAgree() throws {
         let dir = TemporaryDirectory()
         let png = try TestSources.write(

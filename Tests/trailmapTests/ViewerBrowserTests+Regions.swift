@@ -6,7 +6,7 @@ import TrailMapTestSupport
 /// The viewer and the store in headless Chromium over a served catalog: a free base map (zooms
 /// 0-3), a free region starting at zoom 9 and a paid one (zooms 9-12, preview 9-11, a hostile
 /// name). Screenshots of each page go to `$TRAILMAP_ARTIFACTS`, else `.build/test-artifacts/`.
-@Suite(.serialized, .offThePool) struct RegionPagesBrowserTests {
+@Suite(.serialized, .blockingThreads) struct RegionPagesBrowserTests {
     /// Where screenshots go (printed by each test).
     static let artifacts =
         ProcessInfo.processInfo.environment["TRAILMAP_ARTIFACTS"]

@@ -5,7 +5,7 @@ import TrailMapTestSupport
 
 /// The viewer page, loaded in headless Chromium, asks the server for tiles
 /// (CI installs Debian's chromium; the test is required when CI is set).
-@Suite(.offThePool) struct ViewerBrowserTests {
+@Suite(.blockingThreads) struct ViewerBrowserTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
 

@@ -13,7 +13,7 @@ import TrailMapTestSupport
 
 /// WMTS 1.0.0 from a real `trailmap serve`: the capabilities document, GDAL's WMTS driver reading
 /// a layer at the right size and the same pixels as the tiles, the KVP form, OGC exceptions.
-@Suite(.serialized, .offThePool) struct WMTSTests {
+@Suite(.serialized, .blockingThreads) struct WMTSTests {
     let dir = TemporaryDirectory()
     static let box = GeoBounds(west: -114, south: 37, east: -109, north: 42)
 
