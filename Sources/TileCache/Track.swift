@@ -1,0 +1,313 @@
+import TileGeometry
+
+/// One session as the predictor follows it.
+struct Track {
+    var bundle: UInt32
+    var z: Int
+    /// The viewport as followed (nil until one burst has shown its size).
+    var viewport: TileBox?
+    /// Learned viewport size in tiles (0 until a burst ends).
+    var width = 0
+    var height = 0
+    var burst: TileBox
+    var burstZ: Int
+    /// The viewport when the burst began, and how many of the session's requests fell in the
+    /// previous step's viewport (asked for again) or outside it (decayed counts).
+    var previous: TileBox?
+    var repeated = 0.0
+    var fresh = 0.0
+    /// Whether the session asks for its whole viewport again at each step (a viewer without
+    /// its own cache): its predictions then cover the whole next viewport, not only the ring.
+    /// Only requests of a tile other than the one before count as evidence: a client asking for
+    /// one tile again and again is not drawing a viewport.
+    var repeats: Bool { repeated + fresh >= 8 && repeated > fresh }
+    /// The tile asked for last.
+    var lastKey: TileKey
+    /// The viewport predicted for the next step (at zoom `z`), nil when none is.
+    var ahead: TileBox?
+    /// Whether tiles left behind are queued (`releases`), for a session that asks for its
+    /// viewport again.
+    var releasing: Bool
+    /// Tiles of the viewport left behind by the session's moves, zooms or jumps, not yet handed out.
+    var releases = ReleaseQueue()
+    var lastTime: UInt64
+    /// The viewport's move during this burst, and during the previous one.
+    var moveX = 0, moveY = 0
+    var lastMoveX = 0, lastMoveY = 0
+    /// Whether the session has moved (panned or zoomed) since it started or jumped.
+    var hasMoved = false
+    /// Whether popular places were consulted since the session started or jumped.
+    var seeded = false
+    var tick = 0
+    /// Recent predictions not yet asked for.
+    var pending = RecentKeys(capacity: 512)
+    var used = 0.0
+    var issued = 0.0
+    var active = true
+    /// How often the session zooms in and out per step.
+    var zooms: ZoomHabit
+    /// The next zoom levels' tiles under the viewport the last step predicted
+    /// (`Prediction.zoomTiles`).
+    var zoomAhead: [TileID] = []
+
+    init(
+        key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true,
+        zooming: ZoomHabit = ZoomHabit()
+    ) {
+        zooms = zooming.prior
+        lastKey = key
+        self.releasing = releasing
+        width = typical.width
+        height = typical.height
+        bundle = key.bundle
+        z = key.tile.z
+        burst = TileBox(x0: key.tile.x, y0: key.tile.y, x1: key.tile.x, y1: key.tile.y)
+        burstZ = key.tile.z
+        lastTime = now
+    }
+
+    /// Follows the session through one request; returns predictions, most likely first.
+    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: PlaceCounts, paths: TrailPaths? = nil) -> [TileID] {
+        let t = key.tile
+        if pending.remove(key) { used += 1 }
+        let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
+        lastTime = now
+        if newBurst {
+            endBurst()
+            zooms.countStep()
+        }
+        if key.bundle != bundle {
+            release(viewport, notIn: nil)
+            self = Track(key: key, now: now, typical: (width, height), releasing: releasing).keeping(self)
+            return []
+        }
+        if newBurst {
+            burst = TileBox(x0: t.x, y0: t.y, x1: t.x, y1: t.y)
+            burstZ = t.z
+            previous = t.z == z ? viewport : nil
+        } else {
+            burst.include(t.x, t.y)
+        }
+        let again = key == lastKey
+        lastKey = key
+        if let p = previous, t.z == z, !again {
+            if p.contains(t.x, t.y) { repeated += 1 } else { fresh += 1 }
+            if repeated + fresh > 64 {
+                repeated /= 2
+                fresh /= 2
+            }
+        }
+        if t.z != z { return zoomed(to: t) }
+        if !seeded, width > 0, burst.width >= width, burst.height >= height {
+            // A whole viewport drawn: its place and size are known before the burst ends.
+            seeded = true
+            viewport = TileBox(x0: burst.x0, y0: burst.y0, x1: burst.x0 + width - 1, y1: burst.y0 + height - 1)
+            if !hasMoved { return seed(popularity: popularity) }
+            return []
+        }
+        guard var v = viewport else { return [] }
+        guard !v.contains(t.x, t.y) else { return [] }
+        let dx = t.x < v.x0 ? t.x - v.x0 : (t.x > v.x1 ? t.x - v.x1 : 0)
+        let dy = t.y < v.y0 ? t.y - v.y0 : (t.y > v.y1 ? t.y - v.y1 : 0)
+        if abs(dx) > v.width || abs(dy) > v.height {
+            // A jump: a new place, nothing known about where it goes.
+            release(v, notIn: nil)
+            ahead = nil
+            viewport = TileBox(centre: t.x, t.y, w: width, h: height)
+            moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
+            hasMoved = false
+            seeded = false
+            return []
+        }
+        let old = v
+        v = v.shifted(dx, dy)
+        viewport = v
+        moveX += dx
+        moveY += dy
+        hasMoved = true
+        // Momentum: the next step repeats this one's move, plus the change since the last one.
+        let ax = moveX != 0 && lastMoveX != 0 && moveX.signum() == lastMoveX.signum() ? moveX - lastMoveX : 0
+        let ay = moveY != 0 && lastMoveY != 0 && moveY.signum() == lastMoveY.signum() ? moveY - lastMoveY : 0
+        let px = clamp(moveX + ax, v.width), py = clamp(moveY + ay, v.height)
+        // Along a trail under the viewport: the step follows the trail's course.
+        if let paths,
+            let shift = paths.follow(
+                centre: SIMD2(v.cx, v.cy), move: SIMD2(Double(px), Double(py)), z: z,
+                reach: Double(max(v.width, v.height)) / 2 + 0.5)
+        {
+            let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
+            if sx != 0 || sy != 0 { return next(old, v, v.shifted(sx, sy)) }
+        }
+        return next(old, v, v.shifted(px, py))
+    }
+
+    /// Whether a key lies in the viewport predicted for the next step (true when none is).
+    func isAhead(_ key: TileKey) -> Bool {
+        guard let ahead else { return true }
+        return key.bundle == bundle && key.tile.z == z && ahead.contains(key.tile.x, key.tile.y)
+    }
+
+    /// Notes the tiles of `box` (at zoom `z`) outside `kept` as left behind, for a session that
+    /// asks for its viewport again (in O(1): they are handed out later, a few per request).
+    private mutating func release(_ box: TileBox?, notIn kept: TileBox?) {
+        guard releasing, repeats, let box else { return }
+        releases.add(bundle: bundle, z: z, box: box, notIn: kept)
+    }
+
+    /// Hands out at most `limit` tiles left behind, passing over those in the viewport predicted
+    /// next (the session came back to them).
+    mutating func takeReleases(_ limit: Int, into out: inout [TileKey]) {
+        let ahead = ahead, bundle = bundle, z = z
+        releases.take(limit, into: &out) { b, t in
+            guard let ahead, b == bundle, t.z == z else { return false }
+            return ahead.contains(t.x, t.y)
+        }
+    }
+
+    /// The tiles of the next viewport `n` not in the current one `v`, nearest its centre first;
+    /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
+    /// tiles of the viewport before the move, `old`, outside `n` are left behind).
+    private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> [TileID] {
+        if !repeats, active { zoomAhead = zoomTiles(under: n) }
+        let ring = n.tiles(notIn: v, z: z)
+        guard repeats else { return ring }
+        release(old, notIn: n)
+        ahead = n
+        return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
+    }
+
+    /// The tiles of the next zoom levels under viewport `n`, in each direction the session
+    /// zooms in often enough (`ZoomHabit.share` of its steps, a new session starting from what
+    /// sessions did lately), the likelier first: going out, the parents under the viewport (a
+    /// zoom out keeps them in view whatever point it centres on); going in, the children about
+    /// the viewport's centre, as many as the viewport holds (a zoom in about its centre shows
+    /// them). A viewer without its own cache gets none: its next viewport is already held for
+    /// it, and loading two zoom levels more crowded those out.
+    private func zoomTiles(under n: TileBox) -> [TileID] {
+        var out: [TileID] = []
+        let zoomsIn = zooms.zoomsIn, zoomsOut = zooms.zoomsOut
+        if zooms.often(zoomsOut), z > 0 {
+            out += TileBox(x0: n.x0 >> 1, y0: n.y0 >> 1, x1: n.x1 >> 1, y1: n.y1 >> 1).tiles(notIn: nil, z: z - 1)
+        }
+        if zooms.often(zoomsIn), z < TileID.maxZoom {
+            // The box of the viewport's size about its centre at the next zoom.
+            let x0 = Int((2 * n.cx - Double(n.width) / 2).rounded(.down)), y0 = Int((2 * n.cy - Double(n.height) / 2).rounded(.down))
+            let children = TileBox(x0: x0, y0: y0, x1: x0 + n.width - 1, y1: y0 + n.height - 1).tiles(notIn: nil, z: z + 1)
+            if zoomsIn > zoomsOut { out = children + out } else { out += children }
+        }
+        return out
+    }
+
+    /// Keeps what a session learned about its viewer when it moves to another bundle.
+    func keeping(_ old: Track) -> Track {
+        var t = self
+        t.width = old.width
+        t.height = old.height
+        t.pending = old.pending
+        t.used = old.used
+        t.issued = old.issued
+        t.active = old.active
+        t.zooms = old.zooms
+        t.repeated = old.repeated
+        t.fresh = old.fresh
+        t.releases = old.releases
+        return t
+    }
+
+    /// Ends a burst: learns the viewport's size from it and, when it drew a whole viewport,
+    /// takes it as the viewport.
+    private mutating func endBurst() {
+        guard burstZ == z else { return }
+        if !seeded || (burst.width >= width && burst.height >= height) {
+            seeded = true
+            width = min(16, burst.width)
+            height = min(16, burst.height)
+            viewport = TileBox(x0: burst.x0, y0: burst.y0, x1: burst.x0 + width - 1, y1: burst.y0 + height - 1)
+        }
+        lastMoveX = moveX
+        lastMoveY = moveY
+        moveX = 0
+        moveY = 0
+    }
+
+    /// A zoom step: the viewport re-centres on the first tile asked for at the new zoom (viewers
+    /// draw from the centre out); predicts the next zoom's viewport in the same direction.
+    private mutating func zoomed(to t: TileID) -> [TileID] {
+        let dz = t.z - z
+        // A zoom whose centre is not under the viewport (one tile of slack) is a jump.
+        let old = viewport
+        let jumped =
+            old.map { v -> Bool in
+                let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
+                return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
+            } ?? false
+        release(old, notIn: nil)
+        ahead = nil
+        z = t.z
+        hasMoved = !jumped
+        if !jumped, old != nil { zooms.countZoom(in: dz > 0) }
+        if jumped { seeded = false }
+        moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
+        guard width > 0, !jumped else {
+            viewport = nil
+            return []
+        }
+        let v = TileBox(centre: t.x, t.y, w: width, h: height)
+        viewport = v
+        guard abs(dz) == 1 else { return [] }
+        let next = z + dz
+        guard next >= 0, next <= TileID.maxZoom else { return [] }
+        // The next zoom's viewport around the same point, centre first.
+        let cx = dz > 0 ? t.x * 2 : t.x >> 1, cy = dz > 0 ? t.y * 2 : t.y >> 1
+        return TileBox(centre: cx, cy, w: width, h: height).tiles(notIn: nil, z: next)
+    }
+
+    /// Seeds for a session that has a viewport but has not moved: the ring beyond the side of
+    /// the viewport with the most requests of all sessions nearby.
+    func seed(popularity: PlaceCounts) -> [TileID] {
+        guard let v = viewport else { return [] }
+        let sides = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        // The neighbourhood at the centre of the next viewport on each side.
+        let centres = sides.map { sx, sy in
+            let next = v.shifted(sx * v.width, sy * v.height)
+            return (x: Int(next.cx.rounded(.down)), y: Int(next.cy.rounded(.down)))
+        }
+        var best: (Double, Int, Int)?
+        for ((sx, sy), score) in zip(sides, popularity.counts(bundle: bundle, z: z, tiles: centres))
+        where score > (best?.0 ?? 0.5) {
+            best = (score, sx, sy)
+        }
+        guard let (_, sx, sy) = best else { return [] }
+        return v.shifted(sx, sy).tiles(notIn: v, z: z)
+    }
+
+    /// Scores a session's predictions and lets them through while enough recent ones were used.
+    /// While the session gets none, only the `quietScoring` most likely of a step's predictions
+    /// are scored: a client that is not one viewer (many behind one address, or a crawler) can
+    /// make hundreds a request, and scoring them all cost more than the request's answer.
+    mutating func issue(_ predicted: [TileID], minUsedShare: Double) -> [TileKey] {
+        var keys = [TileKey]()
+        for tile in predicted.prefix(active ? predicted.count : Self.quietScoring) {
+            let key = TileKey(bundle: bundle, tile: tile)
+            if pending.insert(key) { keys.append(key) }
+        }
+        guard !keys.isEmpty else { return [] }
+        issued += Double(keys.count)
+        if issued > 128 {
+            issued /= 2
+            used /= 2
+        }
+        if issued >= 24 {
+            let share = used / issued
+            if share < minUsedShare { active = false } else if share >= 1.5 * minUsedShare { active = true }
+        }
+        return active ? keys : []
+    }
+}
+
+extension Track {
+    /// The most predictions of one step scored while a session gets none.
+    static var quietScoring: Int { 64 }
+}
+
+private func clamp(_ v: Int, _ limit: Int) -> Int { max(-limit, min(limit, v)) }
