@@ -16,14 +16,13 @@ public enum SandboxStoreError: Error, CustomStringConvertible, Sendable, Equatab
         case .alreadyExists(let dir):
             return
                 """
-                A sandbox store already exists in \(dir); pass --force (or force: true) to replace it, which invalidates every transaction \
-                it signed.
+                A sandbox store already exists in \(dir); replacing it (force: true) invalidates every transaction it signed.
                 """
         case .missingFile(let path):
-            return "No sandbox store file at \(path); create one with `trailmap store sandbox init DIR`."
+            return "No sandbox store file at \(path)."
         case .unreadable(let path, let reason):
             return
-                "Cannot read the sandbox store file \(path): \(reason). Recreate the store with `trailmap store sandbox init DIR --force`."
+                "Cannot read the sandbox store file \(path): \(reason)."
         case .writeFailed(let path, let reason):
             return "Cannot write \(path): \(reason). Check that the folder is writable."
         case .signingFailed(let reason):

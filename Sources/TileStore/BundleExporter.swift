@@ -119,8 +119,7 @@ public enum BundleExporter {
                 throw .invalidArgument("\(dir): cannot list the folder: \(error.localizedDescription)")
             }
             if !names.isEmpty, !force {
-                throw .invalidArgument(
-                    "\(dir): folder is not empty (\(names.count) entries); choose an empty or new folder, or --force to write over it")
+                throw .folderNotEmpty(path: dir, entries: names.count)
             }
         } else {
             try makeFolders(dir)

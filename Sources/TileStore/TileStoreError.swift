@@ -5,6 +5,8 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
     case cannotCreate(path: String, reason: String)
     case sqlite(path: String, message: String)
     case invalidArgument(String)
+    /// An export's folder holds `entries` files and the export was not asked to write over them.
+    case folderNotEmpty(path: String, entries: Int)
     case unreadable(path: String, reason: String)
     /// A PMTiles archive that cannot be read: damaged, truncated, or of a kind TrailMap does not read.
     case pmtiles(path: String, problem: PMTilesProblem)
@@ -21,6 +23,7 @@ public enum TileStoreError: Error, CustomStringConvertible, Equatable {
         case let .cannotCreate(path, reason): "\(path): cannot create the bundle: \(reason)"
         case let .sqlite(path, message): "\(path): database error: \(message)"
         case let .invalidArgument(message): message
+        case let .folderNotEmpty(path, entries): "\(path): folder is not empty (\(entries) entries); choose an empty or new folder"
         case let .unreadable(path, reason): "\(path): cannot read the file: \(reason)"
         case let .pmtiles(path, problem): "\(path): unreadable PMTiles archive: \(problem)"
         }

@@ -47,7 +47,9 @@ final class AssetStore: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw APIError(
                 .notFound, code: "viewer_asset_missing",
-                message: "\(path) is missing: install Debian's libjs-leaflet (apt-get install libjs-leaflet) or pass --leaflet-dir")
+                message:
+                    "\(path) is missing: install Debian's libjs-leaflet (apt-get install libjs-leaflet) or give the server the folder that holds Leaflet"
+            )
         }
         let asset = PageAsset(bytes: data, contentType: type, cacheControl: "public, max-age=86400")
         cache.withLock { $0[name] = asset }

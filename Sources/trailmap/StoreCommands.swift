@@ -37,7 +37,7 @@ struct StoreSandboxInitCommand: ParsableCommand {
         do {
             store = try SandboxStore.initialize(directory: directory, bundleId: bundleId, force: force)
         } catch {
-            throw CommandFailure(description: error.description)
+            throw CommandFailure(description: StoreWording.message(error))
         }
         let dir = URL(fileURLWithPath: directory)
         if json {

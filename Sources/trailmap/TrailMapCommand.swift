@@ -14,8 +14,8 @@ struct TrailMapCommand: AsyncParsableCommand {
     )
 
     /// As ArgumentParser's own, but a device-side error is reported through `TerminalText`
-    /// (control characters a server put in it removed, flags named), and a build's error in
-    /// the CLI's words (`BuildWording`).
+    /// (control characters a server put in it removed, flags named), and a build's, the sandbox
+    /// store's and an export folder's errors in the CLI's words (`BuildWording`, `StoreWording`).
     static func main() async {
         do {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
@@ -25,7 +25,7 @@ struct TrailMapCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: TerminalText.reported(BuildWording.reported(error)))
+            exit(withError: TerminalText.reported(StoreWording.reported(BuildWording.reported(error))))
         }
     }
 }

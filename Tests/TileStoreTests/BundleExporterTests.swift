@@ -128,8 +128,8 @@ import TrailMapTestSupport
         try Data("old".utf8).write(to: URL(fileURLWithPath: out + "/3/1/2.png"))
         try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/notes.txt"))
         #expect { try BundleExporter.export(from: bundle, to: out) } throws: { e in
-            guard case let .invalidArgument(message) = e as? TileStoreError else { return false }
-            return message.contains(out) && message.contains("not empty") && message.contains("--force")
+            guard case let .folderNotEmpty(path, entries) = e as? TileStoreError else { return false }
+            return path == out && entries == 2 && !"\(e)".contains("--")
         }
         #expect(Set(try walk(out).keys) == ["3/1/2.png", "notes.txt"], "nothing written when refused")
 

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TileGeometry
+import TileStore
 import TrailMapTestSupport
 
 /// Exit statuses: 0 done, 1 failed (a missing catalog, folder or bundle; an address in use), 64
@@ -7,7 +9,17 @@ import TrailMapTestSupport
 @Suite(.blockingThreads) struct ExitStatusCLITests {
     @Test func missingThingsFailWithOneAndUsageErrorsWith64() throws {
         let dir = TemporaryDirectory()
+        let store = dir.file("store"), full = dir.file("full")
+        #expect(try CLIRunner.run(["store", "sandbox", "init", store]).status == 0)
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: full + "/kept.txt", contents: Data("kept".utf8)))
+        let bundle = try TestBundle.write(
+            [(try #require(TileID(z: 0, x: 0, y: 0)), [1, 2, 3] as [UInt8])], to: dir.file("b.mbtiles"),
+            metadata: BundleMetadata(name: "b", bounds: .world, minZoom: 0, maxZoom: 0))
         let failures: [([String], String)] = [
+            // The libraries name no flag; the CLI's words do.
+            (["store", "sandbox", "init", store], "give --force to replace it"),
+            (["bundle", "export", bundle, "--dir", full], "or give --force to write over it"),
             (["serve", "--tiles", dir.path, "--catalog", dir.file("none.sqlite")], "does not exist"),
             (["serve", "--tiles", dir.file("no-folder")], "is not a folder"),
             (["catalog", "list", "--catalog", dir.file("none.sqlite")], "catalog publish"),

@@ -110,7 +110,7 @@ extension StoreAPI {
 
     private func requireSandbox() throws -> any SandboxSigning {
         guard let s = settings.sandbox else {
-            throw APIError.notFound("no_sandbox", "this server runs no sandbox store (start it with --store-sandbox DIR)")
+            throw APIError.notFound("no_sandbox", "this server runs no sandbox store")
         }
         return s
     }

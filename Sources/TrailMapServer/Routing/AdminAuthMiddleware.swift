@@ -12,7 +12,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token, !token.isEmpty else {
-            throw APIError.notFound("not_found", "the admin routes are off: start the server with --admin-token or TRAILMAP_ADMIN_TOKEN")
+            throw APIError.notFound("not_found", "the admin routes are off: the server was started without an admin token")
         }
         guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else {
             var e = APIError(.unauthorized, code: "unauthorized", message: "send the admin token as 'Authorization: Bearer TOKEN'")
