@@ -192,6 +192,13 @@ struct ServeCommand: AsyncParsableCommand {
         config.tileLoops = tileLoops ?? ServerConfiguration.defaultTileLoops
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
+        if !FileManager.default.fileExists(atPath: (leafletDir as NSString).appendingPathComponent("leaflet.js")) {
+            logger.warning(
+                """
+                \(leafletDir) holds no leaflet.js, so the viewer and the store page cannot draw maps: install Debian's libjs-leaflet \
+                or give its folder with --leaflet-dir
+                """)
+        }
         config.baseTileset = baseTileset
         config.previewZooms = previewZooms
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
