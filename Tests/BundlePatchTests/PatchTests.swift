@@ -148,7 +148,7 @@ import TrailMapTestSupport
 /// sqlite3 on a file.
 enum CLI {
     static func sqlite(_ path: String, _ sql: String) throws -> Int32 {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = [path, sql]
         try p.run()

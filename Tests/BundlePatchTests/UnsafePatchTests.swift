@@ -39,7 +39,7 @@ import TrailMapTestSupport
         let path = dir.file(name)
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.copyItem(atPath: patch, toPath: path)
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = ["-bail", path, sql]
         try p.run()

@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapTestSupport
 
 /// Patch files as a malicious server would write them, with the real `sqlite3` shell: any
 /// schema, any header.
@@ -7,7 +8,7 @@ enum CraftedPatch {
 
     /// Runs `sql` (several statements) on the SQLite file at `path` with `sqlite3 -bail`.
     static func sqlite(_ path: String, _ sql: String) throws {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = ["-bail", path]
         let input = Pipe(), errors = Pipe()

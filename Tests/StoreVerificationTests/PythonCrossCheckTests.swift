@@ -42,7 +42,7 @@ import TrailMapTestSupport
     }
 
     private static func run(_ arguments: [String], input: String) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

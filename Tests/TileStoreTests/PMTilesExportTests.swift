@@ -38,7 +38,7 @@ import TrailMapTestSupport
                 for (z, x, y), data in all_tiles(r.get_bytes):
                     print(z, x, y, data.hex())
             """
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = ["-c", script, archive]
         let out = Pipe(), err = Pipe()

@@ -124,7 +124,7 @@ import TrailMapTestSupport
                             "center_lon_e7": 0, "center_lat_e7": 0}, {"name": "independent", "attribution": "PyPI pmtiles"})
             """
         let path = dir.file("independent.pmtiles")
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = ["-c", script, path, String(count)]
         let err = Pipe()

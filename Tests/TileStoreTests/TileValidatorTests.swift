@@ -14,7 +14,7 @@ import TrailMapTestSupport
         defer { try? FileManager.default.removeItem(at: file) }
         try inputs.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n").write(
             to: file, atomically: true, encoding: .utf8)
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = [
             "-c",

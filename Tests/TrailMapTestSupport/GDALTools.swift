@@ -11,7 +11,7 @@ public enum GDALTools {
     /// Runs `tool args...` (found on the PATH); throws with its output when it exits non-zero.
     @discardableResult
     public static func run(_ tool: String, _ args: [String]) throws -> String {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [tool] + args
         let pipe = Pipe()

@@ -2,6 +2,7 @@ import Foundation
 import Raster
 import TileGeometry
 @testable import TrailRendering
+import TrailMapTestSupport
 
 /// A temporary folder removed when released.
 final class TrailTestDirectory {
@@ -21,7 +22,7 @@ struct ToolFailure: Error, CustomStringConvertible {
 /// Runs a command-line tool from the PATH; throws with its output when it fails.
 @discardableResult
 func runTool(_ tool: String, _ args: [String]) throws -> String {
-    let p = Process()
+    let p = ChildProcess()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = [tool] + args
     let pipe = Pipe()

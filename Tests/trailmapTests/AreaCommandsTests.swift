@@ -17,7 +17,7 @@ import TrailMapTestSupport
         let dir = TemporaryDirectory()
         let tiles: String
         let catalog: String
-        let process: Process
+        let process: ChildProcess
         let url: String
 
         init() throws {
@@ -290,7 +290,7 @@ import TrailMapTestSupport
     /// Makes a quote expire when it was made, seconds ago, as time would (the server sweeps quotes a
     /// minute after they expire, so until then it says "expired").
     static func expire(_ quoteId: String, in db: String) throws {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = [db, ".timeout 5000", "UPDATE area_quotes SET expires_at = created_at WHERE id = '\(quoteId)'"]
         try p.run()

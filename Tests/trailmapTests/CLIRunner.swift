@@ -1,4 +1,5 @@
 import Foundation
+import TrailMapTestSupport
 
 /// Runs the built `trailmap` binary (next to the test bundle) and captures its output.
 struct CLIRunner {
@@ -15,7 +16,7 @@ struct CLIRunner {
     }
 
     /// Starts the binary without waiting.
-    static func start(_ args: [String], cwd: String? = nil) throws -> (Process, Pipe, Pipe) {
+    static func start(_ args: [String], cwd: String? = nil) throws -> (ChildProcess, Pipe, Pipe) {
         try start(executable: binary, args, cwd: cwd)
     }
 
@@ -23,8 +24,8 @@ struct CLIRunner {
     static func start(
         executable: String, _ args: [String], cwd: String? = nil,
         environment: [String: String] = [:]
-    ) throws -> (Process, Pipe, Pipe) {
-        let p = Process()
+    ) throws -> (ChildProcess, Pipe, Pipe) {
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
         if !environment.isEmpty {

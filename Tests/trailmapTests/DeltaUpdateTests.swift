@@ -18,7 +18,7 @@ import TrailMapTestSupport
     final class Server {
         let dir = TemporaryDirectory()
         let tiles: String
-        var process: Process?
+        var process: ChildProcess?
         var url = ""
 
         init() throws {

@@ -8,7 +8,7 @@ final class FreeAndPaidServer {
     static let paidId = "com.test.region.paid"
     static let freeId = "com.test.region.free"
     let dir = TemporaryDirectory()
-    let process: Process
+    let process: ChildProcess
     let url: String
 
     init() throws {

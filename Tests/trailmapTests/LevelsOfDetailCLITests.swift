@@ -97,7 +97,7 @@ import TrailMapTestSupport
     /// A published catalog of one product whose bundle records `layers`, served by `trailmap serve`.
     final class Store {
         let dir = TemporaryDirectory()
-        let process: Process
+        let process: ChildProcess
         let url: String
 
         init(title: String = "Rocky Mountain quads", layers: [BundleLayer]) throws {

@@ -15,7 +15,7 @@ import TrailMapTestSupport
     /// A published catalog with one paid product and a running server.
     final class StoreServer {
         let dir = TemporaryDirectory()
-        let process: Process
+        let process: ChildProcess
         let url: String
         let bundlePath: String
 
@@ -47,8 +47,9 @@ import TrailMapTestSupport
         /// Makes a sandbox store in `sandbox` and starts `trailmap serve` with it on a free port.
         /// - Returns: the server process and its URL (no trailing slash).
         /// `environment`: added to the server's.
-        static func serve(tiles: String, catalog: String, sandbox: String, environment: [String: String] = [:]) throws -> (Process, String)
-        {
+        static func serve(
+            tiles: String, catalog: String, sandbox: String, environment: [String: String] = [:]
+        ) throws -> (ChildProcess, String) {
             let made = try CLIRunner.run(["store", "sandbox", "init", sandbox])
             guard made.status == 0 else { throw CommandError("sandbox: \(made.stderr)") }
             let (p, out, _) = try CLIRunner.start(
@@ -76,7 +77,7 @@ import TrailMapTestSupport
 
     /// One value from the server's catalog database, read with the sqlite3 command.
     static func sqlite(_ db: String, _ sql: String) throws -> String {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = ["-readonly", db, sql]
         let out = Pipe()

@@ -12,7 +12,7 @@ import TrailMapTestSupport
     /// A published catalog (one paid region around Sydney) and a running server.
     final class SouthernServer {
         let dir = TemporaryDirectory()
-        let process: Process
+        let process: ChildProcess
         let url: String
 
         init() throws {

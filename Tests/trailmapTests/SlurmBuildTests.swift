@@ -31,9 +31,9 @@ import TrailMapTestSupport
     }
 
     /// The driver, started in the background; its output (stdout and stderr) goes to `log`.
-    func startDriver(_ args: [String], log: String, environment: [String: String]) throws -> Process {
+    func startDriver(_ args: [String], log: String, environment: [String: String]) throws -> ChildProcess {
         FileManager.default.createFile(atPath: log, contents: nil)
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: SlurmCluster.root + "/scripts/slurm/submit.sh")
         p.arguments = args
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
@@ -50,7 +50,7 @@ import TrailMapTestSupport
     /// build's markers); false (and the process terminated) when it ran longer. It polls on a
     /// thread of its own: the suite's shared threads may all be held by other suites' long
     /// builds on a loaded machine, and a paused shard waits for this loop.
-    func wait(_ p: Process, seconds: Double, releasing: [String] = []) async throws -> Bool {
+    func wait(_ p: ChildProcess, seconds: Double, releasing: [String] = []) async throws -> Bool {
         let process = UncheckedProcess(p)
         return try await offThePool {
             let deadline = Date().addingTimeInterval(seconds)
@@ -68,7 +68,7 @@ import TrailMapTestSupport
 
     /// Runs a tool and returns its output (empty when it fails).
     func output(_ tool: String, _ args: [String], environment: [String: String] = [:]) -> String {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = environment.map { "\($0.key)=\($0.value)" } + [tool] + args
         let pipe = Pipe()
@@ -168,6 +168,6 @@ import TrailMapTestSupport
 /// A process handed to a polling thread (`Process` is not `Sendable`; only the thread uses it
 /// until the test reads its status afterwards).
 private struct UncheckedProcess: @unchecked Sendable {
-    let p: Process
-    init(_ p: Process) { self.p = p }
+    let p: ChildProcess
+    init(_ p: ChildProcess) { self.p = p }
 }

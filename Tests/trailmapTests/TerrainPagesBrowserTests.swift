@@ -59,7 +59,7 @@ import TrailMapTestSupport
         }
 
         /// `trailmap serve` on the folder without a store: its process and URL (no trailing slash).
-        func serve() throws -> (Process, String) {
+        func serve() throws -> (ChildProcess, String) {
             let (p, out, _) = try CLIRunner.start(["serve", "--tiles", tiles, "--port", "0", "--log-level", "error"])
             let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
             guard let found = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
@@ -71,7 +71,7 @@ import TrailMapTestSupport
     }
 
     /// The folder published as free products (`test.ID`) and served with a sandbox store.
-    static func store(_ f: Folder) throws -> (Process, String) {
+    static func store(_ f: Folder) throws -> (ChildProcess, String) {
         let ids = ["world", "park", "hs", "elev", "ramp"]
         let products = ids.map {
             #"{"productId": "test.\#($0)", "title": "\#($0)", "category": "Terrain", "price": {"amount": "0", "currency": "USD"}, "#
@@ -98,7 +98,7 @@ import TrailMapTestSupport
         return "trails panel: \(state as? String ?? "unreadable")"
     }
 
-    static func stop(_ p: Process) {
+    static func stop(_ p: ChildProcess) {
         guard p.isRunning else { return }
         p.terminate()
         p.waitUntilExit()

@@ -109,7 +109,7 @@ import TrailMapTestSupport
                     && !files.contains { $0.hasPrefix("5/") && $0.split(separator: "/").count == 3 && !$0.hasSuffix(".\(ext)") })
         }
         // A PNG tile slipped into the WebP bundle: verify names it.
-        let sqlite = Process()
+        let sqlite = ChildProcess()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         let png = try Data(contentsOf: URL(fileURLWithPath: src)).map { String(format: "%02x", $0) }.joined()
         sqlite.arguments = [

@@ -147,7 +147,7 @@ import TrailMapTestSupport
         let src = try source(), bundle = try bundle()
         #expect(try CLIRunner.run(["trails", "add", bundle, "--trails", src, "--mapping", dir.file("mapping.json")]).status == 0)
         #expect(try CLIRunner.run(["bundle", "verify", bundle]).status == 0)
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [
             "python3", "-c",

@@ -16,7 +16,7 @@ import TrailMapTestSupport
     /// The served folder and catalog, with a sandbox store.
     final class Catalog {
         let dir = TemporaryDirectory()
-        let process: Process
+        let process: ChildProcess
         let url: String
 
         /// `environment`: added to the server's.
