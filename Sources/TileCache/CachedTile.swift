@@ -59,8 +59,10 @@ public struct CachedTile: Sendable, Equatable {
     /// Bytes an entry costs beside its payload, estimated from the layout of what the cache keeps:
     /// the entry in the cache's table (key, value, flags, at 3/4 load: ~110 B), the policy's node
     /// and table slot (~130 B), the buffer's storage object and malloc rounding (~80 B) and the
-    /// ETag's heap storage header (~32 B). The memory benchmark (`scripts/bench/cache-memory.sh`)
-    /// checks the whole against the process's RSS.
+    /// ETag's heap storage header (~32 B). GDSF's arrays take ~150 B an entry where the policy's
+    /// share counts 130: its key, size, frequency, bonus, read count, the lazy update's due time
+    /// and stale flag (9 B), its table slot and heap position. The memory benchmark
+    /// (`scripts/bench/cache-memory.sh`) checks the whole against the process's RSS.
     public static let entryOverhead = 352
 
     /// What this tile counts against the budget: payload (rounded up to malloc's 16-byte

@@ -8,9 +8,8 @@ enum StoreWording {
     static func reported(_ error: any Error) -> any Error {
         switch error {
         case let e as SandboxStoreError: TerminalText.Message(text: message(e))
-        case let TileStoreError.folderNotEmpty(path, entries):
-            TerminalText.Message(
-                text: "\(path): folder is not empty (\(entries) entries); choose an empty or new folder, or give --force to write over it")
+        case let e as TileStoreError:
+            if case .folderNotEmpty = e { TerminalText.Message(text: "\(e), or give --force to write over it") } else { e }
         default: error
         }
     }
