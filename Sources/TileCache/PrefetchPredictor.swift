@@ -54,7 +54,7 @@ public final class PrefetchPredictor: Sendable {
     ///     again that one request hands out as no longer expected (the rest wait for its next
     ///     requests); 0 for none, the tile asked for then always being expected again.
     public init(
-        maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.15, places: TileCache? = nil,
+        maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.04, places: TileCache? = nil,
         releasesPerRequest: Int = 2
     ) {
         self.maxClients = max(1, maxClients)
