@@ -26,6 +26,11 @@ final class AssetStore: Sendable {
         self.leafletDirectory = leafletDirectory
     }
 
+    /// Whether `directory` holds Leaflet's script (the viewer and the store page draw no map without it).
+    static func holdsLeaflet(_ directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("leaflet.js"))
+    }
+
     /// The pages' own files, kept in the binary.
     static let embedded: [String: (type: String, body: String)] = [
         "trailmap-viewer.js": ("application/javascript; charset=utf-8", ViewerScript.source),

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var emptyTiles: EmptyTiles = .notFound
     /// Folder holding Debian's libjs-leaflet (`leaflet.js`, `leaflet.css`, `images/`).
     public var leafletDirectory: String = "/usr/share/javascript/leaflet"
+    /// Whether `leafletDirectory` holds Leaflet's script (read from the file system at each call).
+    public var leafletInstalled: Bool { AssetStore.holdsLeaflet(leafletDirectory) }
     /// How often the tiles folder is rescanned for added, removed and replaced bundles.
     public var reloadInterval: Duration = .seconds(1)
     /// Listen queue length: bursts of new connections wait here instead of being dropped

@@ -192,7 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.tileLoops = tileLoops ?? ServerConfiguration.defaultTileLoops
         config.emptyTiles = emptyTiles
         config.leafletDirectory = leafletDir
-        if !FileManager.default.fileExists(atPath: (leafletDir as NSString).appendingPathComponent("leaflet.js")) {
+        if !config.leafletInstalled {
             logger.warning(
                 """
                 \(leafletDir) holds no leaflet.js, so the viewer and the store page cannot draw maps: install Debian's libjs-leaflet \

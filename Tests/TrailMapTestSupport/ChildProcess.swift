@@ -106,14 +106,17 @@ public final class ChildProcess: @unchecked Sendable {
     /// Blocks until the child has ended.
     public func waitUntilExit() {
         guard processIdentifier > 0 else { return }
+        var waitsForOther = 0
         while reaped.withLock({ $0 }) == nil {
             var status: Int32 = 0
             let got = waitpid(processIdentifier, &status, 0)
             if got == processIdentifier {
                 record(status)
             } else if got < 0 && errno != EINTR {
-                // Reaped by a call on another thread, which records it next.
-                usleep(1000)
+                // Reaped by a call on another thread, which records it next; after a second
+                // (reaped elsewhere, its status lost) it counts as an exit with 255.
+                waitsForOther += 1
+                if waitsForOther > 1000 { record(255 << 8) } else { usleep(1000) }
             }
         }
     }

@@ -35,17 +35,17 @@ import TileGeometry
         let dir = TrailTestDirectory()
         try writeGeoJSON(lines, to: dir.file("lines.geojson"))
         // GDAL projects the lines itself and burns every pixel each line touches.
-        try runTool("ogr2ogr", ["-t_srs", "EPSG:3857", dir.file("lines3857.geojson"), dir.file("lines.geojson")])
+        try GDALTools.run("ogr2ogr", ["-t_srs", "EPSG:3857", dir.file("lines3857.geojson"), dir.file("lines.geojson")])
         let b = tile.mercatorBounds
         let res = WebMercator.resolution(zoom: Self.zoom)
-        try runTool(
+        try GDALTools.run(
             "gdal_rasterize",
             [
                 "-q", "-at", "-burn", "255", "-tr", "\(res)", "\(res)",
                 "-te", "\(b.minX)", "\(b.minY)", "\(b.maxX)", "\(b.maxY)",
                 "-ot", "Byte", "-of", "GTiff", dir.file("lines3857.geojson"), dir.file("burnt.tif")
             ])
-        try runTool("gdal_translate", ["-q", "-of", "ENVI", dir.file("burnt.tif"), dir.file("burnt.bin")])
+        try GDALTools.run("gdal_translate", ["-q", "-of", "ENVI", dir.file("burnt.tif"), dir.file("burnt.bin")])
         let burnt = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("burnt.bin"))))
         #expect(burnt.count == 256 * 256)
 

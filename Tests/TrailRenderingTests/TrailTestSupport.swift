@@ -2,7 +2,6 @@ import Foundation
 import Raster
 import TileGeometry
 @testable import TrailRendering
-import TrailMapTestSupport
 
 /// A temporary folder removed when released.
 final class TrailTestDirectory {
@@ -13,27 +12,6 @@ final class TrailTestDirectory {
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
     func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-}
-
-struct ToolFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Runs a command-line tool from the PATH; throws with its output when it fails.
-@discardableResult
-func runTool(_ tool: String, _ args: [String]) throws -> String {
-    let p = ChildProcess()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = [tool] + args
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = pipe
-    try p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let out = String(decoding: data, as: UTF8.self)
-    guard p.terminationStatus == 0 else { throw ToolFailure(description: "\(tool) \(args.joined(separator: " ")): \(out)") }
-    return out
 }
 
 /// World pixels at a zoom (tiles of 256) and degrees.

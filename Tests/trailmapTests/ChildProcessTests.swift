@@ -1,31 +1,16 @@
 import Foundation
-import Synchronization
 import Testing
 import TrailMapTestSupport
 
 /// The tests' own child processes: streams, status, directory, environment, and no descriptor
 /// of the test process passed on, however many it holds.
 @Suite(.blockingThreads) struct ChildProcessTests {
-    /// Runs `script` with bash; its stdout, stderr and exit status.
+    /// Runs `script` with bash (through `CLIRunner`, which starts a `ChildProcess`).
     static func bash(
-        _ script: String, cwd: String? = nil, environment: [String: String]? = nil
+        _ script: String, cwd: String? = nil, environment: [String: String] = [:]
     ) throws -> (out: String, err: String, status: Int32) {
-        let p = ChildProcess()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", script]
-        p.environment = environment
-        p.currentDirectoryURL = cwd.map { URL(fileURLWithPath: $0) }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errData = Mutex(Data())
-        let reader = Thread { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while errData.withLock({ $0.isEmpty }) && !reader.isFinished { usleep(1000) }
-        return (String(decoding: outData, as: UTF8.self), String(decoding: errData.withLock { $0 }, as: UTF8.self), p.terminationStatus)
+        let r = try CLIRunner.run(["-c", script], executable: "/bin/bash", cwd: cwd, environment: environment)
+        return (r.stdout, r.stderr, r.status)
     }
 
     @Test func streamsStatusDirectoryAndEnvironmentReachTheChild() throws {
