@@ -174,13 +174,14 @@ public struct TileResponder: HTTPResponder {
             throw APIError(
                 .unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
         }
-        guard let dot = parts[4].lastIndex(of: ".") else {
+        // Searched as bytes: a search for a Character walks grapheme boundaries.
+        guard let dot = parts[4].utf8.lastIndex(of: UInt8(ascii: ".")) else {
             let ext = (try? available(id))?.format.fileExtension ?? "png"
             throw APIError.notFound(
                 "not_found",
                 "a tile URL ends in the extension of its tileset's format: /tiles/\(id)/{z}/{x}/{y}.\(ext) (see /tiles/\(id).json)")
         }
-        let ext = parts[4][parts[4].index(after: dot)...]
+        let ext = parts[4][parts[4].utf8.index(after: dot)...]
         guard let z = Self.coordinate(parts[2]), let x = Self.coordinate(parts[3]), let y = Self.coordinate(parts[4][..<dot]) else {
             throw APIError.badRequest("z, x and y must be non-negative integers: /tiles/\(id)/{z}/{x}/{y}.\(ext.prefix(8))")
         }
@@ -189,7 +190,7 @@ public struct TileResponder: HTTPResponder {
         }
         let tileset = try available(id)
         let format = tileset.format
-        guard ext == format.fileExtension || (format == .jpg && ext == "jpeg") else {
+        guard ext.utf8.elementsEqual(format.fileExtension.utf8) || (format == .jpg && ext.utf8.elementsEqual("jpeg".utf8)) else {
             throw APIError.notFound(
                 "wrong_extension",
                 "tileset \(id) holds \(format) tiles, not .\(ext.prefix(8)): "
