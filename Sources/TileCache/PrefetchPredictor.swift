@@ -15,7 +15,10 @@ import TileGeometry
 /// ring on the side of its viewport whose next viewport drew the most requests across sessions
 /// (a decayed count per 4x4-tile neighbourhood) is predicted. Each session's predictions are tracked: when fewer than
 /// `minUsedShare` of its recent ones were asked for, it stops getting predictions (they are
-/// still worked out and scored, and resume once they would be used again).
+/// still worked out and scored, and resume once they would be used again). A session most of
+/// whose recent requests were jumps (`Track.scatteredShare`) is not one viewer, whatever its share
+/// (a load generator over a small map hits its predictions by chance): none are worked out for
+/// it until it settles.
 /// At most `maxClients` sessions are tracked, the longest silent forgotten first.
 ///
 /// Given a cache that counts requests (`TileCache.countsRequests`), the predictor reads popular
@@ -164,9 +167,10 @@ public final class PrefetchPredictor: Sendable {
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// A session's predictions asked for later and predictions made (decayed: recent ones weigh
-    /// most), and whether it gets predictions now; nil for an unknown client.
-    public func usefulness(client: String) -> (used: Double, issued: Double, active: Bool)? {
-        state.withLock { s in s.clients[client].map { (used: $0.used, issued: $0.issued, active: $0.active) } }
+    /// most), whether it gets predictions now, and whether it jumps too often to be one viewer
+    /// (none are then worked out for it); nil for an unknown client.
+    public func usefulness(client: String) -> (used: Double, issued: Double, active: Bool, scattered: Bool)? {
+        state.withLock { s in s.clients[client].map { (used: $0.used, issued: $0.issued, active: $0.active, scattered: $0.scattered) } }
     }
 
     private static func forgetOldest(_ s: inout State) {

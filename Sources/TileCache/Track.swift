@@ -44,6 +44,14 @@ struct Track {
     var used = 0.0
     var issued = 0.0
     var active = true
+    /// The share of the session's recent requests that were jumps (a new place at the same zoom,
+    /// a zoom not about the viewport or of more than one level, another bundle), decayed at each
+    /// request. A viewer jumps now and then; a client that is not one viewer (a crawler, a load
+    /// generator, many users behind one address) jumps at most of its requests.
+    var jumpShare = 0.0
+    /// Whether the session jumps too often to be one viewer: no predictions are worked out for
+    /// it (nor scored) until it settles.
+    var scattered: Bool { jumpShare > Self.scatteredShare }
     /// How often the session zooms in and out per step.
     var zooms: ZoomHabit
     /// The next zoom levels' tiles under the viewport the last step predicted
@@ -70,6 +78,7 @@ struct Track {
     mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: PlaceCounts, paths: TrailPaths? = nil) -> [TileID] {
         let t = key.tile
         if pending.remove(key) { used += 1 }
+        jumpShare -= jumpShare * Self.jumpDecay
         let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
         lastTime = now
         if newBurst {
@@ -79,6 +88,7 @@ struct Track {
         if key.bundle != bundle {
             release(viewport, notIn: nil)
             self = Track(key: key, now: now, typical: (width, height), releasing: releasing).keeping(self)
+            jumpShare += Self.jumpDecay
             return []
         }
         if newBurst {
@@ -102,7 +112,7 @@ struct Track {
             // A whole viewport drawn: its place and size are known before the burst ends.
             seeded = true
             viewport = TileBox(x0: burst.x0, y0: burst.y0, x1: burst.x0 + width - 1, y1: burst.y0 + height - 1)
-            if !hasMoved { return seed(popularity: popularity) }
+            if !hasMoved, !scattered { return seed(popularity: popularity) }
             return []
         }
         guard var v = viewport else { return [] }
@@ -111,6 +121,7 @@ struct Track {
         let dy = t.y < v.y0 ? t.y - v.y0 : (t.y > v.y1 ? t.y - v.y1 : 0)
         if abs(dx) > v.width || abs(dy) > v.height {
             // A jump: a new place, nothing known about where it goes.
+            jumpShare += Self.jumpDecay
             release(v, notIn: nil)
             ahead = nil
             viewport = TileBox(centre: t.x, t.y, w: width, h: height)
@@ -168,11 +179,14 @@ struct Track {
     /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
     /// tiles of the viewport before the move, `old`, outside `n` are left behind).
     private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> [TileID] {
-        if !repeats, active { zoomAhead = zoomTiles(under: n) }
+        if !repeats, active, !scattered { zoomAhead = zoomTiles(under: n) }
+        if repeats {
+            release(old, notIn: n)
+            ahead = n
+        }
+        guard !scattered else { return [] }
         let ring = n.tiles(notIn: v, z: z)
         guard repeats else { return ring }
-        release(old, notIn: n)
-        ahead = n
         return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
     }
 
@@ -207,6 +221,7 @@ struct Track {
         t.used = old.used
         t.issued = old.issued
         t.active = old.active
+        t.jumpShare = old.jumpShare
         t.zooms = old.zooms
         t.repeated = old.repeated
         t.fresh = old.fresh
@@ -247,6 +262,7 @@ struct Track {
         hasMoved = !jumped
         if !jumped, old != nil { zooms.countZoom(in: dz > 0) }
         if jumped { seeded = false }
+        if jumped || abs(dz) > 1 { jumpShare += Self.jumpDecay }
         moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
         guard width > 0, !jumped else {
             viewport = nil
@@ -254,7 +270,7 @@ struct Track {
         }
         let v = TileBox(centre: t.x, t.y, w: width, h: height)
         viewport = v
-        guard abs(dz) == 1 else { return [] }
+        guard abs(dz) == 1, !scattered else { return [] }
         let next = z + dz
         guard next >= 0, next <= TileID.maxZoom else { return [] }
         // The next zoom's viewport around the same point, centre first.
@@ -308,6 +324,10 @@ struct Track {
 extension Track {
     /// The most predictions of one step scored while a session gets none.
     static var quietScoring: Int { 64 }
+    /// The weight of one request in `jumpShare` (the share decays by it at each request).
+    static var jumpDecay: Double { 1.0 / 32 }
+    /// Above this share of jumps among recent requests a session is `scattered`.
+    static var scatteredShare: Double { 0.4 }
 }
 
 private func clamp(_ v: Int, _ limit: Int) -> Int { max(-limit, min(limit, v)) }
