@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import Raster
 import TileGeometry
 
-/// A temporary folder removed when the value is released.
+/// A temporary folder removed when the value is released, or at the latest when the test process
+/// exits (a suite's shared fixtures live as long as the process, and their folders stayed behind).
 public final class TemporaryDirectory: @unchecked Sendable {
     public let path: String
 
@@ -11,9 +13,13 @@ public final class TemporaryDirectory: @unchecked Sendable {
             FileManager.default.temporaryDirectory
             .appendingPathComponent("trailmap-test-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        LiveFolders.add(path)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+        LiveFolders.remove(path)
+    }
 
     /// A path inside the folder.
     public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
@@ -71,4 +77,24 @@ public func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
     }
     let mse = sum / Double(a.pixels.count)
     return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+}
+
+/// The folders of `TemporaryDirectory` values not yet released, removed at the process's exit.
+private enum LiveFolders {
+    static let paths = Mutex<Set<String>>([])
+    /// Registers the exit handler once, when the first folder is made.
+    static let handler: Void = { atexit { LiveFolders.removeAll() } }()
+
+    static func add(_ path: String) {
+        _ = handler
+        paths.withLock { _ = $0.insert(path) }
+    }
+
+    static func remove(_ path: String) { paths.withLock { _ = $0.remove(path) } }
+
+    static func removeAll() {
+        for path in paths.withLock({ p in
+            defer { p = [] }; return p
+        }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
