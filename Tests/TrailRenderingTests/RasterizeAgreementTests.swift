@@ -32,7 +32,7 @@ import TileGeometry
     @Test func everyPixelGDALBurnsIsCoveredAndNoCoveredPixelLiesBeyondTheStroke() throws {
         let tile = WebMercator.tile(lon: -106.95, lat: 39.40, zoom: Self.zoom)
         let lines = Self.walks(tile: tile, count: 12, seed: 37)
-        let dir = TrailTestDirectory()
+        let dir = TemporaryDirectory()
         try writeGeoJSON(lines, to: dir.file("lines.geojson"))
         // GDAL projects the lines itself and burns every pixel each line touches.
         try GDALTools.run("ogr2ogr", ["-t_srs", "EPSG:3857", dir.file("lines3857.geojson"), dir.file("lines.geojson")])

@@ -3,17 +3,6 @@ import Raster
 import TileGeometry
 @testable import TrailRendering
 
-/// A temporary folder removed when released.
-final class TrailTestDirectory {
-    let path: String
-    init() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("trails-render-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-}
-
 /// World pixels at a zoom (tiles of 256) and degrees.
 enum TilePixels {
     static func world(lon: Double, lat: Double, zoom: Int, tileSize: Int = 256) -> (x: Double, y: Double) {
