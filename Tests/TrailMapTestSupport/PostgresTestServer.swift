@@ -75,11 +75,11 @@ public enum PostgresTestServer {
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Nothing else of the test process (closed in the child): a server started by the script outlives the call.
-        let (program, words) = SpawnInheritance.closing(from: 3, tool, arguments)
-        let argv = words.map { strdup($0) } + [nil]
+        guard SpawnInheritance.closeInChild(&actions, from: 3) else { return (-1, "cannot run \(tool): no closefrom in glibc") }
+        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, tool, &actions, nil, argv, environ)
         guard spawned == 0 else { return (-1, "cannot run \(tool): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

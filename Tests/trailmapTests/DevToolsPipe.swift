@@ -53,10 +53,10 @@ final class DevToolsPipe {
             chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"
         ]
-        let (program, words) = SpawnInheritance.closing(from: 5, chromium, Array(args.dropFirst()))
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        guard SpawnInheritance.closeInChild(&actions, from: 5) else { throw Failure("posix_spawn \(chromium): no closefrom in glibc") }
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, program, &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, chromium, &actions, nil, &argv, environ)
         guard spawned == 0 else { throw Failure("posix_spawn \(chromium): \(spawned)") }
     }
 
