@@ -17,8 +17,9 @@ enum ResponseHead {
         var date = date
         var connection = connection
         let length = answer.body.readableBytes
+        // The fixed text below is 160 bytes at most, and a length 20 digits: 256 covers both.
         let bound =
-            160 + etag.utf8.count + cacheControl.utf8.count + contentType.utf8.count + date.utf8.count
+            256 + etag.utf8.count + cacheControl.utf8.count + contentType.utf8.count + date.utf8.count
             + (connection?.utf8.count ?? 0)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { raw in
             var out = HeadWriter(raw)
