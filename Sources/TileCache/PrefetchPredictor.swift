@@ -141,17 +141,16 @@ public final class PrefetchPredictor: Sendable {
         popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), zooming: inout ZoomHabit,
         releases: Int
     ) -> Prediction {
-        let predicted = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
+        let step = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         zooming.learn(from: track.zooms)
         track.tick = tick
         let repeats = track.repeats
         var released = [TileKey]()
         if !track.releases.isEmpty { track.takeReleases(releases, into: &released) }
-        let tiles = track.issue(predicted, minUsedShare: minUsedShare)
+        let tiles = track.issue(step.tiles, minUsedShare: minUsedShare)
         let bundle = track.bundle
-        let zoomTiles = track.active ? track.zoomAhead.map { TileKey(bundle: bundle, tile: $0) } : []
-        track.zoomAhead = []
+        let zoomTiles = track.active ? step.zoomTiles.map { TileKey(bundle: bundle, tile: $0) } : []
         return Prediction(
             tiles: tiles, repeatsViewport: repeats, keyAhead: releases == 0 || !repeats || track.isAhead(key), released: released,
             zoomTiles: zoomTiles)

@@ -54,9 +54,20 @@ struct Track {
     var scattered: Bool { jumpShare > Self.scatteredShare }
     /// How often the session zooms in and out per step.
     var zooms: ZoomHabit
-    /// The next zoom levels' tiles under the viewport the last step predicted
-    /// (`Prediction.zoomTiles`).
-    var zoomAhead: [TileID] = []
+
+    /// What one request predicts: the tiles, most likely first, and the next zoom levels' tiles
+    /// under the viewport predicted next (`Prediction.zoomTiles`). An array literal is tiles only.
+    struct Step: ExpressibleByArrayLiteral {
+        var tiles: [TileID]
+        var zoomTiles: [TileID] = []
+
+        init(tiles: [TileID], zoomTiles: [TileID] = []) {
+            self.tiles = tiles
+            self.zoomTiles = zoomTiles
+        }
+
+        init(arrayLiteral tiles: TileID...) { self.tiles = tiles }
+    }
 
     init(
         key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true,
@@ -74,8 +85,8 @@ struct Track {
         lastTime = now
     }
 
-    /// Follows the session through one request; returns predictions, most likely first.
-    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: PlaceCounts, paths: TrailPaths? = nil) -> [TileID] {
+    /// Follows the session through one request; returns what it predicts.
+    mutating func observe(_ key: TileKey, now: UInt64, gap: UInt64, popularity: PlaceCounts, paths: TrailPaths? = nil) -> Step {
         let t = key.tile
         if pending.remove(key) { used += 1 }
         jumpShare -= jumpShare * Self.jumpDecay
@@ -107,12 +118,12 @@ struct Track {
                 fresh /= 2
             }
         }
-        if t.z != z { return zoomed(to: t) }
+        if t.z != z { return Step(tiles: zoomed(to: t)) }
         if !seeded, width > 0, burst.width >= width, burst.height >= height {
             // A whole viewport drawn: its place and size are known before the burst ends.
             seeded = true
             viewport = TileBox(x0: burst.x0, y0: burst.y0, x1: burst.x0 + width - 1, y1: burst.y0 + height - 1)
-            if !hasMoved, !scattered { return seed(popularity: popularity) }
+            if !hasMoved, !scattered { return Step(tiles: seed(popularity: popularity)) }
             return []
         }
         guard var v = viewport else { return [] }
@@ -177,17 +188,17 @@ struct Track {
 
     /// The tiles of the next viewport `n` not in the current one `v`, nearest its centre first;
     /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
-    /// tiles of the viewport before the move, `old`, outside `n` are left behind).
-    private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> [TileID] {
-        if !repeats, active, !scattered { zoomAhead = zoomTiles(under: n) }
+    /// tiles of the viewport before the move, `old`, outside `n` are left behind). With them,
+    /// for a session that gets predictions, the next zoom levels' tiles under `n`.
+    private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> Step {
         if repeats {
             release(old, notIn: n)
             ahead = n
         }
         guard !scattered else { return [] }
         let ring = n.tiles(notIn: v, z: z)
-        guard repeats else { return ring }
-        return ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) }
+        guard repeats else { return Step(tiles: ring, zoomTiles: active ? zoomTiles(under: n) : []) }
+        return Step(tiles: ring + n.tiles(notIn: nil, z: z).filter { v.contains($0.x, $0.y) })
     }
 
     /// The tiles of the next zoom levels under viewport `n`, in each direction the session
