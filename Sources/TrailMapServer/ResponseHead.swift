@@ -13,37 +13,20 @@ enum ResponseHead {
         _ answer: TileResponder.TileAnswer, date: String, connection: String? = nil,
         into buffer: inout ByteBuffer
     ) {
-        var etag = answer.etag, cacheControl = answer.cacheControl, contentType = answer.contentType
-        var date = date
-        var connection = connection
-        let length = answer.body.readableBytes
-        // The fixed text below is 160 bytes at most, and a length 20 digits: 256 covers both.
-        let bound =
-            256 + etag.utf8.count + cacheControl.utf8.count + contentType.utf8.count + date.utf8.count
-            + (connection?.utf8.count ?? 0)
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { raw in
-            var out = HeadWriter(raw)
+        let variable = answer.etag.utf8.count + answer.cacheControl.utf8.count + answer.contentType.utf8.count
+        write(into: &buffer, variableBytes: variable, date: date, connection: connection) { out in
             out.put(answer.notModified ? "HTTP/1.1 304 Not Modified\r\nETag: " : "HTTP/1.1 200 OK\r\nETag: ")
-            out.put(&etag)
+            out.put(answer.etag)
             out.put("\r\nCache-Control: ")
-            out.put(&cacheControl)
+            out.put(answer.cacheControl)
             out.put("\r\nAccess-Control-Allow-Origin: *\r\n")
             if !answer.notModified {
                 out.put("Content-Type: ")
-                out.put(&contentType)
+                out.put(answer.contentType)
                 out.put("\r\nContent-Length: ")
-                out.putDecimal(length)
+                out.putDecimal(answer.body.readableBytes)
                 out.put("\r\n")
             }
-            if connection != nil {
-                out.put("Connection: ")
-                out.put(&connection!)
-                out.put("\r\n")
-            }
-            out.put("Date: ")
-            out.put(&date)
-            out.put("\r\nServer: trailmap\r\n\r\n")
-            return out.count
         }
     }
 
@@ -52,34 +35,46 @@ enum ResponseHead {
         status: HTTPResponse.Status, headers: HTTPFields, date: String, connection: String? = nil,
         into buffer: inout ByteBuffer
     ) {
-        buffer.writeStaticString("HTTP/1.1 ")
-        writeDecimal(status.code, into: &buffer)
-        buffer.writeStaticString(" ")
-        buffer.writeString(status.reasonPhrase)
-        buffer.writeStaticString("\r\n")
-        for field in headers {
-            buffer.writeString(field.name.rawName)
-            buffer.writeStaticString(": ")
-            buffer.writeString(field.value)
-            buffer.writeStaticString("\r\n")
+        var variable = status.reasonPhrase.utf8.count
+        for field in headers { variable += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
+        write(into: &buffer, variableBytes: variable, date: date, connection: connection) { out in
+            out.put("HTTP/1.1 ")
+            out.putDecimal(status.code)
+            out.put(" ")
+            out.put(status.reasonPhrase)
+            out.put("\r\n")
+            for field in headers {
+                out.put(field.name.rawName)
+                out.put(": ")
+                out.put(field.value)
+                out.put("\r\n")
+            }
         }
-        writeEnd(date: date, connection: connection, into: &buffer)
     }
 
-    /// `Connection` (when given), `Date`, `Server` and the blank line.
-    private static func writeEnd(date: String, connection: String?, into buffer: inout ByteBuffer) {
-        if let connection {
-            buffer.writeStaticString("Connection: ")
-            buffer.writeString(connection)
-            buffer.writeStaticString("\r\n")
+    /// Reserves room for a head once, lets `fields` write its status line and fields, then writes
+    /// `Connection` (when given), `Date`, `Server` and the blank line. `variableBytes`: the bytes
+    /// of the strings `fields` writes besides its fixed text.
+    @inline(__always)
+    private static func write(
+        into buffer: inout ByteBuffer, variableBytes: Int, date: String, connection: String?,
+        _ fields: (inout HeadWriter) -> Void
+    ) {
+        // A head's fixed text is 200 bytes at most, with numbers of up to 20 digits: 256 covers it.
+        let bound = 256 + variableBytes + date.utf8.count + (connection?.utf8.count ?? 0)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { raw in
+            var out = HeadWriter(raw)
+            fields(&out)
+            if let connection {
+                out.put("Connection: ")
+                out.put(connection)
+                out.put("\r\n")
+            }
+            out.put("Date: ")
+            out.put(date)
+            out.put("\r\nServer: trailmap\r\n\r\n")
+            return out.count
         }
-        buffer.writeStaticString("Date: ")
-        buffer.writeString(date)
-        buffer.writeStaticString("\r\nServer: trailmap\r\n\r\n")
-    }
-
-    private static func writeDecimal(_ value: Int, into buffer: inout ByteBuffer) {
-        buffer.writeString(String(value)) // a small string: no allocation
     }
 }
 
@@ -104,7 +99,7 @@ struct HTTPDateCache {
     }
 }
 
-/// Appends bytes to memory reserved for a whole head (`ResponseHead.writeTile` reserves enough).
+/// Appends bytes to memory reserved for a whole head (`ResponseHead` reserves enough).
 private struct HeadWriter {
     let base: UnsafeMutableRawBufferPointer
     var count = 0
@@ -118,13 +113,20 @@ private struct HeadWriter {
         count += n
     }
 
-    /// `s` is inout so that a native string's storage is read in place (`withUTF8`).
-    mutating func put(_ s: inout String) {
-        s.withUTF8 { u in
-            precondition(count + u.count <= base.count)
-            if let a = u.baseAddress { (base.baseAddress! + count).copyMemory(from: a, byteCount: u.count) }
-            count += u.count
+    /// A native string's bytes are copied in place; any other string's one by one.
+    @inline(__always)
+    mutating func put(_ s: String) {
+        let n = s.utf8.count
+        precondition(count + n <= base.count)
+        let at = base.baseAddress! + count
+        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
+            if let a = u.baseAddress { at.copyMemory(from: a, byteCount: n) }
+            return true
         }
+        if copied == nil {
+            for (i, byte) in s.utf8.enumerated() { base[count + i] = byte }
+        }
+        count += n
     }
 
     mutating func putDecimal(_ value: Int) {
