@@ -1,4 +1,4 @@
-import Dispatch
+import NIOCore
 import Synchronization
 import TileGeometry
 
@@ -67,8 +67,9 @@ public final class PrefetchPredictor: Sendable {
         self.releasesPerRequest = max(0, releasesPerRequest)
     }
 
-    /// Milliseconds on a monotonic clock, the default `now` of `observe`.
-    public static func milliseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+    /// Milliseconds on a monotonic clock (`NIODeadline`'s, which a server's loops read already),
+    /// the default `now` of `observe`.
+    public static func milliseconds() -> UInt64 { NIODeadline.now().uptimeNanoseconds / 1_000_000 }
 
     /// What a request predicts.
     public struct Prediction: Sendable {

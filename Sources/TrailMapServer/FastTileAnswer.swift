@@ -18,31 +18,34 @@ struct FastTileAnswer {
     ///   - uri: the request target.
     ///   - connection: the `Connection` header to send (`TileFastPath.connectionHeader`).
     ///   - client: who asks, for prefetch (nil: no prediction).
+    ///   - received: when the request was read, in nanoseconds of `NIODeadline`'s clock (the
+    ///     request's duration is measured from it, and the predictor is told its time).
     static func make(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-        client: String?, date: String, allocator: ByteBufferAllocator
+        client: String?, date: String, received: UInt64, allocator: ByteBufferAllocator
     ) -> FastTileAnswer? {
         var head = allocator.buffer(capacity: 320)
         return make(
             responder, isHead: isHead, uri: uri, ifNoneMatch: ifNoneMatch, connection: connection, client: client, date: date,
-            head: &head)
+            received: received, head: &head)
     }
 
-    /// As `make(_:isHead:uri:ifNoneMatch:connection:client:date:allocator:)`, writing the head
+    /// As `make(_:isHead:uri:ifNoneMatch:connection:client:date:received:allocator:)`, writing the head
     /// into `head` after clearing it: a caller that keeps one buffer for its answers (a tile loop)
     /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
     /// is written again.
     static func make(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-        client: String?, date: String, head: inout ByteBuffer
+        client: String?, date: String, received: UInt64, head: inout ByteBuffer
     ) -> FastTileAnswer? {
         guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
-        let start = ContinuousClock.now
         head.clear()
         let status: HTTPResponse.Status
         var body: ByteBuffer?
         do {
-            switch try responder.tileAnswer(parts, ifNoneMatch: ifNoneMatch, client: client, onEventLoop: true) {
+            switch try responder.tileAnswer(
+                parts, ifNoneMatch: ifNoneMatch, client: client, milliseconds: received / 1_000_000, onEventLoop: true)
+            {
             case let .tile(answer):
                 status = answer.status
                 ResponseHead.writeTile(answer, date: date, connection: connection, into: &head)
@@ -60,7 +63,8 @@ struct FastTileAnswer {
         }
         if isHead { body = nil }
         let bytes = body?.readableBytes ?? 0
-        let elapsed = ContinuousClock.now - start
+        let now = NIODeadline.now().uptimeNanoseconds
+        let elapsed = Duration.nanoseconds(Int64(clamping: now >= received ? now - received : 0))
         responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
         responder.logger.info("\(isHead ? "HEAD" : "GET") \(LogRedaction.uri(uri)) \(status.code) \(bytes)B \(elapsed)")
         return FastTileAnswer(head: head, body: body, close: connection == "close")

@@ -141,6 +141,6 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             client: client.name(
                 headerValue: client.headerName.flatMap { request.headers.first(name: $0)?[...] },
                 context: context),
-            date: date.now(), allocator: context.channel.allocator)
+            date: date.now(), received: RawTileLoop.clock(), allocator: context.channel.allocator)
     }
 }

@@ -5,24 +5,27 @@ import Foundation
 /// tileset names, and `If-None-Match`.
 enum TileRequestParsing {
     /// The five components of `/tiles/{tileset}/{z}/{x}/{y}.EXT` (query dropped), or nil for any
-    /// other path. (A scan of the bytes: `split` was a tenth of a request's time.)
-    static func tilePath(_ uri: String) -> [Substring]? {
+    /// other path. (A scan of the bytes: `split` was a tenth of a request's time; the components
+    /// are held inline, so a request allocates no array for them.)
+    static func tilePath(_ uri: String) -> TilePath? {
         let bytes = uri.utf8
         guard bytes.count <= 2048, bytes.starts(with: "/tiles/".utf8) else { return nil }
-        var parts: [Substring] = []
-        parts.reserveCapacity(5)
+        var path = TilePath()
+        var found = 0
         var start = bytes.index(after: bytes.startIndex)
         var i = start
         while i < bytes.endIndex, bytes[i] != UInt8(ascii: "?") {
             if bytes[i] == UInt8(ascii: "/") {
-                guard parts.count < 4 else { return nil }
-                parts.append(uri[start..<i])
+                guard found < 4 else { return nil }
+                path[found] = uri[start..<i]
+                found += 1
                 start = bytes.index(after: i)
             }
             i = bytes.index(after: i)
         }
-        parts.append(uri[start..<i])
-        return parts.count == 5 ? parts : nil
+        guard found == 4 else { return nil }
+        path[4] = uri[start..<i]
+        return path
     }
 
     /// A z, x or y: 1 to 9 ASCII digits (no sign, no spaces), else nil.
@@ -66,4 +69,49 @@ enum TileRequestParsing {
         guard let decoded, isValidTilesetID(decoded) else { return nil }
         return decoded
     }
+}
+
+/// The five components of a tile path, `tiles`, tileset, z, x and `{y}.EXT`, held inline.
+struct TilePath: RandomAccessCollection, MutableCollection, CustomStringConvertible {
+    private var parts: (Substring, Substring, Substring, Substring, Substring) = ("", "", "", "", "")
+
+    init() {}
+
+    init(_ tiles: Substring, _ tileset: Substring, _ z: Substring, _ x: Substring, _ file: Substring) {
+        parts = (tiles, tileset, z, x, file)
+    }
+
+    /// The path of five components, or nil for another count.
+    init?<C: Collection>(_ components: C) where C.Element == Substring {
+        guard components.count == 5 else { return nil }
+        for (i, c) in components.enumerated() { self[i] = c }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { 5 }
+
+    subscript(i: Int) -> Substring {
+        get {
+            switch i {
+            case 0: parts.0
+            case 1: parts.1
+            case 2: parts.2
+            case 3: parts.3
+            case 4: parts.4
+            default: preconditionFailure("a tile path has five components")
+            }
+        }
+        set {
+            switch i {
+            case 0: parts.0 = newValue
+            case 1: parts.1 = newValue
+            case 2: parts.2 = newValue
+            case 3: parts.3 = newValue
+            case 4: parts.4 = newValue
+            default: preconditionFailure("a tile path has five components")
+            }
+        }
+    }
+
+    var description: String { "/" + joined(separator: "/") }
 }

@@ -107,7 +107,7 @@ public struct TileResponder: HTTPResponder {
     }
 
     /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
-    func tile(_ parts: [Substring], request: Request) async throws -> Response {
+    func tile(_ parts: TilePath, request: Request) async throws -> Response {
         var paid = false
         let id = try tilesetID(parts[1])
         if let access, let product = try await access.paidProduct(tileset: id), !isPreview(id, product: product, z: parts[2]) {
@@ -160,12 +160,13 @@ public struct TileResponder: HTTPResponder {
     /// The tile route's logic, shared by the Hummingbird responder and the event-loop fast path.
     /// `parts` are the path components after the leading slash: tiles, id, z, x, y.EXT.
     /// A paid region's tile needs `authorized` (checked by the caller); without it this throws 401.
-    /// `client` names the client for prefetch (nil: no prediction).
+    /// `client` names the client for prefetch (nil: no prediction); `milliseconds`, the request's
+    /// time for the predictor (`PrefetchPredictor.milliseconds()`; nil: read when needed).
     /// `onEventLoop`: called by the fast path, which never reads the catalog (a stale paid map
     /// throws, and the request goes to the Hummingbird path, which has re-read it first).
     func tileAnswer(
-        _ parts: [Substring], ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
-        onEventLoop: Bool = false
+        _ parts: TilePath, ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
+        milliseconds: UInt64? = nil, onEventLoop: Bool = false
     ) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
         if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
@@ -205,7 +206,7 @@ public struct TileResponder: HTTPResponder {
         guard tileset.bundle != nil else { throw APIError.unavailable("tileset \(id) cannot be read") }
         let found: CachedTile?
         do {
-            found = try registry.cachedTile(tileset, tile, client: client)
+            found = try registry.cachedTile(tileset, tile, client: client, milliseconds: milliseconds)
         } catch let error as TileCacheError {
             logger.warning("tileset \(id): \(error)")
             var e = APIError.unavailable("tileset \(id) is busy; try again shortly")

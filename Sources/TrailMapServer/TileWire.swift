@@ -65,7 +65,7 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
                         responder, isHead: request.head, uri: request.target,
                         ifNoneMatch: request.ifNoneMatch, connection: connection,
                         client: client.name(headerValue: request.client?[...], context: context), date: date.now(),
-                        allocator: context.channel.allocator)
+                        received: RawTileLoop.clock(), allocator: context.channel.allocator)
                 else {
                     pass(buffer, context: context, flushing: wrote)
                     return

@@ -124,7 +124,7 @@ public final class TilesetRegistry: Sendable {
 
     /// A tile of a tileset through the cache (one bundle read for concurrent misses); with a
     /// client, the tiles predicted to follow are prefetched in the background.
-    func cachedTile(_ tileset: Tileset, _ tile: TileID, client: String?) throws -> CachedTile? {
+    func cachedTile(_ tileset: Tileset, _ tile: TileID, client: String?, milliseconds: UInt64? = nil) throws -> CachedTile? {
         guard let bundle = tileset.bundle else { return nil }
         let key = TileKey(bundle: bundle.id, tile: tile)
         let found = try cache.cache.tile(key) { try tileset.read(tile) }
@@ -132,7 +132,8 @@ public final class TilesetRegistry: Sendable {
             // A prediction never reopens a bundle closed meanwhile: under a tight budget that
             // churned bundles (and their reservations) for tiles nobody had asked for yet.
             let bundles = cache.bundles
-            prefetcher.observe(client: client, key: key, within: { tileset.hasZoom($0.tile.z) }) { k in
+            let now = milliseconds ?? PrefetchPredictor.milliseconds()
+            prefetcher.observe(client: client, key: key, now: now, within: { tileset.hasZoom($0.tile.z) }) { k in
                 bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil
             }
         }

@@ -101,9 +101,8 @@ extension TileResponder {
         guard let x = Self.coordinate(col), (range.minX...range.maxX).contains(x) else {
             return fail("TileOutOfRange", "TILECOL", "columns of matrix \(z) are \(range.minX) to \(range.maxX)")
         }
-        let parts: [Substring] = [
-            "tiles", Substring(id), Substring(String(z)), Substring(String(x)), Substring("\(y).\(t.format.fileExtension)")
-        ]
+        let parts = TilePath(
+            "tiles", Substring(id), Substring(String(z)), Substring(String(x)), Substring("\(y).\(t.format.fileExtension)"))
         do {
             return try await tile(parts, request: request)
         } catch let e as APIError {

@@ -38,8 +38,8 @@ enum ServerRoutes {
         routes.get("/tiles/:tileset/:z/:x/:file", .tile) { request, _ in
             // The raw components (the router drops empty ones; a tile path has none).
             let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            guard parts.count == 5 else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
-            return try await r.tile(Array(parts), request: request)
+            guard let path = TilePath(parts) else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
+            return try await r.tile(path, request: request)
         }
         routes.get("/wmts/1.0.0/WMTSCapabilities.xml", .wmts) { request, _ in r.wmtsCapabilities(request) }
         routes.get("/wmts", .wmts) { request, _ in await r.wmtsKVP(request) }
