@@ -22,6 +22,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// The child's whole environment; nil gives it this process's.
     public var environment: [String: String]?
     public var currentDirectoryURL: URL?
+    /// Descriptors of this process the child gets as its 3, 4, … in this order, for a protocol on
+    /// inherited descriptors (a browser's `--remote-debugging-pipe` reads 3 and writes 4). Each
+    /// must lie above the last of those numbers: a `dup2` onto itself would leave it
+    /// close-on-exec. Every other descriptor from 3 up is closed in the child.
+    public var passedDescriptors: [Int32] = []
 
     /// The child's process id, once started; 0 before.
     public private(set) var processIdentifier: Int32 = 0
@@ -52,7 +57,13 @@ public final class ChildProcess: @unchecked Sendable {
             case nil: break
             }
         }
-        guard Spawn.closeFrom(&actions, 3) == 0 else { throw SpawnError(program: program, code: ENOSYS) }
+        for (i, fd) in passedDescriptors.enumerated() {
+            guard fd >= 3 + Int32(passedDescriptors.count) else { throw SpawnError(program: program, code: EBADF) }
+            posix_spawn_file_actions_adddup2(&actions, fd, 3 + Int32(i))
+        }
+        guard Spawn.closeFrom(&actions, 3 + Int32(passedDescriptors.count)) == 0 else {
+            throw SpawnError(program: program, code: ENOSYS)
+        }
         if let cwd = currentDirectoryURL?.path, Spawn.changeDirectory(&actions, cwd) != 0 {
             throw SpawnError(program: program, code: ENOSYS)
         }

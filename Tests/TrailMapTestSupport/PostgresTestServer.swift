@@ -63,28 +63,32 @@ public enum PostgresTestServer {
         return output.split(separator: "\n").map(String.init)
     }
 
-    /// Runs a tool and waits for it (posix_spawn and waitpid: Foundation's Process can miss the
-    /// exit of a script that leaves a server running behind it); its output goes through a file.
+    /// Runs a tool and waits for it (`ChildProcess`, which waits with waitpid: Foundation's
+    /// Process can miss the exit of a script that leaves a server running behind it); its output
+    /// goes through a file. The status is the exit code, or the signal that ended the tool.
     public static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
         let log = "/tmp/trailmap-pg-run-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue).log"
         defer { unlink(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of the test process (closed in the child): a server started by the script outlives the call.
-        guard SpawnInheritance.closeInChild(&actions, from: 3) else { return (-1, "cannot run \(tool): no closefrom in glibc") }
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawnp(&pid, tool, &actions, nil, argv, environ)
-        guard spawned == 0 else { return (-1, "cannot run \(tool): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : -1, output)
+        guard FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let output = FileHandle(forWritingAtPath: log)
+        else { return (-1, "cannot run \(tool): cannot create \(log)") }
+        // Nothing else of the test process (ChildProcess closes it in the child): a server started
+        // by the script outlives the call.
+        let child = ChildProcess()
+        child.executableURL = URL(fileURLWithPath: tool)
+        child.arguments = arguments
+        child.standardInput = FileHandle.nullDevice
+        child.standardOutput = output
+        child.standardError = output
+        do {
+            try child.run()
+        } catch {
+            try? output.close()
+            return (-1, "\(error)")
+        }
+        try? output.close()
+        child.waitUntilExit()
+        return (child.terminationStatus, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
     }
 }
 

@@ -42,29 +42,30 @@ final class DevToolsPipe {
         }
         toBrowser = ends[1]
         fromBrowser = ends[2]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, read3, 3)
-        posix_spawn_file_actions_adddup2(&actions, write4, 4)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let args = [
-            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+        let browser = ChildProcess()
+        browser.executableURL = URL(fileURLWithPath: chromium)
+        browser.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--user-data-dir=\(profile)", "--window-size=1400,900", "--remote-debugging-pipe", "about:blank"
         ]
-        guard SpawnInheritance.closeInChild(&actions, from: 5) else { throw Failure("posix_spawn \(chromium): no closefrom in glibc") }
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let spawned = posix_spawnp(&pid, chromium, &actions, nil, &argv, environ)
-        guard spawned == 0 else { throw Failure("posix_spawn \(chromium): \(spawned)") }
+        browser.standardOutput = FileHandle.nullDevice
+        browser.standardError = FileHandle.nullDevice
+        browser.passedDescriptors = [read3, write4]
+        do {
+            try browser.run()
+        } catch {
+            throw Failure("\(error)") // deinit closes the pipes (no browser to end)
+        }
+        pid = browser.processIdentifier
     }
 
     /// Closes the browser (it ends its own helper processes), killing it if it has not gone within 5 s.
     deinit {
-        _ = try? send("Browser.close", browser: true)
+        if pid > 0 { _ = try? send("Browser.close", browser: true) }
         close(toBrowser)
         close(fromBrowser)
+        // pid 0 (no browser started) would name this whole process group to waitpid and kill.
+        guard pid > 0 else { return }
         var status: Int32 = 0
         for _ in 0..<50 where waitpid(pid, &status, WNOHANG) == 0 { usleep(100_000) }
         if kill(pid, 0) == 0 {
