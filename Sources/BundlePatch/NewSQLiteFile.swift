@@ -8,7 +8,12 @@ enum NewSQLiteFile {
         let temporary = path + ".tmp"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
-            let db = try DatabaseQueue(path: temporary)
+            // The file is new, but a patch reads the published bundle (attached) while servers
+            // have it open: a lock held for a moment by another connection is waited for, not
+            // reported as "database is locked".
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(30)
+            let db = try DatabaseQueue(path: temporary, configuration: configuration)
             try db.writeWithoutTransaction {
                 try $0.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;")
             }
