@@ -155,7 +155,7 @@ public final class ChildProcess: @unchecked Sendable {
 
 /// glibc's file actions that Swift's Glibc module does not import (they are GNU extensions),
 /// looked up once.
-enum Spawn {
+private enum Spawn {
     typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
