@@ -48,6 +48,8 @@ public final class PrefetchPredictor: Sendable {
         var typical = (width: 0, height: 0)
         /// How often sessions zoom in and out per step lately (a new session's prior).
         var zooming = ZoomHabit()
+        /// How often sessions ask for their viewport again lately (a new session's prior).
+        var repeating = RepeatHabit()
     }
 
     /// - Parameters:
@@ -129,22 +131,25 @@ public final class PrefetchPredictor: Sendable {
             return Self.follow(
                 &s.clients[
                     client,
-                    default: Track(key: key, now: now, typical: typical, releasing: releasesPerRequest > 0, zooming: s.zooming)],
+                    default: Track(
+                        key: key, now: now, typical: typical, releasing: releasesPerRequest > 0, zooming: s.zooming,
+                        repeating: s.repeating)],
                 key: key, now: now, tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
                 popularity: PlaceCounts(own: s.popularity, cache: places),
                 paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical, zooming: &s.zooming,
-                releases: releasesPerRequest)
+                repeating: &s.repeating, releases: releasesPerRequest)
         }
     }
 
     private static func follow(
         _ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
         popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), zooming: inout ZoomHabit,
-        releases: Int
+        repeating: inout RepeatHabit, releases: Int
     ) -> Prediction {
         let step = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
         zooming.learn(from: track.zooms)
+        repeating.learn(from: track.repeating)
         track.tick = tick
         let repeats = track.repeats
         var released = [TileKey]()

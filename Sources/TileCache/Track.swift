@@ -11,16 +11,16 @@ struct Track {
     var height = 0
     var burst: TileBox
     var burstZ: Int
-    /// The viewport when the burst began, and how many of the session's requests fell in the
-    /// previous step's viewport (asked for again) or outside it (decayed counts).
+    /// The viewport when the burst began.
     var previous: TileBox?
-    var repeated = 0.0
-    var fresh = 0.0
+    /// How many of the session's requests fell in the previous step's viewport (asked for again)
+    /// or outside it, a new session starting from what sessions did lately.
+    var repeating: RepeatHabit
     /// Whether the session asks for its whole viewport again at each step (a viewer without
     /// its own cache): its predictions then cover the whole next viewport, not only the ring.
     /// Only requests of a tile other than the one before count as evidence: a client asking for
     /// one tile again and again is not drawing a viewport.
-    var repeats: Bool { repeated + fresh >= 8 && repeated > fresh }
+    var repeats: Bool { repeating.repeats }
     /// The tile asked for last.
     var lastKey: TileKey
     /// The viewport predicted for the next step (at zoom `z`), nil when none is.
@@ -71,9 +71,10 @@ struct Track {
 
     init(
         key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true,
-        zooming: ZoomHabit = ZoomHabit()
+        zooming: ZoomHabit = ZoomHabit(), repeating: RepeatHabit = RepeatHabit()
     ) {
         zooms = zooming.prior
+        self.repeating = repeating.prior
         lastKey = key
         self.releasing = releasing
         width = typical.width
@@ -112,11 +113,7 @@ struct Track {
         let again = key == lastKey
         lastKey = key
         if let p = previous, t.z == z, !again {
-            if p.contains(t.x, t.y) { repeated += 1 } else { fresh += 1 }
-            if repeated + fresh > 64 {
-                repeated /= 2
-                fresh /= 2
-            }
+            repeating.count(again: p.contains(t.x, t.y))
         }
         if t.z != z { return Step(tiles: zoomed(to: t)) }
         if !seeded, width > 0, burst.width >= width, burst.height >= height {
@@ -234,8 +231,7 @@ struct Track {
         t.active = old.active
         t.jumpShare = old.jumpShare
         t.zooms = old.zooms
-        t.repeated = old.repeated
-        t.fresh = old.fresh
+        t.repeating = old.repeating
         t.releases = old.releases
         return t
     }

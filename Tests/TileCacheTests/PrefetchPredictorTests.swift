@@ -239,13 +239,51 @@ import Synchronization
         // The tile it asks for is expected again too (first), with the predictions.
         let again = p.predict(client: "a", key: k(10, 105, 101), now: 4000)
         #expect(again.repeatsViewport && again.expected(after: k(10, 105, 101)).first == k(10, 105, 101))
-        // With a cache, only the new column each step: never repeating, only the ring.
-        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        // With a cache, only the new column each step: never repeating, only the ring (a
+        // predictor of its own: a new session among viewers without one starts as one of them).
+        let q = PrefetchPredictor()
+        view(q, "b", z: 10, x: 100...102, y: 100...102, at: 0)
         for step in 1..<4 {
-            let r = predictView(p, "b", z: 10, x: (102 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
+            let r = predictView(q, "b", z: 10, x: (102 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
             #expect(!r.repeats)
             #expect(r.tiles.allSatisfy { $0.tile.x > 102 + step })
         }
+    }
+
+    @Test func aNewSessionStartsFromWhetherSessionsLatelyAskedForTheirViewportAgain() {
+        // Nothing known yet: a new session's first viewport is tiles asked for once.
+        let p = PrefetchPredictor()
+        #expect(!p.predict(client: "first", key: k(10, 300, 300), now: 0).repeatsViewport)
+        // Viewers without a cache: the whole 3x3 viewport again at each step.
+        for c in 0..<2 {
+            for step in 0..<4 {
+                _ = predictView(
+                    p, "a\(c)", z: 10, x: (100 + step)...(102 + step), y: (100 + 10 * c)...(102 + 10 * c), at: UInt64(1000 * step))
+            }
+        }
+        // A new session among them is expected to ask for its first viewport again.
+        let first = p.predict(client: "new", key: k(10, 200, 200), now: 5000)
+        #expect(first.repeatsViewport)
+        #expect(first.expected(after: k(10, 200, 200)).first == k(10, 200, 200))
+        // Once it shows that it does not (a cache of its own: only the new column each step),
+        // it is not.
+        view(p, "new", z: 10, x: 199...201, y: 199...201, at: 5000)
+        var last = true
+        for step in 1..<4 {
+            last = predictView(p, "new", z: 10, x: (201 + step)...(201 + step), y: 199...201, at: UInt64(5000 + 1000 * step)).repeats
+        }
+        #expect(!last)
+
+        // Among viewers with a cache, a new session is not expected to ask again.
+        let q = PrefetchPredictor()
+        for c in 0..<2 {
+            view(q, "b\(c)", z: 10, x: 100...102, y: (100 + 10 * c)...(102 + 10 * c), at: 0)
+            for step in 1..<5 {
+                _ = predictView(
+                    q, "b\(c)", z: 10, x: (102 + step)...(102 + step), y: (100 + 10 * c)...(102 + 10 * c), at: UInt64(1000 * step))
+            }
+        }
+        #expect(!q.predict(client: "new", key: k(10, 200, 200), now: 6000).repeatsViewport)
     }
 
     @Test func clientsAreTrackedApartAndBounded() {
@@ -281,11 +319,12 @@ import Synchronization
         // Asked for after the move was seen: expected again only ahead.
         #expect(!expectedAgain.contains(k(10, 103, 100)) && !expectedAgain.contains(k(10, 103, 102)))
         #expect(expectedAgain.contains(k(10, 105, 100)) && expectedAgain.contains(k(10, 104, 102)))
-        // A viewer with its own cache releases nothing.
-        view(p, "b", z: 10, x: 100...102, y: 100...102, at: 0)
+        // A viewer with its own cache releases nothing (a predictor of its own, as above).
+        let q = PrefetchPredictor()
+        view(q, "b", z: 10, x: 100...102, y: 100...102, at: 0)
         for step in 1..<4 {
             for y in 100...102 {
-                #expect(p.predict(client: "b", key: k(10, 102 + step, y), now: UInt64(1000 * step + y)).released.isEmpty)
+                #expect(q.predict(client: "b", key: k(10, 102 + step, y), now: UInt64(1000 * step + y)).released.isEmpty)
             }
         }
     }
