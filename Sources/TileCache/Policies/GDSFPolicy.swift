@@ -87,6 +87,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         trimExpected()
     }
 
+    @_specialize(where Key == TileKey)
     public mutating func recordHit(_ key: Key) {
         guard let slot = slots[key] else { return }
         let s = Int(slot)
@@ -112,6 +113,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// A key became resident in a neighbourhood whose tiles drew `popularity` requests each
     /// lately: it is credited `popularityWeight` reads per such request, so a tile where many
     /// sessions go outlives one of the same size and reads where few do.
+    @_specialize(where Key == TileKey)
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
         let remembered = ghost.remove(key) ?? 0
@@ -145,6 +147,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         cold.insert(slot, priority: inflation + f / size)
     }
 
+    @_specialize(where Key == TileKey)
     public mutating func remove(_ key: Key) {
         guard let slot = slots.removeValue(forKey: key) else { return }
         if isExpected[Int(slot)] {
@@ -158,6 +161,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         release(slot)
     }
 
+    @_specialize(where Key == TileKey)
     public mutating func recordExpected(_ key: Key) {
         guard let slot = slots[key] else { return }
         let s = Int(slot)
@@ -179,6 +183,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     }
 
     /// An expected key goes back among the others, at today's `L` (its reads kept).
+    @_specialize(where Key == TileKey)
     public mutating func recordUnexpected(_ key: Key) {
         guard let slot = slots[key], isExpected[Int(slot)] else { return }
         expected.remove(slot)
@@ -219,6 +224,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         if reads[s] == 0 { cold.insert(slot, priority: priority) } else { warm.insert(slot, priority: priority) }
     }
 
+    @_specialize(where Key == TileKey)
     public mutating func evict() -> Key? {
         refreshWarm()
         let useCold: Bool
@@ -240,6 +246,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     }
 
     /// The cold key of lowest priority, even when a read key has a lower one.
+    @_specialize(where Key == TileKey)
     public mutating func evictCold() -> Key? {
         guard let (slot, priority) = cold.popMin() else { return nil }
         refreshWarm()
