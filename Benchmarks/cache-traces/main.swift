@@ -46,7 +46,9 @@ enum Setup: String {
         guard self == .before, kind == .gdsf else { return TileCache(budget: budget, policy: kind, countsRequests: countsRequests) }
         return TileCache(
             budget: budget,
-            gdsf: GDSFPolicy(demandWeight: 1, prefetchWeight: 0.5, expectedShare: 0.5, popularityWeight: 1, prefetchPopularityWeight: 2),
+            gdsf: GDSFPolicy(
+                demandWeight: 1, prefetchWeight: 0.5, expectedShare: 0.5, popularityWeight: 1, prefetchPopularityWeight: 2,
+                adaptsExpectedShare: false),
             countsRequests: countsRequests)
     }
 

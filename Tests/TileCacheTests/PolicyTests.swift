@@ -189,6 +189,71 @@ import TileCache
         #expect(p.evict() == 2)
     }
 
+    /// Three expected keys of 2,000 bytes against a capacity of 10,000 (at a share of 0.5 the
+    /// longest expected is sent back and, large and read once, evicted first) and a small key
+    /// never expected (the victim when nothing was sent back).
+    func sendBackAndEvict(_ p: inout GDSFPolicy<Int>, round: Int) -> Int? {
+        let base = 10 * round
+        p.insert(base + 5, cost: 100, priority: .demand)
+        for k in 1...3 {
+            p.insert(base + k, cost: 2_000, priority: .demand)
+            p.recordExpected(base + k)
+        }
+        let victim = p.evict()
+        for k in [1, 2, 3, 5] { p.remove(base + k) }
+        return victim
+    }
+
+    @Test func gdsfExpectedShareGrowsWhenTilesSentBackAreAskedForAgain() {
+        var p = GDSFPolicy<Int>(expectedShare: 0.5)
+        p.setCapacity(10_000)
+        var rounds = 0
+        // Each round, the tile sent back (and evicted) is asked for again.
+        while let victim = sendBackAndEvict(&p, round: rounds), victim == 10 * rounds + 1, rounds < 100 {
+            p.insert(victim, cost: 2_000, priority: .demand)
+            p.remove(victim)
+            rounds += 1
+        }
+        #expect(p.share >= 0.6, "three expected tiles fit now")
+        #expect(rounds > 1 && rounds < 100, "after some rounds (\(rounds)), nothing is sent back")
+
+        // Without adapting, the share stays and the longest expected is always sent back.
+        var fixed = GDSFPolicy<Int>(expectedShare: 0.5, adaptsExpectedShare: false)
+        fixed.setCapacity(10_000)
+        for round in 0..<rounds + 5 {
+            #expect(sendBackAndEvict(&fixed, round: round) == 10 * round + 1)
+            fixed.insert(10 * round + 1, cost: 2_000, priority: .demand)
+            fixed.remove(10 * round + 1)
+        }
+        #expect(fixed.share == 0.5)
+    }
+
+    @Test func gdsfExpectedShareShrinksWhenOtherEvictedTilesAreAskedForAgain() {
+        var p = GDSFPolicy<Int>(expectedShare: 0.5)
+        p.setCapacity(10_000)
+        p.insert(1, cost: 1_000, priority: .demand)
+        p.recordExpected(1)
+        // Tiles never expected, evicted and asked for again.
+        for k in 100..<110 {
+            p.insert(k, cost: 500, priority: .demand)
+            #expect(p.evict() == k)
+            p.insert(k, cost: 500, priority: .demand)
+            p.remove(k)
+        }
+        #expect(p.share < 0.5)
+        let lowered = p.share
+        // A tile asked for the first time moves nothing.
+        p.insert(500, cost: 500, priority: .demand)
+        #expect(p.share == lowered)
+        // Before any key was expected, nothing is remembered for the share.
+        var q = GDSFPolicy<Int>(expectedShare: 0.5)
+        q.setCapacity(10_000)
+        q.insert(7, cost: 500, priority: .demand)
+        #expect(q.evict() == 7)
+        q.insert(7, cost: 500, priority: .demand)
+        #expect(q.share == 0.5)
+    }
+
     @Test func gdsfCreditsPopularityAtAdmissionWithoutRememberingIt() {
         var p = GDSFPolicy<Int>(popularityWeight: 1)
         p.insert(1, cost: 100, priority: .demand, popularity: 3) // one read, three for its neighbourhood

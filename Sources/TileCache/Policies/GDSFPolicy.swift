@@ -15,9 +15,13 @@ import NIOCore
 ///
 /// A key expected to be read soon (`recordExpected`: a session that asks for its whole viewport
 /// again at each step) is set apart: it leaves only when nothing else is left, and expected keys
-/// hold at most `expectedShare` of the capacity (beyond it, the largest and longest expected go
-/// back among the others, at today's `L`). Whatever its size, a tile a session is about to ask
-/// for again is thus kept over tiles read long ago.
+/// hold at most a share of the capacity (beyond it, the largest and longest expected go back
+/// among the others, at today's `L`). Whatever its size, a tile a session is about to ask for
+/// again is thus kept over tiles read long ago. The share starts at `expectedShare` and, with
+/// `adaptsExpectedShare`, follows what comes back (as ARC splits its two lists): a demand for a
+/// key sent back from the expected keys and evicted since raises it by `shareStep`; a demand for
+/// another key evicted lately lowers it by `evictedWeight` of that. Both are remembered for the
+/// last `capacity keys / 8` of each, and only once keys are expected at all.
 ///
 /// A key coming in through `insert(_:cost:priority:popularity:)` is also credited
 /// `popularityWeight` reads (`prefetchPopularityWeight` for a prediction) per request its
@@ -35,8 +39,15 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private var expectedBytes = 0.0
     private var expectations = 0.0
     private var capacity = Double.infinity
-    /// The most of the capacity expected keys may hold.
+    /// The share of the capacity expected keys may hold at first.
     public let expectedShare: Double
+    /// Whether the share follows which keys come back (`share`); if not, it stays `expectedShare`.
+    public let adaptsExpectedShare: Bool
+    /// The most of the capacity expected keys may hold now.
+    public private(set) var share: Double
+    /// Keys sent back from the expected keys lately, and keys evicted lately (counts unused).
+    private var sentBack = GhostCounts<Key>()
+    private var evictedLately = GhostCounts<Key>()
     private var keys: [Key?] = []
     private var sizes: [Double] = []
     /// Reads credited to the key (a demand insertion `demandWeight`, a prefetch `prefetchWeight`,
@@ -71,11 +82,13 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
 
     public init(
         demandWeight: Double = 0.1, prefetchWeight: Double = 1, expectedShare: Double = 0.5, popularityWeight: Double = 1,
-        prefetchPopularityWeight: Double = 2
+        prefetchPopularityWeight: Double = 2, adaptsExpectedShare: Bool = true
     ) {
         self.demandWeight = max(0, demandWeight)
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
+        self.adaptsExpectedShare = adaptsExpectedShare
+        share = self.expectedShare
         self.popularityWeight = max(0, popularityWeight)
         self.prefetchPopularityWeight = max(0, prefetchPopularityWeight)
     }
@@ -116,6 +129,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     @_specialize(where Key == TileKey)
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
+        if adapting, priority == .demand { adaptShare(comingBack: key) }
         let remembered = ghost.remove(key) ?? 0
         let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
         let f = (priority == .demand ? demandWeight + remembered : prefetchWeight) + extra
@@ -198,10 +212,36 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
 
     static var expectationScale: Double { 2048 }
 
+    /// How much a demand for a key sent back from the expected keys raises the share.
+    static var shareStep: Double { 0.005 }
+    /// A demand for another key evicted lately lowers the share by this much of `shareStep`.
+    static var evictedWeight: Double { 0.2 }
+    /// The share stays within these.
+    static var shareRange: ClosedRange<Double> { 0.05...0.95 }
+
+    /// Whether keys sent back and evicted are remembered for the share: it adapts, and keys have
+    /// been expected (a cache whose sessions keep their own tiles pays nothing for it).
+    private var adapting: Bool { adaptsExpectedShare && expectations > 0 }
+
+    private var ghostLimit: Int { max(16, slots.count / 8) }
+
+    /// Moves the share after a demand for `key`, which is not held.
+    private mutating func adaptShare(comingBack key: Key) {
+        let wasSentBack = sentBack.remove(key) != nil
+        let wasEvicted = evictedLately.remove(key) != nil
+        if wasSentBack {
+            share = min(Self.shareRange.upperBound, share + Self.shareStep)
+        } else if wasEvicted {
+            share = max(Self.shareRange.lowerBound, share - Self.shareStep * Self.evictedWeight)
+            trimExpected()
+        }
+    }
+
     /// Sends the longest expected keys back among the others while expected keys hold more
     /// than their share.
     private mutating func trimExpected() {
-        while expectedBytes > capacity * expectedShare, let (slot, _) = expected.popMin() {
+        while expectedBytes > capacity * share, let (slot, _) = expected.popMin() {
+            if adapting, let key = keys[Int(slot)] { sentBack.insert(key, count: 1, limit: ghostLimit) }
             settle(slot)
         }
     }
@@ -269,6 +309,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         // Its reads (while held, and remembered), and the demand that brought it in as a whole
         // one: a key asked for again after it left was asked for twice.
         let s = Int(slot)
+        if adapting { evictedLately.insert(key, count: 1, limit: ghostLimit) }
         let f = (frequency[s] - bonus[s] - (demanded[s] ? demandWeight : prefetchWeight)).rounded() + (demanded[s] ? 1 : 0)
         if f >= 1 { ghost.insert(key, count: f, limit: max(64, slots.count)) }
         release(slot)
