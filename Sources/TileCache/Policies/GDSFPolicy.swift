@@ -20,8 +20,8 @@ import NIOCore
 /// again is thus kept over tiles read long ago. The share starts at `expectedShare` and, with
 /// `adaptsExpectedShare`, follows what comes back (as ARC splits its two lists): a demand for a
 /// key sent back from the expected keys and evicted since raises it by `shareStep`; a demand for
-/// another key evicted lately lowers it by `evictedWeight` of that. Both are remembered for the
-/// last `capacity keys / 8` of each, and only once keys are expected at all.
+/// another key evicted lately lowers it by `evictedWeight` of that. Of each kind, as many keys are
+/// remembered as an eighth of the keys held, and only once keys are expected at all.
 ///
 /// A key coming in through `insert(_:cost:priority:popularity:)` is also credited
 /// `popularityWeight` reads (`prefetchPopularityWeight` for a prediction) per request its
