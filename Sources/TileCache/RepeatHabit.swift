@@ -8,6 +8,8 @@
 struct RepeatHabit: Equatable {
     var repeated = 0.0
     var fresh = 0.0
+    /// Requests counted by the session itself (not inherited with its prior), up to `evidence`.
+    var own = 0.0
 
     /// Requests of evidence before a session is judged (a new session's prior weighs as many).
     static var evidence: Double { 8 }
@@ -18,11 +20,12 @@ struct RepeatHabit: Equatable {
 
     /// Whether the requests counted show a viewer that asks for its viewport again: enough of
     /// them, and more asked for again than not.
-    var repeats: Bool { repeated + fresh >= Self.evidence && repeated > fresh }
+    var repeats: Bool { repeated + fresh >= Self.evidence - 1e-9 && repeated > fresh }
 
     /// Counts one request: in the step before's viewport (`again`) or outside it.
     mutating func count(again: Bool) {
         if again { repeated += 1 } else { fresh += 1 }
+        own = min(Self.evidence, own + 1)
         if repeated + fresh > Self.memory {
             repeated /= 2
             fresh /= 2
@@ -34,15 +37,16 @@ struct RepeatHabit: Equatable {
     var prior: RepeatHabit {
         let n = repeated + fresh
         guard n > 0 else { return RepeatHabit() }
-        let scale = Self.evidence / n
-        return RepeatHabit(repeated: repeated * scale, fresh: fresh * scale)
+        let r = repeated / n * Self.evidence
+        return RepeatHabit(repeated: r, fresh: Self.evidence - r)
     }
 
     /// Moves the shares of all sessions (these counts, over `evidence` requests) towards one
-    /// session's, once it has shown its own.
+    /// session's, once `evidence` requests of its own have been counted (a prior it inherited
+    /// is not evidence).
     mutating func learn(from session: RepeatHabit) {
         let n = session.repeated + session.fresh
-        guard n >= Self.evidence else { return }
+        guard session.own >= Self.evidence, n > 0 else { return }
         if repeated + fresh == 0 {
             self = session.prior
             return

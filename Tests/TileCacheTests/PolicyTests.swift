@@ -242,6 +242,24 @@ import TileCache
         }
         #expect(p.share < 0.5)
         let lowered = p.share
+        // An expected tile that fit the share at first is sent back once the share falls below
+        // it: with another tile held, it is the one evicted (large and read once).
+        var q0 = GDSFPolicy<Int>(expectedShare: 0.5)
+        q0.setCapacity(10_000)
+        q0.insert(1, cost: 4_900, priority: .demand)
+        q0.recordExpected(1)
+        var k = 100
+        while q0.share >= 0.49, k < 200 {
+            q0.insert(k, cost: 100, priority: .demand)
+            #expect(q0.evict() == k, "an expected tile stays while it fits the share")
+            q0.insert(k, cost: 100, priority: .demand)
+            q0.remove(k)
+            k += 1
+        }
+        #expect(q0.share < 0.49 && k > 105)
+        q0.insert(2, cost: 100, priority: .demand)
+        q0.recordHit(2)
+        #expect(q0.evict() == 1)
         // A tile asked for the first time moves nothing.
         p.insert(500, cost: 500, priority: .demand)
         #expect(p.share == lowered)

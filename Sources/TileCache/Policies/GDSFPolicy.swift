@@ -88,7 +88,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
         self.adaptsExpectedShare = adaptsExpectedShare
-        share = self.expectedShare
+        share =
+            adaptsExpectedShare ? min(Self.shareRange.upperBound, max(Self.shareRange.lowerBound, self.expectedShare)) : self.expectedShare
         self.popularityWeight = max(0, popularityWeight)
         self.prefetchPopularityWeight = max(0, prefetchPopularityWeight)
     }
@@ -129,7 +130,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     @_specialize(where Key == TileKey)
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
-        if adapting, priority == .demand { adaptShare(comingBack: key) }
+        if adapting { adaptShare(comingBack: key, demanded: priority == .demand) }
         let remembered = ghost.remove(key) ?? 0
         let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
         let f = (priority == .demand ? demandWeight + remembered : prefetchWeight) + extra
@@ -164,6 +165,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     @_specialize(where Key == TileKey)
     public mutating func remove(_ key: Key) {
         guard let slot = slots.removeValue(forKey: key) else { return }
+        // Leaving for the cache's own reason (pressure, a closed bundle): not sent back by the share.
+        if adapting { _ = sentBack.remove(key) }
         if isExpected[Int(slot)] {
             unexpect(slot)
         } else if reads[Int(slot)] == 0 {
@@ -225,10 +228,12 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
 
     private var ghostLimit: Int { max(16, slots.count / 8) }
 
-    /// Moves the share after a demand for `key`, which is not held.
-    private mutating func adaptShare(comingBack key: Key) {
+    /// Forgets `key` as sent back and evicted, and moves the share when a demand brings it in
+    /// (a prediction moves nothing).
+    private mutating func adaptShare(comingBack key: Key, demanded: Bool) {
         let wasSentBack = sentBack.remove(key) != nil
         let wasEvicted = evictedLately.remove(key) != nil
+        guard demanded else { return }
         if wasSentBack {
             share = min(Self.shareRange.upperBound, share + Self.shareStep)
         } else if wasEvicted {
