@@ -64,7 +64,9 @@ struct Bench {
     func run() {
         let started = Date()
         var summary = [String]()
-        for model in models { run(model).map { summary.append($0) } }
+        for model in models {
+            if let line = run(model) { summary.append(line) }
+        }
         if !summary.isEmpty {
             print("\n## goal at 5%: the default policy with prefetch at or above the next-use × size bound\n")
             summary.forEach { print($0) }

@@ -51,7 +51,7 @@ public final class Prefetcher: Sendable {
                     missing = tile == nil
                     return tile
                 }
-                if missing { absent.withLock { $0.insert(k) } }
+                if missing { absent.withLock { _ = $0.insert(k) } }
             }
             pending.withLock { $0 -= 1 }
         }

@@ -108,7 +108,7 @@ import Synchronization
         #expect(!last.tiles.isEmpty)
         #expect(last.zoomTiles.isEmpty)
         // Once sessions zoom, a new one starts from their habit: its first pans predict zooms.
-        for c in 0..<8 { panAndZoom(p, "zooms\(c)", steps: 60, zoomEvery: 3) }
+        for c in 0..<8 { _ = panAndZoom(p, "zooms\(c)", steps: 60, zoomEvery: 3) }
         let fresh = panAndZoom(p, "new", steps: 2, zoomEvery: 0)
         #expect(!fresh.zoomTiles.isEmpty, "a new session among sessions that zoom")
     }
