@@ -156,14 +156,15 @@ struct Bench {
         let def = CacheConfiguration().policy
         // The goal is the default policy's: without it among those replayed, there is none to report.
         guard let d = policies.firstIndex(of: def) else { return nil }
-        let withPrefetch = all[b5 * columns + 3 + 2 * d]!.hit
+        let chosen = all[b5 * columns + 3 + 2 * d]!
+        let withPrefetch = chosen.hit
         if model == .trails {
             let budget = Int(Double(totalBytes) * 0.05)
             let straight = Self.replay(trace, generator: generator, sizes: sizes, def, budget: budget, prefetch: true, trailPaths: false)
             print(
                 "\nat 5%, \(def.rawValue) with prefetch: \(pct(withPrefetch)) following the trails, \(pct(straight.hit)) "
-                    + "with momentum alone (prefetches used / issued \(all[b5 * columns + 3 + 2 * d]!.used)/"
-                    + "\(all[b5 * columns + 3 + 2 * d]!.issued) against \(straight.used)/\(straight.issued))")
+                    + "with momentum alone (prefetches used / issued \(chosen.used)/"
+                    + "\(chosen.issued) against \(straight.used)/\(straight.issued))")
         }
         return "- \(model.rawValue): default (\(def.rawValue)) with prefetch \(pct(withPrefetch)) against next-use × size \(pct(bound)): "
             + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")

@@ -5,7 +5,7 @@
 /// A new session starts from what sessions did lately (`prior`): among viewers without a cache
 /// of their own, its first viewport is expected again at its second step, as theirs were, instead
 /// of being held as tiles asked for once until its own requests have shown it.
-struct RepeatHabit: Equatable {
+struct RepeatHabit {
     var repeated = 0.0
     var fresh = 0.0
     /// Requests counted by the session itself (not inherited with its prior), up to `evidence`.

@@ -88,8 +88,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         self.prefetchWeight = prefetchWeight
         self.expectedShare = min(1, max(0, expectedShare))
         self.adaptsExpectedShare = adaptsExpectedShare
-        share =
-            adaptsExpectedShare ? min(Self.shareRange.upperBound, max(Self.shareRange.lowerBound, self.expectedShare)) : self.expectedShare
+        share = adaptsExpectedShare ? Self.bounded(self.expectedShare) : self.expectedShare
         self.popularityWeight = max(0, popularityWeight)
         self.prefetchPopularityWeight = max(0, prefetchPopularityWeight)
     }
@@ -222,6 +221,9 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// The share stays within these.
     static var shareRange: ClosedRange<Double> { 0.05...0.95 }
 
+    /// `share` within `shareRange`.
+    private static func bounded(_ share: Double) -> Double { min(shareRange.upperBound, max(shareRange.lowerBound, share)) }
+
     /// Whether keys sent back and evicted are remembered for the share: it adapts, and keys have
     /// been expected (a cache whose sessions keep their own tiles pays nothing for it).
     private var adapting: Bool { adaptsExpectedShare && expectations > 0 }
@@ -235,9 +237,9 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         let wasEvicted = evictedLately.remove(key) != nil
         guard demanded else { return }
         if wasSentBack {
-            share = min(Self.shareRange.upperBound, share + Self.shareStep)
+            share = Self.bounded(share + Self.shareStep)
         } else if wasEvicted {
-            share = max(Self.shareRange.lowerBound, share - Self.shareStep * Self.evictedWeight)
+            share = Self.bounded(share - Self.shareStep * Self.evictedWeight)
             trimExpected()
         }
     }
