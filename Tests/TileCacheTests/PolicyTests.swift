@@ -272,6 +272,42 @@ import TileCache
         #expect(q.share == 0.5)
     }
 
+    /// Keys leaving to fit a lower capacity (memory pressure) are not remembered for the share:
+    /// asked for again, neither those evicted nor those sent back from the expected keys move it.
+    /// The same keys evicted for room at the same capacity do.
+    @Test func gdsfExpectedShareIgnoresWhatLeavesForALowerCapacity() {
+        func filled() -> GDSFPolicy<Int> {
+            var p = GDSFPolicy<Int>(expectedShare: 0.5)
+            p.setCapacity(10_000)
+            for k in 1...2 {
+                p.insert(k, cost: 2_000, priority: .demand)
+                p.recordExpected(k)
+            }
+            for k in 100..<110 { p.insert(k, cost: 500, priority: .demand) }
+            return p
+        }
+        // Pressure: the capacity falls to 2,000, so both expected keys are sent back (the share
+        // holds 1,000 bytes), and here every key is evicted.
+        var p = filled()
+        p.setCapacity(2_000)
+        var left: [Int] = []
+        while let victim = p.evict() { left.append(victim) }
+        #expect(Set(left) == Set([1, 2] + Array(100..<110)))
+        p.setCapacity(10_000)
+        for k in left {
+            p.insert(k, cost: k < 100 ? 2_000 : 500, priority: .demand)
+            #expect(p.share == 0.5, "key \(k) came back after leaving for the lower capacity")
+        }
+        // At an unchanged capacity, keys evicted and asked for again move the share.
+        var q = filled()
+        q.setCapacity(10_000)
+        for _ in 0..<10 {
+            guard let victim = q.evict() else { break }
+            q.insert(victim, cost: victim < 100 ? 2_000 : 500, priority: .demand)
+        }
+        #expect(q.share < 0.5)
+    }
+
     @Test func gdsfCreditsPopularityAtAdmissionWithoutRememberingIt() {
         var p = GDSFPolicy<Int>(popularityWeight: 1)
         p.insert(1, cost: 100, priority: .demand, popularity: 3) // one read, three for its neighbourhood

@@ -21,7 +21,8 @@ import NIOCore
 /// `adaptsExpectedShare`, follows what comes back (as ARC splits its two lists): a demand for a
 /// key sent back from the expected keys and evicted since raises it by `shareStep`; a demand for
 /// another key evicted lately lowers it by `evictedWeight` of that. Of each kind, as many keys are
-/// remembered as an eighth of the keys held, and only once keys are expected at all.
+/// remembered as an eighth of the keys held, and only once keys are expected at all; keys leaving
+/// to fit a lower capacity (memory pressure, a reservation) are not remembered for it.
 ///
 /// A key coming in through `insert(_:cost:priority:popularity:)` is also credited
 /// `popularityWeight` reads (`prefetchPopularityWeight` for a prediction) per request its
@@ -45,9 +46,15 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let adaptsExpectedShare: Bool
     /// The most of the capacity expected keys may hold now.
     public private(set) var share: Double
+    public var expectedHolding: (share: Double, bytes: Int)? { (share, Int(max(0, expectedBytes).rounded())) }
+
     /// Keys sent back from the expected keys lately, and keys evicted lately (counts unused).
     private var sentBack = GhostCounts<Key>()
     private var evictedLately = GhostCounts<Key>()
+    /// Whether the keys leaving now make room for a lower capacity (memory pressure, a
+    /// reservation), until the next insertion: the cache's doing, not the share's, so they are
+    /// not remembered for it.
+    private var shrinking = false
     private var keys: [Key?] = []
     private var sizes: [Double] = []
     /// Reads credited to the key (a demand insertion `demandWeight`, a prefetch `prefetchWeight`,
@@ -96,7 +103,9 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public var name: String { "gdsf" }
 
     public mutating func setCapacity(_ bytes: Int) {
-        capacity = Double(bytes)
+        let next = Double(bytes)
+        shrinking = next < capacity
+        capacity = next
         trimExpected()
     }
 
@@ -129,6 +138,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     @_specialize(where Key == TileKey)
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
+        shrinking = false
         if adapting { adaptShare(comingBack: key, demanded: priority == .demand) }
         let remembered = ghost.remove(key) ?? 0
         let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
@@ -228,6 +238,10 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// been expected (a cache whose sessions keep their own tiles pays nothing for it).
     private var adapting: Bool { adaptsExpectedShare && expectations > 0 }
 
+    /// Whether a key sent back or evicted now is remembered for the share: it adapts, and the
+    /// capacity is not shrinking.
+    private var remembering: Bool { adapting && !shrinking }
+
     private var ghostLimit: Int { max(16, slots.count / 8) }
 
     /// Forgets `key` as sent back and evicted, and moves the share when a demand brings it in
@@ -248,7 +262,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// than their share.
     private mutating func trimExpected() {
         while expectedBytes > capacity * share, let (slot, _) = expected.popMin() {
-            if adapting, let key = keys[Int(slot)] { sentBack.insert(key, count: 1, limit: ghostLimit) }
+            if remembering, let key = keys[Int(slot)] { sentBack.insert(key, count: 1, limit: ghostLimit) }
             settle(slot)
         }
     }
@@ -316,7 +330,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         // Its reads (while held, and remembered), and the demand that brought it in as a whole
         // one: a key asked for again after it left was asked for twice.
         let s = Int(slot)
-        if adapting { evictedLately.insert(key, count: 1, limit: ghostLimit) }
+        if remembering { evictedLately.insert(key, count: 1, limit: ghostLimit) }
         let f = (frequency[s] - bonus[s] - (demanded[s] ? demandWeight : prefetchWeight)).rounded() + (demanded[s] ? 1 : 0)
         if f >= 1 { ghost.insert(key, count: f, limit: max(64, slots.count)) }
         release(slot)
