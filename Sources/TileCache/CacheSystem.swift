@@ -45,7 +45,7 @@ public final class CacheSystem: Sendable {
             statistics: cache.statistics, level: status.level, measuredLevel: status.measured,
             forcedLevel: status.forced, reading: status.reading, openBundles: bundles.openCount,
             maxOpenBundles: bundles.maxOpen, bundleOpens: counts.opens, bundleCloses: counts.closes,
-            prefetch: prefetcher != nil)
+            prefetch: prefetcher != nil, sessions: prefetcher?.predictor.sessions)
     }
 }
 
@@ -61,4 +61,6 @@ public struct CacheSnapshot: Sendable {
     public var bundleOpens: Int
     public var bundleCloses: [EvictionReason: Int]
     public var prefetch: Bool
+    /// The predictor's sessions; nil when prefetch is off.
+    public var sessions: PrefetchPredictor.SessionCounts?
 }

@@ -171,6 +171,32 @@ public final class PrefetchPredictor: Sendable {
     /// Clients tracked now.
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
+    /// How many sessions are tracked, how many of them get predictions now (their predictions
+    /// are used, and they are not scattered), and how many ask for their viewport again.
+    public struct SessionCounts: Sendable, Equatable {
+        public var tracked = 0
+        public var predicted = 0
+        public var repeating = 0
+
+        public init(tracked: Int = 0, predicted: Int = 0, repeating: Int = 0) {
+            self.tracked = tracked
+            self.predicted = predicted
+            self.repeating = repeating
+        }
+    }
+
+    /// The sessions now, for the metrics (one pass over the tracked sessions).
+    public var sessions: SessionCounts {
+        state.withLock { s in
+            var counts = SessionCounts(tracked: s.clients.count)
+            for track in s.clients.values {
+                if track.active, !track.scattered { counts.predicted += 1 }
+                if track.repeats { counts.repeating += 1 }
+            }
+            return counts
+        }
+    }
+
     /// A session's predictions asked for later and predictions made (decayed: recent ones weigh
     /// most), whether it gets predictions now, and whether it jumps too often to be one viewer
     /// (none are then worked out for it); nil for an unknown client.

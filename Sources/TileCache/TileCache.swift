@@ -178,6 +178,9 @@ public final class TileCache: Sendable {
             st.reservedBytes = s.reserved
             st.entries = s.entries.count
             st.capacity = s.capacity(budget: budget)
+            let expected = s.policy.expectedHolding
+            st.expectedShare = expected?.share
+            st.expectedBytes = expected?.bytes ?? 0
             return st
         }
     }

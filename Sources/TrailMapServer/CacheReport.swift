@@ -2,7 +2,13 @@ import TileCache
 
 /// The JSON of `GET /admin/cache`: the cache's live figures (keys in snake_case, as documented).
 struct CacheReport: Encodable {
-    struct Prefetch: Encodable { var enabled: Bool; var issued, used, rejected: Int }
+    struct Prefetch: Encodable {
+        var enabled: Bool
+        var issued, used, rejected: Int
+        var sessions: Sessions?
+    }
+    struct Sessions: Encodable { var tracked, predicted, repeating: Int }
+    struct Expected: Encodable { var share: Double; var bytes: Int }
     struct Bundles: Encodable {
         var open, maxOpen, opened: Int
         var closed: [String: Int]
@@ -25,13 +31,15 @@ struct CacheReport: Encodable {
     var singleFlightJoins, loads: Int
     var evictions: [String: Int]
     var prefetch: Prefetch
+    /// Tiles expected to be read soon, for a policy that sets them apart (nil otherwise).
+    var expected: Expected?
     var bundles: Bundles
     var memoryPressure: Pressure
 
     enum CodingKeys: String, CodingKey {
         case policy, budgetBytes = "budget_bytes", capacityBytes = "capacity_bytes", bytes, reservedBytes = "reserved_bytes"
         case entries, hits, misses, hitRatio = "hit_ratio", singleFlightJoins = "single_flight_joins", loads, evictions
-        case prefetch, bundles, memoryPressure = "memory_pressure"
+        case prefetch, expected, bundles, memoryPressure = "memory_pressure"
     }
 
     init(_ c: CacheSnapshot) {
@@ -48,7 +56,10 @@ struct CacheReport: Encodable {
         singleFlightJoins = s.joins
         loads = s.loads
         evictions = Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, s.evictions[$0] ?? 0) })
-        prefetch = Prefetch(enabled: c.prefetch, issued: s.prefetchesIssued, used: s.prefetchesUsed, rejected: s.prefetchesRejected)
+        prefetch = Prefetch(
+            enabled: c.prefetch, issued: s.prefetchesIssued, used: s.prefetchesUsed, rejected: s.prefetchesRejected,
+            sessions: c.sessions.map { Sessions(tracked: $0.tracked, predicted: $0.predicted, repeating: $0.repeating) })
+        expected = s.expectedShare.map { Expected(share: $0, bytes: s.expectedBytes) }
         bundles = Bundles(
             open: c.openBundles, maxOpen: c.maxOpenBundles, opened: c.bundleOpens,
             closed: Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, c.bundleCloses[$0] ?? 0) }))

@@ -96,6 +96,22 @@ public final class ServerMetrics: Sendable {
         gauge("trailmap_cache_reserved_bytes", s.reservedBytes, "Bytes of the budget reserved for open bundles.")
         gauge("trailmap_memory_pressure_level", c.level.value, "Memory pressure in effect: 0 normal, 1 warning, 2 critical.")
         gauge("trailmap_bundles_open", c.openBundles, "Bundles with open SQLite connections.")
+        if let share = s.expectedShare {
+            registry.makeGauge(
+                name: "trailmap_cache_expected_share", labels: [],
+                help: "The most of the capacity tiles expected to be read soon may hold now (adapts)."
+            )
+            .set(share)
+            gauge("trailmap_cache_expected_bytes", s.expectedBytes, "Bytes held by tiles expected to be read soon.")
+        }
+        if let sessions = c.sessions {
+            for (state, count) in [("tracked", sessions.tracked), ("predicted", sessions.predicted), ("repeating", sessions.repeating)] {
+                registry.makeGauge(
+                    name: "trailmap_prefetch_sessions", labels: [("state", state)],
+                    help: "Sessions the predictor tracks, those that get predictions now, and those that ask for their viewport again."
+                ).set(Double(count))
+            }
+        }
         var totals: [(String, [(String, String)], Int, String)] = [
             ("trailmap_cache_hits_total", [], s.hits, "Tile lookups answered from the cache."),
             ("trailmap_cache_misses_total", [], s.misses, "Tile lookups not in the cache."),
@@ -103,6 +119,10 @@ public final class ServerMetrics: Sendable {
             ("trailmap_cache_loads_total", [], s.loads, "Bundle reads made by the cache (misses and prefetches)."),
             ("trailmap_cache_prefetches_issued_total", [], s.prefetchesIssued, "Predicted tiles loaded."),
             ("trailmap_cache_prefetches_used_total", [], s.prefetchesUsed, "Prefetched tiles later asked for."),
+            (
+                "trailmap_cache_prefetches_rejected_total", [], s.prefetchesRejected,
+                "Predicted tiles loaded but not admitted (no room among tiles never read)."
+            ),
             ("trailmap_bundles_opened_total", [], c.bundleOpens, "Bundle opens (lazy, on first read).")
         ]
         for reason in EvictionReason.allCases {

@@ -286,6 +286,27 @@ import Synchronization
         #expect(!q.predict(client: "new", key: k(10, 200, 200), now: 6000).repeatsViewport)
     }
 
+    @Test func sessionCountsTellWhoGetsPredictionsAndWhoAsksAgain() {
+        let p = PrefetchPredictor()
+        #expect(p.sessions == PrefetchPredictor.SessionCounts())
+        // A session that zooms in and out at ever new places never asks for what was predicted
+        // (first, so that it starts from no habit of others: what it does shows nothing).
+        for i in 0..<12 {
+            let x = 300 + 20 * i
+            view(p, "lost", z: 10, x: x...x + 2, y: 100...102, at: UInt64(2000 * i))
+            view(p, "lost", z: 11, x: 2 * x...2 * x + 2, y: 200...202, at: UInt64(2000 * i + 1000))
+        }
+        // A viewer without a cache: the whole 3x3 viewport again at each step.
+        for step in 0..<4 {
+            _ = predictView(p, "again", z: 10, x: (100 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
+        }
+        // A viewer with a cache: only the new column each step.
+        view(p, "cached", z: 10, x: 100...102, y: 200...202, at: 0)
+        for step in 1..<5 { view(p, "cached", z: 10, x: (102 + step)...(102 + step), y: 200...202, at: UInt64(1000 * step)) }
+        #expect(p.usefulness(client: "again")!.active && !p.usefulness(client: "lost")!.active)
+        #expect(p.sessions == PrefetchPredictor.SessionCounts(tracked: 3, predicted: 2, repeating: 1))
+    }
+
     @Test func clientsAreTrackedApartAndBounded() {
         let p = PrefetchPredictor(maxClients: 16)
         for c in 0..<100 { _ = p.observe(client: "c\(c)", key: k(5, 1, 1)) }

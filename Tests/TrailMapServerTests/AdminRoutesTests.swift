@@ -58,6 +58,9 @@ import TrailMapTestSupport
             #expect(stats["entries"] as? Int == 1 && stats["hits"] as? Int == 1 && stats["misses"] as? Int == 1)
             #expect(stats["policy"] as? String == CacheConfiguration().policy.rawValue)
             #expect((stats["bundles"] as? [String: Any])?["open"] as? Int == 1)
+            #expect((stats["expected"] as? [String: Any])?["share"] as? Double == 0.5)
+            let sessions = (stats["prefetch"] as? [String: Any])?["sessions"] as? [String: Any]
+            #expect(sessions?["tracked"] as? Int == 1 && sessions?["predicted"] as? Int != nil)
 
             let bad = try await client.execute(
                 uri: "/admin/memory-pressure", method: .post, headers: auth,
@@ -97,10 +100,31 @@ import TrailMapTestSupport
             #expect(text.contains("trailmap_bundles_open 1"))
             for name in [
                 "trailmap_cache_bytes", "trailmap_cache_single_flight_joins_total", "trailmap_cache_prefetches_issued_total",
-                "trailmap_cache_prefetches_used_total", "trailmap_memory_pressure_level"
+                "trailmap_cache_prefetches_used_total", "trailmap_cache_prefetches_rejected_total", "trailmap_memory_pressure_level"
             ] {
                 #expect(text.contains(name), "\(name) missing")
             }
+            // The default policy sets expected tiles apart; one client (this test's address).
+            #expect(text.contains("trailmap_cache_expected_share 0.5"))
+            #expect(text.contains("trailmap_cache_expected_bytes 0"))
+            #expect(text.contains(#"trailmap_prefetch_sessions{state="tracked"} 1"#))
+            #expect(text.contains(#"trailmap_prefetch_sessions{state="repeating"} 0"#))
+        }
+        // LRU sets nothing apart, and without prefetch no sessions are tracked.
+        try await app(
+            token: "s3cret",
+            {
+                $0.cache.policy = .lru; $0.cache.prefetch = false
+            }
+        ).test(.live) { client in
+            _ = try await client.execute(uri: "/tiles/co/3/1/3.png", method: .get)
+            let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(text.contains("trailmap_cache_hits_total") && !text.contains("trailmap_cache_expected_share"))
+            #expect(!text.contains("trailmap_prefetch_sessions"))
+            let stats = Self.json(
+                try await client.execute(uri: "/admin/cache", method: .get, headers: [.authorization: "Bearer s3cret"]).body)
+            #expect(stats["policy"] as? String == "lru" && stats["expected"] == nil)
+            #expect((stats["prefetch"] as? [String: Any])?["sessions"] == nil)
         }
     }
 

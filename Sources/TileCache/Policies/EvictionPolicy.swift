@@ -36,12 +36,17 @@ public protocol EvictionPolicy<Key>: Sendable {
     /// A key became resident in a neighbourhood whose tiles drew `popularity` requests each
     /// lately (decayed, all clients). Policies that ignore popularity keep the default (`insert`).
     mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double)
+    /// The keys set apart as expected to be read soon: the most of the capacity they may hold
+    /// now, and the bytes they hold; nil for a policy that sets none apart (the default).
+    var expectedHolding: (share: Double, bytes: Int)? { get }
 }
 
 extension EvictionPolicy {
     public mutating func recordExpected(_ key: Key) {}
 
     public mutating func recordUnexpected(_ key: Key) {}
+
+    public var expectedHolding: (share: Double, bytes: Int)? { nil }
 
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         insert(key, cost: cost, priority: priority)
