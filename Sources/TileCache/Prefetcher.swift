@@ -31,11 +31,26 @@ public final class Prefetcher: Sendable {
         within: (TileKey) -> Bool = { _ in true },
         load: @escaping @Sendable (TileKey) throws -> CachedTile?
     ) {
+        let keys = plan(client: client, key: key, now: now, within: within)
+        if !keys.isEmpty { schedule(keys, load: load) }
+    }
+
+    /// Records a client's request and returns the predicted tiles to load: not held, not found
+    /// absent lately, most likely first; usually none. `schedule` loads them. (A server calls the
+    /// two apart, so a request that predicts nothing makes no loading closure.)
+    public func plan(
+        client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(), within: (TileKey) -> Bool = { _ in true }
+    ) -> [TileKey] {
         // A session that asks for its viewport again expects the tile it asked for and the held
         // predictions at its next step; the predictions not held may be loaded (one lock).
         let predicted = cache.plan(predictor.predict(client: client, key: key, now: now), after: key, within: within)
-        guard !predicted.isEmpty else { return }
-        let keys = absent.withLock { a in predicted.filter { !a.contains($0) } }
+        guard !predicted.isEmpty else { return [] }
+        return absent.withLock { a in predicted.filter { !a.contains($0) } }
+    }
+
+    /// Loads `keys` (from `plan`) in the background, unless `maxPending` loads wait already;
+    /// `load` reads one tile (nil if the bundle lacks it) on the prefetch queue.
+    public func schedule(_ keys: [TileKey], load: @escaping @Sendable (TileKey) throws -> CachedTile?) {
         guard !keys.isEmpty else { return }
         let admitted = pending.withLock { p -> Bool in
             guard p < maxPending else { return false }

@@ -234,15 +234,16 @@ public final class TileCache: Sendable {
     // MARK: - Under the lock
 
     private static func hit(_ key: TileKey, _ s: inout State) -> CachedTile? {
-        guard let e = s.entries[key] else { return nil }
+        // By index: the entry is read in place, not copied (a copy retains its tile's storage).
+        guard let i = s.entries.index(forKey: key) else { return nil }
         s.stats.hits += 1
         count(key, &s)
         s.policy.recordHit(key)
-        if e.prefetched {
+        if s.entries.values[i].prefetched {
             s.stats.prefetchesUsed += 1
-            s.entries[key]?.prefetched = false
+            s.entries.values[i].prefetched = false
         }
-        return e.tile
+        return s.entries.values[i].tile
     }
 
     private static func admit(_ key: TileKey, _ tile: CachedTile, _ priority: AdmissionPriority, _ s: inout State, budget: Int) {

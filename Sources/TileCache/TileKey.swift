@@ -13,4 +13,11 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(bundle):\(tile)" }
+
+    /// Two words for the hasher, not four fields (x and y are below 2^22, z below 32): every
+    /// cache lookup hashes a key.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(truncatingIfNeeded: tile.x) << 32 | UInt64(truncatingIfNeeded: tile.y))
+        hasher.combine(UInt64(bundle) << 8 | UInt64(truncatingIfNeeded: tile.z))
+    }
 }

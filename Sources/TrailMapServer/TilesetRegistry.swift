@@ -133,8 +133,9 @@ public final class TilesetRegistry: Sendable {
             // churned bundles (and their reservations) for tiles nobody had asked for yet.
             let bundles = cache.bundles
             let now = milliseconds ?? PrefetchPredictor.milliseconds()
-            prefetcher.observe(client: client, key: key, now: now, within: { tileset.hasZoom($0.tile.z) }) { k in
-                bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil
+            let keys = prefetcher.plan(client: client, key: key, now: now, within: { tileset.hasZoom($0.tile.z) })
+            if !keys.isEmpty {
+                prefetcher.schedule(keys) { k in bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil }
             }
         }
         return found
