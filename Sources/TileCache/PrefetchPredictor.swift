@@ -173,7 +173,7 @@ public final class PrefetchPredictor: Sendable {
 
     /// How many sessions are tracked, how many of them get predictions now (their predictions
     /// are used, and they are not scattered), and how many ask for their viewport again.
-    public struct SessionCounts: Sendable, Equatable {
+    public struct SessionCounts: Sendable, Equatable, Encodable {
         public var tracked = 0
         public var predicted = 0
         public var repeating = 0

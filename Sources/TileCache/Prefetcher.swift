@@ -31,8 +31,7 @@ public final class Prefetcher: Sendable {
         within: (TileKey) -> Bool = { _ in true },
         load: @escaping @Sendable (TileKey) throws -> CachedTile?
     ) {
-        let keys = plan(client: client, key: key, now: now, within: within)
-        if !keys.isEmpty { schedule(keys, load: load) }
+        schedule(plan(client: client, key: key, now: now, within: within), load: load)
     }
 
     /// Records a client's request and returns the predicted tiles to load: not held, not found

@@ -5,9 +5,8 @@ struct CacheReport: Encodable {
     struct Prefetch: Encodable {
         var enabled: Bool
         var issued, used, rejected: Int
-        var sessions: Sessions?
+        var sessions: PrefetchPredictor.SessionCounts?
     }
-    struct Sessions: Encodable { var tracked, predicted, repeating: Int }
     struct Expected: Encodable { var share: Double; var bytes: Int }
     struct Bundles: Encodable {
         var open, maxOpen, opened: Int
@@ -58,7 +57,7 @@ struct CacheReport: Encodable {
         evictions = Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, s.evictions[$0] ?? 0) })
         prefetch = Prefetch(
             enabled: c.prefetch, issued: s.prefetchesIssued, used: s.prefetchesUsed, rejected: s.prefetchesRejected,
-            sessions: c.sessions.map { Sessions(tracked: $0.tracked, predicted: $0.predicted, repeating: $0.repeating) })
+            sessions: c.sessions)
         expected = s.expectedShare.map { Expected(share: $0, bytes: s.expectedBytes) }
         bundles = Bundles(
             open: c.openBundles, maxOpen: c.maxOpenBundles, opened: c.bundleOpens,

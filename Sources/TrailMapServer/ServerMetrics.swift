@@ -86,8 +86,11 @@ public final class ServerMetrics: Sendable {
 
     private func publish(_ c: CacheSnapshot) {
         let s = c.statistics
-        func gauge(_ name: String, _ value: Int, _ help: String) {
-            registry.makeGauge(name: name, labels: [], help: help).set(Double(value))
+        func gauge(_ name: String, _ value: Int, _ help: String, labels: [(String, String)] = []) {
+            gauge(name, Double(value), help, labels: labels)
+        }
+        func gauge(_ name: String, _ value: Double, _ help: String, labels: [(String, String)] = []) {
+            registry.makeGauge(name: name, labels: labels, help: help).set(value)
         }
         gauge("trailmap_cache_bytes", s.bytes, "Bytes held by cached tiles, payload and per-entry overhead.")
         gauge("trailmap_cache_entries", s.entries, "Tiles held in the cache.")
@@ -97,19 +100,15 @@ public final class ServerMetrics: Sendable {
         gauge("trailmap_memory_pressure_level", c.level.value, "Memory pressure in effect: 0 normal, 1 warning, 2 critical.")
         gauge("trailmap_bundles_open", c.openBundles, "Bundles with open SQLite connections.")
         if let share = s.expectedShare {
-            registry.makeGauge(
-                name: "trailmap_cache_expected_share", labels: [],
-                help: "The most of the capacity tiles expected to be read soon may hold now (adapts)."
-            )
-            .set(share)
+            gauge("trailmap_cache_expected_share", share, "The most of the capacity tiles expected to be read soon may hold now (adapts).")
             gauge("trailmap_cache_expected_bytes", s.expectedBytes, "Bytes held by tiles expected to be read soon.")
         }
         if let sessions = c.sessions {
             for (state, count) in [("tracked", sessions.tracked), ("predicted", sessions.predicted), ("repeating", sessions.repeating)] {
-                registry.makeGauge(
-                    name: "trailmap_prefetch_sessions", labels: [("state", state)],
-                    help: "Sessions the predictor tracks, those that get predictions now, and those that ask for their viewport again."
-                ).set(Double(count))
+                gauge(
+                    "trailmap_prefetch_sessions", count,
+                    "Sessions the predictor tracks, those that get predictions now, and those that ask for their viewport again.",
+                    labels: [("state", state)])
             }
         }
         var totals: [(String, [(String, String)], Int, String)] = [
