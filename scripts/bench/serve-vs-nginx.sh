@@ -281,7 +281,8 @@ perf_stop() {
   for pid in "${PERF_PIDS[@]}"; do kill -INT "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   PERF_PIDS=()
 }
-# Round r: every server in turn for each test, the order rotating between rounds.
+# Round r: every server in turn for each test, the order rotating between rounds (the miss
+# servers' too: the one measured second tends to measure slower).
 for r in $(seq "$ROUNDS"); do
   order=("${SERVERS[@]}")
   for ((k = 1; k < r; k++)); do order=("${order[@]:1}" "${order[0]}"); done
@@ -292,7 +293,9 @@ for r in $(seq "$ROUNDS"); do
     bench "all-$name-$r" "$name" "$WORK/all.txt" "$CONNS" "$DURATION"
     perf_stop
   done
-  for name in "${MISS_SERVERS[@]}"; do
+  miss_order=("${MISS_SERVERS[@]}")
+  for ((k = 1; k < r; k++)); do miss_order=("${miss_order[@]:1}" "${miss_order[0]}"); done
+  for name in "${miss_order[@]}"; do
     [[ $r == 1 && $name == trailmap-miss ]] && perf_start trailmap-miss miss
     bench "miss-$name-$r" "$name" "$WORK/all.txt" "$CONNS" "$DURATION"
     perf_stop
