@@ -106,21 +106,35 @@ public struct TileResponder: HTTPResponder {
         return json(list, request: request)
     }
 
-    /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format)
-    func tile(_ parts: TilePath, request: Request) async throws -> Response {
+    /// `GET /tiles/{tileset}/{z}/{x}/{y}.{png|webp|jpg}` (the extension of the tileset's format).
+    /// `peer`: the client's address, which names its map session for prefetch when neither the
+    /// configured client header nor a paid tile's credential does.
+    func tile(_ parts: TilePath, request: Request, peer: String? = nil) async throws -> Response {
         var paid = false
+        var session: String?
         let id = try tilesetID(parts[1])
         if let access, let product = try await access.paidProduct(tileset: id), !isPreview(id, product: product, z: parts[2]) {
-            try await access.authorize(request, productID: product)
+            session = try await access.authorize(request, productID: product)
             paid = true
         }
+        let client = prefetchClient(request, session: session, peer: peer)
         let answer: TileAnswer
-        switch try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid) {
+        switch try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid, client: client) {
         case let .tile(found): answer = found
         case let .absent(error): throw error
         }
         if answer.notModified { return Response(status: answer.status, headers: answer.headers) }
         return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: answer.body))
+    }
+
+    /// Who asks for a tile on Hummingbird's path, for prefetch: the configured client header's
+    /// value, else the login session of a paid tile's credential (one buyer's devices are apart),
+    /// else `peer`; nil with prefetch off. The event loops' paths name clients the same way
+    /// (`PrefetchClient`), without credentials: paid tiles come here.
+    func prefetchClient(_ request: Request, session: String?, peer: String?) -> String? {
+        var client = PrefetchClient(config.cache)
+        let header = client.headerName.flatMap { HTTPField.Name($0) }.flatMap { request.headers[$0] }
+        return client.name(headerValue: header?[...]) { session.map { "session " + $0 } ?? peer }
     }
 
     /// What the tile route found at an address. Every failure is a thrown `APIError`.

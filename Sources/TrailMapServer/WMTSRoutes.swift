@@ -18,7 +18,8 @@ extension TileResponder {
     }
 
     /// `GET /wmts?...`: parameter names are case-insensitive, as OGC services' are.
-    func wmtsKVP(_ request: Request) async -> Response {
+    /// `peer`: the client's address (prefetch, as for `tile(_:request:peer:)`).
+    func wmtsKVP(_ request: Request, peer: String? = nil) async -> Response {
         var q = [String: String]()
         for (k, v) in request.uri.queryParameters { q[String(k).uppercased()] = String(v) }
         guard let service = q["SERVICE"] else {
@@ -46,7 +47,7 @@ extension TileResponder {
             }
             return await wmtsTile(
                 request, layer: q["LAYER"]!, style: q["STYLE"] ?? "default", set: q["TILEMATRIXSET"]!,
-                matrix: q["TILEMATRIX"]!, row: q["TILEROW"]!, col: q["TILECOL"]!, format: q["FORMAT"], ext: nil)
+                matrix: q["TILEMATRIX"]!, row: q["TILEROW"]!, col: q["TILECOL"]!, format: q["FORMAT"], ext: nil, peer: peer)
         default:
             return WMTS.Exception(
                 status: .notImplemented, code: "OperationNotSupported", locator: "REQUEST",
@@ -56,7 +57,7 @@ extension TileResponder {
     }
 
     /// `GET /wmts/1.0.0/{layer}/{style}/{matrixSet}/{matrix}/{row}/{col}.{ext}`
-    func wmtsRESTTile(_ request: Request) async -> Response {
+    func wmtsRESTTile(_ request: Request, peer: String? = nil) async -> Response {
         let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         // wmts, 1.0.0, layer, style, set, matrix, row, col.ext
         guard parts.count == 8, let dot = parts[7].lastIndex(of: ".") else {
@@ -65,12 +66,12 @@ extension TileResponder {
         let col = String(parts[7][..<dot]), ext = String(parts[7][parts[7].index(after: dot)...])
         return await wmtsTile(
             request, layer: parts[2].removingPercentEncoding ?? parts[2], style: parts[3], set: parts[4],
-            matrix: parts[5], row: parts[6], col: col, format: nil, ext: ext)
+            matrix: parts[5], row: parts[6], col: col, format: nil, ext: ext, peer: peer)
     }
 
     private func wmtsTile(
         _ request: Request, layer: String, style: String, set: String, matrix: String, row: String, col: String,
-        format: String?, ext: String?
+        format: String?, ext: String?, peer: String?
     ) async -> Response {
         func fail(_ code: String, _ locator: String, _ text: String, _ status: HTTPResponse.Status = .badRequest) -> Response {
             WMTS.Exception(status: status, code: code, locator: locator, text: text).response
@@ -104,7 +105,7 @@ extension TileResponder {
         let parts = TilePath(
             "tiles", Substring(id), Substring(String(z)), Substring(String(x)), Substring("\(y).\(t.format.fileExtension)"))
         do {
-            return try await tile(parts, request: request)
+            return try await tile(parts, request: request, peer: peer)
         } catch let e as APIError {
             return WMTS.Exception(status: e.status, code: "NoApplicableCode", locator: nil, text: e.message).response
         } catch {

@@ -105,7 +105,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Predict and preload the tiles clients will ask for next.")
     var prefetch = true
 
-    @Option(name: .long, help: "Request header naming the client for prefetch (default: the remote address).")
+    @Option(
+        name: .long,
+        help: "Request header naming the client for prefetch (default: a paid tile's login session, else the remote address).")
     var prefetchClientHeader: String?
 
     @Option(

@@ -108,8 +108,11 @@ final class TileAccess: Sendable {
         return e
     }
 
-    /// Throws 401/403 unless the request may read a tile of `productID`.
-    func authorize(_ request: Request, productID: String) async throws {
+    /// Throws 401/403 unless the request may read a tile of `productID`; returns the tag of the
+    /// login session the credential belongs to (a tile token's, or the bearer token's), which
+    /// names the buyer's map session for prefetch.
+    @discardableResult
+    func authorize(_ request: Request, productID: String) async throws -> String {
         if productID == Self.areaSourceProduct {
             throw APIError(
                 .forbidden, code: "tileset_not_public",
@@ -121,6 +124,7 @@ final class TileAccess: Sendable {
                 message: "this tileset is not sold on its own: buy the region or area that holds it")
         }
         var accountID: String?
+        var session = ""
         if let token = request.uri.queryParameters["token"].map(String.init) {
             guard let holder = try await tokens.holder(of: token, productID: productID) else {
                 throw APIError(
@@ -132,8 +136,10 @@ final class TileAccess: Sendable {
                     message: "the session that asked for this tile token has ended (logged out or expired)")
             }
             accountID = holder.accountID
+            session = holder.session
         } else if let bearer = StoreAPI.bearer(request) {
             accountID = try await catalog.authenticate(token: bearer).id
+            session = AccountRules.sessionTag(token: bearer)
         }
         guard let accountID else {
             throw APIError(
@@ -142,6 +148,7 @@ final class TileAccess: Sendable {
         guard try await catalog.isEntitled(accountID: accountID, productID: productID) else {
             throw APIError(CatalogError.notEntitled(productID))
         }
+        return session
     }
 }
 

@@ -35,15 +35,17 @@ enum ServerRoutes {
             guard file.hasSuffix(".json") else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
             return try r.tileJSON(String(file.dropLast(5)), request: request)
         }
-        routes.get("/tiles/:tileset/:z/:x/:file", .tile) { request, _ in
+        routes.get("/tiles/:tileset/:z/:x/:file", .tile) { request, context in
             // The raw components (the router drops empty ones; a tile path has none).
             let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             guard let path = TilePath(parts) else { throw APIError.notFound("not_found", "no such page: \(request.uri.path.prefix(200))") }
-            return try await r.tile(path, request: request)
+            return try await r.tile(path, request: request, peer: context.clientAddress)
         }
         routes.get("/wmts/1.0.0/WMTSCapabilities.xml", .wmts) { request, _ in r.wmtsCapabilities(request) }
-        routes.get("/wmts", .wmts) { request, _ in await r.wmtsKVP(request) }
-        routes.get("/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file", .wmts) { request, _ in await r.wmtsRESTTile(request) }
+        routes.get("/wmts", .wmts) { request, context in await r.wmtsKVP(request, peer: context.clientAddress) }
+        routes.get("/wmts/1.0.0/:layer/:style/:set/:matrix/:row/:file", .wmts) { request, context in
+            await r.wmtsRESTTile(request, peer: context.clientAddress)
+        }
         if r.store != nil { routes.get("/store", .store) { request, _ in r.storePage(request) } }
         routes.finish(
             [
