@@ -17,26 +17,30 @@ struct FastTileAnswer {
     ///   - isHead: a HEAD request (no body sent).
     ///   - uri: the request target.
     ///   - connection: the `Connection` header to send (`TileFastPath.connectionHeader`).
-    ///   - client: who asks, for prefetch (nil: no prediction).
+    ///   - client: who asks, for prefetch (nil: no prediction); `clientFromHeader`: it is the
+    ///     configured client header's value (else a paid tile's login session names the client).
+    ///   - authorization: the `Authorization` header's value (a paid tile's bearer token).
     ///   - received: when the request was read, in nanoseconds of `NIODeadline`'s clock (the
     ///     request's duration is measured from it, and the predictor is told its time).
     static func make(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-        client: String?, date: String, received: UInt64, allocator: ByteBufferAllocator
+        client: String?, clientFromHeader: Bool = false, authorization: String? = nil, date: String, received: UInt64,
+        allocator: ByteBufferAllocator
     ) -> FastTileAnswer? {
         var head = allocator.buffer(capacity: 320)
         return make(
-            responder, isHead: isHead, uri: uri, ifNoneMatch: ifNoneMatch, connection: connection, client: client, date: date,
-            received: received, head: &head)
+            responder, isHead: isHead, uri: uri, ifNoneMatch: ifNoneMatch, connection: connection, client: client,
+            clientFromHeader: clientFromHeader, authorization: authorization, date: date, received: received, head: &head)
     }
 
-    /// As `make(_:isHead:uri:ifNoneMatch:connection:client:date:received:allocator:)`, writing the head
+    /// As `make(_:isHead:uri:ifNoneMatch:connection:client:clientFromHeader:authorization:date:received:allocator:)`, writing the head
     /// into `head` after clearing it: a caller that keeps one buffer for its answers (a tile loop)
     /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
     /// is written again.
     static func make(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-        client: String?, date: String, received: UInt64, head: inout ByteBuffer
+        client: String?, clientFromHeader: Bool = false, authorization: String? = nil, date: String, received: UInt64,
+        head: inout ByteBuffer
     ) -> FastTileAnswer? {
         guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
         head.clear()
@@ -44,7 +48,8 @@ struct FastTileAnswer {
         var body: ByteBuffer?
         do {
             switch try responder.tileAnswer(
-                parts, ifNoneMatch: ifNoneMatch, client: client, milliseconds: received / 1_000_000, onEventLoop: true)
+                parts, ifNoneMatch: ifNoneMatch, client: client, milliseconds: received / 1_000_000, onEventLoop: true,
+                credential: TileGrants.Credential.of(target: uri, authorization: authorization), clientFromHeader: clientFromHeader)
             {
             case let .tile(answer):
                 status = answer.status

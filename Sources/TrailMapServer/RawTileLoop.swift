@@ -221,6 +221,7 @@ final class RawTileLoop: @unchecked Sendable {
                     let answer = FastTileAnswer.make(
                         responder, isHead: request.head, uri: request.target,
                         ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
+                        clientFromHeader: request.client != nil, authorization: request.authorization,
                         date: date.now(), received: now, head: &head)
                 else {
                     connection.handOffWhenSent = true

@@ -45,6 +45,14 @@ public struct ServerConfiguration: Sendable {
     /// picture of what is for sale); never its top zoom. 0 (the library's default): no preview;
     /// `trailmap serve` opens `PreviewZooms.defaultLevels` unless told otherwise.
     public var previewZooms: Int = 0
+    /// How long a paid tile's credential, once the catalog accepted it, opens that product's tiles
+    /// without reading the catalog again (`TileGrants`): what a refund or logout made through
+    /// another replica may take to reach this one. Zero (the library's default) keeps none;
+    /// `trailmap serve` keeps them for `defaultGrantLifetime`.
+    public var grantLifetime: Duration = .zero
+
+    /// The grant lifetime `trailmap serve` uses by default.
+    public static let defaultGrantLifetime: Duration = .seconds(2)
     /// The free tileset drawn under every map of the pages; nil: the free one with the lowest minzoom.
     public var baseTileset: String?
     /// Threads of `RawTileServer`, the tile socket layer in front of Hummingbird (plain epoll:

@@ -38,7 +38,9 @@ public struct TileResponder: HTTPResponder {
         self.logger = logger
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
-        let access = store.map { TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets) }
+        let access = store.map {
+            TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets, grantLifetime: config.grantLifetime)
+        }
         self.access = access
         self.store = store.map {
             StoreAPI(
@@ -178,16 +180,26 @@ public struct TileResponder: HTTPResponder {
     /// time for the predictor (`PrefetchPredictor.milliseconds()`; nil: read when needed).
     /// `onEventLoop`: called by the fast path, which never reads the catalog (a stale paid map
     /// throws, and the request goes to the Hummingbird path, which has re-read it first).
+    /// `credential`: the fast path's request's, which opens a paid tile when the catalog accepted
+    /// it lately (`TileGrants`); then the buyer's login session names the client for prefetch,
+    /// unless `client` is the configured client header's value (`clientFromHeader`).
     func tileAnswer(
         _ parts: TilePath, ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
-        milliseconds: UInt64? = nil, onEventLoop: Bool = false
+        milliseconds: UInt64? = nil, onEventLoop: Bool = false, credential: @autoclosure () -> TileGrants.Credential? = nil,
+        clientFromHeader: Bool = false
     ) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
+        var authorized = authorized
+        var client = client
         if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
             !isPreview(id, product: product, z: parts[2])
         {
-            throw APIError(
-                .unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
+            guard let credential = credential(), let session = access.grants.session(credential, product: product) else {
+                throw APIError(
+                    .unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
+            }
+            authorized = true
+            if client != nil, !clientFromHeader { client = "session " + session }
         }
         // Searched as bytes: a search for a Character walks grapheme boundaries.
         guard let dot = parts[4].utf8.lastIndex(of: UInt8(ascii: ".")) else {

@@ -64,7 +64,8 @@ final class TileWire: ChannelInboundHandler, RemovableChannelHandler {
                     let answer = FastTileAnswer.make(
                         responder, isHead: request.head, uri: request.target,
                         ifNoneMatch: request.ifNoneMatch, connection: connection,
-                        client: client.name(headerValue: request.client?[...], context: context), date: date.now(),
+                        client: client.name(headerValue: request.client?[...], context: context),
+                        clientFromHeader: request.client != nil, authorization: request.authorization, date: date.now(),
                         received: RawTileLoop.clock(), allocator: context.channel.allocator)
                 else {
                     pass(buffer, context: context, flushing: wrote)

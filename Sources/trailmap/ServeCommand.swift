@@ -62,6 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, help: "How many of a paid tileset's lowest zoom levels anyone may read as its preview (never its top zoom; 0: none).")
     var previewZooms: Int = PreviewZooms.defaultLevels
 
+    @Option(
+        name: .long,
+        help: """
+            Seconds a paid tile's credential, once checked, opens that region's tiles without reading the catalog again; a refund or \
+            logout made through another replica reaches this one within it (0: check every request).
+            """)
+    var grantLifetime: Double = Double(ServerConfiguration.defaultGrantLifetime.components.seconds)
+
     @Option(name: .long, help: "Most connections open at once; a connection beyond it is closed as soon as it is accepted.")
     var maxConnections: Int = 10_000
 
@@ -164,6 +172,9 @@ struct ServeCommand: AsyncParsableCommand {
                 "--base-tileset: '\(baseTileset.prefix(100))' is not a tileset name (a bundle's file name without extension)")
         }
         guard (0...23).contains(previewZooms) else { throw ValidationError("--preview-zooms must be 0...23") }
+        guard grantLifetime.isFinite, (0...3600).contains(grantLifetime) else {
+            throw ValidationError("--grant-lifetime must be 0...3600 seconds")
+        }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1...1000000") }
         if let tileLoops, !(0...256).contains(tileLoops) { throw ValidationError("--tile-loops must be 0...256") }
         guard reloadInterval > 0, reloadInterval <= 3600 else { throw ValidationError("--reload-interval must be in (0, 3600] seconds") }
@@ -203,6 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         config.baseTileset = baseTileset
         config.previewZooms = previewZooms
+        config.grantLifetime = .milliseconds(Int64((grantLifetime * 1000).rounded()))
         config.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
         config.requestTimeout = .milliseconds(Int(requestTimeout * 1000))
         config.idleTimeout = .milliseconds(Int(idleTimeout * 1000))

@@ -49,12 +49,13 @@ struct StoreFixture {
     /// `previewZooms`: the paid tilesets' preview levels (`ServerConfiguration.previewZooms`).
     func app(
         available: Set<String>? = nil, areaQuoteSpace: Int64? = nil, publicTilesets: Set<String> = [],
-        fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0, tileLoops: Int = 0,
+        fairness: AreaQuoteFairness? = nil, previewZooms: Int = 0, tileLoops: Int = 0, grantLifetime: Duration = .zero,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: tiles.dir.path)
         config.port = 0
         config.tileLoops = tileLoops
+        config.grantLifetime = grantLifetime
         config.previewZooms = previewZooms
         config.reloadInterval = .milliseconds(100)
         var settings = try StoreSettings(catalog: catalog, verifier: try sandbox.verifier(), sandbox: sandbox, availableProducts: available)
@@ -66,11 +67,13 @@ struct StoreFixture {
 
     /// `app(...)` on a real port with `path` owning it.
     func live(
-        _ path: ServingPath, available: Set<String>? = nil, publicTilesets: Set<String> = [], previewZooms: Int = 0
+        _ path: ServingPath, available: Set<String>? = nil, publicTilesets: Set<String> = [], previewZooms: Int = 0,
+        grantLifetime: Duration = .zero
     ) throws -> LiveApp {
         try LiveApp {
             try app(
-                available: available, publicTilesets: publicTilesets, previewZooms: previewZooms, tileLoops: path.tileLoops, onRunning: $0)
+                available: available, publicTilesets: publicTilesets, previewZooms: previewZooms, tileLoops: path.tileLoops,
+                grantLifetime: grantLifetime, onRunning: $0)
         }
     }
 

@@ -64,7 +64,9 @@ struct StoreAPI: Sendable {
     /// Registers every `/api/v1/` route on `router` (`ServerRoutes`); a registered path answers
     /// its other methods with 405. Catalog errors become JSON answers in `APIErrorMiddleware`.
     func addRoutes(to router: Router<TrailMapRequestContext>, labels: RouteRegistry) {
-        var r = RouteTable(router: router.group("/api/v1"), labels: labels, prefix: "/api/v1")
+        var r = RouteTable(
+            router: router.group("/api/v1").add(middleware: GrantResetMiddleware(grants: access?.grants)), labels: labels,
+            prefix: "/api/v1")
         r.get("/openapi.json", .api) { request, _ in JSONReply.make(OpenAPIDocument.object, request: request) }
         r.on("/accounts", .post, .api) { request, context in try await register(request, from: context.clientAddress) }
         r.on("/sessions", .post, .api) { request, context in try await login(request, from: context.clientAddress) }

@@ -16,6 +16,8 @@ import TrailMapAPI
 final class TileAccess: Sendable {
     private let catalog: any CatalogStore
     private let tokens: TileTokens
+    /// Credentials accepted lately, which the tile loops check without the catalog.
+    let grants: TileGrants
     /// Tilesets the operator makes public although no free product sells them.
     private let publicTilesets: Set<String>
     /// The product id standing for "no product sells this tileset on its own": nobody is entitled to it.
@@ -50,9 +52,10 @@ final class TileAccess: Sendable {
     let reads = Atomic<Int>(0)
     let readsOnEventLoop = Atomic<Int>(0)
 
-    init(catalog: any CatalogStore, tokens: TileTokens, publicTilesets: Set<String> = []) {
+    init(catalog: any CatalogStore, tokens: TileTokens, publicTilesets: Set<String> = [], grantLifetime: Duration = .zero) {
         self.catalog = catalog
         self.tokens = tokens
+        grants = TileGrants(lifetime: grantLifetime)
         self.publicTilesets = publicTilesets
     }
 
@@ -123,10 +126,23 @@ final class TileAccess: Sendable {
                 .forbidden, code: "tileset_not_public",
                 message: "this tileset is not sold on its own: buy the region or area that holds it")
         }
-        var accountID: String?
-        var session = ""
+        let presented: TileGrants.Credential?
         if let token = request.uri.queryParameters["token"].map(String.init) {
-            guard let holder = try await tokens.holder(of: token, productID: productID) else {
+            presented = TileGrants.Credential(kind: .token, text: token)
+        } else {
+            presented = StoreAPI.bearer(request).map { TileGrants.Credential(kind: .bearer, text: $0) }
+        }
+        guard let presented else {
+            throw APIError(
+                .unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
+        }
+        if let session = grants.session(presented, product: productID) { return session }
+        let generation = grants.generation
+        let accountID: String
+        let session: String
+        switch presented.kind {
+        case .token:
+            guard let holder = try await tokens.holder(of: presented.text, productID: productID) else {
                 throw APIError(
                     .unauthorized, code: "invalid_tile_token", message: "the tile token is invalid, expired or for another region")
             }
@@ -135,19 +151,15 @@ final class TileAccess: Sendable {
                     .unauthorized, code: "invalid_tile_token",
                     message: "the session that asked for this tile token has ended (logged out or expired)")
             }
-            accountID = holder.accountID
-            session = holder.session
-        } else if let bearer = StoreAPI.bearer(request) {
-            accountID = try await catalog.authenticate(token: bearer).id
-            session = AccountRules.sessionTag(token: bearer)
-        }
-        guard let accountID else {
-            throw APIError(
-                .unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
+            (accountID, session) = (holder.accountID, holder.session)
+        case .bearer:
+            accountID = try await catalog.authenticate(token: presented.text).id
+            session = AccountRules.sessionTag(token: presented.text)
         }
         guard try await catalog.isEntitled(accountID: accountID, productID: productID) else {
             throw APIError(CatalogError.notEntitled(productID))
         }
+        grants.grant(presented, product: productID, session: session, generation: generation)
         return session
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Paid tiles' credentials the catalog accepted lately: for `lifetime` after a credential (a bearer
+/// token or a tile token) was checked for a product, its login session is known here and the
+/// catalog is not read again. A buyer's map asks for dozens of tiles a second, and each one read
+/// the catalog twice on Hummingbird's path (the credential, then the purchase); with a grant the
+/// tile loops answer it as they answer a free tile.
+///
+/// Only accepted credentials are kept, each for one product. A change made through this server's
+/// API (a refund, a logout, a purchase) clears them all; one made through another replica or the
+/// CLI holds here for at most `lifetime` (tile token keys already take up to
+/// `TileTokens.refreshInterval` to reach every replica). A zero lifetime keeps nothing.
+final class TileGrants: Sendable {
+    /// A credential as presented: its kind (`bearer` or `token`) and its text.
+    struct Credential: Hashable, Sendable {
+        enum Kind: Sendable { case bearer, token }
+        var kind: Kind
+        var text: String
+    }
+
+    private struct Key: Hashable {
+        var credential: Credential
+        var product: String
+    }
+
+    private struct State {
+        var grants: [Key: (session: String, until: UInt64)] = [:]
+        /// Counts `clear()`s: a check that began before one does not record its grant.
+        var generation = 0
+    }
+
+    private let state = Mutex(State())
+    /// How long a grant holds, in nanoseconds of `NIODeadline`'s clock.
+    let lifetime: UInt64
+    /// Most grants kept; when full, the expired ones go, and if none has, all of them.
+    static let capacity = 4096
+
+    init(lifetime: Duration) {
+        self.lifetime = UInt64(max(0, lifetime.nanoseconds))
+    }
+
+    /// Monotonic nanoseconds, the clock grants are timed by.
+    static func now() -> UInt64 { NIODeadline.now().uptimeNanoseconds }
+
+    /// The login session of a live grant of `credential` for `product`, or nil.
+    func session(_ credential: Credential, product: String, now: UInt64 = now()) -> String? {
+        guard lifetime > 0 else { return nil }
+        return state.withLock { s in
+            guard let grant = s.grants[Key(credential: credential, product: product)], grant.until > now else { return nil }
+            return grant.session
+        }
+    }
+
+    /// The generation to pass to `grant` for a check of the catalog beginning now.
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// Records that the catalog accepted `credential` for `product` (as `session`'s), unless the
+    /// grants were cleared since `generation` was read (the check may predate the change).
+    func grant(_ credential: Credential, product: String, session: String, generation: Int, now: UInt64 = now()) {
+        guard lifetime > 0 else { return }
+        state.withLock { s in
+            guard s.generation == generation else { return }
+            if s.grants.count >= Self.capacity {
+                s.grants = s.grants.filter { $0.value.until > now }
+                if s.grants.count >= Self.capacity { s.grants.removeAll() }
+            }
+            s.grants[Key(credential: credential, product: product)] = (session, now + lifetime)
+        }
+    }
+
+    /// Forgets every grant (a change to accounts, purchases or sessions went through this server).
+    func clear() {
+        state.withLock {
+            $0.grants.removeAll()
+            $0.generation += 1
+        }
+    }
+
+    /// Grants kept (live or not yet dropped).
+    var count: Int { state.withLock { $0.grants.count } }
+}
+
+extension TileGrants.Credential {
+    /// The credential of a tile request from its target and `Authorization` header, read as
+    /// Hummingbird's path reads them (`TileAccess.authorize`): `?token=` first, else a bearer
+    /// token. nil for anything unusual (percent escapes, several `token` parameters, a header
+    /// longer than the API takes): such a request goes to Hummingbird's path, which decides.
+    static func of(target: String, authorization: String?) -> Self? {
+        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            let query = target[target.index(after: q)...]
+            var found: Substring?
+            for pair in query.split(separator: "&", omittingEmptySubsequences: false) where pair.hasPrefix("token=") {
+                guard found == nil else { return nil }
+                found = pair.dropFirst(6)
+            }
+            if let found {
+                guard !found.isEmpty, found.utf8.count <= 512, !found.utf8.contains(where: { $0 == 0x25 || $0 == 0x2B }) else {
+                    return nil
+                }
+                return Self(kind: .token, text: String(found))
+            }
+        }
+        guard let h = authorization, h.utf8.count < 1024 else { return nil }
+        let parts = h.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : Self(kind: .bearer, text: token)
+    }
+}

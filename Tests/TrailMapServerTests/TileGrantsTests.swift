@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import StoreVerification
+import Testing
+import TileCache
+import TileGeometry
+@testable import TrailMapServer
+import TrailMapTestSupport
+
+/// `TileGrants`: what it keeps, for how long, for which product, and what clears it; and how a
+/// tile request's credential is read on the tile loops' path.
+@Suite struct TileGrantsTests {
+    let ann = TileGrants.Credential(kind: .bearer, text: "ann-token")
+
+    @Test func aGrantHoldsForItsLifetimeAndItsProductOnly() {
+        let grants = TileGrants(lifetime: .seconds(2))
+        let t0: UInt64 = 1_000_000_000
+        #expect(grants.session(ann, product: "co", now: t0) == nil)
+        grants.grant(ann, product: "co", session: "s1", generation: grants.generation, now: t0)
+        #expect(grants.session(ann, product: "co", now: t0 + 1_999_999_999) == "s1")
+        #expect(grants.session(ann, product: "co", now: t0 + 2_000_000_000) == nil, "expired")
+        #expect(grants.session(ann, product: "ut", now: t0) == nil, "another product")
+        #expect(grants.session(.init(kind: .token, text: "ann-token"), product: "co", now: t0) == nil, "the same text as a tile token")
+    }
+
+    @Test func clearingDropsGrantsAndChecksThatBeganBeforeIt() {
+        let grants = TileGrants(lifetime: .seconds(60))
+        grants.grant(ann, product: "co", session: "s1", generation: grants.generation)
+        #expect(grants.session(ann, product: "co") == "s1")
+        let before = grants.generation
+        grants.clear()
+        #expect(grants.session(ann, product: "co") == nil)
+        // A catalog check that began before the clear (the refund) must not record its answer.
+        grants.grant(ann, product: "co", session: "s1", generation: before)
+        #expect(grants.session(ann, product: "co") == nil && grants.count == 0)
+        grants.grant(ann, product: "co", session: "s1", generation: grants.generation)
+        #expect(grants.session(ann, product: "co") == "s1")
+    }
+
+    @Test func aZeroLifetimeKeepsNothing() {
+        let grants = TileGrants(lifetime: .zero)
+        grants.grant(ann, product: "co", session: "s1", generation: grants.generation)
+        #expect(grants.session(ann, product: "co") == nil && grants.count == 0)
+    }
+
+    @Test func theGrantsStayWithinTheirCapacity() {
+        let grants = TileGrants(lifetime: .seconds(60))
+        for i in 0..<(TileGrants.capacity + 10) {
+            grants.grant(.init(kind: .bearer, text: "t\(i)"), product: "co", session: "s", generation: grants.generation)
+            #expect(grants.count <= TileGrants.capacity)
+        }
+        #expect(grants.session(.init(kind: .bearer, text: "t\(TileGrants.capacity + 9)"), product: "co") == "s", "the newest is kept")
+    }
+
+    @Test func theCredentialIsReadAsTheTileRouteReadsIt() {
+        typealias C = TileGrants.Credential
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer abc") == C(kind: .bearer, text: "abc"))
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "bearer  abc ") == C(kind: .bearer, text: "abc"))
+        #expect(C.of(target: "/tiles/co/3/1/2.png?token=1.x.y", authorization: "Bearer abc") == C(kind: .token, text: "1.x.y"))
+        #expect(C.of(target: "/tiles/co/3/1/2.png?v=2&token=1.x.y", authorization: nil) == C(kind: .token, text: "1.x.y"))
+        // Left to Hummingbird's path: no credential, another scheme, escapes, two tokens, an empty one.
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: nil) == nil)
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Basic YTpi") == nil)
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer") == nil)
+        #expect(C.of(target: "/tiles/co/3/1/2.png?token=1.x%2By", authorization: nil) == nil)
+        #expect(C.of(target: "/tiles/co/3/1/2.png?token=a&token=b", authorization: nil) == nil)
+        #expect(C.of(target: "/tiles/co/3/1/2.png?token=", authorization: "Bearer abc") == nil)
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer " + String(repeating: "a", count: 1024)) == nil)
+    }
+
+    @Test func theRawParserKeepsOneAuthorizationHeaderOnly() {
+        func parse(_ text: String) -> RawTileRequest? {
+            guard case let .request(r, _) = Array(text.utf8).withUnsafeBytes({ RawTileRequest.parse($0) }) else { return nil }
+            return r
+        }
+        #expect(parse("GET /tiles/co/3/1/2.png HTTP/1.1\r\nAuthorization: Bearer abc\r\n\r\n")?.authorization == "Bearer abc")
+        let twice = parse("GET /tiles/co/3/1/2.png HTTP/1.1\r\nAuthorization: Bearer abc\r\nauthorization: Bearer def\r\n\r\n")
+        #expect(twice != nil && twice?.authorization == nil)
+    }
+}
+
+/// Paid tiles with grants, through the tile loops' own answer (`FastTileAnswer`, on a real bundle
+/// and catalog) and through two live replicas on one catalog.
+@Suite struct PaidTileGrantTests {
+    @Test func theTileLoopsAnswerAGrantedPaidTileOnly() async throws {
+        let f = try await computed { try StoreFixture() }
+        var config = ServerConfiguration(tilesDirectory: f.tiles.dir.path)
+        config.grantLifetime = .seconds(60)
+        let logger = Logger(label: "test")
+        let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger, cache: CacheSystem(config.cache))
+        registry.refresh()
+        let store = try StoreSettings(catalog: f.catalog, verifier: try f.sandbox.verifier(), sandbox: f.sandbox)
+        let responder = TileResponder(registry: registry, config: config, metrics: ServerMetrics(), logger: logger, store: store)
+        let access = try #require(responder.access)
+        _ = try await access.accessMap()
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        let uri = "/tiles/co/3/\(t.x)/\(t.y).png"
+        func answer(_ uri: String, _ authorization: String?) -> FastTileAnswer? {
+            FastTileAnswer.make(
+                responder, isHead: false, uri: uri, ifNoneMatch: nil, connection: nil, client: nil, authorization: authorization,
+                date: "Thu, 01 Jan 2026 00:00:00 GMT", received: RawTileLoop.clock(), allocator: ByteBufferAllocator())
+        }
+        #expect(answer(uri, "Bearer ann") == nil, "no grant: Hummingbird's path checks the catalog")
+        access.grants.grant(.init(kind: .bearer, text: "ann"), product: "colorado", session: "s", generation: access.grants.generation)
+        let granted = try #require(answer(uri, "Bearer ann"))
+        #expect(String(buffer: granted.head).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(String(buffer: granted.head).contains("Cache-Control: private"))
+        #expect(granted.body.map { Array(buffer: $0) } == (try ServerFixture.png(t, shade: 1)))
+        #expect(answer(uri, "Bearer bob") == nil, "another credential")
+        #expect(answer(uri + "?token=ann", nil) == nil, "the same text as a tile token")
+        #expect(answer("/tiles/ut/3/\(t.x)/\(t.y).png", "Bearer ann") == nil, "another product")
+        access.grants.clear()
+        #expect(answer(uri, "Bearer ann") == nil)
+    }
+
+    /// Replica A keeps grants, replica B does not; both on one catalog. A logout through B holds
+    /// on A once A's grant lifetime has passed; one through A holds at once.
+    @Test(arguments: [ServingPath.loops, .nio]) func aChangeReachesAReplicaWithinTheGrantLifetime(path: ServingPath) async throws {
+        let f = try await computed { try StoreFixture() }
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        let u = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        let tile = "/tiles/co/3/\(t.x)/\(t.y).png", other = "/tiles/co/4/\(u.x)/\(u.y).png"
+        let lifetime = Duration.milliseconds(1500)
+        try await f.live(path, grantLifetime: lifetime).test { a in
+            try await f.live(.nio).test { b in
+                let ann = try await StoreUser.register(a, email: "ann@example.com")
+                #expect(try await ann.buy("colorado").status == .created)
+                let bearer: HTTPFields = [.authorization: "Bearer \(ann.token)"]
+                #expect(try await a.execute(uri: tile, method: .get, headers: bearer).status == .ok)
+                let started = ContinuousClock.now
+                // Ann logs out through replica B: B refuses her token at once.
+                #expect(try await b.execute(uri: "/api/v1/sessions", method: .delete, headers: bearer).status.code < 300)
+                #expect(try await b.execute(uri: tile, method: .get, headers: bearer).status == .unauthorized)
+                // A answers from its grant while it lasts (any tile of the product), then asks the catalog.
+                let onA = try await a.execute(uri: other, method: .get, headers: bearer).status
+                if ContinuousClock.now - started < lifetime { #expect(onA == .ok, "within the grant") }
+                try await Task.sleep(for: lifetime + .milliseconds(300))
+                #expect(try await a.execute(uri: tile, method: .get, headers: bearer).status == .unauthorized)
+
+                // Through A itself, a logout holds at once.
+                let login = try await a.execute(
+                    uri: "/api/v1/sessions", method: .post, headers: [.contentType: "application/json"],
+                    body: StoreFixture.body(["email": "ann@example.com", "password": "correct horse battery"]))
+                let again: HTTPFields = [.authorization: "Bearer \(try #require(StoreFixture.json(login)["token"] as? String))"]
+                #expect(try await a.execute(uri: tile, method: .get, headers: again).status == .ok)
+                #expect(try await a.execute(uri: "/api/v1/sessions", method: .delete, headers: again).status.code < 300)
+                #expect(try await a.execute(uri: tile, method: .get, headers: again).status == .unauthorized)
+            }
+        }
+    }
+}
