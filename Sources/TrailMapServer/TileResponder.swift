@@ -194,12 +194,13 @@ public struct TileResponder: HTTPResponder {
         if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
             !isPreview(id, product: product, z: parts[2])
         {
-            guard let credential = credential(), let session = access.grants.session(credential, product: product) else {
+            guard let credential = credential(), let grant = access.grants.session(credential, product: product) else {
                 throw APIError(
                     .unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
             }
+            if grant.renew { access.renew(credential, productID: product) }
             authorized = true
-            if client != nil, !clientFromHeader { client = "session " + session }
+            if client != nil, !clientFromHeader { client = "session " + grant.session }
         }
         // Searched as bytes: a search for a Character walks grapheme boundaries.
         guard let dot = parts[4].utf8.lastIndex(of: UInt8(ascii: ".")) else {

@@ -20,7 +20,8 @@ import TrailMapTestSupport
         let t0: UInt64 = 1_000_000_000
         #expect(grants.session(ann, product: "co", now: t0) == nil)
         grants.grant(ann, product: "co", session: "s1", generation: grants.generation, now: t0)
-        #expect(grants.session(ann, product: "co", now: t0 + 1_999_999_999) == "s1")
+        #expect(grants.session(ann, product: "co", now: t0 + 500_000_000)?.session == "s1")
+        #expect(grants.session(ann, product: "co", now: t0 + 1_999_999_999)?.session == "s1")
         #expect(grants.session(ann, product: "co", now: t0 + 2_000_000_000) == nil, "expired")
         #expect(grants.session(ann, product: "ut", now: t0) == nil, "another product")
         #expect(grants.session(.init(kind: .token, text: "ann-token"), product: "co", now: t0) == nil, "the same text as a tile token")
@@ -29,7 +30,7 @@ import TrailMapTestSupport
     @Test func clearingDropsGrantsAndChecksThatBeganBeforeIt() {
         let grants = TileGrants(lifetime: .seconds(60))
         grants.grant(ann, product: "co", session: "s1", generation: grants.generation)
-        #expect(grants.session(ann, product: "co") == "s1")
+        #expect(grants.session(ann, product: "co")?.session == "s1")
         let before = grants.generation
         grants.clear()
         #expect(grants.session(ann, product: "co") == nil)
@@ -37,7 +38,23 @@ import TrailMapTestSupport
         grants.grant(ann, product: "co", session: "s1", generation: before)
         #expect(grants.session(ann, product: "co") == nil && grants.count == 0)
         grants.grant(ann, product: "co", session: "s1", generation: grants.generation)
-        #expect(grants.session(ann, product: "co") == "s1")
+        #expect(grants.session(ann, product: "co")?.session == "s1")
+    }
+
+    @Test func aGrantAsksForOneRenewalInTheSecondHalfOfItsLifetime() {
+        let grants = TileGrants(lifetime: .seconds(2))
+        let t0: UInt64 = 1_000_000_000
+        grants.grant(ann, product: "co", session: "s1", generation: grants.generation, now: t0)
+        #expect(grants.session(ann, product: "co", now: t0 + 900_000_000)?.renew == false)
+        #expect(grants.session(ann, product: "co", now: t0 + 1_100_000_000)?.renew == true)
+        #expect(grants.session(ann, product: "co", now: t0 + 1_200_000_000)?.renew == false, "asked once")
+        // The catalog accepted it again: a new lifetime, and a renewal in its second half again.
+        let t1 = t0 + 1_300_000_000
+        grants.grant(ann, product: "co", session: "s1", generation: grants.generation, now: t1)
+        #expect(grants.session(ann, product: "co", now: t0 + 2_200_000_000)?.renew == false, "past the first lifetime")
+        #expect(grants.session(ann, product: "co", now: t1 + 1_100_000_000)?.renew == true)
+        grants.revoke(ann, product: "co")
+        #expect(grants.session(ann, product: "co", now: t1 + 1_200_000_000) == nil, "refused at the renewal")
     }
 
     @Test func aZeroLifetimeKeepsNothing() {
@@ -52,7 +69,8 @@ import TrailMapTestSupport
             grants.grant(.init(kind: .bearer, text: "t\(i)"), product: "co", session: "s", generation: grants.generation)
             #expect(grants.count <= TileGrants.capacity)
         }
-        #expect(grants.session(.init(kind: .bearer, text: "t\(TileGrants.capacity + 9)"), product: "co") == "s", "the newest is kept")
+        #expect(
+            grants.session(.init(kind: .bearer, text: "t\(TileGrants.capacity + 9)"), product: "co")?.session == "s", "the newest is kept")
     }
 
     @Test func theCredentialIsReadAsTheTileRouteReadsIt() {
@@ -148,6 +166,43 @@ import TrailMapTestSupport
                 #expect(try await a.execute(uri: tile, method: .get, headers: again).status == .ok)
                 #expect(try await a.execute(uri: "/api/v1/sessions", method: .delete, headers: again).status.code < 300)
                 #expect(try await a.execute(uri: tile, method: .get, headers: again).status == .unauthorized)
+            }
+        }
+    }
+
+    /// An active buyer's grant is renewed by a check in the second half of its lifetime (the tile
+    /// loops keep answering); once the catalog refuses the credential, the next renewal ends it.
+    @Test func anActiveBuyersGrantIsRenewedUntilTheCatalogRefusesIt() async throws {
+        let f = try await computed { try StoreFixture() }
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        let tile = "/tiles/co/3/\(t.x)/\(t.y).png"
+        let lifetime = Duration.seconds(4)
+        let replicaA = try f.live(.loops, grantLifetime: lifetime)
+        let grants = try #require(replicaA.app.responder.access?.grants)
+        try await replicaA.test { a in
+            try await f.live(.nio).test { b in
+                let ann = try await StoreUser.register(a, email: "ann@example.com")
+                #expect(try await ann.buy("colorado").status == .created)
+                let bearer: HTTPFields = [.authorization: "Bearer \(ann.token)"]
+                let credential = TileGrants.Credential(kind: .bearer, text: ann.token)
+                let start = ContinuousClock.now
+                #expect(try await a.execute(uri: tile, method: .get, headers: bearer).status == .ok)
+                #expect(grants.session(credential, product: "colorado") != nil, "checked and granted")
+                try await Task.sleep(until: start + .milliseconds(2500))
+                #expect(try await a.execute(uri: tile, method: .get, headers: bearer).status == .ok)
+                // Past the first grant's lifetime, the renewal's grant holds.
+                try await Task.sleep(until: start + lifetime + .milliseconds(500))
+                #expect(grants.session(credential, product: "colorado") != nil, "renewed")
+
+                #expect(try await b.execute(uri: "/api/v1/sessions", method: .delete, headers: bearer).status.code < 300)
+                let logout = ContinuousClock.now
+                var status = HTTPResponse.Status.ok
+                while status == .ok, ContinuousClock.now - logout < lifetime + .seconds(3) {
+                    status = try await a.execute(uri: tile, method: .get, headers: bearer).status
+                    if status == .ok { try await Task.sleep(for: .milliseconds(200)) }
+                }
+                #expect(status == .unauthorized, "the logout reached replica A")
+                #expect(grants.session(credential, product: "colorado") == nil)
             }
         }
     }

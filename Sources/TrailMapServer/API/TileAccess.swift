@@ -136,7 +136,16 @@ final class TileAccess: Sendable {
             throw APIError(
                 .unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
         }
-        if let session = grants.session(presented, product: productID) { return session }
+        if let grant = grants.session(presented, product: productID) {
+            if grant.renew { renew(presented, productID: productID) }
+            return grant.session
+        }
+        return try await check(presented, productID: productID)
+    }
+
+    /// Asks the catalog whether `credential` may read `productID`'s tiles; records a grant when it
+    /// may. Returns the credential's login session tag; throws 401/403 when it may not.
+    private func check(_ presented: TileGrants.Credential, productID: String) async throws -> String {
         let generation = grants.generation
         let accountID: String
         let session: String
@@ -161,6 +170,24 @@ final class TileAccess: Sendable {
         }
         grants.grant(presented, product: productID, session: session, generation: generation)
         return session
+    }
+
+    /// Checks a grant's credential again off the caller's thread (a grant in the second half of
+    /// its lifetime, `TileGrants.session`): renewed when the catalog still accepts it, dropped
+    /// when it refuses it, left to expire when the catalog cannot answer.
+    func renew(_ credential: TileGrants.Credential, productID: String) {
+        Task {
+            do {
+                _ = try await check(credential, productID: productID)
+            } catch let error as CatalogError {
+                switch error {
+                case .database, .busy: break
+                default: grants.revoke(credential, product: productID)
+                }
+            } catch {
+                grants.revoke(credential, product: productID)
+            }
+        }
     }
 }
 

@@ -8,6 +8,12 @@ import Synchronization
 /// the catalog twice on Hummingbird's path (the credential, then the purchase); with a grant the
 /// tile loops answer it as they answer a free tile.
 ///
+/// A grant used in the second half of its lifetime asks for one renewal (`session` says so): the
+/// caller checks the catalog again off the event loop and records the answer, so an active
+/// buyer's tiles stay on the tile loops while the catalog keeps saying yes. A grant is never
+/// extended without a check: a credential refused at the renewal loses its grant at once, and one
+/// refused elsewhere is served at most `lifetime` after the last check that accepted it.
+///
 /// Only accepted credentials are kept, each for one product. A change made through this server's
 /// API (a refund, a logout, a purchase) clears them all; one made through another replica or the
 /// CLI holds here for at most `lifetime` (tile token keys already take up to
@@ -25,8 +31,15 @@ final class TileGrants: Sendable {
         var product: String
     }
 
+    private struct Grant {
+        var session: String
+        var until: UInt64
+        /// A renewal was asked for and has not answered yet.
+        var renewing = false
+    }
+
     private struct State {
-        var grants: [Key: (session: String, until: UInt64)] = [:]
+        var grants: [Key: Grant] = [:]
         /// Counts `clear()`s: a check that began before one does not record its grant.
         var generation = 0
     }
@@ -44,13 +57,23 @@ final class TileGrants: Sendable {
     /// Monotonic nanoseconds, the clock grants are timed by.
     static func now() -> UInt64 { NIODeadline.now().uptimeNanoseconds }
 
-    /// The login session of a live grant of `credential` for `product`, or nil.
-    func session(_ credential: Credential, product: String, now: UInt64 = now()) -> String? {
+    /// The login session of a live grant of `credential` for `product`, or nil; `renew` is true
+    /// once per grant in the second half of its lifetime: the caller is to check the catalog again
+    /// and call `grant` (or `revoke`) with the answer.
+    func session(_ credential: Credential, product: String, now: UInt64 = now()) -> (session: String, renew: Bool)? {
         guard lifetime > 0 else { return nil }
         return state.withLock { s in
-            guard let grant = s.grants[Key(credential: credential, product: product)], grant.until > now else { return nil }
-            return grant.session
+            let key = Key(credential: credential, product: product)
+            guard let grant = s.grants[key], grant.until > now else { return nil }
+            guard !grant.renewing, grant.until - now < lifetime / 2 else { return (grant.session, false) }
+            s.grants[key]?.renewing = true
+            return (grant.session, true)
         }
+    }
+
+    /// Drops the grant of `credential` for `product` (the catalog refused it at a renewal).
+    func revoke(_ credential: Credential, product: String) {
+        state.withLock { _ = $0.grants.removeValue(forKey: Key(credential: credential, product: product)) }
     }
 
     /// The generation to pass to `grant` for a check of the catalog beginning now.
@@ -66,7 +89,7 @@ final class TileGrants: Sendable {
                 s.grants = s.grants.filter { $0.value.until > now }
                 if s.grants.count >= Self.capacity { s.grants.removeAll() }
             }
-            s.grants[Key(credential: credential, product: product)] = (session, now + lifetime)
+            s.grants[Key(credential: credential, product: product)] = Grant(session: session, until: now + lifetime)
         }
     }
 
