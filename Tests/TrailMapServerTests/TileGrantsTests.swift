@@ -142,7 +142,9 @@ import TrailMapTestSupport
         let u = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
         let tile = "/tiles/co/3/\(t.x)/\(t.y).png", other = "/tiles/co/4/\(u.x)/\(u.y).png"
         let lifetime = Duration.milliseconds(1500)
-        try await f.live(path, grantLifetime: lifetime).test { a in
+        let replicaA = try f.live(path, grantLifetime: lifetime)
+        let grants = try #require(replicaA.app.responder.access?.grants)
+        try await replicaA.test { a in
             try await f.live(.nio).test { b in
                 let ann = try await StoreUser.register(a, email: "ann@example.com")
                 #expect(try await ann.buy("colorado").status == .created)
@@ -164,7 +166,14 @@ import TrailMapTestSupport
                     body: StoreFixture.body(["email": "ann@example.com", "password": "correct horse battery"]))
                 let again: HTTPFields = [.authorization: "Bearer \(try #require(StoreFixture.json(login)["token"] as? String))"]
                 #expect(try await a.execute(uri: tile, method: .get, headers: again).status == .ok)
+                // A request that changes nothing (a tile token) keeps the grants; a logout clears them.
+                var json = again
+                json[.contentType] = "application/json"
+                let token = try await a.execute(
+                    uri: "/api/v1/tile-tokens", method: .post, headers: json, body: StoreFixture.body(["productId": "colorado"]))
+                #expect(token.status == .created && grants.count == 1)
                 #expect(try await a.execute(uri: "/api/v1/sessions", method: .delete, headers: again).status.code < 300)
+                #expect(grants.count == 0)
                 #expect(try await a.execute(uri: tile, method: .get, headers: again).status == .unauthorized)
             }
         }

@@ -15,7 +15,7 @@ import Synchronization
 /// refused elsewhere is served at most `lifetime` after the last check that accepted it.
 ///
 /// Only accepted credentials are kept, each for one product. A change made through this server's
-/// API (a refund, a logout, a purchase) clears them all; one made through another replica or the
+/// API (a refund, a logout, a purchase: `GrantResetMiddleware`) clears them all; one made through another replica or the
 /// CLI holds here for at most `lifetime` (tile token keys already take up to
 /// `TileTokens.refreshInterval` to reach every replica). A zero lifetime keeps nothing.
 final class TileGrants: Sendable {
