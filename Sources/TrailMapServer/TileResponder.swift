@@ -131,8 +131,8 @@ public struct TileResponder: HTTPResponder {
 
     /// Who asks for a tile on Hummingbird's path, for prefetch: the configured client header's
     /// value, else the login session of a paid tile's credential (one buyer's devices are apart),
-    /// else `peer`; nil with prefetch off. The event loops' paths name clients the same way
-    /// (`PrefetchClient`), without credentials: paid tiles come here.
+    /// else `peer`; nil with prefetch off. The event loops' paths name clients the same way (a
+    /// granted paid tile's session: `tileAnswer`'s `credential`).
     func prefetchClient(_ request: Request, session: String?, peer: String?) -> String? {
         var client = PrefetchClient(config.cache)
         let header = client.headerName.flatMap { HTTPField.Name($0) }.flatMap { request.headers[$0] }
