@@ -3,14 +3,19 @@ import GRDB
 
 /// Writes a new SQLite file (an index or a patch) beside `path` and renames it into place only
 /// when `body` succeeded: a failure or a crash never leaves a half-written file under `path`.
+/// The file being written has a name of its own (`temporaryPrefix`, the process and a UUID), so
+/// two writers of the same `path` never share it; the last rename wins.
 enum NewSQLiteFile {
+    /// What the name of a file being written for `path` starts with (`PatchStore` removes those a
+    /// crash left behind).
+    static func temporaryPrefix(_ path: String) -> String { path + ".tmp-" }
+
     static func create<T>(at path: String, _ body: (DatabaseQueue) throws -> T) throws(PatchError) -> T {
-        let temporary = path + ".tmp"
-        try? FileManager.default.removeItem(atPath: temporary)
+        let temporary = temporaryPrefix(path) + "\(getpid())-\(UUID().uuidString)"
         do {
-            // The file is new, but a patch reads the published bundle (attached) while servers
-            // have it open: a lock held for a moment by another connection is waited for, not
-            // reported as "database is locked".
+            // No other connection opens the new file; the files a patch attaches are only read,
+            // and one being written by another process at that moment is waited for (up to the
+            // timeout), not reported as "database is locked".
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
             let db = try DatabaseQueue(path: temporary, configuration: configuration)

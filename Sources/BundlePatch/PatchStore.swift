@@ -54,11 +54,20 @@ public struct PatchStore: Sendable {
     /// After a publish: indexes `bundle` as `version` of `productId` (unless that index exists with
     /// the same SHA-256), makes a patch to it from every earlier version still indexed, and drops
     /// indexes older than the last `keepVersions` versions and patches starting before them.
+    /// Records of one product take turns (a lock file in its folder, across processes); files a
+    /// crashed record left half-written are removed first.
     @discardableResult
     public func record(productId: String, version: Int, bundle: String, sha256: String) throws(PatchError) -> Recorded {
         let dir = folder(productId)
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
             throw .file(path: dir, reason: "\(error)")
+        }
+        let lockPath = (dir as NSString).appendingPathComponent(".lock")
+        let lock: FileLock
+        do { lock = try FileLock(path: lockPath, wait: true) } catch { throw .file(path: lockPath, reason: "\(error)") }
+        defer { lock.release() }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.contains(".tmp-") {
+            try? FileManager.default.removeItem(atPath: (dir as NSString).appendingPathComponent(name))
         }
         let index = indexPath(productId, version: version)
         var content: String

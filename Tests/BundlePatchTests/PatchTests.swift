@@ -1,6 +1,7 @@
 import BundlePatch
 import Essentials
 import Foundation
+import Synchronization
 import Testing
 import TileGeometry
 import TileStore
@@ -49,6 +50,29 @@ import TrailMapTestSupport
             bundles.append(path)
         }
         return (store, bundles, contents)
+    }
+
+    /// Two publishes of the same version at once (two `catalog publish` runs): they take turns,
+    /// both succeed, and the patch and index they leave are whole. Before, both wrote one shared
+    /// temporary file and one failed (its rename found the file gone, or its table already made).
+    @Test func twoRecordsOfTheSameVersionAtOnceBothSucceed() throws {
+        let store = PatchStore(root: dir.file("patches"), keepVersions: 3)
+        let v1 = try version(1), v2 = try version(2)
+        try store.record(productId: "co", version: 1, bundle: v1, sha256: try FileSHA256.digestHex(v1))
+        let sha2 = try FileSHA256.digestHex(v2)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            do { try store.record(productId: "co", version: 2, bundle: v2, sha256: sha2) } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.folder("co"))
+        #expect(!names.contains { $0.contains(".tmp") || $0 == ".lock" }, "\(names)")
+        let content = try ContentHash.of(bundle: v2).hash
+        let out = dir.file("applied.mbtiles")
+        #expect(try PatchApplier.apply([store.patchPath("co", from: 1, to: 2)], to: v1, output: out, expected: content) == content)
+        #expect(try TestBundle.tiles(out) == TestBundle.tiles(v2))
     }
 
     @Test func patchesTakeEveryEarlierVersionToTheNewOne() throws {
