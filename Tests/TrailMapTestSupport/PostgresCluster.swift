@@ -23,11 +23,23 @@ public final class PostgresCluster: Sendable {
     private static let stopAtExit: Void = { atexit { PostgresCluster.stopAll() } }()
 
     /// Creates and starts a cluster (user `trailmap`, trust authentication, database `trailmap`).
+    /// A free port can be taken by another process (a test's client, whose ports come from the
+    /// same range) before PostgreSQL binds it: then another port is tried.
     public init() throws {
         _ = Self.stopAtExit
-        folder = "/tmp/trailmap-pg-own-\(getpid())-\(PostgresTestServer.counter.add(1, ordering: .relaxed).newValue)"
-        port = try LoopbackSocket.freePort()
-        try startNow()
+        let folder = "/tmp/trailmap-pg-own-\(getpid())-\(PostgresTestServer.counter.add(1, ordering: .relaxed).newValue)"
+        self.folder = folder
+        var attempt = 0
+        while true {
+            let port = try LoopbackSocket.freePort()
+            do {
+                try Self.start(folder, port)
+                self.port = port
+                return
+            } catch let error as PostgresTestServerError where error.portTaken && attempt < 4 {
+                attempt += 1
+            }
+        }
     }
 
     /// Creates and starts a cluster off the shared concurrency pool (initdb and pg_ctl take seconds).
@@ -45,8 +57,22 @@ public final class PostgresCluster: Sendable {
         try await offThePool { try self.startNow() }
     }
 
+    /// Starts the server again on its port; a port another process holds for a moment (a client's
+    /// connection) is waited for, up to 10 s.
     private func startNow() throws {
-        Self.running.withLock { _ = $0.insert(folder) }
+        var attempt = 0
+        while true {
+            do {
+                return try Self.start(folder, port)
+            } catch let error as PostgresTestServerError where error.portTaken && attempt < 10 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    private static func start(_ folder: String, _ port: Int) throws {
+        running.withLock { _ = $0.insert(folder) }
         let (status, output) = PostgresTestServer.run(PostgresTestServer.script, ["start", folder, String(port)])
         guard status == 0 else { throw PostgresTestServerError(message: "scripts/postgres.sh start \(folder) \(port) failed: \(output)") }
     }

@@ -96,4 +96,6 @@ public struct PostgresTestServerError: Error, CustomStringConvertible {
     public var message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
+    /// The server could not listen: another process holds its port.
+    public var portTaken: Bool { message.contains("Address already in use") }
 }
