@@ -3,15 +3,15 @@ import GRDB
 
 /// Writes a new SQLite file (an index or a patch) beside `path` and renames it into place only
 /// when `body` succeeded: a failure or a crash never leaves a half-written file under `path`.
-/// The file being written has a name of its own (`temporaryPrefix`, the process and a UUID), so
-/// two writers of the same `path` never share it; the last rename wins.
+/// The file being written has a name of its own (`path`, `temporaryMarker`, the process and a
+/// UUID), so two writers of the same `path` never share it; the last rename wins.
 enum NewSQLiteFile {
-    /// What the name of a file being written for `path` starts with (`PatchStore` removes those a
-    /// crash left behind).
-    static func temporaryPrefix(_ path: String) -> String { path + ".tmp-" }
+    /// What the name of a file being written holds after its final name (`PatchStore` removes
+    /// those a crash left behind).
+    static let temporaryMarker = ".tmp-"
 
     static func create<T>(at path: String, _ body: (DatabaseQueue) throws -> T) throws(PatchError) -> T {
-        let temporary = temporaryPrefix(path) + "\(getpid())-\(UUID().uuidString)"
+        let temporary = path + temporaryMarker + "\(getpid())-\(UUID().uuidString)"
         do {
             // No other connection opens the new file; the files a patch attaches are only read,
             // and one being written by another process at that moment is waited for (up to the

@@ -66,7 +66,7 @@ public struct PatchStore: Sendable {
         let lock: FileLock
         do { lock = try FileLock(path: lockPath, wait: true) } catch { throw .file(path: lockPath, reason: "\(error)") }
         defer { lock.release() }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.contains(".tmp-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.contains(NewSQLiteFile.temporaryMarker) {
             try? FileManager.default.removeItem(atPath: (dir as NSString).appendingPathComponent(name))
         }
         let index = indexPath(productId, version: version)

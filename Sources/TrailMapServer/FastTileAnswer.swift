@@ -19,18 +19,20 @@ struct FastTileAnswer {
     ///   - connection: the `Connection` header to send (`TileFastPath.connectionHeader`).
     ///   - client: who asks, for prefetch (nil: no prediction); `clientFromHeader`: it is the
     ///     configured client header's value (else a paid tile's login session names the client).
-    ///   - authorization: the `Authorization` header's value (a paid tile's bearer token).
+    ///   - authorization: the `Authorization` header's value (a paid tile's bearer token), read
+    ///     only for a paid tile.
     ///   - received: when the request was read, in nanoseconds of `NIODeadline`'s clock (the
     ///     request's duration is measured from it, and the predictor is told its time).
     static func make(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-        client: String?, clientFromHeader: Bool = false, authorization: String? = nil, date: String, received: UInt64,
+        client: String?, clientFromHeader: Bool = false, authorization: @autoclosure () -> String? = nil, date: String,
+        received: UInt64,
         allocator: ByteBufferAllocator
     ) -> FastTileAnswer? {
         var head = allocator.buffer(capacity: 320)
         return make(
             responder, isHead: isHead, uri: uri, ifNoneMatch: ifNoneMatch, connection: connection, client: client,
-            clientFromHeader: clientFromHeader, authorization: authorization, date: date, received: received, head: &head)
+            clientFromHeader: clientFromHeader, authorization: authorization(), date: date, received: received, head: &head)
     }
 
     /// As `make(_:isHead:uri:ifNoneMatch:connection:client:clientFromHeader:authorization:date:received:allocator:)`, writing the head
@@ -39,7 +41,8 @@ struct FastTileAnswer {
     /// is written again.
     static func make(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
-        client: String?, clientFromHeader: Bool = false, authorization: String? = nil, date: String, received: UInt64,
+        client: String?, clientFromHeader: Bool = false, authorization: @autoclosure () -> String? = nil, date: String,
+        received: UInt64,
         head: inout ByteBuffer
     ) -> FastTileAnswer? {
         guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
@@ -49,7 +52,7 @@ struct FastTileAnswer {
         do {
             switch try responder.tileAnswer(
                 parts, ifNoneMatch: ifNoneMatch, client: client, milliseconds: received / 1_000_000, onEventLoop: true,
-                credential: TileGrants.Credential.of(target: uri, authorization: authorization), clientFromHeader: clientFromHeader)
+                credential: TileGrants.Credential.of(target: uri, authorization: authorization()), clientFromHeader: clientFromHeader)
             {
             case let .tile(answer):
                 status = answer.status

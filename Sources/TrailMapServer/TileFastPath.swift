@@ -131,17 +131,22 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    /// The `Authorization` header's value when sent once (as `RawTileRequest` reads it).
+    private static func authorization(_ request: HTTPRequestHead) -> String? {
+        let values = request.headers["authorization"]
+        return values.count == 1 ? values[0] : nil
+    }
+
     /// The response to a GET/HEAD of a tile, or nil to let Hummingbird answer.
     private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> FastTileAnswer? {
         guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil else { return nil }
         let headerValue = client.headerName.flatMap { request.headers.first(name: $0)?[...] }
-        let authorizations = request.headers["authorization"]
         return FastTileAnswer.make(
             responder, isHead: request.method == .HEAD, uri: request.uri,
             ifNoneMatch: request.headers.first(name: "if-none-match"),
             connection: Self.connectionHeader(request),
             client: client.name(headerValue: headerValue, context: context), clientFromHeader: headerValue != nil,
-            authorization: authorizations.count == 1 ? authorizations[0] : nil,
+            authorization: Self.authorization(request),
             date: date.now(), received: RawTileLoop.clock(), allocator: context.channel.allocator)
     }
 }

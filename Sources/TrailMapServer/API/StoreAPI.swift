@@ -137,8 +137,11 @@ struct StoreAPI: Sendable {
     // MARK: request helpers
 
     /// The bearer token of the request, or nil.
-    static func bearer(_ request: Request) -> String? {
-        guard let h = request.headers[.authorization], h.utf8.count < 1024 else { return nil }
+    static func bearer(_ request: Request) -> String? { bearer(authorization: request.headers[.authorization]) }
+
+    /// The bearer token of an `Authorization` header's value, or nil.
+    static func bearer(authorization: String?) -> String? {
+        guard let h = authorization, h.utf8.count < 1024 else { return nil }
         let parts = h.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return parts[1].trimmingCharacters(in: .whitespaces)

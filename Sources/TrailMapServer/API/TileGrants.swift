@@ -125,10 +125,7 @@ extension TileGrants.Credential {
                 return Self(kind: .token, text: String(found))
             }
         }
-        guard let h = authorization, h.utf8.count < 1024 else { return nil }
-        let parts = h.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : Self(kind: .bearer, text: token)
+        guard let token = StoreAPI.bearer(authorization: authorization), !token.isEmpty else { return nil }
+        return Self(kind: .bearer, text: token)
     }
 }
