@@ -30,22 +30,34 @@ struct FastTileAnswer {
         allocator: ByteBufferAllocator
     ) -> FastTileAnswer? {
         var head = allocator.buffer(capacity: 320)
-        return make(
+        let made = outcome(
             responder, isHead: isHead, uri: uri, ifNoneMatch: ifNoneMatch, connection: connection, client: client,
             clientFromHeader: clientFromHeader, authorization: authorization(), date: date, received: received, head: &head)
+        guard case let .answer(answer) = made else { return nil }
+        return answer
+    }
+
+    /// What the fast path makes of a tile request.
+    enum Outcome {
+        case answer(FastTileAnswer)
+        /// A tile that needs a catalog read first (`TileAccess.read`): answered here after it when
+        /// it can be, else on Hummingbird's path.
+        case waitForCatalog(CatalogWait)
+        /// For Hummingbird's path.
+        case elsewhere
     }
 
     /// As `make(_:isHead:uri:ifNoneMatch:connection:client:clientFromHeader:authorization:date:received:allocator:)`, writing the head
     /// into `head` after clearing it: a caller that keeps one buffer for its answers (a tile loop)
     /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
-    /// is written again.
-    static func make(
+    /// is written again. A caller that can wait for a catalog read gets `.waitForCatalog`.
+    static func outcome(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
         client: String?, clientFromHeader: Bool = false, authorization: @autoclosure () -> String? = nil, date: String,
         received: UInt64,
         head: inout ByteBuffer
-    ) -> FastTileAnswer? {
-        guard let parts = TileRequestParsing.tilePath(uri) else { return nil }
+    ) -> Outcome {
+        guard let parts = TileRequestParsing.tilePath(uri) else { return .elsewhere }
         head.clear()
         let status: HTTPResponse.Status
         var body: ByteBuffer?
@@ -66,8 +78,12 @@ struct FastTileAnswer {
                 ResponseHead.write(status: status, headers: headers, date: date, connection: connection, into: &head)
                 body = json
             }
+        } catch let needed as TileGrants.Needed {
+            return .waitForCatalog(.grant(needed))
+        } catch is StaleAccessMap {
+            return .waitForCatalog(.paidMap)
         } catch {
-            return nil
+            return .elsewhere
         }
         if isHead { body = nil }
         let bytes = body?.readableBytes ?? 0
@@ -75,7 +91,7 @@ struct FastTileAnswer {
         let elapsed = Duration.nanoseconds(Int64(clamping: now >= received ? now - received : 0))
         responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
         responder.logger.info("\(isHead ? "HEAD" : "GET") \(LogRedaction.uri(uri)) \(status.code) \(bytes)B \(elapsed)")
-        return FastTileAnswer(head: head, body: body, close: connection == "close")
+        return .answer(FastTileAnswer(head: head, body: body, close: connection == "close"))
     }
 }
 

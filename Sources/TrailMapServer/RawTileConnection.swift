@@ -22,6 +22,12 @@ final class RawTileConnection {
     var closeWhenSent = false
     /// A request for Hummingbird is in `input`: once `output` is sent, the connection is handed on.
     var handOffWhenSent = false
+    /// The catalog read (its number) the request at the start of `input` waits for
+    /// (`CatalogWait`). Nothing more is answered or read until it ends.
+    var waitingForCatalog: UInt64?
+    /// The catalog reads the request at the start of `input` had (`CatalogWait.reason`): if it
+    /// needs one of them again, it is handed on.
+    var waited: Set<String> = []
     /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
     /// read filled the loop's buffer.
     var unread = false

@@ -4,6 +4,7 @@ import Glibc
 import CEpoll
 import Logging
 import NIOCore
+import Synchronization
 import TileCache
 
 /// One thread of `RawTileServer`: an epoll set holding the shared listening socket (each
@@ -15,12 +16,21 @@ import TileCache
 /// answer, however the socket takes it. It is read until a short read (another arrival is another
 /// edge), and not while an answer waits for the socket (the client's requests wait in the kernel).
 /// A connection whose next request is not one of those is handed to Hummingbird once the answers
-/// before it have gone out. Request and idle deadlines are checked by a sweep every quarter of
+/// before it have gone out. A tile that needs a catalog read first (a paid tile whose credential
+/// has no grant yet, or any tile while the paid map is stale) waits on the loop for the read
+/// (`TileAccess.read`, off the loop; an eventfd says it ended): its connection then stays here,
+/// or, refused, goes to Hummingbird, which answers why. Request and idle deadlines are checked by a sweep every quarter of
 /// the shorter one, as `ConnectionDeadlines` does.
 final class RawTileLoop: @unchecked Sendable {
     private let epoll: Int32
     private let listenFD: Int32
     private let stopFD: Int32
+    /// Written when a catalog read ends (`catalogReadsEnded`).
+    private let wakeFD: Int32
+    /// Catalog reads that ended, by connection and read number, for the loop to take up.
+    private let ended = Mutex<[(fd: Int32, number: UInt64)]>([])
+    /// The last catalog read's number.
+    private var waits: UInt64 = 0
     private let server: RawTileServer
     private let responder: TileResponder
     private let clientHeader: [UInt8]?
@@ -38,6 +48,7 @@ final class RawTileLoop: @unchecked Sendable {
         (0x001, 0x004, 0x008, 0x010, 1 << 28, 1 << 31)
     private static let acceptTag = UInt64.max
     private static let stopTag = UInt64.max - 1
+    private static let wakeTag = UInt64.max - 2
 
     init(listenFD: Int32, server: RawTileServer) throws {
         self.listenFD = listenFD
@@ -51,11 +62,22 @@ final class RawTileLoop: @unchecked Sendable {
         guard epoll >= 0 else { throw RawListener.Failure.system("epoll_create1", errno) }
         stopFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard stopFD >= 0 else { throw RawListener.Failure.system("eventfd", errno) }
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+        guard wakeFD >= 0 else {
+            Glibc.close(stopFD)
+            throw RawListener.Failure.system("eventfd", errno)
+        }
         try watch(listenFD, events: Self.readable | Self.exclusive, tag: Self.acceptTag, op: EPOLL_CTL_ADD)
         try watch(stopFD, events: Self.readable, tag: Self.stopTag, op: EPOLL_CTL_ADD)
+        try watch(wakeFD, events: Self.readable, tag: Self.wakeTag, op: EPOLL_CTL_ADD)
     }
 
-    deinit { scratch.deallocate() }
+    /// The wake eventfd closes here, not in `closeAll`: a catalog read still running holds the loop and
+    /// writes to it when it ends.
+    deinit {
+        scratch.deallocate()
+        Glibc.close(wakeFD)
+    }
 
     /// Ends `run()` (from any thread).
     func stop() {
@@ -97,6 +119,8 @@ final class RawTileLoop: @unchecked Sendable {
                 } else if tag == Self.stopTag {
                     closeAll()
                     return
+                } else if tag == Self.wakeTag {
+                    catalogReadsEnded()
                 } else if Int(tag) < connections.count, let connection = connections[Int(tag)] {
                     handle(connection, flags)
                 }
@@ -138,6 +162,7 @@ final class RawTileLoop: @unchecked Sendable {
 
     private func handle(_ connection: RawTileConnection, _ flags: UInt32) {
         if flags & (Self.readable | Self.error | Self.hangUp) != 0 { connection.unread = true }
+        guard connection.waitingForCatalog == nil else { return }
         if !connection.output.isEmpty {
             guard flags & (Self.writable | Self.error | Self.hangUp) != 0 else { return }
             writable(connection)
@@ -171,7 +196,9 @@ final class RawTileLoop: @unchecked Sendable {
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
                 guard answerInput(connection, now: now) else { return }
             }
-            guard connection.unread, connection.output.isEmpty, !connection.closeWhenSent, !connection.handOffWhenSent else { break }
+            guard connection.unread, connection.output.isEmpty, !connection.closeWhenSent, !connection.handOffWhenSent,
+                connection.waitingForCatalog == nil
+            else { break }
         }
         settle(connection)
     }
@@ -186,11 +213,50 @@ final class RawTileLoop: @unchecked Sendable {
             if !connection.input.isEmpty {
                 guard answerInput(connection, now: now) else { return }
             }
-            if connection.output.isEmpty, !connection.handOffWhenSent, !connection.closeWhenSent, connection.unread {
+            if connection.output.isEmpty, !connection.handOffWhenSent, !connection.closeWhenSent, connection.waitingForCatalog == nil,
+                connection.unread
+            {
                 return readable(connection)
             }
         }
         settle(connection)
+    }
+
+    /// Takes up the connections whose catalog read ended: each answers its waiting request (or
+    /// hands the connection on) and goes on as after any answer.
+    private func catalogReadsEnded() {
+        var count: UInt64 = 0
+        _ = read(wakeFD, &count, 8)
+        let done = ended.withLock { list in
+            defer { list.removeAll(keepingCapacity: true) }
+            return list
+        }
+        for (fd, number) in done {
+            guard Int(fd) < connections.count, let connection = connections[Int(fd)], connection.waitingForCatalog == number else {
+                continue
+            }
+            connection.waitingForCatalog = nil
+            writable(connection)
+        }
+    }
+
+    /// Reads the catalog, off the loop, for the request at the start of the connection's input;
+    /// the connection waits (`catalogReadsEnded`).
+    private func awaitCatalog(_ connection: RawTileConnection, _ wait: CatalogWait) -> Bool {
+        guard let access = responder.access else { return false }
+        waits &+= 1
+        let number = waits
+        let fd = connection.fd
+        connection.waitingForCatalog = number
+        connection.waited.insert(wait.reason)
+        responder.metrics.recordCatalogWait(wait)
+        Task { [self] in
+            await access.read(wait)
+            ended.withLock { $0.append((fd, number)) }
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
+        return true
     }
 
     /// Answers what waits in the connection's input; false when the connection closed.
@@ -206,7 +272,7 @@ final class RawTileLoop: @unchecked Sendable {
     /// how many bytes it used, or -1 when the connection closed.
     private func answer(_ connection: RawTileConnection, _ bytes: UnsafeRawBufferPointer, now: UInt64) -> Int {
         var offset = 0
-        while offset < bytes.count, connection.output.isEmpty {
+        while offset < bytes.count, connection.output.isEmpty, connection.waitingForCatalog == nil {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
             switch RawTileRequest.parse(rest, clientHeader: clientHeader) {
             case .incomplete:
@@ -217,16 +283,23 @@ final class RawTileLoop: @unchecked Sendable {
             case let .request(request, length):
                 let client = connection.client.name(headerValue: request.client?[...], address: connection.ipAddress)
                 let header = FastTileAnswer.connectionHeader(keepAlive: request.keepAlive, http10: request.http10)
-                guard
-                    let answer = FastTileAnswer.make(
-                        responder, isHead: request.head, uri: request.target,
-                        ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
-                        clientFromHeader: request.client != nil, authorization: request.authorization,
-                        date: date.now(), received: now, head: &head)
-                else {
+                let answer: FastTileAnswer
+                switch FastTileAnswer.outcome(
+                    responder, isHead: request.head, uri: request.target,
+                    ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
+                    clientFromHeader: request.client != nil, authorization: request.authorization,
+                    date: date.now(), received: now, head: &head)
+                {
+                case let .answer(made):
+                    answer = made
+                case let .waitForCatalog(wait):
+                    if connection.waited.contains(wait.reason) || !awaitCatalog(connection, wait) { connection.handOffWhenSent = true }
+                    return offset
+                case .elsewhere:
                     connection.handOffWhenSent = true
                     return offset
                 }
+                if !connection.waited.isEmpty { connection.waited = [] }
                 offset += length
                 connection.requestStarted = offset < bytes.count ? now : nil
                 guard send(answer, on: connection, now: now) else {
@@ -299,6 +372,7 @@ final class RawTileLoop: @unchecked Sendable {
         epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, &none)
         connections[Int(connection.fd)] = nil
         server.limit.release()
+        responder.metrics.recordHandOff()
         server.handOff(fd: connection.fd, bytes: connection.input)
     }
 

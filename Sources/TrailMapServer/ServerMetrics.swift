@@ -9,6 +9,8 @@ public final class ServerMetrics: Sendable {
     private let tally = RequestTally(bounds: ServerMetrics.buckets)
     private let timedOut: Counter
     private let refusedConnections: Counter
+    private let handOffs: Counter
+    private let catalogWaits: [String: Counter]
     private let cacheSource = Mutex<CacheSystem?>(nil)
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
@@ -31,6 +33,17 @@ public final class ServerMetrics: Sendable {
         refusedConnections = registry.makeCounter(
             name: "trailmap_connections_refused_total",
             help: "Connections answered 503 and closed for being past the open-connection cap.")
+        handOffs = registry.makeCounter(
+            name: "trailmap_tile_loop_handoffs_total",
+            help: "Connections the tile loops handed to Hummingbird's path, at a request they do not answer.")
+        let waits = (
+            name: "trailmap_tile_loop_catalog_waits_total",
+            help: "Tile requests the tile loops held for a catalog read: a paid tile's credential (grant), the stale paid map (paid_map)."
+        )
+        catalogWaits = Dictionary(
+            uniqueKeysWithValues: CatalogWait.reasons.map {
+                ($0, registry.makeCounter(name: waits.name, labels: [("reason", $0)], help: waits.help))
+            })
     }
 
     /// A connection closed by `ConnectionDeadlines`.
@@ -38,6 +51,12 @@ public final class ServerMetrics: Sendable {
 
     /// A connection refused by `ConnectionLimit`.
     func recordRefusedConnection() { refusedConnections.increment() }
+
+    /// A connection a tile loop handed to Hummingbird.
+    func recordHandOff() { handOffs.increment() }
+
+    /// A tile request a tile loop held for a catalog read.
+    func recordCatalogWait(_ wait: CatalogWait) { catalogWaits[wait.reason]?.increment() }
 
     /// Records one request (on the calling thread's tally: no lock shared between threads).
     func record(route: Route, status: Int, bodyBytes: Int, duration: Duration) {

@@ -182,7 +182,8 @@ public struct TileResponder: HTTPResponder {
     /// throws, and the request goes to the Hummingbird path, which has re-read it first).
     /// `credential`: the fast path's request's, which opens a paid tile when the catalog accepted
     /// it lately (`TileGrants`); then the buyer's login session names the client for prefetch,
-    /// unless `client` is the configured client header's value (`clientFromHeader`).
+    /// unless `client` is the configured client header's value (`clientFromHeader`). On the fast
+    /// path a credential with no grant yet throws `TileGrants.Needed` (when grants are kept).
     func tileAnswer(
         _ parts: TilePath, ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
         milliseconds: UInt64? = nil, onEventLoop: Bool = false, credential: @autoclosure () -> TileGrants.Credential? = nil,
@@ -194,7 +195,11 @@ public struct TileResponder: HTTPResponder {
         if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
             !isPreview(id, product: product, z: parts[2])
         {
-            guard let credential = credential(), let grant = access.grants.session(credential, product: product) else {
+            let credential = credential()
+            guard let credential, let grant = access.grants.session(credential, product: product) else {
+                if onEventLoop, let credential, access.grants.lifetime > 0 {
+                    throw TileGrants.Needed(credential: credential, product: product)
+                }
                 throw APIError(
                     .unauthorized, code: "unauthorized", message: "tileset \(id) is a paid region: send a bearer token or a tile token")
             }

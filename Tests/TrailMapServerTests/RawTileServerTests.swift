@@ -102,6 +102,43 @@ import TrailMapTestSupport
         }
     }
 
+    /// The tile loops' counters, read from `/metrics` on a connection of its own (itself one
+    /// hand-off): connections handed on, requests held for a grant and for the paid map.
+    static func loopCounters(port: Int) async throws -> (handOffs: Int, grantWaits: Int, paidMapWaits: Int) {
+        let answer = try await RawHTTP.exchange(port: port, get("/metrics"), heads: [false])
+        let text = String(decoding: try #require(answer.first).body, as: UTF8.self)
+        func value(_ series: String) -> Int {
+            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+        }
+        let waits = "trailmap_tile_loop_catalog_waits_total"
+        return (
+            value("trailmap_tile_loop_handoffs_total"), value(waits + #"{reason="grant"}"#), value(waits + #"{reason="paid_map"}"#)
+        )
+    }
+
+    /// With a store, which tilesets are paid is read from the catalog and holds a second. A tile
+    /// request that finds it unread or stale waits on the tile loops for the read, and its
+    /// connection stays there (it was handed to Hummingbird, for good).
+    @Test func aStalePaidMapIsReadWhileTheTileLoopsWait() async throws {
+        let f = try await computed { try StoreFixture() }
+        let free = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3), "world")
+        let paid = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3))
+        try await f.live(.loops).test { client in
+            let port = try #require(client.port)
+            let before = try await Self.loopCounters(port: port)
+            let first = try await RawHTTP.exchange(port: port, Self.get(free) + Self.get(free), heads: [false, false])
+            #expect(first.map(\.status) == [200, 200])
+            try await Task.sleep(for: TileAccess.mapLifetime + .milliseconds(200))
+            let second = try await RawHTTP.exchange(
+                port: port, Self.get(free) + Self.get(paid) + Self.get(free), heads: [false, false, false])
+            #expect(second.map(\.status) == [200, 401, 200], "the paid tile is still refused")
+            #expect(second[0].body == first[0].body && second[2].body == first[0].body)
+            let after = try await Self.loopCounters(port: port)
+            #expect(after.paidMapWaits - before.paidMapWaits == 2, "never read, then stale")
+            #expect(after.handOffs - before.handOffs == 2, "the paid tile's connection and the metrics' own")
+        }
+    }
+
     @Test func slowAndIdleConnectionsAreClosedAtTheirDeadlines() async throws {
         try fixture.bundle("co")
         try await Self.serving(

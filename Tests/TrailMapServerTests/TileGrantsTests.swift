@@ -179,6 +179,52 @@ import TrailMapTestSupport
         }
     }
 
+    /// A paid tile whose credential has no grant yet waits on the tile loops for the catalog's
+    /// check, and is answered there with the requests behind it: the connection is not handed on.
+    /// A credential the catalog refuses goes to Hummingbird's path, which answers why.
+    @Test func aPaidTileWaitsOnTheTileLoopsForTheCatalogsCheck() async throws {
+        let f = try await computed { try StoreFixture() }
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        let u = WebMercator.tile(lon: -105, lat: 39, zoom: 4)
+        let tile = "/tiles/co/3/\(t.x)/\(t.y).png", other = "/tiles/co/4/\(u.x)/\(u.y).png"
+        let replica = try f.live(.loops, grantLifetime: .seconds(60))
+        let grants = try #require(replica.app.responder.access?.grants)
+        try await replica.test { a in
+            let ann = try await StoreUser.register(a, email: "ann@example.com")
+            #expect(try await ann.buy("colorado").status == .created)
+            let bob = try await StoreUser.register(a, email: "bob@example.com")
+            let port = try #require(a.port)
+            func get(_ path: String, _ token: String) -> String {
+                "GET \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n"
+            }
+            func counters() async throws -> (handOffs: Int, checks: Int) {
+                let c = try await RawTileServerTests.loopCounters(port: port)
+                return (c.handOffs, c.grantWaits)
+            }
+            let before = try await counters()
+            let answers = try await RawHTTP.exchange(
+                port: port, get(tile, ann.token) + get(other, ann.token) + get(tile, ann.token), heads: [false, false, false])
+            #expect(answers.map(\.status) == [200, 200, 200])
+            #expect(answers[0].body == (try ServerFixture.png(t, shade: 1)) && answers[2].body == answers[0].body)
+            #expect(answers[1].body == (try ServerFixture.png(u, shade: 1)))
+            #expect(grants.session(.init(kind: .bearer, text: ann.token), product: "colorado") != nil)
+            let after = try await counters()
+            #expect(after.checks - before.checks == 1, "one check, then the grant")
+            #expect(after.handOffs - before.handOffs == 1, "only the metrics' own connection was handed on")
+
+            // Refused: Hummingbird's path answers why, then the rest of the connection.
+            let refused = try await RawHTTP.exchange(
+                port: port, get(tile, bob.token) + get(tile, ann.token) + "GET \(tile) HTTP/1.1\r\nHost: x\r\n\r\n",
+                heads: [false, false, false])
+            #expect(refused.map(\.status) == [403, 200, 401])
+            #expect(String(decoding: refused[0].body, as: UTF8.self).contains("not_entitled"))
+            #expect(refused[1].body == answers[0].body)
+            let last = try await counters()
+            #expect(last.checks - after.checks == 1 && last.handOffs - after.handOffs == 2, "Bob's check, then Hummingbird's path")
+            #expect(grants.session(.init(kind: .bearer, text: bob.token), product: "colorado") == nil)
+        }
+    }
+
     /// An active buyer's grant is renewed by a check in the second half of its lifetime (the tile
     /// loops keep answering); once the catalog refuses the credential, the next renewal ends it.
     @Test func anActiveBuyersGrantIsRenewedUntilTheCatalogRefusesIt() async throws {

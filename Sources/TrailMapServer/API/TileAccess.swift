@@ -28,6 +28,11 @@ final class TileAccess: Sendable {
     static let areaSourceProduct = "*area-source"
     /// The paid map and when it was read; nil until a read succeeds.
     private let paid = Mutex<(at: ContinuousClock.Instant, map: AccessMap?)>((.now - .seconds(10), nil))
+    /// How long the paid map holds; the fast path asks for a re-read once half of it has passed,
+    /// so that a busy server's map is renewed before the fast path finds it stale.
+    static let mapLifetime = Duration.seconds(1)
+    /// A re-read the fast path asked for is running.
+    private let rereading = Atomic(false)
 
     /// Who may read which tileset, as last read from the catalog.
     struct AccessMap: Sendable {
@@ -61,14 +66,28 @@ final class TileAccess: Sendable {
 
     /// The product id of a paid tileset, or nil when the tileset is public, from the paid map
     /// as last read, without reading the catalog (the event loop's fast path and the tile
-    /// route's own check). A map older than a second is `StaleAccessMap` unless `allowStale`
-    /// (the caller has just tried `paidProduct`); a map never read is a 503.
+    /// route's own check). A map older than `mapLifetime` is `StaleAccessMap` unless `allowStale`
+    /// (the caller has just tried `paidProduct`); a map never read is a 503 then, else stale. A
+    /// map past half its lifetime is re-read off the caller's thread (one re-read at a time).
     func cachedPaidProduct(tileset: String, allowStale: Bool = false) throws -> String? {
         let now = ContinuousClock.now
         let (at, map) = paid.withLock { ($0.at, $0.map) }
-        guard let map else { throw Self.neverRead }
-        guard allowStale || at > now - .seconds(1) else { throw StaleAccessMap() }
+        guard let map else {
+            if allowStale { throw Self.neverRead }
+            throw StaleAccessMap()
+        }
+        if at <= now - Self.mapLifetime / 2 { rereadSoon() }
+        guard allowStale || at > now - Self.mapLifetime else { throw StaleAccessMap() }
         return map.product(for: tileset)
+    }
+
+    /// Re-reads the paid map in a task of its own, unless a re-read asked for so is running.
+    private func rereadSoon() {
+        guard rereading.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        Task {
+            _ = try? await accessMap(maxAge: Self.mapLifetime / 2)
+            rereading.store(false, ordering: .releasing)
+        }
     }
 
     /// The product id of a paid tileset, or nil when the tileset is public, re-reading the paid
@@ -78,10 +97,11 @@ final class TileAccess: Sendable {
         try await accessMap().product(for: tileset)
     }
 
-    /// Who may read which tileset (see `paidProduct`).
-    func accessMap() async throws -> AccessMap {
+    /// Who may read which tileset (see `paidProduct`): the map as last read, unless it is older
+    /// than `maxAge`.
+    func accessMap(maxAge: Duration = mapLifetime) async throws -> AccessMap {
         let now = ContinuousClock.now
-        if let hit = paid.withLock({ $0.at > now - .seconds(1) ? $0.map : nil }) { return hit }
+        if let hit = paid.withLock({ $0.at > now - maxAge ? $0.map : nil }) { return hit }
         reads.add(1, ordering: .relaxed)
         if MultiThreadedEventLoopGroup.currentEventLoop != nil { readsOnEventLoop.add(1, ordering: .relaxed) }
         let fresh = (try? await catalog.products()).map { Self.map($0, publicTilesets: publicTilesets) }
@@ -172,6 +192,16 @@ final class TileAccess: Sendable {
         return session
     }
 
+    /// Reads what a fast-path request waits for (`FastTileAnswer.Outcome.waitForCatalog`): a
+    /// credential's grant, recorded when the catalog accepts it, or the paid map. When the catalog
+    /// refuses or cannot answer, the request is left to Hummingbird's path, which says why.
+    func read(_ wait: CatalogWait) async {
+        switch wait {
+        case let .grant(needed): _ = try? await check(needed.credential, productID: needed.product)
+        case .paidMap: _ = try? await accessMap()
+        }
+    }
+
     /// Checks a grant's credential again off the caller's thread (a grant in the second half of
     /// its lifetime, `TileGrants.session`): renewed when the catalog still accepts it, dropped
     /// when it refuses it, left to expire when the catalog cannot answer.
@@ -193,6 +223,24 @@ final class TileAccess: Sendable {
 
 /// The paid map needs a catalog read, which the event loop does not do.
 struct StaleAccessMap: Error {}
+
+/// A catalog read a fast-path tile request waits for before it can be answered there.
+enum CatalogWait: Sendable {
+    /// A paid tile's credential has no live grant yet.
+    case grant(TileGrants.Needed)
+    /// The paid map is stale.
+    case paidMap
+
+    /// Its name in the metrics, one of `reasons`; a request waits at most once for each.
+    var reason: String {
+        switch self {
+        case .grant: Self.reasons[0]
+        case .paidMap: Self.reasons[1]
+        }
+    }
+
+    static let reasons = ["grant", "paid_map"]
+}
 
 extension StoreAPI {
     /// `POST /tile-tokens`: a short-lived token for a paid region's tile URLs.

@@ -103,6 +103,13 @@ final class TileGrants: Sendable {
 
     /// Grants kept (live or not yet dropped).
     var count: Int { state.withLock { $0.grants.count } }
+
+    /// Thrown by the fast path for a paid tile whose credential has no live grant: the catalog is
+    /// to be asked (`TileAccess.read(.grant(_:))`) before the tile can be answered there.
+    struct Needed: Error, Sendable {
+        var credential: Credential
+        var product: String
+    }
 }
 
 extension TileGrants.Credential {
