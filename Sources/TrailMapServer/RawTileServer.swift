@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CEpoll
 import Foundation
 import Logging
 import NIOCore
@@ -70,10 +71,11 @@ final class RawTileServer: Sendable {
             let done = loops.map { loop in
                 let finished = DispatchSemaphore(value: 0)
                 let thread = Thread {
+                    // The kernel's name (top -H, /proc): Foundation's `Thread.name` does not set it here.
+                    _ = cepoll_name_thread("trailmap-tiles")
                     loop.run()
                     finished.signal()
                 }
-                thread.name = "trailmap-tiles"
                 thread.start()
                 return finished
             }

@@ -77,6 +77,11 @@ import TrailMapTestSupport
         typealias C = TileGrants.Credential
         #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer abc") == C(kind: .bearer, text: "abc"))
         #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "bearer  abc ") == C(kind: .bearer, text: "abc"))
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "BeArEr \tabc\t") == C(kind: .bearer, text: "abc"))
+        #expect(
+            C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer abc\u{00A0}") == C(kind: .bearer, text: "abc"), "Unicode blanks too")
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer \t ") == nil, "blank")
+        #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearex abc") == nil)
         #expect(C.of(target: "/tiles/co/3/1/2.png?token=1.x.y", authorization: "Bearer abc") == C(kind: .token, text: "1.x.y"))
         #expect(C.of(target: "/tiles/co/3/1/2.png?v=2&token=1.x.y", authorization: nil) == C(kind: .token, text: "1.x.y"))
         // Left to Hummingbird's path: no credential, another scheme, escapes, two tokens, an empty one.

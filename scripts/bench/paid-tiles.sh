@@ -12,8 +12,10 @@
 #        WORK      scratch folder, new or empty (default: mktemp -d); removed at exit unless KEEP=1
 #
 # Each round runs, per server (the order rotating between rounds): free tiles; paid tiles with the
-# buyer's bearer token; paid tiles with a tile token (`?token=`). Prints req/s and server CPU time
-# per request for every run, then the median ratios paid/free per server and TRAILMAP/BEFORE.
+# buyer's bearer token; paid tiles with a tile token (`?token=`). Prints req/s, server CPU time
+# per request and the share of that CPU spent on NIO's event-loop threads (the HTTP server's
+# pipeline, which answers the connections the tile loops handed on) for every run, then the median ratios paid/free per
+# server and TRAILMAP/BEFORE, and the loops' hand-offs and catalog waits where the binary counts them.
 # Exits non-zero only when something fails to run: benchmarks inform, they don't gate.
 set -euo pipefail
 
@@ -127,21 +129,31 @@ done
 declare -A RPS CPU
 HZ=$(getconf CLK_TCK)
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+niotick() {  # PID -> CPU ticks of its NIO event-loop threads (named NIO-...): the HTTP server's pipeline
+  local t sum=0
+  for t in /proc/"$1"/task/*; do
+    [[ $(cat "$t/comm" 2>/dev/null) == NIO-* ]] || continue
+    sum=$((sum + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$t/stat")))
+  done
+  echo "$sum"
+}
 bench() {  # KEY SERVER LIST [HEADER]
   local key=$1 name=$2 list=$3 out="$WORK/wrk-$1.txt" t0 t1 line
   local args=(-t2 -c"$CONNS" -d"$DURATION" --latency -s "$HERE/tiles.lua")
   [[ -n ${4:-} ]] && args+=(-H "$4")
-  t0=$(ticks "${PID_OF[$name]}")
+  t0=$(ticks "${PID_OF[$name]}") l0=$(niotick "${PID_OF[$name]}")
   timeout 300 wrk "${args[@]}" "http://127.0.0.1:${PORT_OF[$name]}" -- "$list" 2 >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed ($key)"; }
-  t1=$(ticks "${PID_OF[$name]}")
+  t1=$(ticks "${PID_OF[$name]}") l1=$(niotick "${PID_OF[$name]}")
   line=$(grep '^WRK ' "$out") || die "no summary from wrk ($key)"
   local -A v
   for kv in ${line#WRK }; do v[${kv%%=*}]=${kv#*=}; done
   [[ ${v[status]} == 0 ]] || die "$key: ${v[status]} answers were not 2xx/3xx"
   RPS[$key]=$(awk -v n="${v[requests]}" -v us="${v[duration_us]}" 'BEGIN { printf "%.0f", n / (us / 1e6) }')
   CPU[$key]=$(awk -v t=$((t1 - t0)) -v hz="$HZ" -v n="${v[requests]}" 'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1e6 / n : 0) }')
-  printf '%-24s %-10s %9s req/s %8s us CPU/request  p50 %s us p99 %s us\n' "$key" "$name" "${RPS[$key]}" "${CPU[$key]}" \
-    "${v[p50_us]}" "${v[p99_us]}"
+  local nio
+  nio=$(awk -v l=$((l1 - l0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.0f", (t > 0 ? 100 * l / t : 0) }')
+  printf '%-24s %-10s %9s req/s %8s us CPU/request  NIO %3s%% of it  p50 %s us p99 %s us\n' "$key" "$name" "${RPS[$key]}" \
+    "${CPU[$key]}" "$nio" "${v[p50_us]}" "${v[p99_us]}"
   sleep 1
 }
 echo "bundle: $NTILES tiles; wrk -t2 -c$CONNS -d$DURATION; $(nproc) cores; $ROUNDS rounds; $("$TRAILMAP" --version 2>/dev/null | head -n 1)"
@@ -169,3 +181,7 @@ done
 if [[ -n "${BEFORE:-}" ]]; then
   for kind in free bearer token; do echo "$kind tiles: trailmap / before                     $(ratio "$kind-trailmap" "$kind-before")"; done
 fi
+for name in "${SERVERS[@]}"; do
+  counts=$(curl -sf "http://127.0.0.1:${PORT_OF[$name]}/metrics" | grep -E '^trailmap_tile_loop_(handoffs|catalog_waits)_total' || true)
+  [[ -n $counts ]] && echo "$name:" $counts
+done

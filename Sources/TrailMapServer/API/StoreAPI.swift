@@ -143,8 +143,15 @@ struct StoreAPI: Sendable {
     static func bearer(authorization: String?) -> String? {
         guard let h = authorization, h.utf8.count < 1024 else { return nil }
         let parts = h.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        // Compared and trimmed as bytes when ASCII (every paid tile on the tile loops comes here).
+        guard parts.count == 2, parts[0].utf8.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        let token = parts[1]
+        guard token.utf8.allSatisfy({ $0 < 0x80 }) else { return token.trimmingCharacters(in: .whitespaces) }
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = token.utf8.firstIndex(where: { !blank($0) }), let last = token.utf8.lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(token[first...last])
     }
 
     /// The caller's account; 401 without a live token.
