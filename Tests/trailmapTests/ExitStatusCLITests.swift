@@ -55,6 +55,13 @@ import TrailMapTestSupport
             let r = try CLIRunner.run(args)
             #expect(r.status == 64, "\(args): \(r.status) \(r.stderr)")
         }
+        // A grant lifetime is 0 to 3600 seconds; a server that starts instead ends with timeout's 124.
+        for value in ["-1", "nan", "inf", "4000", "abc", ""] {
+            let r = try CLIRunner.run(
+                ["30", CLIRunner.binary, "serve", "--tiles", dir.path, "--port", "0", "--grant-lifetime=\(value)"],
+                executable: "/usr/bin/timeout")
+            #expect(r.status == 64 && r.stderr.contains("--grant-lifetime"), "\(value): \(r.status) \(r.stderr)")
+        }
     }
 
     /// A second server on the same port names the address and exits 1.

@@ -81,11 +81,15 @@ final class TileAccess: Sendable {
         return map.product(for: tileset)
     }
 
-    /// Re-reads the paid map in a task of its own, unless a re-read asked for so is running.
+    /// Re-reads the paid map in a task of its own, unless a re-read asked for so is running; after
+    /// a read that failed (the catalog is down), the next is asked for no sooner than a quarter
+    /// of a second later.
     private func rereadSoon() {
         guard rereading.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         Task {
+            let before = paid.withLock { $0.at }
             _ = try? await accessMap(maxAge: Self.mapLifetime / 2)
+            if paid.withLock({ $0.at }) == before { try? await Task.sleep(for: .milliseconds(250)) }
             rereading.store(false, ordering: .releasing)
         }
     }
