@@ -15,8 +15,9 @@ import Synchronization
 /// of an absent tile) with plain `read`/`writev` on its own epoll set: no channel pipeline, no
 /// event-loop promises, no reference-counted handler contexts per request.
 ///
-/// The first request of a connection it does not answer (another route, a paid tile, anything
-/// unusual) hands the whole connection, with the bytes already read, to Hummingbird's own child
+/// The first request of a connection it does not answer (another route, a paid tile the catalog
+/// refused, anything unusual; one that needs a catalog read first waits for it on its loop) hands
+/// the whole connection, with the bytes already read, to Hummingbird's own child
 /// channel (`TileChannel`, adopted with NIO's `ClientBootstrap.withConnectedSocket`), which then
 /// serves the rest of it exactly as when Hummingbird owns the port. Hummingbird itself listens on
 /// a Unix socket in a private folder that nothing connects to.

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogPostgres
 import CatalogSQLite
 import Foundation
 import GRDB
@@ -150,7 +151,8 @@ import TrailMapTestSupport
 
 /// Architecture: nothing blocks an event loop. The fast path never reads the catalog (a
 /// synchronous SQLite read with a 10 s busy timeout would stall every connection of its loop):
-/// when the paid map is stale, the request goes to the Hummingbird path, which reads it.
+/// when the paid map is stale, a tile loop's request waits while a task reads it, and NIO's fast
+/// path sends the request to Hummingbird's path, which reads it.
 @Suite struct EventLoopCatalogReadTests {
     @Test(arguments: ServingPath.allCases) func theFastPathNeverReadsTheCatalog(path: ServingPath) async throws {
         let f = try await computed { try StoreFixture() }
@@ -169,6 +171,26 @@ import TrailMapTestSupport
         }
         #expect(access.reads.load(ordering: .relaxed) >= 3, "the map was re-read")
         #expect(access.readsOnEventLoop.load(ordering: .relaxed) == 0, "never on an event loop")
+    }
+
+    /// Tile-loop requests that find the paid map stale at once (a burst after a quiet second)
+    /// share one read of it. On PostgreSQL, whose reads suspend (SQLite's run to the end, so its
+    /// concurrent readers mostly find the map read already).
+    @Test func requestsWaitingForThePaidMapShareOneRead() async throws {
+        let cluster = try await PostgresCluster.started()
+        defer { cluster.remove() }
+        let f = try await computed { try StoreFixture() }
+        let catalog = try await retrying { try await ReplicaTests.open(cluster.url(options: "sslmode=disable&connect_timeout=5")) }
+        defer { catalog.close() }
+        let products = try ProductFile.load(path: f.tiles.dir.file("products.json"))
+        _ = try await retrying { try await catalog.publish(products, tilesDirectory: f.tiles.dir.path) }
+        let access = try #require(try ReplicaTests.app(f, catalog).responder.access)
+        #expect(throws: StaleAccessMap.self) { try access.cachedPaidProduct(tileset: "co") }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<32 { group.addTask { await access.read(.paidMap) } }
+        }
+        #expect(access.reads.load(ordering: .relaxed) == 1)
+        #expect(try access.cachedPaidProduct(tileset: "co") == "colorado")
     }
 }
 

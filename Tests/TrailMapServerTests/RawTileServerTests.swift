@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import TileGeometry
+import Synchronization
 import TileStore
 @testable import TrailMapServer
 import TrailMapTestSupport
@@ -123,7 +124,9 @@ import TrailMapTestSupport
         let f = try await computed { try StoreFixture() }
         let free = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3), "world")
         let paid = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3))
-        try await f.live(.loops).test { client in
+        let live = try f.live(.loops)
+        let access = try #require(live.app.responder.access)
+        try await live.test { client in
             let port = try #require(client.port)
             let before = try await Self.loopCounters(port: port)
             let first = try await RawHTTP.exchange(port: port, Self.get(free) + Self.get(free), heads: [false, false])
@@ -136,6 +139,19 @@ import TrailMapTestSupport
             let after = try await Self.loopCounters(port: port)
             #expect(after.paidMapWaits - before.paidMapWaits == 2, "never read, then stale")
             #expect(after.handOffs - before.handOffs == 2, "the paid tile's connection and the metrics' own")
+
+            // Many connections that find the map stale at once share one read of it.
+            try await Task.sleep(for: TileAccess.mapLifetime + .milliseconds(200))
+            let reads = access.reads.load(ordering: .relaxed)
+            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<16 { group.addTask { try await RawHTTP.exchange(port: port, Self.get(free), heads: [false]).map(\.status) } }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(statuses == Array(repeating: 200, count: 16))
+            let burst = try await Self.loopCounters(port: port)
+            #expect(burst.handOffs - after.handOffs == 1, "the metrics' own connection only")
+            // One shared read, and at most one background re-read begun by the same requests.
+            #expect(access.reads.load(ordering: .relaxed) - reads <= 2, "\(access.reads.load(ordering: .relaxed) - reads) reads")
         }
     }
 

@@ -33,6 +33,8 @@ final class TileAccess: Sendable {
     static let mapLifetime = Duration.seconds(1)
     /// A re-read the fast path asked for is running.
     private let rereading = Atomic(false)
+    /// The read of the paid map that tile-loop requests wait for, while one runs: they share it.
+    private let sharedMapRead = Mutex<Task<Void, Never>?>(nil)
 
     /// Who may read which tileset, as last read from the catalog.
     struct AccessMap: Sendable {
@@ -202,7 +204,17 @@ final class TileAccess: Sendable {
     func read(_ wait: CatalogWait) async {
         switch wait {
         case let .grant(needed): _ = try? await check(needed.credential, productID: needed.product)
-        case .paidMap: _ = try? await accessMap()
+        case .paidMap:
+            let read = sharedMapRead.withLock { running in
+                if let running { return running }
+                let read = Task {
+                    _ = try? await accessMap()
+                    sharedMapRead.withLock { $0 = nil }
+                }
+                running = read
+                return read
+            }
+            await read.value
         }
     }
 
