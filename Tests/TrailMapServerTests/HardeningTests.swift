@@ -174,9 +174,10 @@ import TrailMapTestSupport
     }
 
     /// Tile-loop requests that find the paid map stale at once (a burst after a quiet second)
-    /// share one read of it. On PostgreSQL, whose reads suspend (SQLite's run to the end, so its
-    /// concurrent readers mostly find the map read already).
-    @Test func requestsWaitingForThePaidMapShareOneRead() async throws {
+    /// share one read of it, and those with one new credential for one product share its check.
+    /// On PostgreSQL, whose reads suspend (SQLite's run to the end, so its concurrent readers
+    /// mostly find the map read already).
+    @Test func requestsWaitingForOneCatalogReadShareIt() async throws {
         let cluster = try await PostgresCluster.started()
         defer { cluster.remove() }
         let f = try await computed { try StoreFixture() }
@@ -191,6 +192,14 @@ import TrailMapTestSupport
         }
         #expect(access.reads.load(ordering: .relaxed) == 1)
         #expect(try access.cachedPaidProduct(tileset: "co") == "colorado")
+        // 32 requests with one credential for one product, 8 with another: two checks.
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<40 {
+                let wait = CatalogWait.grant(.init(credential: .init(kind: .bearer, text: i % 5 == 4 ? "bob" : "ann"), product: "colorado"))
+                group.addTask { await access.read(wait) }
+            }
+        }
+        #expect(access.checks.load(ordering: .relaxed) == 2)
     }
 }
 

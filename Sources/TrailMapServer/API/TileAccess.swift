@@ -33,8 +33,9 @@ final class TileAccess: Sendable {
     static let mapLifetime = Duration.seconds(1)
     /// A re-read the fast path asked for is running.
     private let rereading = Atomic(false)
-    /// The read of the paid map that tile-loop requests wait for, while one runs: they share it.
-    private let sharedMapRead = Mutex<Task<Void, Never>?>(nil)
+    /// The catalog reads tile-loop requests wait for, while they run: requests waiting for the
+    /// same one (the paid map, or one credential's check for one product) share it.
+    private let sharedReads = Mutex<[CatalogWait: Task<Void, Never>]>([:])
 
     /// Who may read which tileset, as last read from the catalog.
     struct AccessMap: Sendable {
@@ -58,6 +59,8 @@ final class TileAccess: Sendable {
     /// there must be none; a read there would stall every connection of that loop).
     let reads = Atomic<Int>(0)
     let readsOnEventLoop = Atomic<Int>(0)
+    /// Checks of a credential against the catalog (tests: waiters share them).
+    let checks = Atomic<Int>(0)
 
     init(catalog: any CatalogStore, tokens: TileTokens, publicTilesets: Set<String> = [], grantLifetime: Duration = .zero) {
         self.catalog = catalog
@@ -172,6 +175,7 @@ final class TileAccess: Sendable {
     /// Asks the catalog whether `credential` may read `productID`'s tiles; records a grant when it
     /// may. Returns the credential's login session tag; throws 401/403 when it may not.
     private func check(_ presented: TileGrants.Credential, productID: String) async throws -> String {
+        checks.add(1, ordering: .relaxed)
         let generation = grants.generation
         let accountID: String
         let session: String
@@ -201,21 +205,21 @@ final class TileAccess: Sendable {
     /// Reads what a fast-path request waits for (`FastTileAnswer.Outcome.waitForCatalog`): a
     /// credential's grant, recorded when the catalog accepts it, or the paid map. When the catalog
     /// refuses or cannot answer, the request is left to Hummingbird's path, which says why.
+    /// Requests waiting for the same read share it.
     func read(_ wait: CatalogWait) async {
-        switch wait {
-        case let .grant(needed): _ = try? await check(needed.credential, productID: needed.product)
-        case .paidMap:
-            let read = sharedMapRead.withLock { running in
-                if let running { return running }
-                let read = Task {
-                    _ = try? await accessMap()
-                    sharedMapRead.withLock { $0 = nil }
+        let read = sharedReads.withLock { running in
+            if let read = running[wait] { return read }
+            let read = Task {
+                switch wait {
+                case let .grant(needed): _ = try? await check(needed.credential, productID: needed.product)
+                case .paidMap: _ = try? await accessMap()
                 }
-                running = read
-                return read
+                sharedReads.withLock { _ = $0.removeValue(forKey: wait) }
             }
-            await read.value
+            running[wait] = read
+            return read
         }
+        await read.value
     }
 
     /// Checks a grant's credential again off the caller's thread (a grant in the second half of
@@ -241,7 +245,7 @@ final class TileAccess: Sendable {
 struct StaleAccessMap: Error {}
 
 /// A catalog read a fast-path tile request waits for before it can be answered there.
-enum CatalogWait: Sendable {
+enum CatalogWait: Hashable, Sendable {
     /// A paid tile's credential has no live grant yet.
     case grant(TileGrants.Needed)
     /// The paid map is stale.

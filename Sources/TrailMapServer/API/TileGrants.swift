@@ -106,7 +106,7 @@ final class TileGrants: Sendable {
 
     /// Thrown by the fast path for a paid tile whose credential has no live grant: the catalog is
     /// to be asked (`TileAccess.read(.grant(_:))`) before the tile can be answered there.
-    struct Needed: Error, Sendable {
+    struct Needed: Error, Hashable, Sendable {
         var credential: Credential
         var product: String
     }
