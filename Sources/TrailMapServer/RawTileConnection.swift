@@ -27,7 +27,8 @@ final class RawTileConnection {
     var waitingForCatalog: UInt64?
     /// The catalog reads the request at the start of `input` had (`CatalogWait.reason`): if it
     /// needs one of them again, it is handed on.
-    var waited: Set<String> = []
+    private var waitedForGrant = false
+    private var waitedForPaidMap = false
     /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
     /// read filled the loop's buffer.
     var unread = false
@@ -37,6 +38,28 @@ final class RawTileConnection {
         self.address = address
         self.client = client
         lastActivity = now
+    }
+
+    /// Whether the request at the start of `input` has had a catalog read for `reason`.
+    func hasWaited(for reason: CatalogWait.Reason) -> Bool {
+        switch reason {
+        case .grant: waitedForGrant
+        case .paidMap: waitedForPaidMap
+        }
+    }
+
+    /// The request at the start of `input` waits for a catalog read for `reason`.
+    func waits(for reason: CatalogWait.Reason) {
+        switch reason {
+        case .grant: waitedForGrant = true
+        case .paidMap: waitedForPaidMap = true
+        }
+    }
+
+    /// The request at the start of `input` was answered: the next has had no catalog read.
+    func answered() {
+        waitedForGrant = false
+        waitedForPaidMap = false
     }
 
     /// The remote IP address as text (as NIO's `SocketAddress.ipAddress` gives it).

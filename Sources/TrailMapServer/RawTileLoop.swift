@@ -248,7 +248,7 @@ final class RawTileLoop: @unchecked Sendable {
         let number = waits
         let fd = connection.fd
         connection.waitingForCatalog = number
-        connection.waited.insert(wait.reason)
+        connection.waits(for: wait.reason)
         responder.metrics.recordCatalogWait(wait)
         Task { [self] in
             await access.read(wait)
@@ -293,13 +293,13 @@ final class RawTileLoop: @unchecked Sendable {
                 case let .answer(made):
                     answer = made
                 case let .waitForCatalog(wait):
-                    if connection.waited.contains(wait.reason) || !awaitCatalog(connection, wait) { connection.handOffWhenSent = true }
+                    if connection.hasWaited(for: wait.reason) || !awaitCatalog(connection, wait) { connection.handOffWhenSent = true }
                     return offset
                 case .elsewhere:
                     connection.handOffWhenSent = true
                     return offset
                 }
-                if !connection.waited.isEmpty { connection.waited = [] }
+                connection.answered()
                 offset += length
                 connection.requestStarted = offset < bytes.count ? now : nil
                 guard send(answer, on: connection, now: now) else {

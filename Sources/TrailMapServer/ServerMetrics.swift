@@ -10,7 +10,7 @@ public final class ServerMetrics: Sendable {
     private let timedOut: Counter
     private let refusedConnections: Counter
     private let handOffs: Counter
-    private let catalogWaits: [String: Counter]
+    private let catalogWaits: [CatalogWait.Reason: Counter]
     private let cacheSource = Mutex<CacheSystem?>(nil)
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
@@ -41,8 +41,8 @@ public final class ServerMetrics: Sendable {
             help: "Tile requests the tile loops held for a catalog read: a paid tile's credential (grant), the stale paid map (paid_map)."
         )
         catalogWaits = Dictionary(
-            uniqueKeysWithValues: CatalogWait.reasons.map {
-                ($0, registry.makeCounter(name: waits.name, labels: [("reason", $0)], help: waits.help))
+            uniqueKeysWithValues: CatalogWait.Reason.allCases.map {
+                ($0, registry.makeCounter(name: waits.name, labels: [("reason", $0.rawValue)], help: waits.help))
             })
     }
 

@@ -98,6 +98,29 @@ import TrailMapTestSupport
         }
     }
 
+    /// While the catalog cannot be read, it is asked again at most every `TileAccess.retryDelay`,
+    /// not on every request; a map never read stays a 503 meanwhile, and a read after the catalog
+    /// is back finds the paid regions.
+    @Test func anUnreadableCatalogIsAskedAgainOnlyAfterTheRetryDelay() async throws {
+        let store = try await computed { try StoreFixture() }
+        let db = try DatabaseQueue(path: store.catalog.path)
+        try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
+        let access = try #require(try store.app().responder.access)
+        let start = ContinuousClock.now
+        for _ in 0..<5 {
+            await #expect(throws: APIError.self) { try await access.accessMap() }
+        }
+        if ContinuousClock.now - start < TileAccess.retryDelay {
+            #expect(access.reads.load(ordering: .relaxed) == 1, "one read, then none within the delay")
+        }
+        try await Task.sleep(for: TileAccess.retryDelay + .milliseconds(50))
+        await #expect(throws: APIError.self) { try await access.accessMap() }
+        #expect(access.reads.load(ordering: .relaxed) >= 2, "asked again after the delay")
+        try await db.write { try $0.execute(sql: "ALTER TABLE products_away RENAME TO products") }
+        try await Task.sleep(for: TileAccess.retryDelay + .milliseconds(50))
+        #expect(try await access.accessMap().paid["co"] == "colorado")
+    }
+
     /// Finding 1 (server side): download URLs are relative, never built from the client's Host.
     // Hardening finding 1 (docs/notes/hardening.md).
     @Test func downloadURLsAreRelative() async throws {

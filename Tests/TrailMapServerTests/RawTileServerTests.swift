@@ -1,4 +1,6 @@
 import Foundation
+import CatalogSQLite
+import GRDB
 import Hummingbird
 import Testing
 import TileGeometry
@@ -152,6 +154,52 @@ import TrailMapTestSupport
             #expect(burst.handOffs - after.handOffs == 1, "the metrics' own connection only")
             // One shared read, and at most one background re-read begun by the same requests.
             #expect(access.reads.load(ordering: .relaxed) - reads <= 2, "\(access.reads.load(ordering: .relaxed) - reads) reads")
+        }
+    }
+
+    /// A catalog that cannot be read after the paid map was: the last map stays in force on the
+    /// tile loops too (free tiles 200, paid ones still refused), their connections stay there, and
+    /// the catalog is asked again only every `TileAccess.retryDelay`, not on every request.
+    @Test func aCatalogThatCannotBeReadLeavesTheLastMapInForceOnTheLoops() async throws {
+        let f = try await computed { try StoreFixture() }
+        let free = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3), "world")
+        let paid = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3))
+        let live = try f.live(.loops)
+        let access = try #require(live.app.responder.access)
+        let db = try DatabaseQueue(path: f.catalog.path)
+        try await live.test { client in
+            let port = try #require(client.port)
+            let first = try await RawHTTP.exchange(port: port, Self.get(free), heads: [false])
+            #expect(first.map(\.status) == [200])
+            try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
+            try await Task.sleep(for: TileAccess.mapLifetime + .milliseconds(200))
+            let before = try await Self.loopCounters(port: port)
+            let reads = access.reads.load(ordering: .relaxed)
+            let start = ContinuousClock.now
+            var statuses: [Int] = []
+            for _ in 0..<40 {
+                let answers = try await RawHTTP.exchange(port: port, Self.get(free) + Self.get(free), heads: [false, false])
+                statuses += answers.map(\.status)
+                #expect(answers.allSatisfy { $0.body == first[0].body })
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            let elapsed = ContinuousClock.now - start
+            let after = try await Self.loopCounters(port: port)
+            #expect(statuses == Array(repeating: 200, count: 80))
+            #expect(after.handOffs - before.handOffs == 1, "the metrics' own connection only")
+            let tried = access.reads.load(ordering: .relaxed) - reads
+            let most = Int(elapsed / TileAccess.retryDelay) + 2
+            #expect(tried >= 1 && tried <= most, "\(tried) reads in \(elapsed), at most \(most)")
+            let refused = try await RawHTTP.exchange(port: port, Self.get(paid), heads: [false])
+            #expect(refused.map(\.status) == [401], "the paid region stays paid")
+
+            try await db.write { try $0.execute(sql: "ALTER TABLE products_away RENAME TO products") }
+            try await Task.sleep(for: TileAccess.mapLifetime + .milliseconds(200))
+            let readable = access.reads.load(ordering: .relaxed)
+            let again = try await RawHTTP.exchange(port: port, Self.get(free) + Self.get(paid), heads: [false, false])
+            #expect(again.map(\.status) == [200, 401])
+            #expect(access.reads.load(ordering: .relaxed) > readable, "read again")
+            #expect(try access.cachedPaidProduct(tileset: "co") == "colorado")
         }
     }
 

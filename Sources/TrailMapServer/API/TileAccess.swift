@@ -26,16 +26,33 @@ final class TileAccess: Sendable {
     /// nobody is entitled to it, but its preview zooms are open (a picture of what an area buys).
     /// Not a valid product id, so no product can be it.
     static let areaSourceProduct = "*area-source"
-    /// The paid map and when it was read; nil until a read succeeds.
-    private let paid = Mutex<(at: ContinuousClock.Instant, map: AccessMap?)>((.now - .seconds(10), nil))
+    /// The paid map (nil until a read succeeds), when it was read, and until when it holds although
+    /// stale because the last read failed.
+    private let paid = Mutex(PaidMap())
     /// How long the paid map holds; the fast path asks for a re-read once half of it has passed,
     /// so that a busy server's map is renewed before the fast path finds it stale.
     static let mapLifetime = Duration.seconds(1)
+    /// After a read of the paid map that failed (the catalog is down), how long the last map read
+    /// stays in force, stale, before the catalog is asked again.
+    static let retryDelay = Duration.milliseconds(250)
     /// A re-read the fast path asked for is running.
     private let rereading = Atomic(false)
     /// The catalog reads tile-loop requests wait for, while they run: requests waiting for the
     /// same one (the paid map, or one credential's check for one product) share it.
     private let sharedReads = Mutex<[CatalogWait: Task<Void, Never>]>([:])
+
+    /// The paid map as last read.
+    private struct PaidMap {
+        var map: AccessMap?
+        var at = ContinuousClock.now - .seconds(10)
+        /// No read is tried before then: the last one failed.
+        var retryAt = ContinuousClock.now - .seconds(10)
+
+        /// The map, if read, when it is younger than `maxAge` or a failed read keeps it in force.
+        func holding(maxAge: Duration, now: ContinuousClock.Instant) -> AccessMap? {
+            at > now - maxAge || now < retryAt ? map : nil
+        }
+    }
 
     /// Who may read which tileset, as last read from the catalog.
     struct AccessMap: Sendable {
@@ -72,36 +89,34 @@ final class TileAccess: Sendable {
     /// The product id of a paid tileset, or nil when the tileset is public, from the paid map
     /// as last read, without reading the catalog (the event loop's fast path and the tile
     /// route's own check). A map older than `mapLifetime` is `StaleAccessMap` unless `allowStale`
-    /// (the caller has just tried `paidProduct`); a map never read is a 503 then, else stale. A
-    /// map past half its lifetime is re-read off the caller's thread (one re-read at a time).
+    /// (the caller has just tried `paidProduct`) or the last read failed less than `retryDelay`
+    /// ago; a map never read is a 503 then, else stale. A map past half its lifetime is re-read
+    /// off the caller's thread (one re-read at a time, none within `retryDelay` of a failed one).
     func cachedPaidProduct(tileset: String, allowStale: Bool = false) throws -> String? {
         let now = ContinuousClock.now
-        let (at, map) = paid.withLock { ($0.at, $0.map) }
-        guard let map else {
+        let state = paid.withLock { $0 }
+        guard let map = state.map else {
             if allowStale { throw Self.neverRead }
             throw StaleAccessMap()
         }
-        if at <= now - Self.mapLifetime / 2 { rereadSoon() }
-        guard allowStale || at > now - Self.mapLifetime else { throw StaleAccessMap() }
+        if state.holding(maxAge: Self.mapLifetime / 2, now: now) == nil { rereadSoon() }
+        guard allowStale || state.holding(maxAge: Self.mapLifetime, now: now) != nil else { throw StaleAccessMap() }
         return map.product(for: tileset)
     }
 
-    /// Re-reads the paid map in a task of its own, unless a re-read asked for so is running; after
-    /// a read that failed (the catalog is down), the next is asked for no sooner than a quarter
-    /// of a second later.
+    /// Re-reads the paid map in a task of its own, unless a re-read asked for so is running.
     private func rereadSoon() {
         guard rereading.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         Task {
-            let before = paid.withLock { $0.at }
-            _ = try? await accessMap(maxAge: Self.mapLifetime / 2)
-            if paid.withLock({ $0.at }) == before { try? await Task.sleep(for: .milliseconds(250)) }
+            await read(.paidMap)
             rereading.store(false, ordering: .releasing)
         }
     }
 
     /// The product id of a paid tileset, or nil when the tileset is public, re-reading the paid
     /// map when it is older than a second. Fails closed: while the catalog has never been read,
-    /// no tileset counts as public (503); after a failed re-read the last map read stays in force.
+    /// no tileset counts as public (503); after a failed re-read the last map read stays in force,
+    /// and the catalog is not asked again for `retryDelay`.
     func paidProduct(tileset: String) async throws -> String? {
         try await accessMap().product(for: tileset)
     }
@@ -110,12 +125,18 @@ final class TileAccess: Sendable {
     /// than `maxAge`.
     func accessMap(maxAge: Duration = mapLifetime) async throws -> AccessMap {
         let now = ContinuousClock.now
-        if let hit = paid.withLock({ $0.at > now - maxAge ? $0.map : nil }) { return hit }
+        let state = paid.withLock { $0 }
+        if let hit = state.holding(maxAge: maxAge, now: now) { return hit }
+        if now < state.retryAt { throw Self.neverRead }
         reads.add(1, ordering: .relaxed)
         if MultiThreadedEventLoopGroup.currentEventLoop != nil { readsOnEventLoop.add(1, ordering: .relaxed) }
         let fresh = (try? await catalog.products()).map { Self.map($0, publicTilesets: publicTilesets) }
         let map = paid.withLock { state -> AccessMap? in
-            if let fresh { state = (now, fresh) }
+            if let fresh {
+                (state.map, state.at) = (fresh, now)
+            } else {
+                state.retryAt = .now + Self.retryDelay
+            }
             return state.map
         }
         guard let map else { throw Self.neverRead }
@@ -205,14 +226,15 @@ final class TileAccess: Sendable {
     /// Reads what a fast-path request waits for (`FastTileAnswer.Outcome.waitForCatalog`): a
     /// credential's grant, recorded when the catalog accepts it, or the paid map. When the catalog
     /// refuses or cannot answer, the request is left to Hummingbird's path, which says why.
-    /// Requests waiting for the same read share it.
+    /// Requests waiting for the same read share it, and the paid map's background re-read
+    /// (`rereadSoon`) with them.
     func read(_ wait: CatalogWait) async {
         let read = sharedReads.withLock { running in
             if let read = running[wait] { return read }
             let read = Task {
                 switch wait {
                 case let .grant(needed): _ = try? await check(needed.credential, productID: needed.product)
-                case .paidMap: _ = try? await accessMap()
+                case .paidMap: _ = try? await accessMap(maxAge: Self.mapLifetime / 2)
                 }
                 sharedReads.withLock { _ = $0.removeValue(forKey: wait) }
             }
@@ -251,15 +273,18 @@ enum CatalogWait: Hashable, Sendable {
     /// The paid map is stale.
     case paidMap
 
-    /// Its name in the metrics, one of `reasons`; a request waits at most once for each.
-    var reason: String {
-        switch self {
-        case .grant: Self.reasons[0]
-        case .paidMap: Self.reasons[1]
-        }
+    /// What is read, as the metrics name it; a request waits at most once for each.
+    enum Reason: String, CaseIterable {
+        case grant
+        case paidMap = "paid_map"
     }
 
-    static let reasons = ["grant", "paid_map"]
+    var reason: Reason {
+        switch self {
+        case .grant: .grant
+        case .paidMap: .paidMap
+        }
+    }
 }
 
 extension StoreAPI {
