@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import StoreVerification
@@ -92,6 +93,35 @@ import TrailMapTestSupport
         #expect(C.of(target: "/tiles/co/3/1/2.png?token=a&token=b", authorization: nil) == nil)
         #expect(C.of(target: "/tiles/co/3/1/2.png?token=", authorization: "Bearer abc") == nil)
         #expect(C.of(target: "/tiles/co/3/1/2.png", authorization: "Bearer " + String(repeating: "a", count: 1024)) == nil)
+        // Where the token stands in the query, and what is not it.
+        #expect(C.of(target: "/t/1/2/3.png?token=a.b&v=2", authorization: nil) == C(kind: .token, text: "a.b"))
+        #expect(C.of(target: "/t/1/2/3.png?&token=a.b&", authorization: nil) == C(kind: .token, text: "a.b"))
+        #expect(C.of(target: "/t/1/2/3.png?token=a=b", authorization: nil) == C(kind: .token, text: "a=b"))
+        #expect(C.of(target: "/t/1/2/3.png?tokens=a&xtoken=b&Token=c", authorization: "Bearer abc") == C(kind: .bearer, text: "abc"))
+        #expect(C.of(target: "/t/1/2/3.png?", authorization: "Bearer abc") == C(kind: .bearer, text: "abc"))
+        #expect(C.of(target: "/t/1/2/3.png?token=" + String(repeating: "a", count: 512), authorization: nil)?.text.count == 512)
+        #expect(C.of(target: "/t/1/2/3.png?token=" + String(repeating: "a", count: 513), authorization: nil) == nil)
+        for unusual in ["?token=a+b", "?token&v=1", "?token=a#b", "?v=é&token=a", "?token=a&v=\u{301}"] {
+            #expect(C.of(target: "/t/1/2/3.png" + unusual, authorization: "Bearer abc") == nil, "\(unusual)")
+        }
+    }
+
+    /// On queries of the characters that matter, a token read on the tile loops' path is the one
+    /// Hummingbird's path reads (`URI.queryParameters`), or none is and that path decides.
+    @Test func theTokenIsTheOneHummingbirdReads() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["token", "token=", "=", "&", "a", ".", "#", "%41", "+", "é", "tokens", "x"]
+        for _ in 0..<20_000 {
+            let query = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let target = "/tiles/co/3/1/2.png?" + query
+            let reference = URI(target).queryParameters["token"].map(String.init)
+            guard let credential = TileGrants.Credential.of(target: target, authorization: "Bearer zzz") else { continue }
+            if credential.kind == .token {
+                #expect(credential.text == reference, "\(target)")
+            } else {
+                #expect(reference == nil, "\(target): the bearer token, where Hummingbird reads \(reference ?? "")")
+            }
+        }
     }
 
     @Test func theRawParserKeepsOneAuthorizationHeaderOnly() {

@@ -10,6 +10,7 @@
 #        ROUNDS (default 3), DURATION (default 10s), CONNS (default 50)
 #        PORT      first of three ports (default 18531)
 #        WORK      scratch folder, new or empty (default: mktemp -d); removed at exit unless KEEP=1
+#        PERF=1    record a cpu-clock profile of TRAILMAP during round 1's runs (perf; top symbols printed)
 #
 # Each round runs, per server (the order rotating between rounds): free tiles; paid tiles with the
 # buyer's bearer token; paid tiles with a tile token (`?token=`). Prints req/s, server CPU time
@@ -127,6 +128,7 @@ done
 
 # --- load ---------------------------------------------------------------------------------------
 declare -A RPS CPU
+PROFILES=()
 HZ=$(getconf CLK_TCK)
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 niotick() {  # PID -> CPU ticks of its NIO event-loop threads (named NIO-...): the HTTP server's pipeline
@@ -141,9 +143,16 @@ bench() {  # KEY SERVER LIST [HEADER]
   local key=$1 name=$2 list=$3 out="$WORK/wrk-$1.txt" t0 t1 line
   local args=(-t2 -c"$CONNS" -d"$DURATION" --latency -s "$HERE/tiles.lua")
   [[ -n ${4:-} ]] && args+=(-H "$4")
+  local profiler=""
+  if [[ ${PERF:-0} == 1 && $key == *-trailmap-1 ]] && command -v perf >/dev/null; then
+    perf record -e cpu-clock -F 999 -g -p "${PID_OF[$name]}" -o "$WORK/perf-$key.data" >/dev/null 2>&1 &
+    profiler=$!
+    PROFILES+=("$key")
+  fi
   t0=$(ticks "${PID_OF[$name]}") l0=$(niotick "${PID_OF[$name]}")
   timeout 300 wrk "${args[@]}" "http://127.0.0.1:${PORT_OF[$name]}" -- "$list" 2 >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed ($key)"; }
   t1=$(ticks "${PID_OF[$name]}") l1=$(niotick "${PID_OF[$name]}")
+  if [[ -n $profiler ]]; then kill -INT "$profiler" 2>/dev/null || true; wait "$profiler" 2>/dev/null || true; fi
   line=$(grep '^WRK ' "$out") || die "no summary from wrk ($key)"
   local -A v
   for kv in ${line#WRK }; do v[${kv%%=*}]=${kv#*=}; done
@@ -184,4 +193,10 @@ fi
 for name in "${SERVERS[@]}"; do
   counts=$(curl -sf "http://127.0.0.1:${PORT_OF[$name]}/metrics" | grep -E '^trailmap_tile_loop_(handoffs|catalog_waits)_total' || true)
   [[ -n $counts ]] && echo "$name:" $counts
+done
+for key in "${PROFILES[@]}"; do
+  echo
+  echo "profile of $key (perf, cpu-clock, self time; $WORK/perf-$key.data):"
+  perf report -i "$WORK/perf-$key.data" --no-children --sort symbol --stdio 2>/dev/null | grep -E '^ +[0-9]' | awk 'NR <= 25' \
+    | sed -E 's/[ -]+$//' | awk '{ sym = $3; for (i = 4; i <= NF; i++) sym = sym " " $i; printf "  %7s  %s\n", $1, substr(sym, 1, 140) }'
 done
