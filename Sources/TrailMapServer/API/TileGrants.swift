@@ -117,8 +117,8 @@ extension TileGrants.Credential {
     /// Hummingbird's path reads them (`TileAccess.authorize`): `?token=` first, else a bearer
     /// token. nil for anything unusual (percent escapes, several `token` parameters, a query
     /// that is not ASCII, a header longer than the API takes): such a request goes to
-    /// Hummingbird's path, which decides. Read as bytes: the query's characters were a sixth of
-    /// a paid tile's time.
+    /// Hummingbird's path, which decides. The query is read as bytes, not as characters (which
+    /// cost paid tiles dearly, docs/notes/serving-measurements.md).
     static func of(target: String, authorization: String?) -> Self? {
         var target = target
         let query = target.withUTF8 { Self.tokenParameter($0) }
@@ -142,10 +142,12 @@ extension TileGrants.Credential {
         case unusual
     }
 
+    private static let tokenName = Array("token=".utf8)
+
     /// The `token` parameter of the query of `target` (its bytes).
     static func tokenParameter(_ target: UnsafeBufferPointer<UInt8>) -> TokenParameter {
         guard let q = target.firstIndex(of: UInt8(ascii: "?")) else { return .none }
-        let name = Array("token=".utf8)
+        let name = Self.tokenName
         var found: Range<Int>?
         var start = q + 1
         while start <= target.count {
