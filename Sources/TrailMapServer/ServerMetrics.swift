@@ -11,6 +11,7 @@ public final class ServerMetrics: Sendable {
     private let refusedConnections: Counter
     private let handOffs: Counter
     private let catalogWaits: [CatalogWait.Reason: Counter]
+    private let paidMapReadFailures: Counter
     private let cacheSource = Mutex<CacheSystem?>(nil)
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
@@ -40,6 +41,9 @@ public final class ServerMetrics: Sendable {
             name: "trailmap_tile_loop_catalog_waits_total",
             help: "Tile requests the tile loops held for a catalog read: a paid tile's credential (grant), the stale paid map (paid_map)."
         )
+        paidMapReadFailures = registry.makeCounter(
+            name: "trailmap_paid_map_read_failures_total",
+            help: "Reads of which tilesets are paid that failed (the catalog could not be read); the list last read stays in force.")
         catalogWaits = Dictionary(
             uniqueKeysWithValues: CatalogWait.Reason.allCases.map {
                 ($0, registry.makeCounter(name: waits.name, labels: [("reason", $0.rawValue)], help: waits.help))
@@ -54,6 +58,9 @@ public final class ServerMetrics: Sendable {
 
     /// A connection a tile loop handed to Hummingbird.
     func recordHandOff() { handOffs.increment() }
+
+    /// A read of which tilesets are paid that failed.
+    func recordPaidMapReadFailure() { paidMapReadFailures.increment() }
 
     /// A tile request a tile loop held for a catalog read.
     func recordCatalogWait(_ wait: CatalogWait) { catalogWaits[wait.reason]?.increment() }

@@ -39,7 +39,9 @@ public struct TileResponder: HTTPResponder {
         assets = AssetStore(leafletDirectory: config.leafletDirectory)
         emptyTiles = EmptyTileCache()
         let access = store.map {
-            TileAccess(catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets, grantLifetime: config.grantLifetime)
+            TileAccess(
+                catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets, grantLifetime: config.grantLifetime,
+                metrics: metrics, logger: logger)
         }
         self.access = access
         self.store = store.map {

@@ -5,9 +5,12 @@ import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
+import TileCache
+import Logging
 import HummingbirdTesting
 import NIOCore
 import Raster
+import StoreVerification
 import Synchronization
 import Testing
 import TileGeometry
@@ -100,12 +103,20 @@ import TrailMapTestSupport
 
     /// While the catalog cannot be read, it is asked again at most every `TileAccess.retryDelay`,
     /// not on every request; a map never read stays a 503 meanwhile, and a read after the catalog
-    /// is back finds the paid regions.
+    /// is back finds the paid regions. The outage is logged once, as is its end, and every failed
+    /// read is counted on `/metrics`.
     @Test func anUnreadableCatalogIsAskedAgainOnlyAfterTheRetryDelay() async throws {
         let store = try await computed { try StoreFixture() }
         let db = try DatabaseQueue(path: store.catalog.path)
         try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
-        let access = try #require(try store.app().responder.access)
+        let log = CapturedLog()
+        let config = ServerConfiguration(tilesDirectory: store.tiles.dir.path)
+        let registry = TilesetRegistry(directory: config.tilesDirectory, logger: Logger(label: "test"), cache: CacheSystem(config.cache))
+        let settings = try StoreSettings(catalog: store.catalog, verifier: try store.sandbox.verifier(), sandbox: store.sandbox)
+        let metrics = ServerMetrics()
+        let responder = TileResponder(
+            registry: registry, config: config, metrics: metrics, logger: Logger(label: "test") { _ in log }, store: settings)
+        let access = try #require(responder.access)
         let start = ContinuousClock.now
         for _ in 0..<5 {
             await #expect(throws: APIError.self) { try await access.accessMap() }
@@ -119,6 +130,13 @@ import TrailMapTestSupport
         try await db.write { try $0.execute(sql: "ALTER TABLE products_away RENAME TO products") }
         try await Task.sleep(for: TileAccess.retryDelay + .milliseconds(50))
         #expect(try await access.accessMap().paid["co"] == "colorado")
+        let failed = access.reads.load(ordering: .relaxed) - 1
+        let text = String(decoding: metrics.render(), as: UTF8.self)
+        #expect(text.contains("trailmap_paid_map_read_failures_total \(failed)\n"), "\(failed) failed reads")
+        let warnings = log.lines.filter { $0.level == .warning }.map(\.message)
+        #expect(warnings.count == 1 && warnings[0].contains("cannot be read"), "\(warnings)")
+        let notices = log.lines.filter { $0.level == .notice }.map(\.message)
+        #expect(notices.count == 1 && notices[0].contains("after \(failed) failed reads"), "\(notices)")
     }
 
     /// Finding 1 (server side): download URLs are relative, never built from the client's Host.

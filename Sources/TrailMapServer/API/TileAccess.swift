@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Hummingbird
+import Logging
 import NIOPosix
 import Synchronization
 import TrailMapAPI
@@ -20,6 +21,8 @@ final class TileAccess: Sendable {
     let grants: TileGrants
     /// Tilesets the operator makes public although no free product sells them.
     private let publicTilesets: Set<String>
+    private let metrics: ServerMetrics?
+    private let logger: Logger
     /// The product id standing for "no product sells this tileset on its own": nobody is entitled to it.
     static let closedProduct = ""
     /// The product id standing for "area products cut from this tileset, nothing sells it whole":
@@ -47,6 +50,8 @@ final class TileAccess: Sendable {
         var at = ContinuousClock.now - .seconds(10)
         /// No read is tried before then: the last one failed.
         var retryAt = ContinuousClock.now - .seconds(10)
+        /// Reads that failed since the last that did not.
+        var failures = 0
 
         /// The map, if read, when it is younger than `maxAge` or a failed read keeps it in force.
         func holding(maxAge: Duration, now: ContinuousClock.Instant) -> AccessMap? {
@@ -79,11 +84,18 @@ final class TileAccess: Sendable {
     /// Checks of a credential against the catalog (tests: waiters share them).
     let checks = Atomic<Int>(0)
 
-    init(catalog: any CatalogStore, tokens: TileTokens, publicTilesets: Set<String> = [], grantLifetime: Duration = .zero) {
+    /// `metrics` counts the paid map's failed reads; `logger` tells when the catalog cannot be
+    /// read and when it can again.
+    init(
+        catalog: any CatalogStore, tokens: TileTokens, publicTilesets: Set<String> = [], grantLifetime: Duration = .zero,
+        metrics: ServerMetrics? = nil, logger: Logger = Logger(label: "trailmap.access")
+    ) {
         self.catalog = catalog
         self.tokens = tokens
         grants = TileGrants(lifetime: grantLifetime)
         self.publicTilesets = publicTilesets
+        self.metrics = metrics
+        self.logger = logger
     }
 
     /// The product id of a paid tileset, or nil when the tileset is public, from the paid map
@@ -130,14 +142,35 @@ final class TileAccess: Sendable {
         if now < state.retryAt { throw Self.neverRead }
         reads.add(1, ordering: .relaxed)
         if MultiThreadedEventLoopGroup.currentEventLoop != nil { readsOnEventLoop.add(1, ordering: .relaxed) }
-        let fresh = (try? await catalog.products()).map { Self.map($0, publicTilesets: publicTilesets) }
-        let map = paid.withLock { state -> AccessMap? in
-            if let fresh {
-                (state.map, state.at) = (fresh, now)
-            } else {
+        let read: Result<AccessMap, any Error>
+        do {
+            read = .success(Self.map(try await catalog.products(), publicTilesets: publicTilesets))
+        } catch {
+            read = .failure(error)
+        }
+        let (map, failures) = paid.withLock { state -> (AccessMap?, Int) in
+            let before = state.failures
+            switch read {
+            case let .success(fresh):
+                (state.map, state.at, state.failures) = (fresh, now, 0)
+            case .failure:
                 state.retryAt = .now + Self.retryDelay
+                state.failures += 1
             }
-            return state.map
+            return (state.map, before)
+        }
+        switch read {
+        case let .failure(error):
+            metrics?.recordPaidMapReadFailure()
+            if failures == 0 {
+                let kept = map == nil ? "no tile of a store is served until it can" : "the list last read stays in force"
+                logger.warning(
+                    "the catalog cannot be read for which tilesets are paid (\(error)); \(kept), asked again every \(Self.retryDelay)")
+            }
+        case .success where failures > 0:
+            logger.notice("the catalog can be read again for which tilesets are paid, after \(failures) failed reads")
+        case .success:
+            break
         }
         guard let map else { throw Self.neverRead }
         return map
