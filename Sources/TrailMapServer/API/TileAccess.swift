@@ -134,7 +134,7 @@ final class TileAccess: Sendable {
     }
 
     /// Who may read which tileset (see `paidProduct`): the map as last read, unless it is older
-    /// than `maxAge`.
+    /// than `maxAge` and no read failed within `retryDelay`.
     func accessMap(maxAge: Duration = mapLifetime) async throws -> AccessMap {
         let now = ContinuousClock.now
         let state = paid.withLock { $0 }
