@@ -38,8 +38,6 @@ final class TileAccess: Sendable {
     /// After a read of the paid map that failed (the catalog is down), how long the last map read
     /// stays in force, stale, before the catalog is asked again.
     static let retryDelay = Duration.milliseconds(250)
-    /// A re-read the fast path asked for is running.
-    private let rereading = Atomic(false)
     /// The catalog reads tile-loop requests wait for, while they run: requests waiting for the
     /// same one (the paid map, or one credential's check for one product) share it.
     private let sharedReads = Mutex<[CatalogWait: Task<Void, Never>]>([:])
@@ -116,13 +114,9 @@ final class TileAccess: Sendable {
         return map.product(for: tileset)
     }
 
-    /// Re-reads the paid map in a task of its own, unless a re-read asked for so is running.
+    /// Re-reads the paid map off the caller's thread, unless a read of it is running.
     private func rereadSoon() {
-        guard rereading.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        Task {
-            await read(.paidMap)
-            rereading.store(false, ordering: .releasing)
-        }
+        _ = sharedRead(.paidMap)
     }
 
     /// The product id of a paid tileset, or nil when the tileset is public, re-reading the paid
@@ -262,7 +256,12 @@ final class TileAccess: Sendable {
     /// Requests waiting for the same read share it, and the paid map's background re-read
     /// (`rereadSoon`) with them.
     func read(_ wait: CatalogWait) async {
-        let read = sharedReads.withLock { running in
+        await sharedRead(wait).value
+    }
+
+    /// The running read for `wait`, started unless one is.
+    private func sharedRead(_ wait: CatalogWait) -> Task<Void, Never> {
+        sharedReads.withLock { running in
             if let read = running[wait] { return read }
             let read = Task {
                 switch wait {
@@ -274,7 +273,6 @@ final class TileAccess: Sendable {
             running[wait] = read
             return read
         }
-        await read.value
     }
 
     /// Checks a grant's credential again off the caller's thread (a grant in the second half of
