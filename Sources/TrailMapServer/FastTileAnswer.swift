@@ -3,10 +3,12 @@ import Logging
 import NIOCore
 import TileCache
 
-/// A tile request answered on the connection's event loop, as the bytes to send: 200, 304, or the
-/// 404 of a tile the bundle lacks. Shared by `TileWire` (requests read from raw bytes) and
-/// `TileFastPath` (requests from NIO's parser). nil when the request is for Hummingbird's path:
-/// paid tiles, bad paths, unavailable tilesets, a bundle that cannot be read.
+/// A tile request answered on the connection's event loop, as the bytes to send: 200, 304, the
+/// 404 of a tile the bundle lacks, or the 401/403 of a paid tile refused (no credential, a tileset
+/// nobody may buy whole, a credential the catalog refused). Shared by `TileWire` (requests read
+/// from raw bytes) and `TileFastPath` (requests from NIO's parser). nil when the request is for
+/// Hummingbird's path: paid tiles whose credential it checks, bad paths, unavailable tilesets, a
+/// bundle that cannot be read.
 struct FastTileAnswer {
     var head: ByteBuffer
     var body: ByteBuffer?
@@ -50,11 +52,13 @@ struct FastTileAnswer {
     /// As `make(_:isHead:uri:ifNoneMatch:connection:client:clientFromHeader:authorization:date:received:allocator:)`, writing the head
     /// into `head` after clearing it: a caller that keeps one buffer for its answers (a tile loop)
     /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
-    /// is written again. A caller that can wait for a catalog read gets `.waitForCatalog`.
+    /// is written again. A caller that can wait for a catalog read gets `.waitForCatalog`;
+    /// `refusal` is what the read this request waited for answered (`TileAccess.read`), sent
+    /// instead of waiting for the credential's check again.
     static func outcome(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
         client: String?, clientFromHeader: Bool = false, authorization: @autoclosure () -> String? = nil, date: String,
-        received: UInt64,
+        received: UInt64, refusal: APIError? = nil,
         head: inout ByteBuffer
     ) -> Outcome {
         guard let parts = TileRequestParsing.tilePath(uri) else { return .elsewhere }
@@ -64,22 +68,21 @@ struct FastTileAnswer {
         do {
             switch try responder.tileAnswer(
                 parts, ifNoneMatch: ifNoneMatch, client: client, milliseconds: received / 1_000_000, onEventLoop: true,
-                credential: TileGrants.Credential.of(target: uri, authorization: authorization()), clientFromHeader: clientFromHeader)
+                credential: TileGrants.Credential.presented(target: uri, authorization: authorization()), clientFromHeader: clientFromHeader
+            )
             {
             case let .tile(answer):
                 status = answer.status
                 ResponseHead.writeTile(answer, date: date, connection: connection, into: &head)
                 if !answer.notModified { body = answer.body }
-            case let .absent(error):
-                var headers = error.responseHeaders
-                let json = error.body
-                headers[.contentLength] = String(json.readableBytes)
+            case let .absent(error), let .refused(error):
                 status = error.status
-                ResponseHead.write(status: status, headers: headers, date: date, connection: connection, into: &head)
-                body = json
+                body = write(error, date: date, connection: connection, into: &head)
             }
         } catch let needed as TileGrants.Needed {
-            return .waitForCatalog(.grant(needed))
+            guard let refusal else { return .waitForCatalog(.grant(needed)) }
+            status = refusal.status
+            body = write(refusal, date: date, connection: connection, into: &head)
         } catch is StaleAccessMap {
             return .waitForCatalog(.paidMap)
         } catch {
@@ -92,6 +95,16 @@ struct FastTileAnswer {
         responder.metrics.record(route: .tile, status: status.code, bodyBytes: bytes, duration: elapsed)
         responder.logger.info("\(isHead ? "HEAD" : "GET") \(LogRedaction.uri(uri)) \(status.code) \(bytes)B \(elapsed)")
         return .answer(FastTileAnswer(head: head, body: body, close: connection == "close"))
+    }
+
+    /// Writes the head of `error`'s JSON answer into `head`, as Hummingbird's path renders it
+    /// (`APIError.response(from:context:)`); returns the body.
+    private static func write(_ error: APIError, date: String, connection: String?, into head: inout ByteBuffer) -> ByteBuffer {
+        var headers = error.responseHeaders
+        let json = error.body
+        headers[.contentLength] = String(json.readableBytes)
+        ResponseHead.write(status: error.status, headers: headers, date: date, connection: connection, into: &head)
+        return json
     }
 }
 

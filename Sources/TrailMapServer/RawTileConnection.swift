@@ -29,6 +29,9 @@ final class RawTileConnection {
     /// needs one of them again, it is handed on.
     private var waitedForGrant = false
     private var waitedForPaidMap = false
+    /// What the catalog answered the request at the start of `input` when it refused its
+    /// credential (`TileAccess.read`): answered on the loop, not checked again elsewhere.
+    var refusal: APIError?
     /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
     /// read filled the loop's buffer.
     var unread = false
@@ -60,6 +63,7 @@ final class RawTileConnection {
     func answered() {
         waitedForGrant = false
         waitedForPaidMap = false
+        refusal = nil
     }
 
     /// The remote IP address as text (as NIO's `SocketAddress.ipAddress` gives it).

@@ -19,8 +19,9 @@ import TileCache
 /// before it have gone out. A tile that needs a catalog read first (a paid tile whose credential
 /// has no grant yet, or any tile while the paid map is stale) waits on the loop for the read
 /// (`TileAccess.read`, off the loop; an eventfd says it ended): its connection then stays here,
-/// or, refused, goes to Hummingbird, which answers why. Request and idle deadlines are checked by a sweep every quarter of
-/// the shorter one, as `ConnectionDeadlines` does.
+/// refused or not; it goes to Hummingbird only when the catalog could not answer. Request and
+/// idle deadlines are checked by a sweep every quarter of the shorter one, as
+/// `ConnectionDeadlines` does.
 final class RawTileLoop: @unchecked Sendable {
     private let epoll: Int32
     private let listenFD: Int32
@@ -28,7 +29,7 @@ final class RawTileLoop: @unchecked Sendable {
     /// Written when a catalog read ends (`catalogReadsEnded`).
     private let wakeFD: Int32
     /// Catalog reads that ended, by connection and read number, for the loop to take up.
-    private let ended = Mutex<[(fd: Int32, number: UInt64)]>([])
+    private let ended = Mutex<[(fd: Int32, number: UInt64, refusal: APIError?)]>([])
     /// The last catalog read's number.
     private var waits: UInt64 = 0
     private let server: RawTileServer
@@ -231,11 +232,12 @@ final class RawTileLoop: @unchecked Sendable {
             defer { list.removeAll(keepingCapacity: true) }
             return list
         }
-        for (fd, number) in done {
+        for (fd, number, refusal) in done {
             guard Int(fd) < connections.count, let connection = connections[Int(fd)], connection.waitingForCatalog == number else {
                 continue
             }
             connection.waitingForCatalog = nil
+            if let refusal { connection.refusal = refusal }
             writable(connection)
         }
     }
@@ -251,8 +253,8 @@ final class RawTileLoop: @unchecked Sendable {
         connection.waits(for: wait.reason)
         responder.metrics.recordCatalogWait(wait)
         Task { [self] in
-            await access.read(wait)
-            ended.withLock { $0.append((fd, number)) }
+            let refusal = await access.read(wait)
+            ended.withLock { $0.append((fd, number, refusal)) }
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
         }
@@ -288,7 +290,7 @@ final class RawTileLoop: @unchecked Sendable {
                     responder, isHead: request.head, uri: request.target,
                     ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
                     clientFromHeader: request.client != nil, authorization: request.authorization,
-                    date: date.now(), received: now, head: &head)
+                    date: date.now(), received: now, refusal: connection.refusal, head: &head)
                 {
                 case let .answer(made):
                     answer = made

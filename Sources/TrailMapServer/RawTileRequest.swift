@@ -14,8 +14,8 @@ struct RawTileRequest: Equatable {
     var ifNoneMatch: String?
     /// The value of the header named by the parser's `clientHeader`, if sent.
     var client: String?
-    /// The `Authorization` header's value when sent once (nil when sent twice: the request's
-    /// credential is then Hummingbird's path's to read).
+    /// The `Authorization` header's value, if sent (a request that sends it twice is `other`: its
+    /// credential is Hummingbird's path's to read).
     var authorization: String?
 
     /// What the start of a connection's unread bytes holds.
@@ -74,7 +74,7 @@ struct RawTileRequest: Equatable {
         var request = RawTileRequest(
             head: head, target: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self),
             http10: http10, keepAlive: !http10, ifNoneMatch: nil, client: nil, authorization: nil)
-        var closeToken = false, keepAliveToken = false, authorizations = 0
+        var closeToken = false, keepAliveToken = false
         // Header lines until an empty one.
         while true {
             guard i + 2 <= n else { return n > maxHeadBytes ? .other : .incomplete }
@@ -123,8 +123,9 @@ struct RawTileRequest: Equatable {
             case 13 where equalsLower(name, "if-none-match"):
                 if request.ifNoneMatch == nil { request.ifNoneMatch = String(decoding: value, as: UTF8.self) }
             case 13 where equalsLower(name, "authorization"):
-                authorizations += 1
-                request.authorization = authorizations == 1 ? String(decoding: value, as: UTF8.self) : nil
+                // Twice: Hummingbird's path reads the values joined, and decides.
+                guard request.authorization == nil else { return .other }
+                request.authorization = String(decoding: value, as: UTF8.self)
             case 14 where equalsLower(name, "content-length"):
                 guard value.count == 1, value[0] == 0x30 else { return .other }
             case 17 where equalsLower(name, "transfer-encoding"):

@@ -131,22 +131,19 @@ final class TileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// The `Authorization` header's value when sent once (as `RawTileRequest` reads it).
-    private static func authorization(_ request: HTTPRequestHead) -> String? {
-        let values = request.headers["authorization"]
-        return values.count == 1 ? values[0] : nil
-    }
-
-    /// The response to a GET/HEAD of a tile, or nil to let Hummingbird answer.
+    /// The response to a GET/HEAD of a tile, or nil to let Hummingbird answer (as `RawTileRequest`
+    /// does, a request that sends `Authorization` twice).
     private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> FastTileAnswer? {
         guard request.method == .GET || request.method == .HEAD, request.version.major == 1, socket != nil else { return nil }
+        let authorization = request.headers["authorization"]
+        guard authorization.count <= 1 else { return nil }
         let headerValue = client.headerName.flatMap { request.headers.first(name: $0)?[...] }
         return FastTileAnswer.make(
             responder, isHead: request.method == .HEAD, uri: request.uri,
             ifNoneMatch: request.headers.first(name: "if-none-match"),
             connection: Self.connectionHeader(request),
             client: client.name(headerValue: headerValue, context: context), clientFromHeader: headerValue != nil,
-            authorization: Self.authorization(request),
+            authorization: authorization.first,
             date: date.now(), received: RawTileLoop.clock(), allocator: context.channel.allocator)
     }
 }

@@ -125,7 +125,7 @@ public struct TileResponder: HTTPResponder {
         let answer: TileAnswer
         switch try tileAnswer(parts, ifNoneMatch: request.headers[.ifNoneMatch], authorized: paid, client: client) {
         case let .tile(found): answer = found
-        case let .absent(error): throw error
+        case let .absent(error), let .refused(error): throw error
         }
         if answer.notModified { return Response(status: answer.status, headers: answer.headers) }
         return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: answer.body))
@@ -148,6 +148,9 @@ public struct TileResponder: HTTPResponder {
         /// The bundle has no tile there (empty sea skipped at build, common on maps): a 404 that
         /// the fast path answers itself, so the bundle is not read again by the Hummingbird path.
         case absent(APIError)
+        /// A paid tile refused before any catalog read (`TileAccess.refusal(productID:presented:)`):
+        /// the 401 or 403 `TileAccess.authorize` throws, which the fast path answers itself.
+        case refused(APIError)
     }
 
     /// A tile answer: 200 with the tile, or 304 (`notModified`).
@@ -185,10 +188,12 @@ public struct TileResponder: HTTPResponder {
     /// `credential`: the fast path's request's, which opens a paid tile when the catalog accepted
     /// it lately (`TileGrants`); then the buyer's login session names the client for prefetch,
     /// unless `client` is the configured client header's value (`clientFromHeader`). On the fast
-    /// path a credential with no grant yet throws `TileGrants.Needed` (when grants are kept).
+    /// path a credential with no grant yet throws `TileGrants.Needed` (when grants are kept); no
+    /// credential, or a tileset nobody may buy whole, is `.refused`.
     func tileAnswer(
         _ parts: TilePath, ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
-        milliseconds: UInt64? = nil, onEventLoop: Bool = false, credential: @autoclosure () -> TileGrants.Credential? = nil,
+        milliseconds: UInt64? = nil, onEventLoop: Bool = false,
+        credential: @autoclosure () -> TileGrants.Credential.Presented = .unclear,
         clientFromHeader: Bool = false
     ) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
@@ -197,9 +202,10 @@ public struct TileResponder: HTTPResponder {
         if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
             !isPreview(id, product: product, z: parts[2])
         {
-            let credential = credential()
-            guard let credential, let grant = access.grants.session(credential, product: product) else {
-                if onEventLoop, let credential, access.grants.lifetime > 0 {
+            let presented = credential()
+            if let refusal = TileAccess.refusal(productID: product, presented: presented != .nothing) { return .refused(refusal) }
+            guard case let .credential(credential) = presented, let grant = access.grants.session(credential, product: product) else {
+                if onEventLoop, case let .credential(credential) = presented, access.grants.lifetime > 0 {
                     throw TileGrants.Needed(credential: credential, product: product)
                 }
                 throw APIError(

@@ -13,7 +13,8 @@
 #        PERF=1    record a cpu-clock profile of TRAILMAP during round 1's runs (perf; top symbols printed)
 #
 # Each round runs, per server (the order rotating between rounds): free tiles; paid tiles with the
-# buyer's bearer token; paid tiles with a tile token (`?token=`). Prints req/s, server CPU time
+# buyer's bearer token; paid tiles with a tile token (`?token=`); paid tiles with a tile token whose
+# session has ended (a browser left open after its buyer logged out: every answer a 401). Prints req/s, server CPU time
 # per request and the share of that CPU spent on NIO's event-loop threads (the HTTP server's
 # pipeline, which answers the connections the tile loops handed on) for every run, then the median ratios paid/free per
 # server and TRAILMAP/BEFORE, and the loops' hand-offs and catalog waits where the binary counts them.
@@ -115,15 +116,27 @@ jws=$(api POST /sandbox/transactions '{"productId": "com.bench.paid"}' "$TOKEN" 
   || die "could not make the sandbox purchase"
 api POST /purchases "{\"signedTransaction\": \"$jws\"}" "$TOKEN" >/dev/null || die "the purchase was refused"
 TILE_TOKEN=$(api POST /tile-tokens '{"productId": "com.bench.paid"}' "$TOKEN" | field token) || die "no tile token"
+# Another buyer's tile token, outliving his session.
+leaver='{"email": "leaver@example.com", "password": "correct horse battery"}'
+api POST /accounts "$leaver" >/dev/null || die "could not register the second buyer"
+LEAVER=$(api POST /sessions "$leaver" | field token) || die "could not log in"
+jws=$(api POST /sandbox/transactions '{"productId": "com.bench.paid"}' "$LEAVER" | field signedTransaction) \
+  || die "could not make the second sandbox purchase"
+api POST /purchases "{\"signedTransaction\": \"$jws\"}" "$LEAVER" >/dev/null || die "the second purchase was refused"
+ENDED_TOKEN=$(api POST /tile-tokens '{"productId": "com.bench.paid"}' "$LEAVER" | field token) || die "no second tile token"
+curl -sf -X DELETE "http://127.0.0.1:$PORT/api/v1/sessions" -H "authorization: Bearer $LEAVER" >/dev/null || die "could not log out"
 sed 's|^|/tiles/free/|' "$WORK/paths.txt" >"$WORK/free.txt"
 sed 's|^|/tiles/paid/|' "$WORK/paths.txt" >"$WORK/paid.txt"
 sed "s|^|/tiles/paid/|; s|\$|?token=$TILE_TOKEN|" "$WORK/paths.txt" >"$WORK/paid-token.txt"
+sed "s|^|/tiles/paid/|; s|\$|?token=$ENDED_TOKEN|" "$WORK/paths.txt" >"$WORK/paid-ended.txt"
 for name in "${SERVERS[@]}"; do
   first=$(head -n 1 "$WORK/paid.txt")
   code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:${PORT_OF[$name]}$first")
   [[ $code == 401 ]] || die "$name answered $code to a paid tile without credentials"
   code=$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $TOKEN" "http://127.0.0.1:${PORT_OF[$name]}$first")
   [[ $code == 200 ]] || die "$name answered $code to the buyer's paid tile"
+  code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:${PORT_OF[$name]}$(head -n 1 "$WORK/paid-ended.txt")")
+  [[ $code == 401 ]] || die "$name answered $code to a tile token whose session has ended"
 done
 
 # --- load ---------------------------------------------------------------------------------------
@@ -139,7 +152,7 @@ niotick() {  # PID -> CPU ticks of its NIO event-loop threads (named NIO-...): t
   done
   echo "$sum"
 }
-bench() {  # KEY SERVER LIST [HEADER]
+bench() {  # KEY SERVER LIST [HEADER] [refused: every answer is to be 4xx]
   local key=$1 name=$2 list=$3 out="$WORK/wrk-$1.txt" t0 t1 line
   local args=(-t2 -c"$CONNS" -d"$DURATION" --latency -s "$HERE/tiles.lua")
   [[ -n ${4:-} ]] && args+=(-H "$4")
@@ -156,7 +169,11 @@ bench() {  # KEY SERVER LIST [HEADER]
   line=$(grep '^WRK ' "$out") || die "no summary from wrk ($key)"
   local -A v
   for kv in ${line#WRK }; do v[${kv%%=*}]=${kv#*=}; done
-  [[ ${v[status]} == 0 ]] || die "$key: ${v[status]} answers were not 2xx/3xx"
+  if [[ ${5:-} == refused ]]; then
+    [[ ${v[status]} == "${v[requests]}" ]] || die "$key: $((v[requests] - v[status])) answers were not refusals"
+  else
+    [[ ${v[status]} == 0 ]] || die "$key: ${v[status]} answers were not 2xx/3xx"
+  fi
   RPS[$key]=$(awk -v n="${v[requests]}" -v us="${v[duration_us]}" 'BEGIN { printf "%.0f", n / (us / 1e6) }')
   CPU[$key]=$(awk -v t=$((t1 - t0)) -v hz="$HZ" -v n="${v[requests]}" 'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1e6 / n : 0) }')
   local nio
@@ -173,6 +190,7 @@ for r in $(seq "$ROUNDS"); do
     bench "free-$name-$r" "$name" "$WORK/free.txt"
     bench "bearer-$name-$r" "$name" "$WORK/paid.txt" "Authorization: Bearer $TOKEN"
     bench "token-$name-$r" "$name" "$WORK/paid-token.txt"
+    bench "ended-$name-$r" "$name" "$WORK/paid-ended.txt" "" refused
   done
 done
 
@@ -186,9 +204,10 @@ echo
 for name in "${SERVERS[@]}"; do
   echo "$name: paid tiles with a bearer token / free tiles   $(ratio "bearer-$name" "free-$name")"
   echo "$name: paid tiles with a tile token / free tiles     $(ratio "token-$name" "free-$name")"
+  echo "$name: refused (session ended) / free tiles         $(ratio "ended-$name" "free-$name")"
 done
 if [[ -n "${BEFORE:-}" ]]; then
-  for kind in free bearer token; do echo "$kind tiles: trailmap / before                     $(ratio "$kind-trailmap" "$kind-before")"; done
+  for kind in free bearer token ended; do echo "$kind tiles: trailmap / before                     $(ratio "$kind-trailmap" "$kind-before")"; done
 fi
 for name in "${SERVERS[@]}"; do
   counts=$(curl -sf "http://127.0.0.1:${PORT_OF[$name]}/metrics" | grep -E '^trailmap_tile_loop_(handoffs|catalog_waits)_total' || true)

@@ -40,7 +40,7 @@ final class TileAccess: Sendable {
     static let retryDelay = Duration.milliseconds(250)
     /// The catalog reads tile-loop requests wait for, while they run: requests waiting for the
     /// same one (the paid map, or one credential's check for one product) share it.
-    private let sharedReads = Mutex<[CatalogWait: Task<Void, Never>]>([:])
+    private let sharedReads = Mutex<[CatalogWait: Task<APIError?, Never>]>([:])
 
     /// The paid map as last read.
     private struct PaidMap {
@@ -193,31 +193,53 @@ final class TileAccess: Sendable {
     /// names the buyer's map session for prefetch.
     @discardableResult
     func authorize(_ request: Request, productID: String) async throws -> String {
-        if productID == Self.areaSourceProduct {
-            throw APIError(
-                .forbidden, code: "tileset_not_public",
-                message: "this tileset is sold by the area: buy an area of it (its lowest zooms are a preview)")
-        }
-        guard productID != Self.closedProduct else {
-            throw APIError(
-                .forbidden, code: "tileset_not_public",
-                message: "this tileset is not sold on its own: buy the region or area that holds it")
-        }
         let presented: TileGrants.Credential?
         if let token = request.uri.queryParameters["token"].map(String.init) {
             presented = TileGrants.Credential(kind: .token, text: token)
         } else {
             presented = StoreAPI.bearer(request).map { TileGrants.Credential(kind: .bearer, text: $0) }
         }
-        guard let presented else {
-            throw APIError(
-                .unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
-        }
+        if let refusal = Self.refusal(productID: productID, presented: presented != nil) { throw refusal }
+        guard let presented else { throw Self.noCredential }
         if let grant = grants.session(presented, product: productID) {
             if grant.renew { renew(presented, productID: productID) }
             return grant.session
         }
         return try await check(presented, productID: productID)
+    }
+
+    /// The refusal of a tile of `productID` that no catalog read can change: a tileset nobody
+    /// may buy whole (403), or a paid one asked for without a credential (`presented` false, 401);
+    /// nil when the credential must be checked. `authorize` and the fast path both refuse with it.
+    static func refusal(productID: String, presented: Bool) -> APIError? {
+        if productID == areaSourceProduct {
+            return APIError(
+                .forbidden, code: "tileset_not_public",
+                message: "this tileset is sold by the area: buy an area of it (its lowest zooms are a preview)")
+        }
+        if productID == closedProduct {
+            return APIError(
+                .forbidden, code: "tileset_not_public",
+                message: "this tileset is not sold on its own: buy the region or area that holds it")
+        }
+        return presented ? nil : noCredential
+    }
+
+    private static var noCredential: APIError {
+        APIError(.unauthorized, code: "unauthorized", message: "this region is paid: send a bearer token or a tile token (?token=)")
+    }
+
+    /// The answer to a credential the catalog refused (`check`'s error) when it is a refusal, 401
+    /// or 403, as Hummingbird's path renders it; nil for anything else (the catalog could not
+    /// answer), which Hummingbird's path tries again.
+    static func refusal(of error: any Error) -> APIError? {
+        let answer: APIError
+        switch error {
+        case let e as APIError: answer = e
+        case let e as CatalogError: answer = APIError(e)
+        default: return nil
+        }
+        return answer.status == .unauthorized || answer.status == .forbidden ? answer : nil
     }
 
     /// Asks the catalog whether `credential` may read `productID`'s tiles; records a grant when it
@@ -251,24 +273,32 @@ final class TileAccess: Sendable {
     }
 
     /// Reads what a fast-path request waits for (`FastTileAnswer.Outcome.waitForCatalog`): a
-    /// credential's grant, recorded when the catalog accepts it, or the paid map. When the catalog
-    /// refuses or cannot answer, the request is left to Hummingbird's path, which says why.
-    /// Requests waiting for the same read share it, and the paid map's background re-read
-    /// (`rereadSoon`) with them.
-    func read(_ wait: CatalogWait) async {
+    /// credential's grant, recorded when the catalog accepts it, or the paid map. Returns the
+    /// refusal of a credential the catalog refused (`refusal(of:)`), which the fast path answers
+    /// itself; when the catalog cannot answer, nil, and the request is left to Hummingbird's path,
+    /// which says why. Requests waiting for the same read share it, and the paid map's background
+    /// re-read (`rereadSoon`) with them.
+    func read(_ wait: CatalogWait) async -> APIError? {
         await sharedRead(wait).value
     }
 
     /// The running read for `wait`, started unless one is.
-    private func sharedRead(_ wait: CatalogWait) -> Task<Void, Never> {
+    private func sharedRead(_ wait: CatalogWait) -> Task<APIError?, Never> {
         sharedReads.withLock { running in
             if let read = running[wait] { return read }
-            let read = Task {
+            let read = Task { () -> APIError? in
+                var refusal: APIError?
                 switch wait {
-                case let .grant(needed): _ = try? await check(needed.credential, productID: needed.product)
+                case let .grant(needed):
+                    do {
+                        _ = try await check(needed.credential, productID: needed.product)
+                    } catch {
+                        refusal = Self.refusal(of: error)
+                    }
                 case .paidMap: _ = try? await accessMap(maxAge: Self.mapLifetime / 2)
                 }
                 sharedReads.withLock { _ = $0.removeValue(forKey: wait) }
+                return refusal
             }
             running[wait] = read
             return read

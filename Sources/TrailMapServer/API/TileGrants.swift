@@ -113,23 +113,38 @@ final class TileGrants: Sendable {
 }
 
 extension TileGrants.Credential {
-    /// The credential of a tile request from its target and `Authorization` header, read as
-    /// Hummingbird's path reads them (`TileAccess.authorize`): `?token=` first, else a bearer
-    /// token. nil for anything unusual (percent escapes, several `token` parameters, a query
-    /// that is not ASCII, a header longer than the API takes): such a request goes to
-    /// Hummingbird's path, which decides. The query is read as bytes, not as characters (which
-    /// cost paid tiles dearly, docs/notes/serving-measurements.md).
-    static func of(target: String, authorization: String?) -> Self? {
+    /// What a paid tile request presents, read as Hummingbird's path reads it
+    /// (`TileAccess.authorize`).
+    enum Presented: Equatable {
+        /// No credential: no `token` parameter, and no `Authorization` header or one that holds
+        /// no bearer token. Hummingbird's path refuses it without asking the catalog.
+        case nothing
+        /// `?token=` first, else a bearer token.
+        case credential(TileGrants.Credential)
+        /// Something Hummingbird's path reads its own way: percent escapes, several `token`
+        /// parameters, a query that is not ASCII, a blank bearer token, an `Authorization` header
+        /// that is not ASCII. Such a request goes to that path, which decides.
+        case unclear
+    }
+
+    /// What a tile request presents, from its target and its `Authorization` header (nil: not
+    /// sent; a caller whose request sends it twice leaves the request to Hummingbird's path). The
+    /// query is read as bytes, not as characters (which cost paid tiles dearly,
+    /// docs/notes/serving-measurements.md).
+    static func presented(target: String, authorization: String?) -> Presented {
         var target = target
         let query = target.withUTF8 { Self.tokenParameter($0) }
         switch query {
         case .unusual:
-            return nil
+            return .unclear
         case let .token(text):
-            return Self(kind: .token, text: text)
+            return .credential(Self(kind: .token, text: text))
         case .none:
-            guard let token = StoreAPI.bearer(authorization: authorization), !token.isEmpty else { return nil }
-            return Self(kind: .bearer, text: token)
+            guard let authorization else { return .nothing }
+            guard let token = StoreAPI.bearer(authorization: authorization) else {
+                return authorization.utf8.allSatisfy { $0 < 0x80 } ? .nothing : .unclear
+            }
+            return token.isEmpty ? .unclear : .credential(Self(kind: .bearer, text: token))
         }
     }
 
