@@ -128,7 +128,12 @@ curl -sf -X DELETE "http://127.0.0.1:$PORT/api/v1/sessions" -H "authorization: B
 sed 's|^|/tiles/free/|' "$WORK/paths.txt" >"$WORK/free.txt"
 sed 's|^|/tiles/paid/|' "$WORK/paths.txt" >"$WORK/paid.txt"
 sed "s|^|/tiles/paid/|; s|\$|?token=$TILE_TOKEN|" "$WORK/paths.txt" >"$WORK/paid-token.txt"
-sed "s|^|/tiles/paid/|; s|\$|?token=$ENDED_TOKEN|" "$WORK/paths.txt" >"$WORK/paid-ended.txt"
+# Refused: the tiles above the paid tileset's preview zooms (which anyone may read).
+PREVIEW=$(curl -sf "http://127.0.0.1:$PORT/tiles" \
+  | python3 -c "import json, sys; print(next(t.get('previewMaxzoom') or -1 for t in json.load(sys.stdin)['tilesets'] if t['id'] == 'paid'))") \
+  || die "could not read the paid tileset's preview zooms"
+awk -F/ -v top="$PREVIEW" '$1 > top' "$WORK/paths.txt" | sed "s|^|/tiles/paid/|; s|\$|?token=$ENDED_TOKEN|" >"$WORK/paid-ended.txt"
+[[ -s $WORK/paid-ended.txt ]] || die "every tile of the bundle is in the preview"
 for name in "${SERVERS[@]}"; do
   first=$(head -n 1 "$WORK/paid.txt")
   code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:${PORT_OF[$name]}$first")
