@@ -54,11 +54,11 @@ struct FastTileAnswer {
     /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
     /// is written again. A caller that can wait for a catalog read gets `.waitForCatalog`;
     /// `refusal` is what the read this request waited for answered (`TileAccess.read`), sent
-    /// instead of waiting for the credential's check again.
+    /// instead of waiting for the same credential's check for the same product again.
     static func outcome(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
         client: String?, clientFromHeader: Bool = false, authorization: @autoclosure () -> String? = nil, date: String,
-        received: UInt64, refusal: APIError? = nil,
+        received: UInt64, refusal: CatalogRefusal? = nil,
         head: inout ByteBuffer
     ) -> Outcome {
         guard let parts = TileRequestParsing.tilePath(uri) else { return .elsewhere }
@@ -80,9 +80,9 @@ struct FastTileAnswer {
                 body = write(error, date: date, connection: connection, into: &head)
             }
         } catch let needed as TileGrants.Needed {
-            guard let refusal else { return .waitForCatalog(.grant(needed)) }
-            status = refusal.status
-            body = write(refusal, date: date, connection: connection, into: &head)
+            guard let refusal, refusal.needed == needed else { return .waitForCatalog(.grant(needed)) }
+            status = refusal.answer.status
+            body = write(refusal.answer, date: date, connection: connection, into: &head)
         } catch is StaleAccessMap {
             return .waitForCatalog(.paidMap)
         } catch {

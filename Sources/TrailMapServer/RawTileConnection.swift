@@ -31,7 +31,7 @@ final class RawTileConnection {
     private var waitedForPaidMap = false
     /// What the catalog answered the request at the start of `input` when it refused its
     /// credential (`TileAccess.read`): answered on the loop, not checked again elsewhere.
-    var refusal: APIError?
+    var refusal: CatalogRefusal?
     /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
     /// read filled the loop's buffer.
     var unread = false

@@ -29,7 +29,7 @@ final class RawTileLoop: @unchecked Sendable {
     /// Written when a catalog read ends (`catalogReadsEnded`).
     private let wakeFD: Int32
     /// Catalog reads that ended, by connection and read number, for the loop to take up.
-    private let ended = Mutex<[(fd: Int32, number: UInt64, refusal: APIError?)]>([])
+    private let ended = Mutex<[(fd: Int32, number: UInt64, refusal: CatalogRefusal?)]>([])
     /// The last catalog read's number.
     private var waits: UInt64 = 0
     private let server: RawTileServer
@@ -253,7 +253,9 @@ final class RawTileLoop: @unchecked Sendable {
         connection.waits(for: wait.reason)
         responder.metrics.recordCatalogWait(wait)
         Task { [self] in
-            let refusal = await access.read(wait)
+            let answer = await access.read(wait)
+            var refusal: CatalogRefusal?
+            if case let .grant(needed) = wait, let answer { refusal = CatalogRefusal(needed: needed, answer: answer) }
             ended.withLock { $0.append((fd, number, refusal)) }
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)

@@ -185,6 +185,47 @@ import TrailMapTestSupport
         #expect(answer(uri, "Bearer ann") == nil)
     }
 
+    /// The refusal a loop keeps from a credential's check answers the request that waited for it:
+    /// the same credential for the same product, nothing else.
+    @Test func aRefusalIsAnsweredForItsOwnCredentialAndProductOnly() async throws {
+        let f = try await computed { try StoreFixture() }
+        var config = ServerConfiguration(tilesDirectory: f.tiles.dir.path)
+        config.grantLifetime = .seconds(60)
+        let logger = Logger(label: "test")
+        let registry = TilesetRegistry(directory: config.tilesDirectory, logger: logger, cache: CacheSystem(config.cache))
+        registry.refresh()
+        let store = try StoreSettings(catalog: f.catalog, verifier: try f.sandbox.verifier(), sandbox: f.sandbox)
+        let responder = TileResponder(registry: registry, config: config, metrics: ServerMetrics(), logger: logger, store: store)
+        _ = try await #require(responder.access).accessMap()
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        let bob = TileGrants.Credential(kind: .bearer, text: "bob")
+        let refused = APIError(.forbidden, code: "not_entitled", message: "no")
+        func outcome(_ authorization: String, _ refusal: CatalogRefusal?) -> FastTileAnswer.Outcome {
+            var head = ByteBufferAllocator().buffer(capacity: 64)
+            return FastTileAnswer.outcome(
+                responder, isHead: false, uri: "/tiles/co/3/\(t.x)/\(t.y).png", ifNoneMatch: nil, connection: nil, client: nil,
+                authorization: authorization, date: "Thu, 01 Jan 2026 00:00:00 GMT", received: RawTileLoop.clock(), refusal: refusal,
+                head: &head)
+        }
+        let own = CatalogRefusal(needed: TileGrants.Needed(credential: bob, product: "colorado"), answer: refused)
+        guard case let .answer(answer) = outcome("Bearer bob", own) else {
+            Issue.record("the refusal was not answered")
+            return
+        }
+        #expect(String(buffer: answer.head).hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
+        #expect(answer.body.map { String(buffer: $0) }?.contains("not_entitled") == true)
+        for (authorization, refusal) in [
+            ("Bearer bob", nil), ("Bearer ann", own),
+            ("Bearer bob", CatalogRefusal(needed: TileGrants.Needed(credential: bob, product: "utah"), answer: refused))
+        ] {
+            guard case let .waitForCatalog(wait) = outcome(authorization, refusal) else {
+                Issue.record("\(authorization), \(String(describing: refusal?.needed)): answered")
+                continue
+            }
+            #expect(wait.reason == .grant)
+        }
+    }
+
     /// Replica A keeps grants, replica B does not; both on one catalog. A logout through B holds
     /// on A once A's grant lifetime has passed; one through A holds at once.
     @Test(arguments: [ServingPath.loops, .nio]) func aChangeReachesAReplicaWithinTheGrantLifetime(path: ServingPath) async throws {

@@ -327,6 +327,13 @@ final class TileAccess: Sendable {
 /// The paid map needs a catalog read, which the event loop does not do.
 struct StaleAccessMap: Error {}
 
+/// The catalog's refusal of the credential a fast-path request waited for (`TileAccess.read`),
+/// answered on the loop for that credential and product only.
+struct CatalogRefusal: Sendable {
+    var needed: TileGrants.Needed
+    var answer: APIError
+}
+
 /// A catalog read a fast-path tile request waits for before it can be answered there.
 enum CatalogWait: Hashable, Sendable {
     /// A paid tile's credential has no live grant yet.
