@@ -53,12 +53,13 @@ struct FastTileAnswer {
     /// into `head` after clearing it: a caller that keeps one buffer for its answers (a tile loop)
     /// allocates no head per answer. The answer's `head` shares the buffer's storage until either
     /// is written again. A caller that can wait for a catalog read gets `.waitForCatalog`;
-    /// `refusal` is what the read this request waited for answered (`TileAccess.read`), sent
-    /// instead of waiting for the same credential's check for the same product again.
+    /// `paidMapRead`: the request has waited for a read of the paid map (`TileResponder.tileAnswer`);
+    /// `refusal` is what the read this request waited for refused it with (`TileAccess.read`),
+    /// sent instead of waiting for the same read again.
     static func outcome(
         _ responder: TileResponder, isHead: Bool, uri: String, ifNoneMatch: String?, connection: String?,
         client: String?, clientFromHeader: Bool = false, authorization: @autoclosure () -> String? = nil, date: String,
-        received: UInt64, refusal: CatalogRefusal? = nil,
+        received: UInt64, paidMapRead: Bool = false, refusal: CatalogRefusal? = nil,
         head: inout ByteBuffer
     ) -> Outcome {
         guard let parts = TileRequestParsing.tilePath(uri) else { return .elsewhere }
@@ -68,6 +69,7 @@ struct FastTileAnswer {
         do {
             switch try responder.tileAnswer(
                 parts, ifNoneMatch: ifNoneMatch, client: client, milliseconds: received / 1_000_000, onEventLoop: true,
+                paidMapRead: paidMapRead,
                 credential: TileGrants.Credential.presented(target: uri, authorization: authorization()), clientFromHeader: clientFromHeader
             )
             {
@@ -80,11 +82,13 @@ struct FastTileAnswer {
                 body = write(error, date: date, connection: connection, into: &head)
             }
         } catch let needed as TileGrants.Needed {
-            guard let refusal, refusal.needed == needed else { return .waitForCatalog(.grant(needed)) }
+            guard let refusal, refusal.wait == .grant(needed) else { return .waitForCatalog(.grant(needed)) }
             status = refusal.answer.status
             body = write(refusal.answer, date: date, connection: connection, into: &head)
         } catch is StaleAccessMap {
-            return .waitForCatalog(.paidMap)
+            guard let refusal, refusal.wait == .paidMap else { return .waitForCatalog(.paidMap) }
+            status = refusal.answer.status
+            body = write(refusal.answer, date: date, connection: connection, into: &head)
         } catch {
             return .elsewhere
         }

@@ -29,8 +29,8 @@ final class RawTileConnection {
     /// needs one of them again, it is handed on.
     private var waitedForGrant = false
     private var waitedForPaidMap = false
-    /// What the catalog answered the request at the start of `input` when it refused its
-    /// credential (`TileAccess.read`): answered on the loop, not checked again elsewhere.
+    /// What the catalog read the request at the start of `input` waited for refused it with
+    /// (`TileAccess.read`): answered on the loop, not asked again elsewhere.
     var refusal: CatalogRefusal?
     /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
     /// read filled the loop's buffer.

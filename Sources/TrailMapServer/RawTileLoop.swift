@@ -19,7 +19,8 @@ import TileCache
 /// before it have gone out. A tile that needs a catalog read first (a paid tile whose credential
 /// has no grant yet, or any tile while the paid map is stale) waits on the loop for the read
 /// (`TileAccess.read`, off the loop; an eventfd says it ended): its connection then stays here,
-/// refused or not; it goes to Hummingbird only when the catalog could not answer. Request and
+/// refused or not (a 503 while the paid map has never been read); it goes to Hummingbird only
+/// when the catalog could not check a credential. Request and
 /// idle deadlines are checked by a sweep every quarter of the shorter one, as
 /// `ConnectionDeadlines` does.
 final class RawTileLoop: @unchecked Sendable {
@@ -255,7 +256,7 @@ final class RawTileLoop: @unchecked Sendable {
         Task { [self] in
             let answer = await access.read(wait)
             var refusal: CatalogRefusal?
-            if case let .grant(needed) = wait, let answer { refusal = CatalogRefusal(needed: needed, answer: answer) }
+            if let answer { refusal = CatalogRefusal(wait: wait, answer: answer) }
             ended.withLock { $0.append((fd, number, refusal)) }
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
@@ -292,7 +293,8 @@ final class RawTileLoop: @unchecked Sendable {
                     responder, isHead: request.head, uri: request.target,
                     ifNoneMatch: request.ifNoneMatch, connection: header, client: client,
                     clientFromHeader: request.client != nil, authorization: request.authorization,
-                    date: date.now(), received: now, refusal: connection.refusal, head: &head)
+                    date: date.now(), received: now, paidMapRead: connection.hasWaited(for: .paidMap), refusal: connection.refusal,
+                    head: &head)
                 {
                 case let .answer(made):
                     answer = made

@@ -184,7 +184,10 @@ public struct TileResponder: HTTPResponder {
     /// `client` names the client for prefetch (nil: no prediction); `milliseconds`, the request's
     /// time for the predictor (`PrefetchPredictor.milliseconds()`; nil: read when needed).
     /// `onEventLoop`: called by the fast path, which never reads the catalog (a stale paid map
-    /// throws, and the request goes to the Hummingbird path, which has re-read it first).
+    /// throws `StaleAccessMap`: a tile loop waits for a read of it, other fast paths leave the
+    /// request to Hummingbird's path, which reads it first); `paidMapRead`: this request has
+    /// waited for a read of the paid map, so the map is taken as it is, however old, as
+    /// Hummingbird's path takes it after its own read.
     /// `credential`: the fast path's request's, which opens a paid tile when the catalog accepted
     /// it lately (`TileGrants`); then the buyer's login session names the client for prefetch,
     /// unless `client` is the configured client header's value (`clientFromHeader`). On the fast
@@ -192,14 +195,15 @@ public struct TileResponder: HTTPResponder {
     /// credential, or a tileset nobody may buy whole, is `.refused`.
     func tileAnswer(
         _ parts: TilePath, ifNoneMatch: String?, authorized: Bool = false, client: String? = nil,
-        milliseconds: UInt64? = nil, onEventLoop: Bool = false,
+        milliseconds: UInt64? = nil, onEventLoop: Bool = false, paidMapRead: Bool = false,
         credential: @autoclosure () -> TileGrants.Credential.Presented = .unclear,
         clientFromHeader: Bool = false
     ) throws -> TileOutcome {
         let id = try tilesetID(parts[1])
         var authorized = authorized
         var client = client
-        if !authorized, let access, let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop),
+        if !authorized, let access,
+            let product = try access.cachedPaidProduct(tileset: id, allowStale: !onEventLoop || paidMapRead, onEventLoop: onEventLoop),
             !isPreview(id, product: product, z: parts[2])
         {
             let presented = credential()

@@ -2,6 +2,7 @@ import Foundation
 import CatalogSQLite
 import GRDB
 import Hummingbird
+import HummingbirdTesting
 import Testing
 import TileGeometry
 import Synchronization
@@ -203,6 +204,37 @@ import TrailMapTestSupport
             #expect(again.map(\.status) == [200, 401])
             #expect(access.reads.load(ordering: .relaxed) > readable, "read again")
             #expect(try access.cachedPaidProduct(tileset: "co") == "colorado")
+        }
+    }
+
+    /// A catalog that has never been read (down since the server started): the tile loops answer
+    /// the 503 themselves, as Hummingbird's path does (`Retry-After`), and keep their connections;
+    /// once the catalog can be read, tiles are served.
+    @Test func aCatalogNeverReadIsA503OnTheLoops() async throws {
+        let f = try await computed { try StoreFixture() }
+        let free = Self.uri(WebMercator.tile(lon: -105, lat: 39, zoom: 3), "world")
+        let live = try f.live(.loops)
+        let access = try #require(live.app.responder.access)
+        let db = try DatabaseQueue(path: f.catalog.path)
+        try await db.write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
+        try await live.test { client in
+            let port = try #require(client.port)
+            let before = try await Self.loopCounters(port: port)
+            let answers = try await RawHTTP.exchange(port: port, Self.get(free) + Self.get(free), heads: [false, false])
+            #expect(answers.map(\.status) == [503, 503])
+            #expect(answers.allSatisfy { $0.headers["retry-after"] == "1" })
+            let after = try await Self.loopCounters(port: port)
+            #expect(after.handOffs - before.handOffs == 1, "the metrics' own connection only")
+            #expect(after.paidMapWaits - before.paidMapWaits >= 1)
+            #expect(throws: StaleAccessMap.self, "never read") { try access.cachedPaidProduct(tileset: "world") }
+            try await f.app().test(.router) { router in
+                try await PaidRefusalTests.compare([(free, false, nil, "tileset_unavailable")], [answers[0]], router)
+            }
+
+            try await db.write { try $0.execute(sql: "ALTER TABLE products_away RENAME TO products") }
+            try await Task.sleep(for: TileAccess.retryDelay + .milliseconds(100))
+            let served = try await RawHTTP.exchange(port: port, Self.get(free), heads: [false])
+            #expect(served.map(\.status) == [200])
         }
     }
 

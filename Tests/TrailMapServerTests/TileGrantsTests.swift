@@ -1,4 +1,6 @@
+import CatalogSQLite
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -186,7 +188,7 @@ import TrailMapTestSupport
     }
 
     /// The refusal a loop keeps from a credential's check answers the request that waited for it:
-    /// the same credential for the same product, nothing else.
+    /// the same credential for the same product, nothing else (not a paid map's refusal either).
     @Test func aRefusalIsAnsweredForItsOwnCredentialAndProductOnly() async throws {
         let f = try await computed { try StoreFixture() }
         var config = ServerConfiguration(tilesDirectory: f.tiles.dir.path)
@@ -207,7 +209,7 @@ import TrailMapTestSupport
                 authorization: authorization, date: "Thu, 01 Jan 2026 00:00:00 GMT", received: RawTileLoop.clock(), refusal: refusal,
                 head: &head)
         }
-        let own = CatalogRefusal(needed: TileGrants.Needed(credential: bob, product: "colorado"), answer: refused)
+        let own = CatalogRefusal(wait: .grant(TileGrants.Needed(credential: bob, product: "colorado")), answer: refused)
         guard case let .answer(answer) = outcome("Bearer bob", own) else {
             Issue.record("the refusal was not answered")
             return
@@ -216,14 +218,51 @@ import TrailMapTestSupport
         #expect(answer.body.map { String(buffer: $0) }?.contains("not_entitled") == true)
         for (authorization, refusal) in [
             ("Bearer bob", nil), ("Bearer ann", own),
-            ("Bearer bob", CatalogRefusal(needed: TileGrants.Needed(credential: bob, product: "utah"), answer: refused))
+            ("Bearer bob", CatalogRefusal(wait: .grant(TileGrants.Needed(credential: bob, product: "utah")), answer: refused)),
+            ("Bearer bob", CatalogRefusal(wait: .paidMap, answer: refused))
         ] {
             guard case let .waitForCatalog(wait) = outcome(authorization, refusal) else {
-                Issue.record("\(authorization), \(String(describing: refusal?.needed)): answered")
+                Issue.record("\(authorization), \(String(describing: refusal?.wait)): answered")
                 continue
             }
             #expect(wait.reason == .grant)
         }
+    }
+
+    /// A tile-loop request that has waited for a read of the paid map takes the map as it is,
+    /// however old (a read on a loaded machine can end after the map's lifetime), as Hummingbird's
+    /// path does after its own read; one that has not waited finds it stale.
+    @Test func aRequestThatWaitedForThePaidMapTakesItHoweverOld() async throws {
+        let f = try await computed { try StoreFixture() }
+        let registry = TilesetRegistry(directory: f.tiles.dir.path, logger: Logger(label: "test"), cache: CacheSystem(CacheConfiguration()))
+        registry.refresh()
+        let store = try StoreSettings(catalog: f.catalog, verifier: try f.sandbox.verifier(), sandbox: f.sandbox)
+        let responder = TileResponder(
+            registry: registry, config: ServerConfiguration(tilesDirectory: f.tiles.dir.path), metrics: ServerMetrics(),
+            logger: Logger(label: "test"), store: store)
+        let access = try #require(responder.access)
+        _ = try await access.accessMap()
+        let t = WebMercator.tile(lon: -105, lat: 39, zoom: 3)
+        func outcome(paidMapRead: Bool) -> FastTileAnswer.Outcome {
+            var head = ByteBufferAllocator().buffer(capacity: 64)
+            return FastTileAnswer.outcome(
+                responder, isHead: false, uri: "/tiles/world/3/\(t.x)/\(t.y).png", ifNoneMatch: nil, connection: nil, client: nil,
+                date: "Thu, 01 Jan 2026 00:00:00 GMT", received: RawTileLoop.clock(), paidMapRead: paidMapRead, head: &head)
+        }
+        // Re-reads fail from now on, so the map only ages (a failed read keeps it `retryDelay`).
+        try await DatabaseQueue(path: f.catalog.path).write { try $0.execute(sql: "ALTER TABLE products RENAME TO products_away") }
+        try await Task.sleep(for: TileAccess.mapLifetime + .milliseconds(200))
+        guard case .waitForCatalog(.paidMap) = outcome(paidMapRead: false) else {
+            Issue.record("a stale map was taken without a read")
+            return
+        }
+        try await Task.sleep(for: TileAccess.retryDelay + .milliseconds(200))
+        guard case let .answer(answer) = outcome(paidMapRead: true) else {
+            Issue.record("a request that waited for the map was not answered from it")
+            return
+        }
+        #expect(String(buffer: answer.head).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(answer.body.map { Array(buffer: $0) } == (try ServerFixture.png(t)))
     }
 
     /// Replica A keeps grants, replica B does not; both on one catalog. A logout through B holds

@@ -99,14 +99,17 @@ final class TileAccess: Sendable {
     /// The product id of a paid tileset, or nil when the tileset is public, from the paid map
     /// as last read, without reading the catalog (the event loop's fast path and the tile
     /// route's own check). A map older than `mapLifetime` is `StaleAccessMap` unless `allowStale`
-    /// (the caller has just tried `paidProduct`) or the last read failed less than `retryDelay`
-    /// ago; a map never read is a 503 then, else stale. A map past half its lifetime is re-read
-    /// off the caller's thread (one re-read at a time, none within `retryDelay` of a failed one).
-    func cachedPaidProduct(tileset: String, allowStale: Bool = false) throws -> String? {
+    /// (the caller has just tried `paidProduct`, or a fast-path request has just waited for a read
+    /// of the map) or the last read failed less than `retryDelay` ago. A map never read is a 503
+    /// with `allowStale`, except `onEventLoop`, where it is always `StaleAccessMap` (the fast
+    /// path answers the 503 its read brought back, `read`). A map past half its lifetime is
+    /// re-read off the caller's thread (one re-read at a time, none within `retryDelay` of a
+    /// failed one).
+    func cachedPaidProduct(tileset: String, allowStale: Bool = false, onEventLoop: Bool = false) throws -> String? {
         let now = ContinuousClock.now
         let state = paid.withLock { $0 }
         guard let map = state.map else {
-            if allowStale { throw Self.neverRead }
+            if allowStale, !onEventLoop { throw Self.neverRead }
             throw StaleAccessMap()
         }
         if state.holding(maxAge: Self.mapLifetime / 2, now: now) == nil { rereadSoon() }
@@ -274,10 +277,11 @@ final class TileAccess: Sendable {
 
     /// Reads what a fast-path request waits for (`FastTileAnswer.Outcome.waitForCatalog`): a
     /// credential's grant, recorded when the catalog accepts it, or the paid map. Returns the
-    /// refusal of a credential the catalog refused (`refusal(of:)`), which the fast path answers
-    /// itself; when the catalog cannot answer, nil, and the request is left to Hummingbird's path,
-    /// which says why. Requests waiting for the same read share it, and the paid map's background
-    /// re-read (`rereadSoon`) with them.
+    /// refusal the fast path answers itself: a credential the catalog refused (`refusal(of:)`), or
+    /// the 503 of a paid map the catalog has never given (`accessMap`'s). Otherwise nil: the
+    /// request is answered, or, when the catalog could not check a credential, left to
+    /// Hummingbird's path, which says why. Requests waiting for the same read share it, and the
+    /// paid map's background re-read (`rereadSoon`) with them.
     func read(_ wait: CatalogWait) async -> APIError? {
         await sharedRead(wait).value
     }
@@ -295,7 +299,12 @@ final class TileAccess: Sendable {
                     } catch {
                         refusal = Self.refusal(of: error)
                     }
-                case .paidMap: _ = try? await accessMap(maxAge: Self.mapLifetime / 2)
+                case .paidMap:
+                    do {
+                        _ = try await accessMap(maxAge: Self.mapLifetime / 2)
+                    } catch {
+                        refusal = error as? APIError
+                    }
                 }
                 sharedReads.withLock { _ = $0.removeValue(forKey: wait) }
                 return refusal
@@ -327,10 +336,11 @@ final class TileAccess: Sendable {
 /// The paid map needs a catalog read, which the event loop does not do.
 struct StaleAccessMap: Error {}
 
-/// The catalog's refusal of the credential a fast-path request waited for (`TileAccess.read`),
-/// answered on the loop for that credential and product only.
+/// What the catalog read a fast-path request waited for refused it with (`TileAccess.read`): a
+/// credential's 401 or 403, or the 503 of a paid map never read. Answered on the loop for the
+/// same wait only (the same credential and product, or the paid map still unread).
 struct CatalogRefusal: Sendable {
-    var needed: TileGrants.Needed
+    var wait: CatalogWait
     var answer: APIError
 }
 
