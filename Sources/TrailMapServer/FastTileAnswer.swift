@@ -81,16 +81,16 @@ struct FastTileAnswer {
                 status = error.status
                 body = write(error, date: date, connection: connection, into: &head)
             }
-        } catch let needed as TileGrants.Needed {
-            guard let refusal, refusal.wait == .grant(needed) else { return .waitForCatalog(.grant(needed)) }
-            status = refusal.answer.status
-            body = write(refusal.answer, date: date, connection: connection, into: &head)
-        } catch is StaleAccessMap {
-            guard let refusal, refusal.wait == .paidMap else { return .waitForCatalog(.paidMap) }
-            status = refusal.answer.status
-            body = write(refusal.answer, date: date, connection: connection, into: &head)
         } catch {
-            return .elsewhere
+            let wait: CatalogWait
+            switch error {
+            case let needed as TileGrants.Needed: wait = .grant(needed)
+            case is StaleAccessMap: wait = .paidMap
+            default: return .elsewhere
+            }
+            guard let refusal, refusal.wait == wait else { return .waitForCatalog(wait) }
+            status = refusal.answer.status
+            body = write(refusal.answer, date: date, connection: connection, into: &head)
         }
         if isHead { body = nil }
         let bytes = body?.readableBytes ?? 0

@@ -149,7 +149,7 @@ extension TileGrants.Credential {
     }
 
     /// What a request target's query holds for `token`.
-    enum TokenParameter: Equatable {
+    enum TokenParameter {
         case none
         case token(String)
         /// Twice, empty (or without `=`), longer than 512 bytes, with a percent escape or a `+`, or
