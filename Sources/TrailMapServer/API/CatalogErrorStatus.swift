@@ -22,4 +22,14 @@ extension APIError {
         if case let .busy(s) = e { headers[.retryAfter] = String(s) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"trailmap\"" }
     }
+
+    /// The answer a route's thrown error already carries: an `APIError` as it is, a catalog error
+    /// through its status; nil for any other error (`APIErrorMiddleware` decides those).
+    init?(thrown error: any Error) {
+        switch error {
+        case let e as APIError: self = e
+        case let e as CatalogError: self.init(e)
+        default: return nil
+        }
+    }
 }

@@ -236,12 +236,7 @@ final class TileAccess: Sendable {
     /// or 403, as Hummingbird's path renders it; nil for anything else (the catalog could not
     /// answer), which Hummingbird's path tries again.
     static func refusal(of error: any Error) -> APIError? {
-        let answer: APIError
-        switch error {
-        case let e as APIError: answer = e
-        case let e as CatalogError: answer = APIError(e)
-        default: return nil
-        }
+        guard let answer = APIError(thrown: error) else { return nil }
         return answer.status == .unauthorized || answer.status == .forbidden ? answer : nil
     }
 

@@ -30,11 +30,8 @@ struct APIErrorMiddleware: RouterMiddleware {
     }
 
     static func apiError(for error: any Error, request: Request, logger: Logger) -> APIError {
+        if let answer = APIError(thrown: error) { return answer }
         switch error {
-        case let e as APIError:
-            return e
-        case let e as CatalogError:
-            return APIError(e)
         case let e as HTTPError where e.status == .notFound:
             let path = request.uri.path.prefix(200)
             return path.hasPrefix("/api/v1/")
