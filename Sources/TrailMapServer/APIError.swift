@@ -29,9 +29,11 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
                 ?? [])
     }
 
-    /// `headers` plus the JSON body's type, CORS and no caching.
+    /// `headers` plus the JSON body's type, CORS and no caching; a 401 names its scheme
+    /// (`WWW-Authenticate`, which RFC 9110 asks of every 401) unless it names its own.
     var responseHeaders: HTTPFields {
         var h = headers
+        if status == .unauthorized, h[.wwwAuthenticate] == nil { h[.wwwAuthenticate] = "Bearer realm=\"trailmap\"" }
         h[.contentType] = "application/json; charset=utf-8"
         h[.accessControlAllowOrigin] = "*"
         h[.cacheControl] = "no-store"

@@ -99,6 +99,8 @@ import TrailMapTestSupport
             }
             #expect(answer.status == Int(twin.status.code) && mine == theirs, "\(c): \(mine) against \(theirs)")
             #expect(answer.body == Array(buffer: twin.body), "\(c)")
+            // RFC 9110: a 401 names the scheme to authenticate with.
+            #expect(answer.status != 401 || answer.headers["www-authenticate"] == "Bearer realm=\"trailmap\"", "\(c)")
             guard !c.head else { continue }
             let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
             #expect((json?["error"] as? [String: Any])?["code"] as? String == c.code, "\(c)")

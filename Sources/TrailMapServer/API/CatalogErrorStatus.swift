@@ -20,7 +20,6 @@ extension APIError {
         self.init(status, code: e.code, message: e.description)
         if case let .tooManyAttempts(s) = e { headers[.retryAfter] = String(s) }
         if case let .busy(s) = e { headers[.retryAfter] = String(s) }
-        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"trailmap\"" }
     }
 
     /// The answer a route's thrown error already carries: an `APIError` as it is, a catalog error

@@ -277,8 +277,18 @@ final class TileAccess: Sendable {
     /// request is answered, or, when the catalog could not check a credential, left to
     /// Hummingbird's path, which says why. Requests waiting for the same read share it, and the
     /// paid map's background re-read (`rereadSoon`) with them.
+    ///
+    /// Whatever a request takes from a read holds from its arrival on, as on Hummingbird's path,
+    /// which reads for itself: a refusal is kept only if no change to accounts or purchases went
+    /// through this server while the check ran (`TileGrants.clear`), and a map from a read that
+    /// began more than `mapLifetime` before the request arrived (a slow catalog) is read again.
     func read(_ wait: CatalogWait) async -> APIError? {
-        await sharedRead(wait).value
+        let asked = ContinuousClock.now
+        let refusal = await sharedRead(wait).value
+        guard wait == .paidMap, refusal == nil, paid.withLock({ $0.at < asked - Self.mapLifetime && $0.retryAt <= .now }) else {
+            return refusal
+        }
+        return await sharedRead(wait).value
     }
 
     /// The running read for `wait`, started unless one is.
@@ -289,10 +299,12 @@ final class TileAccess: Sendable {
                 var refusal: APIError?
                 switch wait {
                 case let .grant(needed):
+                    let generation = grants.generation
                     do {
                         _ = try await check(needed.credential, productID: needed.product)
                     } catch {
-                        refusal = Self.refusal(of: error)
+                        // A refusal that may predate a purchase, a refund or a logout is not kept.
+                        refusal = grants.generation == generation ? Self.refusal(of: error) : nil
                     }
                 case .paidMap:
                     do {
