@@ -186,7 +186,8 @@ public struct TileResponder: HTTPResponder {
     /// `onEventLoop`: called by the fast path, which never reads the catalog (a stale paid map
     /// throws `StaleAccessMap`: a tile loop waits for a read of it, other fast paths leave the
     /// request to Hummingbird's path, which reads it first); `paidMapRead`: this request has
-    /// waited for a read of the paid map, so the map is taken as it is, however old, as
+    /// waited for a read of the paid map (`TileAccess.read`: one begun after it arrived, or a
+    /// failed one that leaves the last map in force), so the map is taken as it is, as
     /// Hummingbird's path takes it after its own read.
     /// `credential`: the fast path's request's, which opens a paid tile when the catalog accepted
     /// it lately (`TileGrants`); then the buyer's login session names the client for prefetch,
