@@ -1,8 +1,44 @@
 /* Linux epoll and eventfd (glibc), for the tile socket layer (RawTileLoop): Swift's Glibc module
-   does not export them; nor a thread's kernel name (prctl is variadic). */
+   does not export them; nor a thread's kernel name (prctl is variadic), memfd_create or sendfile
+   (TileFiles). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/sendfile.h>
+#include <unistd.h>
 
 /* Names the calling thread as top -H and /proc show it (at most 15 bytes are kept). */
 static inline int cepoll_name_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+/* A memory file holding a copy of `count` bytes, sealed so that nothing can change or resize it;
+   -1 (errno set) when it cannot be made. */
+static inline int cepoll_sealed_copy(const void *bytes, size_t count) {
+    int fd = memfd_create("trailmap-tile", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    size_t done = 0;
+    while (done < count) {
+        ssize_t written = write(fd, (const char *)bytes + done, count - done);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) { int saved = errno; close(fd); errno = written < 0 ? saved : EIO; return -1; }
+        done += (size_t)written;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+/* sendfile(2) of `count` bytes from the start of `in` to `out`. */
+static inline ssize_t cepoll_sendfile(int out, int in, size_t count) {
+    off_t offset = 0;
+    return sendfile(out, in, &offset, count);
+}

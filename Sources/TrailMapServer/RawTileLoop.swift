@@ -10,7 +10,8 @@ import TileCache
 /// One thread of `RawTileServer`: an epoll set holding the shared listening socket (each
 /// connection is accepted by one loop only) and the connections this loop accepted. Requests are
 /// read with `RawTileRequest` and answered with `FastTileAnswer` (the bytes `TileWire` sends),
-/// written with one `sendmsg` per answer; requests that arrive together are answered in order.
+/// written with one `sendmsg` per answer (a large tile asked for again: its head, then its body by
+/// `sendfile` from a sealed copy, `TileFiles`); requests that arrive together are answered in order.
 /// Each answer's head is written into one buffer the loop keeps. A connection is watched for
 /// both reading and writing, edge-triggered, from its accept to its end: no `epoll_ctl` per
 /// answer, however the socket takes it. It is read until a short read (another arrival is another
@@ -45,6 +46,8 @@ final class RawTileLoop: @unchecked Sendable {
     private var date = HTTPDateCache()
     /// The head of the answer being made (its storage reused answer after answer).
     private var head = ByteBufferAllocator().buffer(capacity: 512)
+    /// Sealed copies of large tiles sent with `sendfile`; nil when the server keeps none.
+    private let files: TileFiles?
 
     private static let (readable, writable, error, hangUp, exclusive, edge): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x001, 0x004, 0x008, 0x010, 1 << 28, 1 << 31)
@@ -52,7 +55,8 @@ final class RawTileLoop: @unchecked Sendable {
     private static let stopTag = UInt64.max - 1
     private static let wakeTag = UInt64.max - 2
 
-    init(listenFD: Int32, server: RawTileServer) throws {
+    /// `fileBytes`: what this loop's copies of large tiles may hold (`TileFiles`).
+    init(listenFD: Int32, server: RawTileServer, fileBytes: Int) throws {
         self.listenFD = listenFD
         self.server = server
         responder = server.responder
@@ -60,6 +64,10 @@ final class RawTileLoop: @unchecked Sendable {
         requestLimit = UInt64(max(0, responder.config.requestTimeout.nanoseconds))
         idleLimit = UInt64(max(0, responder.config.idleTimeout.nanoseconds))
         sweepPeriod = max(10_000_000, min(requestLimit, idleLimit) / 4)
+        let metrics = server.responder.metrics
+        files =
+            fileBytes >= TileFiles.minimumBytes
+            ? TileFiles(byteLimit: fileBytes, now: Self.clock()) { metrics.tileFilesChanged(bytes: $0, copies: $1) } : nil
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw RawListener.Failure.system("epoll_create1", errno) }
         stopFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
@@ -321,9 +329,13 @@ final class RawTileLoop: @unchecked Sendable {
         return offset
     }
 
-    /// Sends an answer with one `sendmsg` (head and body); what the socket does not take waits in
-    /// the connection's output. False when the socket failed.
+    /// Sends an answer with one `sendmsg` (head and body), or a body with a sealed copy by
+    /// `sendFile`; what the socket does not take waits in the connection's output. False when the
+    /// socket failed.
     private func send(_ answer: FastTileAnswer, on connection: RawTileConnection, now: UInt64) -> Bool {
+        if let files, let body = answer.body, let file = files.file(for: body, now: now) {
+            return sendFile(head: answer.head, body: body, file: file, on: connection, now: now)
+        }
         var head = answer.head
         var body = answer.body
         let total = head.readableBytes + (body?.readableBytes ?? 0)
@@ -365,6 +377,31 @@ final class RawTileLoop: @unchecked Sendable {
         return true
     }
 
+    /// Sends the head (`MSG_MORE`: the kernel holds it for the body), then the body by `sendfile`
+    /// from `file`, its sealed copy. What the socket does not take waits in the connection's output
+    /// from the buffers, as `send` leaves it: nothing waits on the file, which may close before the
+    /// output is sent. False when the socket failed.
+    private func sendFile(head: ByteBuffer, body: ByteBuffer, file: Int32, on connection: RawTileConnection, now: UInt64) -> Bool {
+        var head = head
+        var body = body
+        let sentHead = head.withUnsafeReadableBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_MORE)) }
+        if sentHead < 0, !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return false }
+        if sentHead > 0 { connection.lastActivity = now }
+        if sentHead < head.readableBytes {
+            head.moveReaderIndex(forwardBy: max(0, sentHead))
+            connection.output.append(head)
+            connection.output.append(body)
+            return true
+        }
+        let sent = cepoll_sendfile(connection.fd, file, body.readableBytes)
+        if sent < 0, !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return false }
+        responder.metrics.recordTileFileSend()
+        if sent == body.readableBytes { return true }
+        body.moveReaderIndex(forwardBy: max(0, sent))
+        connection.output.append(body)
+        return true
+    }
+
     /// Once the output is sent: close, or hand on, as asked (until then the socket's next
     /// writable edge sends more).
     private func settle(_ connection: RawTileConnection) {
@@ -391,6 +428,7 @@ final class RawTileLoop: @unchecked Sendable {
 
     private func closeAll() {
         for case let connection? in connections { close(connection) }
+        files?.removeAll()
         Glibc.close(stopFD)
         Glibc.close(epoll)
     }

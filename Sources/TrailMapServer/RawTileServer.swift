@@ -68,7 +68,8 @@ final class RawTileServer: Sendable {
                 try await Task.sleep(for: .milliseconds(2))
             }
             let listener = try RawListener(host: host, port: port, backlog: backlog)
-            let loops = try (0..<max(1, threads)).map { _ in try RawTileLoop(listenFD: listener.fd, server: server) }
+            let fileBytes = server.responder.config.sendfileBudget / max(1, threads)
+            let loops = try (0..<max(1, threads)).map { _ in try RawTileLoop(listenFD: listener.fd, server: server, fileBytes: fileBytes) }
             let done = loops.map { loop in
                 let finished = DispatchSemaphore(value: 0)
                 let thread = Thread {

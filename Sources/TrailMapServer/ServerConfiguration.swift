@@ -61,6 +61,16 @@ public struct ServerConfiguration: Sendable {
     /// `trailmap serve` runs `defaultTileLoops` unless told otherwise.
     public var tileLoops: Int = 0
 
+    /// Bytes the tile loops may hold as sealed memory-file copies of large tiles asked for again,
+    /// which they send with `sendfile` (`TileFiles`; shared evenly among the loops). They are shared
+    /// memory beside the cache's budget, each keeping its cached tile alive while it lives. 0 (the
+    /// library's default): none; `trailmap serve` keeps `defaultSendfileBudget(cacheBudget:)`.
+    public var sendfileBudget: Int = 0
+
+    /// The `sendfileBudget` `trailmap serve` keeps by default: a sixteenth of the cache's budget,
+    /// at most 64 MB.
+    public static func defaultSendfileBudget(cacheBudget: Int) -> Int { min(cacheBudget / 16, 64 << 20) }
+
     /// The tile loops `trailmap serve` runs by default: one per processor this process may use.
     public static var defaultTileLoops: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 

@@ -12,6 +12,10 @@ public final class ServerMetrics: Sendable {
     private let handOffs: Counter
     private let catalogWaits: [CatalogWait.Reason: Counter]
     private let paidMapReadFailures: Counter
+    private let tileFileSends: Counter
+    /// Bytes and count of the tile loops' sealed copies of large tiles (`TileFiles`).
+    private let tileFileBytes = Atomic<Int>(0)
+    private let tileFileCopies = Atomic<Int>(0)
     private let cacheSource = Mutex<CacheSystem?>(nil)
     /// Counter values already published, by series, to turn the cache's totals into increments.
     private let published = Mutex<[String: Int]>([:])
@@ -44,6 +48,9 @@ public final class ServerMetrics: Sendable {
         paidMapReadFailures = registry.makeCounter(
             name: "trailmap_paid_map_read_failures_total",
             help: "Reads of which tilesets are paid that failed (the catalog could not be read); the list last read stays in force.")
+        tileFileSends = registry.makeCounter(
+            name: "trailmap_tile_file_sends_total",
+            help: "Tile bodies the tile loops sent with sendfile from a sealed copy (large tiles asked for again).")
         catalogWaits = Dictionary(
             uniqueKeysWithValues: CatalogWait.Reason.allCases.map {
                 ($0, registry.makeCounter(name: waits.name, labels: [("reason", $0.rawValue)], help: waits.help))
@@ -58,6 +65,15 @@ public final class ServerMetrics: Sendable {
 
     /// A connection a tile loop handed to Hummingbird.
     func recordHandOff() { handOffs.increment() }
+
+    /// A tile body a tile loop sent from its sealed copy.
+    func recordTileFileSend() { tileFileSends.increment() }
+
+    /// The tile loops' sealed copies changed by `bytes` and `copies` (deltas).
+    func tileFilesChanged(bytes: Int, copies: Int) {
+        tileFileBytes.add(bytes, ordering: .relaxed)
+        tileFileCopies.add(copies, ordering: .relaxed)
+    }
 
     /// A read of which tilesets are paid that failed.
     func recordPaidMapReadFailure() { paidMapReadFailures.increment() }
@@ -106,6 +122,13 @@ public final class ServerMetrics: Sendable {
     /// The Prometheus text exposition.
     func render() -> [UInt8] {
         if let cache = cacheSource.withLock({ $0 }) { publish(cache.snapshot) }
+        registry.makeGauge(
+            name: "trailmap_tile_files_bytes",
+            help: "Bytes of the tile loops' sealed copies of large tiles (shared memory, beside the cache)."
+        )
+        .set(Double(tileFileBytes.load(ordering: .relaxed)))
+        registry.makeGauge(name: "trailmap_tile_files", help: "Sealed copies of large tiles the tile loops hold.")
+            .set(Double(tileFileCopies.load(ordering: .relaxed)))
         let latency = publishRequests()
         return registry.emitToBuffer() + Array(latency.utf8)
     }

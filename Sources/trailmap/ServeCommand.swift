@@ -83,6 +83,14 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var tileLoops: Int?
 
+    @Option(
+        name: .long,
+        help: """
+            Memory the tile layer may keep as sealed copies of large tiles asked for again, sent with sendfile; beside the cache's \
+            budget, 0 for none (default: a sixteenth of --cache-budget, at most 64MB).
+            """)
+    var sendfileBudget: ByteSize?
+
     @Option(name: .long, help: "Answer for a missing tile inside a tileset's range: 404 or transparent.")
     var emptyTiles: ServerConfiguration.EmptyTiles = .notFound
 
@@ -219,6 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.requestTimeout = .milliseconds(Int(requestTimeout * 1000))
         config.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
         config.cache.budget = cacheBudget.bytes
+        config.sendfileBudget = sendfileBudget?.bytes ?? ServerConfiguration.defaultSendfileBudget(cacheBudget: cacheBudget.bytes)
         config.cache.policy = cachePolicy
         config.cache.maxOpenBundles = maxOpenBundles
         config.cache.bundleIdleTimeout = .milliseconds(Int(bundleIdleTimeout * 1000))
