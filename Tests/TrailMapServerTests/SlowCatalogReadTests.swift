@@ -53,11 +53,12 @@ import TrailMapTestSupport
             return session
         }
 
-        /// Waits until a catalog query waits for a lock.
-        func untilAQueryWaits() async throws {
-            try await until("a catalog query waits for the lock") {
+        /// Waits until `count` catalog queries wait for a lock.
+        func untilAQueryWaits(count: Int = 1) async throws {
+            try await until("\(count) catalog queries wait for the lock") {
                 try await psql(
-                    "SELECT count(*) > 0 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'") == ["t"]
+                    "SELECT count(*) >= \(count) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                    == ["t"]
             }
         }
 
@@ -86,7 +87,8 @@ import TrailMapTestSupport
 
     /// A credential refused by a check during which a change to purchases, accounts or sessions
     /// went through this server (`TileGrants.clear`, as after a purchase) is left to
-    /// Hummingbird's path, which checks again; without such a change the refusal is kept.
+    /// Hummingbird's path, which checks again; without such a change the refusal is kept. A
+    /// request that arrives after the change has a check of its own.
     @Test func aRefusalThatMayPredateAPurchaseIsNotKept() async throws {
         let s = try await Setup()
         defer { s.catalog.close() }
@@ -98,12 +100,21 @@ import TrailMapTestSupport
                 let checks = s.access.checks.load(ordering: .relaxed)
                 let reading = Task { await s.access.read(.grant(needed)) }
                 try await s.untilAQueryWaits()
-                if change { s.access.grants.clear() }
+                var later: Task<APIError?, Never>?
+                if change {
+                    s.access.grants.clear()
+                    // A request that arrives after the change does not join the check begun
+                    // before it: it starts its own, whose refusal holds.
+                    later = Task { await s.access.read(.grant(needed)) }
+                    try await s.untilAQueryWaits(count: 2)
+                }
                 try await s.release(lock)
                 let refusal = await reading.value
-                #expect(s.access.checks.load(ordering: .relaxed) == checks + 1)
-                if change {
+                #expect(s.access.checks.load(ordering: .relaxed) == checks + (change ? 2 : 1))
+                if let later {
                     #expect(refusal == nil, "a refusal checked across a change was kept: \(String(describing: refusal))")
+                    let own = await later.value
+                    #expect(own?.status == .forbidden && own?.code == "not_entitled", "\(String(describing: own))")
                 } else {
                     #expect(refusal?.status == .forbidden && refusal?.code == "not_entitled")
                 }

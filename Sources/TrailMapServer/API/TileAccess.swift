@@ -40,7 +40,15 @@ final class TileAccess: Sendable {
     static let retryDelay = Duration.milliseconds(250)
     /// The catalog reads tile-loop requests wait for, while they run: requests waiting for the
     /// same one (the paid map, or one credential's check for one product) share it.
-    private let sharedReads = Mutex<[CatalogWait: Task<APIError?, Never>]>([:])
+    private let sharedReads = Mutex<[SharedRead: Task<APIError?, Never>]>([:])
+
+    /// What a shared read reads and, for a credential's check, the grants' generation when the
+    /// requests sharing it arrived: a request that arrives after a change (`TileGrants.clear`)
+    /// starts a check of its own rather than join one whose refusal will not be kept.
+    private struct SharedRead: Hashable {
+        let wait: CatalogWait
+        let generation: Int
+    }
 
     /// The paid map as last read.
     private struct PaidMap {
@@ -280,7 +288,8 @@ final class TileAccess: Sendable {
     ///
     /// Whatever a request takes from a read holds from its arrival on, as on Hummingbird's path,
     /// which reads for itself: a refusal is kept only if no change to accounts or purchases went
-    /// through this server while the check ran (`TileGrants.clear`), and a map from a read that
+    /// through this server while the check ran (`TileGrants.clear`; a request that arrives after
+    /// such a change starts a check of its own), and a map from a read that
     /// began more than `mapLifetime` before the request arrived (a slow catalog) is read again.
     func read(_ wait: CatalogWait) async -> APIError? {
         let asked = ContinuousClock.now
@@ -293,13 +302,15 @@ final class TileAccess: Sendable {
 
     /// The running read for `wait`, started unless one is.
     private func sharedRead(_ wait: CatalogWait) -> Task<APIError?, Never> {
-        sharedReads.withLock { running in
-            if let read = running[wait] { return read }
+        let generation: Int
+        if case .grant = wait { generation = grants.generation } else { generation = 0 }
+        let key = SharedRead(wait: wait, generation: generation)
+        return sharedReads.withLock { running in
+            if let read = running[key] { return read }
             let read = Task { () -> APIError? in
                 var refusal: APIError?
                 switch wait {
                 case let .grant(needed):
-                    let generation = grants.generation
                     do {
                         _ = try await check(needed.credential, productID: needed.product)
                     } catch {
@@ -313,10 +324,10 @@ final class TileAccess: Sendable {
                         refusal = error as? APIError
                     }
                 }
-                sharedReads.withLock { _ = $0.removeValue(forKey: wait) }
+                sharedReads.withLock { _ = $0.removeValue(forKey: key) }
                 return refusal
             }
-            running[wait] = read
+            running[key] = read
             return read
         }
     }
