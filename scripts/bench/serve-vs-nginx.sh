@@ -312,6 +312,9 @@ kill "$SAMPLER" 2>/dev/null; wait "$SAMPLER" 2>/dev/null || true
 [[ "${STRESS_NGINX:-0}" == 1 ]] && bench stress-nginx nginx "$WORK/all.txt" "$STRESS_CONNS" "$STRESS_DURATION"
 after=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$TM_PORT$HOT" || true)
 ANON_PEAK_MB=$(awk '{ printf "%.1f", $1 / 1024 }' "$WORK/anon-peak" 2>/dev/null || echo "?")
+# The sendfile copies of large tiles are shared memory (not RssAnon): read from the server's gauge.
+FILES_MB=$(curl -s --max-time 5 "http://127.0.0.1:$((TM_PORT + 1))/metrics" \
+  | awk '$1 == "trailmap_tile_files_bytes" { printf "%.1f", $2 / 1048576; found = 1 } END { if (!found) print "?" }')
 BUDGET_MB=$(awk -v b="$MISS_BUDGET" 'BEGIN { n = b + 0; if (b ~ /G/) n *= 1024; if (b ~ /K/) n /= 1024; printf "%.1f", n }')
 
 # --- report -------------------------------------------------------------------------------------
@@ -357,6 +360,7 @@ printf '%-52s %-8s\n' "(c) errors at $STRESS_CONNS connections" "${NERR[stress-t
 printf '%-52s %-8s\n' "(c) listen-queue overflows (kernel, all ports)" "${OVF[stress-trailmap]}"
 over=$(awk -v a="$ANON_PEAK_MB" -v b="$BUDGET_MB" 'BEGIN { printf "%.1f", a - b }')
 printf '%-52s %-8s %-22s %-8s %s\n' "(c) peak anonymous memory over the budget" "${over} MB" "(peak $ANON_PEAK_MB MB)" "<= 24 MB" "$(verdict "$over <= 24")"
+printf '%-52s %-8s\n' "(c) sendfile copies (shared memory, beside it)" "${FILES_MB} MB"
 printf '%-52s %-8s\n' "trailmap answers after (c)" "HTTP $after"
 for name in "${SERVERS[@]:1}" "${MISS_SERVERS[@]}"; do
   printf '%-52s %s\n' "$name serves every tile as exported" "${CHECK[$name]}"
@@ -379,7 +383,7 @@ fi
 # --- the row of docs/benchmarks.md (RECORD=0: not written) ----------------------------------------
 m() { echo "${MEDIAN[$1]:-?}"; }
 what="the GDAL-written world relief"; [[ -n "${BUNDLE:-}" ]] && what=$(basename "$BUNDLE")
-summary="$what ($NTILES tiles), wrk -t$THREADS -c$CONNS, median of $ROUNDS rounds: hot tile **$(m hot-trailmap/hot-nginx)x nginx**, largest $(m big-trailmap/big-nginx)x, all tiles cached **$(m all-trailmap/all-nginx)x**, budget $MISS_BUDGET below the data **$(m miss-trailmap-miss/all-nginx)x nginx** and $(m miss-trailmap-miss/all-trailmap)x the all-cached server; $STRESS_CONNS connections ${NERR[stress-trailmap]} errors at budget + ${over} MB"
+summary="$what ($NTILES tiles), wrk -t$THREADS -c$CONNS, median of $ROUNDS rounds: hot tile **$(m hot-trailmap/hot-nginx)x nginx**, largest $(m big-trailmap/big-nginx)x, all tiles cached **$(m all-trailmap/all-nginx)x**, budget $MISS_BUDGET below the data **$(m miss-trailmap-miss/all-nginx)x nginx** and $(m miss-trailmap-miss/all-trailmap)x the all-cached server; $STRESS_CONNS connections ${NERR[stress-trailmap]} errors at budget + ${over} MB (and ${FILES_MB} MB of sendfile copies)"
 if [[ -n "${BEFORE:-}" ]]; then
   summary+="; BEFORE (another binary, same run): hot $(m hot-before/hot-nginx)x, largest $(m big-before/big-nginx)x, all $(m all-before/all-nginx)x, below the data $(m miss-before-miss/all-nginx)x nginx"
 fi
