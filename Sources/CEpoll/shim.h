@@ -18,8 +18,14 @@ static inline int cepoll_name_thread(const char *name) { return prctl(PR_SET_NAM
 
 /* A memory file holding a copy of `count` bytes, sealed so that nothing can change or resize it;
    -1 (errno set) when it cannot be made. */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
 static inline int cepoll_sealed_copy(const void *bytes, size_t count) {
-    int fd = memfd_create("trailmap-tile", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    /* Not executable (kernels from 6.3 on warn of, or with vm.memfd_noexec=2 refuse, a memfd
+       that does not say); older kernels refuse the flag, so without it then. */
+    int fd = memfd_create("trailmap-tile", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
+    if (fd < 0 && errno == EINVAL) fd = memfd_create("trailmap-tile", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return -1;
     size_t done = 0;
     while (done < count) {

@@ -55,8 +55,9 @@ final class RawTileLoop: @unchecked Sendable {
     private static let stopTag = UInt64.max - 1
     private static let wakeTag = UInt64.max - 2
 
-    /// `fileBytes`: what this loop's copies of large tiles may hold (`TileFiles`).
-    init(listenFD: Int32, server: RawTileServer, fileBytes: Int) throws {
+    /// `fileBytes`, `fileCopies`: what this loop's copies of large tiles may take, in bytes and
+    /// in copies (`TileFiles`).
+    init(listenFD: Int32, server: RawTileServer, fileBytes: Int, fileCopies: Int) throws {
         self.listenFD = listenFD
         self.server = server
         responder = server.responder
@@ -65,9 +66,17 @@ final class RawTileLoop: @unchecked Sendable {
         idleLimit = UInt64(max(0, responder.config.idleTimeout.nanoseconds))
         sweepPeriod = max(10_000_000, min(requestLimit, idleLimit) / 4)
         let metrics = server.responder.metrics
+        let logger = server.responder.logger
         files =
             fileBytes >= TileFiles.minimumBytes
-            ? TileFiles(byteLimit: fileBytes, now: Self.clock()) { metrics.tileFilesChanged(bytes: $0, copies: $1) } : nil
+            ? TileFiles(
+                byteLimit: fileBytes, copyLimit: fileCopies, now: Self.clock(),
+                changed: { metrics.tileFilesChanged(bytes: $0, copies: $1) },
+                failed: { code in
+                    if metrics.recordTileFileFailure() {
+                        logger.warning("a sealed copy of a large tile could not be made (errno \(code)): sent from memory instead")
+                    }
+                }) : nil
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw RawListener.Failure.system("epoll_create1", errno) }
         stopFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
@@ -384,21 +393,28 @@ final class RawTileLoop: @unchecked Sendable {
     private func sendFile(head: ByteBuffer, body: ByteBuffer, file: Int32, on connection: RawTileConnection, now: UInt64) -> Bool {
         var head = head
         var body = body
-        let sentHead = head.withUnsafeReadableBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_MORE)) }
-        if sentHead < 0, !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return false }
+        var sentHead: Int
+        repeat {
+            sentHead = head.withUnsafeReadableBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_MORE)) }
+        } while sentHead < 0 && errno == EINTR
+        if sentHead < 0, !(errno == EAGAIN || errno == EWOULDBLOCK) { return false }
         if sentHead > 0 { connection.lastActivity = now }
         if sentHead < head.readableBytes {
+            // The socket is full: its next writable edge sends the rest.
             head.moveReaderIndex(forwardBy: max(0, sentHead))
             connection.output.append(head)
             connection.output.append(body)
             return true
         }
-        let sent = cepoll_sendfile(connection.fd, file, body.readableBytes)
-        if sent < 0, !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return false }
-        responder.metrics.recordTileFileSend()
+        var sent: Int
+        repeat { sent = cepoll_sendfile(connection.fd, file, body.readableBytes) } while sent < 0 && errno == EINTR
+        if sent < 0, !(errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+        if sent > 0 { responder.metrics.recordTileFileSend() }
         if sent == body.readableBytes { return true }
         body.moveReaderIndex(forwardBy: max(0, sent))
         connection.output.append(body)
+        // A short count with room left (not expected of a sealed file) would get no writable edge.
+        if sent == 0 { return connection.flushOutput() >= 0 }
         return true
     }
 

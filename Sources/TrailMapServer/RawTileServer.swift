@@ -63,13 +63,26 @@ final class RawTileServer: Sendable {
         let threads: Int
         let onRunning: @Sendable (Int) async -> Void
 
+        /// How many sealed copies of large tiles (`TileFiles`, a file descriptor each) a loop may
+        /// keep: together at most an eighth of the process's descriptors, at most 256 a loop.
+        static func fileCopiesPerLoop(loops: Int) -> Int {
+            var limit = rlimit()
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16 }
+            let descriptors = limit.rlim_cur == rlim_t.max ? UInt64(1 << 20) : UInt64(limit.rlim_cur)
+            return Int(max(1, min(256, descriptors / 8 / UInt64(max(1, loops)))))
+        }
+
         func run() async throws {
             while !server.hummingbirdRunning.load(ordering: .acquiring) || server.child.withLock({ $0 == nil }) {
                 try await Task.sleep(for: .milliseconds(2))
             }
             let listener = try RawListener(host: host, port: port, backlog: backlog)
-            let fileBytes = server.responder.config.sendfileBudget / max(1, threads)
-            let loops = try (0..<max(1, threads)).map { _ in try RawTileLoop(listenFD: listener.fd, server: server, fileBytes: fileBytes) }
+            let loopCount = max(1, threads)
+            let fileBytes = server.responder.config.sendfileBudget / loopCount
+            let fileCopies = Self.fileCopiesPerLoop(loops: loopCount)
+            let loops = try (0..<loopCount).map { _ in
+                try RawTileLoop(listenFD: listener.fd, server: server, fileBytes: fileBytes, fileCopies: fileCopies)
+            }
             let done = loops.map { loop in
                 let finished = DispatchSemaphore(value: 0)
                 let thread = Thread {

@@ -13,6 +13,8 @@ public final class ServerMetrics: Sendable {
     private let catalogWaits: [CatalogWait.Reason: Counter]
     private let paidMapReadFailures: Counter
     private let tileFileSends: Counter
+    private let tileFileFailures: Counter
+    private let tileFileFailed = Atomic<Bool>(false)
     /// Bytes and count of the tile loops' sealed copies of large tiles (`TileFiles`).
     private let tileFileBytes = Atomic<Int>(0)
     private let tileFileCopies = Atomic<Int>(0)
@@ -51,6 +53,9 @@ public final class ServerMetrics: Sendable {
         tileFileSends = registry.makeCounter(
             name: "trailmap_tile_file_sends_total",
             help: "Tile bodies the tile loops sent with sendfile from a sealed copy (large tiles asked for again).")
+        tileFileFailures = registry.makeCounter(
+            name: "trailmap_tile_file_failures_total",
+            help: "Sealed copies of large tiles the system refused to make (the tile is sent from memory).")
         catalogWaits = Dictionary(
             uniqueKeysWithValues: CatalogWait.Reason.allCases.map {
                 ($0, registry.makeCounter(name: waits.name, labels: [("reason", $0.rawValue)], help: waits.help))
@@ -68,6 +73,12 @@ public final class ServerMetrics: Sendable {
 
     /// A tile body a tile loop sent from its sealed copy.
     func recordTileFileSend() { tileFileSends.increment() }
+
+    /// A sealed copy of a large tile the system refused; true the first time.
+    func recordTileFileFailure() -> Bool {
+        tileFileFailures.increment()
+        return !tileFileFailed.exchange(true, ordering: .relaxed)
+    }
 
     /// The tile loops' sealed copies changed by `bytes` and `copies` (deltas).
     func tileFilesChanged(bytes: Int, copies: Int) {

@@ -14,25 +14,28 @@ import NIOCore
 /// tile evicted from the cache and read again is another buffer, so another key; its old copy
 /// ages out.
 ///
-/// What is copied: a body of at least `minimumBytes` that fits in the limit, asked for
+/// What is copied: a body of `minimumBytes` to `maximumBytes` that fits in the limit, asked for
 /// `admissionAsks` times on this loop while the loop remembers its asks, at most
-/// `copiesPerSecond` copies a second (with a burst of `copyBurst`): a walk over more large tiles
-/// than the limit holds makes few copies, not one a request. Which copy goes to make room: CLOCK
-/// (a copy sent since the hand last passed is passed over once).
+/// `copiesPerSecond` copies a second (after a burst of `copyBurst`): a walk over more large tiles
+/// than the limit holds makes at most that many copies a second, not one a request. Which copy
+/// goes to make room: CLOCK (the hand passes over a copy sent since it last passed, once; a new
+/// copy goes just behind the hand).
 final class TileFiles {
     /// The smallest body worth a copy: below it, copying into the socket costs about what
     /// `sendfile`'s second system call does.
     static let minimumBytes = 32 * 1024
+    /// The largest body copied (the copy is written on the loop's thread).
+    static let maximumBytes = 4 << 20
     /// Asks of a body before it is copied.
     static let admissionAsks: UInt8 = 2
     /// Bodies whose asks are remembered; past it the count starts again.
     static let asksRemembered = 4096
-    /// Copies a loop keeps at most (each is a file descriptor).
-    static let maximumCopies = 256
     /// Copies made a second, at most, once the burst is spent.
     static let copiesPerSecond: UInt64 = 64
     /// Copies that may be made at once.
     static let copyBurst: UInt64 = 16
+    /// The memory a copy of `count` bytes takes: whole pages.
+    static func cost(of count: Int) -> Int { (count + 4095) & ~4095 }
 
     /// The body's storage and length: the copy's key.
     struct Key: Hashable {
@@ -52,10 +55,13 @@ final class TileFiles {
         var sent: Bool
     }
 
-    /// Bytes the copies may hold on this loop.
+    /// What the copies may take on this loop, in bytes (`cost(of:)`).
     let byteLimit: Int
-    /// Bytes the copies hold.
+    /// Copies this loop keeps at most (each is a file descriptor).
+    let copyLimit: Int
+    /// What the copies take (`cost(of:)`).
     private(set) var bytes = 0
+    /// In CLOCK's order, from `hand` round.
     private var copies: [Copy] = []
     private var slots: [Key: Int] = [:]
     private var hand = 0
@@ -65,16 +71,25 @@ final class TileFiles {
     private var refilled: UInt64
     /// Told every change of the copies' bytes and count.
     private let changed: (_ bytes: Int, _ copies: Int) -> Void
+    /// Told the `errno` of a copy that could not be made.
+    private let failed: (_ errno: Int32) -> Void
 
     /// - Parameters:
-    ///   - byteLimit: bytes the copies may hold.
+    ///   - byteLimit: what the copies may take, in bytes.
+    ///   - copyLimit: how many copies there may be.
     ///   - now: monotonic nanoseconds.
     ///   - changed: told every change of bytes and count (as deltas).
-    init(byteLimit: Int, now: UInt64, changed: @escaping (_ bytes: Int, _ copies: Int) -> Void = { _, _ in }) {
+    ///   - failed: told the `errno` of a copy the system refused.
+    init(
+        byteLimit: Int, copyLimit: Int = 256, now: UInt64, changed: @escaping (_ bytes: Int, _ copies: Int) -> Void = { _, _ in },
+        failed: @escaping (_ errno: Int32) -> Void = { _ in }
+    ) {
         self.byteLimit = byteLimit
+        self.copyLimit = max(1, copyLimit)
         allowance = Self.copyBurst * 1_000_000
         refilled = now
         self.changed = changed
+        self.failed = failed
     }
 
     /// Copies held.
@@ -84,32 +99,45 @@ final class TileFiles {
     /// from the buffer. The descriptor stays open until this loop's next call.
     func file(for body: ByteBuffer, now: UInt64) -> Int32? {
         let size = body.readableBytes
-        guard size >= Self.minimumBytes, size <= byteLimit else { return nil }
+        guard size >= Self.minimumBytes, size <= Self.maximumBytes, Self.cost(of: size) <= byteLimit else { return nil }
         let key = Key(body)
         if let slot = slots[key] {
             copies[slot].sent = true
             return copies[slot].fd
         }
-        let seen = (asks[key] ?? 0) &+ 1
+        let before = asks[key] ?? 0
+        let seen = before == .max ? before : before + 1
         guard seen >= Self.admissionAsks, spendAllowance(now) else {
-            if asks.count >= Self.asksRemembered { asks.removeAll(keepingCapacity: true) }
-            asks[key] = max(seen, 1)
+            if asks[key] == nil, asks.count >= Self.asksRemembered { asks.removeAll(keepingCapacity: true) }
+            asks[key] = seen
             return nil
         }
         asks[key] = nil
-        makeRoom(for: size)
         let fd = body.withUnsafeReadableBytes { cepoll_sealed_copy($0.baseAddress, $0.count) }
-        guard fd >= 0 else { return nil }
-        slots[key] = copies.count
-        copies.append(Copy(key: key, fd: fd, body: body, sent: true))
-        bytes += size
-        changed(size, 1)
+        guard fd >= 0 else {
+            failed(errno)
+            return nil
+        }
+        makeRoom(for: size)
+        if hand > copies.count { hand = copies.count }
+        copies.insert(Copy(key: key, fd: fd, body: body, sent: true), at: hand)
+        reindex(from: hand)
+        hand += 1
+        bytes += Self.cost(of: size)
+        changed(Self.cost(of: size), 1)
         return fd
     }
 
     /// Closes every copy.
     func removeAll() {
-        while !copies.isEmpty { evict(copies.count - 1) }
+        for copy in copies {
+            Glibc.close(copy.fd)
+            changed(-Self.cost(of: copy.key.count), -1)
+        }
+        copies.removeAll()
+        slots.removeAll()
+        bytes = 0
+        hand = 0
     }
 
     deinit { removeAll() }
@@ -117,8 +145,9 @@ final class TileFiles {
     private func spendAllowance(_ now: UInt64) -> Bool {
         let cap = Self.copyBurst * 1_000_000
         if now > refilled {
-            allowance = min(cap, allowance + (now - refilled) / 1_000 * Self.copiesPerSecond)
-            refilled = now
+            let microseconds = (now - refilled) / 1_000
+            allowance = min(cap, allowance + min(microseconds, cap) * Self.copiesPerSecond)
+            refilled += microseconds * 1_000
         }
         guard allowance >= 1_000_000 else { return false }
         allowance -= 1_000_000
@@ -128,29 +157,24 @@ final class TileFiles {
     /// Evicts until `size` more bytes and one more copy fit. Every pass of the hand clears the
     /// marks it passes, so two passes always free enough.
     private func makeRoom(for size: Int) {
-        while !copies.isEmpty, bytes + size > byteLimit || copies.count >= Self.maximumCopies {
+        while !copies.isEmpty, bytes + Self.cost(of: size) > byteLimit || copies.count >= copyLimit {
             if hand >= copies.count { hand = 0 }
             if copies[hand].sent {
                 copies[hand].sent = false
                 hand += 1
             } else {
-                evict(hand)
+                let gone = copies.remove(at: hand)
+                Glibc.close(gone.fd)
+                slots[gone.key] = nil
+                reindex(from: hand)
+                bytes -= Self.cost(of: gone.key.count)
+                changed(-Self.cost(of: gone.key.count), -1)
             }
         }
     }
 
-    /// Closes copy `slot`; the last copy takes its place.
-    private func evict(_ slot: Int) {
-        let gone = copies[slot]
-        Glibc.close(gone.fd)
-        slots[gone.key] = nil
-        let last = copies.count - 1
-        if slot != last {
-            copies[slot] = copies[last]
-            slots[copies[slot].key] = slot
-        }
-        copies.removeLast()
-        bytes -= gone.key.count
-        changed(-gone.key.count, -1)
+    /// Records the slots of the copies from `start` on (after one was inserted or removed there).
+    private func reindex(from start: Int) {
+        for i in start..<copies.count { slots[copies[i].key] = i }
     }
 }

@@ -86,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: """
-            Memory the tile layer may keep as sealed copies of large tiles asked for again, sent with sendfile; beside the cache's \
+            Memory the tile loops may keep as sealed copies of large tiles asked for again, sent with sendfile; beside the cache's \
             budget, 0 for none (default: a sixteenth of --cache-budget, at most 64MB).
             """)
     var sendfileBudget: ByteSize?
