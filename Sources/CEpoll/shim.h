@@ -1,31 +1,35 @@
 /* Linux epoll and eventfd (glibc), for the tile socket layer (RawTileLoop): Swift's Glibc module
    does not export them; nor a thread's kernel name (prctl is variadic), memfd_create or sendfile
    (TileFiles). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Names the calling thread as top -H and /proc show it (at most 15 bytes are kept). */
 static inline int cepoll_name_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 
+/* memfd_create and file seals are declared only under _GNU_SOURCE, which would change how this
+   module sees glibc's types against Swift's Glibc module: the system call and the kernel's values. */
+#define CEPOLL_MFD_CLOEXEC 0x0001U
+#define CEPOLL_MFD_ALLOW_SEALING 0x0002U
+#define CEPOLL_MFD_NOEXEC_SEAL 0x0008U
+#define CEPOLL_F_ADD_SEALS 1033
+#define CEPOLL_F_SEAL_SEAL 0x0001
+#define CEPOLL_F_SEAL_SHRINK 0x0002
+#define CEPOLL_F_SEAL_GROW 0x0004
+#define CEPOLL_F_SEAL_WRITE 0x0008
 /* A memory file holding a copy of `count` bytes, sealed so that nothing can change or resize it;
    -1 (errno set) when it cannot be made. */
-#ifndef MFD_NOEXEC_SEAL
-#define MFD_NOEXEC_SEAL 0x0008U
-#endif
 static inline int cepoll_sealed_copy(const void *bytes, size_t count) {
     /* Not executable (kernels from 6.3 on warn of, or with vm.memfd_noexec=2 refuse, a memfd
        that does not say); older kernels refuse the flag, so without it then. */
-    int fd = memfd_create("trailmap-tile", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
-    if (fd < 0 && errno == EINVAL) fd = memfd_create("trailmap-tile", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    int fd = (int)syscall(SYS_memfd_create, "trailmap-tile", CEPOLL_MFD_CLOEXEC | CEPOLL_MFD_ALLOW_SEALING | CEPOLL_MFD_NOEXEC_SEAL);
+    if (fd < 0 && errno == EINVAL) fd = (int)syscall(SYS_memfd_create, "trailmap-tile", CEPOLL_MFD_CLOEXEC | CEPOLL_MFD_ALLOW_SEALING);
     if (fd < 0) return -1;
     size_t done = 0;
     while (done < count) {
@@ -34,7 +38,7 @@ static inline int cepoll_sealed_copy(const void *bytes, size_t count) {
         if (written <= 0) { int saved = errno; close(fd); errno = written < 0 ? saved : EIO; return -1; }
         done += (size_t)written;
     }
-    if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+    if (fcntl(fd, CEPOLL_F_ADD_SEALS, CEPOLL_F_SEAL_WRITE | CEPOLL_F_SEAL_SHRINK | CEPOLL_F_SEAL_GROW | CEPOLL_F_SEAL_SEAL) < 0) {
         int saved = errno;
         close(fd);
         errno = saved;
