@@ -135,7 +135,7 @@ public final class ServerMetrics: Sendable {
         if let cache = cacheSource.withLock({ $0 }) { publish(cache.snapshot) }
         registry.makeGauge(
             name: "trailmap_tile_files_bytes",
-            help: "Bytes of the tile loops' sealed copies of large tiles (shared memory, beside the cache)."
+            help: "Memory of the tile loops' sealed copies of large tiles, in whole pages (shared memory, beside the cache)."
         )
         .set(Double(tileFileBytes.load(ordering: .relaxed)))
         registry.makeGauge(name: "trailmap_tile_files", help: "Sealed copies of large tiles the tile loops hold.")
