@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CEpoll
 import NIOCore
+import TileCache
 
 /// Sealed memory-file copies of large tiles, which a tile loop sends with `sendfile`: the kernel
 /// hands the file's pages to the socket, where a send from the buffer copies every byte into the
@@ -18,8 +19,8 @@ import NIOCore
 /// `admissionAsks` times on this loop while the loop remembers its asks, at most
 /// `copiesPerSecond` copies a second (after a burst of `copyBurst`): a walk over more large tiles
 /// than the limit holds makes at most that many copies a second, not one a request. Which copy
-/// goes to make room: CLOCK (the hand passes over a copy sent since it last passed, once; a new
-/// copy goes just behind the hand).
+/// goes to make room: the cache's `SIEVEPolicy` (the hand passes over a copy sent since it last
+/// passed, once).
 final class TileFiles {
     /// The smallest body worth a copy: below it, copying into the socket costs about what
     /// `sendfile`'s second system call does.
@@ -48,11 +49,9 @@ final class TileFiles {
     }
 
     private struct Copy {
-        let key: Key
         let fd: Int32
         /// Keeps the bytes the key names alive and unchanged.
         let body: ByteBuffer
-        var sent: Bool
     }
 
     /// What the copies may take on this loop, in bytes (`cost(of:)`).
@@ -61,10 +60,9 @@ final class TileFiles {
     let copyLimit: Int
     /// What the copies take (`cost(of:)`).
     private(set) var bytes = 0
-    /// In CLOCK's order, from `hand` round.
-    private var copies: [Copy] = []
-    private var slots: [Key: Int] = [:]
-    private var hand = 0
+    private var copies: [Key: Copy] = [:]
+    /// Which copy goes next; a copy sent is marked.
+    private var order = SIEVEPolicy<Key>()
     private var asks: [Key: UInt8] = [:]
     /// Copies that may be made now (in millionths, refilled with time).
     private var allowance: UInt64
@@ -101,9 +99,9 @@ final class TileFiles {
         let size = body.readableBytes
         guard size >= Self.minimumBytes, size <= Self.maximumBytes, Self.cost(of: size) <= byteLimit else { return nil }
         let key = Key(body)
-        if let slot = slots[key] {
-            copies[slot].sent = true
-            return copies[slot].fd
+        if let copy = copies[key] {
+            order.recordHit(key)
+            return copy.fd
         }
         let before = asks[key] ?? 0
         let seen = before == .max ? before : before + 1
@@ -119,10 +117,9 @@ final class TileFiles {
             return nil
         }
         makeRoom(for: size)
-        if hand > copies.count { hand = copies.count }
-        copies.insert(Copy(key: key, fd: fd, body: body, sent: true), at: hand)
-        reindex(from: hand)
-        hand += 1
+        copies[key] = Copy(fd: fd, body: body)
+        order.insert(key, cost: Self.cost(of: size), priority: .demand)
+        order.recordHit(key)
         bytes += Self.cost(of: size)
         changed(Self.cost(of: size), 1)
         return fd
@@ -130,14 +127,13 @@ final class TileFiles {
 
     /// Closes every copy.
     func removeAll() {
-        for copy in copies {
+        for (key, copy) in copies {
             Glibc.close(copy.fd)
-            changed(-Self.cost(of: copy.key.count), -1)
+            changed(-Self.cost(of: key.count), -1)
         }
         copies.removeAll()
-        slots.removeAll()
+        order = SIEVEPolicy()
         bytes = 0
-        hand = 0
     }
 
     deinit { removeAll() }
@@ -154,27 +150,13 @@ final class TileFiles {
         return true
     }
 
-    /// Evicts until `size` more bytes and one more copy fit. Every pass of the hand clears the
-    /// marks it passes, so two passes always free enough.
+    /// Evicts until `size` more bytes and one more copy fit.
     private func makeRoom(for size: Int) {
-        while !copies.isEmpty, bytes + Self.cost(of: size) > byteLimit || copies.count >= copyLimit {
-            if hand >= copies.count { hand = 0 }
-            if copies[hand].sent {
-                copies[hand].sent = false
-                hand += 1
-            } else {
-                let gone = copies.remove(at: hand)
-                Glibc.close(gone.fd)
-                slots[gone.key] = nil
-                reindex(from: hand)
-                bytes -= Self.cost(of: gone.key.count)
-                changed(-Self.cost(of: gone.key.count), -1)
-            }
+        while bytes + Self.cost(of: size) > byteLimit || copies.count >= copyLimit {
+            guard let key = order.evict(), let gone = copies.removeValue(forKey: key) else { return }
+            Glibc.close(gone.fd)
+            bytes -= Self.cost(of: key.count)
+            changed(-Self.cost(of: key.count), -1)
         }
-    }
-
-    /// Records the slots of the copies from `start` on (after one was inserted or removed there).
-    private func reindex(from start: Int) {
-        for i in start..<copies.count { slots[copies[i].key] = i }
     }
 }

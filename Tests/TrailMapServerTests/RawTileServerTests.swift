@@ -109,14 +109,21 @@ import TrailMapTestSupport
         }
     }
 
+    /// `/metrics` read on a connection of its own (itself one hand-off), as a lookup of a
+    /// series' value (a gauge's truncated; -1 for a series not shown).
+    static func metrics(port: Int) async throws -> (String) -> Int {
+        let answer = try await RawHTTP.exchange(port: port, get("/metrics"), heads: [false])
+        let text = String(decoding: try #require(answer.first).body, as: UTF8.self)
+        return { series in
+            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+                .map { Int($0) } ?? -1
+        }
+    }
+
     /// The tile loops' counters, read from `/metrics` on a connection of its own (itself one
     /// hand-off): connections handed on, requests held for a grant and for the paid map.
     static func loopCounters(port: Int) async throws -> (handOffs: Int, grantWaits: Int, paidMapWaits: Int) {
-        let answer = try await RawHTTP.exchange(port: port, get("/metrics"), heads: [false])
-        let text = String(decoding: try #require(answer.first).body, as: UTF8.self)
-        func value(_ series: String) -> Int {
-            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
-        }
+        let value = try await metrics(port: port)
         let waits = "trailmap_tile_loop_catalog_waits_total"
         return (
             value("trailmap_tile_loop_handoffs_total"), value(waits + #"{reason="grant"}"#), value(waits + #"{reason="paid_map"}"#)

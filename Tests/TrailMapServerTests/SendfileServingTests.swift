@@ -16,12 +16,7 @@ import TrailMapTestSupport
 
     /// The tile loops' file counters from `/metrics`: bodies sent from copies, copies held.
     static func fileCounters(port: Int) async throws -> (sends: Int, copies: Int, bytes: Int) {
-        let answer = try await RawHTTP.exchange(port: port, Raw.get("/metrics"), heads: [false])
-        let text = String(decoding: try #require(answer.first).body, as: UTF8.self)
-        func value(_ series: String) -> Int {
-            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ")[1]) }.map { Int($0) }
-                ?? -1
-        }
+        let value = try await Raw.metrics(port: port)
         return (value("trailmap_tile_file_sends_total"), value("trailmap_tile_files"), value("trailmap_tile_files_bytes"))
     }
 

@@ -14,13 +14,8 @@ import TileCache
     /// A body as the cache keeps one (`CachedTile(bytes:)`: malloc'd storage of exactly its
     /// size), its bytes drawn from `seed`.
     static func body(_ count: Int = size, seed: Int) -> ByteBuffer {
-        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
-        let bytes = (0..<count).map { _ -> UInt8 in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
+        var numbers = ProfileJSONTests.Seeded(state: UInt64(truncatingIfNeeded: seed))
+        let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: numbers.next()) }
         return CachedTile(bytes: bytes, etag: "\"\(seed)\"").buffer
     }
 

@@ -13,6 +13,17 @@ import TrailMapTestSupport
         }
     }
 
+    @Test func badSendfileBudgetsAreRefused() throws {
+        let dir = TemporaryDirectory()
+        for value in ["-1", "lots", "12T", "1e400", ""] {
+            // A server that starts instead ends with timeout's 124.
+            let r = try CLIRunner.run(
+                ["30", CLIRunner.binary, "serve", "--tiles", dir.path, "--port", "0", "--sendfile-budget=\(value)"],
+                executable: "/usr/bin/timeout")
+            #expect(r.status == 64 && r.stderr.contains("--sendfile-budget"), "\(value): \(r.status) \(r.stderr)")
+        }
+    }
+
     /// What a server started with `extra` logged until it was serving, then stopped.
     func logOfServer(_ extra: [String]) throws -> String {
         let dir = TemporaryDirectory()
