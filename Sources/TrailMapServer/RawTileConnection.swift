@@ -105,12 +105,28 @@ final class RawTileConnection {
                 }
                 return writev(fd, vectors.baseAddress, Int32(count))
             }
-            if written < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? total : -1 }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return SocketCall.wouldBlock ? total : -1
+            }
             consume(written)
             total += written
             if written == 0 { return total }
         }
         return total
+    }
+
+    /// Queues in `output` what a send of `head` then `body` left after its first `sent` bytes.
+    func queue(_ head: ByteBuffer, _ body: ByteBuffer?, after sent: Int) {
+        var head = head
+        var body = body
+        if sent < head.readableBytes {
+            head.moveReaderIndex(forwardBy: sent)
+            output.append(head)
+        } else {
+            body?.moveReaderIndex(forwardBy: sent - head.readableBytes)
+        }
+        if let body, body.readableBytes > 0 { output.append(body) }
     }
 
     /// Drops `count` sent bytes from the front of `output` (keeping its storage for the next answer).

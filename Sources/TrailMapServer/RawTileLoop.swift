@@ -345,44 +345,30 @@ final class RawTileLoop: @unchecked Sendable {
         if let files, let body = answer.body, let file = files.file(for: body, now: now) {
             return sendFile(head: answer.head, body: body, file: file, on: connection, now: now)
         }
-        var head = answer.head
-        var body = answer.body
+        let head = answer.head
+        let body = answer.body
         let total = head.readableBytes + (body?.readableBytes ?? 0)
-        let sent: Int = head.withUnsafeReadableBytes { h in
-            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
-                vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress), iov_len: h.count)
-                func go(_ count: Int) -> Int {
-                    var message = msghdr()
-                    message.msg_iov = vectors.baseAddress
-                    message.msg_iovlen = count
-                    return sendmsg(connection.fd, &message, Int32(MSG_NOSIGNAL))
-                }
-                guard let body else { return go(1) }
-                return body.withUnsafeReadableBytes { b in
-                    vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress), iov_len: b.count)
-                    return go(2)
+        let sent = SocketCall.retryingInterrupts {
+            head.withUnsafeReadableBytes { h in
+                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
+                    vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress), iov_len: h.count)
+                    func go(_ count: Int) -> Int {
+                        var message = msghdr()
+                        message.msg_iov = vectors.baseAddress
+                        message.msg_iovlen = count
+                        return sendmsg(connection.fd, &message, Int32(MSG_NOSIGNAL))
+                    }
+                    guard let body else { return go(1) }
+                    return body.withUnsafeReadableBytes { b in
+                        vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress), iov_len: b.count)
+                        return go(2)
+                    }
                 }
             }
         }
-        if sent == total {
-            connection.lastActivity = now
-            return true
-        }
-        var done = sent
-        if sent < 0 {
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
-            done = 0
-        }
-        if done > 0 { connection.lastActivity = now }
-        if done < head.readableBytes {
-            head.moveReaderIndex(forwardBy: done)
-            connection.output.append(head)
-            if let body, body.readableBytes > 0 { connection.output.append(body) }
-        } else if var rest = body {
-            rest.moveReaderIndex(forwardBy: done - head.readableBytes)
-            connection.output.append(rest)
-        }
-        body = nil
+        if sent < 0, !SocketCall.wouldBlock { return false }
+        if sent > 0 { connection.lastActivity = now }
+        if sent < total { connection.queue(head, body, after: max(0, sent)) }
         return true
     }
 
@@ -391,28 +377,21 @@ final class RawTileLoop: @unchecked Sendable {
     /// from the buffers, as `send` leaves it: nothing waits on the file, which may close before the
     /// output is sent. False when the socket failed.
     private func sendFile(head: ByteBuffer, body: ByteBuffer, file: Int32, on connection: RawTileConnection, now: UInt64) -> Bool {
-        var head = head
-        var body = body
-        var sentHead: Int
-        repeat {
-            sentHead = head.withUnsafeReadableBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_MORE)) }
-        } while sentHead < 0 && errno == EINTR
-        if sentHead < 0, !(errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+        let sentHead = SocketCall.retryingInterrupts {
+            head.withUnsafeReadableBytes { Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_MORE)) }
+        }
+        if sentHead < 0, !SocketCall.wouldBlock { return false }
         if sentHead > 0 { connection.lastActivity = now }
-        if sentHead < head.readableBytes {
+        guard sentHead == head.readableBytes else {
             // The socket is full: its next writable edge sends the rest.
-            head.moveReaderIndex(forwardBy: max(0, sentHead))
-            connection.output.append(head)
-            connection.output.append(body)
+            connection.queue(head, body, after: max(0, sentHead))
             return true
         }
-        var sent: Int
-        repeat { sent = cepoll_sendfile(connection.fd, file, body.readableBytes) } while sent < 0 && errno == EINTR
-        if sent < 0, !(errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+        let sent = SocketCall.retryingInterrupts { cepoll_sendfile(connection.fd, file, body.readableBytes) }
+        if sent < 0, !SocketCall.wouldBlock { return false }
         if sent > 0 { responder.metrics.recordTileFileSend() }
         if sent == body.readableBytes { return true }
-        body.moveReaderIndex(forwardBy: max(0, sent))
-        connection.output.append(body)
+        connection.queue(head, body, after: head.readableBytes + max(0, sent))
         // A short count with room left (not expected of a sealed file) would get no writable edge.
         if sent == 0 { return connection.flushOutput() >= 0 }
         return true
