@@ -227,7 +227,7 @@ for name in "${SERVERS[@]:1}" "${MISS_SERVERS[@]}"; do
 done
 
 # --- load ---------------------------------------------------------------------------------------
-declare -A RPS P50 P99 MAX ERR NERR OVF CPU
+declare -A RPS P50 P99 MAX ERR NERR OVF CPU CPUUS WRKUS
 # Kernel counter of connections dropped because a listen queue was full (system-wide).
 overflows() { awk '/^TcpExt:/ { if (!h) { split($0, k); h = 1 } else for (i in k) if (k[i] == "ListenOverflows") print $i }' /proc/net/netstat 2>/dev/null || echo 0; }
 ms() { awk -v us="$1" 'BEGIN { printf (us >= 1000 ? "%.2fms" : "%dus"), (us >= 1000 ? us / 1000 : us) }'; }
@@ -241,10 +241,18 @@ ticks() {
   echo "$total"
 }
 HZ=$(getconf CLK_TCK)
+# Sets VAR to the CPU seconds (user + system) of this shell's reaped children (wrk's, once waited
+# for). `times` runs in this shell: a subshell's children are its own.
+children_seconds() {  # VAR
+  times >"$WORK/times.txt"
+  printf -v "$1" '%s' "$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%.3f", t }' "$WORK/times.txt")"
+}
 bench() {  # KEY SERVER PATHS CONNS DURATION
   local key=$1 name=$2 list=$3 conns=$4 dur=$5 out="$WORK/wrk-$1.txt" line ovf t0 t1 port=${PORT_OF[$2]}
   ovf=$(overflows)
   t0=$(ticks "${PID_OF[$name]}")
+  local w0 w1
+  children_seconds w0
   echo "== $key" >&2
   show wrk -t"$THREADS" -c"$conns" -d"$dur" --latency -s "$HERE/tiles.lua" "http://127.0.0.1:$port" -- "$list" "$THREADS"
   # In the background and waited for, so that Ctrl-C interrupts the script (bash would not run
@@ -255,13 +263,17 @@ bench() {  # KEY SERVER PATHS CONNS DURATION
   wait "$LOAD_PID" || { cat "$out" >&2; die "wrk failed ($key)"; }
   LOAD_PID=""
   t1=$(ticks "${PID_OF[$name]}")
+  children_seconds w1
   grep -v '^WRK ' "$out" | sed 's/^/    /' >&2
   OVF[$key]=$(($(overflows) - ovf))
   line=$(grep '^WRK ' "$out") || die "no summary from wrk ($key); see $out"
   local -A v
   for kv in ${line#WRK }; do v[${kv%%=*}]=${kv#*=}; done
   RPS[$key]=$(awk -v n="${v[requests]}" -v us="${v[duration_us]}" 'BEGIN { printf "%.0f", n / (us / 1e6) }')
-  CPU[$key]=$(awk -v t=$((t1 - t0)) -v hz="$HZ" -v n="${v[requests]}" 'BEGIN { printf "%.1fus", (n > 0 ? t / hz * 1e6 / n : 0) }')
+  CPUUS[$key]=$(awk -v t=$((t1 - t0)) -v hz="$HZ" -v n="${v[requests]}" 'BEGIN { printf "%.2f", (n > 0 ? t / hz * 1e6 / n : 0) }')
+  CPU[$key]=$(printf '%.1fus' "${CPUUS[$key]}")
+  # wrk's own CPU a request (its tiles.lua included): the load generator shares the cores.
+  WRKUS[$key]=$(awk -v a="$w0" -v b="$w1" -v n="${v[requests]}" 'BEGIN { printf "%.2f", (n > 0 ? (b - a) * 1e6 / n : 0) }')
   P50[$key]=$(ms "${v[p50_us]}") P99[$key]=$(ms "${v[p99_us]}") MAX[$key]=$(ms "${v[max_us]}")
   NERR[$key]=$((v[status] + v[connect] + v[read] + v[write] + v[timeout]))
   ERR[$key]="${NERR[$key]}"
@@ -323,8 +335,8 @@ ratio() { awk -v a="${RPS[$1]}" -v b="${RPS[$2]}" 'BEGIN { printf "%.2f", (b > 0
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 echo
 echo "bundle: $NTILES tiles, $((TILE_BYTES / 1048576)) MB; wrk -t$THREADS; $(nproc) cores; $ROUNDS rounds; nginx $("$NGINX" -v 2>&1 | sed 's|.*/||'); $("$TRAILMAP" --version 2>/dev/null | head -n 1 | sed 's/^/trailmap /')"
-printf '%-38s %-14s %9s %9s %9s %9s %10s  %s\n' test server req/s p50 p99 max "cpu/req" errors
-row() { printf '%-38s %-14s %9s %9s %9s %9s %10s  %s\n' "$1" "$2" "${RPS[$3]}" "${P50[$3]}" "${P99[$3]}" "${MAX[$3]}" "${CPU[$3]}" "${ERR[$3]}"; }
+printf '%-38s %-14s %9s %9s %9s %9s %10s %10s  %s\n' test server req/s p50 p99 max "cpu/req" "wrk cpu" errors
+row() { printf '%-38s %-14s %9s %9s %9s %9s %10s %10s  %s\n' "$1" "$2" "${RPS[$3]}" "${P50[$3]}" "${P99[$3]}" "${MAX[$3]}" "${CPU[$3]}" "${WRKUS[$3]}us" "${ERR[$3]}"; }
 for r in $(seq "$ROUNDS"); do
   for name in "${SERVERS[@]}"; do row "(a) hot $(size_of "$HOT") B, round $r" "$name" "hot-$name-$r"; done
   for name in "${SERVERS[@]}"; do row "(a) largest $(size_of "$BIG") B, round $r" "$name" "big-$name-$r"; done
@@ -356,6 +368,21 @@ if [[ -n "${BEFORE:-}" ]]; then
   figure "    before: (d) budget below the data/nginx" miss-before-miss all-nginx 0.5
   figure "    before: (d) budget below the data/all cached" miss-before-miss all-before 0.5
 fi
+# The same figures in CPU a request: what each server spends, without the load generator's share.
+# wrk runs on the same cores, so req/s ratios are (nginx's CPU + wrk's) / (trailmap's + wrk's):
+# "needs" is the CPU a request at which trailmap would reach the target in req/s.
+cpu_figure() {  # LABEL TRAILMAP-KEY NGINX-KEY TARGET
+  local vals="" needs="" r
+  for r in $(seq "$ROUNDS"); do
+    vals+=" $(awk -v t="${CPUUS[$2-$r]}" -v n="${CPUUS[$3-$r]}" 'BEGIN { printf "%.2f", (t > 0 ? n / t : 0) }')"
+    needs+=" $(awk -v n="${CPUUS[$3-$r]}" -v wn="${WRKUS[$3-$r]}" -v wt="${WRKUS[$2-$r]}" -v g="$4" 'BEGIN { printf "%.1f", (n + wn) / g - wt }')"
+  done
+  printf '%-52s %-8s %s\n' "$1" "$(echo "$vals" | median)x" "(rounds:$vals; ${4}x in req/s needs trailmap at$needs us)"
+}
+printf '%-52s %-8s %s\n' "CPU a request, nginx/trailmap (median over rounds)" value ""
+cpu_figure "(a) hot tile" hot-trailmap hot-nginx 1.2
+cpu_figure "(a) largest tile" big-trailmap big-nginx 1.2
+cpu_figure "(b) all tiles" all-trailmap all-nginx 1.0
 printf '%-52s %-8s\n' "(c) errors at $STRESS_CONNS connections" "${NERR[stress-trailmap]}"
 printf '%-52s %-8s\n' "(c) listen-queue overflows (kernel, all ports)" "${OVF[stress-trailmap]}"
 over=$(awk -v a="$ANON_PEAK_MB" -v b="$BUDGET_MB" 'BEGIN { printf "%.1f", a - b }')
