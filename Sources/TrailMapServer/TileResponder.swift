@@ -13,18 +13,50 @@ import TileStore
 public struct TileResponder: HTTPResponder {
     public typealias Context = TrailMapRequestContext
 
-    let registry: TilesetRegistry
-    let config: ServerConfiguration
-    let metrics: ServerMetrics
-    let logger: Logger
-    let assets: AssetStore
-    let emptyTiles: EmptyTileCache
+    /// What the responder answers with, in one object: a copy of the responder (a tile loop
+    /// passing its own to each request, a route's closure) retains one reference, not each part.
+    private final class Parts: Sendable {
+        let registry: TilesetRegistry
+        let config: ServerConfiguration
+        let metrics: ServerMetrics
+        let logger: Logger
+        let assets: AssetStore
+        let emptyTiles: EmptyTileCache
+        let store: StoreAPI?
+        let access: TileAccess?
+        let publicTileCaching: String
+        let privateTileCaching: String
+
+        init(
+            registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger, store: StoreAPI?,
+            access: TileAccess?
+        ) {
+            self.registry = registry
+            self.config = config
+            self.metrics = metrics
+            self.logger = logger
+            self.store = store
+            self.access = access
+            assets = AssetStore(leafletDirectory: config.leafletDirectory)
+            emptyTiles = EmptyTileCache()
+            publicTileCaching = "public, max-age=\(config.tileMaxAge)"
+            privateTileCaching = "private, max-age=\(config.tileMaxAge)"
+        }
+    }
+
+    private let parts: Parts
+    var registry: TilesetRegistry { parts.registry }
+    var config: ServerConfiguration { parts.config }
+    var metrics: ServerMetrics { parts.metrics }
+    var logger: Logger { parts.logger }
+    var assets: AssetStore { parts.assets }
+    var emptyTiles: EmptyTileCache { parts.emptyTiles }
     /// The store API and paid-tile checks, when the server has a catalog.
-    let store: StoreAPI?
-    let access: TileAccess?
+    var store: StoreAPI? { parts.store }
+    var access: TileAccess? { parts.access }
     /// `Cache-Control` of free and of paid tiles, made once.
-    let publicTileCaching: String
-    let privateTileCaching: String
+    var publicTileCaching: String { parts.publicTileCaching }
+    var privateTileCaching: String { parts.privateTileCaching }
     /// Every request `TileFastPath` leaves goes through it (`ServerRoutes`); set once, by `init`.
     private(set) var router: RouterResponder<Context>?
 
@@ -32,19 +64,12 @@ public struct TileResponder: HTTPResponder {
         registry: TilesetRegistry, config: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
         store: StoreSettings? = nil
     ) {
-        self.registry = registry
-        self.config = config
-        self.metrics = metrics
-        self.logger = logger
-        assets = AssetStore(leafletDirectory: config.leafletDirectory)
-        emptyTiles = EmptyTileCache()
         let access = store.map {
             TileAccess(
                 catalog: $0.catalog, tokens: $0.tileTokens, publicTilesets: $0.publicTilesets, grantLifetime: config.grantLifetime,
                 metrics: metrics, logger: logger)
         }
-        self.access = access
-        self.store = store.map {
+        let api = store.map {
             StoreAPI(
                 settings: $0, logger: logger, tilesDirectory: registry.directory, publicOrigin: config.publicURL ?? "",
                 tileExtension: { id in
@@ -52,8 +77,7 @@ public struct TileResponder: HTTPResponder {
                     return "png"
                 }, registry: registry, access: access)
         }
-        publicTileCaching = "public, max-age=\(config.tileMaxAge)"
-        privateTileCaching = "private, max-age=\(config.tileMaxAge)"
+        parts = Parts(registry: registry, config: config, metrics: metrics, logger: logger, store: api, access: access)
         metrics.attach(registry.cache)
         router = nil
         router = ServerRoutes.router(for: self)
