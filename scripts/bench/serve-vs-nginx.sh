@@ -20,9 +20,12 @@
 # (a) one hot tile, the median-sized one and the largest; (b) every tile of the bundle in shuffled
 # order, everything cached; (c) STRESS_CONNS connections against the server of (d), sampling its
 # anonymous memory; (d) every tile with a cache budget below the tiles' bytes (misses read the
-# bundle). Prints req/s, p50/p99/max latency, errors and server CPU time per request for every run,
-# then the median over rounds of the ratios trailmap/nginx (targets: hot >= 1.2x, all >= 1.0x,
-# miss >= 0.5x of nginx and of the all-cached server) and peak anonymous memory over the budget.
+# bundle). Prints req/s, p50/p99/max latency, errors, and the CPU time per request of the server
+# and of wrk for every run, then the median over rounds of the ratios trailmap/nginx (targets: hot
+# >= 1.2x, all >= 1.0x, miss >= 0.5x of nginx and of the all-cached server), the same in CPU a
+# request (nginx/trailmap; wrk shares the cores, so a req/s ratio is (nginx's CPU + wrk's) /
+# (trailmap's + wrk's), and the CPU a request trailmap would need for the req/s target is printed
+# beside it) and peak anonymous memory over the budget.
 # Exits non-zero only when something fails to run: benchmarks inform, they don't gate.
 set -euo pipefail
 
@@ -377,12 +380,19 @@ cpu_figure() {  # LABEL TRAILMAP-KEY NGINX-KEY TARGET
     vals+=" $(awk -v t="${CPUUS[$2-$r]}" -v n="${CPUUS[$3-$r]}" 'BEGIN { printf "%.2f", (t > 0 ? n / t : 0) }')"
     needs+=" $(awk -v n="${CPUUS[$3-$r]}" -v wn="${WRKUS[$3-$r]}" -v wt="${WRKUS[$2-$r]}" -v g="$4" 'BEGIN { printf "%.1f", (n + wn) / g - wt }')"
   done
-  printf '%-52s %-8s %s\n' "$1" "$(echo "$vals" | median)x" "(rounds:$vals; ${4}x in req/s needs trailmap at$needs us)"
+  CPUMEDIAN[$2/$3]=$(echo "$vals" | median)
+  printf '%-52s %-8s %s\n' "$1" "${CPUMEDIAN[$2/$3]}x" "(rounds:$vals; ${4}x in req/s needs trailmap at$needs us)"
 }
+declare -A CPUMEDIAN
 printf '%-52s %-8s %s\n' "CPU a request, nginx/trailmap (median over rounds)" value ""
 cpu_figure "(a) hot tile" hot-trailmap hot-nginx 1.2
 cpu_figure "(a) largest tile" big-trailmap big-nginx 1.2
 cpu_figure "(b) all tiles" all-trailmap all-nginx 1.0
+if [[ -n "${BEFORE:-}" ]]; then
+  cpu_figure "    before: (a) hot tile" hot-before hot-nginx 1.2
+  cpu_figure "    before: (a) largest tile" big-before big-nginx 1.2
+  cpu_figure "    before: (b) all tiles" all-before all-nginx 1.0
+fi
 printf '%-52s %-8s\n' "(c) errors at $STRESS_CONNS connections" "${NERR[stress-trailmap]}"
 printf '%-52s %-8s\n' "(c) listen-queue overflows (kernel, all ports)" "${OVF[stress-trailmap]}"
 over=$(awk -v a="$ANON_PEAK_MB" -v b="$BUDGET_MB" 'BEGIN { printf "%.1f", a - b }')
@@ -410,8 +420,8 @@ fi
 # --- the row of docs/benchmarks.md (RECORD=0: not written) ----------------------------------------
 m() { echo "${MEDIAN[$1]:-?}"; }
 what="the GDAL-written world relief"; [[ -n "${BUNDLE:-}" ]] && what=$(basename "$BUNDLE")
-summary="$what ($NTILES tiles), wrk -t$THREADS -c$CONNS, median of $ROUNDS rounds: hot tile **$(m hot-trailmap/hot-nginx)x nginx**, largest $(m big-trailmap/big-nginx)x, all tiles cached **$(m all-trailmap/all-nginx)x**, budget $MISS_BUDGET below the data **$(m miss-trailmap-miss/all-nginx)x nginx** and $(m miss-trailmap-miss/all-trailmap)x the all-cached server; $STRESS_CONNS connections ${NERR[stress-trailmap]} errors at budget + ${over} MB (and ${FILES_MB} MB of sendfile copies)"
+summary="$what ($NTILES tiles), wrk -t$THREADS -c$CONNS, median of $ROUNDS rounds: hot tile **$(m hot-trailmap/hot-nginx)x nginx**, largest $(m big-trailmap/big-nginx)x, all tiles cached **$(m all-trailmap/all-nginx)x**, budget $MISS_BUDGET below the data **$(m miss-trailmap-miss/all-nginx)x nginx** and $(m miss-trailmap-miss/all-trailmap)x the all-cached server; $STRESS_CONNS connections ${NERR[stress-trailmap]} errors at budget + ${over} MB (and ${FILES_MB} MB of sendfile copies); CPU a request nginx/trailmap: hot ${CPUMEDIAN[hot-trailmap/hot-nginx]}x, largest ${CPUMEDIAN[big-trailmap/big-nginx]}x, all ${CPUMEDIAN[all-trailmap/all-nginx]}x"
 if [[ -n "${BEFORE:-}" ]]; then
-  summary+="; BEFORE (another binary, same run): hot $(m hot-before/hot-nginx)x, largest $(m big-before/big-nginx)x, all $(m all-before/all-nginx)x, below the data $(m miss-before-miss/all-nginx)x nginx"
+  summary+="; BEFORE (another binary, same run): hot $(m hot-before/hot-nginx)x, largest $(m big-before/big-nginx)x, all $(m all-before/all-nginx)x, below the data $(m miss-before-miss/all-nginx)x nginx; CPU a request nginx/BEFORE: hot ${CPUMEDIAN[hot-before/hot-nginx]}x, largest ${CPUMEDIAN[big-before/big-nginx]}x, all ${CPUMEDIAN[all-before/all-nginx]}x"
 fi
 "$HERE/record-figures.py" serve-vs-nginx.sh "$summary. How a request is served: [serving.md](serving.md)"
