@@ -90,7 +90,7 @@ final class RawTileConnection {
         return ok ? String(cString: text) : nil
     }
 
-    /// Writes what it can of `output` (`writev`, up to 64 buffers a call, the vectors on the
+    /// Writes what it can of `output` (`sendmsg`, up to 64 buffers a call, the vectors on the
     /// stack); the bytes written, or -1 when the socket failed.
     func flushOutput() -> Int {
         var total = 0
@@ -103,7 +103,11 @@ final class RawTileConnection {
                         vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
                     }
                 }
-                return writev(fd, vectors.baseAddress, Int32(count))
+                var message = msghdr()
+                message.msg_iov = vectors.baseAddress
+                message.msg_iovlen = count
+                // `sendmsg`, not `writev`: a peer gone raises no SIGPIPE, whatever the process does with it.
+                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
             }
             if written < 0 {
                 if errno == EINTR { continue }

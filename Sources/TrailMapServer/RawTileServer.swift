@@ -86,6 +86,13 @@ final class RawTileServer: Sendable {
             let done = loops.map { loop in
                 let finished = DispatchSemaphore(value: 0)
                 let thread = Thread {
+                    // `sendfile` has no MSG_NOSIGNAL: to a peer gone it raises SIGPIPE, whose
+                    // default action ends the process. Blocked here, it stays pending on this
+                    // thread instead, whatever the process does with the signal.
+                    var pipe = sigset_t()
+                    sigemptyset(&pipe)
+                    sigaddset(&pipe, SIGPIPE)
+                    pthread_sigmask(SIG_BLOCK, &pipe, nil)
                     // The kernel's name (top -H, /proc): Foundation's `Thread.name` does not set it here.
                     _ = cepoll_name_thread("trailmap-tiles")
                     loop.run()

@@ -20,6 +20,40 @@ import TrailMapTestSupport
         return (value("trailmap_tile_file_sends_total"), value("trailmap_tile_files"), value("trailmap_tile_files_bytes"))
     }
 
+    /// Every tile loop thread blocks SIGPIPE (`sendfile` cannot be told not to raise it), read
+    /// from the kernel's view of the process's threads while a server runs.
+    @Test func tileLoopThreadsBlockSIGPIPE() async throws {
+        try TestBundle.write(
+            [(tile: TileID(z: 3, x: 1, y: 3)!, data: try Raw.incompressible(300))], to: fixture.dir.file("pipe.mbtiles"),
+            metadata: BundleMetadata(name: "pipe", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.tileLoops = 2
+        let made = config
+        try await Raw.serving({ TileServer.makeApplication(config: made, onRunning: $0) }) { _ in
+            // A loop thread takes its name after blocking the signal; a thread not named yet is
+            // looked for again (a loaded machine may not have run it).
+            var masks: [String: UInt64] = [:]
+            let deadline = ContinuousClock.now + .seconds(10)
+            while masks.count < 2, ContinuousClock.now < deadline {
+                for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") {
+                    guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                        name.trimmingCharacters(in: .whitespacesAndNewlines) == "trailmap-tiles",
+                        let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8),
+                        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+                        let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+                    else { continue }
+                    masks[task] = mask
+                }
+                if masks.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(masks.count >= 2)
+            for (task, mask) in masks {
+                #expect(mask & (1 << (UInt64(SIGPIPE) - 1)) != 0, "thread \(task) does not block SIGPIPE")
+            }
+        }
+    }
+
     @Test(arguments: [0, 16 << 20]) func largeTilesComeOutWholeToFastAndSlowReaders(budget: Int) async throws {
         let a = TileID(z: 3, x: 1, y: 3)!, b = TileID(z: 3, x: 1, y: 2)!, small = TileID(z: 3, x: 2, y: 3)!
         let bytesA = try Raw.incompressible(3 << 20), bytesB = try Raw.incompressible(40_000), bytesSmall = try Raw.incompressible(300)
