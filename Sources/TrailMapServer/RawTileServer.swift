@@ -12,7 +12,7 @@ import Synchronization
 /// The tile socket layer in front of Hummingbird (`ServerConfiguration.tileLoops` threads, off by
 /// default): it owns the listening port, and each of its threads (`RawTileLoop`) accepts
 /// connections and answers the requests `TileWire` would answer (free cached tiles, 304s, the 404
-/// of an absent tile) with plain `read`/`writev` on its own epoll set: no channel pipeline, no
+/// of an absent tile) with plain `read`/`sendmsg` on its own epoll set: no channel pipeline, no
 /// event-loop promises, no reference-counted handler contexts per request.
 ///
 /// The first request of a connection it does not answer (another route, a paid tile the catalog
