@@ -48,6 +48,12 @@ final class RawTileLoop: @unchecked Sendable {
     private var head = ByteBufferAllocator().buffer(capacity: 512)
     /// Sealed copies of large tiles sent with `sendfile`; nil when the server keeps none.
     private let files: TileFiles?
+    /// While the process is out of file descriptors, the loop stops watching the listening
+    /// socket until then (monotonic ns): the connection waiting there would wake it at once,
+    /// again and again, while no `accept` can succeed. nil while it accepts.
+    private var acceptPausedUntil: UInt64?
+    private var warnedOutOfDescriptors = false
+    static let acceptPause: UInt64 = 100_000_000
 
     private static let (readable, writable, error, hangUp, exclusive, edge): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x001, 0x004, 0x008, 0x010, 1 << 28, 1 << 31)
@@ -124,7 +130,9 @@ final class RawTileLoop: @unchecked Sendable {
                 sweep(now)
                 nextSweep = now + sweepPeriod
             }
-            let wait = Int32(clamping: (nextSweep - min(nextSweep, now)) / 1_000_000 + 1)
+            if let until = acceptPausedUntil, now >= until { resumeAccepting() }
+            let next = min(nextSweep, acceptPausedUntil ?? .max)
+            let wait = Int32(clamping: (next - min(next, now)) / 1_000_000 + 1)
             let n = epoll_wait(epoll, events, Int32(capacity), wait)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -157,7 +165,11 @@ final class RawTileLoop: @unchecked Sendable {
             let fd = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
             }
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                let code = errno
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { pauseAccepting(code) }
+                return
+            }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             guard server.limit.admitSocket() else {
@@ -176,6 +188,30 @@ final class RawTileLoop: @unchecked Sendable {
             do {
                 try watch(fd, events: Self.readable | Self.writable | Self.edge, tag: UInt64(fd), op: EPOLL_CTL_ADD)
             } catch { close(connection) }
+        }
+    }
+
+    /// Stops watching the listening socket for `acceptPause` (out of descriptors or memory): the
+    /// waiting connections stay in the backlog until a descriptor is free.
+    private func pauseAccepting(_ code: Int32) {
+        var none = epoll_event()
+        guard epoll_ctl(epoll, EPOLL_CTL_DEL, listenFD, &none) == 0 else { return }
+        acceptPausedUntil = Self.clock() + Self.acceptPause
+        responder.metrics.recordAcceptPause()
+        if !warnedOutOfDescriptors {
+            warnedOutOfDescriptors = true
+            responder.logger.warning(
+                "a tile loop cannot accept connections (errno \(code): out of file descriptors or memory); it tries again every \(Self.acceptPause / 1_000_000) ms"
+            )
+        }
+    }
+
+    private func resumeAccepting() {
+        // Added again, not modified: EPOLLEXCLUSIVE cannot be set by EPOLL_CTL_MOD.
+        if (try? watch(listenFD, events: Self.readable | Self.exclusive, tag: Self.acceptTag, op: EPOLL_CTL_ADD)) != nil {
+            acceptPausedUntil = nil
+        } else {
+            acceptPausedUntil = Self.clock() + Self.acceptPause
         }
     }
 
@@ -228,6 +264,9 @@ final class RawTileLoop: @unchecked Sendable {
         let now = Self.clock()
         if written > 0 { connection.lastActivity = now }
         guard connection.output.isEmpty else { return }
+        // A request that waited behind the answer just sent is timed from now: the client was
+        // reading that answer, not slow to send this one.
+        if written > 0, !connection.input.isEmpty { connection.requestStarted = now }
         if !connection.closeWhenSent, !connection.handOffWhenSent {
             if !connection.input.isEmpty {
                 guard answerInput(connection, now: now) else { return }
@@ -428,11 +467,12 @@ final class RawTileLoop: @unchecked Sendable {
         Glibc.close(epoll)
     }
 
-    /// Closes connections past their request or idle deadline.
+    /// Closes connections past their request or idle deadline. While an answer is being sent, the
+    /// request behind it has no deadline (it waits for the client to read): the idle one holds.
     private func sweep(_ now: UInt64) {
         for case let connection? in connections {
             let why: String
-            if let started = connection.requestStarted, now - min(now, started) >= requestLimit {
+            if let started = connection.requestStarted, connection.output.isEmpty, now - min(now, started) >= requestLimit {
                 why = "request not complete within \(requestLimit / 1_000_000_000) s"
             } else if now - min(now, connection.lastActivity) >= idleLimit {
                 why = "idle for \(idleLimit / 1_000_000_000) s"

@@ -87,12 +87,15 @@ final class RawTileServer: Sendable {
                 let finished = DispatchSemaphore(value: 0)
                 let thread = Thread {
                     // `sendfile` has no MSG_NOSIGNAL: to a peer gone it raises SIGPIPE, whose
-                    // default action ends the process. Blocked here, it stays pending on this
-                    // thread instead, whatever the process does with the signal.
-                    var pipe = sigset_t()
-                    sigemptyset(&pipe)
-                    sigaddset(&pipe, SIGPIPE)
-                    pthread_sigmask(SIG_BLOCK, &pipe, nil)
+                    // default action ends the process; so does SIGXFSZ, raised by a sealed copy's
+                    // write beyond a file size limit (`ulimit -f`). Blocked here, they stay
+                    // pending on this thread instead (the calls fail with EPIPE and EFBIG),
+                    // whatever the process does with the signals.
+                    var signals = sigset_t()
+                    sigemptyset(&signals)
+                    sigaddset(&signals, SIGPIPE)
+                    sigaddset(&signals, SIGXFSZ)
+                    pthread_sigmask(SIG_BLOCK, &signals, nil)
                     // The kernel's name (top -H, /proc): Foundation's `Thread.name` does not set it here.
                     _ = cepoll_name_thread("trailmap-tiles")
                     loop.run()

@@ -9,6 +9,7 @@ public final class ServerMetrics: Sendable {
     private let tally = RequestTally(bounds: ServerMetrics.buckets)
     private let timedOut: Counter
     private let refusedConnections: Counter
+    private let acceptPauses: Counter
     private let handOffs: Counter
     private let catalogWaits: [CatalogWait.Reason: Counter]
     private let paidMapReadFailures: Counter
@@ -40,6 +41,9 @@ public final class ServerMetrics: Sendable {
         refusedConnections = registry.makeCounter(
             name: "trailmap_connections_refused_total",
             help: "Connections answered 503 and closed for being past the open-connection cap.")
+        acceptPauses = registry.makeCounter(
+            name: "trailmap_tile_loop_accept_pauses_total",
+            help: "Times a tile loop stopped accepting for a moment because the process was out of file descriptors or memory.")
         handOffs = registry.makeCounter(
             name: "trailmap_tile_loop_handoffs_total",
             help: "Connections the tile loops handed to Hummingbird's path, at a request they do not answer.")
@@ -67,6 +71,9 @@ public final class ServerMetrics: Sendable {
 
     /// A connection refused by `ConnectionLimit`.
     func recordRefusedConnection() { refusedConnections.increment() }
+
+    /// A tile loop paused accepting (out of file descriptors or memory).
+    func recordAcceptPause() { acceptPauses.increment() }
 
     /// A connection a tile loop handed to Hummingbird.
     func recordHandOff() { handOffs.increment() }

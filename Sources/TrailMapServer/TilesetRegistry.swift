@@ -22,6 +22,8 @@ public final class TilesetRegistry: Sendable {
         var removed: Set<String> = []
         /// Ids served from `.mbtiles` while a `.pmtiles` of the same name is ignored (warned once).
         var clashes: Set<String> = []
+        /// The last listing of the folder failed while the folder was there (logged once).
+        var listingFailed = false
     }
 
     /// What a lookup found.
@@ -55,7 +57,33 @@ public final class TilesetRegistry: Sendable {
     /// of changes (added, removed, replaced).
     @discardableResult
     public func refresh() -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            state.withLock { $0.listingFailed = false }
+        } catch {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                return apply(names: [])
+            }
+            // The folder is there but could not be listed (out of file descriptors or memory):
+            // that says nothing of its tilesets, which stay as they were until a listing succeeds.
+            let first = state.withLock { s -> Bool in
+                defer { s.listingFailed = true }
+                return !s.listingFailed
+            }
+            if first {
+                logger.warning("the tiles folder \(directory) could not be listed (\(error)); its tilesets are served as they were")
+            }
+            cache.tick()
+            return 0
+        }
+        return apply(names: names)
+    }
+
+    /// Serves the tilesets of `names`, the folder's listing: opens new and changed ones, retires
+    /// those gone. Returns the number of changes.
+    private func apply(names: [String]) -> Int {
         // Per id, the served file: the first of TilesetFile.extensions present.
         var found = [String: (path: String, identity: FileIdentity, rank: Int)]()
         var clashes = Set<String>()

@@ -268,6 +268,49 @@ import TrailMapTestSupport
         }
     }
 
+    /// A request pipelined behind a large answer has no request deadline while the client reads
+    /// that answer (slowly, but reading): only the idle one holds. 8 MB is more than a socket's
+    /// send buffer takes (at most 4 MB here), so the loop holds the rest while the client reads;
+    /// reading it through a 4 KB window with pauses takes longer than the 1 s request deadline.
+    @Test func aRequestBehindAnAnswerBeingReadIsNotTimedOut() async throws {
+        let big = TileID(z: 3, x: 1, y: 3)!, small = TileID(z: 3, x: 2, y: 3)!
+        let bytesBig = try Self.incompressible(8 << 20), bytesSmall = try Self.incompressible(300)
+        try TestBundle.write(
+            [(tile: big, data: bytesBig), (tile: small, data: bytesSmall)], to: fixture.dir.file("drain.mbtiles"),
+            metadata: BundleMetadata(name: "drain", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
+        try await Self.serving(
+            app {
+                $0.requestTimeout = .seconds(1); $0.idleTimeout = .seconds(8)
+            }
+        ) { port in
+            let (input, seconds) = try await offThePool {
+                let fd = try LoopbackSocket.connect(port: port, readTimeout: 30, receiveBuffer: 4096)
+                defer { close(fd) }
+                let text = Array((Self.get(Self.uri(big, "drain")) + Self.get(Self.uri(small, "drain"), "Connection: close\r\n")).utf8)
+                guard text.withUnsafeBytes({ Foundation.send(fd, $0.baseAddress, $0.count, 0) }) == text.count else {
+                    throw RawHTTP.Failure(description: "short send")
+                }
+                let start = ContinuousClock.now
+                var input: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 8192)
+                while true {
+                    let n = recv(fd, &chunk, chunk.count, 0)
+                    guard n >= 0 else { throw RawHTTP.Failure(description: "recv: errno \(errno) after \(input.count) bytes") }
+                    if n == 0 { break }
+                    input += chunk[..<n]
+                    usleep(5000)
+                }
+                let elapsed = ContinuousClock.now - start
+                return (input, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+            let answers = try RawHTTP.parse(input, heads: [false, false])
+            #expect(answers.map(\.status) == [200, 200])
+            #expect(answers.first?.body == bytesBig && answers.last?.body == bytesSmall)
+            // The drain outlasted the request deadline, so the deadline was really not applied.
+            #expect(seconds > 1.5, "drained in \(seconds) s")
+        }
+    }
+
     @Test func connectionsPastTheCapAreRefused() async throws {
         try fixture.bundle("co")
         try await Self.serving(app { $0.maxConnections = 1 }) { port in

@@ -20,9 +20,10 @@ import TrailMapTestSupport
         return (value("trailmap_tile_file_sends_total"), value("trailmap_tile_files"), value("trailmap_tile_files_bytes"))
     }
 
-    /// Every tile loop thread blocks SIGPIPE (`sendfile` cannot be told not to raise it), read
+    /// Every tile loop thread blocks SIGPIPE (`sendfile` cannot be told not to raise it) and
+    /// SIGXFSZ (a sealed copy's write past a file size limit raises it), read
     /// from the kernel's view of the process's threads while a server runs.
-    @Test func tileLoopThreadsBlockSIGPIPE() async throws {
+    @Test func tileLoopThreadsBlockSIGPIPEAndSIGXFSZ() async throws {
         try TestBundle.write(
             [(tile: TileID(z: 3, x: 1, y: 3)!, data: try Raw.incompressible(300))], to: fixture.dir.file("pipe.mbtiles"),
             metadata: BundleMetadata(name: "pipe", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
@@ -50,6 +51,7 @@ import TrailMapTestSupport
             #expect(masks.count >= 2)
             for (task, mask) in masks {
                 #expect(mask & (1 << (UInt64(SIGPIPE) - 1)) != 0, "thread \(task) does not block SIGPIPE")
+                #expect(mask & (1 << (UInt64(SIGXFSZ) - 1)) != 0, "thread \(task) does not block SIGXFSZ")
             }
         }
     }
