@@ -35,6 +35,9 @@ final class RawTileConnection {
     /// The socket may hold bytes not read yet: an edge came while `output` waited, or the last
     /// read filled the loop's buffer.
     var unread = false
+    /// The client shut down its sending side (EPOLLRDHUP): what is left is read until the end,
+    /// and the connection closes there once its answers are sent.
+    var inputEnded = false
 
     init(fd: Int32, address: sockaddr_storage, client: PrefetchClient, now: UInt64) {
         self.fd = fd

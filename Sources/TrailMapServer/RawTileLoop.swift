@@ -57,6 +57,8 @@ final class RawTileLoop: @unchecked Sendable {
 
     private static let (readable, writable, error, hangUp, exclusive, edge): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x001, 0x004, 0x008, 0x010, 1 << 28, 1 << 31)
+    /// EPOLLRDHUP: the client shut down its sending side.
+    private static let readHangUp: UInt32 = 0x2000
     private static let acceptTag = UInt64.max
     private static let stopTag = UInt64.max - 1
     private static let wakeTag = UInt64.max - 2
@@ -186,7 +188,7 @@ final class RawTileLoop: @unchecked Sendable {
             }
             connections[Int(fd)] = connection
             do {
-                try watch(fd, events: Self.readable | Self.writable | Self.edge, tag: UInt64(fd), op: EPOLL_CTL_ADD)
+                try watch(fd, events: Self.readable | Self.writable | Self.readHangUp | Self.edge, tag: UInt64(fd), op: EPOLL_CTL_ADD)
             } catch { close(connection) }
         }
     }
@@ -216,7 +218,10 @@ final class RawTileLoop: @unchecked Sendable {
     }
 
     private func handle(_ connection: RawTileConnection, _ flags: UInt32) {
-        if flags & (Self.readable | Self.error | Self.hangUp) != 0 { connection.unread = true }
+        if flags & (Self.readable | Self.error | Self.hangUp | Self.readHangUp) != 0 { connection.unread = true }
+        // The client's end of input may have come with its last request, in one edge: a short
+        // read would then look like all there is, and the end would never be read.
+        if flags & Self.readHangUp != 0 { connection.inputEnded = true }
         guard connection.waitingForCatalog == nil else { return }
         if !connection.output.isEmpty {
             guard flags & (Self.writable | Self.error | Self.hangUp) != 0 else { return }
@@ -239,7 +244,7 @@ final class RawTileLoop: @unchecked Sendable {
                 }
                 return close(connection)
             }
-            connection.unread = n == scratch.count
+            connection.unread = n == scratch.count || connection.inputEnded
             let now = Self.clock()
             connection.lastActivity = now
             if connection.requestStarted == nil { connection.requestStarted = now }

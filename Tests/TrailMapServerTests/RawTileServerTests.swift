@@ -311,6 +311,37 @@ import TrailMapTestSupport
         }
     }
 
+    /// A client that sends a request and shuts down its sending side at once (`nc -N`) gets the
+    /// answer, then the end of the connection, not a wait for the idle deadline: the request and
+    /// the end may come in one edge. Ten connections, each given 5 s to end.
+    @Test func aClientThatShutsDownItsSideIsAnsweredThenClosed() async throws {
+        try fixture.bundle("co")
+        try await Self.serving(app { $0.idleTimeout = .seconds(30) }) { port in
+            for _ in 0..<10 {
+                let input = try await offThePool {
+                    let fd = try LoopbackSocket.connect(port: port, readTimeout: 5)
+                    defer { close(fd) }
+                    let text = Array(Self.get(Self.uri(Self.tile)).utf8)
+                    guard text.withUnsafeBytes({ Foundation.send(fd, $0.baseAddress, $0.count, 0) }) == text.count else {
+                        throw RawHTTP.Failure(description: "short send")
+                    }
+                    shutdown(fd, Int32(SHUT_WR))
+                    var input: [UInt8] = []
+                    var chunk = [UInt8](repeating: 0, count: 8192)
+                    while true {
+                        let n = recv(fd, &chunk, chunk.count, 0)
+                        guard n >= 0 else {
+                            throw RawHTTP.Failure(description: "no end within 5 s (errno \(errno)) after \(input.count) bytes")
+                        }
+                        if n == 0 { return input }
+                        input += chunk[..<n]
+                    }
+                }
+                #expect(try RawHTTP.parse(input, heads: [false]).map(\.status) == [200])
+            }
+        }
+    }
+
     @Test func connectionsPastTheCapAreRefused() async throws {
         try fixture.bundle("co")
         try await Self.serving(app { $0.maxConnections = 1 }) { port in
