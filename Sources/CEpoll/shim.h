@@ -1,12 +1,13 @@
 /* Linux epoll and eventfd (glibc), for the tile socket layer (RawTileLoop): Swift's Glibc module
-   does not export them; nor a thread's kernel name (prctl is variadic), memfd_create or sendfile
-   (TileFiles). */
+   does not export them; nor a thread's kernel name (prctl is variadic), memfd_create and sendfile
+   (TileFiles), or accept4. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -51,4 +52,10 @@ static inline int cepoll_sealed_copy(const void *bytes, size_t count) {
 static inline ssize_t cepoll_sendfile(int out, int in, size_t count) {
     off_t offset = 0;
     return sendfile(out, in, &offset, count);
+}
+
+/* accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: the socket never exists without them (glibc
+   declares accept4 only with _GNU_SOURCE, which this header must not define). */
+static inline int cepoll_accept(int fd, struct sockaddr *address, socklen_t *length) {
+    return (int)syscall(SYS_accept4, fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }

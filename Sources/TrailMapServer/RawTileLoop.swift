@@ -88,22 +88,36 @@ final class RawTileLoop: @unchecked Sendable {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw RawListener.Failure.system("epoll_create1", errno) }
         stopFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
-        guard stopFD >= 0 else { throw RawListener.Failure.system("eventfd", errno) }
+        guard stopFD >= 0 else {
+            let code = errno
+            Glibc.close(epoll)
+            throw RawListener.Failure.system("eventfd", code)
+        }
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard wakeFD >= 0 else {
+            let code = errno
             Glibc.close(stopFD)
-            throw RawListener.Failure.system("eventfd", errno)
+            Glibc.close(epoll)
+            throw RawListener.Failure.system("eventfd", code)
         }
-        try watch(listenFD, events: Self.readable | Self.exclusive, tag: Self.acceptTag, op: EPOLL_CTL_ADD)
-        try watch(stopFD, events: Self.readable, tag: Self.stopTag, op: EPOLL_CTL_ADD)
-        try watch(wakeFD, events: Self.readable, tag: Self.wakeTag, op: EPOLL_CTL_ADD)
+        do {
+            try watch(listenFD, events: Self.readable | Self.exclusive, tag: Self.acceptTag, op: EPOLL_CTL_ADD)
+            try watch(stopFD, events: Self.readable, tag: Self.stopTag, op: EPOLL_CTL_ADD)
+            try watch(wakeFD, events: Self.readable, tag: Self.wakeTag, op: EPOLL_CTL_ADD)
+        } catch {
+            // deinit closes the eventfds; the epoll set is closed by `run()`, which never ran.
+            Glibc.close(epoll)
+            throw error
+        }
     }
 
-    /// The wake eventfd closes here, not in `closeAll`: a catalog read still running holds the loop and
-    /// writes to it when it ends.
+    /// The eventfds close here, not in `closeAll`: a catalog read still running holds the loop and
+    /// writes to the wake eventfd when it ends, and `stop()` may write to the stop eventfd after
+    /// `run()` ended (a number closed there could be another file's by then).
     deinit {
         scratch.deallocate()
         Glibc.close(wakeFD)
+        Glibc.close(stopFD)
     }
 
     /// Ends `run()` (from any thread).
@@ -165,15 +179,13 @@ final class RawTileLoop: @unchecked Sendable {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { cepoll_accept(listenFD, $0, &length) }
             }
             guard fd >= 0 else {
                 let code = errno
                 if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { pauseAccepting(code) }
                 return
             }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             guard server.limit.admitSocket() else {
                 ConnectionLimit.refusal.withUnsafeReadableBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 Glibc.close(fd)
@@ -468,7 +480,6 @@ final class RawTileLoop: @unchecked Sendable {
     private func closeAll() {
         for case let connection? in connections { close(connection) }
         files?.removeAll()
-        Glibc.close(stopFD)
         Glibc.close(epoll)
     }
 
