@@ -106,16 +106,9 @@ final class RawTileConnection {
                         vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
                     }
                 }
-                var message = msghdr()
-                message.msg_iov = vectors.baseAddress
-                message.msg_iovlen = count
-                // `sendmsg`, not `writev`: a peer gone raises no SIGPIPE, whatever the process does with it.
-                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                return SocketCall.retryingInterrupts { SocketCall.send(fd, vectors, count: count) }
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return SocketCall.wouldBlock ? total : -1
-            }
+            if written < 0 { return SocketCall.wouldBlock ? total : -1 }
             consume(written)
             total += written
             if written == 0 { return total }

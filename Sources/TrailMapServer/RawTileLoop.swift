@@ -247,10 +247,9 @@ final class RawTileLoop: @unchecked Sendable {
     /// not take at once, or the end of what this loop answers on the connection.
     private func readable(_ connection: RawTileConnection) {
         while true {
-            let n = read(connection.fd, scratch.baseAddress, scratch.count)
+            let n = SocketCall.retryingInterrupts { read(connection.fd, scratch.baseAddress, scratch.count) }
             if n <= 0 {
-                if n < 0, errno == EINTR { continue }
-                if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                if n < 0, SocketCall.wouldBlock {
                     connection.unread = false
                     break
                 }
@@ -408,16 +407,10 @@ final class RawTileLoop: @unchecked Sendable {
             head.withUnsafeReadableBytes { h in
                 withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
                     vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress), iov_len: h.count)
-                    func go(_ count: Int) -> Int {
-                        var message = msghdr()
-                        message.msg_iov = vectors.baseAddress
-                        message.msg_iovlen = count
-                        return sendmsg(connection.fd, &message, Int32(MSG_NOSIGNAL))
-                    }
-                    guard let body else { return go(1) }
+                    guard let body else { return SocketCall.send(connection.fd, vectors, count: 1) }
                     return body.withUnsafeReadableBytes { b in
                         vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress), iov_len: b.count)
-                        return go(2)
+                        return SocketCall.send(connection.fd, vectors, count: 2)
                     }
                 }
             }

@@ -12,6 +12,16 @@ enum SocketCall {
         return result
     }
 
+    /// `sendmsg` of the first `count` of `vectors` to `fd`, with `MSG_NOSIGNAL`: a peer gone is
+    /// an `EPIPE`, never a SIGPIPE (whatever the process does with the signal).
+    @inline(__always)
+    static func send(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>, count: Int) -> Int {
+        var message = msghdr()
+        message.msg_iov = vectors.baseAddress
+        message.msg_iovlen = count
+        return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+    }
+
     /// Whether the call that just failed found the socket full or empty (`EAGAIN`): its next edge
     /// goes on, any other failure ends the connection.
     @inline(__always)

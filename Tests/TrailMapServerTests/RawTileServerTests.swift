@@ -283,31 +283,28 @@ import TrailMapTestSupport
                 $0.requestTimeout = .seconds(1); $0.idleTimeout = .seconds(8)
             }
         ) { port in
-            let (input, seconds) = try await offThePool {
+            let input = try await offThePool {
                 let fd = try LoopbackSocket.connect(port: port, readTimeout: 30, receiveBuffer: 4096)
                 defer { close(fd) }
                 let text = Array((Self.get(Self.uri(big, "drain")) + Self.get(Self.uri(small, "drain"), "Connection: close\r\n")).utf8)
                 guard text.withUnsafeBytes({ Foundation.send(fd, $0.baseAddress, $0.count, 0) }) == text.count else {
                     throw RawHTTP.Failure(description: "short send")
                 }
-                let start = ContinuousClock.now
                 var input: [UInt8] = []
                 var chunk = [UInt8](repeating: 0, count: 8192)
                 while true {
                     let n = recv(fd, &chunk, chunk.count, 0)
                     guard n >= 0 else { throw RawHTTP.Failure(description: "recv: errno \(errno) after \(input.count) bytes") }
                     if n == 0 { break }
+                    // At most 8 KB each 5 ms: the 8 MB take over 5 s to read, past the deadline.
                     input += chunk[..<n]
                     usleep(5000)
                 }
-                let elapsed = ContinuousClock.now - start
-                return (input, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                return input
             }
             let answers = try RawHTTP.parse(input, heads: [false, false])
             #expect(answers.map(\.status) == [200, 200])
             #expect(answers.first?.body == bytesBig && answers.last?.body == bytesSmall)
-            // The drain outlasted the request deadline, so the deadline was really not applied.
-            #expect(seconds > 1.5, "drained in \(seconds) s")
         }
     }
 
