@@ -1,3 +1,4 @@
+import CEpoll
 import Glibc
 
 /// The error handling a tile loop's non-blocking socket calls share.
