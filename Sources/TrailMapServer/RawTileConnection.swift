@@ -38,6 +38,11 @@ final class RawTileConnection {
     /// The client shut down its sending side (EPOLLRDHUP): what is left is read until the end,
     /// and the connection closes there once its answers are sent.
     var inputEnded = false
+    /// In the loop's list of connections to go back to without a new edge (`RawTileLoop.later`).
+    var later = false
+    /// `input` holds requests left unanswered when the connection had its share of answers for
+    /// the loop's turn (`RawTileLoop.answersPerTurn`).
+    var answerLater = false
 
     init(fd: Int32, address: sockaddr_storage, client: PrefetchClient, now: UInt64) {
         self.fd = fd

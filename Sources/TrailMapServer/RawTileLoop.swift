@@ -54,6 +54,16 @@ final class RawTileLoop: @unchecked Sendable {
     private var acceptPausedUntil: UInt64?
     private var warnedOutOfDescriptors = false
     static let acceptPause: UInt64 = 100_000_000
+    /// Connections that had their share of the loop's turn (`readsPerTurn`, `answersPerTurn`)
+    /// with requests left to answer or bytes left to read: taken up again after the events of the
+    /// next wait (which then does not block), so that a client pipelining requests without pause
+    /// cannot keep the loop from its other connections and its deadline sweep. An edge-triggered
+    /// socket gives no new edge for bytes already there.
+    private var later: [RawTileConnection] = []
+    /// Full reads of the loop's buffer one connection gets in a turn.
+    static let readsPerTurn = 1
+    /// Answers one connection gets in a turn (a full read can hold a thousand small requests).
+    static let answersPerTurn = 64
 
     private static let (readable, writable, error, hangUp, exclusive, edge): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x001, 0x004, 0x008, 0x010, 1 << 28, 1 << 31)
@@ -148,7 +158,7 @@ final class RawTileLoop: @unchecked Sendable {
             }
             if let until = acceptPausedUntil, now >= until { resumeAccepting() }
             let next = min(nextSweep, acceptPausedUntil ?? .max)
-            let wait = Int32(clamping: (next - min(next, now)) / 1_000_000 + 1)
+            let wait = later.isEmpty ? Int32(clamping: (next - min(next, now)) / 1_000_000 + 1) : 0
             let n = epoll_wait(epoll, events, Int32(capacity), wait)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -168,8 +178,34 @@ final class RawTileLoop: @unchecked Sendable {
                     handle(connection, flags)
                 }
             }
+            if !later.isEmpty { readLater() }
         }
         closeAll()
+    }
+
+    /// Goes back to the connections that had their share of the last turn: answers the requests
+    /// they have waiting, then reads on. One whose answer waits for its socket, or whose request
+    /// waits for the catalog, goes on when that ends instead.
+    private func readLater() {
+        var turn: [RawTileConnection] = []
+        swap(&turn, &later)
+        for connection in turn {
+            connection.later = false
+            guard Int(connection.fd) < connections.count, connections[Int(connection.fd)] === connection,
+                connection.output.isEmpty, connection.waitingForCatalog == nil
+            else { continue }
+            if connection.answerLater {
+                goOn(connection, now: Self.clock())
+            } else if connection.unread {
+                readable(connection)
+            }
+        }
+    }
+
+    private func continueLater(_ connection: RawTileConnection) {
+        guard !connection.later else { return }
+        connection.later = true
+        later.append(connection)
     }
 
     // MARK: - Connections
@@ -244,9 +280,16 @@ final class RawTileLoop: @unchecked Sendable {
     }
 
     /// Reads and answers until a short read (the socket had no more), an answer the socket does
-    /// not take at once, or the end of what this loop answers on the connection.
+    /// not take at once, the end of what this loop answers on the connection, or the connection's
+    /// share of reads for this turn (`later`).
     private func readable(_ connection: RawTileConnection) {
+        var reads = 0
         while true {
+            if reads == Self.readsPerTurn {
+                continueLater(connection)
+                break
+            }
+            reads += 1
             let n = SocketCall.retryingInterrupts { read(connection.fd, scratch.baseAddress, scratch.count) }
             if n <= 0 {
                 if n < 0, SocketCall.wouldBlock {
@@ -267,6 +310,10 @@ final class RawTileLoop: @unchecked Sendable {
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
                 guard answerInput(connection, now: now) else { return }
             }
+            if connection.answerLater {
+                continueLater(connection)
+                break
+            }
             guard connection.unread, connection.output.isEmpty, !connection.closeWhenSent, !connection.handOffWhenSent,
                 connection.waitingForCatalog == nil
             else { break }
@@ -283,10 +330,17 @@ final class RawTileLoop: @unchecked Sendable {
         // A request that waited behind the answer just sent is timed from now: the client was
         // reading that answer, not slow to send this one.
         if written > 0, !connection.input.isEmpty { connection.requestStarted = now }
+        goOn(connection, now: now)
+    }
+
+    /// Once nothing waits to be sent: answers the requests waiting in the input, then reads on
+    /// (or closes, or hands on, as asked).
+    private func goOn(_ connection: RawTileConnection, now: UInt64) {
         if !connection.closeWhenSent, !connection.handOffWhenSent {
             if !connection.input.isEmpty {
                 guard answerInput(connection, now: now) else { return }
             }
+            if connection.answerLater { return continueLater(connection) }
             if connection.output.isEmpty, !connection.handOffWhenSent, !connection.closeWhenSent, connection.waitingForCatalog == nil,
                 connection.unread
             {
@@ -345,11 +399,19 @@ final class RawTileLoop: @unchecked Sendable {
         return true
     }
 
-    /// Answers the requests at the start of `bytes` while the socket takes the answers; returns
-    /// how many bytes it used, or -1 when the connection closed.
+    /// Answers the requests at the start of `bytes` while the socket takes the answers, at most
+    /// `answersPerTurn` (then `answerLater`); returns how many bytes it used, or -1 when the
+    /// connection closed.
     private func answer(_ connection: RawTileConnection, _ bytes: UnsafeRawBufferPointer, now: UInt64) -> Int {
         var offset = 0
+        var answers = 0
+        connection.answerLater = false
         while offset < bytes.count, connection.output.isEmpty, connection.waitingForCatalog == nil {
+            if answers == Self.answersPerTurn {
+                connection.answerLater = true
+                return offset
+            }
+            answers += 1
             let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
             switch RawTileRequest.parse(rest, clientHeader: clientHeader) {
             case .incomplete:
