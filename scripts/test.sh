@@ -13,3 +13,6 @@ swift build --build-tests
 swift test --skip-build "$@"
 # The API contract, by schemathesis against a running server (whole runs only, not filtered ones).
 (($#)) || scripts/contract-test.sh
+# The release build scripts/run.sh makes (whole runs only): an optimized whole-module build can
+# fail where the debug build passes.
+(($#)) || swift build -c release --product trailmap
