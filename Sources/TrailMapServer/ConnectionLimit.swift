@@ -40,6 +40,21 @@ final class ConnectionLimit: Sendable {
     /// Gives back a place `admitSocket()` took.
     func release() { open.wrappingSubtract(1, ordering: .relaxed) }
 
+    /// A place `admitSocket()` took, given back once however many of its holders release it: a
+    /// connection handed from a tile loop to a NIO channel keeps its place across the hand-off,
+    /// and whichever of the channel's close and a failed hand-off comes releases it.
+    final class Place: Sendable {
+        private let limit: ConnectionLimit
+        private let released = Atomic(false)
+
+        init(_ limit: ConnectionLimit) { self.limit = limit }
+
+        func release() {
+            guard !released.exchange(true, ordering: .relaxed) else { return }
+            limit.release()
+        }
+    }
+
     /// The answer a refused connection gets before it is closed.
     static let refusal: ByteBuffer = {
         let body = #"{"error":"too_many_connections","message":"the server has too many open connections; try again shortly"}"#

@@ -60,6 +60,10 @@ final class RawTileLoop: @unchecked Sendable {
     /// cannot keep the loop from its other connections and its deadline sweep. An edge-triggered
     /// socket gives no new edge for bytes already there.
     private var later: [RawTileConnection] = []
+    /// Once `stop()` was called: the loop accepts no more connections and reads no more requests;
+    /// each connection closes once the answers it has (and any catalog read it waits for) are
+    /// done, and the loop ends when none is left, or at this time (monotonic ns) at the latest.
+    private var drainingUntil: UInt64?
     /// Full reads of the loop's buffer one connection gets in a turn.
     static let readsPerTurn = 1
     /// Answers one connection gets in a turn (a full read can hold a thousand small requests).
@@ -130,7 +134,8 @@ final class RawTileLoop: @unchecked Sendable {
         Glibc.close(stopFD)
     }
 
-    /// Ends `run()` (from any thread).
+    /// Ends `run()` (from any thread) once the answers under way are sent, within the request
+    /// timeout (`drainingUntil`).
     func stop() {
         var one: UInt64 = 1
         _ = write(stopFD, &one, 8)
@@ -144,7 +149,7 @@ final class RawTileLoop: @unchecked Sendable {
     /// Monotonic nanoseconds.
     static func clock() -> UInt64 { NIODeadline.now().uptimeNanoseconds }
 
-    /// Serves until `stop()`.
+    /// Serves until `stop()`, then until the answers under way are sent.
     func run() {
         let capacity = 256
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
@@ -156,8 +161,9 @@ final class RawTileLoop: @unchecked Sendable {
                 sweep(now)
                 nextSweep = now + sweepPeriod
             }
+            if let until = drainingUntil, now >= until || !connections.contains(where: { $0 != nil }) { break }
             if let until = acceptPausedUntil, now >= until { resumeAccepting() }
-            let next = min(nextSweep, acceptPausedUntil ?? .max)
+            let next = min(nextSweep, acceptPausedUntil ?? .max, drainingUntil ?? .max)
             let wait = later.isEmpty ? Int32(clamping: (next - min(next, now)) / 1_000_000 + 1) : 0
             let n = epoll_wait(epoll, events, Int32(capacity), wait)
             if n < 0 {
@@ -168,10 +174,9 @@ final class RawTileLoop: @unchecked Sendable {
                 let tag = events[i].data.u64
                 let flags = events[i].events
                 if tag == Self.acceptTag {
-                    acceptConnections()
+                    if drainingUntil == nil { acceptConnections() }
                 } else if tag == Self.stopTag {
-                    closeAll()
-                    return
+                    drain()
                 } else if tag == Self.wakeTag {
                     catalogReadsEnded()
                 } else if Int(tag) < connections.count, let connection = connections[Int(tag)] {
@@ -181,6 +186,21 @@ final class RawTileLoop: @unchecked Sendable {
             if !later.isEmpty { readLater() }
         }
         closeAll()
+    }
+
+    /// Stops accepting and reading: closes the connections with nothing under way now, the others
+    /// once it is done (`settle`).
+    private func drain() {
+        var count: UInt64 = 0
+        _ = read(stopFD, &count, 8)
+        guard drainingUntil == nil else { return }
+        drainingUntil = Self.clock() + requestLimit
+        if acceptPausedUntil == nil {
+            var none = epoll_event()
+            epoll_ctl(epoll, EPOLL_CTL_DEL, listenFD, &none)
+        }
+        acceptPausedUntil = nil
+        for case let connection? in connections { settle(connection) }
     }
 
     /// Goes back to the connections that had their share of the last turn: answers the requests
@@ -283,6 +303,7 @@ final class RawTileLoop: @unchecked Sendable {
     /// not take at once, the end of what this loop answers on the connection, or the connection's
     /// share of reads for this turn (`later`).
     private func readable(_ connection: RawTileConnection) {
+        guard drainingUntil == nil else { return settle(connection) }
         var reads = 0
         while true {
             if reads == Self.readsPerTurn {
@@ -509,10 +530,15 @@ final class RawTileLoop: @unchecked Sendable {
     }
 
     /// Once the output is sent: close, or hand on, as asked (until then the socket's next
-    /// writable edge sends more).
+    /// writable edge sends more); while the loop drains, close once no catalog read is awaited
+    /// either.
     private func settle(_ connection: RawTileConnection) {
         guard connection.output.isEmpty else { return }
         if connection.closeWhenSent { return close(connection) }
+        if drainingUntil != nil {
+            if connection.waitingForCatalog == nil, !connection.answerLater { close(connection) }
+            return
+        }
         if connection.handOffWhenSent { return handOff(connection) }
     }
 
@@ -520,7 +546,6 @@ final class RawTileLoop: @unchecked Sendable {
         var none = epoll_event()
         epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, &none)
         connections[Int(connection.fd)] = nil
-        server.limit.release()
         responder.metrics.recordHandOff()
         server.handOff(fd: connection.fd, bytes: connection.input)
     }
@@ -528,8 +553,9 @@ final class RawTileLoop: @unchecked Sendable {
     private func close(_ connection: RawTileConnection) {
         guard Int(connection.fd) < connections.count, connections[Int(connection.fd)] === connection else { return }
         connections[Int(connection.fd)] = nil
-        Glibc.close(connection.fd)
+        // The place first: a client that sees the connection end finds it free.
         server.limit.release()
+        Glibc.close(connection.fd)
     }
 
     private func closeAll() {

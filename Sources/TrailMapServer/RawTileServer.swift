@@ -107,20 +107,30 @@ final class RawTileServer: Sendable {
             server.logger.info("tile loops: \(loops.count) threads on port \(listener.port)")
             await onRunning(listener.port)
             try? await gracefulShutdown()
+            // Each loop sends the answers under way first (within the request timeout): waited
+            // for on a thread of its own, not one of the pool's.
             for loop in loops { loop.stop() }
-            for finished in done { finished.wait() }
-            await server.quiesceHandedOn()
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                Thread {
+                    for finished in done { finished.wait() }
+                    ended.resume()
+                }.start()
+            }
             listener.close()
+            await server.quiesceHandedOn()
             unlink(server.hummingbirdSocket)
             rmdir(server.socketFolder)
         }
     }
 
     /// Gives `fd` (a connected socket no loop watches any more) and the bytes read from it so far
-    /// to Hummingbird's child channel, on one of NIO's event loops.
+    /// to Hummingbird's child channel, on one of NIO's event loops. The connection keeps the place
+    /// its loop took for it (`ConnectionLimit.Place`), released when the channel closes.
     func handOff(fd: Int32, bytes: [UInt8]) {
+        let place = ConnectionLimit.Place(limit)
         guard let channel = child.withLock({ $0 }) else {
             Glibc.close(fd)
+            place.release()
             return
         }
         let logger = logger
@@ -128,7 +138,7 @@ final class RawTileServer: Sendable {
             do {
                 let value = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .withConnectedSocket(NIOBSDSocket.Handle(fd)) { nio in
-                        channel.setup(channel: nio, logger: logger).flatMapThrowing { value in
+                        channel.setup(channel: nio, logger: logger, place: place).flatMapThrowing { value in
                             if !bytes.isEmpty {
                                 try nio.pipeline.syncOperations.addHandler(Preface(bytes: bytes), position: .first)
                             }
@@ -141,6 +151,8 @@ final class RawTileServer: Sendable {
                 nio.closeFuture.whenComplete { [self] _ in _ = handedOn.withLock { $0.removeValue(forKey: key) } }
                 await channel.handle(value: value, logger: logger)
             } catch {
+                // A channel made closes and releases the place itself; none made, this does.
+                place.release()
                 logger.debug("connection not handed to Hummingbird: \(error)")
             }
         }

@@ -26,8 +26,17 @@ struct TileChannel: ServerChildChannel {
     let limit: ConnectionLimit
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        setup(channel: channel, logger: logger, place: nil)
+    }
+
+    /// `place`: the place a tile loop took for the connection it hands on (`RawTileServer`), kept
+    /// until the channel closes instead of a new one taken: another connection accepted in
+    /// between cannot take it.
+    func setup(channel: any Channel, logger: Logger, place: ConnectionLimit.Place?) -> EventLoopFuture<Value> {
         if let server = channel.parent { listener.tune(server) }
-        guard limit.admit(channel) else {
+        if let place {
+            channel.closeFuture.whenComplete { _ in place.release() }
+        } else if !limit.admit(channel) {
             responder.metrics.recordRefusedConnection()
             do { try channel.pipeline.syncOperations.addHandler(ConnectionLimit.Refusal(), position: .first) } catch {
                 return channel.eventLoop.makeFailedFuture(error)

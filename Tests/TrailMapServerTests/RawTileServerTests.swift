@@ -350,6 +350,49 @@ import TrailMapTestSupport
         }
     }
 
+    /// A connection a tile loop hands to Hummingbird keeps its place under the connection cap: a
+    /// connection accepted during the hand-off is refused, not the one handed on. Forty times at a
+    /// cap of one: a tile, a request for Hummingbird, then at once a second connection.
+    @Test func aHandedOnConnectionKeepsItsPlace() async throws {
+        try fixture.bundle("co")
+        try await Self.serving(app { $0.maxConnections = 1 }) { port in
+            for round in 0..<40 {
+                // Until the place is free: the connections of the round before closed on the
+                // client's side first, so the server may not have seen it yet.
+                let deadline = Date().addingTimeInterval(10)
+                // (A refusal may end in a reset: the request was not read.)
+                while (try? await RawHTTP.exchange(
+                    port: port, Self.get(Self.uri(Self.tile), "Connection: close\r\n"), heads: [false], expectClose: true))?
+                    .first?.status != 200, Date() < deadline
+                {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                // A tile first: its answer shows the connection has its place (two loops accepting
+                // at once may admit the second connection first).
+                let handedOn = try ConnectionDeadlineTests.Client(port: port)
+                handedOn.send(Self.get(Self.uri(Self.tile)))
+                #expect(try await handedOn.read(until: "Server: trailmap\r\n")?.hasPrefix("HTTP/1.1 200") == true, "round \(round)")
+                handedOn.send(Self.get("/healthz"))
+                // Refused at once (15 s for a loaded machine; admitted, it would wait for a request).
+                let refusal = try await offThePool {
+                    let other = try LoopbackSocket.connect(port: port, readTimeout: 15)
+                    defer { close(other) }
+                    var input: [UInt8] = []
+                    var chunk = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        let n = recv(other, &chunk, chunk.count, 0)
+                        if n == 0 || (n < 0 && errno == ECONNRESET) { return String(decoding: input, as: UTF8.self) }
+                        guard n > 0 else { throw RawHTTP.Failure(description: "not refused within 15 s") }
+                        input += chunk[..<n]
+                    }
+                }
+                #expect(refusal.hasPrefix("HTTP/1.1 503 Service Unavailable"), "round \(round)")
+                let answer = try await handedOn.read(until: "\"status\"")
+                #expect(answer?.contains("HTTP/1.1 503") == false, "round \(round): \(answer ?? "closed")")
+            }
+        }
+    }
+
     /// `count` bytes that do not compress: PNG's magic number, then bytes of /dev/urandom read at
     /// once (a random number a byte took minutes of the shared pool in a debug build).
     static func incompressible(_ count: Int) throws -> [UInt8] {
@@ -432,6 +475,62 @@ import TrailMapTestSupport
             #expect(answers[3].body.isEmpty && answers[3].headers["content-length"] == String(bytesA.count))
             #expect(answers[4].headers["connection"] == "close")
         }
+    }
+
+    /// Stopping the server lets the loops finish the answers under way: an 8 MB tile being read
+    /// through a small window when the server stops arrives whole, then its connection ends; an
+    /// idle connection ends at once.
+    @Test func answersUnderWayAreSentWhenTheServerStops() async throws {
+        let big = TileID(z: 3, x: 1, y: 3)!
+        let bytesBig = try Self.incompressible(8 << 20)
+        try TestBundle.write(
+            [(tile: big, data: bytesBig)], to: fixture.dir.file("drain.mbtiles"),
+            metadata: BundleMetadata(name: "drain", bounds: ServerFixture.box, minZoom: 3, maxZoom: 3))
+        final class Held: @unchecked Sendable {
+            var reading: Task<[UInt8], any Error>?
+            var idle: ConnectionDeadlineTests.Client?
+        }
+        let held = Held()
+        try await Self.serving(app { $0.requestTimeout = .seconds(20) }) { port in
+            // Cached first: a tile the loops have not cached goes to Hummingbird.
+            let warm = try await RawHTTP.exchange(port: port, Self.get(Self.uri(big, "drain")), heads: [false])
+            #expect(warm.first?.body == bytesBig)
+            let idle = try ConnectionDeadlineTests.Client(port: port)
+            idle.send("HEAD \(Self.uri(big, "drain")) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let fd = try LoopbackSocket.connect(port: port, readTimeout: 30, receiveBuffer: 4096)
+            let text = Array(Self.get(Self.uri(big, "drain")).utf8)
+            guard text.withUnsafeBytes({ Foundation.send(fd, $0.baseAddress, $0.count, 0) }) == text.count else {
+                close(fd)
+                throw RawHTTP.Failure(description: "short send")
+            }
+            // The idle connection's answer (a head only), whole: it has nothing under way when the
+            // server stops.
+            let first = try await #require(idle.read(until: "\r\n\r\n"))
+            #expect(first.hasPrefix("HTTP/1.1 200"))
+            held.idle = idle
+            held.reading = Task {
+                try await offThePool {
+                    defer { close(fd) }
+                    var input: [UInt8] = []
+                    var chunk = [UInt8](repeating: 0, count: 8192)
+                    while true {
+                        let n = recv(fd, &chunk, chunk.count, 0)
+                        guard n >= 0 else { throw RawHTTP.Failure(description: "recv: errno \(errno) after \(input.count) bytes") }
+                        if n == 0 { return input }
+                        input += chunk[..<n]
+                        if input.count < 2 << 20 { usleep(1000) }
+                    }
+                }
+            }
+        }
+        // The server has stopped: the slow reader got every byte, then the end.
+        let input = try await #require(held.reading).value
+        let answers = try RawHTTP.parse(input, heads: [false])
+        #expect(answers.map(\.status) == [200])
+        #expect(answers.first?.body.count == bytesBig.count && answers.first?.body == bytesBig)
+        // The idle connection ended (nil: the end came; a read that times out throws).
+        let rest = try await #require(held.idle).read()
+        #expect(rest != nil)
     }
 
     @Test func handedOnConnectionsAreClosedAtShutdown() async throws {
