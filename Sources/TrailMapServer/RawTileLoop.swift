@@ -64,6 +64,7 @@ final class RawTileLoop: @unchecked Sendable {
     /// each connection closes once the answers it has (and any catalog read it waits for) are
     /// done, and the loop ends when none is left, or at this time (monotonic ns) at the latest.
     private var drainingUntil: UInt64?
+    private let stopsImmediately = Atomic(false)
     /// Full reads of the loop's buffer one connection gets in a turn.
     static let readsPerTurn = 1
     /// Answers one connection gets in a turn (a full read can hold a thousand small requests).
@@ -135,8 +136,9 @@ final class RawTileLoop: @unchecked Sendable {
     }
 
     /// Ends `run()` (from any thread) once the answers under way are sent, within the request
-    /// timeout (`drainingUntil`).
-    func stop() {
+    /// timeout (`drainingUntil`); `immediately`: without waiting for them.
+    func stop(immediately: Bool = false) {
+        if immediately { stopsImmediately.store(true, ordering: .relaxed) }
         var one: UInt64 = 1
         _ = write(stopFD, &one, 8)
     }
@@ -193,8 +195,10 @@ final class RawTileLoop: @unchecked Sendable {
     private func drain() {
         var count: UInt64 = 0
         _ = read(stopFD, &count, 8)
+        let now = Self.clock()
+        if stopsImmediately.load(ordering: .relaxed) { drainingUntil = now }
         guard drainingUntil == nil else { return }
-        drainingUntil = Self.clock() + requestLimit
+        drainingUntil = now + requestLimit
         if acceptPausedUntil == nil {
             var none = epoll_event()
             epoll_ctl(epoll, EPOLL_CTL_DEL, listenFD, &none)

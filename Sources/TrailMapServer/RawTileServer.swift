@@ -107,9 +107,10 @@ final class RawTileServer: Sendable {
             server.logger.info("tile loops: \(loops.count) threads on port \(listener.port)")
             await onRunning(listener.port)
             try? await gracefulShutdown()
-            // Each loop sends the answers under way first (within the request timeout): waited
-            // for on a thread of its own, not one of the pool's.
-            for loop in loops { loop.stop() }
+            // Each loop sends the answers under way first (within the request timeout), unless
+            // the service was cancelled: waited for on a thread of its own, not one of the pool's.
+            let cancelled = Task.isCancelled
+            for loop in loops { loop.stop(immediately: cancelled) }
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
                 Thread {
                     for finished in done { finished.wait() }
