@@ -298,7 +298,9 @@ final class RawTileLoop: @unchecked Sendable {
         if !connection.output.isEmpty {
             guard flags & (Self.writable | Self.error | Self.hangUp) != 0 else { return }
             writable(connection)
-        } else if connection.unread {
+        } else if connection.unread, !connection.later {
+            // One on the `later` list goes on from there: it answers what it has read before it
+            // reads more (so its input holds about one read), and reads once a turn.
             readable(connection)
         }
     }
@@ -540,10 +542,23 @@ final class RawTileLoop: @unchecked Sendable {
         guard connection.output.isEmpty else { return }
         if connection.closeWhenSent { return close(connection) }
         if drainingUntil != nil {
-            if connection.waitingForCatalog == nil, !connection.answerLater { close(connection) }
+            if connection.waitingForCatalog == nil, !connection.answerLater {
+                // Bytes left unread make `close` reset the connection, which can drop the end of
+                // an answer the kernel has not sent yet: read them first (not answered).
+                if connection.unread { discardInput(connection) }
+                close(connection)
+            }
             return
         }
         if connection.handOffWhenSent { return handOff(connection) }
+    }
+
+    /// Reads what the client has sent, without answering it, until the socket has no more
+    /// (at most a megabyte).
+    private func discardInput(_ connection: RawTileConnection) {
+        for _ in 0..<16 {
+            guard read(connection.fd, scratch.baseAddress, scratch.count) == scratch.count else { return }
+        }
     }
 
     private func handOff(_ connection: RawTileConnection) {

@@ -111,11 +111,19 @@ final class RawTileServer: Sendable {
             // the service was cancelled: waited for on a thread of its own, not one of the pool's.
             let cancelled = Task.isCancelled
             for loop in loops { loop.stop(immediately: cancelled) }
-            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-                Thread {
-                    for finished in done { finished.wait() }
-                    ended.resume()
-                }.start()
+            // Refuses new connections (and resets those waiting to be accepted) at once, where
+            // they would wait for the drain; the descriptor stays open, so no loop can find its
+            // number reused.
+            shutdown(listener.fd, Int32(SHUT_RD))
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                    Thread {
+                        for finished in done { finished.wait() }
+                        ended.resume()
+                    }.start()
+                }
+            } onCancel: {
+                for loop in loops { loop.stop(immediately: true) }
             }
             listener.close()
             await server.quiesceHandedOn()

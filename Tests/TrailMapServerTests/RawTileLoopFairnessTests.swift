@@ -115,4 +115,42 @@ import TrailMapTestSupport
             #expect(String(decoding: try #require(answers.last).body, as: UTF8.self).contains("\"status\""))
         }
     }
+
+    /// A client that pipelines many requests in one write (far more than a turn answers) and
+    /// shuts down its side a moment later, while most of them still wait: every request is
+    /// answered before the connection ends. The end of input is an edge of its own; taken for a
+    /// cue to read, it found the end and closed the connection with requests still waiting.
+    @Test func requestsBeforeTheClientsEndAreAllAnswered() async throws {
+        try fixture.bundle("co")
+        let uri = RawTileServerTests.uri(TileID(z: 3, x: 1, y: 3)!)
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.tileLoops = 1
+        let made = config
+        try await RawTileServerTests.serving({ TileServer.makeApplication(config: made, onRunning: $0) }) { port in
+            let warm = try await RawHTTP.exchange(port: port, RawTileServerTests.get(uri), heads: [false])
+            #expect(warm.map(\.status) == [200])
+            let count = 1000
+            let input = try await offThePool {
+                let fd = try LoopbackSocket.connect(port: port, readTimeout: 60)
+                defer { close(fd) }
+                let text = Array(String(repeating: "HEAD \(uri) HTTP/1.1\r\nHost: x\r\n\r\n", count: count).utf8)
+                guard text.withUnsafeBytes({ Foundation.send(fd, $0.baseAddress, $0.count, 0) }) == text.count else {
+                    throw RawHTTP.Failure(description: "short send")
+                }
+                usleep(5000)
+                shutdown(fd, Int32(SHUT_WR))
+                var input: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = recv(fd, &chunk, chunk.count, 0)
+                    guard n >= 0 else { throw RawHTTP.Failure(description: "recv: errno \(errno) after \(input.count) bytes") }
+                    if n == 0 { return input }
+                    input += chunk[..<n]
+                }
+            }
+            let answers = try RawHTTP.parse(input, heads: Array(repeating: true, count: count))
+            #expect(answers.count == count && answers.allSatisfy { $0.status == 200 })
+        }
+    }
 }
