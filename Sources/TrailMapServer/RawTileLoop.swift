@@ -54,7 +54,7 @@ final class RawTileLoop: @unchecked Sendable {
     private var acceptPausedUntil: UInt64?
     private var warnedOutOfDescriptors = false
     static let acceptPause: UInt64 = 100_000_000
-    /// Connections that had their share of the loop's turn (`readsPerTurn`, `answersPerTurn`)
+    /// Connections that had their share of the loop's turn (one read, `answersPerTurn` answers)
     /// with requests left to answer or bytes left to read: taken up again after the events of the
     /// next wait (which then does not block), so that a client pipelining requests without pause
     /// cannot keep the loop from its other connections and its deadline sweep. An edge-triggered
@@ -65,8 +65,6 @@ final class RawTileLoop: @unchecked Sendable {
     /// done, and the loop ends when none is left, or at this time (monotonic ns) at the latest.
     private var drainingUntil: UInt64?
     private let stopsImmediately = Atomic(false)
-    /// Full reads of the loop's buffer one connection gets in a turn.
-    static let readsPerTurn = 1
     /// Answers one connection gets in a turn (a full read can hold a thousand small requests).
     static let answersPerTurn = 64
 
@@ -305,45 +303,35 @@ final class RawTileLoop: @unchecked Sendable {
         }
     }
 
-    /// Reads and answers until a short read (the socket had no more), an answer the socket does
-    /// not take at once, the end of what this loop answers on the connection, or the connection's
-    /// share of reads for this turn (`later`).
+    /// Reads once (the connection's read for this turn) and answers what came, until an answer the
+    /// socket does not take at once, the end of what this loop answers on the connection, or the
+    /// turn's answers; more to answer or read waits for the next turn (`later`).
     private func readable(_ connection: RawTileConnection) {
         guard drainingUntil == nil else { return settle(connection) }
-        var reads = 0
-        while true {
-            if reads == Self.readsPerTurn {
-                continueLater(connection)
-                break
-            }
-            reads += 1
-            let n = SocketCall.retryingInterrupts { read(connection.fd, scratch.baseAddress, scratch.count) }
-            if n <= 0 {
-                if n < 0, SocketCall.wouldBlock {
-                    connection.unread = false
-                    break
-                }
-                return close(connection)
-            }
-            connection.unread = n == scratch.count || connection.inputEnded
-            let now = Self.clock()
-            connection.lastActivity = now
-            if connection.requestStarted == nil { connection.requestStarted = now }
-            if connection.input.isEmpty {
-                let used = answer(connection, UnsafeRawBufferPointer(start: scratch.baseAddress, count: n), now: now)
-                guard used >= 0 else { return }
-                if used < n { connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[used..<n])) }
-            } else {
-                connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
-                guard answerInput(connection, now: now) else { return }
-            }
-            if connection.answerLater {
-                continueLater(connection)
-                break
-            }
-            guard connection.unread, connection.output.isEmpty, !connection.closeWhenSent, !connection.handOffWhenSent,
-                connection.waitingForCatalog == nil
-            else { break }
+        let n = SocketCall.retryingInterrupts { read(connection.fd, scratch.baseAddress, scratch.count) }
+        if n <= 0 {
+            guard n < 0, SocketCall.wouldBlock else { return close(connection) }
+            connection.unread = false
+            return settle(connection)
+        }
+        connection.unread = n == scratch.count || connection.inputEnded
+        let now = Self.clock()
+        connection.lastActivity = now
+        if connection.requestStarted == nil { connection.requestStarted = now }
+        if connection.input.isEmpty {
+            let used = answer(connection, UnsafeRawBufferPointer(start: scratch.baseAddress, count: n), now: now)
+            guard used >= 0 else { return }
+            if used < n { connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[used..<n])) }
+        } else {
+            connection.input.append(contentsOf: UnsafeRawBufferPointer(start: scratch.baseAddress, count: n))
+            guard answerInput(connection, now: now) else { return }
+        }
+        // Requests left past this turn's answers, or bytes left to read: the next turn.
+        if connection.answerLater
+            || (connection.unread && connection.output.isEmpty && !connection.closeWhenSent && !connection.handOffWhenSent
+                && connection.waitingForCatalog == nil)
+        {
+            continueLater(connection)
         }
         settle(connection)
     }

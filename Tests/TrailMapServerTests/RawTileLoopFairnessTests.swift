@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Synchronization
 import Testing
 import TileGeometry
@@ -11,6 +12,15 @@ import TrailMapTestSupport
 @Suite struct RawTileLoopFairnessTests {
     let fixture = ServerFixture()
 
+    /// The server of the fixture's folder with one tile loop.
+    func oneLoop() -> (@escaping @Sendable (Int) async -> Void) throws -> Application<TileResponder> {
+        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
+        config.port = 0
+        config.tileLoops = 1
+        let made = config
+        return { TileServer.makeApplication(config: made, onRunning: $0) }
+    }
+
     /// One loop; a flood connection writes pipelined `HEAD` requests (small answers the socket
     /// always takes) from one thread and reads the answers from another, for up to 20 s. Once the
     /// answers flow, a second connection asks for a tile: it must be answered while the flood
@@ -20,11 +30,7 @@ import TrailMapTestSupport
         let tile = TileID(z: 3, x: 1, y: 3)!
         let uri = RawTileServerTests.uri(tile)
         let expected = try ServerFixture.png(tile)
-        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
-        config.port = 0
-        config.tileLoops = 1
-        let made = config
-        try await RawTileServerTests.serving({ TileServer.makeApplication(config: made, onRunning: $0) }) { port in
+        try await RawTileServerTests.serving(oneLoop()) { port in
             // Cached first: a tile the loop has not cached hands its connection to Hummingbird.
             let warm = try await RawHTTP.exchange(port: port, RawTileServerTests.get(uri), heads: [false])
             #expect(warm.map(\.status) == [200])
@@ -83,11 +89,7 @@ import TrailMapTestSupport
         let absent = TileID(z: 4, x: 3, y: 6)!
         try fixture.bundle("co", missing: absent)
         let tile = TileID(z: 3, x: 1, y: 3)!, other = TileID(z: 4, x: 3, y: 5)!
-        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
-        config.port = 0
-        config.tileLoops = 1
-        let made = config
-        try await RawTileServerTests.serving({ TileServer.makeApplication(config: made, onRunning: $0) }) { port in
+        try await RawTileServerTests.serving(oneLoop()) { port in
             let warm = try await RawHTTP.exchange(
                 port: port, RawTileServerTests.get(RawTileServerTests.uri(tile)) + RawTileServerTests.get(RawTileServerTests.uri(other)),
                 heads: [false, false])
@@ -123,11 +125,7 @@ import TrailMapTestSupport
     @Test func requestsBeforeTheClientsEndAreAllAnswered() async throws {
         try fixture.bundle("co")
         let uri = RawTileServerTests.uri(TileID(z: 3, x: 1, y: 3)!)
-        var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
-        config.port = 0
-        config.tileLoops = 1
-        let made = config
-        try await RawTileServerTests.serving({ TileServer.makeApplication(config: made, onRunning: $0) }) { port in
+        try await RawTileServerTests.serving(oneLoop()) { port in
             let warm = try await RawHTTP.exchange(port: port, RawTileServerTests.get(uri), heads: [false])
             #expect(warm.map(\.status) == [200])
             let count = 1000

@@ -66,20 +66,6 @@ import TrailMapTestSupport
         }
     }
 
-    /// Runs a tool and returns its output (empty when it fails).
-    func output(_ tool: String, _ args: [String], environment: [String: String] = [:]) -> String {
-        let p = ChildProcess()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = environment.map { "\($0.key)=\($0.value)" } + [tool] + args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : ""
-    }
-
     /// Whether `tool` ran and exited 0.
     func succeeds(_ tool: String, _ args: [String], environment: [String: String] = [:]) -> Bool {
         let p = ChildProcess()

@@ -53,14 +53,14 @@ def probe(port: int, uri: str, count: int) -> None:
         start = time.monotonic()
         with socket.create_connection(("127.0.0.1", port), timeout=30) as c:
             c.sendall(request)
-            head = b""
+            answer = b""
             while True:
                 data = c.recv(65536)
                 if not data:
                     break
-                head += data[:16] if not head else b""
-        if not head.startswith(b"HTTP/1.1 200"):
-            sys.exit(f"probe: not a 200: {head!r}")
+                answer += data
+        if not answer.startswith(b"HTTP/1.1 200"):
+            sys.exit(f"probe: not a 200: {answer[:80]!r}")
         print(f"{(time.monotonic() - start) * 1000:.2f}")
         time.sleep(0.05)
 
@@ -68,8 +68,14 @@ def probe(port: int, uri: str, count: int) -> None:
 if __name__ == "__main__":
     if len(sys.argv) != 5 or sys.argv[1] not in ("flood", "probe"):
         sys.exit(__doc__)
-    port, uri = int(sys.argv[2]), sys.argv[3]
+    try:
+        port, uri = int(sys.argv[2]), sys.argv[3]
+        amount = float(sys.argv[4]) if sys.argv[1] == "flood" else int(sys.argv[4])
+    except ValueError:
+        sys.exit(f"pipeline_flood.py: PORT, SECONDS and COUNT must be numbers\n{__doc__}")
+    if not (0 < port < 65536 and uri.startswith("/") and amount > 0):
+        sys.exit(f"pipeline_flood.py: a port, a path starting with /, and a positive amount\n{__doc__}")
     if sys.argv[1] == "flood":
-        flood(port, uri, float(sys.argv[4]))
+        flood(port, uri, amount)
     else:
-        probe(port, uri, int(sys.argv[4]))
+        probe(port, uri, int(amount))
