@@ -122,6 +122,18 @@ struct TraceGenerator {
     }
 
     func generate(requests target: Int) -> [Request] {
+        var steps = [StepState]()
+        return generate(requests: target, steps: &steps, logging: false)
+    }
+
+    /// The trace, and each step's state as the generator drew it (`InformedReplay`).
+    func generateWithSteps(requests target: Int) -> (requests: [Request], steps: [StepState]) {
+        var steps = [StepState]()
+        let requests = generate(requests: target, steps: &steps, logging: true)
+        return (requests, steps)
+    }
+
+    private func generate(requests target: Int, steps stepLog: inout [StepState], logging: Bool) -> [Request] {
         var g = SplitMix(state: seed)
         let regionTrails = model == .trails ? (0..<regions).map { trails(region: $0) } : []
         let trailPick = Zipf(n: trailsPerRegion, s: placeSkew)
@@ -176,6 +188,13 @@ struct TraceGenerator {
             } else {
                 sessions[i].step(&g, now: now, generator: self, into: &out)
             }
+            if logging {
+                let s = sessions[i]
+                stepLog.append(
+                    StepState(
+                        client: s.client, firstRequest: out.count - s.lastEmitted, time: now, region: s.region, z: s.z, cx: s.cx, cy: s.cy,
+                        direction: s.direction))
+            }
             sessions[i].next = now + UInt64.random(in: 250...900, using: &g)
             if sessions[i].steps <= 0 { sessions[i] = newSession(at: now) }
         }
@@ -197,6 +216,19 @@ struct TraceGenerator {
     }
 }
 
+/// A session's state after one of its steps (the viewport it asked for), as the generator drew it.
+struct StepState {
+    var client: Int
+    /// The index of the step's first request in the trace.
+    var firstRequest: Int
+    var time: UInt64
+    var region: Int
+    var z: Int
+    var cx: Double
+    var cy: Double
+    var direction: Int
+}
+
 struct Session {
     var client: Int
     var region = 0
@@ -208,6 +240,8 @@ struct Session {
     var next: UInt64
     var seen = Set<TileID>()
     var started = false
+    /// Requests the last step emitted.
+    var lastEmitted = 0
     /// The trail followed (`trails` model): its points, the index reached and the way along it.
     var trail: [(x: Double, y: Double)] = []
     var along = 0
@@ -289,6 +323,7 @@ struct Session {
                 tiles.append((d, id))
             }
         }
+        lastEmitted = tiles.count
         for (n, (_, id)) in tiles.sorted(by: { $0.0 < $1.0 }).enumerated() {
             if t.model.clientCache { seen.insert(id) }
             out.append(Request(client: client, key: TileKey(bundle: UInt32(region), tile: id), time: now + UInt64(n)))

@@ -14,6 +14,7 @@ import TileGeometry
 // "next use x size". Hit ratio = requests hit / requests.
 // Usage: cache-traces [requests per model] [model,model,...] [policy,policy,...]
 //        cache-traces throughput [requests per model] [model,model,...]   (see Throughput.swift)
+//        cache-traces informed [requests]   (nocache at 5% against a policy told the sessions' states; see InformedReplay.swift)
 
 /// One shared buffer; every tile is a slice of it (no copies).
 enum Payload {
@@ -228,6 +229,15 @@ if arguments.first == "throughput" {
     arguments = arguments.dropFirst()
     let models = arguments.dropFirst().first.map { $0.split(separator: ",").compactMap { TraceModel(rawValue: String($0)) } }
     Throughput(requests: arguments.first.flatMap(Int.init) ?? 60_000, models: models ?? TraceModel.allCases).run()
+    exit(0)
+}
+if arguments.first == "informed" {
+    let given = arguments.dropFirst().first
+    guard let requests = given.map({ Int($0) }) ?? 300_000, requests > 0 else {
+        FileHandle.standardError.write(Data("usage: cache-traces informed [requests, a positive number]\n".utf8))
+        exit(1)
+    }
+    InformedReplay.report(requests: requests)
     exit(0)
 }
 let requestCount = arguments.first.flatMap(Int.init) ?? 300_000
