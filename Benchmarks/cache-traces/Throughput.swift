@@ -95,7 +95,8 @@ struct Throughput {
     func serve(_ sequence: [Request], split: Int, sizes: TileSizes, budget: Int, setup: Setup) -> [Double] {
         let cache = setup.cache(budget: budget, CacheConfiguration().policy, countsRequests: true)
         let prefetcher = Prefetcher(
-            cache: cache, predictor: PrefetchPredictor(places: cache, releasesPerRequest: setup.releasesPerRequest))
+            cache: cache,
+            predictor: PrefetchPredictor(places: cache, releasesPerRequest: setup.releasesPerRequest, chanceLifetime: setup.chanceLifetime))
         let client = "127.0.0.1"
         var parts = [Double]()
         for range in [0..<split, split..<sequence.count] {

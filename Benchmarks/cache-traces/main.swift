@@ -54,6 +54,7 @@ enum Setup: String {
     }
 
     var releasesPerRequest: Int { self == .before ? 0 : PrefetchPredictor().releasesPerRequest }
+    var chanceLifetime: UInt64? { self == .before ? nil : PrefetchPredictor().chanceLifetime }
 }
 
 struct Bench {
@@ -177,7 +178,8 @@ struct Bench {
     static func predictor(
         _ generator: TraceGenerator, trailPaths: Bool, places: TileCache? = nil, setup: Setup = .current
     ) -> PrefetchPredictor {
-        let predictor = PrefetchPredictor(places: places, releasesPerRequest: setup.releasesPerRequest)
+        let predictor = PrefetchPredictor(
+            places: places, releasesPerRequest: setup.releasesPerRequest, chanceLifetime: setup.chanceLifetime)
         if trailPaths, generator.model == .trails {
             for r in 0..<generator.regions {
                 predictor.setTrailPaths(TrailPaths(lines: generator.trailLonLats(region: r)), bundle: UInt32(r))

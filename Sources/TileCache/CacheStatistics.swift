@@ -37,6 +37,11 @@ public struct CacheStatistics: Sendable, Equatable {
     public var expectedShare: Double?
     /// Bytes held by tiles expected to be read soon (0 for a policy that sets none apart).
     public var expectedBytes = 0
+    /// Tiles (held or not) that sessions asking for their viewport again give a chance of being
+    /// asked for at their next step.
+    public var chanceKeys = 0
+    /// Bytes held by tiles kept for their chance (nil for a policy that weighs no chances).
+    public var likelyBytes: Int?
 
     public init() {}
 

@@ -19,6 +19,10 @@ import TileGeometry
 /// whose recent requests were jumps (`Track.scatteredShare`) is not one viewer, whatever its share
 /// (a load generator over a small map hits its predictions by chance): none are worked out for
 /// it until it settles.
+/// A session that asks for its whole viewport again at each step (a viewer without a cache of
+/// its own) gets chances instead (`StepChances`, with `chanceLifetime`): at each step, each tile
+/// of its next step's possible viewports the chance that the session asks for it, which the
+/// cache sums over sessions and keeps and loads tiles by (`Prediction.chances`).
 /// At most `maxClients` sessions are tracked, the longest silent forgotten first.
 ///
 /// Given a cache that counts requests (`TileCache.countsRequests`), the predictor reads popular
@@ -35,6 +39,10 @@ public final class PrefetchPredictor: Sendable {
     /// At most this many tiles a session left behind are handed out per request
     /// (`Prediction.released`); 0: none are, and a repeating session's tile is always expected.
     public let releasesPerRequest: Int
+    /// For a session that asks for its viewport again, the chances its step gives the tiles of
+    /// its next step end after this many milliseconds without a step (nil: no chances are given,
+    /// and such a session's tiles are expected instead).
+    public let chanceLifetime: UInt64?
     private let state = Mutex<State>(State())
 
     struct State {
@@ -50,6 +58,15 @@ public final class PrefetchPredictor: Sendable {
         var zooming = ZoomHabit()
         /// How often sessions ask for their viewport again lately (a new session's prior).
         var repeating = RepeatHabit()
+        /// What the chances of sessions that ask for their viewport again are worked out from.
+        var chances = ChanceState()
+    }
+
+    /// How often the steps of sessions that ask for their viewport again pan, and keep their
+    /// heading; and the steps that gave chances, oldest first, to end those of sessions gone silent.
+    struct ChanceState {
+        var pans = PanHabit()
+        var steps = CircularBuffer<(client: String, time: UInt64)>()
     }
 
     /// - Parameters:
@@ -60,8 +77,9 @@ public final class PrefetchPredictor: Sendable {
     ///     requests); 0 for none, the tile asked for then always being expected again.
     public init(
         maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.04, places: TileCache? = nil,
-        releasesPerRequest: Int = 2
+        releasesPerRequest: Int = 2, chanceLifetime: UInt64? = 1_000
     ) {
+        self.chanceLifetime = chanceLifetime
         self.maxClients = max(1, maxClients)
         self.burstGap = burstGap
         self.minUsedShare = minUsedShare
@@ -93,10 +111,17 @@ public final class PrefetchPredictor: Sendable {
         /// never expected, and not scored (a zoom comes at a few steps in ten, a pan's ring at
         /// almost every step); possibly none.
         public var zoomTiles: [TileKey] = []
+        /// How the chance changed that a session asks for each key at its next step (summed
+        /// over sessions by the cache): a session that asks for its viewport again gives each
+        /// tile of its next step's possible viewports a chance at each step, and takes it back
+        /// at its next step or when it goes silent (possibly another session's).
+        public var chances: [(key: TileKey, change: Double)] = []
 
         public init(
-            tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = [], zoomTiles: [TileKey] = []
+            tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = [], zoomTiles: [TileKey] = [],
+            chances: [(key: TileKey, change: Double)] = []
         ) {
+            self.chances = chances
             self.tiles = tiles
             self.repeatsViewport = repeatsViewport
             self.keyAhead = keyAhead
@@ -124,7 +149,9 @@ public final class PrefetchPredictor: Sendable {
         return state.withLock { s in
             s.tick += 1
             if places == nil { s.popularity.record(key, tick: s.tick) }
-            if s.clients.count >= maxClients, s.clients[client] == nil { Self.forgetOldest(&s) }
+            var changes = [(key: TileKey, change: Double)]()
+            if s.clients.count >= maxClients, s.clients[client] == nil { Self.forgetOldest(&s, changes: &changes) }
+            if let lifetime = chanceLifetime { Self.endSilent(&s, now: now, lifetime: lifetime, changes: &changes) }
             let typical = s.typical
             // The track is changed where it is stored (one hash of the client; a copy would
             // duplicate its pending set whenever predictions are issued).
@@ -132,19 +159,31 @@ public final class PrefetchPredictor: Sendable {
                 &s.clients[
                     client,
                     default: Track(
-                        key: key, now: now, typical: typical, releasing: releasesPerRequest > 0, zooming: s.zooming,
+                        key: key, now: now, typical: typical, releasing: releasesPerRequest > 0 && chanceLifetime == nil,
+                        zooming: s.zooming,
                         repeating: s.repeating)],
-                key: key, now: now, tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
+                client: client, key: key, now: now, tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
                 popularity: PlaceCounts(own: s.popularity, cache: places),
                 paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical, zooming: &s.zooming,
-                repeating: &s.repeating, releases: releasesPerRequest)
+                repeating: &s.repeating, releases: releasesPerRequest, chancing: chanceLifetime != nil, chances: &s.chances,
+                changes: &changes)
+        }
+    }
+
+    /// Ends the chances of sessions without a step for `lifetime` milliseconds.
+    private static func endSilent(_ s: inout State, now: UInt64, lifetime: UInt64, changes: inout [(key: TileKey, change: Double)]) {
+        while let first = s.chances.steps.first, first.time &+ lifetime < now {
+            s.chances.steps.removeFirst()
+            guard let track = s.clients[first.client], track.chances.centre != nil, track.chances.stepTime == first.time else { continue }
+            s.clients[first.client]!.chances.end(changes: &changes)
         }
     }
 
     private static func follow(
-        _ track: inout Track, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
+        _ track: inout Track, client: String, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
         popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), zooming: inout ZoomHabit,
-        repeating: inout RepeatHabit, releases: Int
+        repeating: inout RepeatHabit, releases: Int, chancing: Bool, chances: inout ChanceState,
+        changes: inout [(key: TileKey, change: Double)]
     ) -> Prediction {
         let step = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
         if track.width > 0 { typical = (track.width, track.height) }
@@ -152,6 +191,22 @@ public final class PrefetchPredictor: Sendable {
         repeating.learn(from: track.repeating)
         track.tick = tick
         let repeats = track.repeats
+        if chancing, repeats, !track.scattered {
+            // Chances instead of expected tiles: at each step, those of the next step's tiles,
+            // which are handed out likeliest first.
+            var tiles = [TileKey]()
+            if track.stepped, track.width > 0 {
+                let ordered = track.chances.step(
+                    centre: key, now: now, width: track.width, height: track.height, habit: &chances.pans, changes: &changes)
+                chances.steps.append((client, now))
+                // Scored once each (a tile still pending is not counted again), but all handed out:
+                // a tile the cache did not take at one step may be worth taking at the next.
+                _ = track.issue(ordered.map(\.tile), minUsedShare: minUsedShare)
+                if track.active { tiles = ordered }
+            }
+            return Prediction(tiles: tiles, repeatsViewport: false, chances: changes)
+        }
+        if chancing, track.chances.centre != nil { track.chances.end(changes: &changes) }
         var released = [TileKey]()
         if !track.releases.isEmpty { track.takeReleases(releases, into: &released) }
         let tiles = track.issue(step.tiles, minUsedShare: minUsedShare)
@@ -159,7 +214,7 @@ public final class PrefetchPredictor: Sendable {
         let zoomTiles = track.active ? step.zoomTiles.map { TileKey(bundle: bundle, tile: $0) } : []
         return Prediction(
             tiles: tiles, repeatsViewport: repeats, keyAhead: releases == 0 || !repeats || track.isAhead(key), released: released,
-            zoomTiles: zoomTiles)
+            zoomTiles: zoomTiles, chances: changes)
     }
 
     /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
@@ -204,11 +259,14 @@ public final class PrefetchPredictor: Sendable {
         state.withLock { s in s.clients[client].map { (used: $0.used, issued: $0.issued, active: $0.active, scattered: $0.scattered) } }
     }
 
-    private static func forgetOldest(_ s: inout State) {
+    private static func forgetOldest(_ s: inout State, changes: inout [(key: TileKey, change: Double)]) {
         // Forget the oldest eighth in one pass, so this stays cheap on average: the tick of the
         // n/8-th oldest by selection (O(n)), not by sorting every tick.
         var ticks = s.clients.values.map(\.tick)
         let cut = selectRank(s.clients.count / 8, in: &ticks)
+        for (client, track) in s.clients where track.tick <= cut && track.chances.centre != nil {
+            s.clients[client]!.chances.end(changes: &changes)
+        }
         s.clients = s.clients.filter { $0.value.tick > cut }
     }
 }

@@ -88,7 +88,7 @@ extension TileCache {
     ) -> [TileKey] {
         missing(
             prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport,
-            released: prediction.released, then: prediction.zoomTiles.filter(within)
+            released: prediction.released, then: prediction.zoomTiles.filter(within), chances: prediction.chances
         )
         .filter { $0 != key }
     }

@@ -32,6 +32,11 @@ public final class TileCache: Sendable {
         var weighsPopularity = false
         /// Whether requests are counted per neighbourhood (for the policy or a predictor).
         var countsRequests = false
+        /// The chance, summed over sessions, that each key (held or not) is asked for at its
+        /// session's next step (`PrefetchPredictor.Prediction.chances`), and the count of
+        /// changes (`chanceTick`) when it last changed.
+        var chances: [TileKey: (chance: Double, tick: Int)] = [:]
+        var chanceTick = 0
 
         func capacity(budget: Int) -> Int { max(0, Int(Double(budget) * fraction) - reserved) }
     }
@@ -143,9 +148,13 @@ public final class TileCache: Sendable {
     /// its whole viewport again at each step); the held ones of `released` are told first as no
     /// longer expected (that session's viewport moved away from them). The keys of `then` not
     /// held follow, never told as expected.
-    public func missing(_ keys: [TileKey], expected: Bool = false, released: [TileKey] = [], then: [TileKey] = []) -> [TileKey] {
-        guard !keys.isEmpty || !released.isEmpty || !then.isEmpty else { return [] }
+    public func missing(
+        _ keys: [TileKey], expected: Bool = false, released: [TileKey] = [], then: [TileKey] = [],
+        chances: [(key: TileKey, change: Double)] = []
+    ) -> [TileKey] {
+        guard !keys.isEmpty || !released.isEmpty || !then.isEmpty || !chances.isEmpty else { return [] }
         return state.withLock { s in
+            if !chances.isEmpty { Self.change(chances, &s) }
             for k in released where s.entries[k] != nil { s.policy.recordUnexpected(k) }
             let first = keys.filter { k in
                 guard s.entries[k] != nil else { return true }
@@ -181,6 +190,8 @@ public final class TileCache: Sendable {
             let expected = s.policy.expectedHolding
             st.expectedShare = expected?.share
             st.expectedBytes = expected?.bytes ?? 0
+            st.chanceKeys = s.chances.count
+            st.likelyBytes = s.policy.likelyHolding
             return st
         }
     }
@@ -258,7 +269,9 @@ public final class TileCache: Sendable {
         var evicted = 0
         defer { if evicted > 0 { s.stats.evictions[.capacity, default: 0] += evicted } }
         while s.bytes + cost > capacity {
-            let victim = priority == .demand ? s.policy.evict() : s.policy.evictCold()
+            let victim =
+                priority == .demand
+                ? s.policy.evict() : (s.chances[key].map { s.policy.evict(below: $0.chance / Double(cost)) } ?? s.policy.evictCold())
             guard let victim, let e = s.entries.removeValue(forKey: victim) else {
                 if priority == .prefetch { s.stats.prefetchesRejected += 1 }
                 return
@@ -269,6 +282,36 @@ public final class TileCache: Sendable {
         s.entries[key] = Entry(tile: tile, cost: cost, prefetched: priority == .prefetch)
         s.bytes += cost
         s.policy.insert(key, cost: cost, priority: priority, popularity: s.weighsPopularity ? s.places.perTile(key) : 0)
+        if let c = s.chances[key] { s.policy.setChance(key, c.chance) }
+    }
+
+    /// At most this many keys have a chance (a change for another key is dropped).
+    public static let maxChanceKeys = 65_536
+    /// A chance not changed over this many calls with changes is dropped: changes applied out of
+    /// order (a session's chance taken back before it was given) cannot leave one for good.
+    static let staleChanceTicks = 16_384
+
+    /// Applies changes of chances (one call's), dropping what would fall to nothing (a
+    /// taking back never makes a chance negative) and, now and then, what went stale.
+    private static func change(_ changes: [(key: TileKey, change: Double)], _ s: inout State) {
+        s.chanceTick += 1
+        let tick = s.chanceTick
+        for (k, change) in changes {
+            let c: Double
+            if let e = s.chances[k] {
+                c = e.chance + change
+            } else {
+                guard change > 0, s.chances.count < maxChanceKeys else { continue }
+                c = change
+            }
+            s.chances[k] = c > 1e-6 ? (c, tick) : nil
+            if s.entries[k] != nil { s.policy.setChance(k, c > 1e-6 ? c : 0) }
+        }
+        guard tick % 4096 == 0 else { return }
+        for (k, e) in s.chances where tick - e.tick > staleChanceTicks {
+            s.chances[k] = nil
+            if s.entries[k] != nil { s.policy.setChance(k, 0) }
+        }
     }
 
     /// Counts a request in its neighbourhood.

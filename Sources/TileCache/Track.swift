@@ -54,6 +54,11 @@ struct Track {
     var scattered: Bool { jumpShare > Self.scatteredShare }
     /// How often the session zooms in and out per step.
     var zooms: ZoomHabit
+    /// Whether the request observed last began a burst (a step).
+    var stepped = false
+    /// The chances given to the tiles of the session's next step (a session that asks for its
+    /// viewport again, with `PrefetchPredictor.chanceLifetime`).
+    var chances = StepChances()
 
     /// What one request predicts: the tiles, most likely first, and the next zoom levels' tiles
     /// under the viewport predicted next (`Prediction.zoomTiles`). An array literal is tiles only.
@@ -93,6 +98,7 @@ struct Track {
         jumpShare -= jumpShare * Self.jumpDecay
         let newBurst = now &- lastTime > gap || t.z != burstZ || key.bundle != bundle
         lastTime = now
+        stepped = newBurst
         if newBurst {
             endBurst()
             zooms.countStep()
@@ -233,6 +239,7 @@ struct Track {
         t.zooms = old.zooms
         t.repeating = old.repeating
         t.releases = old.releases
+        t.chances = old.chances
         return t
     }
 

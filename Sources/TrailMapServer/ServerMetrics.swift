@@ -170,6 +170,14 @@ public final class ServerMetrics: Sendable {
             gauge("trailmap_cache_expected_share", share, "The most of the capacity tiles expected to be read soon may hold now (adapts).")
             gauge("trailmap_cache_expected_bytes", s.expectedBytes, "Bytes held by tiles expected to be read soon.")
         }
+        if let likely = s.likelyBytes {
+            gauge(
+                "trailmap_cache_likely_bytes", likely,
+                "Bytes held by tiles kept for their chance of being asked for at a session's next step.")
+            gauge(
+                "trailmap_cache_chance_keys", s.chanceKeys,
+                "Tiles, held or not, given a chance of being asked for at a session's next step.")
+        }
         if let sessions = c.sessions {
             for (state, count) in [("tracked", sessions.tracked), ("predicted", sessions.predicted), ("repeating", sessions.repeating)] {
                 gauge(

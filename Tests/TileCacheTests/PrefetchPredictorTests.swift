@@ -225,7 +225,7 @@ import Synchronization
     }
 
     @Test func aViewerWithoutACacheIsExpectedToAskForItsViewportAgain() {
-        let p = PrefetchPredictor()
+        let p = PrefetchPredictor(chanceLifetime: nil)
         // Without a cache: the whole 3x3 viewport again at each step, one tile right.
         for step in 0..<3 {
             _ = predictView(p, "a", z: 10, x: (100 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
@@ -241,7 +241,7 @@ import Synchronization
         #expect(again.repeatsViewport && again.expected(after: k(10, 105, 101)).first == k(10, 105, 101))
         // With a cache, only the new column each step: never repeating, only the ring (a
         // predictor of its own: a new session among viewers without one starts as one of them).
-        let q = PrefetchPredictor()
+        let q = PrefetchPredictor(chanceLifetime: nil)
         view(q, "b", z: 10, x: 100...102, y: 100...102, at: 0)
         for step in 1..<4 {
             let r = predictView(q, "b", z: 10, x: (102 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
@@ -252,7 +252,7 @@ import Synchronization
 
     @Test func aNewSessionStartsFromWhetherSessionsLatelyAskedForTheirViewportAgain() {
         // Nothing known yet: a new session's first viewport is tiles asked for once.
-        let p = PrefetchPredictor()
+        let p = PrefetchPredictor(chanceLifetime: nil)
         #expect(!p.predict(client: "first", key: k(10, 300, 300), now: 0).repeatsViewport)
         // Viewers without a cache: the whole 3x3 viewport again at each step.
         for c in 0..<2 {
@@ -275,7 +275,7 @@ import Synchronization
         #expect(!last)
 
         // Among viewers with a cache, a new session is not expected to ask again.
-        let q = PrefetchPredictor()
+        let q = PrefetchPredictor(chanceLifetime: nil)
         for c in 0..<2 {
             view(q, "b\(c)", z: 10, x: 100...102, y: (100 + 10 * c)...(102 + 10 * c), at: 0)
             for step in 1..<5 {
@@ -316,7 +316,7 @@ import Synchronization
     }
 
     @Test func aViewerWithoutACacheLeavesBehindTheTilesItsNextStepWillNotAskFor() {
-        let p = PrefetchPredictor()
+        let p = PrefetchPredictor(chanceLifetime: nil)
         // Without a cache: the whole 3x3 viewport again at each step, one tile right.
         for step in 0..<3 {
             _ = predictView(p, "a", z: 10, x: (100 + step)...(102 + step), y: 100...102, at: UInt64(1000 * step))
@@ -341,7 +341,7 @@ import Synchronization
         #expect(!expectedAgain.contains(k(10, 103, 100)) && !expectedAgain.contains(k(10, 103, 102)))
         #expect(expectedAgain.contains(k(10, 105, 100)) && expectedAgain.contains(k(10, 104, 102)))
         // A viewer with its own cache releases nothing (a predictor of its own, as above).
-        let q = PrefetchPredictor()
+        let q = PrefetchPredictor(chanceLifetime: nil)
         view(q, "b", z: 10, x: 100...102, y: 100...102, at: 0)
         for step in 1..<4 {
             for y in 100...102 {

@@ -5,7 +5,8 @@ import TileCache
 import TileGeometry
 
 /// Tiles a session that asks for its viewport again leaves behind: who counts as such a session,
-/// and how much work one request does for it.
+/// and how much work one request does for it. (Expected tiles and releases are what a predictor
+/// without chances gives such a session: `chanceLifetime: nil`; see `StepChancesTests`.)
 @Suite(.computeThreads) struct ReleaseTests {
     func k(_ z: Int, _ x: Int, _ y: Int, bundle: UInt32 = 1) -> TileKey { TileKey(bundle: bundle, tile: TileID(z: z, x: x, y: y)!) }
 
@@ -24,7 +25,7 @@ import TileGeometry
     }
 
     @Test func aClientAskingForOneTileAgainAndAgainIsNotAViewportViewer() {
-        let p = PrefetchPredictor()
+        let p = PrefetchPredictor(chanceLifetime: nil)
         // A load generator: one tile, in runs with pauses between them (new bursts each time).
         var last: PrefetchPredictor.Prediction?
         for i in 0..<40 {
@@ -49,7 +50,7 @@ import TileGeometry
     }
 
     @Test func tilesLeftBehindAreHandedOutAFewPerRequestUntilAllAre() {
-        let p = PrefetchPredictor()
+        let p = PrefetchPredictor(chanceLifetime: nil)
         #expect(p.releasesPerRequest > 0)
         // A viewer without a cache with a 12x12 viewport, panning right one tile a step.
         var predictions = [PrefetchPredictor.Prediction]()
@@ -70,7 +71,7 @@ import TileGeometry
     }
 
     @Test func noReleasesWhenTurnedOff() {
-        let p = PrefetchPredictor(releasesPerRequest: 0)
+        let p = PrefetchPredictor(releasesPerRequest: 0, chanceLifetime: nil)
         var all = [PrefetchPredictor.Prediction]()
         for s in 0..<4 { all += step(p, "a", z: 10, x: (100 + s)...(103 + s), y: 100...103, at: UInt64(1000 * s)) }
         all += step(p, "a", z: 10, x: 300...303, y: 100...103, at: 10_000)
@@ -81,7 +82,7 @@ import TileGeometry
     @Test func budgetHoldsWhileRepeatingSessionsReleaseConcurrently() async {
         let budget = 300_000
         let cache = TileCache(budget: budget, policy: .gdsf, countsRequests: true)
-        let predictor = PrefetchPredictor(places: cache)
+        let predictor = PrefetchPredictor(places: cache, chanceLifetime: nil)
         let violations = Atomic<Int>(0), releases = Atomic<Int>(0)
         await onThreads(8) { i in
             var g = SystemRandomNumberGenerator()

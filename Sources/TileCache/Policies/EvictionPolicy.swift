@@ -39,6 +39,14 @@ public protocol EvictionPolicy<Key>: Sendable {
     /// The keys set apart as expected to be read soon: the most of the capacity they may hold
     /// now, and the bytes they hold; nil for a policy that sets none apart (the default).
     var expectedHolding: (share: Double, bytes: Int)? { get }
+    /// The chance (summed over sessions) that a key is asked for at its session's next step; a
+    /// key held or not (0: none). Policies that ignore chances keep the default.
+    mutating func setChance(_ key: Key, _ chance: Double)
+    /// Like `evictCold`, for a prediction worth `score` (its chance per byte): policies that
+    /// weigh chances let it displace only keys worth less; the default is `evictCold`.
+    mutating func evict(below score: Double) -> Key?
+    /// Bytes held by keys kept for their chance, for a policy that weighs chances; nil otherwise.
+    var likelyHolding: Int? { get }
 }
 
 extension EvictionPolicy {
@@ -47,6 +55,12 @@ extension EvictionPolicy {
     public mutating func recordUnexpected(_ key: Key) {}
 
     public var expectedHolding: (share: Double, bytes: Int)? { nil }
+
+    public mutating func setChance(_ key: Key, _ chance: Double) {}
+
+    public mutating func evict(below score: Double) -> Key? { evictCold() }
+
+    public var likelyHolding: Int? { nil }
 
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         insert(key, cost: cost, priority: priority)

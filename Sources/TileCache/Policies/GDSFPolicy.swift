@@ -24,6 +24,12 @@ import NIOCore
 /// remembered as an eighth of the keys held, and only once keys are expected at all; keys leaving
 /// to fit a lower capacity (memory pressure, a reservation) are not remembered for it.
 ///
+/// A key with a chance of being asked for at a session's next step (`setChance`, summed over
+/// sessions) is set apart too, by chance per byte: it leaves after every other key, the least
+/// likely per byte first, and a prediction with a chance displaces only keys without one or less
+/// likely per byte (`evict(below:)`). Its chance falling to nothing, it goes back among the
+/// others at today's `L`.
+///
 /// A key coming in through `insert(_:cost:priority:popularity:)` is also credited
 /// `popularityWeight` reads (`prefetchPopularityWeight` for a prediction) per request its
 /// neighbourhood (the cache counts 4x4 tiles of one zoom, all clients, decayed) drew per tile
@@ -37,6 +43,13 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// Keys expected to be read soon, by when they were expected (oldest first).
     private var expected = PriorityHeap()
     private var isExpected: [Bool] = []
+    /// Keys a session is likely to ask for at its next step, by chance per byte (least first);
+    /// they leave after every other key, the least likely per byte first.
+    private var likely = PriorityHeap()
+    private var isLikely: [Bool] = []
+    private var chance: [Double] = []
+    private var likelyBytes = 0.0
+    public var likelyHolding: Int? { Int(max(0, likelyBytes).rounded()) }
     private var expectedBytes = 0.0
     private var expectations = 0.0
     private var capacity = Double.infinity
@@ -115,7 +128,9 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         let s = Int(slot)
         frequency[s] += 1
         let priority = inflation + frequency[s] / sizes[s]
-        if isExpected[s] {
+        if isLikely[s] {
+            // Kept by its chance until that falls to nothing.
+        } else if isExpected[s] {
             // Still expected (the session asks for it again at its next step) until newer
             // expectations displace it.
         } else if reads[s] == 0 {
@@ -154,6 +169,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             demanded[Int(s)] = priority == .demand
             reads[Int(s)] = 0
             isExpected[Int(s)] = false
+            isLikely[Int(s)] = false
+            chance[Int(s)] = 0
             stale[Int(s)] = false
         } else {
             slot = Int32(keys.count)
@@ -164,6 +181,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             demanded.append(priority == .demand)
             reads.append(0)
             isExpected.append(false)
+            isLikely.append(false)
+            chance.append(0)
             due.append(0)
             stale.append(false)
         }
@@ -176,7 +195,9 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         guard let slot = slots.removeValue(forKey: key) else { return }
         // Leaving for the cache's own reason (pressure, a closed bundle): not sent back by the share.
         if adapting { _ = sentBack.remove(key) }
-        if isExpected[Int(slot)] {
+        if isLikely[Int(slot)] {
+            unlikely(slot)
+        } else if isExpected[Int(slot)] {
             unexpect(slot)
         } else if reads[Int(slot)] == 0 {
             cold.remove(slot)
@@ -189,7 +210,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
 
     @_specialize(where Key == TileKey)
     public mutating func recordExpected(_ key: Key) {
-        guard let slot = slots[key] else { return }
+        guard let slot = slots[key], !isLikely[Int(slot)] else { return }
         let s = Int(slot)
         expectations += 1
         if isExpected[s] {
@@ -291,8 +312,13 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         let useCold: Bool
         switch (cold.minPriority, warm.minPriority) {
         case (nil, nil):
-            // Only expected keys are left: the longest expected goes.
-            guard let (slot, _) = expected.popMin() else { return nil }
+            // Only expected and likely keys are left: the longest expected goes, then the least
+            // likely per byte.
+            guard let (slot, _) = expected.popMin() else {
+                guard let slot = likely.minSlot else { return nil }
+                unlikely(slot)
+                return forget(slot)
+            }
             isExpected[Int(slot)] = false
             expectedBytes -= sizes[Int(slot)]
             if expected.count == 0 { expectedBytes = 0 }
@@ -304,6 +330,56 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         guard let (slot, priority) = useCold ? cold.popMin() : warm.popMin() else { return nil }
         inflation = max(inflation, priority)
         return forget(slot)
+    }
+
+    @_specialize(where Key == TileKey)
+    public mutating func setChance(_ key: Key, _ value: Double) {
+        guard let slot = slots[key] else { return }
+        let s = Int(slot)
+        if value > Self.leastChance {
+            chance[s] = value
+            if isLikely[s] {
+                likely.update(slot, priority: value / sizes[s])
+                return
+            }
+            if isExpected[s] {
+                unexpect(slot)
+            } else if reads[s] == 0 {
+                cold.remove(slot)
+            } else {
+                warm.remove(slot)
+                stale[s] = false
+            }
+            isLikely[s] = true
+            likelyBytes += sizes[s]
+            likely.insert(slot, priority: value / sizes[s])
+        } else if isLikely[s] {
+            unlikely(slot)
+            let priority = inflation + frequency[s] / sizes[s]
+            if reads[s] == 0 { cold.insert(slot, priority: priority) } else { warm.insert(slot, priority: priority) }
+        }
+    }
+
+    /// Below this a chance is none.
+    static var leastChance: Double { 1e-6 }
+
+    /// Room for a prediction worth `score` per byte: any key without a chance (the cold first,
+    /// then the others by priority), else the least likely per byte if it is worth less.
+    @_specialize(where Key == TileKey)
+    public mutating func evict(below score: Double) -> Key? {
+        if cold.count > 0 || warm.count > 0 || expected.count > 0 { return evict() }
+        guard let p = likely.minPriority, p < score, let slot = likely.minSlot else { return nil }
+        unlikely(slot)
+        return forget(slot)
+    }
+
+    /// Takes a slot out of the likely keys.
+    private mutating func unlikely(_ slot: Int32) {
+        likely.remove(slot)
+        isLikely[Int(slot)] = false
+        chance[Int(slot)] = 0
+        likelyBytes -= sizes[Int(slot)]
+        if likely.count == 0 { likelyBytes = 0 }
     }
 
     /// The cold key of lowest priority, even when a read key has a lower one.
