@@ -47,7 +47,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// they leave after every other key, the least likely per byte first.
     private var likely = PriorityHeap()
     private var isLikely: [Bool] = []
-    private var chance: [Double] = []
     private var likelyBytes = 0.0
     public var likelyHolding: Int? { Int(max(0, likelyBytes).rounded()) }
     private var expectedBytes = 0.0
@@ -170,7 +169,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             reads[Int(s)] = 0
             isExpected[Int(s)] = false
             isLikely[Int(s)] = false
-            chance[Int(s)] = 0
             stale[Int(s)] = false
         } else {
             slot = Int32(keys.count)
@@ -182,7 +180,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             reads.append(0)
             isExpected.append(false)
             isLikely.append(false)
-            chance.append(0)
             due.append(0)
             stale.append(false)
         }
@@ -337,7 +334,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         guard let slot = slots[key] else { return }
         let s = Int(slot)
         if value > Self.leastChance {
-            chance[s] = value
             if isLikely[s] {
                 likely.update(slot, priority: value / sizes[s])
                 return
@@ -377,7 +373,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     private mutating func unlikely(_ slot: Int32) {
         likely.remove(slot)
         isLikely[Int(slot)] = false
-        chance[Int(slot)] = 0
         likelyBytes -= sizes[Int(slot)]
         if likely.count == 0 { likelyBytes = 0 }
     }
