@@ -4,7 +4,7 @@ import TileCache
 import TileGeometry
 
 /// Nanoseconds per request through the cache and predictor as the server runs them, with the
-/// setup of main before this branch (`Setup.before`) and the current one, in the same process,
+/// predictor without chances (`Setup.withoutChances`) and the current one, in the same process,
 /// runs alternating, the median of `rounds` reported:
 ///
 /// - **hot, then all tiles**: one client (a load generator's address) asks for one tile 200,000
@@ -23,21 +23,21 @@ struct Throughput {
     var hotRequests = 200_000
 
     func run() {
-        print("## throughput: ns per request, before (main's setup) and current, median of \(rounds) alternating rounds\n")
+        print("## throughput: ns per request, without chances and current, median of \(rounds) alternating rounds\n")
         let (sequence, split) = hotThenAll()
         let sizes = TileSizes()
         let budget = 2 * Set(sequence.map(\.key)).reduce(0) { $0 + tile(sizes.bytes($1)).cost }
-        var figures: [Setup: [[Double]]] = [.before: [], .current: []]
+        var figures: [Setup: [[Double]]] = [.withoutChances: [], .current: []]
         for _ in 0..<rounds {
-            for setup in [Setup.before, .current] {
+            for setup in [Setup.withoutChances, .current] {
                 figures[setup]!.append(serve(sequence, split: split, sizes: sizes, budget: budget, setup: setup))
             }
         }
-        print("| sequence | before: median (range) | current: median (range) | current / before (medians) |")
+        print("| sequence | without chances: median (range) | current: median (range) | current / without (medians) |")
         print("|---|---|---|---|")
         let names = ["hot tile, \(split) requests", "then all \(Self.pyramid.count) tiles × \(passes), \(sequence.count - split) requests"]
         for (i, name) in names.enumerated() {
-            let b = figures[.before]!.map { $0[i] }, c = figures[.current]!.map { $0[i] }
+            let b = figures[.withoutChances]!.map { $0[i] }, c = figures[.current]!.map { $0[i] }
             print("| \(name) | \(ns(b)) | \(ns(c)) | \(String(format: "%.2f", median(c) / median(b))) |")
         }
         for model in models {
@@ -46,9 +46,9 @@ struct Throughput {
             let sizes = TileSizes(factor: model.sizeFactor)
             let total = Set(trace.map(\.key)).reduce(0) { $0 + tile(sizes.bytes($1)).cost }
             let clients = (0...(trace.map(\.client).max() ?? 0)).map(String.init)
-            var times: [Setup: [Double]] = [.before: [], .current: []]
+            var times: [Setup: [Double]] = [.withoutChances: [], .current: []]
             for _ in 0..<rounds {
-                for setup in [Setup.before, .current] {
+                for setup in [Setup.withoutChances, .current] {
                     let start = DispatchTime.now().uptimeNanoseconds
                     _ = Bench.replay(
                         trace, generator: generator, sizes: sizes, CacheConfiguration().policy, budget: total / 20,
@@ -56,7 +56,7 @@ struct Throughput {
                     times[setup]!.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(trace.count))
                 }
             }
-            let b = times[.before]!, c = times[.current]!
+            let b = times[.withoutChances]!, c = times[.current]!
             print(
                 "| \(model.rawValue), \(trace.count) requests, 5% | \(ns(b)) | \(ns(c)) | \(String(format: "%.2f", median(c) / median(b))) |"
             )
@@ -96,7 +96,7 @@ struct Throughput {
         let cache = setup.cache(budget: budget, CacheConfiguration().policy, countsRequests: true)
         let prefetcher = Prefetcher(
             cache: cache,
-            predictor: PrefetchPredictor(places: cache, releasesPerRequest: setup.releasesPerRequest, chanceLifetime: setup.chanceLifetime))
+            predictor: PrefetchPredictor(places: cache, chanceLifetime: setup.chanceLifetime))
         let client = "127.0.0.1"
         var parts = [Double]()
         for range in [0..<split, split..<sequence.count] {

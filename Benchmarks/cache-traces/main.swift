@@ -35,26 +35,19 @@ struct Result {
     var used = 0
 }
 
-/// The default policy and predictor as configured now, or as on main before this branch (GDSF
-/// demand weight 1, prediction weight 0.5; no tiles released as no longer expected, the tile a
-/// repeating session asks for always expected), for a before/after in the same run.
+/// The default policy and predictor as configured now, or without chances (sessions that ask
+/// for their viewport again get the ring ahead and the rest of their next viewport as
+/// predictions, `PrefetchPredictor(chanceLifetime: nil)`), for a comparison in the same run.
 enum Setup: String {
-    case before
+    case withoutChances
     case current
 
-    /// A cache of `budget` bytes evicting by `kind` (with this setup's weights for GDSF).
+    /// A cache of `budget` bytes evicting by `kind`.
     func cache(budget: Int, _ kind: PolicyKind, countsRequests: Bool?) -> TileCache {
-        guard self == .before, kind == .gdsf else { return TileCache(budget: budget, policy: kind, countsRequests: countsRequests) }
-        return TileCache(
-            budget: budget,
-            gdsf: GDSFPolicy(
-                demandWeight: 1, prefetchWeight: 0.5, expectedShare: 0.5, popularityWeight: 1, prefetchPopularityWeight: 2,
-                adaptsExpectedShare: false),
-            countsRequests: countsRequests)
+        TileCache(budget: budget, policy: kind, countsRequests: countsRequests)
     }
 
-    var releasesPerRequest: Int { self == .before ? 0 : PrefetchPredictor().releasesPerRequest }
-    var chanceLifetime: UInt64? { self == .before ? nil : PrefetchPredictor().chanceLifetime }
+    var chanceLifetime: UInt64? { self == .withoutChances ? nil : PrefetchPredictor().chanceLifetime }
 }
 
 struct Bench {
@@ -138,20 +131,20 @@ struct Bench {
                         "\(policies[p].rawValue) \(row[3 + 2 * p].used)/\(row[3 + 2 * p].issued)"
                     }.joined(separator: ", "))
         }
-        // The default as on main before this branch (`Setup.before`), for a before/after in the same run.
+        // The default without chances (`Setup.withoutChances`), for a comparison in the same run.
         let def0 = CacheConfiguration().policy
-        let before = Mutex<[Int: Result]>([:])
+        let without = Mutex<[Int: Result]>([:])
         DispatchQueue.concurrentPerform(iterations: shares.count * 2) { j in
             let b = j / 2
             let r = Self.replay(
                 trace, generator: generator, sizes: sizes, def0, budget: Int(Double(totalBytes) * shares[b]),
-                prefetch: j % 2 == 1, setup: .before)
-            before.withLock { $0[j] = r }
+                prefetch: j % 2 == 1, setup: .withoutChances)
+            without.withLock { $0[j] = r }
         }
-        let beforeAll = before.withLock { $0 }
+        let withoutAll = without.withLock { $0 }
         print(
-            "\n\(def0.rawValue) as before (main's weights, no releases) without / with prefetch: "
-                + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(beforeAll[2 * $0]!.hit)) / \(pct(beforeAll[2 * $0 + 1]!.hit))" }
+            "\n\(def0.rawValue) without chances, without / with prefetch: "
+                + shares.indices.map { "\(Int(shares[$0] * 100))% \(pct(withoutAll[2 * $0]!.hit)) / \(pct(withoutAll[2 * $0 + 1]!.hit))" }
                 .joined(separator: ", "))
         let b5 = shares.firstIndex(of: 0.05)!
         let bound = all[b5 * columns + 1]!.hit
@@ -170,7 +163,7 @@ struct Bench {
         }
         return "- \(model.rawValue): default (\(def.rawValue)) with prefetch \(pct(withPrefetch)) against next-use × size \(pct(bound)): "
             + (withPrefetch >= bound ? "reached" : "not reached (\(String(format: "%.2f", withPrefetch / bound))x)")
-            + "; before \(pct(beforeAll[2 * b5 + 1]!.hit)) (\(String(format: "%.2f", beforeAll[2 * b5 + 1]!.hit / bound))x)"
+            + "; without chances \(pct(withoutAll[2 * b5 + 1]!.hit)) (\(String(format: "%.2f", withoutAll[2 * b5 + 1]!.hit / bound))x)"
     }
 
     /// A predictor that knows the regions' trails (`trails` model) as a server with trails does,
@@ -179,7 +172,7 @@ struct Bench {
         _ generator: TraceGenerator, trailPaths: Bool, places: TileCache? = nil, setup: Setup = .current
     ) -> PrefetchPredictor {
         let predictor = PrefetchPredictor(
-            places: places, releasesPerRequest: setup.releasesPerRequest, chanceLifetime: setup.chanceLifetime)
+            places: places, chanceLifetime: setup.chanceLifetime)
         if trailPaths, generator.model == .trails {
             for r in 0..<generator.regions {
                 predictor.setTrailPaths(TrailPaths(lines: generator.trailLonLats(region: r)), bundle: UInt32(r))

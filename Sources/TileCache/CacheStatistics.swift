@@ -32,11 +32,6 @@ public struct CacheStatistics: Sendable, Equatable {
     /// Prefetched tiles not admitted (no cold entry to make room).
     public var prefetchesRejected = 0
     public var policy = ""
-    /// The most of the capacity tiles expected to be read soon may hold now, for a policy that
-    /// sets them apart (`gdsf`; the share adapts); nil for the others.
-    public var expectedShare: Double?
-    /// Bytes held by tiles expected to be read soon (0 for a policy that sets none apart).
-    public var expectedBytes = 0
     /// Tiles (held or not) that sessions asking for their viewport again give a chance of being
     /// asked for at their next step.
     public var chanceKeys = 0

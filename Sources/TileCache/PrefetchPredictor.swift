@@ -36,12 +36,9 @@ public final class PrefetchPredictor: Sendable {
     public let minUsedShare: Double
     /// The cache whose counts of requests per neighbourhood this predictor reads (nil: its own).
     public let places: TileCache?
-    /// At most this many tiles a session left behind are handed out per request
-    /// (`Prediction.released`); 0: none are, and a repeating session's tile is always expected.
-    public let releasesPerRequest: Int
     /// For a session that asks for its viewport again, the chances its step gives the tiles of
     /// its next step end after this many milliseconds without a step (nil: no chances are given,
-    /// and such a session's tiles are expected instead).
+    /// and such a session's predictions are the ring ahead and the rest of its next viewport).
     public let chanceLifetime: UInt64?
     private let state = Mutex<State>(State())
 
@@ -72,19 +69,16 @@ public final class PrefetchPredictor: Sendable {
     /// - Parameters:
     ///   - places: a cache whose counts of requests to read as popular places (used only when it
     ///     counts requests, `TileCache.countsRequests`); nil to count observed requests here.
-    ///   - releasesPerRequest: the most tiles left behind by a session that asks for its viewport
-    ///     again that one request hands out as no longer expected (the rest wait for its next
-    ///     requests); 0 for none, the tile asked for then always being expected again.
+    ///   - chanceLifetime: see `chanceLifetime`.
     public init(
         maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.04, places: TileCache? = nil,
-        releasesPerRequest: Int = 2, chanceLifetime: UInt64? = 1_000
+        chanceLifetime: UInt64? = 1_000
     ) {
         self.chanceLifetime = chanceLifetime
         self.maxClients = max(1, maxClients)
         self.burstGap = burstGap
         self.minUsedShare = minUsedShare
         self.places = places?.countsRequests == true ? places : nil
-        self.releasesPerRequest = max(0, releasesPerRequest)
     }
 
     /// Milliseconds on a monotonic clock (`NIODeadline`'s, which a server's loops read already),
@@ -95,20 +89,9 @@ public final class PrefetchPredictor: Sendable {
     public struct Prediction: Sendable {
         /// The tiles predicted to follow, most likely first (possibly none).
         public var tiles: [TileKey]
-        /// Whether the session asks for its whole viewport again at each step (a viewer without
-        /// its own cache): the predicted tiles it holds already are expected to be read again.
-        public var repeatsViewport: Bool
-        /// For a session that asks for its viewport again: whether the tile it asked for lies in
-        /// the viewport predicted for its next step (true while no next step is predicted).
-        public var keyAhead = true
-        /// Tiles a session that asks for its viewport again is no longer expected to ask for at
-        /// its next step (its viewport moved or zoomed away from them), at most
-        /// `releasesPerRequest` of them (those left wait for the session's next requests);
-        /// possibly none.
-        public var released: [TileKey] = []
         /// Tiles of the next zoom levels under the viewport, for a session that zooms often
         /// (`ZoomHabit.share` of its steps or more), likelier zoom first: loaded after `tiles`,
-        /// never expected, and not scored (a zoom comes at a few steps in ten, a pan's ring at
+        /// and not scored (a zoom comes at a few steps in ten, a pan's ring at
         /// almost every step); possibly none.
         public var zoomTiles: [TileKey] = []
         /// How the chance changed that a session asks for each key at its next step (summed
@@ -117,23 +100,10 @@ public final class PrefetchPredictor: Sendable {
         /// at its next step or when it goes silent (possibly another session's).
         public var chances: [(key: TileKey, change: Double)] = []
 
-        public init(
-            tiles: [TileKey], repeatsViewport: Bool, keyAhead: Bool = true, released: [TileKey] = [], zoomTiles: [TileKey] = [],
-            chances: [(key: TileKey, change: Double)] = []
-        ) {
-            self.chances = chances
+        public init(tiles: [TileKey], zoomTiles: [TileKey] = [], chances: [(key: TileKey, change: Double)] = []) {
             self.tiles = tiles
-            self.repeatsViewport = repeatsViewport
-            self.keyAhead = keyAhead
-            self.released = released
             self.zoomTiles = zoomTiles
-        }
-
-        /// The tiles expected after a request of `key`: the predictions, and for a session that
-        /// asks for its viewport again, first the tile it asked for when it lies in the viewport
-        /// predicted next (it comes again at the next step unless the session zooms or leaves).
-        public func expected(after key: TileKey) -> [TileKey] {
-            repeatsViewport && keyAhead ? [key] + tiles : tiles
+            self.chances = chances
         }
     }
 
@@ -159,13 +129,11 @@ public final class PrefetchPredictor: Sendable {
                 &s.clients[
                     client,
                     default: Track(
-                        key: key, now: now, typical: typical, releasing: releasesPerRequest > 0 && chanceLifetime == nil,
-                        zooming: s.zooming,
-                        repeating: s.repeating)],
+                        key: key, now: now, typical: typical, zooming: s.zooming, repeating: s.repeating)],
                 client: client, key: key, now: now, tick: s.tick, gap: burstGap, minUsedShare: minUsedShare,
                 popularity: PlaceCounts(own: s.popularity, cache: places),
                 paths: s.paths.isEmpty ? nil : s.paths[key.bundle], typical: &s.typical, zooming: &s.zooming,
-                repeating: &s.repeating, releases: releasesPerRequest, chancing: chanceLifetime != nil, chances: &s.chances,
+                repeating: &s.repeating, chancing: chanceLifetime != nil, chances: &s.chances,
                 changes: &changes)
         }
     }
@@ -182,7 +150,7 @@ public final class PrefetchPredictor: Sendable {
     private static func follow(
         _ track: inout Track, client: String, key: TileKey, now: UInt64, tick: Int, gap: UInt64, minUsedShare: Double,
         popularity: PlaceCounts, paths: TrailPaths?, typical: inout (width: Int, height: Int), zooming: inout ZoomHabit,
-        repeating: inout RepeatHabit, releases: Int, chancing: Bool, chances: inout ChanceState,
+        repeating: inout RepeatHabit, chancing: Bool, chances: inout ChanceState,
         changes: inout [(key: TileKey, change: Double)]
     ) -> Prediction {
         let step = track.observe(key, now: now, gap: gap, popularity: popularity, paths: paths)
@@ -192,8 +160,8 @@ public final class PrefetchPredictor: Sendable {
         track.tick = tick
         let repeats = track.repeats
         if chancing, repeats, !track.scattered {
-            // Chances instead of expected tiles: at each step, those of the next step's tiles,
-            // which are handed out likeliest first.
+            // Chances: at each step, those of the next step's tiles, which are handed out
+            // likeliest first.
             var tiles = [TileKey]()
             if track.stepped, track.width > 0 {
                 let ordered = track.chances.step(
@@ -204,17 +172,13 @@ public final class PrefetchPredictor: Sendable {
                 _ = track.issue(ordered.map(\.tile), minUsedShare: minUsedShare)
                 if track.active { tiles = ordered }
             }
-            return Prediction(tiles: tiles, repeatsViewport: false, chances: changes)
+            return Prediction(tiles: tiles, chances: changes)
         }
         if chancing, track.chances.centre != nil { track.chances.end(changes: &changes) }
-        var released = [TileKey]()
-        if !track.releases.isEmpty { track.takeReleases(releases, into: &released) }
         let tiles = track.issue(step.tiles, minUsedShare: minUsedShare)
         let bundle = track.bundle
         let zoomTiles = track.active ? step.zoomTiles.map { TileKey(bundle: bundle, tile: $0) } : []
-        return Prediction(
-            tiles: tiles, repeatsViewport: repeats, keyAhead: releases == 0 || !repeats || track.isAhead(key), released: released,
-            zoomTiles: zoomTiles, chances: changes)
+        return Prediction(tiles: tiles, zoomTiles: zoomTiles, chances: changes)
     }
 
     /// Sets (or with nil, forgets) the trails of a bundle: a session panning along one of them is
@@ -253,10 +217,13 @@ public final class PrefetchPredictor: Sendable {
     }
 
     /// A session's predictions asked for later and predictions made (decayed: recent ones weigh
-    /// most), whether it gets predictions now, and whether it jumps too often to be one viewer
-    /// (none are then worked out for it); nil for an unknown client.
-    public func usefulness(client: String) -> (used: Double, issued: Double, active: Bool, scattered: Bool)? {
-        state.withLock { s in s.clients[client].map { (used: $0.used, issued: $0.issued, active: $0.active, scattered: $0.scattered) } }
+    /// most), whether it gets predictions now, whether it jumps too often to be one viewer (none
+    /// are then worked out for it), and whether it asks for its viewport again at each step; nil
+    /// for an unknown client.
+    public func usefulness(client: String) -> (used: Double, issued: Double, active: Bool, scattered: Bool, repeats: Bool)? {
+        state.withLock { s in
+            s.clients[client].map { (used: $0.used, issued: $0.issued, active: $0.active, scattered: $0.scattered, repeats: $0.repeats) }
+        }
     }
 
     private static func forgetOldest(_ s: inout State, changes: inout [(key: TileKey, change: Double)]) {

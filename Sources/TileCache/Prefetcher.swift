@@ -40,8 +40,7 @@ public final class Prefetcher: Sendable {
     public func plan(
         client: String, key: TileKey, now: UInt64 = PrefetchPredictor.milliseconds(), within: (TileKey) -> Bool = { _ in true }
     ) -> [TileKey] {
-        // A session that asks for its viewport again expects the tile it asked for and the held
-        // predictions at its next step; the predictions not held may be loaded (one lock).
+        // The predictions not held may be loaded (one lock, with the chances' changes).
         let predicted = cache.plan(predictor.predict(client: client, key: key, now: now), after: key, within: within)
         guard !predicted.isEmpty else { return [] }
         return absent.withLock { a in predicted.filter { !a.contains($0) } }
@@ -80,16 +79,11 @@ public final class Prefetcher: Sendable {
 extension TileCache {
     /// Tells the cache what a request of `key` predicts, under one lock, and returns the predicted
     /// tiles it does not hold (those to load), most likely first (the next zoom levels' last),
-    /// `key` excluded. For a session that asks for its viewport again, the held tiles it left
-    /// behind are no longer expected, and the held predictions, with `key` when it lies ahead,
-    /// are expected. `within` tells whether a predicted tile can exist.
+    /// `key` excluded. `within` tells whether a predicted tile can exist.
     public func plan(
         _ prediction: PrefetchPredictor.Prediction, after key: TileKey, within: (TileKey) -> Bool = { _ in true }
     ) -> [TileKey] {
-        missing(
-            prediction.expected(after: key).filter(within), expected: prediction.repeatsViewport,
-            released: prediction.released, then: prediction.zoomTiles.filter(within), chances: prediction.chances
-        )
-        .filter { $0 != key }
+        missing(prediction.tiles.filter(within), then: prediction.zoomTiles.filter(within), chances: prediction.chances)
+            .filter { $0 != key }
     }
 }

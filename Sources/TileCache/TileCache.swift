@@ -143,24 +143,16 @@ public final class TileCache: Sendable {
         return try result.get()
     }
 
-    /// The keys not held, in order (those a prefetch may load), under one lock. With `expected`,
-    /// the held ones are told to the policy as expected to be read soon (a session that asks for
-    /// its whole viewport again at each step); the held ones of `released` are told first as no
-    /// longer expected (that session's viewport moved away from them). The keys of `then` not
-    /// held follow, never told as expected.
+    /// The keys of `keys`, then of `then`, not held, in order (those a prefetch may load), under
+    /// one lock, after applying `chances` (changes of the chance that sessions ask for a key at
+    /// their next step, `PrefetchPredictor.Prediction.chances`).
     public func missing(
-        _ keys: [TileKey], expected: Bool = false, released: [TileKey] = [], then: [TileKey] = [],
-        chances: [(key: TileKey, change: Double)] = []
+        _ keys: [TileKey], then: [TileKey] = [], chances: [(key: TileKey, change: Double)] = []
     ) -> [TileKey] {
-        guard !keys.isEmpty || !released.isEmpty || !then.isEmpty || !chances.isEmpty else { return [] }
+        guard !keys.isEmpty || !then.isEmpty || !chances.isEmpty else { return [] }
         return state.withLock { s in
             if !chances.isEmpty { Self.change(chances, &s) }
-            for k in released where s.entries[k] != nil { s.policy.recordUnexpected(k) }
-            let first = keys.filter { k in
-                guard s.entries[k] != nil else { return true }
-                if expected { s.policy.recordExpected(k) }
-                return false
-            }
+            let first = keys.filter { s.entries[$0] == nil }
             return then.isEmpty ? first : first + then.filter { s.entries[$0] == nil }
         }
     }
@@ -187,9 +179,6 @@ public final class TileCache: Sendable {
             st.reservedBytes = s.reserved
             st.entries = s.entries.count
             st.capacity = s.capacity(budget: budget)
-            let expected = s.policy.expectedHolding
-            st.expectedShare = expected?.share
-            st.expectedBytes = expected?.bytes ?? 0
             st.chanceKeys = s.chances.count
             st.likelyBytes = s.policy.likelyHolding
             return st

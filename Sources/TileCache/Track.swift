@@ -23,13 +23,6 @@ struct Track {
     var repeats: Bool { repeating.repeats }
     /// The tile asked for last.
     var lastKey: TileKey
-    /// The viewport predicted for the next step (at zoom `z`), nil when none is.
-    var ahead: TileBox?
-    /// Whether tiles left behind are queued (`releases`), for a session that asks for its
-    /// viewport again.
-    var releasing: Bool
-    /// Tiles of the viewport left behind by the session's moves, zooms or jumps, not yet handed out.
-    var releases = ReleaseQueue()
     var lastTime: UInt64
     /// The viewport's move during this burst, and during the previous one.
     var moveX = 0, moveY = 0
@@ -75,13 +68,12 @@ struct Track {
     }
 
     init(
-        key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), releasing: Bool = true,
-        zooming: ZoomHabit = ZoomHabit(), repeating: RepeatHabit = RepeatHabit()
+        key: TileKey, now: UInt64, typical: (width: Int, height: Int) = (0, 0), zooming: ZoomHabit = ZoomHabit(),
+        repeating: RepeatHabit = RepeatHabit()
     ) {
         zooms = zooming.prior
         self.repeating = repeating.prior
         lastKey = key
-        self.releasing = releasing
         width = typical.width
         height = typical.height
         bundle = key.bundle
@@ -104,8 +96,7 @@ struct Track {
             zooms.countStep()
         }
         if key.bundle != bundle {
-            release(viewport, notIn: nil)
-            self = Track(key: key, now: now, typical: (width, height), releasing: releasing).keeping(self)
+            self = Track(key: key, now: now, typical: (width, height)).keeping(self)
             jumpShare += Self.jumpDecay
             return []
         }
@@ -136,15 +127,12 @@ struct Track {
         if abs(dx) > v.width || abs(dy) > v.height {
             // A jump: a new place, nothing known about where it goes.
             jumpShare += Self.jumpDecay
-            release(v, notIn: nil)
-            ahead = nil
             viewport = TileBox(centre: t.x, t.y, w: width, h: height)
             moveX = 0; moveY = 0; lastMoveX = 0; lastMoveY = 0
             hasMoved = false
             seeded = false
             return []
         }
-        let old = v
         v = v.shifted(dx, dy)
         viewport = v
         moveX += dx
@@ -161,43 +149,16 @@ struct Track {
                 reach: Double(max(v.width, v.height)) / 2 + 0.5)
         {
             let sx = clamp(Int(shift.x.rounded()), v.width), sy = clamp(Int(shift.y.rounded()), v.height)
-            if sx != 0 || sy != 0 { return next(old, v, v.shifted(sx, sy)) }
+            if sx != 0 || sy != 0 { return next(v, v.shifted(sx, sy)) }
         }
-        return next(old, v, v.shifted(px, py))
-    }
-
-    /// Whether a key lies in the viewport predicted for the next step (true when none is).
-    func isAhead(_ key: TileKey) -> Bool {
-        guard let ahead else { return true }
-        return key.bundle == bundle && key.tile.z == z && ahead.contains(key.tile.x, key.tile.y)
-    }
-
-    /// Notes the tiles of `box` (at zoom `z`) outside `kept` as left behind, for a session that
-    /// asks for its viewport again (in O(1): they are handed out later, a few per request).
-    private mutating func release(_ box: TileBox?, notIn kept: TileBox?) {
-        guard releasing, repeats, let box else { return }
-        releases.add(bundle: bundle, z: z, box: box, notIn: kept)
-    }
-
-    /// Hands out at most `limit` tiles left behind, passing over those in the viewport predicted
-    /// next (the session came back to them).
-    mutating func takeReleases(_ limit: Int, into out: inout [TileKey]) {
-        let ahead = ahead, bundle = bundle, z = z
-        releases.take(limit, into: &out) { b, t in
-            guard let ahead, b == bundle, t.z == z else { return false }
-            return ahead.contains(t.x, t.y)
-        }
+        return next(v, v.shifted(px, py))
     }
 
     /// The tiles of the next viewport `n` not in the current one `v`, nearest its centre first;
-    /// for a session that asks for its whole viewport again, then the rest of `n` too (and the
-    /// tiles of the viewport before the move, `old`, outside `n` are left behind). With them,
-    /// for a session that gets predictions, the next zoom levels' tiles under `n`.
-    private mutating func next(_ old: TileBox, _ v: TileBox, _ n: TileBox) -> Step {
-        if repeats {
-            release(old, notIn: n)
-            ahead = n
-        }
+    /// for a session that asks for its whole viewport again, then the rest of `n` too (those it
+    /// holds are not loaded). With them, for a session that gets predictions, the next zoom
+    /// levels' tiles under `n`.
+    private func next(_ v: TileBox, _ n: TileBox) -> Step {
         guard !scattered else { return [] }
         let ring = n.tiles(notIn: v, z: z)
         guard repeats else { return Step(tiles: ring, zoomTiles: active ? zoomTiles(under: n) : []) }
@@ -238,7 +199,6 @@ struct Track {
         t.jumpShare = old.jumpShare
         t.zooms = old.zooms
         t.repeating = old.repeating
-        t.releases = old.releases
         t.chances = old.chances
         return t
     }
@@ -270,8 +230,6 @@ struct Track {
                 let x = dz > 0 ? t.x >> dz : t.x << -dz, y = dz > 0 ? t.y >> dz : t.y << -dz
                 return !TileBox(x0: v.x0 - 1, y0: v.y0 - 1, x1: v.x1 + 1, y1: v.y1 + 1).contains(x, y)
             } ?? false
-        release(old, notIn: nil)
-        ahead = nil
         z = t.z
         hasMoved = !jumped
         if !jumped, old != nil { zooms.countZoom(in: dz > 0) }

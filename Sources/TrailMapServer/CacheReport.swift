@@ -7,7 +7,10 @@ struct CacheReport: Encodable {
         var issued, used, rejected: Int
         var sessions: PrefetchPredictor.SessionCounts?
     }
-    struct Expected: Encodable { var share: Double; var bytes: Int }
+    struct Likely: Encodable {
+        var bytes, chanceKeys: Int
+        enum CodingKeys: String, CodingKey { case bytes, chanceKeys = "chance_keys" }
+    }
     struct Bundles: Encodable {
         var open, maxOpen, opened: Int
         var closed: [String: Int]
@@ -30,15 +33,16 @@ struct CacheReport: Encodable {
     var singleFlightJoins, loads: Int
     var evictions: [String: Int]
     var prefetch: Prefetch
-    /// Tiles expected to be read soon, for a policy that sets them apart (nil otherwise).
-    var expected: Expected?
+    /// Tiles kept for their chance of being asked for at a session's next step, for a policy that
+    /// weighs chances (nil otherwise).
+    var likely: Likely?
     var bundles: Bundles
     var memoryPressure: Pressure
 
     enum CodingKeys: String, CodingKey {
         case policy, budgetBytes = "budget_bytes", capacityBytes = "capacity_bytes", bytes, reservedBytes = "reserved_bytes"
         case entries, hits, misses, hitRatio = "hit_ratio", singleFlightJoins = "single_flight_joins", loads, evictions
-        case prefetch, expected, bundles, memoryPressure = "memory_pressure"
+        case prefetch, likely, bundles, memoryPressure = "memory_pressure"
     }
 
     init(_ c: CacheSnapshot) {
@@ -58,7 +62,7 @@ struct CacheReport: Encodable {
         prefetch = Prefetch(
             enabled: c.prefetch, issued: s.prefetchesIssued, used: s.prefetchesUsed, rejected: s.prefetchesRejected,
             sessions: c.sessions)
-        expected = s.expectedShare.map { Expected(share: $0, bytes: s.expectedBytes) }
+        likely = s.likelyBytes.map { Likely(bytes: $0, chanceKeys: s.chanceKeys) }
         bundles = Bundles(
             open: c.openBundles, maxOpen: c.maxOpenBundles, opened: c.bundleOpens,
             closed: Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { ($0.rawValue, c.bundleCloses[$0] ?? 0) }))

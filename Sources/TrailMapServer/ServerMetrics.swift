@@ -166,10 +166,6 @@ public final class ServerMetrics: Sendable {
         gauge("trailmap_cache_reserved_bytes", s.reservedBytes, "Bytes of the budget reserved for open bundles.")
         gauge("trailmap_memory_pressure_level", c.level.value, "Memory pressure in effect: 0 normal, 1 warning, 2 critical.")
         gauge("trailmap_bundles_open", c.openBundles, "Bundles with open SQLite connections.")
-        if let share = s.expectedShare {
-            gauge("trailmap_cache_expected_share", share, "The most of the capacity tiles expected to be read soon may hold now (adapts).")
-            gauge("trailmap_cache_expected_bytes", s.expectedBytes, "Bytes held by tiles expected to be read soon.")
-        }
         if let likely = s.likelyBytes {
             gauge(
                 "trailmap_cache_likely_bytes", likely,

@@ -30,7 +30,7 @@ import TileGeometry
         // Four steps right, half a second apart: a viewer without a cache of its own.
         for s in 0..<4 { all += step(p, "a", x: 100 + s, y: 100, at: UInt64(500 * s)) }
         let last = all.suffix(9)
-        #expect(all.allSatisfy { !$0.repeatsViewport && $0.released.isEmpty }, "chances, not expected tiles")
+        #expect(p.usefulness(client: "a")?.repeats == true)
         let c = chances(all)
         // Centred on 103,100: every one-tile pan keeps the centre in view.
         let centre = try #require(c[k(10, 103, 100)])
@@ -70,6 +70,21 @@ import TileGeometry
         // Now only new tiles, never one asked for before: it no longer asks for its viewport again.
         for n in 0..<40 { all.append(p.predict(client: "a", key: k(10, 200 + n, 100), now: 1_500 + UInt64(10 * n))) }
         #expect(chances(all).isEmpty)
+    }
+
+    @Test func aForgottenSessionTakesItsChancesBack() {
+        let p = PrefetchPredictor(maxClients: 8)
+        var all = [PrefetchPredictor.Prediction]()
+        // Eight viewers without a cache, far apart, their steps interleaved (a0 always first).
+        for s in 0..<4 { for i in 0..<8 { all += step(p, "a\(i)", x: 100 + 50 * i + s, y: 100, at: UInt64(500 * s + 10 * i)) } }
+        func left(_ i: Int) -> Int { chances(all).keys.filter { abs($0.tile.x - (103 + 50 * i)) <= 2 }.count }
+        #expect((0..<8).allSatisfy { left($0) > 0 })
+        // A ninth client, within every session's lifetime: the least recent are forgotten, and
+        // their chances taken back in its prediction's changes.
+        all.append(p.predict(client: "new", key: k(10, 900, 900), now: 1_500 + 100))
+        let forgotten = (0..<8).filter { p.usefulness(client: "a\($0)") == nil }
+        #expect(forgotten.contains(0) && forgotten.count < 8)
+        for i in 0..<8 { #expect((left(i) == 0) == forgotten.contains(i), "a\(i): \(left(i)) keys with a chance") }
     }
 
     @Test func theCacheKeepsLikelyTilesOverOthersTheLeastLikelyPerByteFirst() throws {

@@ -139,21 +139,8 @@ import TileGeometry
         #expect(cache.contains(key(200)))
     }
 
-    @Test func aRepeatedViewportIsKeptOverATileReadLongAgo() throws {
-        let small = sampleTile(500), large = sampleTile(10_000)
-        let cache = TileCache(budget: 20 * small.cost + large.cost + 100, policy: .gdsf)
-        // Small tiles read often by sessions that have left.
-        for _ in 0..<5 { for x in 0..<20 { _ = try cache.tile(key(x)) { small } } }
-        // A viewer without a cache draws a large tile of its viewport; it will ask again.
-        _ = try cache.tile(key(100)) { large }
-        #expect(cache.missing([key(100), key(102)], expected: true) == [key(102)], "only the tile not held")
-        _ = try cache.tile(key(200)) { small } // needs room
-        #expect(cache.contains(key(100)), "the viewport asked for again stays")
-        #expect((0..<20).filter { cache.contains(key($0)) }.count == 19, "a tile read long ago made the room")
-    }
-
-    @Test func withoutExpectationsGDSFDropsTheLargeViewportTile() throws {
-        // The same without marking the viewport: GDSF's value per byte evicts the large tile.
+    @Test func gdsfDropsALargeTileReadOnceBeforeSmallOnesReadOften() throws {
+        // Small tiles read often, then a large one read once: GDSF's value per byte evicts it.
         let small = sampleTile(500), large = sampleTile(10_000)
         let cache = TileCache(budget: 20 * small.cost + large.cost + 100, policy: .gdsf)
         for _ in 0..<5 { for x in 0..<20 { _ = try cache.tile(key(x)) { small } } }
@@ -161,23 +148,6 @@ import TileGeometry
         #expect(cache.missing([key(100), key(102)]) == [key(102)])
         _ = try cache.tile(key(200)) { small }
         #expect(!cache.contains(key(100)))
-    }
-
-    @Test func aTileTheViewportLeftBehindIsNoLongerKeptOverOthers() throws {
-        let tile = sampleTile(1_000)
-        let cache = TileCache(budget: 3 * tile.cost + 100, policy: .gdsf)
-        // A repeating session's tile, expected; a tile read often by others.
-        _ = try cache.tile(key(1)) { tile }
-        #expect(cache.plan(PrefetchPredictor.Prediction(tiles: [], repeatsViewport: true), after: key(1)).isEmpty)
-        for _ in 0..<3 { _ = try cache.tile(key(2)) { tile } }
-        _ = try cache.tile(key(3)) { tile }
-        _ = try cache.tile(key(3)) { tile }
-        // The session moved on: tile 1 is left behind (its next step is elsewhere).
-        let moved = PrefetchPredictor.Prediction(tiles: [], repeatsViewport: true, keyAhead: false, released: [key(1)])
-        #expect(cache.plan(moved, after: key(9)).isEmpty)
-        _ = try cache.tile(key(4)) { tile } // needs room
-        #expect(!cache.contains(key(1)), "the tile left behind went, read once")
-        #expect(cache.contains(key(2)) && cache.contains(key(3)))
     }
 
     @Test func gdsfBudgetHoldsUnderConcurrentLoadWithMixedSizes() async {
@@ -199,11 +169,11 @@ import TileGeometry
                 case 80..<87:
                     cache.prefetch(k) { sampleTile(size) }
                 case 87..<90:
-                    // A repeating session's step: held predictions expected, tiles left behind released.
+                    // A repeating session's step: chances given to tiles near, taken back from others.
                     var near = [TileKey]()
                     for _ in 0..<4 { near.append(key(Int.random(in: 0..<800, using: &g), bundle: UInt32(i % 3))) }
                     let prediction = PrefetchPredictor.Prediction(
-                        tiles: Array(near.prefix(2)), repeatsViewport: true, keyAhead: n % 2 == 0, released: Array(near.suffix(2)))
+                        tiles: Array(near.prefix(2)), chances: near.map { ($0, n % 2 == 0 ? 0.5 : -0.5) })
                     for p in cache.plan(prediction, after: k) { cache.prefetch(p) { sampleTile(size) } }
                 case 90..<94:
                     if cache.reserve(50_000) { cache.release(50_000) }

@@ -58,7 +58,8 @@ import TrailMapTestSupport
             #expect(stats["entries"] as? Int == 1 && stats["hits"] as? Int == 1 && stats["misses"] as? Int == 1)
             #expect(stats["policy"] as? String == CacheConfiguration().policy.rawValue)
             #expect((stats["bundles"] as? [String: Any])?["open"] as? Int == 1)
-            #expect((stats["expected"] as? [String: Any])?["share"] as? Double == 0.5)
+            let likely = stats["likely"] as? [String: Any]
+            #expect(likely?["bytes"] as? Int == 0 && likely?["chance_keys"] as? Int == 0, "one request of one tile gives no chance")
             let sessions = (stats["prefetch"] as? [String: Any])?["sessions"] as? [String: Any]
             #expect(sessions?["tracked"] as? Int == 1 && sessions?["predicted"] as? Int != nil)
 
@@ -104,13 +105,15 @@ import TrailMapTestSupport
             ] {
                 #expect(text.contains(name), "\(name) missing")
             }
-            // The default policy sets expected tiles apart; one client (this test's address).
-            #expect(text.contains("trailmap_cache_expected_share 0.5"))
-            #expect(text.contains("trailmap_cache_expected_bytes 0"))
+            // The default policy weighs chances (none given by one tile asked for again); one
+            // client (this test's address).
+            #expect(text.contains("trailmap_cache_likely_bytes 0"))
+            #expect(text.contains("trailmap_cache_chance_keys 0"))
+            #expect(!text.contains("trailmap_cache_expected"))
             #expect(text.contains(#"trailmap_prefetch_sessions{state="tracked"} 1"#))
             #expect(text.contains(#"trailmap_prefetch_sessions{state="repeating"} 0"#))
         }
-        // LRU sets nothing apart, and without prefetch no sessions are tracked.
+        // LRU weighs no chances, and without prefetch no sessions are tracked.
         try await app(
             token: "s3cret",
             {
@@ -119,11 +122,11 @@ import TrailMapTestSupport
         ).test(.live) { client in
             _ = try await client.execute(uri: "/tiles/co/3/1/3.png", method: .get)
             let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-            #expect(text.contains("trailmap_cache_hits_total") && !text.contains("trailmap_cache_expected_share"))
+            #expect(text.contains("trailmap_cache_hits_total") && !text.contains("trailmap_cache_likely_bytes"))
             #expect(!text.contains("trailmap_prefetch_sessions"))
             let stats = Self.json(
                 try await client.execute(uri: "/admin/cache", method: .get, headers: [.authorization: "Bearer s3cret"]).body)
-            #expect(stats["policy"] as? String == "lru" && stats["expected"] == nil)
+            #expect(stats["policy"] as? String == "lru" && stats["likely"] == nil)
             #expect((stats["prefetch"] as? [String: Any])?["sessions"] == nil)
         }
     }

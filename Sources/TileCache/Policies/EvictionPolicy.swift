@@ -27,18 +27,9 @@ public protocol EvictionPolicy<Key>: Sendable {
     /// Like `evict`, but only a key never read since it came in; nil (nothing evicted) otherwise.
     /// Prefetched tiles get room this way only, so they never push out tiles in use.
     mutating func evictCold() -> Key?
-    /// A resident key is predicted to be read soon (a session that asks for its whole viewport
-    /// again is expected to ask for it at its next step). Policies that ignore this keep the default.
-    mutating func recordExpected(_ key: Key)
-    /// A resident key expected before (`recordExpected`) is not expected any more (the session
-    /// moved away from it). Policies that ignore expectations keep the default.
-    mutating func recordUnexpected(_ key: Key)
     /// A key became resident in a neighbourhood whose tiles drew `popularity` requests each
     /// lately (decayed, all clients). Policies that ignore popularity keep the default (`insert`).
     mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double)
-    /// The keys set apart as expected to be read soon: the most of the capacity they may hold
-    /// now, and the bytes they hold; nil for a policy that sets none apart (the default).
-    var expectedHolding: (share: Double, bytes: Int)? { get }
     /// The chance (summed over sessions) that a key is asked for at its session's next step; a
     /// key held or not (0: none). Policies that ignore chances keep the default.
     mutating func setChance(_ key: Key, _ chance: Double)
@@ -50,12 +41,6 @@ public protocol EvictionPolicy<Key>: Sendable {
 }
 
 extension EvictionPolicy {
-    public mutating func recordExpected(_ key: Key) {}
-
-    public mutating func recordUnexpected(_ key: Key) {}
-
-    public var expectedHolding: (share: Double, bytes: Int)? { nil }
-
     public mutating func setChance(_ key: Key, _ chance: Double) {}
 
     public mutating func evict(below score: Double) -> Key? { evictCold() }

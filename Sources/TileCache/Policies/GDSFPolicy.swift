@@ -13,19 +13,8 @@ import NIOCore
 /// since they came in. All operations are
 /// O(log n) on indexed binary heaps (keys never read since they came in, and the others).
 ///
-/// A key expected to be read soon (`recordExpected`: a session that asks for its whole viewport
-/// again at each step) is set apart: it leaves only when nothing else is left, and expected keys
-/// hold at most a share of the capacity (beyond it, the largest and longest expected go back
-/// among the others, at today's `L`). Whatever its size, a tile a session is about to ask for
-/// again is thus kept over tiles read long ago. The share starts at `expectedShare` and, with
-/// `adaptsExpectedShare`, follows what comes back (as ARC splits its two lists): a demand for a
-/// key sent back from the expected keys and evicted since raises it by `shareStep`; a demand for
-/// another key evicted lately lowers it by `evictedWeight` of that. Of each kind, as many keys are
-/// remembered as an eighth of the keys held, and only once keys are expected at all; keys leaving
-/// to fit a lower capacity (memory pressure, a reservation) are not remembered for it.
-///
 /// A key with a chance of being asked for at a session's next step (`setChance`, summed over
-/// sessions) is set apart too, by chance per byte: it leaves after every other key, the least
+/// sessions) is set apart, by chance per byte: it leaves after every other key, the least
 /// likely per byte first, and a prediction with a chance displaces only keys without one or less
 /// likely per byte (`evict(below:)`). Its chance falling to nothing, it goes back among the
 /// others at today's `L`.
@@ -40,33 +29,12 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// Keys never read since they came in, and the others, each by priority.
     private var cold = PriorityHeap()
     private var warm = PriorityHeap()
-    /// Keys expected to be read soon, by when they were expected (oldest first).
-    private var expected = PriorityHeap()
-    private var isExpected: [Bool] = []
     /// Keys a session is likely to ask for at its next step, by chance per byte (least first);
     /// they leave after every other key, the least likely per byte first.
     private var likely = PriorityHeap()
     private var isLikely: [Bool] = []
     private var likelyBytes = 0.0
     public var likelyHolding: Int? { Int(max(0, likelyBytes).rounded()) }
-    private var expectedBytes = 0.0
-    private var expectations = 0.0
-    private var capacity = Double.infinity
-    /// The share of the capacity expected keys may hold at first.
-    public let expectedShare: Double
-    /// Whether the share follows which keys come back (`share`); if not, it stays `expectedShare`.
-    public let adaptsExpectedShare: Bool
-    /// The most of the capacity expected keys may hold now.
-    public private(set) var share: Double
-    public var expectedHolding: (share: Double, bytes: Int)? { (share, Int(max(0, expectedBytes).rounded())) }
-
-    /// Keys sent back from the expected keys lately, and keys evicted lately (counts unused).
-    private var sentBack = GhostCounts<Key>()
-    private var evictedLately = GhostCounts<Key>()
-    /// Whether the keys leaving now make room for a lower capacity (memory pressure, a
-    /// reservation), until the next insertion: the cache's doing, not the share's, so they are
-    /// not remembered for it.
-    private var shrinking = false
     private var keys: [Key?] = []
     private var sizes: [Double] = []
     /// Reads credited to the key (a demand insertion `demandWeight`, a prefetch `prefetchWeight`,
@@ -100,26 +68,18 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     public let prefetchPopularityWeight: Double
 
     public init(
-        demandWeight: Double = 0.1, prefetchWeight: Double = 1, expectedShare: Double = 0.5, popularityWeight: Double = 1,
-        prefetchPopularityWeight: Double = 2, adaptsExpectedShare: Bool = true
+        demandWeight: Double = 0.1, prefetchWeight: Double = 1, popularityWeight: Double = 1, prefetchPopularityWeight: Double = 2
     ) {
         self.demandWeight = max(0, demandWeight)
         self.prefetchWeight = prefetchWeight
-        self.expectedShare = min(1, max(0, expectedShare))
-        self.adaptsExpectedShare = adaptsExpectedShare
-        share = adaptsExpectedShare ? Self.bounded(self.expectedShare) : self.expectedShare
         self.popularityWeight = max(0, popularityWeight)
         self.prefetchPopularityWeight = max(0, prefetchPopularityWeight)
     }
 
     public var name: String { "gdsf" }
 
-    public mutating func setCapacity(_ bytes: Int) {
-        let next = Double(bytes)
-        shrinking = next < capacity
-        capacity = next
-        trimExpected()
-    }
+    /// The order does not depend on the capacity (the cache evicts down to it).
+    public mutating func setCapacity(_ bytes: Int) {}
 
     @_specialize(where Key == TileKey)
     public mutating func recordHit(_ key: Key) {
@@ -129,9 +89,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         let priority = inflation + frequency[s] / sizes[s]
         if isLikely[s] {
             // Kept by its chance until that falls to nothing.
-        } else if isExpected[s] {
-            // Still expected (the session asks for it again at its next step) until newer
-            // expectations displace it.
         } else if reads[s] == 0 {
             cold.remove(slot)
             warm.insert(slot, priority: priority)
@@ -152,8 +109,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     @_specialize(where Key == TileKey)
     public mutating func insert(_ key: Key, cost: Int, priority: AdmissionPriority, popularity: Double) {
         remove(key)
-        shrinking = false
-        if adapting { adaptShare(comingBack: key, demanded: priority == .demand) }
         let remembered = ghost.remove(key) ?? 0
         let extra = (priority == .demand ? popularityWeight : prefetchPopularityWeight) * max(0, popularity)
         let f = (priority == .demand ? demandWeight + remembered : prefetchWeight) + extra
@@ -167,7 +122,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             bonus[Int(s)] = extra
             demanded[Int(s)] = priority == .demand
             reads[Int(s)] = 0
-            isExpected[Int(s)] = false
             isLikely[Int(s)] = false
             stale[Int(s)] = false
         } else {
@@ -178,7 +132,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
             bonus.append(extra)
             demanded.append(priority == .demand)
             reads.append(0)
-            isExpected.append(false)
             isLikely.append(false)
             due.append(0)
             stale.append(false)
@@ -190,12 +143,8 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     @_specialize(where Key == TileKey)
     public mutating func remove(_ key: Key) {
         guard let slot = slots.removeValue(forKey: key) else { return }
-        // Leaving for the cache's own reason (pressure, a closed bundle): not sent back by the share.
-        if adapting { _ = sentBack.remove(key) }
         if isLikely[Int(slot)] {
             unlikely(slot)
-        } else if isExpected[Int(slot)] {
-            unexpect(slot)
         } else if reads[Int(slot)] == 0 {
             cold.remove(slot)
         } else {
@@ -206,119 +155,14 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     }
 
     @_specialize(where Key == TileKey)
-    public mutating func recordExpected(_ key: Key) {
-        guard let slot = slots[key], !isLikely[Int(slot)] else { return }
-        let s = Int(slot)
-        expectations += 1
-        if isExpected[s] {
-            expected.update(slot, priority: expectedPriority(s))
-            return
-        }
-        if reads[s] == 0 {
-            cold.remove(slot)
-        } else {
-            warm.remove(slot)
-            stale[s] = false
-        }
-        isExpected[s] = true
-        expectedBytes += sizes[s]
-        expected.insert(slot, priority: expectedPriority(s))
-        trimExpected()
-    }
-
-    /// An expected key goes back among the others, at today's `L` (its reads kept).
-    @_specialize(where Key == TileKey)
-    public mutating func recordUnexpected(_ key: Key) {
-        guard let slot = slots[key], isExpected[Int(slot)] else { return }
-        expected.remove(slot)
-        settle(slot)
-    }
-
-    /// Expected keys leave largest and longest expected first: a doubling of size weighs as
-    /// much as `expectationScale` later expectations.
-    private func expectedPriority(_ s: Int) -> Double {
-        expectations / Self.expectationScale - Double(sizes[s].exponent)
-    }
-
-    static var expectationScale: Double { 2048 }
-
-    /// How much a demand for a key sent back from the expected keys raises the share.
-    static var shareStep: Double { 0.005 }
-    /// A demand for another key evicted lately lowers the share by this much of `shareStep`.
-    static var evictedWeight: Double { 0.2 }
-    /// The share stays within these.
-    static var shareRange: ClosedRange<Double> { 0.05...0.95 }
-
-    /// `share` within `shareRange`.
-    private static func bounded(_ share: Double) -> Double { min(shareRange.upperBound, max(shareRange.lowerBound, share)) }
-
-    /// Whether keys sent back and evicted are remembered for the share: it adapts, and keys have
-    /// been expected (a cache whose sessions keep their own tiles pays nothing for it).
-    private var adapting: Bool { adaptsExpectedShare && expectations > 0 }
-
-    /// Whether a key sent back or evicted now is remembered for the share: it adapts, and the
-    /// capacity is not shrinking.
-    private var remembering: Bool { adapting && !shrinking }
-
-    private var ghostLimit: Int { max(16, slots.count / 8) }
-
-    /// Forgets `key` as sent back and evicted, and moves the share when a demand brings it in
-    /// (a prediction moves nothing).
-    private mutating func adaptShare(comingBack key: Key, demanded: Bool) {
-        let wasSentBack = sentBack.remove(key) != nil
-        let wasEvicted = evictedLately.remove(key) != nil
-        guard demanded else { return }
-        if wasSentBack {
-            share = Self.bounded(share + Self.shareStep)
-        } else if wasEvicted {
-            share = Self.bounded(share - Self.shareStep * Self.evictedWeight)
-            trimExpected()
-        }
-    }
-
-    /// Sends the longest expected keys back among the others while expected keys hold more
-    /// than their share.
-    private mutating func trimExpected() {
-        while expectedBytes > capacity * share, let (slot, _) = expected.popMin() {
-            if remembering, let key = keys[Int(slot)] { sentBack.insert(key, count: 1, limit: ghostLimit) }
-            settle(slot)
-        }
-    }
-
-    /// Takes a slot out of the expected keys.
-    private mutating func unexpect(_ slot: Int32) {
-        expected.remove(slot)
-        isExpected[Int(slot)] = false
-        expectedBytes -= sizes[Int(slot)]
-        if expected.count == 0 { expectedBytes = 0 }
-    }
-
-    /// Puts a slot that left the expected heap back among the others, at today's `L`.
-    private mutating func settle(_ slot: Int32) {
-        let s = Int(slot)
-        isExpected[s] = false
-        expectedBytes -= sizes[s]
-        if expected.count == 0 { expectedBytes = 0 }
-        let priority = inflation + frequency[s] / sizes[s]
-        if reads[s] == 0 { cold.insert(slot, priority: priority) } else { warm.insert(slot, priority: priority) }
-    }
-
-    @_specialize(where Key == TileKey)
     public mutating func evict() -> Key? {
         refreshWarm()
         let useCold: Bool
         switch (cold.minPriority, warm.minPriority) {
         case (nil, nil):
-            // Only expected and likely keys are left: the longest expected goes, then the least
-            // likely per byte.
-            guard let (slot, _) = expected.popMin() else {
-                guard let slot = likely.minSlot else { return nil }
-                unlikely(slot)
-                return forget(slot)
-            }
-            isExpected[Int(slot)] = false
-            expectedBytes -= sizes[Int(slot)]
-            if expected.count == 0 { expectedBytes = 0 }
+            // Only likely keys are left: the least likely per byte goes.
+            guard let slot = likely.minSlot else { return nil }
+            unlikely(slot)
             return forget(slot)
         case (_?, nil): useCold = true
         case (nil, _?): useCold = false
@@ -338,9 +182,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
                 likely.update(slot, priority: value / sizes[s])
                 return
             }
-            if isExpected[s] {
-                unexpect(slot)
-            } else if reads[s] == 0 {
+            if reads[s] == 0 {
                 cold.remove(slot)
             } else {
                 warm.remove(slot)
@@ -363,7 +205,7 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
     /// then the others by priority), else the least likely per byte if it is worth less.
     @_specialize(where Key == TileKey)
     public mutating func evict(below score: Double) -> Key? {
-        if cold.count > 0 || warm.count > 0 || expected.count > 0 { return evict() }
+        if cold.count > 0 || warm.count > 0 { return evict() }
         guard let p = likely.minPriority, p < score, let slot = likely.minSlot else { return nil }
         unlikely(slot)
         return forget(slot)
@@ -401,7 +243,6 @@ public struct GDSFPolicy<Key: Hashable & Sendable>: EvictionPolicy {
         // Its reads (while held, and remembered), and the demand that brought it in as a whole
         // one: a key asked for again after it left was asked for twice.
         let s = Int(slot)
-        if remembering { evictedLately.insert(key, count: 1, limit: ghostLimit) }
         let f = (frequency[s] - bonus[s] - (demanded[s] ? demandWeight : prefetchWeight)).rounded() + (demanded[s] ? 1 : 0)
         if f >= 1 { ghost.insert(key, count: f, limit: max(64, slots.count)) }
         release(slot)
