@@ -40,7 +40,8 @@ struct StepChances {
     var centre: TileKey?
     var heading: Int?
     var stepTime: UInt64 = 0
-    var chances: [TileKey: Double] = [:]
+    /// The chances given at the last step (empty when none are).
+    var given = ChanceGrid()
 
     /// A step centred on `centre` (the first tile of a burst: viewers draw from the centre out)
     /// with a viewport of `width` by `height` tiles: learns its move, gives each tile of the
@@ -59,32 +60,83 @@ struct StepChances {
         }
         centre = key
         stepTime = now
-        var next = [TileKey: Double]()
+        let box = TileBox(centre: key.tile.x, key.tile.y, w: width, h: height)
+        var next = ChanceGrid(bundle: key.bundle, z: key.tile.z, x0: box.x0 - 1, y0: box.y0 - 1, width: width + 2, height: height + 2)
         let pPan = habit.panShare, pKept = habit.keptShare
         for (d, move) in panMoves.enumerated() {
             let p = pPan * (heading.map { d == $0 ? pKept : (1 - pKept) / 7 } ?? 1.0 / 8)
-            let box = TileBox(centre: key.tile.x + move.0, key.tile.y + move.1, w: width, h: height)
-            for x in box.x0...box.x1 {
-                for y in box.y0...box.y1 {
-                    guard let id = TileID(z: key.tile.z, x: x, y: y) else { continue }
-                    next[TileKey(bundle: key.bundle, tile: id), default: 0] += p
+            for y in 0..<height {
+                let row = (y + 1 + move.1) * next.width + 1 + move.0
+                for x in row..<row + width {
+                    next.values[x] += p
+                    next.covered[x] = true
                 }
             }
         }
-        for (k, c) in chances where next[k] == nil { changes.append((k, -c)) }
+        // Taken back: the chances of the step before outside this one's.
+        given.forEach { k, x, y, c in
+            if !next.holds(k.bundle, k.tile.z, x, y) { changes.append((k, -c)) }
+        }
         // Every tile of the new chances, unchanged ones too: the cache drops a chance no change
         // touched for long.
-        for (k, c) in next { changes.append((k, c - (chances[k] ?? 0))) }
-        chances = next
-        return next.sorted {
-            $0.value != $1.value ? $0.value > $1.value : ($0.key.tile.y, $0.key.tile.x) < ($1.key.tile.y, $1.key.tile.x)
+        var ordered = [(key: TileKey, chance: Double)]()
+        ordered.reserveCapacity(next.values.count)
+        next.forEach { k, x, y, c in
+            changes.append((k, c - given.chance(k.bundle, k.tile.z, x, y)))
+            ordered.append((k, c))
+        }
+        given = next
+        return ordered.sorted {
+            $0.chance != $1.chance ? $0.chance > $1.chance : ($0.key.tile.y, $0.key.tile.x) < ($1.key.tile.y, $1.key.tile.x)
         }.map(\.key)
     }
 
     /// Ends the chances (the session went silent, jumped or was forgotten).
     mutating func end(changes: inout [(key: TileKey, change: Double)]) {
-        for (k, c) in chances { changes.append((k, -c)) }
-        chances = [:]
+        given.forEach { k, _, _, c in changes.append((k, -c)) }
+        given = ChanceGrid()
         centre = nil
+    }
+}
+
+/// The chances one step gave: a grid of tiles of one zoom of one bundle (its tiles outside the
+/// world, and those no pan reaches, have none).
+struct ChanceGrid {
+    var bundle: UInt32 = 0
+    var z = 0
+    var x0 = 0, y0 = 0
+    var width = 0, height = 0
+    var values: [Double] = []
+    /// Whether a pan reaches the tile (its chance may be 0 and still count as given).
+    var covered: [Bool] = []
+
+    init() {}
+
+    init(bundle: UInt32, z: Int, x0: Int, y0: Int, width: Int, height: Int) {
+        (self.bundle, self.z, self.x0, self.y0, self.width, self.height) = (bundle, z, x0, y0, width, height)
+        values = Array(repeating: 0, count: width * height)
+        covered = Array(repeating: false, count: width * height)
+    }
+
+    /// Whether the grid gives tile x, y of zoom `z` of `bundle` a chance.
+    func holds(_ b: UInt32, _ zoom: Int, _ x: Int, _ y: Int) -> Bool {
+        guard b == bundle, zoom == z, x >= x0, y >= y0, x < x0 + width, y < y0 + height else { return false }
+        return covered[(y - y0) * width + x - x0]
+    }
+
+    /// The chance given to tile x, y of zoom `z` of `bundle` (0 for none).
+    func chance(_ b: UInt32, _ zoom: Int, _ x: Int, _ y: Int) -> Double {
+        holds(b, zoom, x, y) ? values[(y - y0) * width + x - x0] : 0
+    }
+
+    /// Calls `body` with each tile given a chance (row by row), its column, row and chance.
+    func forEach(_ body: (TileKey, Int, Int, Double) -> Void) {
+        for gy in 0..<height {
+            for gx in 0..<width where covered[gy * width + gx] {
+                let x = x0 + gx, y = y0 + gy
+                guard let id = TileID(z: z, x: x, y: y) else { continue }
+                body(TileKey(bundle: bundle, tile: id), x, y, values[gy * width + gx])
+            }
+        }
     }
 }
