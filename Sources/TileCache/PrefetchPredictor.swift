@@ -20,9 +20,9 @@ import TileGeometry
 /// (a load generator over a small map hits its predictions by chance): none are worked out for
 /// it until it settles.
 /// A session that asks for its whole viewport again at each step (a viewer without a cache of
-/// its own) gets chances instead (`StepChances`, with `chanceLifetime`): at each step, each tile
-/// of its next step's possible viewports the chance that the session asks for it, which the
-/// cache sums over sessions and keeps and loads tiles by (`Prediction.chances`).
+/// its own) gets chances instead of the ring (`StepChances`, with `chanceLifetime`): at each
+/// step, each tile of its next step's possible viewports the chance that the session asks for
+/// it, which the cache sums over sessions and keeps and loads tiles by (`Prediction.chances`).
 /// At most `maxClients` sessions are tracked, the longest silent forgotten first.
 ///
 /// Given a cache that counts requests (`TileCache.countsRequests`), the predictor reads popular
