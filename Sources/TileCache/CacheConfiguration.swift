@@ -14,6 +14,9 @@ public struct CacheConfiguration: Sendable, Equatable {
     public var prefetch = true
     /// Request header naming the client for prefetch (else the remote address).
     public var clientHeader: String?
+    /// Requests of one session at most this many milliseconds apart belong to one viewport
+    /// (`PrefetchPredictor.burstGap`).
+    public var burstGap: UInt64 = PrefetchPredictor.defaultBurstGap
 
     public init() {}
 }

@@ -71,7 +71,8 @@ public final class PrefetchPredictor: Sendable {
     ///     counts requests, `TileCache.countsRequests`); nil to count observed requests here.
     ///   - chanceLifetime: see `chanceLifetime`.
     public init(
-        maxClients: Int = 10_000, burstGap: UInt64 = 150, minUsedShare: Double = 0.04, places: TileCache? = nil,
+        maxClients: Int = 10_000, burstGap: UInt64 = PrefetchPredictor.defaultBurstGap, minUsedShare: Double = 0.04,
+        places: TileCache? = nil,
         chanceLifetime: UInt64? = 1_000
     ) {
         self.chanceLifetime = chanceLifetime
@@ -80,6 +81,9 @@ public final class PrefetchPredictor: Sendable {
         self.minUsedShare = minUsedShare
         self.places = places?.countsRequests == true ? places : nil
     }
+
+    /// The default `burstGap`: a viewer draws its viewport's tiles closer together than this.
+    public static var defaultBurstGap: UInt64 { 150 }
 
     /// Milliseconds on a monotonic clock (`NIODeadline`'s, which a server's loops read already),
     /// the default `now` of `observe`.
