@@ -233,13 +233,35 @@ import TrailMapTestSupport
         }
         #expect(access.reads.load(ordering: .relaxed) == 1)
         #expect(try access.cachedPaidProduct(tileset: "co") == "colorado")
-        // 32 requests with one credential for one product, 8 with another: two checks.
+        // 32 requests with one credential for one product, 8 with another: two checks. The
+        // catalog's sessions table is held locked until every request has asked (a check reads
+        // it), so no check ends before the last request could join it, however slowly a loaded
+        // machine starts the tasks.
+        let holder = Task { try? await cluster.psql("BEGIN; LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT") }
+        let locked = """
+            SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+            WHERE c.relname = 'sessions' AND l.mode = 'AccessExclusiveLock' AND l.granted
+            """
+        for _ in 0..<600 where try await cluster.psql(locked) != ["1"] { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try await cluster.psql(locked) == ["1"], "the sessions table is locked")
+        final class Count: Sendable { let n = Atomic<Int>(0) }
+        let asked = Count()
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<40 {
                 let wait = CatalogWait.grant(.init(credential: .init(kind: .bearer, text: i % 5 == 4 ? "bob" : "ann"), product: "colorado"))
-                group.addTask { await access.read(wait) }
+                group.addTask {
+                    asked.n.add(1, ordering: .relaxed)
+                    _ = await access.read(wait)
+                }
+            }
+            group.addTask {
+                while asked.n.load(ordering: .relaxed) < 40 { try? await Task.sleep(for: .milliseconds(10)) }
+                try? await Task.sleep(for: .milliseconds(300))
+                _ = try? await cluster.psql(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(120)%' AND pid <> pg_backend_pid()")
             }
         }
+        _ = await holder.value
         #expect(access.checks.load(ordering: .relaxed) == 2)
     }
 }
