@@ -17,6 +17,8 @@ public struct CacheConfiguration: Sendable, Equatable {
     /// Requests of one session at most this many milliseconds apart belong to one viewport
     /// (`PrefetchPredictor.burstGap`).
     public var burstGap: UInt64 = PrefetchPredictor.defaultBurstGap
+    /// The time the prefetch predictor reads; nil: the monotonic clock (as requests arrive).
+    public var predictorClock: PredictorClock?
 
     public init() {}
 }

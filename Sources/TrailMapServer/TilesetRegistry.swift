@@ -160,7 +160,7 @@ public final class TilesetRegistry: Sendable {
             // A prediction never reopens a bundle closed meanwhile: under a tight budget that
             // churned bundles (and their reservations) for tiles nobody had asked for yet.
             let bundles = cache.bundles
-            let now = milliseconds ?? PrefetchPredictor.milliseconds()
+            let now = cache.configuration.predictorClock?.milliseconds ?? milliseconds ?? PrefetchPredictor.milliseconds()
             let keys = prefetcher.plan(client: client, key: key, now: now, within: { tileset.hasZoom($0.tile.z) })
             if !keys.isEmpty {
                 prefetcher.schedule(keys) { k in bundles.isOpen(bundle) ? try tileset.read(k.tile) : nil }

@@ -23,14 +23,16 @@ import TrailMapTestSupport
         try TestBundle.write(tiles, to: fixture.dir.file("steps.mbtiles"), metadata: meta)
     }
 
+    /// The predictor's time: a loaded machine may serve one viewport's requests seconds apart,
+    /// so the test says when a step ends and how long a silence lasts.
+    let clock = PredictorClock()
+
     func app() -> Application<TileResponder> {
         var config = ServerConfiguration(tilesDirectory: fixture.dir.path)
         config.port = 0
         config.adminToken = "s3cret"
         config.cache.clientHeader = "X-Viewer"
-        // A viewport's requests may come far apart on a loaded machine: steps are told apart by
-        // pauses longer than this.
-        config.cache.burstGap = 2_000
+        config.cache.predictorClock = clock
         config.cache.pressure = PressureSettings(cgroupDirectory: nil)
         config.cache.pressure.pressureFile = nil
         return TileServer.makeApplication(config: config)
@@ -51,7 +53,7 @@ import TrailMapTestSupport
         let cy = (nw.y + se.y) / 2
         try await app().test(.live) { client in
             #expect(try await Self.likely(client).map { $0.keys } == 0)
-            // Four steps one column right, 2.5 s apart, each the whole 3x3 viewport, centre first.
+            // Four steps one column right, half a second apart, each the whole 3x3 viewport, centre first.
             for step in 0..<4 {
                 let cx = nw.x + 1 + step
                 var tiles = [(cx, cy)]
@@ -61,14 +63,14 @@ import TrailMapTestSupport
                         uri: "/tiles/steps/8/\(x)/\(y).png", method: .get, headers: [HTTPField.Name("X-Viewer")!: "v"])
                     #expect(r.status == .ok)
                 }
-                if step < 3 { try await Task.sleep(for: .milliseconds(2_500)) }
+                if step < 3 { clock.advance(by: 500) }
             }
             let given = try #require(try await Self.likely(client))
             #expect(given.keys > 0, "the viewer's next step's tiles have chances")
             #expect(given.bytes > 0, "held tiles are kept for their chance")
             // Silent for longer than a chance lasts (1 s): the next request of another viewer takes
             // them back.
-            try await Task.sleep(for: .milliseconds(1_500))
+            clock.advance(by: 1_500)
             let other = try await client.execute(
                 uri: "/tiles/steps/8/\(nw.x)/\(nw.y).png", method: .get, headers: [HTTPField.Name("X-Viewer")!: "w"])
             #expect(other.status == .ok)
