@@ -15,12 +15,18 @@ struct CLIRunner {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("trailmap").path
     }
 
+    /// The folder the binary runs in unless a test names one: empty, so what the binary finds by
+    /// default (the catalog `Catalog/catalog.sqlite`, the `Tiles` folder) is never the checkout's
+    /// own, made by running `scripts/run.sh` there.
+    static let emptyFolder = TemporaryDirectory()
+
     /// Starts the binary without waiting.
     static func start(_ args: [String], cwd: String? = nil) throws -> (ChildProcess, Pipe, Pipe) {
         try start(executable: binary, args, cwd: cwd)
     }
 
-    /// Starts `executable`; `environment` is added to this process's.
+    /// Starts `executable` (in `cwd`; the binary by default in `emptyFolder`); `environment` is
+    /// added to this process's.
     static func start(
         executable: String, _ args: [String], cwd: String? = nil,
         environment: [String: String] = [:]
@@ -31,7 +37,7 @@ struct CLIRunner {
         if !environment.isEmpty {
             p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        if let cwd = cwd ?? (executable == binary ? emptyFolder.path : nil) { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
