@@ -93,7 +93,7 @@ struct Throughput {
 
     /// Nanoseconds per request of the two parts of the sequence, through a new cache and prefetcher.
     func serve(_ sequence: [Request], split: Int, sizes: TileSizes, budget: Int, setup: Setup) -> [Double] {
-        let cache = setup.cache(budget: budget, CacheConfiguration().policy, countsRequests: true)
+        let cache = TileCache(budget: budget, policy: CacheConfiguration().policy, countsRequests: true)
         let prefetcher = Prefetcher(
             cache: cache,
             predictor: PrefetchPredictor(places: cache, chanceLifetime: setup.chanceLifetime))

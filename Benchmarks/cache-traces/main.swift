@@ -42,11 +42,6 @@ enum Setup: String {
     case withoutChances
     case current
 
-    /// A cache of `budget` bytes evicting by `kind`.
-    func cache(budget: Int, _ kind: PolicyKind, countsRequests: Bool?) -> TileCache {
-        TileCache(budget: budget, policy: kind, countsRequests: countsRequests)
-    }
-
     var chanceLifetime: UInt64? { self == .withoutChances ? nil : PrefetchPredictor().chanceLifetime }
 }
 
@@ -201,7 +196,7 @@ struct Bench {
         budget: Int, prefetch: Bool, trailPaths: Bool = true, setup: Setup = .current, clients: [String]? = nil
     ) -> Result {
         // As the server's cache system: with prefetch, the cache counts requests for the predictor.
-        let cache = setup.cache(budget: budget, kind, countsRequests: prefetch ? true : nil)
+        let cache = TileCache(budget: budget, policy: kind, countsRequests: prefetch ? true : nil)
         let predictor = predictor(generator, trailPaths: trailPaths, places: cache, setup: setup)
         for r in trace {
             _ = try? cache.tile(r.key) { tile(sizes.bytes(r.key)) }
