@@ -9,6 +9,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUDGET=${BUDGET:-64MB}; SIDE=${SIDE:-1024}; DURATION=${DURATION:-110s}; CONNS=${CONNS:-32}; PORT=${PORT:-18493}
 WORK=${WORK:-$(mktemp -d)}
+mkdir -p "$WORK" && WORK=$(cd "$WORK" && pwd)
 SERVER=""; SAMPLER=""
 cleanup() {
   [[ -n $SAMPLER ]] && kill "$SAMPLER" 2>/dev/null || true
@@ -27,7 +28,8 @@ TOKEN=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d " \n")  # the server wants
 # default (8 arenas per core) freed tile memory piles up in arenas other threads do not reuse
 # (measured: peak 132-150 MB with the default or 2 arenas, 115 MB with 1, same request rate).
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-1}
-TRAILMAP_ADMIN_TOKEN="$TOKEN" "$TRAILMAP" serve --tiles "$WORK/tiles" --port "$PORT" --cache-budget "$BUDGET" --quiet ${SERVE_ARGS:-} &
+# In the scratch folder: no catalog found by default (Catalog/catalog.sqlite in the checkout).
+(cd "$WORK" && TRAILMAP_ADMIN_TOKEN="$TOKEN" exec "$TRAILMAP" serve --tiles "$WORK/tiles" --port "$PORT" --cache-budget "$BUDGET" --quiet ${SERVE_ARGS:-}) &
 SERVER=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 base=$(awk '/VmRSS/ {print $2}' /proc/$SERVER/status)

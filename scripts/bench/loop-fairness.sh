@@ -105,7 +105,8 @@ PIDS+=($!)
 declare -A PORT_OF=([nginx]=$NGINX_PORT)
 SERVERS=(nginx trailmap)
 start_trailmap() { # NAME BINARY PORT
-  "$2" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$3" --tile-loops 1 --log-level warning >"$WORK/$1.log" 2>&1 &
+  # In the scratch folder: no catalog found by default (Catalog/catalog.sqlite in the checkout).
+  (cd "$WORK" && exec "$2" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$3" --tile-loops 1 --log-level warning) >"$WORK/$1.log" 2>&1 &
   PIDS+=($!)
   PORT_OF[$1]=$3
 }

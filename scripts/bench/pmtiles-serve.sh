@@ -106,8 +106,9 @@ echo "bundle: $NTILES tiles ($BYTES); hot tile $HOT" >&2
 start() {  # NAME FOLDER PORT [ARGS...]
   local name=$1 folder=$2 port=$3
   shift 3
-  show "$TRAILMAP" serve --tiles "$folder" --host 127.0.0.1 --port "$port" --log-level error "$@" "&"
-  "$TRAILMAP" serve --tiles "$folder" --host 127.0.0.1 --port "$port" --log-level error "$@" >"$WORK/$name.log" 2>&1 &
+  # In the scratch folder: no catalog found by default (Catalog/catalog.sqlite in the checkout).
+  show cd "$WORK" "&&" "$TRAILMAP" serve --tiles "$folder" --host 127.0.0.1 --port "$port" --log-level error "$@" "&"
+  (cd "$WORK" && exec "$TRAILMAP" serve --tiles "$folder" --host 127.0.0.1 --port "$port" --log-level error "$@") >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
   local pid=$! code=000
   for _ in $(seq 300); do

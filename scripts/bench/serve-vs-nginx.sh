@@ -189,8 +189,9 @@ start_trailmap() {  # NAME BINARY PORT [serve flags...]
   for p in "$port"; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then die "port $p on 127.0.0.1 is in use (set PORTS)"; fi
   done
-  show "$bin" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$port" "$@" "&"
-  "$bin" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$port" "$@" >"$WORK/$name.log" 2>&1 &
+  # In the scratch folder: no catalog found by default (Catalog/catalog.sqlite in the checkout).
+  show cd "$WORK" "&&" "$bin" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$port" "$@" "&"
+  (cd "$WORK" && exec "$bin" serve --tiles "$WORK/tiles" --host 127.0.0.1 --port "$port" "$@") >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
   PORT_OF[$name]=$port PID_OF[$name]=$! LOG_OF[$name]="$WORK/$name.log"
 }
