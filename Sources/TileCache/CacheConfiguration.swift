@@ -14,9 +14,6 @@ public struct CacheConfiguration: Sendable, Equatable {
     public var prefetch = true
     /// Request header naming the client for prefetch (else the remote address).
     public var clientHeader: String?
-    /// Requests of one session at most this many milliseconds apart belong to one viewport
-    /// (`PrefetchPredictor.burstGap`).
-    public var burstGap: UInt64 = PrefetchPredictor.defaultBurstGap
     /// The time the prefetch predictor reads; nil: the monotonic clock (as requests arrive).
     public var predictorClock: PredictorClock?
 

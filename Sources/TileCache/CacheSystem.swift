@@ -22,9 +22,7 @@ public final class CacheSystem: Sendable {
             maxOpen: configuration.maxOpenBundles, idleTimeout: configuration.bundleIdleTimeout,
             bundleCost: configuration.bundleCost, cache: cache)
         pressure = MemoryPressureMonitor(settings: configuration.pressure, cache: cache, bundles: bundles)
-        prefetcher =
-            configuration.prefetch
-            ? Prefetcher(cache: cache, predictor: PrefetchPredictor(burstGap: configuration.burstGap, places: cache)) : nil
+        prefetcher = configuration.prefetch ? Prefetcher(cache: cache) : nil
     }
 
     /// Upkeep, called often (every rescan of the tiles folder): polls memory pressure when its
