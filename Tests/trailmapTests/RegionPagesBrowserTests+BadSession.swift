@@ -21,7 +21,7 @@ extension RegionPagesBrowserTests {
         _ = try browser.evaluate("sessionStorage.setItem('token', 'not-a-session-token'); location.reload(); 0")
         usleep(500_000)
         try browser.wait("document.querySelectorAll('.card').length === 3", seconds: 8)
-        try browser.wait(message, seconds: 5)
+        try browser.wait(message, seconds: 30)
         #expect(
             try browser.evaluate("sessionStorage.getItem('token') === null && document.getElementById('in') !== null") as? Bool == true,
             "the token is forgotten and the page offers to log in")
@@ -31,7 +31,7 @@ extension RegionPagesBrowserTests {
         _ = try browser.evaluate("sessionStorage.setItem('token', 'not-a-session-token'); location.href = '/?tileset=peak'; 0")
         usleep(500_000)
         try browser.wait(Self.loadedTile("peak", token: false), seconds: 8)
-        try browser.wait(message, seconds: 5)
+        try browser.wait(message, seconds: 30)
         let shown = try browser.evaluate("document.getElementById('msg').textContent") as? String ?? ""
         #expect(shown.contains("preview"), "the preview's prompt is kept: \(shown)")
         try browser.wait("sessionStorage.getItem('token') === null && document.getElementById('in') !== null", seconds: 5)
@@ -45,6 +45,6 @@ extension RegionPagesBrowserTests {
         _ = try browser.evaluate("sessionStorage.setItem('token', 'not-a-session-token'); location.href = '/?tileset=alps'; 0")
         usleep(500_000)
         try browser.wait(Self.loadedTile("alps"), seconds: 8)
-        try browser.wait(message, seconds: 8)
+        try browser.wait(message, seconds: 30)
     }
 }
